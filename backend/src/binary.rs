@@ -1,0 +1,194 @@
+//! The compiled shader as a file: a small versioned container holding the
+//! shader program header, the encoded code and the state a draw needs.
+//! Layout (all little-endian u32 words), documented in docs/BINARY.md:
+//!
+//! ```text
+//! magic "SPVSASS\0" (2 words), version, arch (75/86/89/90), stage (0 task,
+//! 1 mesh, 2 compute), workgroup x, y, z, registers used,
+//! mesh state present (0/1) [topology (1 points, 2 lines, 3 triangles),
+//!   max vertices, max primitives, shared memory lines,
+//!   n per-vertex components, their SPH addresses,
+//!   n per-primitive components, their SPH addresses],
+//! SPH word count (0 or 32), SPH words, code word count, code words
+//! ```
+
+use crate::target::Arch;
+pub use spvsass_frontend::ir::{MeshTopology, Stage};
+
+pub const MAGIC: [u8; 8] = *b"SPVSASS\0";
+pub const VERSION: u32 = 1;
+
+/// What a mesh draw needs beyond the code: the output topology and the
+/// attribute layout the SPH describes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MeshState {
+    pub topology: MeshTopology,
+    pub max_vertices: u32,
+    pub max_primitives: u32,
+    pub shared_mem_lines: u32,
+    /// Per-vertex output components (SPH addresses), ascending.
+    pub vertex_attrs: Vec<u16>,
+    /// Per-primitive output components (SPH addresses), ascending.
+    pub primitive_attrs: Vec<u16>,
+}
+
+/// A compiled shader.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Binary {
+    pub arch: Arch,
+    pub stage: Stage,
+    pub workgroup_size: [u32; 3],
+    pub num_gprs: u32,
+    pub mesh: Option<MeshState>,
+    pub sph: Option<[u32; 32]>,
+    /// Encoded instructions, four words each.
+    pub code: Vec<u32>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum BinaryError {
+    #[error("not a spvsass binary (bad magic)")]
+    BadMagic,
+    #[error("unsupported spvsass binary version {0} (this build reads version {VERSION})")]
+    Version(u32),
+    #[error("truncated spvsass binary: {0} missing")]
+    Truncated(&'static str),
+    #[error("invalid {field} {value} in spvsass binary")]
+    BadValue { field: &'static str, value: u32 },
+    #[error("{0} trailing bytes after the spvsass binary")]
+    Trailing(usize),
+}
+
+fn stage_code(s: Stage) -> u32 {
+    match s {
+        Stage::Task => 0,
+        Stage::Mesh => 1,
+        Stage::Compute => 2,
+    }
+}
+
+fn topology_code(t: MeshTopology) -> u32 {
+    match t {
+        MeshTopology::Points => 1,
+        MeshTopology::Lines => 2,
+        MeshTopology::Triangles => 3,
+    }
+}
+
+impl Binary {
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut w: Vec<u32> = vec![self.arch.sm(), stage_code(self.stage)];
+        w.extend(self.workgroup_size);
+        w.push(self.num_gprs);
+        match &self.mesh {
+            None => w.push(0),
+            Some(m) => {
+                w.extend([1, topology_code(m.topology), m.max_vertices, m.max_primitives, m.shared_mem_lines]);
+                for list in [&m.vertex_attrs, &m.primitive_attrs] {
+                    w.push(list.len() as u32);
+                    w.extend(list.iter().map(|&a| u32::from(a)));
+                }
+            }
+        }
+        match &self.sph {
+            None => w.push(0),
+            Some(s) => {
+                w.push(32);
+                w.extend(s);
+            }
+        }
+        w.push(self.code.len() as u32);
+        w.extend(&self.code);
+        let mut out = MAGIC.to_vec();
+        out.extend(VERSION.to_le_bytes());
+        out.extend(w.iter().flat_map(|x| x.to_le_bytes()));
+        out
+    }
+
+    pub fn from_bytes(bytes: &[u8]) -> Result<Binary, BinaryError> {
+        if bytes.len() < 8 || bytes[..8] != MAGIC {
+            return Err(BinaryError::BadMagic);
+        }
+        let mut r = Reader { bytes: &bytes[8..] };
+        let version = r.word("version")?;
+        if version != VERSION {
+            return Err(BinaryError::Version(version));
+        }
+        let sm = r.word("arch")?;
+        let arch = Arch::from_sm(sm).ok_or(BinaryError::BadValue { field: "arch", value: sm })?;
+        let stage = match r.word("stage")? {
+            0 => Stage::Task,
+            1 => Stage::Mesh,
+            2 => Stage::Compute,
+            v => return Err(BinaryError::BadValue { field: "stage", value: v }),
+        };
+        let workgroup_size = [r.word("workgroup size")?, r.word("workgroup size")?, r.word("workgroup size")?];
+        let num_gprs = r.word("register count")?;
+        let mesh = match r.word("mesh state flag")? {
+            0 => None,
+            1 => {
+                let topology = match r.word("topology")? {
+                    1 => MeshTopology::Points,
+                    2 => MeshTopology::Lines,
+                    3 => MeshTopology::Triangles,
+                    v => return Err(BinaryError::BadValue { field: "topology", value: v }),
+                };
+                let max_vertices = r.word("max vertices")?;
+                let max_primitives = r.word("max primitives")?;
+                let shared_mem_lines = r.word("shared memory lines")?;
+                let vertex_attrs = r.attr_list()?;
+                let primitive_attrs = r.attr_list()?;
+                Some(MeshState { topology, max_vertices, max_primitives, shared_mem_lines, vertex_attrs, primitive_attrs })
+            }
+            v => return Err(BinaryError::BadValue { field: "mesh state flag", value: v }),
+        };
+        let sph = match r.word("SPH size")? {
+            0 => None,
+            32 => {
+                let mut s = [0u32; 32];
+                for x in &mut s {
+                    *x = r.word("SPH")?;
+                }
+                Some(s)
+            }
+            v => return Err(BinaryError::BadValue { field: "SPH size", value: v }),
+        };
+        let n = r.word("code size")?;
+        if n % 4 != 0 {
+            return Err(BinaryError::BadValue { field: "code size (not whole instructions)", value: n });
+        }
+        let code = r.words(n as usize, "code")?;
+        if !r.bytes.is_empty() {
+            return Err(BinaryError::Trailing(r.bytes.len()));
+        }
+        Ok(Binary { arch, stage, workgroup_size, num_gprs, mesh, sph, code })
+    }
+}
+
+struct Reader<'a> {
+    bytes: &'a [u8],
+}
+
+impl Reader<'_> {
+    fn word(&mut self, what: &'static str) -> Result<u32, BinaryError> {
+        let (head, rest) = self.bytes.split_first_chunk::<4>().ok_or(BinaryError::Truncated(what))?;
+        self.bytes = rest;
+        Ok(u32::from_le_bytes(*head))
+    }
+
+    fn words(&mut self, n: usize, what: &'static str) -> Result<Vec<u32>, BinaryError> {
+        if self.bytes.len() / 4 < n {
+            return Err(BinaryError::Truncated(what));
+        }
+        (0..n).map(|_| self.word(what)).collect()
+    }
+
+    fn attr_list(&mut self) -> Result<Vec<u16>, BinaryError> {
+        let n = self.word("attribute count")?;
+        let words = self.words(n as usize, "attribute list")?;
+        words
+            .into_iter()
+            .map(|a| u16::try_from(a).map_err(|_| BinaryError::BadValue { field: "attribute address", value: a }))
+            .collect()
+    }
+}

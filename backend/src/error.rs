@@ -1,0 +1,88 @@
+//! Backend errors: each names what failed and where in the SPIR-V module.
+
+use crate::program::ProgramEncodeError;
+use spvsass_frontend::ir::{BinaryOp, CmpOp, ConvOp, Op, UnaryOp};
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum BackendError {
+    #[error("{what} is not supported yet by the backend ({opcode}{})", id_text(*.spirv_id))]
+    Unsupported { what: String, opcode: String, spirv_id: Option<u32> },
+    #[error("{what}{}", id_text(*.spirv_id))]
+    Invalid { what: String, spirv_id: Option<u32> },
+    #[error("register allocation failed: {0}")]
+    RegAlloc(String),
+    #[error("register pressure needs spilling to local memory, which is not implemented yet ({0} spill slots)")]
+    Spill(usize),
+    #[error("structured control flow nests deeper than the {0} convergence barriers")]
+    TooDeep(u8),
+    #[error("encoding failed: {0}")]
+    Encode(#[from] ProgramEncodeError),
+}
+
+fn id_text(id: Option<u32>) -> String {
+    id.map(|i| format!(", result %{i}")).unwrap_or_default()
+}
+
+/// The SPIR-V opcode an IR op came from, for messages.
+pub fn spirv_opcode(op: &Op) -> String {
+    let name = match op {
+        Op::Binary(b, ..) => match b {
+            BinaryOp::Shl => "OpShiftLeftLogical".into(),
+            BinaryOp::ShrLogical => "OpShiftRightLogical".into(),
+            BinaryOp::ShrArithmetic => "OpShiftRightArithmetic".into(),
+            BinaryOp::And => "OpBitwiseAnd".into(),
+            BinaryOp::Or => "OpBitwiseOr".into(),
+            BinaryOp::Xor => "OpBitwiseXor".into(),
+            BinaryOp::UMin | BinaryOp::UMax | BinaryOp::SMin | BinaryOp::SMax | BinaryOp::FMin | BinaryOp::FMax => {
+                format!("GLSL.std.450 {b:?}")
+            }
+            other => format!("Op{other:?}"),
+        },
+        Op::Unary(u, _) => match u {
+            UnaryOp::INeg => "OpSNegate".into(),
+            UnaryOp::FNeg => "OpFNegate".into(),
+            UnaryOp::Not => "OpNot".into(),
+            UnaryOp::LogicalNot => "OpLogicalNot".into(),
+            UnaryOp::BitCount => "OpBitCount".into(),
+            UnaryOp::BitReverse => "OpBitReverse".into(),
+            other => format!("GLSL.std.450 {other:?}"),
+        },
+        Op::Cmp(c, ..) => match c {
+            CmpOp::IEq => "OpIEqual".into(),
+            CmpOp::INe => "OpINotEqual".into(),
+            CmpOp::LogicalEq => "OpLogicalEqual".into(),
+            CmpOp::LogicalNe => "OpLogicalNotEqual".into(),
+            other => format!("Op{other:?}"),
+        },
+        Op::Convert(c, _) => match c {
+            ConvOp::UToF => "OpConvertUToF".into(),
+            ConvOp::SToF => "OpConvertSToF".into(),
+            ConvOp::FToU => "OpConvertFToU".into(),
+            ConvOp::FToS => "OpConvertFToS".into(),
+            ConvOp::FToF => "OpFConvert".into(),
+            ConvOp::UConvert => "OpUConvert".into(),
+            ConvOp::SConvert => "OpSConvert".into(),
+            ConvOp::Bitcast => "OpBitcast".into(),
+        },
+        Op::Const(_) => "OpConstant".into(),
+        Op::Undef => "OpUndef".into(),
+        Op::Select { .. } => "OpSelect".into(),
+        Op::CompositeConstruct(_) => "OpCompositeConstruct".into(),
+        Op::CompositeExtract { .. } => "OpCompositeExtract".into(),
+        Op::CompositeInsert { .. } => "OpCompositeInsert".into(),
+        Op::VectorShuffle { .. } => "OpVectorShuffle".into(),
+        Op::VarAddr(_) => "OpVariable".into(),
+        Op::AccessChain { .. } => "OpAccessChain".into(),
+        Op::Load { .. } => "OpLoad".into(),
+        Op::Store { .. } => "OpStore".into(),
+        Op::SetMeshOutputs { .. } => "OpSetMeshOutputsEXT".into(),
+        Op::ControlBarrier => "OpControlBarrier".into(),
+        Op::MemoryBarrier => "OpMemoryBarrier".into(),
+        Op::Jump(_) => "OpBranch".into(),
+        Op::Branch { .. } => "OpBranchConditional".into(),
+        Op::Return => "OpReturn".into(),
+        Op::EmitMeshTasks { .. } => "OpEmitMeshTasksEXT".into(),
+        Op::Unreachable => "OpUnreachable".into(),
+    };
+    name
+}

@@ -1,0 +1,387 @@
+//! Arithmetic, comparisons, conversions and composites: IR ops onto ALU
+//! instructions, component by component, folded when every source is
+//! constant.
+
+use super::places::sub_range;
+use super::{Comp, Isel};
+use crate::error::BackendError;
+use crate::fold::{Folded, fold};
+use crate::isa::{
+    ConvKind, Dst, FloatArith, FloatCmp, Instr, IntCmp, Op, OpConv, OpFArith, OpFSetP, OpIAdd3, OpIMad, OpISetP,
+    OpLop3, OpSel, OpShf, PredCombine, PredSrc, Reg, RegFile, Src, SrcRef,
+};
+use spvsass_frontend::ir::{self, BinaryOp, CmpOp, ConvOp, InstData, Scalar, Type, UnaryOp};
+
+fn is_const(s: &Src) -> bool {
+    matches!(s.src, SrcRef::Imm(_) | SrcRef::Zero)
+}
+
+impl Isel<'_> {
+    /// Emits an ALU op whose destination is filled in here, or folds it.
+    /// Legalizes sources first: src0 must be a register, and at most one of
+    /// src1/src2 may be an immediate.
+    pub(super) fn alu(&mut self, mut op: Op) -> Comp {
+        if let Some(f) = fold(&op) {
+            return match f {
+                Folded::Word(w) => Comp::Const(w),
+                Folded::Pred(b) => Comp::Bool(b),
+            };
+        }
+        let pred_dst = matches!(op, Op::ISetP(_) | Op::FSetP(_));
+        self.legalize(&mut op);
+        let file = if pred_dst { RegFile::Pred } else { RegFile::Gpr };
+        let r = self.f.new_vreg(file);
+        let d = Dst::Reg(Reg::Virt(r));
+        match &mut op {
+            Op::Mov(o) => o.dst = d,
+            Op::IAdd3(o) => o.dst = d,
+            Op::IMad(o) => o.dst = d,
+            Op::ISetP(o) => o.dst = d,
+            Op::FSetP(o) => o.dst = d,
+            Op::FArith(o) => o.dst = d,
+            Op::Sel(o) => o.dst = d,
+            Op::Lop3(o) => o.dst = d,
+            Op::Shf(o) => o.dst = d,
+            Op::Conv(o) => o.dst = d,
+            _ => unreachable!("alu() takes ALU ops"),
+        }
+        self.emit(Instr::new(op));
+        if pred_dst { Comp::Pred(r) } else { Comp::Reg(r) }
+    }
+
+    /// Moves constants out of slots that cannot hold them.
+    fn legalize(&mut self, op: &mut Op) {
+        let float = matches!(op, Op::FArith(_) | Op::FSetP(_));
+        let srcs: &mut [Src] = match op {
+            Op::IAdd3(o) => &mut o.srcs,
+            Op::IMad(o) => &mut o.srcs,
+            Op::ISetP(o) => &mut o.srcs,
+            Op::FSetP(o) => &mut o.srcs,
+            Op::FArith(o) if o.kind == FloatArith::Fma => &mut o.srcs,
+            Op::FArith(o) => &mut o.srcs[..2],
+            Op::Sel(o) => &mut o.srcs,
+            Op::Lop3(o) => &mut o.srcs,
+            Op::Shf(o) => &mut o.srcs,
+            _ => return,
+        };
+        if let SrcRef::Imm(v) = srcs[0].src {
+            let r = self.reg_or_zero(Comp::Const(v));
+            srcs[0] = Src { src: r.src, ..srcs[0] };
+        }
+        if srcs.len() == 3 && matches!(srcs[1].src, SrcRef::Imm(_)) && matches!(srcs[2].src, SrcRef::Imm(_)) {
+            if let SrcRef::Imm(v) = srcs[2].src {
+                let r = self.reg_or_zero(Comp::Const(v));
+                srcs[2] = Src { src: r.src, ..srcs[2] };
+            }
+        }
+        // An immediate cannot carry a modifier: fold a negation into it.
+        for s in srcs.iter_mut() {
+            if let (SrcRef::Imm(v), true) = (s.src, s.neg) {
+                *s = Src::imm(if float { v ^ 0x8000_0000 } else { v.wrapping_neg() });
+            }
+        }
+    }
+
+    fn src(&mut self, c: Comp) -> Src {
+        self.src_of(c)
+    }
+
+    fn pred(&self, c: Comp) -> Option<PredSrc> {
+        match c {
+            Comp::Pred(p) => Some(PredSrc::reg(Reg::Virt(p))),
+            Comp::Bool(true) => Some(PredSrc::TRUE),
+            Comp::Bool(false) => Some(PredSrc { reg: None, neg: true }),
+            _ => None,
+        }
+    }
+
+    /// Puts a constant first operand second when the op allows it.
+    fn commute(a: Src, b: Src) -> (Src, Src) {
+        if is_const(&a) && !is_const(&b) { (b, a) } else { (a, b) }
+    }
+
+    fn lop(&mut self, a: Src, b: Src, c: Src, lut: u8) -> Comp {
+        self.alu(Op::Lop3(OpLop3 { dst: Dst::None, srcs: [a, b, c], lut }))
+    }
+
+    fn binary(&mut self, op: BinaryOp, a: Comp, b: Comp, inst: &InstData) -> Result<Comp, BackendError> {
+        let (a, b) = (self.src(a), self.src(b));
+        let iadd = |a: Src, b: Src| Op::IAdd3(OpIAdd3 { dst: Dst::None, srcs: [a, b, Src::ZERO] });
+        let farith = |kind, a: Src, b: Src| Op::FArith(OpFArith { kind, dst: Dst::None, srcs: [a, b, Src::ZERO], ftz: false });
+        let shf = |a: Src, s: Src, right| Op::Shf(OpShf { dst: Dst::None, srcs: [a, s, Src::ZERO], right, wrap: false, high: false });
+        Ok(match op {
+            BinaryOp::IAdd => {
+                let (a, b) = Self::commute(a, b);
+                self.alu(iadd(a, b))
+            }
+            BinaryOp::ISub => self.alu(iadd(a, b.negated())),
+            BinaryOp::IMul => {
+                let (a, b) = Self::commute(a, b);
+                self.alu(Op::IMad(OpIMad { dst: Dst::None, srcs: [a, b, Src::ZERO], signed: false }))
+            }
+            BinaryOp::And | BinaryOp::Or | BinaryOp::Xor => {
+                let (a, b) = Self::commute(a, b);
+                let lut = match op {
+                    BinaryOp::And => OpLop3::A & OpLop3::B,
+                    BinaryOp::Or => OpLop3::A | OpLop3::B,
+                    _ => OpLop3::A ^ OpLop3::B,
+                };
+                self.lop(a, b, Src::ZERO, lut)
+            }
+            BinaryOp::Shl => self.alu(shf(a, b, false)),
+            BinaryOp::ShrLogical => self.alu(shf(a, b, true)),
+            BinaryOp::FAdd => {
+                let (a, b) = Self::commute(a, b);
+                self.alu(farith(FloatArith::Add, a, b))
+            }
+            BinaryOp::FSub => self.alu(farith(FloatArith::Add, a, b.negated())),
+            BinaryOp::FMul => {
+                let (a, b) = Self::commute(a, b);
+                self.alu(farith(FloatArith::Mul, a, b))
+            }
+            BinaryOp::UMin | BinaryOp::UMax | BinaryOp::SMin | BinaryOp::SMax => {
+                let signed = matches!(op, BinaryOp::SMin | BinaryOp::SMax);
+                let cmp = if matches!(op, BinaryOp::UMin | BinaryOp::SMin) { IntCmp::Lt } else { IntCmp::Gt };
+                let p = self.int_cmp(cmp, signed, a, b);
+                self.select(p, a, b)
+            }
+            _ => return Err(self.unsupported("this arithmetic operation", inst)),
+        })
+    }
+
+    fn int_cmp(&mut self, cmp: IntCmp, signed: bool, a: Src, b: Src) -> Comp {
+        let (a, b, cmp) = if is_const(&a) && !is_const(&b) { (b, a, flip_int(cmp)) } else { (a, b, cmp) };
+        self.alu(Op::ISetP(OpISetP { dst: Dst::None, cmp, signed, combine: PredCombine::And, srcs: [a, b], accum: PredSrc::TRUE }))
+    }
+
+    fn float_cmp(&mut self, cmp: FloatCmp, a: Src, b: Src) -> Comp {
+        let (a, b, cmp) = if is_const(&a) && !is_const(&b) { (b, a, flip_float(cmp)) } else { (a, b, cmp) };
+        self.alu(Op::FSetP(OpFSetP { dst: Dst::None, cmp, combine: PredCombine::And, ftz: false, srcs: [a, b], accum: PredSrc::TRUE }))
+    }
+
+    /// `cond ? a : b` on 32-bit components.
+    fn select(&mut self, cond: Comp, a: Src, b: Src) -> Comp {
+        let Some(mut p) = self.pred(cond) else { return Comp::Const(0) };
+        let (a, b) = if is_const(&a) && !is_const(&b) {
+            p.neg = !p.neg;
+            (b, a)
+        } else {
+            (a, b)
+        };
+        self.alu(Op::Sel(OpSel { dst: Dst::None, srcs: [a, b], cond: p }))
+    }
+
+    fn compare(&mut self, op: CmpOp, a: Comp, b: Comp, inst: &InstData) -> Result<Comp, BackendError> {
+        let (a, b) = (self.src(a), self.src(b));
+        use CmpOp as C;
+        Ok(match op {
+            C::IEq => self.int_cmp(IntCmp::Eq, false, a, b),
+            C::INe => self.int_cmp(IntCmp::Ne, false, a, b),
+            C::ULt => self.int_cmp(IntCmp::Lt, false, a, b),
+            C::ULe => self.int_cmp(IntCmp::Le, false, a, b),
+            C::UGt => self.int_cmp(IntCmp::Gt, false, a, b),
+            C::UGe => self.int_cmp(IntCmp::Ge, false, a, b),
+            C::SLt => self.int_cmp(IntCmp::Lt, true, a, b),
+            C::SLe => self.int_cmp(IntCmp::Le, true, a, b),
+            C::SGt => self.int_cmp(IntCmp::Gt, true, a, b),
+            C::SGe => self.int_cmp(IntCmp::Ge, true, a, b),
+            C::FOrdEq => self.float_cmp(FloatCmp::OrdEq, a, b),
+            C::FOrdNe => self.float_cmp(FloatCmp::OrdNe, a, b),
+            C::FOrdLt => self.float_cmp(FloatCmp::OrdLt, a, b),
+            C::FOrdLe => self.float_cmp(FloatCmp::OrdLe, a, b),
+            C::FOrdGt => self.float_cmp(FloatCmp::OrdGt, a, b),
+            C::FOrdGe => self.float_cmp(FloatCmp::OrdGe, a, b),
+            C::FUnordEq => self.float_cmp(FloatCmp::UnordEq, a, b),
+            C::FUnordNe => self.float_cmp(FloatCmp::UnordNe, a, b),
+            C::FUnordLt => self.float_cmp(FloatCmp::UnordLt, a, b),
+            C::FUnordLe => self.float_cmp(FloatCmp::UnordLe, a, b),
+            C::FUnordGt => self.float_cmp(FloatCmp::UnordGt, a, b),
+            C::FUnordGe => self.float_cmp(FloatCmp::UnordGe, a, b),
+            C::LogicalEq | C::LogicalNe => return Err(self.unsupported("comparisons of booleans", inst)),
+        })
+    }
+
+    fn unary(&mut self, op: UnaryOp, a: Comp, inst: &InstData) -> Result<Comp, BackendError> {
+        let s = self.src(a);
+        Ok(match op {
+            UnaryOp::INeg => self.alu(Op::IAdd3(OpIAdd3 { dst: Dst::None, srcs: [Src::ZERO, s.negated(), Src::ZERO] })),
+            UnaryOp::Not => self.lop(s, Src::ZERO, Src::ZERO, !OpLop3::A),
+            // Sign-bit operations are exact bit manipulations.
+            UnaryOp::FNeg => self.lop(s, Src::imm(0x8000_0000), Src::ZERO, OpLop3::A ^ OpLop3::B),
+            UnaryOp::FAbs => self.lop(s, Src::imm(0x7fff_ffff), Src::ZERO, OpLop3::A & OpLop3::B),
+            UnaryOp::LogicalNot => match a {
+                Comp::Bool(b) => Comp::Bool(!b),
+                // (0 == 0) XOR p is !p.
+                _ => {
+                    let p = self.pred(a).unwrap_or(PredSrc::TRUE);
+                    self.alu(Op::ISetP(OpISetP {
+                        dst: Dst::None,
+                        cmp: IntCmp::Eq,
+                        signed: false,
+                        combine: PredCombine::Xor,
+                        srcs: [Src::ZERO, Src::ZERO],
+                        accum: p,
+                    }))
+                }
+            },
+            _ => return Err(self.unsupported("this operation", inst)),
+        })
+    }
+
+    fn convert(&mut self, op: ConvOp, a: Comp, from: Scalar, to: Scalar, inst: &InstData) -> Result<Comp, BackendError> {
+        let is32 = |s: Scalar| s.size() == 4 && s != Scalar::Bool;
+        if !is32(from) || !is32(to) {
+            return Err(self.unsupported(format!("conversions from {from} to {to}"), inst));
+        }
+        let s = self.src(a);
+        let conv = |kind, signed| Op::Conv(OpConv { kind, dst: Dst::None, src: s, signed });
+        Ok(match op {
+            ConvOp::UToF => self.alu(conv(ConvKind::IntToFloat, false)),
+            ConvOp::SToF => self.alu(conv(ConvKind::IntToFloat, true)),
+            ConvOp::FToU => self.alu(conv(ConvKind::FloatToInt, false)),
+            ConvOp::FToS => self.alu(conv(ConvKind::FloatToInt, true)),
+            // Same-width integer conversions and bitcasts keep the bits.
+            ConvOp::Bitcast | ConvOp::UConvert | ConvOp::SConvert => a,
+            ConvOp::FToF => return Err(self.unsupported("float width conversions", inst)),
+        })
+    }
+
+    fn scalar_of(&self, v: ir::Value) -> Option<Scalar> {
+        match self.sh.value_type(v) {
+            Type::Scalar(s) | Type::Vector { scalar: s, .. } => Some(*s),
+            _ => None,
+        }
+    }
+
+    /// The components of a composite member reached by `indices`.
+    fn extract_range(&self, ty: ir::TypeId, indices: &[u32]) -> Option<(usize, usize)> {
+        let mut ty = ty;
+        let mut start = 0;
+        for &i in indices {
+            let (sub, off) = sub_range(self.sh, ty, i)?;
+            ty = sub;
+            start += off;
+        }
+        Some((start as usize, super::places::comp_count(self.sh, ty)? as usize))
+    }
+
+    pub(super) fn alu_inst(&mut self, inst: &InstData) -> Result<Vec<Comp>, BackendError> {
+        use ir::Op as I;
+        let per_comp = |this: &Self, v: ir::Value| this.value(v).cloned();
+        Ok(match &inst.op {
+            I::Binary(op, a, b) => {
+                let (x, y) = (per_comp(self, *a)?, per_comp(self, *b)?);
+                let mut out = Vec::new();
+                for (p, q) in x.into_iter().zip(y) {
+                    out.push(self.binary(*op, p, q, inst)?);
+                }
+                out
+            }
+            I::Cmp(op, a, b) => {
+                let (x, y) = (per_comp(self, *a)?, per_comp(self, *b)?);
+                let mut out = Vec::new();
+                for (p, q) in x.into_iter().zip(y) {
+                    out.push(self.compare(*op, p, q, inst)?);
+                }
+                out
+            }
+            I::Unary(op, a) => {
+                let mut out = Vec::new();
+                for p in per_comp(self, *a)? {
+                    out.push(self.unary(*op, p, inst)?);
+                }
+                out
+            }
+            I::Convert(op, a) => {
+                let from = self.scalar_of(*a);
+                let to = inst.result.and_then(|r| self.scalar_of(r));
+                let (Some(from), Some(to)) = (from, to) else {
+                    return Err(self.unsupported("conversions of non-numeric values", inst));
+                };
+                let mut out = Vec::new();
+                for p in per_comp(self, *a)? {
+                    out.push(self.convert(*op, p, from, to, inst)?);
+                }
+                out
+            }
+            I::Select { cond, if_true, if_false } => {
+                let conds = per_comp(self, *cond)?;
+                let (t, f) = (per_comp(self, *if_true)?, per_comp(self, *if_false)?);
+                if t.iter().chain(&f).any(|c| matches!(c, Comp::Pred(_) | Comp::Bool(_))) {
+                    return Err(self.unsupported("selects between booleans", inst));
+                }
+                let mut out = Vec::new();
+                for (i, (a, b)) in t.into_iter().zip(f).enumerate() {
+                    // A scalar condition selects whole composites.
+                    let c = conds[if conds.len() == 1 { 0 } else { i }];
+                    let (a, b) = (self.src(a), self.src(b));
+                    out.push(match c {
+                        Comp::Bool(true) => self.alu(Op::Mov(crate::isa::OpMov { dst: Dst::None, src: a })),
+                        Comp::Bool(false) => self.alu(Op::Mov(crate::isa::OpMov { dst: Dst::None, src: b })),
+                        _ => self.select(c, a, b),
+                    });
+                }
+                out
+            }
+            I::CompositeConstruct(parts) => {
+                let mut out = Vec::new();
+                for p in parts {
+                    out.extend(per_comp(self, *p)?);
+                }
+                out
+            }
+            I::CompositeExtract { composite, indices } => {
+                let all = per_comp(self, *composite)?;
+                let (start, n) = self
+                    .extract_range(self.sh.values[*composite].ty, indices)
+                    .ok_or_else(|| self.unsupported("this composite extraction", inst))?;
+                all[start..start + n].to_vec()
+            }
+            I::CompositeInsert { object, composite, indices } => {
+                let mut all = per_comp(self, *composite)?;
+                let obj = per_comp(self, *object)?;
+                let (start, n) = self
+                    .extract_range(self.sh.values[*composite].ty, indices)
+                    .ok_or_else(|| self.unsupported("this composite insertion", inst))?;
+                all[start..start + n].copy_from_slice(&obj);
+                all
+            }
+            I::VectorShuffle { a, b, components } => {
+                let mut both = per_comp(self, *a)?;
+                both.extend(per_comp(self, *b)?);
+                let mut out = Vec::new();
+                for &c in components {
+                    // 0xFFFFFFFF selects an undefined component.
+                    out.push(both.get(c as usize).copied().unwrap_or(Comp::Const(0)));
+                }
+                out
+            }
+            _ => return Err(self.unsupported("this instruction", inst)),
+        })
+    }
+}
+
+fn flip_int(c: IntCmp) -> IntCmp {
+    match c {
+        IntCmp::Lt => IntCmp::Gt,
+        IntCmp::Gt => IntCmp::Lt,
+        IntCmp::Le => IntCmp::Ge,
+        IntCmp::Ge => IntCmp::Le,
+        other => other,
+    }
+}
+
+fn flip_float(c: FloatCmp) -> FloatCmp {
+    use FloatCmp as F;
+    match c {
+        F::OrdLt => F::OrdGt,
+        F::OrdGt => F::OrdLt,
+        F::OrdLe => F::OrdGe,
+        F::OrdGe => F::OrdLe,
+        F::UnordLt => F::UnordGt,
+        F::UnordGt => F::UnordLt,
+        F::UnordLe => F::UnordGe,
+        F::UnordGe => F::UnordLe,
+        other => other,
+    }
+}

@@ -1,0 +1,145 @@
+//! Control flow: terminators, convergence barriers around divergent
+//! selections (BSSY at the header, BSYNC at the merge block), and critical
+//! edge splitting for regalloc2.
+
+use super::{Comp, Isel};
+use crate::error::BackendError;
+use crate::isa::{Instr, Op, OpBra, OpBssy, PredSrc, Reg, Target};
+use crate::mir::MFunc;
+use spvsass_frontend::ir::{self, BlockCall, InstData, Merge};
+
+impl Isel<'_> {
+    /// Gives each selection construct with a conditional branch a
+    /// convergence barrier, numbered by nesting depth.
+    pub(super) fn plan_barriers(&mut self) -> Result<(), BackendError> {
+        let mut open: Vec<ir::Block> = Vec::new();
+        for &b in &self.sh.layout {
+            while open.last() == Some(&b) {
+                open.pop();
+            }
+            let data = &self.sh.blocks[b];
+            let conditional = matches!(self.sh.terminator(b), Some(ir::Op::Branch { .. }));
+            if let (Some(Merge::Selection { merge }), true) = (data.merge, conditional) {
+                let bar = u8::try_from(open.len()).unwrap_or(u8::MAX);
+                if bar >= OpBssy::BARRIERS {
+                    return Err(BackendError::TooDeep(OpBssy::BARRIERS));
+                }
+                self.bssy_at.insert(b, bar);
+                self.bsync_at.insert(merge, bar);
+                open.push(merge);
+            }
+        }
+        Ok(())
+    }
+
+    fn edge_args(&mut self, call: &BlockCall) -> Result<Vec<u32>, BackendError> {
+        let mut args = Vec::new();
+        for &a in &call.args {
+            for c in self.value(a)?.clone() {
+                args.push(self.materialize(c));
+            }
+        }
+        Ok(args)
+    }
+
+    pub(super) fn terminator(&mut self, b: ir::Block, inst: &InstData) -> Result<(), BackendError> {
+        let from = self.cur;
+        match &inst.op {
+            ir::Op::Jump(call) => self.jump(from, call)?,
+            ir::Op::Branch { cond, then_dest, else_dest } => {
+                let (taken, not_taken, guard) = match self.value_comp(*cond)? {
+                    Comp::Bool(true) => return self.jump(from, then_dest),
+                    Comp::Bool(false) => return self.jump(from, else_dest),
+                    Comp::Pred(p) => (then_dest, else_dest, PredSrc::reg(Reg::Virt(p))),
+                    _ => return Err(BackendError::Invalid { what: "a branch on a non-boolean".into(), spirv_id: inst.spirv_id }),
+                };
+                let taken_args = self.edge_args(taken)?;
+                let other_args = self.edge_args(not_taken)?;
+                if let Some(&bar) = self.bssy_at.get(&b) {
+                    let Some(Merge::Selection { merge }) = self.sh.blocks[b].merge else { unreachable!() };
+                    let target = Target::Block(self.blocks[&merge] as u32);
+                    self.emit(Instr::new(Op::Bssy(OpBssy { bar, target })));
+                }
+                let t = self.blocks[&taken.block];
+                let e = self.blocks[&not_taken.block];
+                self.emit(Instr::guarded(guard, Op::Bra(OpBra { target: Target::Block(t as u32) })));
+                self.f.add_edge(from, t, taken_args);
+                self.f.add_edge(from, e, other_args);
+            }
+            ir::Op::Return | ir::Op::Unreachable => self.emit(Instr::new(Op::Exit)),
+            _ => unreachable!("only terminators reach here"),
+        }
+        Ok(())
+    }
+
+    fn jump(&mut self, from: usize, call: &BlockCall) -> Result<(), BackendError> {
+        let args = self.edge_args(call)?;
+        let t = self.blocks[&call.block];
+        self.emit(Instr::new(Op::Bra(OpBra { target: Target::Block(t as u32) })));
+        self.f.add_edge(from, t, args);
+        Ok(())
+    }
+}
+
+/// Splits every edge from a block with several successors to a block with
+/// several predecessors (regalloc2 needs it). The new block holds a single
+/// BRA, carries the edge's arguments, and is laid out right before its
+/// target so that it usually falls through and disappears at emission.
+pub fn split_critical_edges(f: &mut MFunc) {
+    let n = f.blocks.len();
+    let mut before: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for from in 0..n {
+        if f.blocks[from].succs.len() < 2 {
+            continue;
+        }
+        for si in 0..f.blocks[from].succs.len() {
+            let to = f.blocks[from].succs[si];
+            if f.blocks[to].preds.len() < 2 {
+                continue;
+            }
+            let mid = f.new_block();
+            let args = std::mem::take(&mut f.blocks[from].succ_args[si]);
+            f.blocks[from].succs[si] = mid;
+            f.blocks[mid].preds.push(from);
+            let p = f.blocks[to].preds.iter().position(|&p| p == from).expect("edge is recorded on both ends");
+            f.blocks[to].preds[p] = mid;
+            f.blocks[mid].succs.push(to);
+            f.blocks[mid].succ_args.push(args);
+            f.blocks[mid].instrs.push(Instr::new(Op::Bra(OpBra { target: Target::Block(to as u32) })));
+            // A conditional branch names its taken successor.
+            for ins in &mut f.blocks[from].instrs {
+                if let Op::Bra(OpBra { target }) = &mut ins.op {
+                    if *target == Target::Block(to as u32) && si == 0 {
+                        *target = Target::Block(mid as u32);
+                    }
+                }
+            }
+            before[to].push(mid);
+        }
+    }
+    // New layout: each split block right before its target.
+    let mut order = Vec::with_capacity(f.blocks.len());
+    for b in 0..n {
+        order.extend(&before[b]);
+        order.push(b);
+    }
+    let mut new_index = vec![0usize; f.blocks.len()];
+    for (i, &b) in order.iter().enumerate() {
+        new_index[b] = i;
+    }
+    let mut old: Vec<Option<crate::mir::MBlock>> = std::mem::take(&mut f.blocks).into_iter().map(Some).collect();
+    for &b in &order {
+        let mut blk = old[b].take().expect("each block is placed once");
+        blk.succs.iter_mut().for_each(|s| *s = new_index[*s]);
+        blk.preds.iter_mut().for_each(|p| *p = new_index[*p]);
+        for ins in &mut blk.instrs {
+            match &mut ins.op {
+                Op::Bra(OpBra { target: Target::Block(t) }) | Op::Bssy(OpBssy { target: Target::Block(t), .. }) => {
+                    *t = new_index[*t as usize] as u32;
+                }
+                _ => {}
+            }
+        }
+        f.blocks.push(blk);
+    }
+}

@@ -1,0 +1,307 @@
+//! Instruction selection: the IR of one shader into the machine IR. Values
+//! become lists of 32-bit components (registers or constants), pointers
+//! become places, mesh outputs become ISBE writes.
+
+mod alu;
+mod control;
+mod mesh_out;
+pub mod places;
+
+use crate::error::{BackendError, spirv_opcode};
+use crate::isa::{Dst, Instr, IntCmp, Op, OpISetP, OpMov, PredCombine, PredSrc, Reg, RegFile, SpecialReg, Src};
+use crate::isbe_layout::AttrLayout;
+use crate::mir::MFunc;
+use crate::target::Arch;
+use places::{comp_count, resolve};
+use spvsass_frontend::ir::{self, BuiltIn, InstData, Shader, Stage, StorageClass, Value};
+use std::collections::{HashMap, HashSet};
+
+/// One 32-bit component of a value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Comp {
+    Reg(u32),
+    Pred(u32),
+    Const(u32),
+    Bool(bool),
+}
+
+/// The result of instruction selection.
+pub struct Selected {
+    pub func: MFunc,
+    /// Per-vertex output components, ascending (mesh shaders).
+    pub vertex_attrs: Vec<u16>,
+}
+
+pub(crate) struct Isel<'a> {
+    sh: &'a Shader,
+    target: Arch,
+    f: MFunc,
+    /// The MIR block of each IR block.
+    blocks: HashMap<ir::Block, usize>,
+    vals: HashMap<Value, Vec<Comp>>,
+    /// The MIR block instructions are appended to.
+    cur: usize,
+    /// Special registers, read once at the top of the entry block.
+    special: HashMap<SpecialReg, u32>,
+    /// IR values known to equal the lane id (the invocation index of a
+    /// workgroup that fits one warp).
+    lane_ids: HashSet<Value>,
+    vertex_layout: AttrLayout,
+    /// The convergence barrier a selection header opens, and the merge
+    /// block that closes it.
+    bssy_at: HashMap<ir::Block, u8>,
+    bsync_at: HashMap<ir::Block, u8>,
+    /// Constants already moved into a register, per MIR block.
+    const_regs: HashMap<(usize, u32), u32>,
+}
+
+pub fn select(sh: &Shader, target: Arch) -> Result<Selected, BackendError> {
+    let vertex_attrs = if sh.stage == Stage::Mesh { mesh_out::written_vertex_components(sh)? } else { Vec::new() };
+    let max_vertices = sh.mesh.map_or(0, |m| m.max_vertices);
+    let mut isel = Isel {
+        sh,
+        target,
+        f: MFunc::default(),
+        blocks: HashMap::new(),
+        vals: HashMap::new(),
+        cur: 0,
+        special: HashMap::new(),
+        lane_ids: HashSet::new(),
+        vertex_layout: AttrLayout::new(0, vertex_attrs.clone(), max_vertices),
+        bssy_at: HashMap::new(),
+        bsync_at: HashMap::new(),
+        const_regs: HashMap::new(),
+    };
+    isel.plan_barriers()?;
+    for &b in &sh.layout {
+        let mb = isel.f.new_block();
+        isel.blocks.insert(b, mb);
+    }
+    for &b in &sh.layout {
+        isel.block(b)?;
+    }
+    control::split_critical_edges(&mut isel.f);
+    Ok(Selected { func: isel.f, vertex_attrs })
+}
+
+impl<'a> Isel<'a> {
+    fn emit(&mut self, i: Instr) {
+        self.f.blocks[self.cur].instrs.push(i);
+    }
+
+    fn block(&mut self, b: ir::Block) -> Result<(), BackendError> {
+        self.cur = self.blocks[&b];
+        let sh = self.sh;
+        let data = &sh.blocks[b];
+        let mut params = Vec::new();
+        for &p in &data.params {
+            let comps = self.new_regs_for(p)?;
+            params.extend(comps.iter().map(|c| match c {
+                Comp::Reg(r) | Comp::Pred(r) => *r,
+                _ => unreachable!("new_regs_for gives registers"),
+            }));
+            self.vals.insert(p, comps);
+        }
+        self.f.blocks[self.cur].params = params;
+        if let Some(&bar) = self.bsync_at.get(&b) {
+            self.emit(Instr::new(Op::Bsync(crate::isa::OpBsync { bar })));
+        }
+        for &inst in &data.insts {
+            self.inst(b, &sh.insts[inst])?;
+        }
+        Ok(())
+    }
+
+    /// Fresh registers for a block parameter, by its type.
+    fn new_regs_for(&mut self, v: Value) -> Result<Vec<Comp>, BackendError> {
+        let ty = self.sh.values[v].ty;
+        let n = comp_count(self.sh, ty).ok_or_else(|| BackendError::Unsupported {
+            what: format!("a block parameter of type {}", self.sh.type_name(ty)),
+            opcode: "OpPhi".into(),
+            spirv_id: None,
+        })?;
+        let is_bool = matches!(self.sh.types[ty], ir::Type::Scalar(ir::Scalar::Bool) | ir::Type::Vector { scalar: ir::Scalar::Bool, .. });
+        Ok((0..n)
+            .map(|_| if is_bool { Comp::Pred(self.f.new_vreg(RegFile::Pred)) } else { Comp::Reg(self.f.new_vreg(RegFile::Gpr)) })
+            .collect())
+    }
+
+    fn value(&self, v: Value) -> Result<&Vec<Comp>, BackendError> {
+        self.vals.get(&v).ok_or_else(|| BackendError::Invalid {
+            what: format!("value {v} used before it is defined (or it is a pointer)"),
+            spirv_id: None,
+        })
+    }
+
+    /// The single component of a scalar value.
+    fn value_comp(&self, v: Value) -> Result<Comp, BackendError> {
+        let comps = self.value(v)?;
+        match comps.as_slice() {
+            [c] => Ok(*c),
+            _ => Err(BackendError::Invalid { what: format!("value {v} is not a scalar"), spirv_id: None }),
+        }
+    }
+
+    fn is_lane_id(&self, v: Value) -> bool {
+        self.lane_ids.contains(&v)
+    }
+
+    fn special_reg(&mut self, sr: SpecialReg) -> u32 {
+        if let Some(&r) = self.special.get(&sr) {
+            return r;
+        }
+        let r = self.f.new_vreg(RegFile::Gpr);
+        self.f.blocks[0].instrs.insert(0, Instr::new(Op::S2R(crate::isa::OpS2R { dst: Dst::Reg(Reg::Virt(r)), sr })));
+        self.special.insert(sr, r);
+        r
+    }
+
+    /// A source operand for a component: registers as they are, constants as
+    /// immediates (RZ for zero). Predicates are not GPR sources.
+    fn src_of(&mut self, c: Comp) -> Src {
+        match c {
+            Comp::Reg(r) => Src::reg(Reg::Virt(r)),
+            Comp::Const(0) | Comp::Bool(false) => Src::ZERO,
+            Comp::Const(v) => Src::imm(v),
+            Comp::Bool(true) => Src::imm(1),
+            Comp::Pred(_) => Src::ZERO,
+        }
+    }
+
+    /// A register (or RZ) holding the component: constants are moved into
+    /// a fresh register.
+    fn reg_or_zero(&mut self, c: Comp) -> Src {
+        match c {
+            Comp::Const(0) => Src::ZERO,
+            Comp::Const(v) => Src::reg(Reg::Virt(self.const_reg(v))),
+            other => self.src_of(other),
+        }
+    }
+
+    /// A register holding constant `v`, moved once per block.
+    fn const_reg(&mut self, v: u32) -> u32 {
+        if let Some(&r) = self.const_regs.get(&(self.cur, v)) {
+            return r;
+        }
+        let r = self.f.new_vreg(RegFile::Gpr);
+        self.emit(Instr::new(Op::Mov(OpMov { dst: Dst::Reg(Reg::Virt(r)), src: Src::imm(v) })));
+        self.const_regs.insert((self.cur, v), r);
+        r
+    }
+
+    /// A virtual register holding the component (for block arguments).
+    fn materialize(&mut self, c: Comp) -> u32 {
+        match c {
+            Comp::Reg(r) | Comp::Pred(r) => r,
+            Comp::Const(v) => self.const_reg(v),
+            Comp::Bool(b) => {
+                // 0 == 0 is true, 0 != 0 is false.
+                let p = self.f.new_vreg(RegFile::Pred);
+                let cmp = if b { IntCmp::Eq } else { IntCmp::Ne };
+                self.emit(Instr::new(Op::ISetP(OpISetP {
+                    dst: Dst::Reg(Reg::Virt(p)),
+                    cmp,
+                    signed: false,
+                    combine: PredCombine::And,
+                    srcs: [Src::ZERO, Src::ZERO],
+                    accum: PredSrc::TRUE,
+                })));
+                p
+            }
+        }
+    }
+
+    /// `base + imm` in a register (for targets without immediate ISBE offsets).
+    fn add_imm(&mut self, base: Src, imm: u32) -> Src {
+        if base == Src::ZERO {
+            return self.reg_or_zero(Comp::Const(imm));
+        }
+        let r = self.alu(Op::IAdd3(crate::isa::OpIAdd3 { dst: Dst::None, srcs: [base, Src::imm(imm), Src::ZERO] }));
+        self.src_of(r)
+    }
+
+    fn unsupported(&self, what: impl Into<String>, inst: &InstData) -> BackendError {
+        BackendError::Unsupported { what: what.into(), opcode: spirv_opcode(&inst.op), spirv_id: inst.spirv_id }
+    }
+
+    fn inst(&mut self, b: ir::Block, inst: &'a InstData) -> Result<(), BackendError> {
+        use ir::Op as I;
+        let result = inst.result;
+        let comps: Vec<Comp> = match &inst.op {
+            I::Const(bits) => {
+                let ty = &self.sh.types[self.sh.values[result.expect("constants have results")].ty];
+                match ty {
+                    ir::Type::Scalar(ir::Scalar::Bool) => vec![Comp::Bool(*bits != 0)],
+                    ir::Type::Scalar(s) if s.size() <= 4 => vec![Comp::Const(*bits as u32)],
+                    _ => return Err(self.unsupported("64-bit constants", inst)),
+                }
+            }
+            I::Undef => {
+                let ty = self.sh.values[result.expect("undef has a result")].ty;
+                let n = comp_count(self.sh, ty).unwrap_or(1);
+                vec![Comp::Const(0); n as usize]
+            }
+            // Pointers have no components: their uses resolve them to places.
+            I::VarAddr(_) | I::AccessChain { .. } => return Ok(()),
+            I::Load { ptr } => self.load(*ptr, inst)?,
+            I::Store { ptr, value } => {
+                let place = resolve(self.sh, *ptr, inst.spirv_id)?;
+                let comps = self.value(*value)?.clone();
+                match self.sh.globals[place.var].class {
+                    StorageClass::Output if self.sh.stage == Stage::Mesh => self.store_output(&place, &comps, inst.spirv_id)?,
+                    class => return Err(self.unsupported(format!("stores to {class:?} memory"), inst)),
+                }
+                return Ok(());
+            }
+            I::SetMeshOutputs { primitive_count, .. } => {
+                let c = self.value_comp(*primitive_count)?;
+                self.set_mesh_outputs(c);
+                return Ok(());
+            }
+            // One warp runs the whole workgroup: a barrier needs no
+            // instruction (nvidia-facts.md §4).
+            I::ControlBarrier | I::MemoryBarrier if self.sh.invocations() <= 32 && self.sh.stage != Stage::Compute => {
+                return Ok(());
+            }
+            I::Jump(_) | I::Branch { .. } | I::Return | I::Unreachable => return self.terminator(b, inst),
+            _ => self.alu_inst(inst)?,
+        };
+        if let Some(r) = result {
+            self.vals.insert(r, comps);
+        }
+        Ok(())
+    }
+
+    fn load(&mut self, ptr: Value, inst: &InstData) -> Result<Vec<Comp>, BackendError> {
+        let place = resolve(self.sh, ptr, inst.spirv_id)?;
+        let var = &self.sh.globals[place.var];
+        if var.class != StorageClass::Input {
+            return Err(self.unsupported(format!("loads from {:?} memory", var.class), inst));
+        }
+        let one_warp = self.sh.stage != Stage::Compute && self.sh.invocations() <= 32;
+        let [_, y, z] = self.sh.workgroup_size;
+        let comps = match var.builtin {
+            Some(BuiltIn::LocalInvocationIndex | BuiltIn::SubgroupLocalInvocationId) if one_warp => {
+                vec![Comp::Reg(self.special_reg(SpecialReg::LaneId))]
+            }
+            Some(BuiltIn::LocalInvocationId) if one_warp && y == 1 && z == 1 => {
+                vec![Comp::Reg(self.special_reg(SpecialReg::LaneId)), Comp::Const(0), Comp::Const(0)]
+            }
+            Some(BuiltIn::SubgroupSize) => vec![Comp::Const(32)],
+            Some(BuiltIn::WorkgroupSize) => self.sh.workgroup_size.map(Comp::Const).to_vec(),
+            Some(b) => return Err(self.unsupported(format!("the input built-in {b:?} in a {} shader", self.sh.stage.name()), inst)),
+            None => return Err(self.unsupported("loads from user inputs", inst)),
+        };
+        let comps = match place.path.as_slice() {
+            [] => comps,
+            [places::Step::Const(i)] if (*i as usize) < comps.len() => vec![comps[*i as usize]],
+            _ => return Err(self.unsupported("a dynamic index into an input built-in", inst)),
+        };
+        if let (Some(r), [Comp::Reg(lane)]) = (inst.result, comps.as_slice()) {
+            if self.special.get(&SpecialReg::LaneId) == Some(lane) {
+                self.lane_ids.insert(r);
+            }
+        }
+        Ok(comps)
+    }
+}

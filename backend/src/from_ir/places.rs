@@ -1,0 +1,73 @@
+//! Pointers in instruction selection: an access chain resolves to a place,
+//! the variable plus the path of indices into it.
+
+use crate::error::BackendError;
+use spvsass_frontend::ir::{GlobalVar, Op, Shader, Type, TypeId, Value};
+
+/// One step of an access chain.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Step {
+    Const(u32),
+    /// A dynamic index: the IR value (a 32-bit integer).
+    Dyn(Value),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Place {
+    pub var: GlobalVar,
+    pub path: Vec<Step>,
+}
+
+/// The number of 32-bit components a value of type `ty` occupies in
+/// registers (booleans take one predicate).
+pub fn comp_count(sh: &Shader, ty: TypeId) -> Option<u32> {
+    Some(match &sh.types[ty] {
+        Type::Scalar(_) => 1,
+        Type::Vector { len, .. } => u32::from(*len),
+        Type::Matrix { column, columns, .. } => comp_count(sh, *column)? * u32::from(*columns),
+        Type::Array { elem, len: Some(n), .. } => comp_count(sh, *elem)? * n,
+        Type::Struct { members, .. } => members.iter().map(|m| comp_count(sh, m.ty)).sum::<Option<u32>>()?,
+        Type::Array { len: None, .. } | Type::Void | Type::Pointer { .. } => return None,
+    })
+}
+
+/// The component range of member/element `index` inside a composite.
+pub fn sub_range(sh: &Shader, ty: TypeId, index: u32) -> Option<(TypeId, u32)> {
+    match &sh.types[ty] {
+        Type::Vector { scalar, len } if index < u32::from(*len) => {
+            let scalar_ty = sh.types.iter().find(|(_, t)| **t == Type::Scalar(*scalar))?.0;
+            Some((scalar_ty, index))
+        }
+        Type::Matrix { column, columns, .. } if index < u32::from(*columns) => {
+            Some((*column, index * comp_count(sh, *column)?))
+        }
+        Type::Array { elem, len: Some(n), .. } if index < *n => Some((*elem, index * comp_count(sh, *elem)?)),
+        Type::Struct { members, .. } => {
+            let m = members.get(index as usize)?;
+            let start = members[..index as usize].iter().map(|m| comp_count(sh, m.ty)).sum::<Option<u32>>()?;
+            Some((m.ty, start))
+        }
+        _ => None,
+    }
+}
+
+/// The place a pointer value designates, found by walking its definition
+/// back through access chains to the variable.
+pub fn resolve(sh: &Shader, ptr: Value, spirv_id: Option<u32>) -> Result<Place, BackendError> {
+    let not_a_place = || BackendError::Invalid {
+        what: format!("pointer {ptr} does not come from a variable or access chain"),
+        spirv_id,
+    };
+    match &sh.def_inst(ptr).ok_or_else(not_a_place)?.op {
+        Op::VarAddr(var) => Ok(Place { var: *var, path: Vec::new() }),
+        Op::AccessChain { base, indices } => {
+            let mut place = resolve(sh, *base, spirv_id)?;
+            place.path.extend(indices.iter().map(|&i| match sh.const_value(i) {
+                Some(c) => Step::Const(c as u32),
+                None => Step::Dyn(i),
+            }));
+            Ok(place)
+        }
+        _ => Err(not_a_place()),
+    }
+}

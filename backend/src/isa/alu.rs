@@ -1,0 +1,773 @@
+//! ALU ops: one struct per op, each with its encoding, decoding, text form,
+//! register operands and its CPU semantic (`eval`), which the constant folder
+//! and the simulator share.
+
+use super::reg::{Dst, PredSrc, RegFile, Src, SrcRef};
+use super::word::{InstWord, field};
+use super::{DecodeError, EncodeError, OperandKind, RegVisitor};
+use std::fmt;
+
+/// Reads a 32-bit float source, applying |abs| then -neg to the raw bits.
+pub fn float_src(s: &Src, bits: u32) -> u32 {
+    let mut b = bits;
+    if s.abs {
+        b &= 0x7fff_ffff;
+    }
+    if s.neg {
+        b ^= 0x8000_0000;
+    }
+    b
+}
+
+/// Reads an integer source: `neg` is two's complement negation.
+pub fn int_src(s: &Src, bits: u32) -> u32 {
+    if s.neg { bits.wrapping_neg() } else { bits }
+}
+
+/// Flushes a denormal to a zero of the same sign (.FTZ).
+fn ftz(bits: u32) -> u32 {
+    if bits & 0x7f80_0000 == 0 { bits & 0x8000_0000 } else { bits }
+}
+
+fn fin(ftz_on: bool, bits: u32) -> f32 {
+    f32::from_bits(if ftz_on { ftz(bits) } else { bits })
+}
+
+fn fout(ftz_on: bool, v: f32) -> u32 {
+    // Every NaN a float op produces is the canonical 0x7fffffff (as on NVIDIA).
+    if v.is_nan() {
+        0x7fff_ffff
+    } else if ftz_on {
+        ftz(v.to_bits())
+    } else {
+        v.to_bits()
+    }
+}
+
+fn visit_src(s: &mut Src, v: &mut RegVisitor<'_>) {
+    if let SrcRef::Reg(r) = &mut s.src {
+        v(r, RegFile::Gpr, OperandKind::Use);
+    }
+}
+
+fn visit_dst(d: &mut Dst, file: RegFile, v: &mut RegVisitor<'_>) {
+    if let Dst::Reg(r) = d {
+        v(r, file, OperandKind::Def);
+    }
+}
+
+fn visit_pred(p: &mut PredSrc, v: &mut RegVisitor<'_>) {
+    if let Some(r) = &mut p.reg {
+        v(r, RegFile::Pred, OperandKind::Use);
+    }
+}
+
+fn set_dst(w: &mut InstWord, d: &Dst) -> Result<(), EncodeError> {
+    match d {
+        Dst::Reg(r) => w.set_reg(field::DST, *r),
+        Dst::None => {
+            w.set(field::DST, u64::from(RegFile::Gpr.zero_index()));
+            Ok(())
+        }
+    }
+}
+
+fn get_dst(w: &InstWord, r: std::ops::Range<usize>, file: RegFile) -> Dst {
+    w.get_reg(r, file).map_or(Dst::None, Dst::Reg)
+}
+
+fn set_pdst(w: &mut InstWord, r: std::ops::Range<usize>, d: &Dst) -> Result<(), EncodeError> {
+    match d {
+        Dst::Reg(reg) => w.set_reg(r, *reg),
+        Dst::None => {
+            w.set(r, u64::from(RegFile::Pred.zero_index()));
+            Ok(())
+        }
+    }
+}
+
+fn srcs_text(f: &mut fmt::Formatter<'_>, srcs: &[&Src]) -> fmt::Result {
+    for s in srcs {
+        write!(f, ", ")?;
+        s.fmt_src(f)?;
+    }
+    Ok(())
+}
+
+/// MOV: copies a register, immediate or constant-bank word.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct OpMov {
+    pub dst: Dst,
+    pub src: Src,
+}
+
+impl OpMov {
+    pub const OPCODE: u16 = 0x002;
+    /// Bits 72..76: the lane mask within a quad (always all four here).
+    const QUAD_MASK: std::ops::Range<usize> = 72..76;
+
+    pub fn encode(&self, w: &mut InstWord) -> Result<(), EncodeError> {
+        set_dst(w, &self.dst)?;
+        w.set_alu_srcs(Self::OPCODE, None, &self.src, None, false)?;
+        w.set(Self::QUAD_MASK, 0xf);
+        Ok(())
+    }
+    pub fn decode(w: &InstWord) -> Result<Self, DecodeError> {
+        let (_, src, _) = w.get_alu_srcs(false)?;
+        Ok(OpMov { dst: get_dst(w, field::DST, RegFile::Gpr), src })
+    }
+    pub fn visit(&mut self, v: &mut RegVisitor<'_>) {
+        visit_src(&mut self.src, v);
+        visit_dst(&mut self.dst, RegFile::Gpr, v);
+    }
+    pub fn eval(&self, a: u32) -> u32 {
+        a
+    }
+    pub fn fmt_op(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "MOV ")?;
+        self.dst.fmt_in(RegFile::Gpr, f)?;
+        srcs_text(f, &[&self.src])
+    }
+}
+
+/// IADD3: the sum of three integers (each may be negated).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct OpIAdd3 {
+    pub dst: Dst,
+    pub srcs: [Src; 3],
+}
+
+impl OpIAdd3 {
+    pub const OPCODE: u16 = 0x010;
+
+    pub fn encode(&self, w: &mut InstWord) -> Result<(), EncodeError> {
+        set_dst(w, &self.dst)?;
+        let [a, b, c] = &self.srcs;
+        w.set_alu_srcs(Self::OPCODE, Some(a), b, Some(c), true)?;
+        // No carry-in (PT in both carry predicate slots), no carry-out.
+        w.set(field::PSRC, 7);
+        w.set(77..80, 7);
+        w.set(field::PDST0, 7);
+        w.set(field::PDST1, 7);
+        Ok(())
+    }
+    pub fn decode(w: &InstWord) -> Result<Self, DecodeError> {
+        let (a, b, c) = w.get_alu_srcs(true)?;
+        Ok(OpIAdd3 { dst: get_dst(w, field::DST, RegFile::Gpr), srcs: [a, b, c] })
+    }
+    pub fn visit(&mut self, v: &mut RegVisitor<'_>) {
+        self.srcs.iter_mut().for_each(|s| visit_src(s, v));
+        visit_dst(&mut self.dst, RegFile::Gpr, v);
+    }
+    pub fn eval(&self, x: [u32; 3]) -> u32 {
+        let [a, b, c] = &self.srcs;
+        int_src(a, x[0]).wrapping_add(int_src(b, x[1])).wrapping_add(int_src(c, x[2]))
+    }
+    pub fn fmt_op(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "IADD3 ")?;
+        self.dst.fmt_in(RegFile::Gpr, f)?;
+        srcs_text(f, &[&self.srcs[0], &self.srcs[1], &self.srcs[2]])
+    }
+}
+
+/// IMAD: a * b + c on 32-bit integers (low half of the product).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct OpIMad {
+    pub dst: Dst,
+    pub srcs: [Src; 3],
+    pub signed: bool,
+}
+
+impl OpIMad {
+    pub const OPCODE: u16 = 0x024;
+    const SIGNED: usize = 73;
+
+    pub fn encode(&self, w: &mut InstWord) -> Result<(), EncodeError> {
+        set_dst(w, &self.dst)?;
+        let [a, b, c] = &self.srcs;
+        w.set_alu_srcs(Self::OPCODE, Some(a), b, Some(c), false)?;
+        w.set(field::PDST0, 7);
+        w.set_bit(Self::SIGNED, self.signed);
+        Ok(())
+    }
+    pub fn decode(w: &InstWord) -> Result<Self, DecodeError> {
+        let (a, b, c) = w.get_alu_srcs(false)?;
+        Ok(OpIMad { dst: get_dst(w, field::DST, RegFile::Gpr), srcs: [a, b, c], signed: w.bit(Self::SIGNED) })
+    }
+    pub fn visit(&mut self, v: &mut RegVisitor<'_>) {
+        self.srcs.iter_mut().for_each(|s| visit_src(s, v));
+        visit_dst(&mut self.dst, RegFile::Gpr, v);
+    }
+    pub fn eval(&self, x: [u32; 3]) -> u32 {
+        // The low 32 bits of the product do not depend on signedness.
+        x[0].wrapping_mul(x[1]).wrapping_add(x[2])
+    }
+    pub fn fmt_op(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "IMAD{} ", if self.signed { "" } else { ".U32" })?;
+        self.dst.fmt_in(RegFile::Gpr, f)?;
+        srcs_text(f, &[&self.srcs[0], &self.srcs[1], &self.srcs[2]])
+    }
+}
+
+/// How a set-predicate op combines its comparison with the accumulator.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PredCombine {
+    And,
+    Or,
+    Xor,
+}
+
+impl PredCombine {
+    const ALL: [PredCombine; 3] = [PredCombine::And, PredCombine::Or, PredCombine::Xor];
+    fn bits(self) -> u64 {
+        self as u64
+    }
+    pub fn apply(self, a: bool, b: bool) -> bool {
+        match self {
+            PredCombine::And => a && b,
+            PredCombine::Or => a || b,
+            PredCombine::Xor => a ^ b,
+        }
+    }
+    fn name(self) -> &'static str {
+        match self {
+            PredCombine::And => "AND",
+            PredCombine::Or => "OR",
+            PredCombine::Xor => "XOR",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum IntCmp {
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+}
+
+impl IntCmp {
+    const ALL: [IntCmp; 6] = [IntCmp::Eq, IntCmp::Ne, IntCmp::Lt, IntCmp::Le, IntCmp::Gt, IntCmp::Ge];
+    /// Encoding from NAK's SM70 encoder.
+    fn bits(self) -> u64 {
+        match self {
+            IntCmp::Lt => 1,
+            IntCmp::Eq => 2,
+            IntCmp::Le => 3,
+            IntCmp::Gt => 4,
+            IntCmp::Ne => 5,
+            IntCmp::Ge => 6,
+        }
+    }
+    fn name(self) -> &'static str {
+        match self {
+            IntCmp::Eq => "EQ",
+            IntCmp::Ne => "NE",
+            IntCmp::Lt => "LT",
+            IntCmp::Le => "LE",
+            IntCmp::Gt => "GT",
+            IntCmp::Ge => "GE",
+        }
+    }
+    pub fn eval<T: Ord>(self, a: T, b: T) -> bool {
+        match self {
+            IntCmp::Eq => a == b,
+            IntCmp::Ne => a != b,
+            IntCmp::Lt => a < b,
+            IntCmp::Le => a <= b,
+            IntCmp::Gt => a > b,
+            IntCmp::Ge => a >= b,
+        }
+    }
+}
+
+/// ISETP: compares two integers and combines the result with a predicate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct OpISetP {
+    pub dst: Dst,
+    pub cmp: IntCmp,
+    pub signed: bool,
+    pub combine: PredCombine,
+    pub srcs: [Src; 2],
+    pub accum: PredSrc,
+}
+
+impl OpISetP {
+    pub const OPCODE: u16 = 0x00c;
+    const SIGNED: usize = 73;
+    const COMBINE: std::ops::Range<usize> = 74..76;
+    const CMP: std::ops::Range<usize> = 76..79;
+
+    pub fn encode(&self, w: &mut InstWord) -> Result<(), EncodeError> {
+        w.set_alu_srcs(Self::OPCODE, Some(&self.srcs[0]), &self.srcs[1], None, false)?;
+        w.set(68..71, 7); // no low-half comparison (PT)
+        w.set_pred_src(field::PSRC, field::PSRC_NEG, &self.accum)?;
+        w.set_bit(Self::SIGNED, self.signed);
+        w.set(Self::COMBINE, self.combine.bits());
+        w.set(Self::CMP, self.cmp.bits());
+        set_pdst(w, field::PDST0, &self.dst)?;
+        w.set(field::PDST1, 7);
+        Ok(())
+    }
+    pub fn decode(w: &InstWord) -> Result<Self, DecodeError> {
+        let (a, b, _) = w.get_alu_srcs(false)?;
+        let cmp_bits = w.get(Self::CMP);
+        let cmp = IntCmp::ALL
+            .into_iter()
+            .find(|c| c.bits() == cmp_bits)
+            .ok_or(DecodeError::BadField { field: "ISETP comparison", value: cmp_bits })?;
+        let comb_bits = w.get(Self::COMBINE);
+        let combine = *PredCombine::ALL
+            .get(comb_bits as usize)
+            .ok_or(DecodeError::BadField { field: "predicate combine", value: comb_bits })?;
+        Ok(OpISetP {
+            dst: get_dst(w, field::PDST0, RegFile::Pred),
+            cmp,
+            signed: w.bit(Self::SIGNED),
+            combine,
+            srcs: [a, b],
+            accum: w.get_pred_src(field::PSRC, field::PSRC_NEG),
+        })
+    }
+    pub fn visit(&mut self, v: &mut RegVisitor<'_>) {
+        self.srcs.iter_mut().for_each(|s| visit_src(s, v));
+        visit_pred(&mut self.accum, v);
+        visit_dst(&mut self.dst, RegFile::Pred, v);
+    }
+    pub fn eval(&self, a: u32, b: u32, accum: bool) -> bool {
+        let c = if self.signed { self.cmp.eval(a as i32, b as i32) } else { self.cmp.eval(a, b) };
+        self.combine.apply(c, accum)
+    }
+    pub fn fmt_op(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let ty = if self.signed { "" } else { ".U32" };
+        write!(f, "ISETP.{}{ty}.{} ", self.cmp.name(), self.combine.name())?;
+        self.dst.fmt_in(RegFile::Pred, f)?;
+        write!(f, ", PT")?;
+        srcs_text(f, &[&self.srcs[0], &self.srcs[1]])?;
+        write!(f, ", {}", self.accum)
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FloatCmp {
+    OrdLt,
+    OrdEq,
+    OrdLe,
+    OrdGt,
+    OrdNe,
+    OrdGe,
+    UnordLt,
+    UnordEq,
+    UnordLe,
+    UnordGt,
+    UnordNe,
+    UnordGe,
+}
+
+impl FloatCmp {
+    const ALL: [FloatCmp; 12] = [
+        FloatCmp::OrdLt,
+        FloatCmp::OrdEq,
+        FloatCmp::OrdLe,
+        FloatCmp::OrdGt,
+        FloatCmp::OrdNe,
+        FloatCmp::OrdGe,
+        FloatCmp::UnordLt,
+        FloatCmp::UnordEq,
+        FloatCmp::UnordLe,
+        FloatCmp::UnordGt,
+        FloatCmp::UnordNe,
+        FloatCmp::UnordGe,
+    ];
+    /// Encoding from NAK's SM70 encoder: 1..6 ordered, 9..14 unordered.
+    fn bits(self) -> u64 {
+        let i = FloatCmp::ALL.iter().position(|c| *c == self).unwrap_or(0) as u64;
+        if i < 6 { i + 1 } else { i + 3 }
+    }
+    fn name(self) -> &'static str {
+        match self {
+            FloatCmp::OrdLt => "LT",
+            FloatCmp::OrdEq => "EQ",
+            FloatCmp::OrdLe => "LE",
+            FloatCmp::OrdGt => "GT",
+            FloatCmp::OrdNe => "NE",
+            FloatCmp::OrdGe => "GE",
+            FloatCmp::UnordLt => "LTU",
+            FloatCmp::UnordEq => "EQU",
+            FloatCmp::UnordLe => "LEU",
+            FloatCmp::UnordGt => "GTU",
+            FloatCmp::UnordNe => "NEU",
+            FloatCmp::UnordGe => "GEU",
+        }
+    }
+    pub fn eval(self, a: f32, b: f32) -> bool {
+        let unordered = a.is_nan() || b.is_nan();
+        let i = FloatCmp::ALL.iter().position(|c| *c == self).unwrap_or(0);
+        if unordered {
+            return i >= 6;
+        }
+        match i % 6 {
+            0 => a < b,
+            1 => a == b,
+            2 => a <= b,
+            3 => a > b,
+            4 => a != b,
+            _ => a >= b,
+        }
+    }
+}
+
+/// FSETP: compares two floats and combines the result with a predicate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct OpFSetP {
+    pub dst: Dst,
+    pub cmp: FloatCmp,
+    pub combine: PredCombine,
+    pub ftz: bool,
+    pub srcs: [Src; 2],
+    pub accum: PredSrc,
+}
+
+impl OpFSetP {
+    pub const OPCODE: u16 = 0x00b;
+    const COMBINE: std::ops::Range<usize> = 74..76;
+    const CMP: std::ops::Range<usize> = 76..80;
+    const FTZ: usize = 80;
+
+    pub fn encode(&self, w: &mut InstWord) -> Result<(), EncodeError> {
+        w.set_alu_srcs(Self::OPCODE, Some(&self.srcs[0]), &self.srcs[1], None, false)?;
+        w.set(Self::COMBINE, self.combine.bits());
+        w.set(Self::CMP, self.cmp.bits());
+        w.set_bit(Self::FTZ, self.ftz);
+        set_pdst(w, field::PDST0, &self.dst)?;
+        w.set(field::PDST1, 7);
+        w.set_pred_src(field::PSRC, field::PSRC_NEG, &self.accum)
+    }
+    pub fn decode(w: &InstWord) -> Result<Self, DecodeError> {
+        let (a, b, _) = w.get_alu_srcs(false)?;
+        let cmp_bits = w.get(Self::CMP);
+        let cmp = FloatCmp::ALL
+            .into_iter()
+            .find(|c| c.bits() == cmp_bits)
+            .ok_or(DecodeError::BadField { field: "FSETP comparison", value: cmp_bits })?;
+        let comb_bits = w.get(Self::COMBINE);
+        let combine = *PredCombine::ALL
+            .get(comb_bits as usize)
+            .ok_or(DecodeError::BadField { field: "predicate combine", value: comb_bits })?;
+        Ok(OpFSetP {
+            dst: get_dst(w, field::PDST0, RegFile::Pred),
+            cmp,
+            combine,
+            ftz: w.bit(Self::FTZ),
+            srcs: [a, b],
+            accum: w.get_pred_src(field::PSRC, field::PSRC_NEG),
+        })
+    }
+    pub fn visit(&mut self, v: &mut RegVisitor<'_>) {
+        self.srcs.iter_mut().for_each(|s| visit_src(s, v));
+        visit_pred(&mut self.accum, v);
+        visit_dst(&mut self.dst, RegFile::Pred, v);
+    }
+    pub fn eval(&self, a: u32, b: u32, accum: bool) -> bool {
+        let c = self.cmp.eval(fin(self.ftz, a), fin(self.ftz, b));
+        self.combine.apply(c, accum)
+    }
+    pub fn fmt_op(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let ftz = if self.ftz { ".FTZ" } else { "" };
+        write!(f, "FSETP.{}{ftz}.{} ", self.cmp.name(), self.combine.name())?;
+        self.dst.fmt_in(RegFile::Pred, f)?;
+        write!(f, ", PT")?;
+        srcs_text(f, &[&self.srcs[0], &self.srcs[1]])?;
+        write!(f, ", {}", self.accum)
+    }
+}
+
+/// The three float arithmetic ops share one shape: FADD a + b, FMUL a * b,
+/// FFMA a * b + c (fused, one rounding).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FloatArith {
+    Add,
+    Mul,
+    Fma,
+}
+
+/// FADD / FMUL / FFMA, round to nearest even.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct OpFArith {
+    pub kind: FloatArith,
+    pub dst: Dst,
+    pub srcs: [Src; 3],
+    pub ftz: bool,
+}
+
+impl OpFArith {
+    pub const OPCODE_FADD: u16 = 0x021;
+    pub const OPCODE_FMUL: u16 = 0x020;
+    pub const OPCODE_FFMA: u16 = 0x023;
+    const FTZ: usize = 80;
+
+    pub fn opcode(kind: FloatArith) -> u16 {
+        match kind {
+            FloatArith::Add => Self::OPCODE_FADD,
+            FloatArith::Mul => Self::OPCODE_FMUL,
+            FloatArith::Fma => Self::OPCODE_FFMA,
+        }
+    }
+
+    pub fn encode(&self, w: &mut InstWord) -> Result<(), EncodeError> {
+        set_dst(w, &self.dst)?;
+        let [a, b, c] = &self.srcs;
+        let c = if self.kind == FloatArith::Fma { Some(c) } else { None };
+        w.set_alu_srcs(Self::opcode(self.kind), Some(a), b, c, true)?;
+        w.set_bit(Self::FTZ, self.ftz);
+        Ok(())
+    }
+    pub fn decode(w: &InstWord, kind: FloatArith) -> Result<Self, DecodeError> {
+        let (a, b, c) = w.get_alu_srcs(true)?;
+        let c = if kind == FloatArith::Fma { c } else { Src::ZERO };
+        Ok(OpFArith { kind, dst: get_dst(w, field::DST, RegFile::Gpr), srcs: [a, b, c], ftz: w.bit(Self::FTZ) })
+    }
+    pub fn visit(&mut self, v: &mut RegVisitor<'_>) {
+        let n = if self.kind == FloatArith::Fma { 3 } else { 2 };
+        self.srcs[..n].iter_mut().for_each(|s| visit_src(s, v));
+        visit_dst(&mut self.dst, RegFile::Gpr, v);
+    }
+    pub fn eval(&self, x: [u32; 3]) -> u32 {
+        let [a, b, c] = [0, 1, 2].map(|i| fin(self.ftz, float_src(&self.srcs[i], x[i])));
+        let r = match self.kind {
+            FloatArith::Add => a + b,
+            FloatArith::Mul => a * b,
+            FloatArith::Fma => a.mul_add(b, c),
+        };
+        fout(self.ftz, r)
+    }
+    pub fn fmt_op(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let name = match self.kind {
+            FloatArith::Add => "FADD",
+            FloatArith::Mul => "FMUL",
+            FloatArith::Fma => "FFMA",
+        };
+        write!(f, "{name}{} ", if self.ftz { ".FTZ" } else { "" })?;
+        self.dst.fmt_in(RegFile::Gpr, f)?;
+        match self.kind {
+            FloatArith::Fma => srcs_text(f, &[&self.srcs[0], &self.srcs[1], &self.srcs[2]]),
+            _ => srcs_text(f, &[&self.srcs[0], &self.srcs[1]]),
+        }
+    }
+}
+
+/// SEL: `cond ? srcs[0] : srcs[1]`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct OpSel {
+    pub dst: Dst,
+    pub srcs: [Src; 2],
+    pub cond: PredSrc,
+}
+
+impl OpSel {
+    pub const OPCODE: u16 = 0x007;
+
+    pub fn encode(&self, w: &mut InstWord) -> Result<(), EncodeError> {
+        set_dst(w, &self.dst)?;
+        w.set_alu_srcs(Self::OPCODE, Some(&self.srcs[0]), &self.srcs[1], None, false)?;
+        w.set_pred_src(field::PSRC, field::PSRC_NEG, &self.cond)
+    }
+    pub fn decode(w: &InstWord) -> Result<Self, DecodeError> {
+        let (a, b, _) = w.get_alu_srcs(false)?;
+        Ok(OpSel {
+            dst: get_dst(w, field::DST, RegFile::Gpr),
+            srcs: [a, b],
+            cond: w.get_pred_src(field::PSRC, field::PSRC_NEG),
+        })
+    }
+    pub fn visit(&mut self, v: &mut RegVisitor<'_>) {
+        self.srcs.iter_mut().for_each(|s| visit_src(s, v));
+        visit_pred(&mut self.cond, v);
+        visit_dst(&mut self.dst, RegFile::Gpr, v);
+    }
+    pub fn eval(&self, a: u32, b: u32, cond: bool) -> u32 {
+        if cond { a } else { b }
+    }
+    pub fn fmt_op(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "SEL ")?;
+        self.dst.fmt_in(RegFile::Gpr, f)?;
+        srcs_text(f, &[&self.srcs[0], &self.srcs[1]])?;
+        write!(f, ", {}", self.cond)
+    }
+}
+
+/// LOP3.LUT: any bitwise function of three sources, given by its truth table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct OpLop3 {
+    pub dst: Dst,
+    pub srcs: [Src; 3],
+    pub lut: u8,
+}
+
+impl OpLop3 {
+    pub const OPCODE: u16 = 0x012;
+    const LUT: std::ops::Range<usize> = 72..80;
+    /// Truth-table constants for the sources: f(a, b, c) = lut bit (a<<2|b<<1|c)... as
+    /// bitwise functions of these masks.
+    pub const A: u8 = 0xf0;
+    pub const B: u8 = 0xcc;
+    pub const C: u8 = 0xaa;
+
+    pub fn encode(&self, w: &mut InstWord) -> Result<(), EncodeError> {
+        set_dst(w, &self.dst)?;
+        let [a, b, c] = &self.srcs;
+        w.set_alu_srcs(Self::OPCODE, Some(a), b, Some(c), false)?;
+        w.set(Self::LUT, u64::from(self.lut));
+        w.set(field::PDST0, 7);
+        w.set(field::PSRC, 7);
+        Ok(())
+    }
+    pub fn decode(w: &InstWord) -> Result<Self, DecodeError> {
+        let (a, b, c) = w.get_alu_srcs(false)?;
+        Ok(OpLop3 { dst: get_dst(w, field::DST, RegFile::Gpr), srcs: [a, b, c], lut: w.get(Self::LUT) as u8 })
+    }
+    pub fn visit(&mut self, v: &mut RegVisitor<'_>) {
+        self.srcs.iter_mut().for_each(|s| visit_src(s, v));
+        visit_dst(&mut self.dst, RegFile::Gpr, v);
+    }
+    pub fn eval(&self, x: [u32; 3]) -> u32 {
+        let mut r = 0;
+        for i in 0..8 {
+            if self.lut & (1 << i) == 0 {
+                continue;
+            }
+            let pick = |bit: u32, v: u32| if i & bit != 0 { v } else { !v };
+            r |= pick(4, x[0]) & pick(2, x[1]) & pick(1, x[2]);
+        }
+        r
+    }
+    pub fn fmt_op(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "LOP3.LUT ")?;
+        self.dst.fmt_in(RegFile::Gpr, f)?;
+        srcs_text(f, &[&self.srcs[0], &self.srcs[1], &self.srcs[2]])?;
+        write!(f, ", {:#x}, !PT", self.lut)
+    }
+}
+
+/// SHF: funnel shift of the 64-bit pair (srcs[2]:srcs[0]) by srcs[1] (taken
+/// modulo 32 with .W, clamped to 32 without); the low word of the result, or
+/// the high word with .HI.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct OpShf {
+    pub dst: Dst,
+    pub srcs: [Src; 3],
+    pub right: bool,
+    pub wrap: bool,
+    pub high: bool,
+}
+
+impl OpShf {
+    pub const OPCODE: u16 = 0x019;
+    const RIGHT: usize = 76;
+    const WRAP: usize = 75;
+    const HIGH: usize = 80;
+    /// Data type field 73..75: this ISA always uses U32 (0); docs/ISA.md.
+    pub fn encode(&self, w: &mut InstWord) -> Result<(), EncodeError> {
+        set_dst(w, &self.dst)?;
+        let [a, b, c] = &self.srcs;
+        w.set_alu_srcs(Self::OPCODE, Some(a), b, Some(c), false)?;
+        w.set_bit(Self::RIGHT, self.right);
+        w.set_bit(Self::WRAP, self.wrap);
+        w.set_bit(Self::HIGH, self.high);
+        Ok(())
+    }
+    pub fn decode(w: &InstWord) -> Result<Self, DecodeError> {
+        let (a, b, c) = w.get_alu_srcs(false)?;
+        Ok(OpShf {
+            dst: get_dst(w, field::DST, RegFile::Gpr),
+            srcs: [a, b, c],
+            right: w.bit(Self::RIGHT),
+            wrap: w.bit(Self::WRAP),
+            high: w.bit(Self::HIGH),
+        })
+    }
+    pub fn visit(&mut self, v: &mut RegVisitor<'_>) {
+        self.srcs.iter_mut().for_each(|s| visit_src(s, v));
+        visit_dst(&mut self.dst, RegFile::Gpr, v);
+    }
+    pub fn eval(&self, x: [u32; 3]) -> u32 {
+        let pair = (u64::from(x[2]) << 32) | u64::from(x[0]);
+        let s = if self.wrap { x[1] & 31 } else { x[1].min(32) };
+        let r = if self.right { pair >> s } else { pair << s };
+        if self.high { (r >> 32) as u32 } else { r as u32 }
+    }
+    pub fn fmt_op(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let dir = if self.right { ".R" } else { ".L" };
+        let w = if self.wrap { ".W" } else { "" };
+        let hi = if self.high { ".HI" } else { "" };
+        write!(f, "SHF{dir}{w}.U32{hi} ")?;
+        self.dst.fmt_in(RegFile::Gpr, f)?;
+        srcs_text(f, &[&self.srcs[0], &self.srcs[1], &self.srcs[2]])
+    }
+}
+
+/// Conversions between 32-bit integers and floats.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ConvKind {
+    /// I2F: integer to float, round to nearest even.
+    IntToFloat,
+    /// F2I: float to integer, round toward zero, saturating; NaN gives 0.
+    FloatToInt,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct OpConv {
+    pub kind: ConvKind,
+    pub dst: Dst,
+    pub src: Src,
+    /// The integer side is signed (S32) rather than unsigned (U32).
+    pub signed: bool,
+}
+
+impl OpConv {
+    /// (inferred) from NAK's SM70 encoder: I2F 0x106, F2I 0x105.
+    pub const OPCODE_I2F: u16 = 0x106;
+    pub const OPCODE_F2I: u16 = 0x105;
+    /// Integer-side signedness: project-defined position (docs/ISA.md).
+    const SIGNED: usize = 74;
+
+    pub fn encode(&self, w: &mut InstWord) -> Result<(), EncodeError> {
+        set_dst(w, &self.dst)?;
+        let opcode = match self.kind {
+            ConvKind::IntToFloat => Self::OPCODE_I2F,
+            ConvKind::FloatToInt => Self::OPCODE_F2I,
+        };
+        w.set_alu_srcs(opcode, None, &self.src, None, false)?;
+        w.set_bit(Self::SIGNED, self.signed);
+        Ok(())
+    }
+    pub fn decode(w: &InstWord, kind: ConvKind) -> Result<Self, DecodeError> {
+        let (_, src, _) = w.get_alu_srcs(false)?;
+        Ok(OpConv { kind, dst: get_dst(w, field::DST, RegFile::Gpr), src, signed: w.bit(Self::SIGNED) })
+    }
+    pub fn visit(&mut self, v: &mut RegVisitor<'_>) {
+        visit_src(&mut self.src, v);
+        visit_dst(&mut self.dst, RegFile::Gpr, v);
+    }
+    pub fn eval(&self, a: u32) -> u32 {
+        match (self.kind, self.signed) {
+            (ConvKind::IntToFloat, false) => (a as f32).to_bits(),
+            (ConvKind::IntToFloat, true) => (a as i32 as f32).to_bits(),
+            // Rust's float-to-int casts truncate, saturate and map NaN to 0.
+            (ConvKind::FloatToInt, false) => f32::from_bits(a) as u32,
+            (ConvKind::FloatToInt, true) => f32::from_bits(a) as i32 as u32,
+        }
+    }
+    pub fn fmt_op(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let int = if self.signed { "S32" } else { "U32" };
+        match self.kind {
+            ConvKind::IntToFloat => write!(f, "I2F.{int} ")?,
+            ConvKind::FloatToInt => write!(f, "F2I.{int}.TRUNC ")?,
+        }
+        self.dst.fmt_in(RegFile::Gpr, f)?;
+        srcs_text(f, &[&self.src])
+    }
+}
+

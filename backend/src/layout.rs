@@ -1,0 +1,100 @@
+//! Final layout: blocks in order, fall-throughs instead of branches to the
+//! next block, blocks that only forward dropped, and branch targets turned
+//! into byte addresses.
+
+use crate::isa::{Instr, Op, OpBra, OpBssy, PredSrc, Target};
+use crate::mir::MFunc;
+use crate::program::INSTR_BYTES;
+
+fn uncond_target(ins: &Instr) -> Option<usize> {
+    match ins.op {
+        Op::Bra(OpBra { target: Target::Block(t) }) if ins.guard.is_true() => Some(t as usize),
+        _ => None,
+    }
+}
+
+/// The instructions of `f` laid out, with resolved branch addresses.
+pub fn layout(f: &MFunc) -> Vec<Instr> {
+    let n = f.blocks.len();
+    // A block holding nothing but an unconditional branch forwards to its
+    // target (split critical edges that needed no moves).
+    let forward: Vec<Option<usize>> = f
+        .blocks
+        .iter()
+        .map(|b| match b.instrs.as_slice() {
+            [only] => uncond_target(only),
+            _ => None,
+        })
+        .collect();
+    let resolve = |mut b: usize| {
+        for _ in 0..n {
+            match forward[b] {
+                Some(t) if t != b => b = t,
+                _ => break,
+            }
+        }
+        b
+    };
+    let order: Vec<usize> = (0..n).filter(|&b| forward[b].is_none() || b == 0).collect();
+    let mut blocks: Vec<Vec<Instr>> = Vec::new();
+    for (i, &b) in order.iter().enumerate() {
+        let next = order.get(i + 1).copied();
+        let blk = &f.blocks[b];
+        let mut out: Vec<Instr> = Vec::new();
+        let last = blk.instrs.len().saturating_sub(1);
+        for (k, ins) in blk.instrs.iter().enumerate() {
+            let mut ins = *ins;
+            if let Op::Bra(OpBra { target: Target::Block(t) }) = &mut ins.op {
+                *t = resolve(*t as usize) as u32;
+            }
+            if k == last {
+                if let Some(t) = uncond_target(&ins) {
+                    if Some(t) != next {
+                        out.push(ins);
+                    }
+                    continue;
+                }
+                if let (Op::Bra(OpBra { target: Target::Block(t) }), false) = (ins.op, ins.guard.is_true()) {
+                    // A conditional branch: successor 0 is taken, successor 1
+                    // falls through.
+                    let taken = t as usize;
+                    let other = resolve(blk.succs[1]);
+                    if Some(taken) == next && taken != other {
+                        let inverted = PredSrc { neg: !ins.guard.neg, ..ins.guard };
+                        out.push(Instr { guard: inverted, op: Op::Bra(OpBra { target: Target::Block(other as u32) }), ..ins });
+                    } else {
+                        out.push(ins);
+                        if Some(other) != next {
+                            out.push(Instr::new(Op::Bra(OpBra { target: Target::Block(other as u32) })));
+                        }
+                    }
+                    continue;
+                }
+            }
+            out.push(ins);
+        }
+        blocks.push(out);
+    }
+    // Byte address of every block; forwarding blocks take their target's.
+    let mut addr = vec![0u32; n];
+    let mut pc = 0;
+    for (i, &b) in order.iter().enumerate() {
+        addr[b] = pc;
+        pc += blocks[i].len() as u32 * INSTR_BYTES;
+    }
+    for b in 0..n {
+        addr[b] = addr[resolve(b)];
+    }
+    let mut instrs: Vec<Instr> = blocks.into_iter().flatten().collect();
+    for ins in &mut instrs {
+        match &mut ins.op {
+            Op::Bra(OpBra { target }) | Op::Bssy(OpBssy { target, .. }) => {
+                if let Target::Block(b) = *target {
+                    *target = Target::Addr(addr[b as usize]);
+                }
+            }
+            _ => {}
+        }
+    }
+    instrs
+}

@@ -1,0 +1,18 @@
+//! spvsass backend: the SASS-like ISA and everything that turns the IR into
+//! encoded machine code.
+
+pub mod assign_regs;
+pub mod binary;
+pub mod compile;
+pub mod isa;
+pub mod isbe_layout;
+pub mod layout;
+pub mod mir;
+pub mod sph;
+pub mod program;
+pub mod target;
+
+pub use spvsass_frontend as frontend;
+pub mod error;
+pub mod fold;
+pub mod from_ir;

@@ -1,0 +1,118 @@
+//! Turning bytes or words into an rspirv `dr::Module`.
+//!
+//! rspirv 0.13's `dr::Loader` has no case for `OpExecutionModeId` and fails
+//! with "DetachedInstruction(ExecutionModeId)", yet glslang emits
+//! `OpExecutionModeId %main LocalSizeId ...` for every mesh and task shader
+//! it builds for Vulkan 1.3. [`Loader`] wraps the rspirv loader, sets those
+//! instructions aside and appends them to `execution_modes` at the end.
+
+use crate::FrontendError;
+use rspirv::binary::{self, Consumer, ParseAction};
+use rspirv::dr;
+
+const HEADER_WORDS: usize = 5;
+
+/// Converts a SPIR-V binary given as bytes, in either byte order, into words.
+pub fn words_from_bytes(bytes: &[u8]) -> Result<Vec<u32>, FrontendError> {
+    if bytes.len() < HEADER_WORDS * 4 {
+        return Err(not_spirv(format!(
+            "{} bytes is shorter than the 20-byte module header",
+            bytes.len()
+        )));
+    }
+    if bytes.len() % 4 != 0 {
+        return Err(not_spirv(format!(
+            "{} bytes is not a whole number of 32-bit words",
+            bytes.len()
+        )));
+    }
+    let first = [bytes[0], bytes[1], bytes[2], bytes[3]];
+    let from_bytes: fn([u8; 4]) -> u32 = if u32::from_le_bytes(first) == spirv::MAGIC_NUMBER {
+        u32::from_le_bytes
+    } else if u32::from_be_bytes(first) == spirv::MAGIC_NUMBER {
+        u32::from_be_bytes
+    } else {
+        return Err(wrong_magic(u32::from_le_bytes(first)));
+    };
+    Ok(bytes
+        .chunks_exact(4)
+        .map(|c| from_bytes([c[0], c[1], c[2], c[3]]))
+        .collect())
+}
+
+/// Parses SPIR-V words into a module. Words whose magic number is
+/// byte-swapped (read with the wrong endianness) are swapped back.
+pub(crate) fn load_words(words: &[u32]) -> Result<dr::Module, FrontendError> {
+    if words.len() < HEADER_WORDS {
+        return Err(not_spirv(format!(
+            "{} words is shorter than the 5-word module header",
+            words.len()
+        )));
+    }
+    let swapped: Vec<u32>;
+    let words = if words[0] == spirv::MAGIC_NUMBER {
+        words
+    } else if words[0] == spirv::MAGIC_NUMBER.swap_bytes() {
+        swapped = words.iter().map(|w| w.swap_bytes()).collect();
+        &swapped
+    } else {
+        return Err(wrong_magic(words[0]));
+    };
+
+    let mut loader = Loader::default();
+    binary::parse_words(words, &mut loader)
+        .map_err(|e| FrontendError::InvalidBinary { reason: e.to_string() })?;
+    let mut module = loader.inner.module();
+    module.execution_modes.extend(loader.execution_mode_ids);
+    Ok(module)
+}
+
+/// `dr::Loader` plus the instructions it cannot place (see the module docs).
+#[derive(Default)]
+struct Loader {
+    inner: dr::Loader,
+    execution_mode_ids: Vec<dr::Instruction>,
+    in_function: bool,
+}
+
+impl Consumer for Loader {
+    fn initialize(&mut self) -> ParseAction {
+        self.inner.initialize()
+    }
+
+    fn finalize(&mut self) -> ParseAction {
+        self.inner.finalize()
+    }
+
+    fn consume_header(&mut self, header: dr::ModuleHeader) -> ParseAction {
+        self.inner.consume_header(header)
+    }
+
+    fn consume_instruction(&mut self, inst: dr::Instruction) -> ParseAction {
+        match inst.class.opcode {
+            spirv::Op::ExecutionModeId => {
+                self.execution_mode_ids.push(inst);
+                return ParseAction::Continue;
+            }
+            // Only non-semantic instructions (debug info) may be
+            // OpExtInst at module scope, and the loader rejects them all:
+            // dropping them loses nothing.
+            spirv::Op::ExtInst if !self.in_function => return ParseAction::Continue,
+            spirv::Op::Function => self.in_function = true,
+            spirv::Op::FunctionEnd => self.in_function = false,
+            _ => {}
+        }
+        self.inner.consume_instruction(inst)
+    }
+}
+
+fn not_spirv(reason: String) -> FrontendError {
+    FrontendError::NotSpirv { reason }
+}
+
+fn wrong_magic(found: u32) -> FrontendError {
+    not_spirv(format!(
+        "the magic number is {found:#010x}, not {:#010x}",
+        spirv::MAGIC_NUMBER
+    ))
+}

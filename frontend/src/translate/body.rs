@@ -1,0 +1,349 @@
+//! The entry point's instructions → IR instructions, block by block in
+//! SPIR-V order (which puts every definition before its uses, OpPhi
+//! operands aside).
+//!
+//! Each instruction records a SPIR-V id for messages: its result id; for
+//! result-less ones the first id operand (a store's pointer, a branch's
+//! condition or target, ...), or the block's label when there is none.
+
+use super::Translator;
+use super::arith::{self, Glsl};
+use super::operands::{Operands, malformed, opcode_name, result_id, result_type, unsupported};
+use super::promote::promotable_variables;
+use crate::FrontendError;
+use crate::ir::{Block, BlockCall, Merge, Op, Type};
+use rspirv::dr::{self, Instruction, Operand};
+use std::collections::HashSet;
+
+impl<'m> Translator<'m> {
+    pub(super) fn translate_function(&mut self, function: &'m dr::Function) -> Result<(), FrontendError> {
+        let promotable = promotable_variables(function);
+        for (index, spv_block) in function.blocks.iter().enumerate() {
+            let block = self.shader.layout[index];
+            self.begin_block(block);
+            self.translate_block(block, spv_block, index == 0, &promotable)?;
+            self.end_block(block);
+        }
+        Ok(())
+    }
+
+    fn translate_block(
+        &mut self,
+        block: Block,
+        spv_block: &dr::Block,
+        first: bool,
+        promotable: &HashSet<u32>,
+    ) -> Result<(), FrontendError> {
+        let mut phis_allowed = true;
+        for inst in &spv_block.instructions {
+            match inst.class.opcode {
+                spirv::Op::Phi if !phis_allowed => {
+                    return Err(malformed(inst, "OpPhi must come before the other instructions of its block"));
+                }
+                spirv::Op::Phi if first => {
+                    return Err(malformed(inst, "the first block has no predecessors to choose from"));
+                }
+                spirv::Op::Phi => self.phi(block, inst)?,
+                spirv::Op::Line | spirv::Op::NoLine => {}
+                spirv::Op::Variable if !first => {
+                    return Err(malformed(inst, "a function variable must be in the function's first block"));
+                }
+                spirv::Op::Variable => {
+                    phis_allowed = false;
+                    self.local_variable(inst, promotable)?;
+                }
+                _ => {
+                    phis_allowed = false;
+                    self.instruction(block, inst)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// A function-local variable: promoted to SSA values when it can be,
+    /// else kept in memory as a global of class Function.
+    fn local_variable(&mut self, inst: &Instruction, promotable: &HashSet<u32>) -> Result<(), FrontendError> {
+        let id = result_id(inst)?;
+        if promotable.contains(&id) {
+            let (_, ty) = self.variable_type(inst)?;
+            let mut ops = Operands::new(inst);
+            ops.any("storage class")?;
+            let initializer = match ops.optional_id() {
+                Some(init) => Some(self.value(inst, init)?),
+                None => None,
+            };
+            self.declare_var(id, ty, initializer);
+        } else {
+            let gv = self.local_global(inst)?;
+            let addr = self.var_addr(gv);
+            self.define(inst, id, addr)?;
+        }
+        Ok(())
+    }
+
+    fn instruction(&mut self, block: Block, inst: &Instruction) -> Result<(), FrontendError> {
+        use spirv::Op as O;
+        let mut ops = Operands::new(inst);
+        let opcode = inst.class.opcode;
+        match opcode {
+            O::Nop => {}
+            O::Load => {
+                let ptr = ops.id("pointer")?;
+                match self.promoted_var(ptr) {
+                    Some(var) => {
+                        let value = self.read_var(var, block);
+                        self.define(inst, result_id(inst)?, value)?;
+                    }
+                    None => {
+                        let ptr = self.value(inst, ptr)?;
+                        self.emit(block, inst, Op::Load { ptr })?;
+                    }
+                }
+            }
+            O::Store => {
+                let ptr_id = ops.id("pointer")?;
+                let value = ops.id("object")?;
+                let value = self.value(inst, value)?;
+                match self.promoted_var(ptr_id) {
+                    Some(var) => self.write_var(var, block, value),
+                    None => {
+                        let ptr = self.value(inst, ptr_id)?;
+                        self.effect(block, Op::Store { ptr, value }, Some(ptr_id));
+                    }
+                }
+            }
+            O::AccessChain | O::InBoundsAccessChain => {
+                let base = self.operand(inst, &mut ops, "base")?;
+                let indices = self.rest_values(inst, &mut ops, "index")?;
+                self.emit(block, inst, Op::AccessChain { base, indices })?;
+            }
+            O::CompositeConstruct => {
+                let values = self.rest_values(inst, &mut ops, "constituent")?;
+                self.emit(block, inst, Op::CompositeConstruct(values))?;
+            }
+            O::CompositeExtract => {
+                let composite = self.operand(inst, &mut ops, "composite")?;
+                let indices = ops.rest_literals("index")?;
+                self.emit(block, inst, Op::CompositeExtract { composite, indices })?;
+            }
+            O::CompositeInsert => {
+                let object = self.operand(inst, &mut ops, "object")?;
+                let composite = self.operand(inst, &mut ops, "composite")?;
+                let indices = ops.rest_literals("index")?;
+                self.emit(block, inst, Op::CompositeInsert { object, composite, indices })?;
+            }
+            O::VectorShuffle => {
+                let a = self.operand(inst, &mut ops, "vector 1")?;
+                let b = self.operand(inst, &mut ops, "vector 2")?;
+                let components = ops.rest_literals("component")?;
+                self.emit(block, inst, Op::VectorShuffle { a, b, components })?;
+            }
+            // A copy is the same value under a new id.
+            O::CopyObject => {
+                let value = self.operand(inst, &mut ops, "operand")?;
+                self.define(inst, result_id(inst)?, value)?;
+            }
+            O::Select => {
+                let cond = self.operand(inst, &mut ops, "condition")?;
+                let if_true = self.operand(inst, &mut ops, "object 1")?;
+                let if_false = self.operand(inst, &mut ops, "object 2")?;
+                self.emit(block, inst, Op::Select { cond, if_true, if_false })?;
+            }
+            O::Undef => self.emit(block, inst, Op::Undef)?,
+            O::VectorTimesScalar => self.vector_times_scalar(block, inst)?,
+            O::ExtInst => self.ext_inst(block, inst)?,
+            O::SetMeshOutputsEXT => {
+                let vertex_id = ops.id("vertex count")?;
+                let vertex_count = self.value(inst, vertex_id)?;
+                let primitive_count = self.operand(inst, &mut ops, "primitive count")?;
+                self.effect(block, Op::SetMeshOutputs { vertex_count, primitive_count }, Some(vertex_id));
+            }
+            // Scopes and memory semantics are not modelled: a barrier
+            // orders everything.
+            O::ControlBarrier => self.effect(block, Op::ControlBarrier, first_scope(inst)),
+            O::MemoryBarrier => self.effect(block, Op::MemoryBarrier, first_scope(inst)),
+            O::SelectionMerge => {
+                let merge = self.cfg.block(inst, ops.id("merge block")?)?;
+                self.shader.blocks[block].merge = Some(Merge::Selection { merge });
+            }
+            O::LoopMerge => {
+                let merge = self.cfg.block(inst, ops.id("merge block")?)?;
+                let continue_target = self.cfg.block(inst, ops.id("continue target")?)?;
+                self.shader.blocks[block].merge = Some(Merge::Loop { merge, continue_target });
+            }
+            O::Branch => {
+                let target = ops.id("target label")?;
+                let call = self.block_call(inst, target)?;
+                self.effect(block, Op::Jump(call), Some(target));
+            }
+            O::BranchConditional => {
+                let cond_id = ops.id("condition")?;
+                let cond = self.value(inst, cond_id)?;
+                let then_dest = self.block_call(inst, ops.id("true label")?)?;
+                let else_dest = self.block_call(inst, ops.id("false label")?)?;
+                self.effect(block, Op::Branch { cond, then_dest, else_dest }, Some(cond_id));
+            }
+            O::Return => {
+                let label = self.shader.blocks[block].spirv_label;
+                self.effect(block, Op::Return, label);
+            }
+            O::Unreachable => {
+                let label = self.shader.blocks[block].spirv_label;
+                self.effect(block, Op::Unreachable, label);
+            }
+            // The optional payload operand can only be the entry point's one
+            // TaskPayloadWorkgroupEXT variable, which is among the globals.
+            O::EmitMeshTasksEXT => {
+                let x_id = ops.id("group count x")?;
+                let x = self.value(inst, x_id)?;
+                let y = self.operand(inst, &mut ops, "group count y")?;
+                let z = self.operand(inst, &mut ops, "group count z")?;
+                if let Some(payload) = ops.optional_id() {
+                    self.global(inst, payload)?;
+                }
+                self.effect(block, Op::EmitMeshTasks { x, y, z }, Some(x_id));
+            }
+            O::FunctionCall => {
+                return Err(unsupported(inst, "function calls are not inlined yet"));
+            }
+            O::ReturnValue => {
+                return Err(malformed(inst, "an entry point function returns nothing"));
+            }
+            _ => {
+                if let Some(op) = arith::unary(opcode) {
+                    let a = self.operand(inst, &mut ops, "operand")?;
+                    self.emit(block, inst, Op::Unary(op, a))?;
+                } else if let Some(op) = arith::binary(opcode) {
+                    let a = self.operand(inst, &mut ops, "operand 1")?;
+                    let b = self.operand(inst, &mut ops, "operand 2")?;
+                    self.emit(block, inst, Op::Binary(op, a, b))?;
+                } else if let Some(op) = arith::compare(opcode) {
+                    let a = self.operand(inst, &mut ops, "operand 1")?;
+                    let b = self.operand(inst, &mut ops, "operand 2")?;
+                    self.emit(block, inst, Op::Cmp(op, a, b))?;
+                } else if let Some(op) = arith::convert(opcode) {
+                    let a = self.operand(inst, &mut ops, "operand")?;
+                    self.emit(block, inst, Op::Convert(op, a))?;
+                } else {
+                    return Err(unsupported(inst, why_unsupported(inst)));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Appends `op`, the translation of `inst`, and defines `inst`'s result.
+    fn emit(&mut self, block: Block, inst: &Instruction, op: Op) -> Result<(), FrontendError> {
+        let id = result_id(inst)?;
+        let ty = self.ty(inst, result_type(inst)?)?;
+        let (_, value) = self.shader.append(block, op, Some(ty), Some(id));
+        let value = value.expect("append gives a result value when given a result type");
+        self.define(inst, id, value)
+    }
+
+    /// Appends a result-less `op`.
+    fn effect(&mut self, block: Block, op: Op, spirv_id: Option<u32>) {
+        self.shader.append(block, op, None, spirv_id);
+    }
+
+    fn operand(
+        &mut self,
+        inst: &Instruction,
+        ops: &mut Operands,
+        what: &str,
+    ) -> Result<crate::ir::Value, FrontendError> {
+        let id = ops.id(what)?;
+        self.value(inst, id)
+    }
+
+    fn rest_values(
+        &mut self,
+        inst: &Instruction,
+        ops: &mut Operands,
+        what: &str,
+    ) -> Result<Vec<crate::ir::Value>, FrontendError> {
+        ops.rest_ids(what)?.into_iter().map(|id| self.value(inst, id)).collect()
+    }
+
+    /// A jump to `label`; its arguments are filled in once SSA construction
+    /// knows the target's parameters.
+    fn block_call(&self, inst: &Instruction, label: u32) -> Result<BlockCall, FrontendError> {
+        Ok(BlockCall { block: self.cfg.block(inst, label)?, args: Vec::new() })
+    }
+
+    /// OpVectorTimesScalar: the scalar is splatted into a vector, then
+    /// multiplied component-wise.
+    fn vector_times_scalar(&mut self, block: Block, inst: &Instruction) -> Result<(), FrontendError> {
+        let mut ops = Operands::new(inst);
+        let vector = self.operand(inst, &mut ops, "vector")?;
+        let scalar = self.operand(inst, &mut ops, "scalar")?;
+        let ty = self.ty(inst, result_type(inst)?)?;
+        let Type::Vector { len, .. } = self.shader.types[ty] else {
+            return Err(malformed(inst, "the result type is not a vector"));
+        };
+        let splat = Op::CompositeConstruct(vec![scalar; usize::from(len)]);
+        let (_, splat) = self.shader.append(block, splat, Some(ty), inst.result_id);
+        let splat = splat.expect("append gives a result value when given a result type");
+        self.emit(block, inst, Op::Binary(crate::ir::BinaryOp::FMul, vector, splat))
+    }
+
+    fn ext_inst(&mut self, block: Block, inst: &Instruction) -> Result<(), FrontendError> {
+        let mut ops = Operands::new(inst);
+        let set_id = ops.id("instruction set")?;
+        let set = self
+            .info
+            .ext_inst_set(set_id)
+            .ok_or_else(|| malformed(inst, format!("%{set_id} is not an imported instruction set")))?;
+        // Non-semantic instructions (debug info, printf, ...) change
+        // nothing by definition.
+        if set.starts_with("NonSemantic.") {
+            return Ok(());
+        }
+        if set != "GLSL.std.450" {
+            return Err(unsupported(inst, format!("instructions of the set \"{set}\"")));
+        }
+        let number = match ops.any("instruction")? {
+            Operand::LiteralExtInstInteger(n) => *n,
+            other => return Err(ops.wrong_kind("instruction", other)),
+        };
+        let Some(glsl_op) = spirv::GlslStd450Op::from_u32(number) else {
+            return Err(malformed(inst, format!("GLSL.std.450 has no instruction {number}")));
+        };
+        match arith::glsl_std_450(glsl_op) {
+            Some(Glsl::Unary(op)) => {
+                let a = self.operand(inst, &mut ops, "x")?;
+                self.emit(block, inst, Op::Unary(op, a))
+            }
+            Some(Glsl::Binary(op)) => {
+                let a = self.operand(inst, &mut ops, "x")?;
+                let b = self.operand(inst, &mut ops, "y")?;
+                self.emit(block, inst, Op::Binary(op, a, b))
+            }
+            None => Err(unsupported(inst, format!("GLSL.std.450 {glsl_op:?} is not translated yet"))),
+        }
+    }
+}
+
+/// The execution-scope id of a barrier, for its `spirv_id`.
+fn first_scope(inst: &Instruction) -> Option<u32> {
+    match inst.operands.first() {
+        Some(Operand::IdScope(id)) => Some(*id),
+        _ => None,
+    }
+}
+
+/// Why an instruction without a translation has none, for the message.
+fn why_unsupported(inst: &Instruction) -> String {
+    let name = opcode_name(inst);
+    let family = |prefixes: &[&str]| prefixes.iter().any(|p| name.starts_with(p));
+    if family(&["OpImage", "OpSampled", "OpSampler"]) {
+        "images and samplers are not supported".into()
+    } else if family(&["OpAtomic"]) {
+        "atomics are not supported yet".into()
+    } else if family(&["OpGroupNonUniform", "OpSubgroup"]) {
+        "subgroup operations are not supported yet".into()
+    } else {
+        "this instruction is not translated yet".into()
+    }
+}

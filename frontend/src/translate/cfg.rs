@@ -1,0 +1,119 @@
+//! The control-flow graph of the entry point, read from the SPIR-V block
+//! terminators before any instruction is translated: SSA construction needs
+//! every block's predecessors up front, and branches may name blocks that
+//! come later.
+
+use super::operands::{Operands, malformed, unsupported};
+use crate::FrontendError;
+use crate::ir::{Block, Shader};
+use rspirv::dr::{self, Instruction};
+use std::collections::{HashMap, HashSet};
+
+pub(super) struct Cfg {
+    labels: HashMap<u32, Block>,
+    preds: HashMap<Block, Vec<Block>>,
+    succs: HashMap<Block, Vec<Block>>,
+    /// Blocks reachable from the entry block.
+    reachable: HashSet<Block>,
+}
+
+impl Cfg {
+    /// Creates one IR block per SPIR-V block, in SPIR-V order, and records
+    /// the edges between them.
+    pub(super) fn build(shader: &mut Shader, function: &dr::Function) -> Result<Cfg, FrontendError> {
+        if function.blocks.is_empty()
+            && let Some(def) = &function.def
+        {
+            return Err(malformed(def, "the entry point function has no body"));
+        }
+        let mut labels = HashMap::new();
+        for block in &function.blocks {
+            let (inst, label) = label(block)?;
+            if labels.insert(label, shader.new_block(Some(label))).is_some() {
+                return Err(malformed(inst, "the label is defined twice"));
+            }
+        }
+        let mut cfg = Cfg {
+            labels,
+            preds: HashMap::new(),
+            succs: HashMap::new(),
+            reachable: HashSet::new(),
+        };
+        for block in &function.blocks {
+            let (inst, label) = label(block)?;
+            let from = cfg.labels[&label];
+            let Some(terminator) = block.instructions.last() else {
+                return Err(malformed(inst, "the block has no terminator"));
+            };
+            let mut succs = Vec::new();
+            for target in targets(terminator)? {
+                let to = cfg.block(terminator, target)?;
+                if !succs.contains(&to) {
+                    succs.push(to);
+                    cfg.preds.entry(to).or_default().push(from);
+                }
+            }
+            cfg.succs.insert(from, succs);
+        }
+        cfg.reachable = cfg.reachable_from(shader.entry_block());
+        Ok(cfg)
+    }
+
+    /// The block of `label`, named by `user`.
+    pub(super) fn block(&self, user: &Instruction, label: u32) -> Result<Block, FrontendError> {
+        self.labels
+            .get(&label)
+            .copied()
+            .ok_or_else(|| malformed(user, format!("%{label} is not a block of the entry point function")))
+    }
+
+    pub(super) fn preds(&self, block: Block) -> &[Block] {
+        self.preds.get(&block).map_or(&[], Vec::as_slice)
+    }
+
+    pub(super) fn succs(&self, block: Block) -> &[Block] {
+        self.succs.get(&block).map_or(&[], Vec::as_slice)
+    }
+
+    pub(super) fn is_reachable(&self, block: Block) -> bool {
+        self.reachable.contains(&block)
+    }
+
+    fn reachable_from(&self, entry: Block) -> HashSet<Block> {
+        let mut seen = HashSet::from([entry]);
+        let mut stack = vec![entry];
+        while let Some(b) = stack.pop() {
+            for &s in self.succs(b) {
+                if seen.insert(s) {
+                    stack.push(s);
+                }
+            }
+        }
+        seen
+    }
+}
+
+/// A block's OpLabel and its id. The loader creates a block only for an
+/// OpLabel, which the parser gives a result id: a missing one would be an
+/// rspirv bug, reported rather than trusted.
+fn label(block: &dr::Block) -> Result<(&Instruction, u32), FrontendError> {
+    block
+        .label
+        .as_ref()
+        .and_then(|l| Some((l, l.result_id?)))
+        .ok_or_else(|| FrontendError::InvalidBinary { reason: "a block has no label".into() })
+}
+
+/// The labels a terminator may jump to.
+fn targets(terminator: &Instruction) -> Result<Vec<u32>, FrontendError> {
+    let mut ops = Operands::new(terminator);
+    Ok(match terminator.class.opcode {
+        spirv::Op::Branch => vec![ops.id("target label")?],
+        spirv::Op::BranchConditional => {
+            ops.id("condition")?;
+            vec![ops.id("true label")?, ops.id("false label")?]
+        }
+        spirv::Op::Switch => return Err(unsupported(terminator, "switch is not supported yet")),
+        _ => Vec::new(),
+    })
+}

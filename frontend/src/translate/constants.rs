@@ -1,0 +1,113 @@
+//! Module-level constants (and OpUndef) → prologue instructions. A scalar
+//! becomes `Op::Const(bits)`; a composite becomes a `CompositeConstruct` of
+//! the values of its constituents; OpConstantNull becomes zeros of the right
+//! shape, built the same way. Specialization constants take their default
+//! value.
+
+use super::Translator;
+use super::operands::{Operands, malformed, result_id, result_type, unsupported};
+use crate::FrontendError;
+use crate::ir::{Op, Scalar, Type, TypeId, Value};
+use rspirv::dr::{Instruction, Operand};
+
+/// The most elements an OpConstantNull array may have: zeros are built
+/// element by element, and a huge array would exhaust memory.
+const MAX_NULL_ELEMENTS: u32 = 1 << 16;
+
+impl Translator<'_> {
+    /// The value of a module-level constant or OpUndef, emitted on first use.
+    pub(super) fn constant(&mut self, inst: &Instruction) -> Result<Value, FrontendError> {
+        let id = result_id(inst)?;
+        if let Some(&v) = self.values.get(&id) {
+            return Ok(v);
+        }
+        if !self.in_progress.insert(id) {
+            return Err(malformed(inst, "the constant contains itself"));
+        }
+        let value = self.build_constant(inst, id);
+        self.in_progress.remove(&id);
+        let value = value?;
+        self.values.insert(id, value);
+        Ok(value)
+    }
+
+    fn build_constant(&mut self, inst: &Instruction, id: u32) -> Result<Value, FrontendError> {
+        use spirv::Op as O;
+        let ty = self.ty(inst, result_type(inst)?)?;
+        let op = match inst.class.opcode {
+            O::ConstantTrue | O::SpecConstantTrue => Op::Const(1),
+            O::ConstantFalse | O::SpecConstantFalse => Op::Const(0),
+            O::Constant | O::SpecConstant => Op::Const(self.scalar_bits(inst, ty)?),
+            O::ConstantComposite | O::SpecConstantComposite => {
+                let constituents = Operands::new(inst).rest_ids("constituent")?;
+                let values = constituents
+                    .into_iter()
+                    .map(|c| self.value(inst, c))
+                    .collect::<Result<Vec<_>, _>>()?;
+                Op::CompositeConstruct(values)
+            }
+            O::ConstantNull => return self.zero(inst, ty),
+            O::Undef => Op::Undef,
+            O::SpecConstantOp => {
+                return Err(unsupported(inst, "specialization constant operations"));
+            }
+            _ => return Err(unsupported(inst, "this kind of constant is not supported")),
+        };
+        Ok(self.emit_in_prologue(op, ty, Some(id)))
+    }
+
+    /// The bits of an OpConstant of scalar type `ty`, zero-extended from
+    /// the type's width (SPIR-V sign-extends narrow signed literals).
+    fn scalar_bits(&self, inst: &Instruction, ty: TypeId) -> Result<u64, FrontendError> {
+        let bits = match self.shader.types[ty] {
+            Type::Scalar(Scalar::Int { bits, .. } | Scalar::Float { bits }) => bits,
+            _ => return Err(malformed(inst, "the type is not a numeric scalar")),
+        };
+        let literal = match inst.operands.first() {
+            Some(Operand::LiteralBit32(v)) => u64::from(*v),
+            Some(Operand::LiteralBit64(v)) => *v,
+            _ => return Err(malformed(inst, "missing value")),
+        };
+        Ok(match bits {
+            64 => literal,
+            n => literal & ((1u64 << n) - 1),
+        })
+    }
+
+    /// The all-zero value of `ty` (for OpConstantNull `inst`), one per type.
+    fn zero(&mut self, inst: &Instruction, ty: TypeId) -> Result<Value, FrontendError> {
+        if let Some(&v) = self.zeros.get(&ty) {
+            return Ok(v);
+        }
+        let op = match self.shader.types[ty].clone() {
+            Type::Scalar(_) => Op::Const(0),
+            Type::Vector { scalar, len } => {
+                let scalar_ty = self.intern(Type::Scalar(scalar));
+                let z = self.zero(inst, scalar_ty)?;
+                Op::CompositeConstruct(vec![z; usize::from(len)])
+            }
+            Type::Matrix { column, columns, .. } => {
+                let z = self.zero(inst, column)?;
+                Op::CompositeConstruct(vec![z; usize::from(columns)])
+            }
+            Type::Array { elem, len: Some(len), .. } if len <= MAX_NULL_ELEMENTS => {
+                let z = self.zero(inst, elem)?;
+                Op::CompositeConstruct(vec![z; len as usize])
+            }
+            Type::Struct { members, .. } => {
+                let zeros = members
+                    .iter()
+                    .map(|m| self.zero(inst, m.ty))
+                    .collect::<Result<Vec<_>, _>>()?;
+                Op::CompositeConstruct(zeros)
+            }
+            _ => {
+                let name = self.shader.type_name(ty);
+                return Err(unsupported(inst, format!("a null constant of type {name}")));
+            }
+        };
+        let v = self.emit_in_prologue(op, ty, inst.result_id);
+        self.zeros.insert(ty, v);
+        Ok(v)
+    }
+}

@@ -1,0 +1,145 @@
+//! The decorations the translation needs, gathered once from the module's
+//! annotation section. Decorations the IR has no use for (RelaxedPrecision,
+//! NonWritable, Coherent, SpecId, ...) are skipped.
+
+use super::operands::{Operands, unsupported};
+use crate::FrontendError;
+use rspirv::dr::{self, Operand};
+use spirv::Decoration;
+use std::collections::HashMap;
+
+/// Decorations of one id (a variable or a type).
+#[derive(Clone, Debug, Default)]
+pub(super) struct IdDecorations {
+    pub builtin: Option<spirv::BuiltIn>,
+    pub location: Option<u32>,
+    pub component: Option<u32>,
+    pub descriptor_set: Option<u32>,
+    pub binding: Option<u32>,
+    pub per_primitive: bool,
+    pub flat: bool,
+    /// Block or BufferBlock.
+    pub block: bool,
+    pub array_stride: Option<u32>,
+}
+
+/// Decorations of one member of a struct type.
+#[derive(Clone, Debug, Default)]
+pub(super) struct MemberDecorations {
+    pub builtin: Option<spirv::BuiltIn>,
+    pub location: Option<u32>,
+    pub per_primitive: bool,
+    pub offset: Option<u32>,
+    pub matrix_stride: Option<u32>,
+    pub row_major: bool,
+}
+
+#[derive(Debug, Default)]
+pub(super) struct Decorations {
+    ids: HashMap<u32, IdDecorations>,
+    members: HashMap<(u32, u32), MemberDecorations>,
+}
+
+/// An id with no decorations.
+static NONE: IdDecorations = IdDecorations {
+    builtin: None,
+    location: None,
+    component: None,
+    descriptor_set: None,
+    binding: None,
+    per_primitive: false,
+    flat: false,
+    block: false,
+    array_stride: None,
+};
+
+impl Decorations {
+    pub(super) fn collect(module: &dr::Module) -> Result<Self, FrontendError> {
+        let mut decorations = Decorations::default();
+        for inst in &module.annotations {
+            match inst.class.opcode {
+                spirv::Op::Decorate => decorations.decorate(inst)?,
+                spirv::Op::MemberDecorate => decorations.member_decorate(inst)?,
+                spirv::Op::DecorationGroup
+                | spirv::Op::GroupDecorate
+                | spirv::Op::GroupMemberDecorate => {
+                    return Err(unsupported(inst, "decoration groups are not supported"));
+                }
+                // OpDecorateId / OpDecorateString carry nothing the IR uses
+                // (AlignmentId, UserSemantic, ...).
+                _ => {}
+            }
+        }
+        Ok(decorations)
+    }
+
+    pub(super) fn id(&self, id: u32) -> &IdDecorations {
+        self.ids.get(&id).unwrap_or(&NONE)
+    }
+
+    pub(super) fn member(&self, struct_id: u32, member: u32) -> Option<&MemberDecorations> {
+        self.members.get(&(struct_id, member))
+    }
+
+    /// The id decorated `BuiltIn builtin`, if any (e.g. a WorkgroupSize
+    /// constant).
+    pub(super) fn id_with_builtin(&self, builtin: spirv::BuiltIn) -> Option<u32> {
+        self.ids
+            .iter()
+            .find(|(_, d)| d.builtin == Some(builtin))
+            .map(|(&id, _)| id)
+    }
+
+    fn decorate(&mut self, inst: &dr::Instruction) -> Result<(), FrontendError> {
+        let mut ops = Operands::new(inst);
+        let target = ops.id("target")?;
+        let decoration = decoration(&mut ops)?;
+        let d = self.ids.entry(target).or_default();
+        match decoration {
+            Decoration::BuiltIn => d.builtin = Some(builtin(&mut ops)?),
+            Decoration::Location => d.location = Some(ops.literal("Location")?),
+            Decoration::Component => d.component = Some(ops.literal("Component")?),
+            Decoration::DescriptorSet => d.descriptor_set = Some(ops.literal("DescriptorSet")?),
+            Decoration::Binding => d.binding = Some(ops.literal("Binding")?),
+            Decoration::PerPrimitiveEXT => d.per_primitive = true,
+            Decoration::Flat => d.flat = true,
+            Decoration::Block | Decoration::BufferBlock => d.block = true,
+            Decoration::ArrayStride => d.array_stride = Some(ops.literal("ArrayStride")?),
+            _ => {}
+        }
+        Ok(())
+    }
+
+    fn member_decorate(&mut self, inst: &dr::Instruction) -> Result<(), FrontendError> {
+        let mut ops = Operands::new(inst);
+        let target = ops.id("structure type")?;
+        let member = ops.literal("member")?;
+        let decoration = decoration(&mut ops)?;
+        let d = self.members.entry((target, member)).or_default();
+        match decoration {
+            Decoration::BuiltIn => d.builtin = Some(builtin(&mut ops)?),
+            Decoration::Location => d.location = Some(ops.literal("Location")?),
+            Decoration::PerPrimitiveEXT => d.per_primitive = true,
+            Decoration::Offset => d.offset = Some(ops.literal("Offset")?),
+            Decoration::MatrixStride => d.matrix_stride = Some(ops.literal("MatrixStride")?),
+            Decoration::RowMajor => d.row_major = true,
+            Decoration::ColMajor => d.row_major = false,
+            _ => {}
+        }
+        Ok(())
+    }
+}
+
+fn decoration(ops: &mut Operands) -> Result<Decoration, FrontendError> {
+    match ops.any("decoration")? {
+        Operand::Decoration(d) => Ok(*d),
+        other => Err(ops.wrong_kind("decoration", other)),
+    }
+}
+
+fn builtin(ops: &mut Operands) -> Result<spirv::BuiltIn, FrontendError> {
+    match ops.any("built-in")? {
+        Operand::BuiltIn(b) => Ok(*b),
+        other => Err(ops.wrong_kind("built-in", other)),
+    }
+}

@@ -1,0 +1,159 @@
+//! Translation of one SPIR-V entry point into an [`ir::Shader`].
+//!
+//! The work is split by concern: the module-level indexes
+//! ([`module_info`], [`decorations`]), the entry point and its modes
+//! ([`entry_point`]), then types, constants and global variables, which are
+//! translated on first use, and the function body ([`body`]) with
+//! function-local variables promoted to SSA values ([`promote`], [`ssa`]).
+//!
+//! Everything that must dominate the whole function — constants, the
+//! addresses of variables (`Op::VarAddr`), the `Undef` read from a
+//! never-stored local variable — goes into the *prologue*: the front of the
+//! entry block, before the instructions of SPIR-V's first block. Each is
+//! emitted once, when first used.
+
+mod arith;
+mod body;
+mod builtins;
+mod capabilities;
+mod cfg;
+mod constants;
+mod decorations;
+mod entry_point;
+mod globals;
+mod module_info;
+mod operands;
+mod promote;
+mod ssa;
+mod types;
+
+use crate::FrontendError;
+use crate::ir::{self, GlobalVar, Op, Shader, TypeId, Value};
+use cfg::Cfg;
+use module_info::ModuleInfo;
+use operands::{malformed, undefined_id};
+use rspirv::dr::{self, Instruction};
+use std::collections::{HashMap, HashSet};
+
+/// What to translate.
+#[derive(Clone, Debug, Default)]
+pub struct FrontendOptions {
+    /// The entry point's name; `None` picks the module's only entry point.
+    pub entry: Option<String>,
+}
+
+pub(crate) fn translate_module(
+    module: &dr::Module,
+    options: &FrontendOptions,
+) -> Result<Shader, FrontendError> {
+    capabilities::check_capabilities(module)?;
+    let info = ModuleInfo::new(module)?;
+    let entry = entry_point::select(&info, options)?;
+    let modes = entry_point::read_modes(&info, &entry)?;
+    let function = module
+        .functions
+        .iter()
+        .find(|f| f.def.as_ref().and_then(|d| d.result_id) == Some(entry.function))
+        .ok_or_else(|| {
+            malformed(
+                entry.inst,
+                format!("entry point \"{}\" names %{}, which is not a function", entry.name, entry.function),
+            )
+        })?;
+    if let (Some(def), Some(_)) = (&function.def, function.parameters.first()) {
+        return Err(malformed(def, "an entry point function takes no parameters"));
+    }
+
+    let mut shader = Shader::new(entry.stage, entry.name.clone());
+    shader.workgroup_size = modes.workgroup_size;
+    shader.mesh = modes.mesh;
+    let cfg = Cfg::build(&mut shader, function)?;
+
+    let mut t = Translator::new(info, shader, cfg);
+    // The interface comes first so that the globals keep its order.
+    for &id in &entry.interface {
+        t.global(entry.inst, id)?;
+    }
+    t.translate_function(function)?;
+    t.finish_ssa()?;
+    Ok(t.shader)
+}
+
+/// The state of one translation.
+pub(super) struct Translator<'m> {
+    info: ModuleInfo<'m>,
+    shader: Shader,
+    cfg: Cfg,
+    /// SPIR-V type ids already translated (without matrix layout overrides).
+    types: HashMap<u32, TypeId>,
+    /// Type and constant ids being translated, to catch self-reference.
+    in_progress: HashSet<u32>,
+    /// The IR value of each SPIR-V id translated so far.
+    values: HashMap<u32, Value>,
+    /// The all-zero value of each type, for OpConstantNull.
+    zeros: HashMap<TypeId, Value>,
+    globals: HashMap<u32, GlobalVar>,
+    var_addrs: HashMap<GlobalVar, Value>,
+    /// How many instructions the prologue holds so far.
+    prologue_len: usize,
+    ssa: ssa::Ssa,
+}
+
+impl<'m> Translator<'m> {
+    fn new(info: ModuleInfo<'m>, shader: Shader, cfg: Cfg) -> Self {
+        Translator {
+            info,
+            shader,
+            cfg,
+            types: HashMap::new(),
+            in_progress: HashSet::new(),
+            values: HashMap::new(),
+            zeros: HashMap::new(),
+            globals: HashMap::new(),
+            var_addrs: HashMap::new(),
+            prologue_len: 0,
+            ssa: ssa::Ssa::default(),
+        }
+    }
+
+    /// Appends `op` to the prologue (see the module docs).
+    fn emit_in_prologue(&mut self, op: Op, ty: TypeId, spirv_id: Option<u32>) -> Value {
+        let entry = self.shader.entry_block();
+        let (inst, value) = self.shader.append(entry, op, Some(ty), spirv_id);
+        let insts = &mut self.shader.blocks[entry].insts;
+        insts.pop();
+        insts.insert(self.prologue_len, inst);
+        self.prologue_len += 1;
+        value.expect("append gives a result value when given a result type")
+    }
+
+    /// The value of the operand `id` of `user`.
+    fn value(&mut self, user: &Instruction, id: u32) -> Result<Value, FrontendError> {
+        if let Some(&v) = self.values.get(&id) {
+            return Ok(v);
+        }
+        let Some(def) = self.info.def(id) else {
+            return Err(undefined_id(user, id));
+        };
+        match def.class.opcode {
+            spirv::Op::Variable => {
+                let gv = self.global(user, id)?;
+                Ok(self.var_addr(gv))
+            }
+            op if op.is_constant() || op == spirv::Op::Undef => self.constant(def),
+            _ => Err(malformed(user, format!("operand %{id} is not a value"))),
+        }
+    }
+
+    /// Records that the SPIR-V result `id` of `inst` is `value`.
+    fn define(&mut self, inst: &Instruction, id: u32, value: Value) -> Result<(), FrontendError> {
+        if self.info.def(id).is_some() || self.values.insert(id, value).is_some() {
+            return Err(malformed(inst, "the result id is defined twice"));
+        }
+        Ok(())
+    }
+
+    fn intern(&mut self, ty: ir::Type) -> TypeId {
+        self.shader.intern_type(ty)
+    }
+}

@@ -1,0 +1,303 @@
+//! SSA construction for promoted function-local variables, after Braun et
+//! al., "Simple and Efficient Construction of Static Single Assignment
+//! Form" (CC 2013), with block parameters in place of phis.
+//!
+//! A load reads the variable's current value in its block; in a block with
+//! several predecessors that value is a new block parameter, whose incoming
+//! value from each predecessor is read recursively. A block is *sealed*
+//! once all its predecessors have been translated; reads in a block not yet
+//! sealed (a loop header before its latch) create a parameter whose
+//! incoming values are filled in when it is sealed.
+//!
+//! Incoming values are kept aside ([`Ssa::incoming`]) and only written onto
+//! the terminators' `BlockCall::args` at the end ([`Translator::finish_ssa`]),
+//! after trivial parameters — those whose incoming values are all one value
+//! or the parameter itself — have been removed. OpPhi instructions become
+//! block parameters too, and go through the same end.
+
+use super::Translator;
+use super::operands::{Operands, malformed, result_id};
+use crate::FrontendError;
+use crate::ir::{Block, Op, TypeId, Value, ValueDef};
+use cranelift_entity::{PrimaryMap, entity_impl};
+use rspirv::dr::Instruction;
+use std::collections::{HashMap, HashSet};
+
+/// A promoted variable.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub(super) struct Var(u32);
+entity_impl!(Var, "var");
+
+struct VarData {
+    ty: TypeId,
+    spirv_id: u32,
+    /// What a load reads before any store: the initializer, or an `Undef`
+    /// emitted in the prologue on first need.
+    initial: Option<Value>,
+}
+
+#[derive(Default)]
+pub(super) struct Ssa {
+    vars: PrimaryMap<Var, VarData>,
+    by_spirv_id: HashMap<u32, Var>,
+    current_def: HashMap<(Var, Block), Value>,
+    sealed: HashSet<Block>,
+    filled: HashSet<Block>,
+    /// Parameters of unsealed blocks, completed when the block is sealed.
+    incomplete: HashMap<Block, Vec<(Var, Value)>>,
+    /// For each block parameter, the value each predecessor passes to it.
+    incoming: HashMap<Value, Vec<(Block, Value)>>,
+    /// OpPhi parameters with their instruction: their operands may name
+    /// values defined later, so they are resolved at the end.
+    phis: Vec<(Value, Instruction)>,
+}
+
+impl Translator<'_> {
+    /// Declares the promoted variable of the OpVariable `spirv_id`.
+    pub(super) fn declare_var(&mut self, spirv_id: u32, ty: TypeId, initializer: Option<Value>) {
+        let var = self.ssa.vars.push(VarData { ty, spirv_id, initial: initializer });
+        self.ssa.by_spirv_id.insert(spirv_id, var);
+    }
+
+    /// The promoted variable a pointer id stands for, if it is one.
+    pub(super) fn promoted_var(&self, pointer: u32) -> Option<Var> {
+        self.ssa.by_spirv_id.get(&pointer).copied()
+    }
+
+    pub(super) fn write_var(&mut self, var: Var, block: Block, value: Value) {
+        self.ssa.current_def.insert((var, block), value);
+    }
+
+    pub(super) fn read_var(&mut self, var: Var, block: Block) -> Value {
+        match self.ssa.current_def.get(&(var, block)) {
+            Some(&v) => v,
+            None => self.read_var_recursive(var, block),
+        }
+    }
+
+    fn read_var_recursive(&mut self, var: Var, block: Block) -> Value {
+        let preds = self.cfg.preds(block).to_vec();
+        let value = if preds.is_empty() || !self.cfg.is_reachable(block) {
+            // The entry block, or dead code, where any value will do. (The
+            // recursion below only walks reachable blocks, so a cycle of
+            // single-predecessor dead blocks cannot loop forever.)
+            self.initial_value(var)
+        } else if !self.ssa.sealed.contains(&block) {
+            let param = self.shader.add_block_param(block, self.ssa.vars[var].ty);
+            self.ssa.incomplete.entry(block).or_default().push((var, param));
+            param
+        } else if let [pred] = preds[..] {
+            self.read_var(var, pred)
+        } else {
+            let param = self.shader.add_block_param(block, self.ssa.vars[var].ty);
+            // Written before the operands are read, so that a read around a
+            // loop finds the parameter and stops.
+            self.write_var(var, block, param);
+            self.add_param_operands(var, param, block);
+            param
+        };
+        self.write_var(var, block, value);
+        value
+    }
+
+    fn add_param_operands(&mut self, var: Var, param: Value, block: Block) {
+        for pred in self.cfg.preds(block).to_vec() {
+            let value = self.read_var(var, pred);
+            self.ssa.incoming.entry(param).or_default().push((pred, value));
+        }
+    }
+
+    fn initial_value(&mut self, var: Var) -> Value {
+        if let Some(v) = self.ssa.vars[var].initial {
+            return v;
+        }
+        let VarData { ty, spirv_id, .. } = self.ssa.vars[var];
+        let undef = self.emit_in_prologue(Op::Undef, ty, Some(spirv_id));
+        self.ssa.vars[var].initial = Some(undef);
+        undef
+    }
+
+    fn seal(&mut self, block: Block) {
+        for (var, param) in self.ssa.incomplete.remove(&block).unwrap_or_default() {
+            self.add_param_operands(var, param, block);
+        }
+        self.ssa.sealed.insert(block);
+    }
+
+    fn try_seal(&mut self, block: Block) {
+        if !self.ssa.sealed.contains(&block)
+            && self.cfg.preds(block).iter().all(|p| self.ssa.filled.contains(p))
+        {
+            self.seal(block);
+        }
+    }
+
+    /// Called before the instructions of `block` are translated.
+    pub(super) fn begin_block(&mut self, block: Block) {
+        self.try_seal(block);
+    }
+
+    /// Called after the instructions of `block` are translated.
+    pub(super) fn end_block(&mut self, block: Block) {
+        self.ssa.filled.insert(block);
+        for succ in self.cfg.succs(block).to_vec() {
+            self.try_seal(succ);
+        }
+    }
+
+    /// Makes the OpPhi `inst` a parameter of `block`.
+    pub(super) fn phi(&mut self, block: Block, inst: &Instruction) -> Result<(), FrontendError> {
+        let id = result_id(inst)?;
+        let ty = self.ty(inst, super::operands::result_type(inst)?)?;
+        let param = self.shader.add_block_param(block, ty);
+        self.define(inst, id, param)?;
+        self.ssa.phis.push((param, inst.clone()));
+        Ok(())
+    }
+
+    /// Completes SSA construction once every block is translated: resolves
+    /// OpPhi operands, removes trivial parameters and writes the incoming
+    /// values onto the terminators as block arguments.
+    pub(super) fn finish_ssa(&mut self) -> Result<(), FrontendError> {
+        for block in self.shader.layout.clone() {
+            if !self.ssa.sealed.contains(&block) {
+                self.seal(block);
+            }
+        }
+        for index in 0..self.ssa.phis.len() {
+            let (param, inst) = self.ssa.phis[index].clone();
+            let ids = Operands::new(&inst).rest_ids("value or parent block")?;
+            if ids.len() % 2 != 0 {
+                return Err(malformed(&inst, "the operands are not (value, parent block) pairs"));
+            }
+            let mut incoming = Vec::with_capacity(ids.len() / 2);
+            for pair in ids.chunks_exact(2) {
+                incoming.push((self.cfg.block(&inst, pair[1])?, self.value(&inst, pair[0])?));
+            }
+            self.ssa.incoming.insert(param, incoming);
+        }
+        let aliases = self.remove_trivial_params();
+        self.write_block_args(&aliases)?;
+        let resolve = |v: Value| resolve(&aliases, v);
+        for &block in &self.shader.layout {
+            for &inst in &self.shader.blocks[block].insts {
+                self.shader.insts[inst].op.for_each_arg_mut(|v| *v = resolve(*v));
+            }
+        }
+        Ok(())
+    }
+
+    /// Removes parameters whose incoming values are all one value (or the
+    /// parameter itself) until none is left, and returns what each removed
+    /// parameter stands for.
+    fn remove_trivial_params(&mut self) -> HashMap<Value, Value> {
+        let mut aliases = HashMap::new();
+        loop {
+            let mut changed = false;
+            for &block in &self.shader.layout {
+                for &param in &self.shader.blocks[block].params {
+                    if aliases.contains_key(&param) {
+                        continue;
+                    }
+                    let incoming = self.ssa.incoming.get(&param).map_or(&[][..], Vec::as_slice);
+                    if let Some(same) = trivial_value(&aliases, param, incoming) {
+                        aliases.insert(param, same);
+                        changed = true;
+                    }
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        for block in self.shader.layout.clone() {
+            let params = &mut self.shader.blocks[block].params;
+            params.retain(|p| !aliases.contains_key(p));
+            for (index, &param) in (0u32..).zip(params.iter()) {
+                self.shader.values[param].def = ValueDef::Param(block, index);
+            }
+        }
+        aliases
+    }
+
+    /// Fills every terminator's block arguments from the incoming values.
+    fn write_block_args(&mut self, aliases: &HashMap<Value, Value>) -> Result<(), FrontendError> {
+        for block in self.shader.layout.clone() {
+            let Some(&last) = self.shader.blocks[block].insts.last() else {
+                continue;
+            };
+            let mut op = std::mem::replace(&mut self.shader.insts[last].op, Op::Unreachable);
+            let calls = match &mut op {
+                Op::Jump(call) => vec![call],
+                Op::Branch { then_dest, else_dest, .. } => vec![then_dest, else_dest],
+                _ => Vec::new(),
+            };
+            for call in calls {
+                call.args = self.shader.blocks[call.block]
+                    .params
+                    .iter()
+                    .map(|&param| self.incoming_value(aliases, param, block))
+                    .collect::<Result<_, _>>()?;
+            }
+            self.shader.insts[last].op = op;
+        }
+        Ok(())
+    }
+
+    /// The value `pred` passes to `param`.
+    fn incoming_value(
+        &self,
+        aliases: &HashMap<Value, Value>,
+        param: Value,
+        pred: Block,
+    ) -> Result<Value, FrontendError> {
+        let found = self
+            .ssa
+            .incoming
+            .get(&param)
+            .and_then(|inc| inc.iter().find(|(b, _)| *b == pred));
+        if let Some(&(_, value)) = found {
+            return Ok(resolve(aliases, value));
+        }
+        // Parameters made for variables get a value from every predecessor,
+        // so only an OpPhi can lack one.
+        let phi = self.ssa.phis.iter().find(|(p, _)| *p == param).map(|(_, inst)| inst);
+        let label = self.shader.blocks[pred].spirv_label.unwrap_or_default();
+        Err(match phi {
+            Some(inst) => malformed(inst, format!("no incoming value for predecessor %{label}")),
+            None => FrontendError::InvalidIr {
+                block: pred.to_string(),
+                inst: None,
+                what: format!("no argument for parameter {param}"),
+            },
+        })
+    }
+}
+
+/// `v`, or what it stands for if it is a removed parameter.
+fn resolve(aliases: &HashMap<Value, Value>, mut v: Value) -> Value {
+    while let Some(&next) = aliases.get(&v) {
+        v = next;
+    }
+    v
+}
+
+/// The one value a parameter always receives (apart from itself), if so.
+fn trivial_value(
+    aliases: &HashMap<Value, Value>,
+    param: Value,
+    incoming: &[(Block, Value)],
+) -> Option<Value> {
+    let mut same = None;
+    for &(_, v) in incoming {
+        let v = resolve(aliases, v);
+        if v == param || Some(v) == same {
+            continue;
+        }
+        if same.is_some() {
+            return None;
+        }
+        same = Some(v);
+    }
+    same
+}

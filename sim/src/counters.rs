@@ -1,0 +1,65 @@
+//! What a run executed: instruction counts for reports and tests.
+
+use serde::Serialize;
+use spvsass_backend::isa::{ConvKind, FloatArith, Op};
+use std::collections::BTreeMap;
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Counters {
+    /// Instructions issued, each counted once for the lanes that ran it
+    /// together (guarded-off lanes included).
+    pub warp_instructions: u64,
+    /// Per issued instruction, the lanes whose guard held, summed.
+    pub thread_instructions: u64,
+    /// Warp-instructions per mnemonic (a BTreeMap, so output is stable).
+    pub per_op: BTreeMap<&'static str, u64>,
+}
+
+impl Counters {
+    pub(crate) fn record(&mut self, op: &Op, executing_lanes: u32) {
+        self.warp_instructions += 1;
+        self.thread_instructions += u64::from(executing_lanes);
+        *self.per_op.entry(mnemonic(op)).or_default() += 1;
+    }
+
+    /// Adds another run's counts (workgroups of one draw).
+    pub fn add(&mut self, other: &Counters) {
+        self.warp_instructions += other.warp_instructions;
+        self.thread_instructions += other.thread_instructions;
+        for (name, n) in &other.per_op {
+            *self.per_op.entry(name).or_default() += n;
+        }
+    }
+}
+
+/// The op's name without modifiers, as the listing begins it. (The ISA has
+/// only the full text form; this belongs next to `Op`'s Display.)
+pub fn mnemonic(op: &Op) -> &'static str {
+    match op {
+        Op::Mov(_) => "MOV",
+        Op::IAdd3(_) => "IADD3",
+        Op::IMad(_) => "IMAD",
+        Op::ISetP(_) => "ISETP",
+        Op::FSetP(_) => "FSETP",
+        Op::FArith(o) => match o.kind {
+            FloatArith::Add => "FADD",
+            FloatArith::Mul => "FMUL",
+            FloatArith::Fma => "FFMA",
+        },
+        Op::Sel(_) => "SEL",
+        Op::Lop3(_) => "LOP3",
+        Op::Shf(_) => "SHF",
+        Op::Conv(o) => match o.kind {
+            ConvKind::IntToFloat => "I2F",
+            ConvKind::FloatToInt => "F2I",
+        },
+        Op::S2R(_) => "S2R",
+        Op::IsbeWr(_) => "ISBEWR",
+        Op::IsbeRd(_) => "ISBERD",
+        Op::Bra(_) => "BRA",
+        Op::Bssy(_) => "BSSY",
+        Op::Bsync(_) => "BSYNC",
+        Op::Exit => "EXIT",
+        Op::Nop => "NOP",
+    }
+}

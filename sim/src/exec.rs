@@ -1,0 +1,210 @@
+//! Executing one instruction for the lanes the scheduler picked. ALU ops
+//! call the ISA's own `eval` (the semantic the constant folder shares), so
+//! the simulator defines no op semantics of its own.
+
+use crate::error::SimError;
+use crate::isbe::{Isbe, IsbeFault, IsbeRegion};
+use crate::warp::{Launch, Warp, lanes};
+use spvsass_backend::isa::{Dst, Instr, IsbeAccess, IsbeSize, Op, SpecialReg, Src, SrcRef, Target};
+
+impl Warp {
+    /// Executes `instr` at `pc` for the `active` lanes and moves them on.
+    /// Lanes whose guard fails only advance. Returns the lanes whose guard
+    /// held.
+    pub(crate) fn execute(
+        &mut self,
+        instr: &Instr,
+        pc: u32,
+        active: u32,
+        launch: &Launch,
+        isbe: &mut Isbe,
+    ) -> Result<u32, SimError> {
+        let exec = lanes(active).filter(|&l| self.pred(l, &instr.guard)).fold(0, |m, l| m | 1 << l);
+        match &instr.op {
+            Op::Mov(o) => self.alu(exec, o.dst, &[o.src], pc, |[a]| o.eval(a))?,
+            Op::Conv(o) => self.alu(exec, o.dst, &[o.src], pc, |[a]| o.eval(a))?,
+            Op::IAdd3(o) => self.alu(exec, o.dst, &o.srcs, pc, |x| o.eval(x))?,
+            Op::IMad(o) => self.alu(exec, o.dst, &o.srcs, pc, |x| o.eval(x))?,
+            Op::FArith(o) => self.alu(exec, o.dst, &o.srcs, pc, |x| o.eval(x))?,
+            Op::Lop3(o) => self.alu(exec, o.dst, &o.srcs, pc, |x| o.eval(x))?,
+            Op::Shf(o) => self.alu(exec, o.dst, &o.srcs, pc, |x| o.eval(x))?,
+            Op::ISetP(o) => self.each(exec, |w, l| {
+                let [a, b] = w.srcs(l, &o.srcs, pc)?;
+                let accum = w.pred(l, &o.accum);
+                w.set_pred(l, o.dst, o.eval(a, b, accum));
+                Ok(())
+            })?,
+            Op::FSetP(o) => self.each(exec, |w, l| {
+                let [a, b] = w.srcs(l, &o.srcs, pc)?;
+                let accum = w.pred(l, &o.accum);
+                w.set_pred(l, o.dst, o.eval(a, b, accum));
+                Ok(())
+            })?,
+            Op::Sel(o) => self.each(exec, |w, l| {
+                let [a, b] = w.srcs(l, &o.srcs, pc)?;
+                let cond = w.pred(l, &o.cond);
+                w.set_gpr(l, o.dst, o.eval(a, b, cond));
+                Ok(())
+            })?,
+            Op::S2R(o) => self.each(exec, |w, l| {
+                let value = special(o.sr, l as u32, launch, pc)?;
+                w.set_gpr(l, o.dst, value);
+                Ok(())
+            })?,
+            Op::IsbeWr(o) => {
+                let region = match o.access {
+                    IsbeAccess::Map => IsbeRegion::OutputMap,
+                    IsbeAccess::Attr => IsbeRegion::OutputAttr,
+                    IsbeAccess::Patch | IsbeAccess::Prim => {
+                        return Err(SimError::UnsupportedIsbe { pc, what: "ISBEWR to the PATCH or PRIM region" });
+                    }
+                };
+                self.each(exec, |w, l| {
+                    let addr = w.isbe_addr(l, &o.addr, o.imm, o.skew, pc)?;
+                    let value = w.src(l, &o.data, pc)?;
+                    isbe.write(region, addr, o.size, value).map_err(|f| fault(f, pc, l, region, addr, o.size))
+                })?
+            }
+            Op::IsbeRd(o) => {
+                let region = match (o.output, o.access) {
+                    (false, IsbeAccess::Attr) => IsbeRegion::InputAttr,
+                    (true, IsbeAccess::Map) => IsbeRegion::OutputMap,
+                    (true, IsbeAccess::Attr) => IsbeRegion::OutputAttr,
+                    (false, _) => {
+                        return Err(SimError::UnsupportedIsbe { pc, what: "ISBERD from an input region other than ATTR" });
+                    }
+                    (true, _) => {
+                        return Err(SimError::UnsupportedIsbe { pc, what: "ISBERD.O from the PATCH or PRIM region" });
+                    }
+                };
+                self.each(exec, |w, l| {
+                    let addr = w.isbe_addr(l, &o.addr, o.imm, o.skew, pc)?;
+                    let value = isbe.read(region, addr, o.size).map_err(|f| fault(f, pc, l, region, addr, o.size))?;
+                    w.set_gpr(l, o.dst, value);
+                    Ok(())
+                })?
+            }
+            Op::Bra(o) => {
+                // Targets were checked when the program was decoded.
+                let Target::Addr(target) = o.target else {
+                    return Err(SimError::UnresolvedTarget { pc });
+                };
+                for l in lanes(exec) {
+                    self.pc[l] = target;
+                }
+                self.advance(active & !exec);
+                return Ok(exec);
+            }
+            Op::Bssy(o) => {
+                // The barrier records the lanes present, whatever the guard.
+                self.barriers[o.bar as usize] = active;
+            }
+            Op::Bsync(o) => {
+                // Waiting lanes keep their pc; the scheduler releases them.
+                self.waiting |= exec;
+                for l in lanes(exec) {
+                    self.wait_bar[l] = o.bar;
+                }
+                self.advance(active & !exec);
+                return Ok(exec);
+            }
+            Op::Exit => {
+                self.live &= !exec;
+                self.advance(active & !exec);
+                return Ok(exec);
+            }
+            Op::Nop => {}
+        }
+        self.advance(active);
+        Ok(exec)
+    }
+
+    /// Runs `f` for each lane of `mask`, in lane order.
+    fn each(
+        &mut self,
+        mask: u32,
+        mut f: impl FnMut(&mut Warp, usize) -> Result<(), SimError>,
+    ) -> Result<(), SimError> {
+        lanes(mask).try_for_each(|l| f(self, l))
+    }
+
+    /// An ALU op without predicate operands: `dst = eval(srcs)` per lane.
+    fn alu<const N: usize>(
+        &mut self,
+        mask: u32,
+        dst: Dst,
+        srcs: &[Src; N],
+        pc: u32,
+        eval: impl Fn([u32; N]) -> u32,
+    ) -> Result<(), SimError> {
+        self.each(mask, |w, l| {
+            let x = w.srcs(l, srcs, pc)?;
+            w.set_gpr(l, dst, eval(x));
+            Ok(())
+        })
+    }
+
+    /// A source operand's raw bits; the op's `eval` applies its modifiers.
+    fn src(&self, lane: usize, s: &Src, pc: u32) -> Result<u32, SimError> {
+        match s.src {
+            SrcRef::Reg(r) => Ok(self.gpr(lane, r)),
+            SrcRef::Zero => Ok(0),
+            SrcRef::Imm(v) => Ok(v),
+            SrcRef::CBuf { bank, offset } => Err(SimError::ConstantBank { pc, bank, offset }),
+        }
+    }
+
+    fn srcs<const N: usize>(&self, lane: usize, s: &[Src; N], pc: u32) -> Result<[u32; N], SimError> {
+        let mut x = [0; N];
+        for (v, s) in x.iter_mut().zip(s) {
+            *v = self.src(lane, s, pc)?;
+        }
+        Ok(x)
+    }
+
+    /// An ISBE address: register + immediate, plus `lane * 4` with SKEW (so
+    /// each lane reaches its own slot of a 32-element line). Computed wide,
+    /// so an overflowing address is out of bounds rather than wrapped.
+    fn isbe_addr(&self, lane: usize, reg: &Src, imm: u32, skew: bool, pc: u32) -> Result<u64, SimError> {
+        let skew = if skew { lane as u64 * 4 } else { 0 };
+        Ok(u64::from(self.src(lane, reg, pc)?) + u64::from(imm) + skew)
+    }
+}
+
+/// The value of a special register for `lane`. The local invocation index
+/// is the lane; the invocation id unpacks it over the workgroup size.
+fn special(sr: SpecialReg, lane: u32, launch: &Launch, pc: u32) -> Result<u32, SimError> {
+    let [sx, sy, _] = launch.workgroup_size;
+    let eq = 1u32 << lane;
+    Ok(match sr {
+        SpecialReg::LaneId => lane,
+        SpecialReg::TidX => lane % sx,
+        SpecialReg::TidY => lane / sx % sy,
+        SpecialReg::TidZ => lane / (sx * sy),
+        SpecialReg::CtaIdX => launch.workgroup_id[0],
+        SpecialReg::CtaIdY => launch.workgroup_id[1],
+        SpecialReg::CtaIdZ => launch.workgroup_id[2],
+        SpecialReg::EqMask => eq,
+        SpecialReg::LtMask => eq - 1,
+        SpecialReg::LeMask => eq | (eq - 1),
+        SpecialReg::GtMask => !(eq | (eq - 1)),
+        SpecialReg::GeMask => !(eq - 1),
+        SpecialReg::VirtCfg
+        | SpecialReg::VirtId
+        | SpecialReg::InvocationId
+        | SpecialReg::InvocationInfo
+        | SpecialReg::Tid
+        | SpecialReg::ClockLo
+        | SpecialReg::ClockHi => return Err(SimError::UnsupportedSpecialReg { pc, name: sr.name() }),
+    })
+}
+
+fn fault(f: IsbeFault, pc: u32, lane: usize, region: IsbeRegion, addr: u64, size: IsbeSize) -> SimError {
+    let (lane, bytes) = (lane as u32, size.bytes());
+    match f {
+        IsbeFault::OutOfBounds { region_size } => {
+            SimError::IsbeOutOfBounds { pc, lane, region, addr, bytes, region_size }
+        }
+        IsbeFault::Unaligned => SimError::IsbeUnaligned { pc, lane, region, addr, bytes },
+    }
+}

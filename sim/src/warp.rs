@@ -1,0 +1,191 @@
+//! One warp running one workgroup: the register state of its 32 lanes and
+//! the scheduler that picks which lanes execute together.
+//!
+//! Scheduling: each step takes the smallest pc among the live lanes that are
+//! not waiting at a BSYNC; the lanes at that pc execute together. Lanes that
+//! branched forward wait until the others catch up, and lanes that looped
+//! back run first, so diverged lanes meet again at the lowest common pc.
+
+use crate::SimOptions;
+use crate::counters::Counters;
+use crate::error::SimError;
+use crate::isbe::Isbe;
+use crate::program::Program;
+use spvsass_backend::isa::{Dst, OpBssy, PredSrc, Reg, RegFile};
+use spvsass_backend::program::INSTR_BYTES;
+
+pub const WARP_LANES: u32 = 32;
+
+/// Where a workgroup sits in the launch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Launch {
+    pub workgroup_size: [u32; 3],
+    pub workgroup_id: [u32; 3],
+}
+
+/// Runs one workgroup on one warp to completion; its outputs are left in
+/// `isbe`.
+pub fn run_workgroup(
+    program: &Program,
+    launch: &Launch,
+    isbe: &mut Isbe,
+    options: &SimOptions,
+) -> Result<Counters, SimError> {
+    let lanes = lane_count(launch.workgroup_size)?;
+    Warp::new(lanes).run(program, launch, isbe, options)
+}
+
+/// The lanes a workgroup occupies: task and mesh workgroups are one warp on
+/// the hardware (nvidia-facts.md §4), and the simulator runs every
+/// workgroup on one warp.
+pub fn lane_count(size: [u32; 3]) -> Result<u32, SimError> {
+    let lanes = size.iter().map(|&n| u64::from(n)).product::<u64>();
+    if lanes == 0 || lanes > u64::from(WARP_LANES) {
+        return Err(SimError::WorkgroupSize { size, lanes });
+    }
+    Ok(lanes as u32)
+}
+
+/// The GPR index of RZ: it reads as zero and writes to it are dropped.
+const RZ: usize = RegFile::Gpr.zero_index() as usize;
+/// Predicates P0..P6; PT (7) reads as true.
+const PT: u8 = RegFile::Pred.zero_index();
+
+pub(crate) struct Warp {
+    /// Per lane R0..R254 and RZ, which stays 0.
+    pub(crate) gpr: Vec<[u32; RZ + 1]>,
+    /// Per lane, bit n is Pn.
+    pub(crate) pred: [u8; WARP_LANES as usize],
+    pub(crate) pc: [u32; WARP_LANES as usize],
+    /// Lanes that have not exited.
+    pub(crate) live: u32,
+    /// Lanes stopped at the BSYNC their pc points to.
+    pub(crate) waiting: u32,
+    /// The barrier each waiting lane waits on.
+    pub(crate) wait_bar: [u8; WARP_LANES as usize],
+    /// Convergence barrier registers B0..B15: lane masks set by BSSY.
+    pub(crate) barriers: [u32; OpBssy::BARRIERS as usize],
+}
+
+impl Warp {
+    fn new(lanes: u32) -> Warp {
+        Warp {
+            gpr: vec![[0; RZ + 1]; WARP_LANES as usize],
+            pred: [0; WARP_LANES as usize],
+            pc: [0; WARP_LANES as usize],
+            live: low_lanes(lanes),
+            waiting: 0,
+            wait_bar: [0; WARP_LANES as usize],
+            barriers: [0; OpBssy::BARRIERS as usize],
+        }
+    }
+
+    fn run(
+        mut self,
+        program: &Program,
+        launch: &Launch,
+        isbe: &mut Isbe,
+        options: &SimOptions,
+    ) -> Result<Counters, SimError> {
+        let mut counters = Counters::default();
+        loop {
+            self.release_barriers();
+            let ready = self.live & !self.waiting;
+            if ready == 0 {
+                return if self.live == 0 { Ok(counters) } else { Err(self.deadlock()) };
+            }
+            let pc = lanes(ready).map(|l| self.pc[l]).min().unwrap_or(0);
+            let active = self.lanes_at(ready, pc);
+            let Some(instr) = program.at(pc) else {
+                return Err(SimError::PcOutOfRange { pc, lanes: active });
+            };
+            if counters.warp_instructions >= options.max_steps {
+                return Err(SimError::StepLimit { pc, steps: counters.warp_instructions });
+            }
+            let executed = self.execute(instr, pc, active, launch, isbe)?;
+            counters.record(&instr.op, executed.count_ones());
+        }
+    }
+
+    /// Lets the lanes waiting at a BSYNC go on once every live lane of its
+    /// barrier waits there (lanes that exited no longer count).
+    fn release_barriers(&mut self) {
+        let mut pending = self.waiting;
+        while pending != 0 {
+            let first = pending.trailing_zeros() as usize;
+            let at_pc = self.lanes_at(pending, self.pc[first]);
+            pending &= !at_pc;
+            if self.barriers[self.wait_bar[first] as usize] & self.live & !at_pc == 0 {
+                self.waiting &= !at_pc;
+                self.advance(at_pc);
+            }
+        }
+    }
+
+    /// Every live lane waits at a BSYNC that cannot complete: reports the
+    /// group at the smallest pc.
+    fn deadlock(&self) -> SimError {
+        let first = lanes(self.waiting).min_by_key(|&l| self.pc[l]).unwrap_or(0);
+        let pc = self.pc[first];
+        let waiting = self.lanes_at(self.waiting, pc);
+        let bar = self.wait_bar[first];
+        SimError::BarrierDeadlock { pc, bar, waiting, missing: self.barriers[bar as usize] & self.live & !waiting }
+    }
+
+    /// The lanes of `mask` whose pc is `pc`.
+    pub(crate) fn lanes_at(&self, mask: u32, pc: u32) -> u32 {
+        lanes(mask).filter(|&l| self.pc[l] == pc).fold(0, |m, l| m | 1 << l)
+    }
+
+    /// Moves `mask`'s lanes to the next instruction.
+    pub(crate) fn advance(&mut self, mask: u32) {
+        for l in lanes(mask) {
+            self.pc[l] += INSTR_BYTES;
+        }
+    }
+
+    pub(crate) fn gpr(&self, lane: usize, r: Reg) -> u32 {
+        self.gpr[lane][gpr_index(r)]
+    }
+
+    pub(crate) fn set_gpr(&mut self, lane: usize, dst: Dst, value: u32) {
+        if let Dst::Reg(r) = dst {
+            let i = gpr_index(r);
+            if i != RZ {
+                self.gpr[lane][i] = value;
+            }
+        }
+    }
+
+    pub(crate) fn pred(&self, lane: usize, p: &PredSrc) -> bool {
+        let value = match p.reg.and_then(Reg::phys) {
+            Some(n) if n < PT => self.pred[lane] & (1 << n) != 0,
+            _ => true,
+        };
+        value != p.neg
+    }
+
+    pub(crate) fn set_pred(&mut self, lane: usize, dst: Dst, value: bool) {
+        if let Dst::Reg(Reg::Phys(n)) = dst
+            && n < PT
+        {
+            self.pred[lane] = (self.pred[lane] & !(1 << n)) | (u8::from(value) << n);
+        }
+    }
+}
+
+/// A decoded program only holds physical registers (the decoder maps
+/// index 255 to RZ), so a virtual one cannot reach here; it would read RZ.
+fn gpr_index(r: Reg) -> usize {
+    r.phys().map_or(RZ, usize::from)
+}
+
+/// The mask of lanes `0..n`.
+fn low_lanes(n: u32) -> u32 {
+    if n >= WARP_LANES { u32::MAX } else { (1 << n) - 1 }
+}
+
+/// The lanes set in `mask`, ascending.
+pub(crate) fn lanes(mask: u32) -> impl Iterator<Item = usize> {
+    (0..WARP_LANES as usize).filter(move |&l| mask & (1 << l) != 0)
+}

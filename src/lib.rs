@@ -1,0 +1,109 @@
+//! spvsass: a compiler from SPIR-V task, mesh and compute shaders to
+//! NVIDIA-SASS-like machine code, and an SM warp simulator that runs it.
+//!
+//! This crate is the thin facade over the three parts: [`frontend`]
+//! (SPIR-V to IR), [`backend`] (IR to encoded code) and [`sim`] (execution).
+//!
+//! ```no_run
+//! let bytes = std::fs::read("tests/shaders/point.mesh.spv").unwrap();
+//! let words = spvsass::frontend::words_from_bytes(&bytes).unwrap();
+//! let compiled = spvsass::compile(&words, &spvsass::Options::default()).unwrap();
+//! print!("{}", spvsass::listing(&compiled.binary, false).unwrap());
+//! let draw = spvsass::simulate(&compiled.binary, [1, 1, 1], &Default::default()).unwrap();
+//! println!("{} primitives", draw.workgroups[0].primitive_count);
+//! ```
+
+pub use spvsass_backend as backend;
+pub use spvsass_frontend as frontend;
+pub use spvsass_sim as sim;
+
+use backend::binary::{Binary, BinaryError};
+use backend::compile::BackendOptions;
+pub use backend::compile::Compiled;
+use backend::target::Arch;
+use std::fmt::Write;
+
+/// Everything that can go wrong, by stage.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error(transparent)]
+    Frontend(#[from] frontend::FrontendError),
+    #[error(transparent)]
+    Backend(#[from] backend::error::BackendError),
+    #[error(transparent)]
+    Binary(#[from] BinaryError),
+    #[error("corrupt code in binary: {0}")]
+    Decode(#[from] backend::program::ProgramDecodeError),
+    #[error(transparent)]
+    Sim(#[from] sim::SimError),
+}
+
+/// Compilation options.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Options {
+    pub arch: Option<Arch>,
+    /// The entry point to compile; `None` takes the only one.
+    pub entry: Option<String>,
+    /// A task shader feeds this mesh shader.
+    pub task_present: bool,
+    /// Capture the machine IR after every backend pass.
+    pub print_passes: bool,
+}
+
+/// Compiles one entry point of a SPIR-V module.
+pub fn compile(words: &[u32], options: &Options) -> Result<Compiled, Error> {
+    let shader = frontend::translate(words, &frontend::FrontendOptions { entry: options.entry.clone() })?;
+    let backend_options = BackendOptions {
+        arch: options.arch.unwrap_or(Arch::DEFAULT),
+        task_present: options.task_present,
+        print_passes: options.print_passes,
+    };
+    Ok(backend::compile::compile(&shader, &backend_options)?)
+}
+
+/// A file given on the command line: SPIR-V or a spvsass binary.
+pub enum Input {
+    Spirv(Vec<u32>),
+    Binary(Binary),
+}
+
+impl Input {
+    /// Tells the two apart by their magic numbers.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Input, Error> {
+        if bytes.starts_with(&backend::binary::MAGIC) {
+            Ok(Input::Binary(Binary::from_bytes(bytes)?))
+        } else {
+            Ok(Input::Spirv(frontend::words_from_bytes(bytes)?))
+        }
+    }
+}
+
+/// The listing of a binary: a header (stage, registers, SPH summary, mesh
+/// state), then one line per instruction, decoded from the encoded code.
+pub fn listing(binary: &Binary, ctrl: bool) -> Result<String, Error> {
+    let instrs = backend::program::decode(&binary.code)?;
+    let mut s = String::new();
+    let [x, y, z] = binary.workgroup_size;
+    // Writing into a String cannot fail.
+    let _ = writeln!(s, "// spvsass {} {} shader, local_size ({x}, {y}, {z})", binary.arch, binary.stage.name());
+    let _ = writeln!(s, "// registers: {} GPRs, {} instructions", binary.num_gprs, instrs.len());
+    if let Some(sph) = &binary.sph {
+        let _ = writeln!(s, "// {}", backend::sph::Sph(*sph).summary());
+    }
+    if let Some(m) = &binary.mesh {
+        let _ = writeln!(
+            s,
+            "// mesh output: {}, max vertices {}, max primitives {}",
+            m.topology.name(),
+            m.max_vertices,
+            m.max_primitives
+        );
+    }
+    s.push_str(&backend::program::listing(&instrs, ctrl));
+    Ok(s)
+}
+
+/// Runs a mesh draw of `groups` workgroups in the simulator.
+pub fn simulate(binary: &Binary, groups: [u32; 3], options: &sim::SimOptions) -> Result<sim::MeshDraw, Error> {
+    Ok(sim::run_mesh(binary, groups, options)?)
+}

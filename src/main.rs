@@ -1,0 +1,133 @@
+//! The `spvsass` command: compile, disassemble and simulate shaders.
+
+use clap::{Parser, Subcommand};
+use spvsass::backend::target::Arch;
+use spvsass::{Input, Options};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(name = "spvsass", version, about = "SPIR-V to NVIDIA-SASS-like compiler and SM warp simulator")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Compile a SPIR-V shader: print its listing, or write a binary with -o.
+    Compile {
+        shader: PathBuf,
+        /// Target architecture: sm75, sm86, sm89 or sm90.
+        #[arg(long, default_value = "sm86")]
+        arch: Arch,
+        /// The entry point to compile (default: the only one).
+        #[arg(long)]
+        entry: Option<String>,
+        /// Write the compiled binary here instead of printing the listing.
+        #[arg(short, long)]
+        output: Option<PathBuf>,
+        /// Show the control bits ([B------:R-:W-:-:S01]) after each instruction.
+        #[arg(long)]
+        ctrl: bool,
+        /// Print the machine IR after every backend pass.
+        #[arg(long)]
+        print_passes: bool,
+    },
+    /// Print the listing of a compiled binary.
+    Disasm {
+        binary: PathBuf,
+        #[arg(long)]
+        ctrl: bool,
+    },
+    /// Simulate a mesh draw and print the outputs of every workgroup.
+    Run {
+        /// A SPIR-V mesh shader (compiled first) or a compiled binary.
+        shader: PathBuf,
+        /// Workgroup counts: X or X,Y,Z.
+        #[arg(long, default_value = "1", value_parser = parse_groups)]
+        groups: [u32; 3],
+        #[arg(long, default_value = "sm86")]
+        arch: Arch,
+        #[arg(long)]
+        entry: Option<String>,
+        /// Print the outputs as JSON.
+        #[arg(long)]
+        json: bool,
+        /// Stop a warp after this many executed instructions.
+        #[arg(long, default_value_t = spvsass::sim::SimOptions::default().max_steps)]
+        max_steps: u64,
+    },
+}
+
+fn parse_groups(s: &str) -> Result<[u32; 3], String> {
+    let parts: Vec<&str> = s.split(',').collect();
+    if parts.is_empty() || parts.len() > 3 {
+        return Err(format!("expected X or X,Y,Z, got '{s}'"));
+    }
+    let mut g = [1u32; 3];
+    for (i, p) in parts.iter().enumerate() {
+        g[i] = p.trim().parse().map_err(|_| format!("'{p}' is not a workgroup count"))?;
+        if g[i] == 0 {
+            return Err("workgroup counts must be at least 1".into());
+        }
+    }
+    Ok(g)
+}
+
+fn read(path: &Path) -> Result<Vec<u8>, String> {
+    std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))
+}
+
+fn compile_input(path: &Path, arch: Arch, entry: Option<String>, print_passes: bool) -> Result<spvsass::Compiled, String> {
+    let bytes = read(path)?;
+    let words = spvsass::frontend::words_from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+    let options = Options { arch: Some(arch), entry, task_present: false, print_passes };
+    spvsass::compile(&words, &options).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+fn run(cli: Cli) -> Result<(), String> {
+    match cli.command {
+        Command::Compile { shader, arch, entry, output, ctrl, print_passes } => {
+            let compiled = compile_input(&shader, arch, entry, print_passes)?;
+            for (pass, text) in &compiled.pass_dumps {
+                println!("// ---- after {pass} ----\n{text}");
+            }
+            match output {
+                Some(out) => std::fs::write(&out, compiled.binary.to_bytes())
+                    .map_err(|e| format!("cannot write {}: {e}", out.display()))?,
+                None => print!("{}", spvsass::listing(&compiled.binary, ctrl).map_err(|e| e.to_string())?),
+            }
+        }
+        Command::Disasm { binary, ctrl } => {
+            let bytes = read(&binary)?;
+            let bin = spvsass::backend::binary::Binary::from_bytes(&bytes).map_err(|e| format!("{}: {e}", binary.display()))?;
+            print!("{}", spvsass::listing(&bin, ctrl).map_err(|e| format!("{}: {e}", binary.display()))?);
+        }
+        Command::Run { shader, groups, arch, entry, json, max_steps } => {
+            let bytes = read(&shader)?;
+            let binary = match Input::from_bytes(&bytes).map_err(|e| format!("{}: {e}", shader.display()))? {
+                Input::Binary(b) => b,
+                Input::Spirv(_) => compile_input(&shader, arch, entry, false)?.binary,
+            };
+            let options = spvsass::sim::SimOptions { max_steps, ..Default::default() };
+            let draw = spvsass::simulate(&binary, groups, &options).map_err(|e| format!("{}: {e}", shader.display()))?;
+            if json {
+                println!("{}", serde_json::to_string_pretty(&draw).map_err(|e| e.to_string())?);
+            } else {
+                println!("{draw:?}");
+            }
+        }
+    }
+    Ok(())
+}
+
+fn main() -> ExitCode {
+    match run(Cli::parse()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(msg) => {
+            eprintln!("error: {msg}");
+            ExitCode::FAILURE
+        }
+    }
+}
