@@ -59,12 +59,41 @@ pub(crate) fn load_words(words: &[u32]) -> Result<dr::Module, FrontendError> {
         return Err(wrong_magic(words[0]));
     };
 
+    check_instruction_bounds(words)?;
     let mut loader = Loader::default();
     binary::parse_words(words, &mut loader)
         .map_err(|e| FrontendError::InvalidBinary { reason: e.to_string() })?;
     let mut module = loader.inner.module();
     module.execution_modes.extend(loader.execution_mode_ids);
     Ok(module)
+}
+
+/// Checks that every instruction's word count is non-zero and stays within
+/// the module. rspirv trusts the count when it decodes a string operand and
+/// panics (slicing past the end) on a truncated module.
+fn check_instruction_bounds(words: &[u32]) -> Result<(), FrontendError> {
+    let mut at = HEADER_WORDS;
+    let mut index = 1;
+    while at < words.len() {
+        let count = (words[at] >> 16) as usize;
+        if count == 0 {
+            return Err(FrontendError::InvalidBinary {
+                reason: format!("instruction #{index} (word {at}) has a word count of 0"),
+            });
+        }
+        if at + count > words.len() {
+            return Err(FrontendError::InvalidBinary {
+                reason: format!(
+                    "instruction #{index} (word {at}) needs {count} words but the module ends \
+                     after {}: it is truncated",
+                    words.len() - at
+                ),
+            });
+        }
+        at += count;
+        index += 1;
+    }
+    Ok(())
 }
 
 /// `dr::Loader` plus the instructions it cannot place (see the module docs).

@@ -10,7 +10,9 @@ pub enum SimError {
     #[error("/*{pc:04x}*/: cannot decode the instruction: {error}")]
     Decode { pc: u32, error: DecodeError },
 
-    #[error("/*{pc:04x}*/: branch target {target:#x} is outside the program (which ends at {end:#x})")]
+    #[error(
+        "/*{pc:04x}*/: branch target {target:#x} is outside the program (which ends at {end:#x})"
+    )]
     TargetOutside { pc: u32, target: u32, end: u32 },
 
     #[error("/*{pc:04x}*/: branch target {target:#x} is not on an instruction boundary (16 bytes)")]
@@ -42,17 +44,37 @@ pub enum SimError {
         "/*{pc:04x}*/ lane {lane}: {bytes}-byte access at {addr:#x} is outside the {region} \
          region ({region_size:#x} bytes)"
     )]
-    IsbeOutOfBounds { pc: u32, lane: u32, region: IsbeRegion, addr: u64, bytes: u32, region_size: u32 },
+    IsbeOutOfBounds {
+        pc: u32,
+        lane: u32,
+        region: IsbeRegion,
+        addr: u64,
+        bytes: u32,
+        region_size: u32,
+    },
 
-    #[error("/*{pc:04x}*/ lane {lane}: {bytes}-byte access at {addr:#x} in the {region} region is unaligned")]
-    IsbeUnaligned { pc: u32, lane: u32, region: IsbeRegion, addr: u64, bytes: u32 },
+    #[error(
+        "/*{pc:04x}*/ lane {lane}: {bytes}-byte access at {addr:#x} in the {region} region is unaligned"
+    )]
+    IsbeUnaligned {
+        pc: u32,
+        lane: u32,
+        region: IsbeRegion,
+        addr: u64,
+        bytes: u32,
+    },
 
     #[error(
         "/*{pc:04x}*/: barrier deadlock: lanes {} wait at BSYNC B{bar} for lanes {}, \
          which can never arrive",
         lane_list(*waiting), lane_list(*missing)
     )]
-    BarrierDeadlock { pc: u32, bar: u8, waiting: u32, missing: u32 },
+    BarrierDeadlock {
+        pc: u32,
+        bar: u8,
+        waiting: u32,
+        missing: u32,
+    },
 
     #[error("/*{pc:04x}*/: lanes {} ran off the end of the program (no EXIT)", lane_list(*lanes))]
     PcOutOfRange { pc: u32, lanes: u32 },
@@ -61,23 +83,35 @@ pub enum SimError {
     StepLimit { pc: u32, steps: u64 },
 
     #[error("workgroup ({}, {}, {}): {error}", workgroup[0], workgroup[1], workgroup[2])]
-    InWorkgroup { workgroup: [u32; 3], error: Box<SimError> },
+    InWorkgroup {
+        workgroup: [u32; 3],
+        error: Box<SimError>,
+    },
 
     #[error(
         "workgroup ({}, {}, {}): primitive count {count} exceeds max_primitives {max}",
         workgroup[0], workgroup[1], workgroup[2]
     )]
-    TooManyPrimitives { workgroup: [u32; 3], count: u32, max: u32 },
+    TooManyPrimitives {
+        workgroup: [u32; 3],
+        count: u32,
+        max: u32,
+    },
 
     #[error(
         "workgroup ({}, {}, {}): primitive {primitive} uses vertex {index}, but max_vertices is {max}",
         workgroup[0], workgroup[1], workgroup[2]
     )]
-    IndexOutOfRange { workgroup: [u32; 3], primitive: u32, index: u32, max: u32 },
+    IndexOutOfRange {
+        workgroup: [u32; 3],
+        primitive: u32,
+        index: u32,
+        max: u32,
+    },
 }
 
 /// A lane mask as a list of lanes and ranges: `0-15,20`.
-pub fn lane_list(mask: u32) -> String {
+fn lane_list(mask: u32) -> String {
     let mut parts = Vec::new();
     let mut lane = 0;
     while lane < 32 {
@@ -89,7 +123,15 @@ pub fn lane_list(mask: u32) -> String {
         while lane < 32 && mask & (1 << lane) != 0 {
             lane += 1;
         }
-        parts.push(if lane - 1 == start { format!("{start}") } else { format!("{start}-{}", lane - 1) });
+        parts.push(if lane - 1 == start {
+            format!("{start}")
+        } else {
+            format!("{start}-{}", lane - 1)
+        });
     }
-    if parts.is_empty() { "(none)".to_string() } else { parts.join(",") }
+    if parts.is_empty() {
+        "(none)".to_string()
+    } else {
+        parts.join(",")
+    }
 }

@@ -19,7 +19,9 @@ impl Warp {
         launch: &Launch,
         isbe: &mut Isbe,
     ) -> Result<u32, SimError> {
-        let exec = lanes(active).filter(|&l| self.pred(l, &instr.guard)).fold(0, |m, l| m | 1 << l);
+        let exec = lanes(active)
+            .filter(|&l| self.pred(l, &instr.guard))
+            .fold(0, |m, l| m | 1 << l);
         match &instr.op {
             Op::Mov(o) => self.alu(exec, o.dst, &[o.src], pc, |[a]| o.eval(a))?,
             Op::Conv(o) => self.alu(exec, o.dst, &[o.src], pc, |[a]| o.eval(a))?,
@@ -56,13 +58,17 @@ impl Warp {
                     IsbeAccess::Map => IsbeRegion::OutputMap,
                     IsbeAccess::Attr => IsbeRegion::OutputAttr,
                     IsbeAccess::Patch | IsbeAccess::Prim => {
-                        return Err(SimError::UnsupportedIsbe { pc, what: "ISBEWR to the PATCH or PRIM region" });
+                        return Err(SimError::UnsupportedIsbe {
+                            pc,
+                            what: "ISBEWR to the PATCH or PRIM region",
+                        });
                     }
                 };
                 self.each(exec, |w, l| {
                     let addr = w.isbe_addr(l, &o.addr, o.imm, o.skew, pc)?;
                     let value = w.src(l, &o.data, pc)?;
-                    isbe.write(region, addr, o.size, value).map_err(|f| fault(f, pc, l, region, addr, o.size))
+                    isbe.write(region, addr, o.size, value)
+                        .map_err(|f| fault(f, pc, l, region, addr, o.size))
                 })?
             }
             Op::IsbeRd(o) => {
@@ -71,15 +77,23 @@ impl Warp {
                     (true, IsbeAccess::Map) => IsbeRegion::OutputMap,
                     (true, IsbeAccess::Attr) => IsbeRegion::OutputAttr,
                     (false, _) => {
-                        return Err(SimError::UnsupportedIsbe { pc, what: "ISBERD from an input region other than ATTR" });
+                        return Err(SimError::UnsupportedIsbe {
+                            pc,
+                            what: "ISBERD from an input region other than ATTR",
+                        });
                     }
                     (true, _) => {
-                        return Err(SimError::UnsupportedIsbe { pc, what: "ISBERD.O from the PATCH or PRIM region" });
+                        return Err(SimError::UnsupportedIsbe {
+                            pc,
+                            what: "ISBERD.O from the PATCH or PRIM region",
+                        });
                     }
                 };
                 self.each(exec, |w, l| {
                     let addr = w.isbe_addr(l, &o.addr, o.imm, o.skew, pc)?;
-                    let value = isbe.read(region, addr, o.size).map_err(|f| fault(f, pc, l, region, addr, o.size))?;
+                    let value = isbe
+                        .read(region, addr, o.size)
+                        .map_err(|f| fault(f, pc, l, region, addr, o.size))?;
                     w.set_gpr(l, o.dst, value);
                     Ok(())
                 })?
@@ -154,7 +168,12 @@ impl Warp {
         }
     }
 
-    fn srcs<const N: usize>(&self, lane: usize, s: &[Src; N], pc: u32) -> Result<[u32; N], SimError> {
+    fn srcs<const N: usize>(
+        &self,
+        lane: usize,
+        s: &[Src; N],
+        pc: u32,
+    ) -> Result<[u32; N], SimError> {
         let mut x = [0; N];
         for (v, s) in x.iter_mut().zip(s) {
             *v = self.src(lane, s, pc)?;
@@ -165,7 +184,14 @@ impl Warp {
     /// An ISBE address: register + immediate, plus `lane * 4` with SKEW (so
     /// each lane reaches its own slot of a 32-element line). Computed wide,
     /// so an overflowing address is out of bounds rather than wrapped.
-    fn isbe_addr(&self, lane: usize, reg: &Src, imm: u32, skew: bool, pc: u32) -> Result<u64, SimError> {
+    fn isbe_addr(
+        &self,
+        lane: usize,
+        reg: &Src,
+        imm: u32,
+        skew: bool,
+        pc: u32,
+    ) -> Result<u64, SimError> {
         let skew = if skew { lane as u64 * 4 } else { 0 };
         Ok(u64::from(self.src(lane, reg, pc)?) + u64::from(imm) + skew)
     }
@@ -195,16 +221,39 @@ fn special(sr: SpecialReg, lane: u32, launch: &Launch, pc: u32) -> Result<u32, S
         | SpecialReg::InvocationInfo
         | SpecialReg::Tid
         | SpecialReg::ClockLo
-        | SpecialReg::ClockHi => return Err(SimError::UnsupportedSpecialReg { pc, name: sr.name() }),
+        | SpecialReg::ClockHi => {
+            return Err(SimError::UnsupportedSpecialReg {
+                pc,
+                name: sr.name(),
+            });
+        }
     })
 }
 
-fn fault(f: IsbeFault, pc: u32, lane: usize, region: IsbeRegion, addr: u64, size: IsbeSize) -> SimError {
+fn fault(
+    f: IsbeFault,
+    pc: u32,
+    lane: usize,
+    region: IsbeRegion,
+    addr: u64,
+    size: IsbeSize,
+) -> SimError {
     let (lane, bytes) = (lane as u32, size.bytes());
     match f {
-        IsbeFault::OutOfBounds { region_size } => {
-            SimError::IsbeOutOfBounds { pc, lane, region, addr, bytes, region_size }
-        }
-        IsbeFault::Unaligned => SimError::IsbeUnaligned { pc, lane, region, addr, bytes },
+        IsbeFault::OutOfBounds { region_size } => SimError::IsbeOutOfBounds {
+            pc,
+            lane,
+            region,
+            addr,
+            bytes,
+            region_size,
+        },
+        IsbeFault::Unaligned => SimError::IsbeUnaligned {
+            pc,
+            lane,
+            region,
+            addr,
+            bytes,
+        },
     }
 }

@@ -61,8 +61,14 @@ impl Isbe {
     /// Zeroed output regions of the given sizes, and the input region
     /// holding `workgroup_index` for every lane (see the module comment).
     pub fn new(workgroup_index: u32, map_bytes: u32, attr_bytes: u32) -> Isbe {
-        let input_attr = (0..BLOCK_ELEMS).flat_map(|_| workgroup_index.to_le_bytes()).collect();
-        Isbe { input_attr, output_map: vec![0; map_bytes as usize], output_attr: vec![0; attr_bytes as usize] }
+        let input_attr = (0..BLOCK_ELEMS)
+            .flat_map(|_| workgroup_index.to_le_bytes())
+            .collect();
+        Isbe {
+            input_attr,
+            output_map: vec![0; map_bytes as usize],
+            output_attr: vec![0; attr_bytes as usize],
+        }
     }
 
     /// The regions a mesh shader's outputs need: the MAP region for its
@@ -70,7 +76,11 @@ impl Isbe {
     /// then shared memory in the ATTR region.
     pub fn for_mesh(mesh: &MeshState, workgroup_index: u32) -> Isbe {
         let vpp = mesh.topology.vertices_per_primitive();
-        Isbe::new(workgroup_index, map::size(mesh.max_primitives, vpp), output_attr_size(mesh))
+        Isbe::new(
+            workgroup_index,
+            map::size(mesh.max_primitives, vpp),
+            output_attr_size(mesh),
+        )
     }
 
     /// The bytes of a region, for reading outputs back.
@@ -93,7 +103,13 @@ impl Isbe {
 
     /// Writes the low `size` bytes of `value` at `addr`. ISBEWR only
     /// writes output regions; a caller may prepare the input one.
-    pub fn write(&mut self, region: IsbeRegion, addr: u64, size: IsbeSize, value: u32) -> Result<(), IsbeFault> {
+    pub fn write(
+        &mut self,
+        region: IsbeRegion,
+        addr: u64,
+        size: IsbeSize,
+        value: u32,
+    ) -> Result<(), IsbeFault> {
         let bytes = match region {
             IsbeRegion::InputAttr => &mut self.input_attr,
             IsbeRegion::OutputMap => &mut self.output_map,
@@ -108,22 +124,31 @@ impl Isbe {
 
 /// The output ATTR region of a mesh shader: per-vertex layout, per-primitive
 /// layout, shared memory lines.
-pub fn output_attr_size(mesh: &MeshState) -> u32 {
+fn output_attr_size(mesh: &MeshState) -> u32 {
     let (vertices, primitives) = attr_layouts(mesh);
     vertices.size() + primitives.size() + mesh.shared_mem_lines * LINE
 }
 
 /// The SKEW layouts of a mesh shader's per-vertex and per-primitive
 /// attributes; the primitives' blocks follow all the vertices' blocks.
-pub fn attr_layouts(mesh: &MeshState) -> (AttrLayout, AttrLayout) {
+pub(crate) fn attr_layouts(mesh: &MeshState) -> (AttrLayout, AttrLayout) {
     let vertices = AttrLayout::new(0, mesh.vertex_attrs.clone(), mesh.max_vertices);
-    let primitives = AttrLayout::new(vertices.size(), mesh.primitive_attrs.clone(), mesh.max_primitives);
+    let primitives = AttrLayout::new(
+        vertices.size(),
+        mesh.primitive_attrs.clone(),
+        mesh.max_primitives,
+    );
     (vertices, primitives)
 }
 
 /// The first byte an access covers, after the alignment and bounds checks
 /// (the MAP region's reverse order is explained in the module comment).
-fn start_of(region: IsbeRegion, addr: u64, size: IsbeSize, region_size: usize) -> Result<usize, IsbeFault> {
+fn start_of(
+    region: IsbeRegion,
+    addr: u64,
+    size: IsbeSize,
+    region_size: usize,
+) -> Result<usize, IsbeFault> {
     let n = u64::from(size.bytes());
     let start = match region {
         IsbeRegion::OutputMap => (addr + 1).checked_sub(n).ok_or(IsbeFault::Unaligned)?,
@@ -133,7 +158,9 @@ fn start_of(region: IsbeRegion, addr: u64, size: IsbeSize, region_size: usize) -
         return Err(IsbeFault::Unaligned);
     }
     if start + n > region_size as u64 {
-        return Err(IsbeFault::OutOfBounds { region_size: region_size as u32 });
+        return Err(IsbeFault::OutOfBounds {
+            region_size: region_size as u32,
+        });
     }
     Ok(start as usize)
 }

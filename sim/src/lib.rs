@@ -16,8 +16,8 @@ mod program;
 mod warp;
 
 pub use counters::{Counters, mnemonic};
-pub use error::{SimError, lane_list};
-pub use isbe::{Isbe, IsbeFault, IsbeRegion, attr_layouts, output_attr_size};
+pub use error::SimError;
+pub use isbe::{Isbe, IsbeFault, IsbeRegion};
 pub use mesh::{Attributes, MeshDraw, MeshWorkgroup, read_mesh_outputs, run_mesh};
 pub use program::Program;
 pub use warp::{Launch, WARP_LANES, lane_count, run_workgroup};
@@ -32,6 +32,8 @@ pub struct SimOptions {
 
 impl Default for SimOptions {
     fn default() -> SimOptions {
-        SimOptions { max_steps: 10_000_000 }
+        SimOptions {
+            max_steps: 10_000_000,
+        }
     }
 }

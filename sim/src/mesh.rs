@@ -61,8 +61,14 @@ pub struct Attributes {
 
 /// Runs a mesh shader over a `groups` grid of workgroups and reads back
 /// what each emitted. The step budget applies to each workgroup.
-pub fn run_mesh(binary: &Binary, groups: [u32; 3], options: &SimOptions) -> Result<MeshDraw, SimError> {
-    let mesh = binary.mesh.as_ref().ok_or(SimError::NotMesh { stage: binary.stage.name() })?;
+pub fn run_mesh(
+    binary: &Binary,
+    groups: [u32; 3],
+    options: &SimOptions,
+) -> Result<MeshDraw, SimError> {
+    let mesh = binary.mesh.as_ref().ok_or(SimError::NotMesh {
+        stage: binary.stage.name(),
+    })?;
     let program = Program::decode(&binary.code)?;
     lane_count(binary.workgroup_size)?;
     let ids = (0..groups[2])
@@ -70,58 +76,99 @@ pub fn run_mesh(binary: &Binary, groups: [u32; 3], options: &SimOptions) -> Resu
     let mut counters = Counters::default();
     let mut workgroups = Vec::new();
     for (index, id) in ids.enumerate() {
-        let launch = Launch { workgroup_size: binary.workgroup_size, workgroup_id: id };
+        let launch = Launch {
+            workgroup_size: binary.workgroup_size,
+            workgroup_id: id,
+        };
         let mut isbe = Isbe::for_mesh(mesh, index as u32);
-        let run = run_workgroup(&program, &launch, &mut isbe, options)
-            .map_err(|e| SimError::InWorkgroup { workgroup: id, error: Box::new(e) })?;
+        let run = run_workgroup(&program, &launch, &mut isbe, options).map_err(|e| {
+            SimError::InWorkgroup {
+                workgroup: id,
+                error: Box::new(e),
+            }
+        })?;
         counters.add(&run);
         workgroups.push(read_mesh_outputs(mesh, &isbe, id)?);
     }
-    Ok(MeshDraw { topology: mesh.topology.name(), workgroups, counters })
+    Ok(MeshDraw {
+        topology: mesh.topology.name(),
+        workgroups,
+        counters,
+    })
 }
 
 /// Reads one workgroup's outputs back from its ISBE; `workgroup` only
 /// names it in errors and in the result.
-pub fn read_mesh_outputs(mesh: &MeshState, isbe: &Isbe, workgroup: [u32; 3]) -> Result<MeshWorkgroup, SimError> {
+pub fn read_mesh_outputs(
+    mesh: &MeshState,
+    isbe: &Isbe,
+    workgroup: [u32; 3],
+) -> Result<MeshWorkgroup, SimError> {
     let map_bytes = isbe.bytes(IsbeRegion::OutputMap);
     let attr_bytes = isbe.bytes(IsbeRegion::OutputAttr);
     let primitive_count = word(map_bytes, map::PRIMITIVE_COUNT);
     if primitive_count > mesh.max_primitives {
-        return Err(SimError::TooManyPrimitives { workgroup, count: primitive_count, max: mesh.max_primitives });
+        return Err(SimError::TooManyPrimitives {
+            workgroup,
+            count: primitive_count,
+            max: mesh.max_primitives,
+        });
     }
     let vpp = mesh.topology.vertices_per_primitive();
     let mut indices = Vec::new();
     for primitive in 0..primitive_count {
-        let tuple: Vec<u32> =
-            (0..vpp).map(|k| u32::from(map_bytes[map::index_offset(primitive, vpp, k) as usize])).collect();
+        let tuple: Vec<u32> = (0..vpp)
+            .map(|k| u32::from(map_bytes[map::index_offset(primitive, vpp, k) as usize]))
+            .collect();
         if let Some(&index) = tuple.iter().find(|&&i| i >= mesh.max_vertices) {
-            return Err(SimError::IndexOutOfRange { workgroup, primitive, index, max: mesh.max_vertices });
+            return Err(SimError::IndexOutOfRange {
+                workgroup,
+                primitive,
+                index,
+                max: mesh.max_vertices,
+            });
         }
         indices.push(tuple);
     }
     let vertex_count = indices.iter().flatten().max().map_or(0, |&m| m + 1);
     let (vertex_layout, primitive_layout) = attr_layouts(mesh);
-    let vertices = (0..vertex_count).map(|v| attributes(&vertex_layout, attr_bytes, v)).collect();
+    let vertices = (0..vertex_count)
+        .map(|v| attributes(&vertex_layout, attr_bytes, v))
+        .collect();
     let primitives = if primitive_layout.components.is_empty() {
         Vec::new()
     } else {
-        (0..primitive_count).map(|p| attributes(&primitive_layout, attr_bytes, p)).collect()
+        (0..primitive_count)
+            .map(|p| attributes(&primitive_layout, attr_bytes, p))
+            .collect()
     };
-    Ok(MeshWorkgroup { id: workgroup, primitive_count, indices, vertices, primitives })
+    Ok(MeshWorkgroup {
+        id: workgroup,
+        primitive_count,
+        indices,
+        vertices,
+        primitives,
+    })
 }
 
 /// The components of element `elem` of `layout`, sorted by meaning.
 fn attributes(layout: &AttrLayout, attr_bytes: &[u8], elem: u32) -> Attributes {
     let mut attrs = Attributes::default();
     let mut position = [None; 4];
-    let components = layout.components.iter().filter_map(|&a| Some((a, word(attr_bytes, layout.offset(elem, a)?))));
+    let components = layout
+        .components
+        .iter()
+        .filter_map(|&a| Some((a, word(attr_bytes, layout.offset(elem, a)?))));
     for (a, bits) in components {
         match a {
             addr::POINT_SIZE => attrs.point_size = Some(f32::from_bits(bits)),
-            addr::POSITION..addr::GENERIC => position[usize::from(a - addr::POSITION) / 4] = Some(bits),
+            addr::POSITION..addr::GENERIC => {
+                position[usize::from(a - addr::POSITION) / 4] = Some(bits)
+            }
             addr::GENERIC..addr::GENERIC_END => {
                 let rel = u32::from(a - addr::GENERIC);
-                attrs.generic.entry(rel / 16).or_insert([None; 4])[(rel % 16 / 4) as usize] = Some(f32::from_bits(bits));
+                attrs.generic.entry(rel / 16).or_insert([None; 4])[(rel % 16 / 4) as usize] =
+                    Some(f32::from_bits(bits));
             }
             _ => {
                 attrs.other.insert(a, bits);
@@ -131,7 +178,10 @@ fn attributes(layout: &AttrLayout, attr_bytes: &[u8], elem: u32) -> Attributes {
     if let [Some(x), Some(y), Some(z), Some(w)] = position {
         attrs.position = Some([x, y, z, w].map(f32::from_bits));
     } else {
-        let present = position.iter().enumerate().filter_map(|(c, bits)| Some((addr::POSITION + 4 * c as u16, (*bits)?)));
+        let present = position
+            .iter()
+            .enumerate()
+            .filter_map(|(c, bits)| Some((addr::POSITION + 4 * c as u16, (*bits)?)));
         attrs.other.extend(present);
     }
     attrs

@@ -15,7 +15,10 @@ impl Program {
     /// and BSSY target is an instruction of the program, so a bad word is
     /// reported here and not in the middle of a run.
     pub fn decode(code: &[u32]) -> Result<Program, SimError> {
-        let instrs = decode(code).map_err(|e| SimError::Decode { pc: e.pc, error: e.error })?;
+        let instrs = decode(code).map_err(|e| SimError::Decode {
+            pc: e.pc,
+            error: e.error,
+        })?;
         let end = instrs.len() as u32 * INSTR_BYTES;
         for (i, ins) in instrs.iter().enumerate() {
             let pc = i as u32 * INSTR_BYTES;

@@ -92,7 +92,11 @@ impl Warp {
             self.release_barriers();
             let ready = self.live & !self.waiting;
             if ready == 0 {
-                return if self.live == 0 { Ok(counters) } else { Err(self.deadlock()) };
+                return if self.live == 0 {
+                    Ok(counters)
+                } else {
+                    Err(self.deadlock())
+                };
             }
             let pc = lanes(ready).map(|l| self.pc[l]).min().unwrap_or(0);
             let active = self.lanes_at(ready, pc);
@@ -100,7 +104,10 @@ impl Warp {
                 return Err(SimError::PcOutOfRange { pc, lanes: active });
             };
             if counters.warp_instructions >= options.max_steps {
-                return Err(SimError::StepLimit { pc, steps: counters.warp_instructions });
+                return Err(SimError::StepLimit {
+                    pc,
+                    steps: counters.warp_instructions,
+                });
             }
             let executed = self.execute(instr, pc, active, launch, isbe)?;
             counters.record(&instr.op, executed.count_ones());
@@ -129,12 +136,19 @@ impl Warp {
         let pc = self.pc[first];
         let waiting = self.lanes_at(self.waiting, pc);
         let bar = self.wait_bar[first];
-        SimError::BarrierDeadlock { pc, bar, waiting, missing: self.barriers[bar as usize] & self.live & !waiting }
+        SimError::BarrierDeadlock {
+            pc,
+            bar,
+            waiting,
+            missing: self.barriers[bar as usize] & self.live & !waiting,
+        }
     }
 
     /// The lanes of `mask` whose pc is `pc`.
     pub(crate) fn lanes_at(&self, mask: u32, pc: u32) -> u32 {
-        lanes(mask).filter(|&l| self.pc[l] == pc).fold(0, |m, l| m | 1 << l)
+        lanes(mask)
+            .filter(|&l| self.pc[l] == pc)
+            .fold(0, |m, l| m | 1 << l)
     }
 
     /// Moves `mask`'s lanes to the next instruction.
@@ -182,7 +196,11 @@ fn gpr_index(r: Reg) -> usize {
 
 /// The mask of lanes `0..n`.
 fn low_lanes(n: u32) -> u32 {
-    if n >= WARP_LANES { u32::MAX } else { (1 << n) - 1 }
+    if n >= WARP_LANES {
+        u32::MAX
+    } else {
+        (1 << n) - 1
+    }
 }
 
 /// The lanes set in `mask`, ascending.

@@ -123,8 +123,16 @@ fn loop_with_per_lane_trip_counts() {
     ];
     let (isbe, counters) = run_lanes(&program, [32, 1, 1], 2);
     for lane in 0..32 {
-        assert_eq!(lane_word(&isbe, 0, lane), lane * (lane + 1) / 2, "sum, lane {lane}");
-        assert_eq!(lane_word(&isbe, 1, lane), lane + 1, "trip count, lane {lane}");
+        assert_eq!(
+            lane_word(&isbe, 0, lane),
+            lane * (lane + 1) / 2,
+            "sum, lane {lane}"
+        );
+        assert_eq!(
+            lane_word(&isbe, 1, lane),
+            lane + 1,
+            "trip count, lane {lane}"
+        );
     }
     // 32 iterations of the 4-instruction body (lane 31 runs them all).
     assert_eq!(counters.per_op["BRA"], 32);
@@ -195,7 +203,15 @@ fn float_ops_and_sel() {
     ];
     let (isbe, _) = run_lanes(&program, [8, 1, 1], 1);
     for lane in 0..8u32 {
-        let expected = if lane < 4 { lane as f32 * 0.5 + 1.0 } else { 0.0 };
-        assert_eq!(f32::from_bits(lane_word(&isbe, 0, lane)), expected, "lane {lane}");
+        let expected = if lane < 4 {
+            lane as f32 * 0.5 + 1.0
+        } else {
+            0.0
+        };
+        assert_eq!(
+            f32::from_bits(lane_word(&isbe, 0, lane)),
+            expected,
+            "lane {lane}"
+        );
     }
 }

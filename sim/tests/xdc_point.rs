@@ -22,7 +22,10 @@ fn xdc_program() -> Vec<Instr> {
         s2r(0, SpecialReg::LaneId),
         isetp(0, IntCmp::Ne, reg(0), RZ),
         guarded(not_p(0), mov(5, imm(1))),
-        guarded(not_p(0), isbewr(IsbeAccess::Map, IsbeSize::B32, false, RZ, 0x3, reg(5))),
+        guarded(
+            not_p(0),
+            isbewr(IsbeAccess::Map, IsbeSize::B32, false, RZ, 0x3, reg(5)),
+        ),
         mov(7, imm(0x4348_0000)),
         attr_out(0x0, reg(7)),
         attr_out(0x80, RZ),
@@ -36,7 +39,11 @@ fn xdc_program() -> Vec<Instr> {
 }
 
 fn the_point() -> Attributes {
-    Attributes { position: Some([0.0, 0.0, 0.0, 1.0]), point_size: Some(200.0), ..Attributes::default() }
+    Attributes {
+        position: Some([0.0, 0.0, 0.0, 1.0]),
+        point_size: Some(200.0),
+        ..Attributes::default()
+    }
 }
 
 #[test]
@@ -59,8 +66,15 @@ fn xdc_point_counters() {
     let draw = run_mesh(&binary, [1, 1, 1], &SimOptions::default()).unwrap();
     assert_eq!(draw.counters.warp_instructions, 13);
     assert_eq!(draw.counters.thread_instructions, 13);
-    let expected: BTreeMap<&str, u64> =
-        [("S2R", 1), ("ISETP", 1), ("MOV", 3), ("ISBEWR", 7), ("EXIT", 1)].into_iter().collect();
+    let expected: BTreeMap<&str, u64> = [
+        ("S2R", 1),
+        ("ISETP", 1),
+        ("MOV", 3),
+        ("ISBEWR", 7),
+        ("EXIT", 1),
+    ]
+    .into_iter()
+    .collect();
     assert_eq!(draw.counters.per_op, expected);
 }
 
@@ -71,7 +85,10 @@ fn xdc_point_register_offsets() {
         s2r(0, SpecialReg::LaneId),
         isetp(0, IntCmp::Ne, reg(0), RZ),
         guarded(not_p(0), mov(5, imm(1))),
-        guarded(not_p(0), isbewr(IsbeAccess::Map, IsbeSize::B32, false, RZ, 0x3, reg(5))),
+        guarded(
+            not_p(0),
+            isbewr(IsbeAccess::Map, IsbeSize::B32, false, RZ, 0x3, reg(5)),
+        ),
         mov(0, imm(0)),
         mov(7, imm(0x4348_0000)),
         isbewr(IsbeAccess::Attr, IsbeSize::B32, true, reg(0), 0, reg(7)),
@@ -101,7 +118,21 @@ fn xdc_point_grid() {
     let binary = mesh_binary(&xdc_program(), [1, 1, 1], point_mesh());
     let draw = run_mesh(&binary, [3, 2, 1], &SimOptions::default()).unwrap();
     let ids: Vec<[u32; 3]> = draw.workgroups.iter().map(|w| w.id).collect();
-    assert_eq!(ids, vec![[0, 0, 0], [1, 0, 0], [2, 0, 0], [0, 1, 0], [1, 1, 0], [2, 1, 0]]);
-    assert!(draw.workgroups.iter().all(|w| w.vertices == vec![the_point()]));
+    assert_eq!(
+        ids,
+        vec![
+            [0, 0, 0],
+            [1, 0, 0],
+            [2, 0, 0],
+            [0, 1, 0],
+            [1, 1, 0],
+            [2, 1, 0]
+        ]
+    );
+    assert!(
+        draw.workgroups
+            .iter()
+            .all(|w| w.vertices == vec![the_point()])
+    );
     assert_eq!(draw.counters.warp_instructions, 6 * 13);
 }

@@ -27,7 +27,10 @@ pub fn p(n: u8) -> PredSrc {
 }
 
 pub fn not_p(n: u8) -> PredSrc {
-    PredSrc { reg: Some(Reg::Phys(n)), neg: true }
+    PredSrc {
+        reg: Some(Reg::Phys(n)),
+        neg: true,
+    }
 }
 
 pub fn s2r(d: u8, sr: SpecialReg) -> Instr {
@@ -39,27 +42,52 @@ pub fn mov(d: u8, src: Src) -> Instr {
 }
 
 pub fn iadd3(d: u8, a: Src, b: Src, c: Src) -> Instr {
-    Instr::new(Op::IAdd3(OpIAdd3 { dst: dst(d), srcs: [a, b, c] }))
+    Instr::new(Op::IAdd3(OpIAdd3 {
+        dst: dst(d),
+        srcs: [a, b, c],
+    }))
 }
 
 pub fn imad(d: u8, a: Src, b: Src, c: Src) -> Instr {
-    Instr::new(Op::IMad(OpIMad { dst: dst(d), srcs: [a, b, c], signed: false }))
+    Instr::new(Op::IMad(OpIMad {
+        dst: dst(d),
+        srcs: [a, b, c],
+        signed: false,
+    }))
 }
 
 pub fn lop3(d: u8, a: Src, b: Src, c: Src, lut: u8) -> Instr {
-    Instr::new(Op::Lop3(OpLop3 { dst: dst(d), srcs: [a, b, c], lut }))
+    Instr::new(Op::Lop3(OpLop3 {
+        dst: dst(d),
+        srcs: [a, b, c],
+        lut,
+    }))
 }
 
 pub fn i2f(d: u8, src: Src) -> Instr {
-    Instr::new(Op::Conv(OpConv { kind: ConvKind::IntToFloat, dst: dst(d), src, signed: false }))
+    Instr::new(Op::Conv(OpConv {
+        kind: ConvKind::IntToFloat,
+        dst: dst(d),
+        src,
+        signed: false,
+    }))
 }
 
 pub fn farith(kind: FloatArith, d: u8, a: Src, b: Src) -> Instr {
-    Instr::new(Op::FArith(OpFArith { kind, dst: dst(d), srcs: [a, b, RZ], ftz: false }))
+    Instr::new(Op::FArith(OpFArith {
+        kind,
+        dst: dst(d),
+        srcs: [a, b, RZ],
+        ftz: false,
+    }))
 }
 
 pub fn sel(d: u8, a: Src, b: Src, cond: PredSrc) -> Instr {
-    Instr::new(Op::Sel(OpSel { dst: dst(d), srcs: [a, b], cond }))
+    Instr::new(Op::Sel(OpSel {
+        dst: dst(d),
+        srcs: [a, b],
+        cond,
+    }))
 }
 
 /// `ISETP.<cmp>.U32.AND Pn, PT, a, b, PT`
@@ -74,8 +102,22 @@ pub fn isetp(pn: u8, cmp: IntCmp, a: Src, b: Src) -> Instr {
     }))
 }
 
-pub fn isbewr(access: IsbeAccess, size: IsbeSize, skew: bool, addr: Src, imm: u32, data: Src) -> Instr {
-    Instr::new(Op::IsbeWr(OpIsbeWr { addr, imm, data, access, size, skew }))
+pub fn isbewr(
+    access: IsbeAccess,
+    size: IsbeSize,
+    skew: bool,
+    addr: Src,
+    imm: u32,
+    data: Src,
+) -> Instr {
+    Instr::new(Op::IsbeWr(OpIsbeWr {
+        addr,
+        imm,
+        data,
+        access,
+        size,
+        skew,
+    }))
 }
 
 /// `ISBEWR.O.ATTR.SKEW.32 [imm], data`: a lane writes its own slot.
@@ -83,16 +125,37 @@ pub fn attr_out(imm: u32, data: Src) -> Instr {
     isbewr(IsbeAccess::Attr, IsbeSize::B32, true, RZ, imm, data)
 }
 
-pub fn isberd(d: u8, output: bool, access: IsbeAccess, size: IsbeSize, skew: bool, addr: Src, imm: u32) -> Instr {
-    Instr::new(Op::IsbeRd(OpIsbeRd { dst: dst(d), addr, imm, output, access, size, skew }))
+pub fn isberd(
+    d: u8,
+    output: bool,
+    access: IsbeAccess,
+    size: IsbeSize,
+    skew: bool,
+    addr: Src,
+    imm: u32,
+) -> Instr {
+    Instr::new(Op::IsbeRd(OpIsbeRd {
+        dst: dst(d),
+        addr,
+        imm,
+        output,
+        access,
+        size,
+        skew,
+    }))
 }
 
 pub fn bra(target: u32) -> Instr {
-    Instr::new(Op::Bra(OpBra { target: Target::Addr(target) }))
+    Instr::new(Op::Bra(OpBra {
+        target: Target::Addr(target),
+    }))
 }
 
 pub fn bssy(bar: u8, target: u32) -> Instr {
-    Instr::new(Op::Bssy(OpBssy { bar, target: Target::Addr(target) }))
+    Instr::new(Op::Bssy(OpBssy {
+        bar,
+        target: Target::Addr(target),
+    }))
 }
 
 pub fn bsync(bar: u8) -> Instr {
@@ -115,7 +178,12 @@ pub fn code(instrs: &[Instr]) -> Vec<u32> {
     encode(instrs).expect("test program encodes")
 }
 
-pub fn mesh_state(topology: MeshTopology, max_vertices: u32, max_primitives: u32, vertex_attrs: &[u16]) -> MeshState {
+pub fn mesh_state(
+    topology: MeshTopology,
+    max_vertices: u32,
+    max_primitives: u32,
+    vertex_attrs: &[u16],
+) -> MeshState {
     MeshState {
         topology,
         max_vertices,
@@ -140,7 +208,11 @@ pub fn mesh_binary(instrs: &[Instr], workgroup_size: [u32; 3], mesh: MeshState) 
 
 /// Runs one workgroup of `lanes` lanes (workgroup 0) with an output ATTR
 /// region of `attr_lines` lines and returns the ATTR bytes.
-pub fn run_lanes(instrs: &[Instr], workgroup_size: [u32; 3], attr_lines: u32) -> (Isbe, spvsass_sim::Counters) {
+pub fn run_lanes(
+    instrs: &[Instr],
+    workgroup_size: [u32; 3],
+    attr_lines: u32,
+) -> (Isbe, spvsass_sim::Counters) {
     try_run_lanes(instrs, workgroup_size, attr_lines, &SimOptions::default()).expect("program runs")
 }
 
@@ -152,7 +224,10 @@ pub fn try_run_lanes(
 ) -> Result<(Isbe, spvsass_sim::Counters), SimError> {
     let program = Program::decode(&code(instrs))?;
     let mut isbe = Isbe::new(0, 4, attr_lines * 128);
-    let launch = Launch { workgroup_size, workgroup_id: [0; 3] };
+    let launch = Launch {
+        workgroup_size,
+        workgroup_id: [0; 3],
+    };
     let counters = run_workgroup(&program, &launch, &mut isbe, options)?;
     Ok((isbe, counters))
 }

@@ -1,0 +1,259 @@
+//! Bad input gives a precise error, never a panic.
+
+mod common;
+
+use common::*;
+use rspirv::spirv::{Capability, ExecutionMode, ExecutionModel};
+use spvsass_frontend::{FrontendError, FrontendOptions, translate, words_from_bytes};
+
+const POINT: &str = "tests/shaders/point.mesh.spv";
+
+fn options(entry: Option<&str>) -> FrontendOptions {
+    FrontendOptions { entry: entry.map(str::to_string) }
+}
+
+fn translate_words(words: &[u32]) -> Result<spvsass_frontend::ir::Shader, FrontendError> {
+    translate(words, &FrontendOptions::default())
+}
+
+#[test]
+fn empty_input_is_not_spirv() {
+    assert!(matches!(translate_words(&[]), Err(FrontendError::NotSpirv { .. })));
+    assert!(matches!(words_from_bytes(&[]), Err(FrontendError::NotSpirv { .. })));
+}
+
+#[test]
+fn wrong_magic_is_not_spirv() {
+    let mut words = words_of(POINT);
+    words[0] = 0xdead_beef;
+    let err = translate_words(&words).unwrap_err();
+    assert!(matches!(err, FrontendError::NotSpirv { .. }), "{err:?}");
+    assert!(err.to_string().contains("magic"), "{err}");
+
+    let mut bytes = std::fs::read(repo_path(POINT)).unwrap();
+    bytes[0] ^= 0xff;
+    assert!(matches!(words_from_bytes(&bytes), Err(FrontendError::NotSpirv { .. })));
+}
+
+#[test]
+fn bytes_that_are_not_whole_words_are_not_spirv() {
+    let mut bytes = std::fs::read(repo_path(POINT)).unwrap();
+    bytes.pop();
+    let err = words_from_bytes(&bytes).unwrap_err();
+    assert!(err.to_string().contains("whole number of 32-bit words"), "{err}");
+}
+
+#[test]
+fn big_endian_bytes_give_the_same_words() {
+    let little = std::fs::read(repo_path(POINT)).unwrap();
+    let big: Vec<u8> = little.chunks(4).flat_map(|w| w.iter().rev().copied()).collect();
+    assert_eq!(words_from_bytes(&big).unwrap(), words_from_bytes(&little).unwrap());
+}
+
+#[test]
+fn byte_swapped_words_still_translate() {
+    let words: Vec<u32> = words_of(POINT).iter().map(|w| w.swap_bytes()).collect();
+    assert!(translate_words(&words).is_ok());
+}
+
+#[test]
+fn truncated_module_is_an_error() {
+    let words = words_of(POINT);
+    let err = translate_words(&words[..words.len() / 2]).unwrap_err();
+    assert!(matches!(err, FrontendError::InvalidBinary { .. }), "{err:?}");
+}
+
+#[test]
+fn every_truncation_is_an_error() {
+    let words = words_of(POINT);
+    for len in 0..words.len() {
+        assert!(translate_words(&words[..len]).is_err(), "{len} words translated");
+    }
+}
+
+#[test]
+fn corrupted_words_never_panic() {
+    let words = words_of("tests/shaders/triangle.mesh.spv");
+    for index in 5..words.len() {
+        for flip in [0x1, 0x10, 0x100, 0x1_0000, 0x8000_0000, 0xffff_ffff] {
+            let mut bad = words.clone();
+            bad[index] ^= flip;
+            // Any result will do, as long as it is not a panic.
+            let _ = translate_words(&bad);
+        }
+    }
+}
+
+#[test]
+fn unsupported_opcode_names_the_opcode_and_its_id() {
+    let err = translate_file("frontend/tests/data/is_nan.comp.spv").unwrap_err();
+    assert_eq!(
+        err,
+        FrontendError::Unsupported {
+            opcode: "OpIsNan".into(),
+            result_id: Some(42),
+            what: "this instruction is not translated yet".into(),
+        }
+    );
+    let message = err.to_string();
+    assert!(message.contains("OpIsNan") && message.contains("%42"), "{message}");
+}
+
+#[test]
+fn function_calls_are_unsupported() {
+    let err = translate_file("frontend/tests/data/call.comp.spv").unwrap_err();
+    let message = err.to_string();
+    assert!(matches!(err, FrontendError::Unsupported { .. }), "{err:?}");
+    assert!(message.contains("OpFunctionCall") && message.contains("%7"), "{message}");
+}
+
+#[test]
+fn unsupported_opcode_from_a_builder_module() {
+    let mut dot = 0;
+    let words = compute_module(|b| {
+        let float = b.type_float(32, None);
+        let vec2 = b.type_vector(float, 2);
+        let one = b.constant_bit32(float, 1.0f32.to_bits());
+        let v = b.constant_composite(vec2, [one, one]);
+        dot = b.dot(float, None, v, v).unwrap();
+        b.ret().unwrap();
+    });
+    let message = translate_words(&words).unwrap_err().to_string();
+    assert!(message.contains("OpDot") && message.contains(&format!("%{dot}")), "{message}");
+}
+
+#[test]
+fn images_are_unsupported() {
+    let words = compute_module(|b| {
+        let float = b.type_float(32, None);
+        let image = b.type_image(
+            float,
+            rspirv::spirv::Dim::Dim2D,
+            0,
+            0,
+            0,
+            1,
+            rspirv::spirv::ImageFormat::Unknown,
+            None,
+        );
+        let ptr = b.type_pointer(None, rspirv::spirv::StorageClass::UniformConstant, image);
+        let var = b.variable(ptr, None, rspirv::spirv::StorageClass::UniformConstant, None);
+        b.load(image, None, var, None, []).unwrap();
+        b.ret().unwrap();
+    });
+    let err = translate_words(&words).unwrap_err();
+    assert!(matches!(err, FrontendError::Unsupported { .. }), "{err:?}");
+}
+
+#[test]
+fn unknown_capability_is_rejected_by_name() {
+    let mut words = compute_module(|b| b.ret().unwrap());
+    // Add "OpCapability Kernel" after the header.
+    words.splice(5..5, [(2 << 16) | 17, Capability::Kernel as u32]);
+    assert_eq!(
+        translate_words(&words).unwrap_err(),
+        FrontendError::UnsupportedCapability("Kernel".into())
+    );
+}
+
+#[test]
+fn fragment_shaders_are_rejected() {
+    let words = build_module(ExecutionModel::Fragment, &[], |b| b.ret().unwrap());
+    let err = translate_words(&words).unwrap_err();
+    assert_eq!(
+        err,
+        FrontendError::UnsupportedExecutionModel { entry: "main".into(), model: "Fragment".into() }
+    );
+    assert!(err.to_string().contains("Fragment"));
+}
+
+#[test]
+fn mesh_shader_needs_its_output_modes() {
+    let words = build_module(
+        ExecutionModel::MeshEXT,
+        &[(ExecutionMode::LocalSize, &[1, 1, 1]), (ExecutionMode::OutputPoints, &[])],
+        |b| b.ret().unwrap(),
+    );
+    let err = translate_words(&words).unwrap_err();
+    assert!(matches!(err, FrontendError::MissingExecutionMode { .. }), "{err:?}");
+}
+
+#[test]
+fn missing_local_size_is_an_error() {
+    let words = build_module(ExecutionModel::GLCompute, &[], |b| b.ret().unwrap());
+    let err = translate_words(&words).unwrap_err();
+    assert_eq!(
+        err,
+        FrontendError::MissingExecutionMode { entry: "main".into(), mode: "LocalSize".into() }
+    );
+}
+
+#[test]
+fn literal_local_size_is_read() {
+    let words = build_module(
+        ExecutionModel::GLCompute,
+        &[(ExecutionMode::LocalSize, &[8, 4, 2])],
+        |b| b.ret().unwrap(),
+    );
+    assert_eq!(translate_words(&words).unwrap().workgroup_size, [8, 4, 2]);
+}
+
+/// A module with two GLCompute entry points, "first" and "second".
+fn two_entry_points() -> Vec<u32> {
+    use rspirv::binary::Assemble;
+    use rspirv::spirv::{AddressingModel, FunctionControl, MemoryModel};
+    let mut b = rspirv::dr::Builder::new();
+    b.capability(Capability::Shader);
+    b.memory_model(AddressingModel::Logical, MemoryModel::GLSL450);
+    let void = b.type_void();
+    let fn_ty = b.type_function(void, vec![]);
+    for (name, size) in [("first", 1), ("second", 2)] {
+        let f = b.begin_function(void, None, FunctionControl::NONE, fn_ty).unwrap();
+        b.begin_block(None).unwrap();
+        b.ret().unwrap();
+        b.end_function().unwrap();
+        b.entry_point(ExecutionModel::GLCompute, f, name, []);
+        b.execution_mode(f, ExecutionMode::LocalSize, [size, 1, 1]);
+    }
+    b.module().assemble()
+}
+
+#[test]
+fn several_entry_points_need_a_name() {
+    let err = translate(&two_entry_points(), &options(None)).unwrap_err();
+    assert_eq!(
+        err,
+        FrontendError::AmbiguousEntryPoint { available: vec!["first".into(), "second".into()] }
+    );
+    let message = err.to_string();
+    assert!(message.contains("\"first\"") && message.contains("\"second\""), "{message}");
+}
+
+#[test]
+fn entry_point_is_chosen_by_name() {
+    let shader = translate(&two_entry_points(), &options(Some("second"))).unwrap();
+    assert_eq!(shader.entry_name, "second");
+    assert_eq!(shader.workgroup_size, [2, 1, 1]);
+}
+
+#[test]
+fn unknown_entry_point_name_lists_the_available_ones() {
+    let err = translate(&two_entry_points(), &options(Some("third"))).unwrap_err();
+    assert_eq!(
+        err,
+        FrontendError::EntryPointNotFound {
+            name: "third".into(),
+            available: vec!["first".into(), "second".into()],
+        }
+    );
+}
+
+#[test]
+fn module_without_entry_point_is_an_error() {
+    use rspirv::binary::Assemble;
+    let mut b = rspirv::dr::Builder::new();
+    b.capability(Capability::Shader);
+    b.memory_model(rspirv::spirv::AddressingModel::Logical, rspirv::spirv::MemoryModel::GLSL450);
+    let words = b.module().assemble();
+    assert_eq!(translate_words(&words).unwrap_err(), FrontendError::NoEntryPoint);
+}

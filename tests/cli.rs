@@ -1,0 +1,93 @@
+//! The `spvsass` command as a user runs it: listings, binaries, and clear
+//! errors with a non-zero exit for bad input.
+
+mod common;
+
+use std::process::{Command, Output};
+
+fn spvsass(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_spvsass")).args(args).output().expect("spvsass runs")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn tmp(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("spvsass-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir.join(name)
+}
+
+#[test]
+fn compile_prints_the_listing_with_a_header() {
+    let o = spvsass(&["compile", common::shader_path("point.mesh").to_str().unwrap(), "--arch", "sm75"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = String::from_utf8(o.stdout).unwrap();
+    assert!(out.starts_with("// spvsass sm75 mesh shader, local_size (1, 1, 1)"), "{out}");
+    assert!(out.contains("registers: ") && out.contains("SPH v4 type VERTEX, topology POINTLIST"), "{out}");
+    assert!(out.contains("/*0000*/ "), "{out}");
+}
+
+#[test]
+fn disasm_of_the_binary_equals_the_compile_listing() {
+    let spv = common::shader_path("triangle.mesh");
+    let bin = tmp("triangle.bin");
+    let o = spvsass(&["compile", spv.to_str().unwrap(), "-o", bin.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let listing = spvsass(&["compile", spv.to_str().unwrap()]).stdout;
+    let disasm = spvsass(&["disasm", bin.to_str().unwrap()]);
+    assert!(disasm.status.success(), "{}", stderr(&disasm));
+    assert_eq!(String::from_utf8(disasm.stdout).unwrap(), String::from_utf8(listing).unwrap());
+}
+
+#[test]
+fn missing_file_is_an_error() {
+    let o = spvsass(&["compile", "/nonexistent/shader.spv"]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("cannot read /nonexistent/shader.spv"), "{}", stderr(&o));
+}
+
+#[test]
+fn non_spirv_input_is_an_error() {
+    let f = tmp("garbage.spv");
+    std::fs::write(&f, b"this is not a shader at all").unwrap();
+    let o = spvsass(&["compile", f.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("not a SPIR-V module"), "{}", stderr(&o));
+}
+
+#[test]
+fn unsupported_instruction_names_opcode_and_result_id() {
+    let spv = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/sine.mesh.spv");
+    let o = spvsass(&["compile", spv.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    // `%21 = OpExtInst %float %1 Sin %20` in spirv-dis.
+    let e = stderr(&o);
+    assert!(e.contains("GLSL.std.450 Sin") && e.contains("%21"), "{e}");
+    assert!(!e.contains("panicked"), "{e}");
+}
+
+#[test]
+fn bad_arguments_are_rejected() {
+    let spv = common::shader_path("point.mesh");
+    for args in [
+        vec!["compile", spv.to_str().unwrap(), "--arch", "sm50"],
+        vec!["run", spv.to_str().unwrap(), "--groups", "0"],
+        vec!["run", spv.to_str().unwrap(), "--groups", "1,2,3,4"],
+        vec!["frobnicate"],
+    ] {
+        let o = spvsass(&args);
+        assert!(!o.status.success(), "{args:?} was accepted");
+        assert!(!stderr(&o).contains("panicked"), "{}", stderr(&o));
+    }
+}
+
+#[test]
+fn corrupt_binary_is_an_error() {
+    let f = tmp("corrupt.bin");
+    std::fs::write(&f, b"SPVSASS\0\x01\x00\x00\x00").unwrap();
+    let o = spvsass(&["disasm", f.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("truncated"), "{}", stderr(&o));
+}
