@@ -21,6 +21,9 @@ use backend::binary::{Binary, BinaryError};
 use backend::compile::BackendOptions;
 pub use backend::compile::Compiled;
 use backend::target::Arch;
+mod report;
+pub use report::describe;
+
 use std::fmt::Write;
 
 /// Everything that can go wrong, by stage.

@@ -115,7 +115,7 @@ fn run(cli: Cli) -> Result<(), String> {
             if json {
                 println!("{}", serde_json::to_string_pretty(&draw).map_err(|e| e.to_string())?);
             } else {
-                println!("{draw:?}");
+                print!("{}", spvsass::describe(&draw));
             }
         }
     }

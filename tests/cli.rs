@@ -91,3 +91,23 @@ fn corrupt_binary_is_an_error() {
     assert_eq!(o.status.code(), Some(1));
     assert!(stderr(&o).contains("truncated"), "{}", stderr(&o));
 }
+
+#[test]
+fn run_prints_the_mesh_outputs_as_json() {
+    let o = spvsass(&["run", common::shader_path("point.mesh").to_str().unwrap(), "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("valid JSON");
+    let wg = &v["workgroups"][0];
+    assert_eq!(wg["primitive_count"], 1);
+    assert_eq!(wg["vertices"][0]["point_size"], 200.0);
+    assert_eq!(wg["vertices"][0]["position"], serde_json::json!([0.0, 0.0, 0.0, 1.0]));
+}
+
+#[test]
+fn run_prints_the_mesh_outputs_readably() {
+    let o = spvsass(&["run", common::shader_path("triangle.mesh").to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = String::from_utf8(o.stdout).unwrap();
+    assert!(out.contains("primitive 0: vertices (0, 1, 2)"), "{out}");
+    assert!(out.contains("vertex 1: position (0, 0.5, 0, 1) location0 (0, 1, 0, 1)"), "{out}");
+}

@@ -53,9 +53,9 @@ const PT: u8 = RegFile::Pred.zero_index();
 
 pub(crate) struct Warp {
     /// Per lane R0..R254 and RZ, which stays 0.
-    pub(crate) gpr: Vec<[u32; RZ + 1]>,
+    gpr: Vec<[u32; RZ + 1]>,
     /// Per lane, bit n is Pn.
-    pub(crate) pred: [u8; WARP_LANES as usize],
+    pred: [u8; WARP_LANES as usize],
     pub(crate) pc: [u32; WARP_LANES as usize],
     /// Lanes that have not exited.
     pub(crate) live: u32,
@@ -204,6 +204,12 @@ fn low_lanes(n: u32) -> u32 {
 }
 
 /// The lanes set in `mask`, ascending.
-pub(crate) fn lanes(mask: u32) -> impl Iterator<Item = usize> {
-    (0..WARP_LANES as usize).filter(move |&l| mask & (1 << l) != 0)
+pub(crate) fn lanes(mut mask: u32) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (mask != 0).then(|| {
+            let lane = mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            lane
+        })
+    })
 }

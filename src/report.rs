@@ -1,0 +1,46 @@
+//! The readable text form of a simulated mesh draw (`spvsass run` without
+//! `--json`).
+
+use crate::sim::{Attributes, MeshDraw};
+use std::fmt::Write;
+
+fn attrs(out: &mut String, a: &Attributes) {
+    // Writing into a String cannot fail.
+    if let Some([x, y, z, w]) = a.position {
+        let _ = write!(out, " position ({x}, {y}, {z}, {w})");
+    }
+    if let Some(s) = a.point_size {
+        let _ = write!(out, " point_size {s}");
+    }
+    for (loc, comps) in &a.generic {
+        let c: Vec<String> = comps.iter().map(|c| c.map_or("-".into(), |v| v.to_string())).collect();
+        let _ = write!(out, " location{loc} ({})", c.join(", "));
+    }
+    for (addr, bits) in &a.other {
+        let _ = write!(out, " [{addr:#05x}] {bits:#010x}");
+    }
+}
+
+pub fn describe(draw: &MeshDraw) -> String {
+    let mut s = String::new();
+    for wg in &draw.workgroups {
+        let [x, y, z] = wg.id;
+        let _ = writeln!(s, "workgroup ({x}, {y}, {z}): {} {}", wg.primitive_count, draw.topology);
+        for (i, idx) in wg.indices.iter().enumerate() {
+            let list: Vec<String> = idx.iter().map(|v| v.to_string()).collect();
+            let _ = write!(s, "  primitive {i}: vertices ({})", list.join(", "));
+            if let Some(p) = wg.primitives.get(i) {
+                attrs(&mut s, p);
+            }
+            s.push('\n');
+        }
+        for (i, v) in wg.vertices.iter().enumerate() {
+            let _ = write!(s, "  vertex {i}:");
+            attrs(&mut s, v);
+            s.push('\n');
+        }
+    }
+    let c = &draw.counters;
+    let _ = writeln!(s, "executed: {} warp-instructions, {} thread-instructions", c.warp_instructions, c.thread_instructions);
+    s
+}
