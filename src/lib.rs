@@ -55,7 +55,12 @@ pub struct Options {
 
 /// Compiles one entry point of a SPIR-V module.
 pub fn compile(words: &[u32], options: &Options) -> Result<Compiled, Error> {
-    let shader = frontend::translate(words, &frontend::FrontendOptions { entry: options.entry.clone() })?;
+    let shader = frontend::translate(
+        words,
+        &frontend::FrontendOptions {
+            entry: options.entry.clone(),
+        },
+    )?;
     let backend_options = BackendOptions {
         arch: options.arch.unwrap_or(Arch::DEFAULT),
         task_present: options.task_present,
@@ -67,14 +72,14 @@ pub fn compile(words: &[u32], options: &Options) -> Result<Compiled, Error> {
 /// A file given on the command line: SPIR-V or a spvsass binary.
 pub enum Input {
     Spirv(Vec<u32>),
-    Binary(Binary),
+    Binary(Box<Binary>),
 }
 
 impl Input {
     /// Tells the two apart by their magic numbers.
     pub fn from_bytes(bytes: &[u8]) -> Result<Input, Error> {
         if bytes.starts_with(&backend::binary::MAGIC) {
-            Ok(Input::Binary(Binary::from_bytes(bytes)?))
+            Ok(Input::Binary(Box::new(Binary::from_bytes(bytes)?)))
         } else {
             Ok(Input::Spirv(frontend::words_from_bytes(bytes)?))
         }
@@ -88,8 +93,18 @@ pub fn listing(binary: &Binary, ctrl: bool) -> Result<String, Error> {
     let mut s = String::new();
     let [x, y, z] = binary.workgroup_size;
     // Writing into a String cannot fail.
-    let _ = writeln!(s, "// spvsass {} {} shader, local_size ({x}, {y}, {z})", binary.arch, binary.stage.name());
-    let _ = writeln!(s, "// registers: {} GPRs, {} instructions", binary.num_gprs, instrs.len());
+    let _ = writeln!(
+        s,
+        "// spvsass {} {} shader, local_size ({x}, {y}, {z})",
+        binary.arch,
+        binary.stage.name()
+    );
+    let _ = writeln!(
+        s,
+        "// registers: {} GPRs, {} instructions",
+        binary.num_gprs,
+        instrs.len()
+    );
     if let Some(sph) = &binary.sph {
         let _ = writeln!(s, "// {}", backend::sph::Sph(*sph).summary());
     }
@@ -107,6 +122,10 @@ pub fn listing(binary: &Binary, ctrl: bool) -> Result<String, Error> {
 }
 
 /// Runs a mesh draw of `groups` workgroups in the simulator.
-pub fn simulate(binary: &Binary, groups: [u32; 3], options: &sim::SimOptions) -> Result<sim::MeshDraw, Error> {
+pub fn simulate(
+    binary: &Binary,
+    groups: [u32; 3],
+    options: &sim::SimOptions,
+) -> Result<sim::MeshDraw, Error> {
     Ok(sim::run_mesh(binary, groups, options)?)
 }

@@ -7,7 +7,11 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 #[derive(Parser)]
-#[command(name = "spvsass", version, about = "SPIR-V to NVIDIA-SASS-like compiler and SM warp simulator")]
+#[command(
+    name = "spvsass",
+    version,
+    about = "SPIR-V to NVIDIA-SASS-like compiler and SM warp simulator"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -67,7 +71,10 @@ fn parse_groups(s: &str) -> Result<[u32; 3], String> {
     }
     let mut g = [1u32; 3];
     for (i, p) in parts.iter().enumerate() {
-        g[i] = p.trim().parse().map_err(|_| format!("'{p}' is not a workgroup count"))?;
+        g[i] = p
+            .trim()
+            .parse()
+            .map_err(|_| format!("'{p}' is not a workgroup count"))?;
         if g[i] == 0 {
             return Err("workgroup counts must be at least 1".into());
         }
@@ -79,16 +86,34 @@ fn read(path: &Path) -> Result<Vec<u8>, String> {
     std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))
 }
 
-fn compile_input(path: &Path, arch: Arch, entry: Option<String>, print_passes: bool) -> Result<spvsass::Compiled, String> {
+fn compile_input(
+    path: &Path,
+    arch: Arch,
+    entry: Option<String>,
+    print_passes: bool,
+) -> Result<spvsass::Compiled, String> {
     let bytes = read(path)?;
-    let words = spvsass::frontend::words_from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
-    let options = Options { arch: Some(arch), entry, task_present: false, print_passes };
+    let words = spvsass::frontend::words_from_bytes(&bytes)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    let options = Options {
+        arch: Some(arch),
+        entry,
+        task_present: false,
+        print_passes,
+    };
     spvsass::compile(&words, &options).map_err(|e| format!("{}: {e}", path.display()))
 }
 
 fn run(cli: Cli) -> Result<(), String> {
     match cli.command {
-        Command::Compile { shader, arch, entry, output, ctrl, print_passes } => {
+        Command::Compile {
+            shader,
+            arch,
+            entry,
+            output,
+            ctrl,
+            print_passes,
+        } => {
             let compiled = compile_input(&shader, arch, entry, print_passes)?;
             for (pass, text) in &compiled.pass_dumps {
                 println!("// ---- after {pass} ----\n{text}");
@@ -96,24 +121,47 @@ fn run(cli: Cli) -> Result<(), String> {
             match output {
                 Some(out) => std::fs::write(&out, compiled.binary.to_bytes())
                     .map_err(|e| format!("cannot write {}: {e}", out.display()))?,
-                None => print!("{}", spvsass::listing(&compiled.binary, ctrl).map_err(|e| e.to_string())?),
+                None => print!(
+                    "{}",
+                    spvsass::listing(&compiled.binary, ctrl).map_err(|e| e.to_string())?
+                ),
             }
         }
         Command::Disasm { binary, ctrl } => {
             let bytes = read(&binary)?;
-            let bin = spvsass::backend::binary::Binary::from_bytes(&bytes).map_err(|e| format!("{}: {e}", binary.display()))?;
-            print!("{}", spvsass::listing(&bin, ctrl).map_err(|e| format!("{}: {e}", binary.display()))?);
+            let bin = spvsass::backend::binary::Binary::from_bytes(&bytes)
+                .map_err(|e| format!("{}: {e}", binary.display()))?;
+            print!(
+                "{}",
+                spvsass::listing(&bin, ctrl).map_err(|e| format!("{}: {e}", binary.display()))?
+            );
         }
-        Command::Run { shader, groups, arch, entry, json, max_steps } => {
+        Command::Run {
+            shader,
+            groups,
+            arch,
+            entry,
+            json,
+            max_steps,
+        } => {
             let bytes = read(&shader)?;
-            let binary = match Input::from_bytes(&bytes).map_err(|e| format!("{}: {e}", shader.display()))? {
-                Input::Binary(b) => b,
+            let binary = match Input::from_bytes(&bytes)
+                .map_err(|e| format!("{}: {e}", shader.display()))?
+            {
+                Input::Binary(b) => *b,
                 Input::Spirv(_) => compile_input(&shader, arch, entry, false)?.binary,
             };
-            let options = spvsass::sim::SimOptions { max_steps, ..Default::default() };
-            let draw = spvsass::simulate(&binary, groups, &options).map_err(|e| format!("{}: {e}", shader.display()))?;
+            let options = spvsass::sim::SimOptions {
+                max_steps,
+                ..Default::default()
+            };
+            let draw = spvsass::simulate(&binary, groups, &options)
+                .map_err(|e| format!("{}: {e}", shader.display()))?;
             if json {
-                println!("{}", serde_json::to_string_pretty(&draw).map_err(|e| e.to_string())?);
+                println!(
+                    "{}",
+                    serde_json::to_string_pretty(&draw).map_err(|e| e.to_string())?
+                );
             } else {
                 print!("{}", spvsass::describe(&draw));
             }

@@ -13,7 +13,10 @@ fn attrs(out: &mut String, a: &Attributes) {
         let _ = write!(out, " point_size {s}");
     }
     for (loc, comps) in &a.generic {
-        let c: Vec<String> = comps.iter().map(|c| c.map_or("-".into(), |v| v.to_string())).collect();
+        let c: Vec<String> = comps
+            .iter()
+            .map(|c| c.map_or("-".into(), |v| v.to_string()))
+            .collect();
         let _ = write!(out, " location{loc} ({})", c.join(", "));
     }
     for (addr, bits) in &a.other {
@@ -25,7 +28,11 @@ pub fn describe(draw: &MeshDraw) -> String {
     let mut s = String::new();
     for wg in &draw.workgroups {
         let [x, y, z] = wg.id;
-        let _ = writeln!(s, "workgroup ({x}, {y}, {z}): {} {}", wg.primitive_count, draw.topology);
+        let _ = writeln!(
+            s,
+            "workgroup ({x}, {y}, {z}): {} {}",
+            wg.primitive_count, draw.topology
+        );
         for (i, idx) in wg.indices.iter().enumerate() {
             let list: Vec<String> = idx.iter().map(|v| v.to_string()).collect();
             let _ = write!(s, "  primitive {i}: vertices ({})", list.join(", "));
@@ -41,6 +48,10 @@ pub fn describe(draw: &MeshDraw) -> String {
         }
     }
     let c = &draw.counters;
-    let _ = writeln!(s, "executed: {} warp-instructions, {} thread-instructions", c.warp_instructions, c.thread_instructions);
+    let _ = writeln!(
+        s,
+        "executed: {} warp-instructions, {} thread-instructions",
+        c.warp_instructions, c.thread_instructions
+    );
     s
 }

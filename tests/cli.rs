@@ -6,7 +6,10 @@ mod common;
 use std::process::{Command, Output};
 
 fn spvsass(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_spvsass")).args(args).output().expect("spvsass runs")
+    Command::new(env!("CARGO_BIN_EXE_spvsass"))
+        .args(args)
+        .output()
+        .expect("spvsass runs")
 }
 
 fn stderr(o: &Output) -> String {
@@ -21,11 +24,22 @@ fn tmp(name: &str) -> std::path::PathBuf {
 
 #[test]
 fn compile_prints_the_listing_with_a_header() {
-    let o = spvsass(&["compile", common::shader_path("point.mesh").to_str().unwrap(), "--arch", "sm75"]);
+    let o = spvsass(&[
+        "compile",
+        common::shader_path("point.mesh").to_str().unwrap(),
+        "--arch",
+        "sm75",
+    ]);
     assert!(o.status.success(), "{}", stderr(&o));
     let out = String::from_utf8(o.stdout).unwrap();
-    assert!(out.starts_with("// spvsass sm75 mesh shader, local_size (1, 1, 1)"), "{out}");
-    assert!(out.contains("registers: ") && out.contains("SPH v4 type VERTEX, topology POINTLIST"), "{out}");
+    assert!(
+        out.starts_with("// spvsass sm75 mesh shader, local_size (1, 1, 1)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("registers: ") && out.contains("SPH v4 type VERTEX, topology POINTLIST"),
+        "{out}"
+    );
     assert!(out.contains("/*0000*/ "), "{out}");
 }
 
@@ -33,19 +47,31 @@ fn compile_prints_the_listing_with_a_header() {
 fn disasm_of_the_binary_equals_the_compile_listing() {
     let spv = common::shader_path("triangle.mesh");
     let bin = tmp("triangle.bin");
-    let o = spvsass(&["compile", spv.to_str().unwrap(), "-o", bin.to_str().unwrap()]);
+    let o = spvsass(&[
+        "compile",
+        spv.to_str().unwrap(),
+        "-o",
+        bin.to_str().unwrap(),
+    ]);
     assert!(o.status.success(), "{}", stderr(&o));
     let listing = spvsass(&["compile", spv.to_str().unwrap()]).stdout;
     let disasm = spvsass(&["disasm", bin.to_str().unwrap()]);
     assert!(disasm.status.success(), "{}", stderr(&disasm));
-    assert_eq!(String::from_utf8(disasm.stdout).unwrap(), String::from_utf8(listing).unwrap());
+    assert_eq!(
+        String::from_utf8(disasm.stdout).unwrap(),
+        String::from_utf8(listing).unwrap()
+    );
 }
 
 #[test]
 fn missing_file_is_an_error() {
     let o = spvsass(&["compile", "/nonexistent/shader.spv"]);
     assert!(!o.status.success());
-    assert!(stderr(&o).contains("cannot read /nonexistent/shader.spv"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("cannot read /nonexistent/shader.spv"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 #[test]
@@ -94,20 +120,33 @@ fn corrupt_binary_is_an_error() {
 
 #[test]
 fn run_prints_the_mesh_outputs_as_json() {
-    let o = spvsass(&["run", common::shader_path("point.mesh").to_str().unwrap(), "--json"]);
+    let o = spvsass(&[
+        "run",
+        common::shader_path("point.mesh").to_str().unwrap(),
+        "--json",
+    ]);
     assert!(o.status.success(), "{}", stderr(&o));
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("valid JSON");
     let wg = &v["workgroups"][0];
     assert_eq!(wg["primitive_count"], 1);
     assert_eq!(wg["vertices"][0]["point_size"], 200.0);
-    assert_eq!(wg["vertices"][0]["position"], serde_json::json!([0.0, 0.0, 0.0, 1.0]));
+    assert_eq!(
+        wg["vertices"][0]["position"],
+        serde_json::json!([0.0, 0.0, 0.0, 1.0])
+    );
 }
 
 #[test]
 fn run_prints_the_mesh_outputs_readably() {
-    let o = spvsass(&["run", common::shader_path("triangle.mesh").to_str().unwrap()]);
+    let o = spvsass(&[
+        "run",
+        common::shader_path("triangle.mesh").to_str().unwrap(),
+    ]);
     assert!(o.status.success(), "{}", stderr(&o));
     let out = String::from_utf8(o.stdout).unwrap();
     assert!(out.contains("primitive 0: vertices (0, 1, 2)"), "{out}");
-    assert!(out.contains("vertex 1: position (0, 0.5, 0, 1) location0 (0, 1, 0, 1)"), "{out}");
+    assert!(
+        out.contains("vertex 1: position (0, 0.5, 0, 1) location0 (0, 1, 0, 1)"),
+        "{out}"
+    );
 }

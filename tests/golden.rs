@@ -15,7 +15,9 @@ fn check(name: &str, arch: Arch) {
     let compiled = common::compile(name, arch);
     let text = spvsass::listing(&compiled.binary, false).expect("listing");
     let mut mint = goldenfile::Mint::new(golden_dir());
-    let mut file = mint.new_goldenfile(format!("{name}.{arch}.sass")).expect("golden file");
+    let mut file = mint
+        .new_goldenfile(format!("{name}.{arch}.sass"))
+        .expect("golden file");
     file.write_all(text.as_bytes()).expect("write listing");
 }
 
@@ -36,16 +38,30 @@ golden! {
 
 #[test]
 fn goldens_shaders_and_tests_agree() {
-    let mut expected: Vec<String> = GOLDENS.iter().map(|(n, a)| format!("{n}.{a}.sass")).collect();
+    let mut expected: Vec<String> = GOLDENS
+        .iter()
+        .map(|(n, a)| format!("{n}.{a}.sass"))
+        .collect();
     expected.sort();
     let mut found: Vec<String> = std::fs::read_dir(golden_dir())
         .expect("tests/golden exists")
-        .map(|e| e.expect("dir entry").file_name().to_string_lossy().into_owned())
+        .map(|e| {
+            e.expect("dir entry")
+                .file_name()
+                .to_string_lossy()
+                .into_owned()
+        })
         .collect();
     found.sort();
-    assert_eq!(found, expected, "a golden file without a test, or a test without a golden file");
+    assert_eq!(
+        found, expected,
+        "a golden file without a test, or a test without a golden file"
+    );
     for name in common::SHADERS {
-        assert!(GOLDENS.iter().any(|(n, _)| n == name), "{name} has no golden listing");
+        assert!(
+            GOLDENS.iter().any(|(n, _)| n == name),
+            "{name} has no golden listing"
+        );
         assert!(common::shader_path(name).exists());
     }
 }

@@ -10,8 +10,14 @@ use spvsass::backend::target::Arch;
 fn check(name: &str, arch: Arch) {
     let compiled = common::compile(name, arch);
     let decoded = program::decode(&compiled.binary.code).expect("decodes");
-    assert_eq!(decoded, compiled.instrs, "decode(encode(x)) != x for {name} on {arch}");
-    assert_eq!(program::listing(&decoded, true), program::listing(&compiled.instrs, true));
+    assert_eq!(
+        decoded, compiled.instrs,
+        "decode(encode(x)) != x for {name} on {arch}"
+    );
+    assert_eq!(
+        program::listing(&decoded, true),
+        program::listing(&compiled.instrs, true)
+    );
     let bytes = compiled.binary.to_bytes();
     let back = Binary::from_bytes(&bytes).expect("container reads back");
     assert_eq!(back, compiled.binary);
@@ -41,14 +47,22 @@ fn triangle_sm86() {
 fn truncated_or_corrupt_binaries_are_errors() {
     let bytes = common::compile("point.mesh", Arch::Sm86).binary.to_bytes();
     for cut in [0, 7, 12, bytes.len() / 2, bytes.len() - 1] {
-        assert!(Binary::from_bytes(&bytes[..cut]).is_err(), "a binary cut at {cut} bytes was accepted");
+        assert!(
+            Binary::from_bytes(&bytes[..cut]).is_err(),
+            "a binary cut at {cut} bytes was accepted"
+        );
     }
     let mut extra = bytes.clone();
     extra.push(0);
     assert!(Binary::from_bytes(&extra).is_err());
     let mut bad_version = bytes.clone();
     bad_version[8] = 99;
-    assert!(Binary::from_bytes(&bad_version).unwrap_err().to_string().contains("version 99"));
+    assert!(
+        Binary::from_bytes(&bad_version)
+            .unwrap_err()
+            .to_string()
+            .contains("version 99")
+    );
 }
 
 #[test]
@@ -57,7 +71,10 @@ fn corrupt_code_is_a_decode_error_with_its_address() {
     // Instruction 2 gets an opcode no op has.
     binary.code[8] = (binary.code[8] & !0xfff) | 0xfff;
     let err = spvsass::listing(&binary, false).unwrap_err().to_string();
-    assert!(err.contains("0x0020") && err.contains("unknown opcode"), "{err}");
+    assert!(
+        err.contains("0x0020") && err.contains("unknown opcode"),
+        "{err}"
+    );
 }
 
 /// The bar from the XDC slides: the point shader fits in the instruction
@@ -68,14 +85,24 @@ fn point_shader_meets_the_xdc_bar() {
     for (arch, limit) in [(Arch::Sm75, 18), (Arch::Sm86, 12)] {
         let compiled = common::compile("point.mesh", arch);
         let text = program::listing(&compiled.instrs, false);
-        assert!(compiled.instrs.len() <= limit, "{arch}: {} instructions\n{text}", compiled.instrs.len());
+        assert!(
+            compiled.instrs.len() <= limit,
+            "{arch}: {} instructions\n{text}",
+            compiled.instrs.len()
+        );
         assert!(text.contains("ISBEWR.O.32 ["), "{text}");
         assert!(text.contains("ISBEWR.O.ATTR.SKEW.32"), "{text}");
-        assert!(text.contains("ISBEWR.O [") , "8-bit index write missing\n{text}");
+        assert!(
+            text.contains("ISBEWR.O ["),
+            "8-bit index write missing\n{text}"
+        );
         assert!(text.trim_end().ends_with("EXIT ;"), "{text}");
     }
     // On sm86 the offsets are immediates: the count write goes to [0x3]
     // and the index to [0x4].
     let text = program::listing(&common::compile("point.mesh", Arch::Sm86).instrs, false);
-    assert!(text.contains("ISBEWR.O.32 [0x3]") && text.contains("ISBEWR.O [0x4], RZ"), "{text}");
+    assert!(
+        text.contains("ISBEWR.O.32 [0x3]") && text.contains("ISBEWR.O [0x4], RZ"),
+        "{text}"
+    );
 }

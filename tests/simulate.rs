@@ -68,16 +68,22 @@ fn triangle_sm86() {
 #[test]
 fn every_workgroup_of_a_grid_emits_its_point() {
     let compiled = common::compile("point.mesh", Arch::Sm86);
-    let draw = spvsass::simulate(&compiled.binary, [2, 3, 1], &SimOptions::default()).expect("simulates");
+    let draw =
+        spvsass::simulate(&compiled.binary, [2, 3, 1], &SimOptions::default()).expect("simulates");
     assert_eq!(draw.workgroups.len(), 6);
     let ids: Vec<[u32; 3]> = draw.workgroups.iter().map(|w| w.id).collect();
     assert_eq!(ids[..3], [[0, 0, 0], [1, 0, 0], [0, 1, 0]]);
-    assert!(draw.workgroups.iter().all(|w| w.primitive_count == 1 && w.vertices[0].point_size == Some(200.0)));
+    assert!(
+        draw.workgroups
+            .iter()
+            .all(|w| w.primitive_count == 1 && w.vertices[0].point_size == Some(200.0))
+    );
 }
 
 #[test]
 fn step_limit_is_an_error_not_a_hang() {
     let compiled = common::compile("triangle.mesh", Arch::Sm86);
-    let err = spvsass::simulate(&compiled.binary, [1, 1, 1], &SimOptions { max_steps: 5 }).unwrap_err();
+    let err =
+        spvsass::simulate(&compiled.binary, [1, 1, 1], &SimOptions { max_steps: 5 }).unwrap_err();
     assert!(err.to_string().contains("/*00"), "{err}");
 }

@@ -8,11 +8,13 @@
 //! RZ and PT are operand kinds, never allocated.
 
 use crate::error::BackendError;
-use crate::isa::{Dst, Instr, IntCmp, Op, OpISetP, OpMov, OperandKind, PredCombine, PredSrc, Reg, RegFile, Src};
+use crate::isa::{
+    Dst, Instr, IntCmp, Op, OpISetP, OpMov, OperandKind, PredCombine, PredSrc, Reg, RegFile, Src,
+};
 use crate::mir::MFunc;
 use regalloc2::{
-    Allocation, Block, Edit, Function, Inst, InstRange, MachineEnv, Operand, PReg, PRegSet, RegClass, RegallocOptions,
-    VReg,
+    Allocation, Block, Edit, Function, Inst, InstRange, MachineEnv, Operand, PReg, PRegSet,
+    RegClass, RegallocOptions, VReg,
 };
 
 /// Allocatable GPRs.
@@ -70,11 +72,22 @@ impl<'a> Flat<'a> {
                 flat.operands.push(ops);
                 flat.insts.push(ins);
             }
-            flat.block_ranges.push(InstRange::new(Inst::new(start), Inst::new(flat.insts.len())));
-            flat.succs.push(b.succs.iter().map(|&s| Block::new(s)).collect());
-            flat.preds.push(b.preds.iter().map(|&p| Block::new(p)).collect());
-            flat.params.push(b.params.iter().map(|&p| vreg(p)).collect());
-            flat.args.push(b.succ_args.iter().map(|a| a.iter().map(|&v| vreg(v)).collect()).collect());
+            flat.block_ranges.push(InstRange::new(
+                Inst::new(start),
+                Inst::new(flat.insts.len()),
+            ));
+            flat.succs
+                .push(b.succs.iter().map(|&s| Block::new(s)).collect());
+            flat.preds
+                .push(b.preds.iter().map(|&p| Block::new(p)).collect());
+            flat.params
+                .push(b.params.iter().map(|&p| vreg(p)).collect());
+            flat.args.push(
+                b.succ_args
+                    .iter()
+                    .map(|a| a.iter().map(|&v| vreg(v)).collect())
+                    .collect(),
+            );
         }
         flat
     }
@@ -159,7 +172,10 @@ fn copy(file: RegClass, from: u8, to: u8) -> Instr {
             srcs: [Src::ZERO, Src::ZERO],
             accum: PredSrc::reg(Reg::Phys(from)),
         })),
-        _ => Instr::new(Op::Mov(OpMov { dst: Dst::Reg(Reg::Phys(to)), src: Src::reg(Reg::Phys(from)) })),
+        _ => Instr::new(Op::Mov(OpMov {
+            dst: Dst::Reg(Reg::Phys(to)),
+            src: Src::reg(Reg::Phys(from)),
+        })),
     }
 }
 
@@ -167,15 +183,21 @@ fn copy(file: RegClass, from: u8, to: u8) -> Instr {
 /// and the moves regalloc2 asks for. Returns the number of GPRs used.
 pub fn assign_regs(f: &mut MFunc) -> Result<u32, BackendError> {
     let flat = Flat::new(f);
-    let opts = RegallocOptions { validate_ssa: cfg!(debug_assertions), ..RegallocOptions::default() };
+    let opts = RegallocOptions {
+        validate_ssa: cfg!(debug_assertions),
+        ..RegallocOptions::default()
+    };
     let mut result = None;
     for budget in GPR_BUDGETS {
         let env = machine_env(budget);
-        let out = regalloc2::run(&flat, &env, &opts).map_err(|e| BackendError::RegAlloc(format!("{e:?}")))?;
+        let out = regalloc2::run(&flat, &env, &opts)
+            .map_err(|e| BackendError::RegAlloc(format!("{e:?}")))?;
         if cfg!(debug_assertions) {
             let mut checker = regalloc2::checker::Checker::new(&flat, &env);
             checker.prepare(&out);
-            checker.run().map_err(|e| BackendError::RegAlloc(format!("checker: {e:?}")))?;
+            checker
+                .run()
+                .map_err(|e| BackendError::RegAlloc(format!("checker: {e:?}")))?;
         }
         let spills = out.num_spillslots;
         result = Some(out);

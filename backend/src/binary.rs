@@ -83,7 +83,13 @@ impl Binary {
         match &self.mesh {
             None => w.push(0),
             Some(m) => {
-                w.extend([1, topology_code(m.topology), m.max_vertices, m.max_primitives, m.shared_mem_lines]);
+                w.extend([
+                    1,
+                    topology_code(m.topology),
+                    m.max_vertices,
+                    m.max_primitives,
+                    m.shared_mem_lines,
+                ]);
                 for list in [&m.vertex_attrs, &m.primitive_attrs] {
                     w.push(list.len() as u32);
                     w.extend(list.iter().map(|&a| u32::from(a)));
@@ -115,14 +121,26 @@ impl Binary {
             return Err(BinaryError::Version(version));
         }
         let sm = r.word("arch")?;
-        let arch = Arch::from_sm(sm).ok_or(BinaryError::BadValue { field: "arch", value: sm })?;
+        let arch = Arch::from_sm(sm).ok_or(BinaryError::BadValue {
+            field: "arch",
+            value: sm,
+        })?;
         let stage = match r.word("stage")? {
             0 => Stage::Task,
             1 => Stage::Mesh,
             2 => Stage::Compute,
-            v => return Err(BinaryError::BadValue { field: "stage", value: v }),
+            v => {
+                return Err(BinaryError::BadValue {
+                    field: "stage",
+                    value: v,
+                });
+            }
         };
-        let workgroup_size = [r.word("workgroup size")?, r.word("workgroup size")?, r.word("workgroup size")?];
+        let workgroup_size = [
+            r.word("workgroup size")?,
+            r.word("workgroup size")?,
+            r.word("workgroup size")?,
+        ];
         let num_gprs = r.word("register count")?;
         let mesh = match r.word("mesh state flag")? {
             0 => None,
@@ -131,16 +149,33 @@ impl Binary {
                     1 => MeshTopology::Points,
                     2 => MeshTopology::Lines,
                     3 => MeshTopology::Triangles,
-                    v => return Err(BinaryError::BadValue { field: "topology", value: v }),
+                    v => {
+                        return Err(BinaryError::BadValue {
+                            field: "topology",
+                            value: v,
+                        });
+                    }
                 };
                 let max_vertices = r.word("max vertices")?;
                 let max_primitives = r.word("max primitives")?;
                 let shared_mem_lines = r.word("shared memory lines")?;
                 let vertex_attrs = r.attr_list()?;
                 let primitive_attrs = r.attr_list()?;
-                Some(MeshState { topology, max_vertices, max_primitives, shared_mem_lines, vertex_attrs, primitive_attrs })
+                Some(MeshState {
+                    topology,
+                    max_vertices,
+                    max_primitives,
+                    shared_mem_lines,
+                    vertex_attrs,
+                    primitive_attrs,
+                })
             }
-            v => return Err(BinaryError::BadValue { field: "mesh state flag", value: v }),
+            v => {
+                return Err(BinaryError::BadValue {
+                    field: "mesh state flag",
+                    value: v,
+                });
+            }
         };
         let sph = match r.word("SPH size")? {
             0 => None,
@@ -151,17 +186,33 @@ impl Binary {
                 }
                 Some(s)
             }
-            v => return Err(BinaryError::BadValue { field: "SPH size", value: v }),
+            v => {
+                return Err(BinaryError::BadValue {
+                    field: "SPH size",
+                    value: v,
+                });
+            }
         };
         let n = r.word("code size")?;
         if n % 4 != 0 {
-            return Err(BinaryError::BadValue { field: "code size (not whole instructions)", value: n });
+            return Err(BinaryError::BadValue {
+                field: "code size (not whole instructions)",
+                value: n,
+            });
         }
         let code = r.words(n as usize, "code")?;
         if !r.bytes.is_empty() {
             return Err(BinaryError::Trailing(r.bytes.len()));
         }
-        Ok(Binary { arch, stage, workgroup_size, num_gprs, mesh, sph, code })
+        Ok(Binary {
+            arch,
+            stage,
+            workgroup_size,
+            num_gprs,
+            mesh,
+            sph,
+            code,
+        })
     }
 }
 
@@ -171,7 +222,10 @@ struct Reader<'a> {
 
 impl Reader<'_> {
     fn word(&mut self, what: &'static str) -> Result<u32, BinaryError> {
-        let (head, rest) = self.bytes.split_first_chunk::<4>().ok_or(BinaryError::Truncated(what))?;
+        let (head, rest) = self
+            .bytes
+            .split_first_chunk::<4>()
+            .ok_or(BinaryError::Truncated(what))?;
         self.bytes = rest;
         Ok(u32::from_le_bytes(*head))
     }
@@ -188,7 +242,12 @@ impl Reader<'_> {
         let words = self.words(n as usize, "attribute list")?;
         words
             .into_iter()
-            .map(|a| u16::try_from(a).map_err(|_| BinaryError::BadValue { field: "attribute address", value: a }))
+            .map(|a| {
+                u16::try_from(a).map_err(|_| BinaryError::BadValue {
+                    field: "attribute address",
+                    value: a,
+                })
+            })
             .collect()
     }
 }

@@ -24,7 +24,11 @@ pub struct BackendOptions {
 
 impl Default for BackendOptions {
     fn default() -> Self {
-        BackendOptions { arch: Arch::DEFAULT, task_present: false, print_passes: false }
+        BackendOptions {
+            arch: Arch::DEFAULT,
+            task_present: false,
+            print_passes: false,
+        }
     }
 }
 
@@ -51,10 +55,16 @@ pub fn compile(sh: &Shader, opts: &BackendOptions) -> Result<Compiled, BackendEr
             spirv_id: None,
         });
     }
-    let mesh_info = sh.mesh.ok_or_else(|| BackendError::Invalid { what: "a mesh shader without output modes".into(), spirv_id: None })?;
+    let mesh_info = sh.mesh.ok_or_else(|| BackendError::Invalid {
+        what: "a mesh shader without output modes".into(),
+        spirv_id: None,
+    })?;
     if sh.invocations() > 32 {
         return Err(BackendError::Unsupported {
-            what: format!("workgroups of {} invocations (over one warp: issue [D])", sh.invocations()),
+            what: format!(
+                "workgroups of {} invocations (over one warp: issue [D])",
+                sh.invocations()
+            ),
             opcode: "OpExecutionMode LocalSize".into(),
             spirv_id: None,
         });
@@ -78,7 +88,11 @@ pub fn compile(sh: &Shader, opts: &BackendOptions) -> Result<Compiled, BackendEr
         vertex_attrs: selected.vertex_attrs,
         primitive_attrs: Vec::new(),
     };
-    let shader_type = if opts.task_present { ShaderType::Tessellation } else { ShaderType::Vertex };
+    let shader_type = if opts.task_present {
+        ShaderType::Tessellation
+    } else {
+        ShaderType::Vertex
+    };
     let sph = Sph::mesh(&mesh, shader_type);
     let binary = Binary {
         arch: opts.arch,
@@ -89,5 +103,9 @@ pub fn compile(sh: &Shader, opts: &BackendOptions) -> Result<Compiled, BackendEr
         sph: Some(sph.0),
         code,
     };
-    Ok(Compiled { binary, instrs, pass_dumps: dumps })
+    Ok(Compiled {
+        binary,
+        instrs,
+        pass_dumps: dumps,
+    })
 }

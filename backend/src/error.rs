@@ -6,12 +6,18 @@ use spvsass_frontend::ir::{BinaryOp, CmpOp, ConvOp, Op, UnaryOp};
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum BackendError {
     #[error("{what} is not supported yet by the backend ({opcode}{})", id_text(*.spirv_id))]
-    Unsupported { what: String, opcode: String, spirv_id: Option<u32> },
+    Unsupported {
+        what: String,
+        opcode: String,
+        spirv_id: Option<u32>,
+    },
     #[error("{what}{}", id_text(*.spirv_id))]
     Invalid { what: String, spirv_id: Option<u32> },
     #[error("register allocation failed: {0}")]
     RegAlloc(String),
-    #[error("register pressure needs spilling to local memory, which is not implemented yet ({0} spill slots)")]
+    #[error(
+        "register pressure needs spilling to local memory, which is not implemented yet ({0} spill slots)"
+    )]
     Spill(usize),
     #[error("structured control flow nests deeper than the {0} convergence barriers")]
     TooDeep(u8),
@@ -25,7 +31,7 @@ fn id_text(id: Option<u32>) -> String {
 
 /// The SPIR-V opcode an IR op came from, for messages.
 pub fn spirv_opcode(op: &Op) -> String {
-    let name = match op {
+    match op {
         Op::Binary(b, ..) => match b {
             BinaryOp::Shl => "OpShiftLeftLogical".into(),
             BinaryOp::ShrLogical => "OpShiftRightLogical".into(),
@@ -33,7 +39,12 @@ pub fn spirv_opcode(op: &Op) -> String {
             BinaryOp::And => "OpBitwiseAnd".into(),
             BinaryOp::Or => "OpBitwiseOr".into(),
             BinaryOp::Xor => "OpBitwiseXor".into(),
-            BinaryOp::UMin | BinaryOp::UMax | BinaryOp::SMin | BinaryOp::SMax | BinaryOp::FMin | BinaryOp::FMax => {
+            BinaryOp::UMin
+            | BinaryOp::UMax
+            | BinaryOp::SMin
+            | BinaryOp::SMax
+            | BinaryOp::FMin
+            | BinaryOp::FMax => {
                 format!("GLSL.std.450 {b:?}")
             }
             other => format!("Op{other:?}"),
@@ -94,6 +105,5 @@ pub fn spirv_opcode(op: &Op) -> String {
         Op::Return => "OpReturn".into(),
         Op::EmitMeshTasks { .. } => "OpEmitMeshTasksEXT".into(),
         Op::Unreachable => "OpUnreachable".into(),
-    };
-    name
+    }
 }

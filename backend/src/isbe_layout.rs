@@ -63,7 +63,11 @@ impl AttrLayout {
     pub fn new(base: u32, mut components: Vec<u16>, max_elems: u32) -> AttrLayout {
         components.sort_unstable();
         components.dedup();
-        AttrLayout { base, components, max_elems }
+        AttrLayout {
+            base,
+            components,
+            max_elems,
+        }
     }
 
     /// The rank of a component among the used ones.
@@ -79,7 +83,12 @@ impl AttrLayout {
     /// The offset of component `addr` of element `elem`, without SKEW.
     pub fn offset(&self, elem: u32, addr: u16) -> Option<u32> {
         let rank = self.rank(addr)?;
-        Some(self.base + (elem / BLOCK_ELEMS) * self.block_size() + rank * LINE + (elem % BLOCK_ELEMS) * 4)
+        Some(
+            self.base
+                + (elem / BLOCK_ELEMS) * self.block_size()
+                + rank * LINE
+                + (elem % BLOCK_ELEMS) * 4,
+        )
     }
 
     /// The lane-independent base a SKEW access uses for element `lane` of

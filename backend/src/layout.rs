@@ -8,7 +8,9 @@ use crate::program::INSTR_BYTES;
 
 fn uncond_target(ins: &Instr) -> Option<usize> {
     match ins.op {
-        Op::Bra(OpBra { target: Target::Block(t) }) if ins.guard.is_true() => Some(t as usize),
+        Op::Bra(OpBra {
+            target: Target::Block(t),
+        }) if ins.guard.is_true() => Some(t as usize),
         _ => None,
     }
 }
@@ -44,7 +46,10 @@ pub fn layout(f: &MFunc) -> Vec<Instr> {
         let last = blk.instrs.len().saturating_sub(1);
         for (k, ins) in blk.instrs.iter().enumerate() {
             let mut ins = *ins;
-            if let Op::Bra(OpBra { target: Target::Block(t) }) = &mut ins.op {
+            if let Op::Bra(OpBra {
+                target: Target::Block(t),
+            }) = &mut ins.op
+            {
                 *t = resolve(*t as usize) as u32;
             }
             if k == last {
@@ -54,18 +59,35 @@ pub fn layout(f: &MFunc) -> Vec<Instr> {
                     }
                     continue;
                 }
-                if let (Op::Bra(OpBra { target: Target::Block(t) }), false) = (ins.op, ins.guard.is_true()) {
+                if let (
+                    Op::Bra(OpBra {
+                        target: Target::Block(t),
+                    }),
+                    false,
+                ) = (ins.op, ins.guard.is_true())
+                {
                     // A conditional branch: successor 0 is taken, successor 1
                     // falls through.
                     let taken = t as usize;
                     let other = resolve(blk.succs[1]);
                     if Some(taken) == next && taken != other {
-                        let inverted = PredSrc { neg: !ins.guard.neg, ..ins.guard };
-                        out.push(Instr { guard: inverted, op: Op::Bra(OpBra { target: Target::Block(other as u32) }), ..ins });
+                        let inverted = PredSrc {
+                            neg: !ins.guard.neg,
+                            ..ins.guard
+                        };
+                        out.push(Instr {
+                            guard: inverted,
+                            op: Op::Bra(OpBra {
+                                target: Target::Block(other as u32),
+                            }),
+                            ..ins
+                        });
                     } else {
                         out.push(ins);
                         if Some(other) != next {
-                            out.push(Instr::new(Op::Bra(OpBra { target: Target::Block(other as u32) })));
+                            out.push(Instr::new(Op::Bra(OpBra {
+                                target: Target::Block(other as u32),
+                            })));
                         }
                     }
                     continue;

@@ -8,8 +8,8 @@ pub mod isa;
 pub mod isbe_layout;
 pub mod layout;
 pub mod mir;
-pub mod sph;
 pub mod program;
+pub mod sph;
 pub mod target;
 
 pub use spvsass_frontend as frontend;

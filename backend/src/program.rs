@@ -26,7 +26,11 @@ pub fn encode(instrs: &[Instr]) -> Result<Vec<u32>, ProgramEncodeError> {
     let mut out = Vec::with_capacity(instrs.len() * 4);
     for (i, ins) in instrs.iter().enumerate() {
         let pc = i as u32 * INSTR_BYTES;
-        let w = ins.encode(pc).map_err(|error| ProgramEncodeError { pc, text: ins.to_string(), error })?;
+        let w = ins.encode(pc).map_err(|error| ProgramEncodeError {
+            pc,
+            text: ins.to_string(),
+            error,
+        })?;
         out.extend(w.words());
     }
     Ok(out)
@@ -53,7 +57,12 @@ pub fn listing(instrs: &[Instr], ctrl: bool) -> String {
         let text = ins.to_string();
         // Writing into a String cannot fail.
         if ctrl {
-            let _ = writeln!(s, "        /*{:04x}*/ {text:<56} {}", i as u32 * INSTR_BYTES, ins.ctrl);
+            let _ = writeln!(
+                s,
+                "        /*{:04x}*/ {text:<56} {}",
+                i as u32 * INSTR_BYTES,
+                ins.ctrl
+            );
         } else {
             let _ = writeln!(s, "        /*{:04x}*/ {text}", i as u32 * INSTR_BYTES);
         }

@@ -45,7 +45,8 @@ pub const SPH_VERSION: u32 = 4;
 
 impl Sph {
     pub fn get(&self, r: std::ops::Range<usize>) -> u32 {
-        r.clone().fold(0, |acc, b| acc | (u32::from(self.bit(b)) << (b - r.start)))
+        r.clone()
+            .fold(0, |acc, b| acc | (u32::from(self.bit(b)) << (b - r.start)))
     }
 
     pub fn bit(&self, b: usize) -> bool {

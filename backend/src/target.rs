@@ -50,6 +50,8 @@ impl FromStr for Arch {
             .parse::<u32>()
             .ok()
             .and_then(Arch::from_sm)
-            .ok_or_else(|| format!("unknown architecture '{s}' (expected one of sm75, sm86, sm89, sm90)"))
+            .ok_or_else(|| {
+                format!("unknown architecture '{s}' (expected one of sm75, sm86, sm89, sm90)")
+            })
     }
 }

@@ -1,4 +1,5 @@
-//! Helpers shared by the integration tests.
+//! Helpers shared by the integration tests (each test binary uses some).
+#![allow(dead_code)]
 
 use std::path::PathBuf;
 
@@ -6,7 +7,9 @@ use std::path::PathBuf;
 pub const SHADERS: &[&str] = &["point.mesh", "triangle.mesh"];
 
 pub fn shader_path(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/shaders").join(format!("{name}.spv"))
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/shaders")
+        .join(format!("{name}.spv"))
 }
 
 pub fn shader_words(name: &str) -> Vec<u32> {
@@ -15,6 +18,10 @@ pub fn shader_words(name: &str) -> Vec<u32> {
 }
 
 pub fn compile(name: &str, arch: spvsass::backend::target::Arch) -> spvsass::Compiled {
-    let options = spvsass::Options { arch: Some(arch), ..Default::default() };
-    spvsass::compile(&shader_words(name), &options).unwrap_or_else(|e| panic!("{name} on {arch}: {e}"))
+    let options = spvsass::Options {
+        arch: Some(arch),
+        ..Default::default()
+    };
+    spvsass::compile(&shader_words(name), &options)
+        .unwrap_or_else(|e| panic!("{name} on {arch}: {e}"))
 }

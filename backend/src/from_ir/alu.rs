@@ -7,8 +7,8 @@ use super::{Comp, Isel};
 use crate::error::BackendError;
 use crate::fold::{Folded, fold};
 use crate::isa::{
-    ConvKind, Dst, FloatArith, FloatCmp, Instr, IntCmp, Op, OpConv, OpFArith, OpFSetP, OpIAdd3, OpIMad, OpISetP,
-    OpLop3, OpSel, OpShf, PredCombine, PredSrc, Reg, RegFile, Src, SrcRef,
+    ConvKind, Dst, FloatArith, FloatCmp, Instr, IntCmp, Op, OpConv, OpFArith, OpFSetP, OpIAdd3,
+    OpIMad, OpISetP, OpLop3, OpSel, OpShf, PredCombine, PredSrc, Reg, RegFile, Src, SrcRef,
 };
 use spvsass_frontend::ir::{self, BinaryOp, CmpOp, ConvOp, InstData, Scalar, Type, UnaryOp};
 
@@ -29,7 +29,11 @@ impl Isel<'_> {
         }
         let pred_dst = matches!(op, Op::ISetP(_) | Op::FSetP(_));
         self.legalize(&mut op);
-        let file = if pred_dst { RegFile::Pred } else { RegFile::Gpr };
+        let file = if pred_dst {
+            RegFile::Pred
+        } else {
+            RegFile::Gpr
+        };
         let r = self.f.new_vreg(file);
         let d = Dst::Reg(Reg::Virt(r));
         match &mut op {
@@ -46,7 +50,11 @@ impl Isel<'_> {
             _ => unreachable!("alu() takes ALU ops"),
         }
         self.emit(Instr::new(op));
-        if pred_dst { Comp::Pred(r) } else { Comp::Reg(r) }
+        if pred_dst {
+            Comp::Pred(r)
+        } else {
+            Comp::Reg(r)
+        }
     }
 
     /// Moves constants out of slots that cannot hold them.
@@ -66,18 +74,30 @@ impl Isel<'_> {
         };
         if let SrcRef::Imm(v) = srcs[0].src {
             let r = self.reg_or_zero(Comp::Const(v));
-            srcs[0] = Src { src: r.src, ..srcs[0] };
+            srcs[0] = Src {
+                src: r.src,
+                ..srcs[0]
+            };
         }
-        if srcs.len() == 3 && matches!(srcs[1].src, SrcRef::Imm(_)) && matches!(srcs[2].src, SrcRef::Imm(_)) {
-            if let SrcRef::Imm(v) = srcs[2].src {
-                let r = self.reg_or_zero(Comp::Const(v));
-                srcs[2] = Src { src: r.src, ..srcs[2] };
-            }
+        if srcs.len() == 3
+            && matches!(srcs[1].src, SrcRef::Imm(_))
+            && matches!(srcs[2].src, SrcRef::Imm(_))
+            && let SrcRef::Imm(v) = srcs[2].src
+        {
+            let r = self.reg_or_zero(Comp::Const(v));
+            srcs[2] = Src {
+                src: r.src,
+                ..srcs[2]
+            };
         }
         // An immediate cannot carry a modifier: fold a negation into it.
         for s in srcs.iter_mut() {
             if let (SrcRef::Imm(v), true) = (s.src, s.neg) {
-                *s = Src::imm(if float { v ^ 0x8000_0000 } else { v.wrapping_neg() });
+                *s = Src::imm(if float {
+                    v ^ 0x8000_0000
+                } else {
+                    v.wrapping_neg()
+                });
             }
         }
     }
@@ -90,25 +110,62 @@ impl Isel<'_> {
         match c {
             Comp::Pred(p) => Some(PredSrc::reg(Reg::Virt(p))),
             Comp::Bool(true) => Some(PredSrc::TRUE),
-            Comp::Bool(false) => Some(PredSrc { reg: None, neg: true }),
+            Comp::Bool(false) => Some(PredSrc {
+                reg: None,
+                neg: true,
+            }),
             _ => None,
         }
     }
 
     /// Puts a constant first operand second when the op allows it.
     fn commute(a: Src, b: Src) -> (Src, Src) {
-        if is_const(&a) && !is_const(&b) { (b, a) } else { (a, b) }
+        if is_const(&a) && !is_const(&b) {
+            (b, a)
+        } else {
+            (a, b)
+        }
     }
 
     fn lop(&mut self, a: Src, b: Src, c: Src, lut: u8) -> Comp {
-        self.alu(Op::Lop3(OpLop3 { dst: Dst::None, srcs: [a, b, c], lut }))
+        self.alu(Op::Lop3(OpLop3 {
+            dst: Dst::None,
+            srcs: [a, b, c],
+            lut,
+        }))
     }
 
-    fn binary(&mut self, op: BinaryOp, a: Comp, b: Comp, inst: &InstData) -> Result<Comp, BackendError> {
+    fn binary(
+        &mut self,
+        op: BinaryOp,
+        a: Comp,
+        b: Comp,
+        inst: &InstData,
+    ) -> Result<Comp, BackendError> {
         let (a, b) = (self.src(a), self.src(b));
-        let iadd = |a: Src, b: Src| Op::IAdd3(OpIAdd3 { dst: Dst::None, srcs: [a, b, Src::ZERO] });
-        let farith = |kind, a: Src, b: Src| Op::FArith(OpFArith { kind, dst: Dst::None, srcs: [a, b, Src::ZERO], ftz: false });
-        let shf = |a: Src, s: Src, right| Op::Shf(OpShf { dst: Dst::None, srcs: [a, s, Src::ZERO], right, wrap: false, high: false });
+        let iadd = |a: Src, b: Src| {
+            Op::IAdd3(OpIAdd3 {
+                dst: Dst::None,
+                srcs: [a, b, Src::ZERO],
+            })
+        };
+        let farith = |kind, a: Src, b: Src| {
+            Op::FArith(OpFArith {
+                kind,
+                dst: Dst::None,
+                srcs: [a, b, Src::ZERO],
+                ftz: false,
+            })
+        };
+        let shf = |a: Src, s: Src, right| {
+            Op::Shf(OpShf {
+                dst: Dst::None,
+                srcs: [a, s, Src::ZERO],
+                right,
+                wrap: false,
+                high: false,
+            })
+        };
         Ok(match op {
             BinaryOp::IAdd => {
                 let (a, b) = Self::commute(a, b);
@@ -117,7 +174,11 @@ impl Isel<'_> {
             BinaryOp::ISub => self.alu(iadd(a, b.negated())),
             BinaryOp::IMul => {
                 let (a, b) = Self::commute(a, b);
-                self.alu(Op::IMad(OpIMad { dst: Dst::None, srcs: [a, b, Src::ZERO], signed: false }))
+                self.alu(Op::IMad(OpIMad {
+                    dst: Dst::None,
+                    srcs: [a, b, Src::ZERO],
+                    signed: false,
+                }))
             }
             BinaryOp::And | BinaryOp::Or | BinaryOp::Xor => {
                 let (a, b) = Self::commute(a, b);
@@ -141,7 +202,11 @@ impl Isel<'_> {
             }
             BinaryOp::UMin | BinaryOp::UMax | BinaryOp::SMin | BinaryOp::SMax => {
                 let signed = matches!(op, BinaryOp::SMin | BinaryOp::SMax);
-                let cmp = if matches!(op, BinaryOp::UMin | BinaryOp::SMin) { IntCmp::Lt } else { IntCmp::Gt };
+                let cmp = if matches!(op, BinaryOp::UMin | BinaryOp::SMin) {
+                    IntCmp::Lt
+                } else {
+                    IntCmp::Gt
+                };
                 let p = self.int_cmp(cmp, signed, a, b);
                 self.select(p, a, b)
             }
@@ -150,28 +215,62 @@ impl Isel<'_> {
     }
 
     fn int_cmp(&mut self, cmp: IntCmp, signed: bool, a: Src, b: Src) -> Comp {
-        let (a, b, cmp) = if is_const(&a) && !is_const(&b) { (b, a, flip_int(cmp)) } else { (a, b, cmp) };
-        self.alu(Op::ISetP(OpISetP { dst: Dst::None, cmp, signed, combine: PredCombine::And, srcs: [a, b], accum: PredSrc::TRUE }))
+        let (a, b, cmp) = if is_const(&a) && !is_const(&b) {
+            (b, a, flip_int(cmp))
+        } else {
+            (a, b, cmp)
+        };
+        self.alu(Op::ISetP(OpISetP {
+            dst: Dst::None,
+            cmp,
+            signed,
+            combine: PredCombine::And,
+            srcs: [a, b],
+            accum: PredSrc::TRUE,
+        }))
     }
 
     fn float_cmp(&mut self, cmp: FloatCmp, a: Src, b: Src) -> Comp {
-        let (a, b, cmp) = if is_const(&a) && !is_const(&b) { (b, a, flip_float(cmp)) } else { (a, b, cmp) };
-        self.alu(Op::FSetP(OpFSetP { dst: Dst::None, cmp, combine: PredCombine::And, ftz: false, srcs: [a, b], accum: PredSrc::TRUE }))
+        let (a, b, cmp) = if is_const(&a) && !is_const(&b) {
+            (b, a, flip_float(cmp))
+        } else {
+            (a, b, cmp)
+        };
+        self.alu(Op::FSetP(OpFSetP {
+            dst: Dst::None,
+            cmp,
+            combine: PredCombine::And,
+            ftz: false,
+            srcs: [a, b],
+            accum: PredSrc::TRUE,
+        }))
     }
 
     /// `cond ? a : b` on 32-bit components.
     fn select(&mut self, cond: Comp, a: Src, b: Src) -> Comp {
-        let Some(mut p) = self.pred(cond) else { return Comp::Const(0) };
+        let Some(mut p) = self.pred(cond) else {
+            return Comp::Const(0);
+        };
         let (a, b) = if is_const(&a) && !is_const(&b) {
             p.neg = !p.neg;
             (b, a)
         } else {
             (a, b)
         };
-        self.alu(Op::Sel(OpSel { dst: Dst::None, srcs: [a, b], cond: p }))
+        self.alu(Op::Sel(OpSel {
+            dst: Dst::None,
+            srcs: [a, b],
+            cond: p,
+        }))
     }
 
-    fn compare(&mut self, op: CmpOp, a: Comp, b: Comp, inst: &InstData) -> Result<Comp, BackendError> {
+    fn compare(
+        &mut self,
+        op: CmpOp,
+        a: Comp,
+        b: Comp,
+        inst: &InstData,
+    ) -> Result<Comp, BackendError> {
         let (a, b) = (self.src(a), self.src(b));
         use CmpOp as C;
         Ok(match op {
@@ -197,14 +296,19 @@ impl Isel<'_> {
             C::FUnordLe => self.float_cmp(FloatCmp::UnordLe, a, b),
             C::FUnordGt => self.float_cmp(FloatCmp::UnordGt, a, b),
             C::FUnordGe => self.float_cmp(FloatCmp::UnordGe, a, b),
-            C::LogicalEq | C::LogicalNe => return Err(self.unsupported("comparisons of booleans", inst)),
+            C::LogicalEq | C::LogicalNe => {
+                return Err(self.unsupported("comparisons of booleans", inst));
+            }
         })
     }
 
     fn unary(&mut self, op: UnaryOp, a: Comp, inst: &InstData) -> Result<Comp, BackendError> {
         let s = self.src(a);
         Ok(match op {
-            UnaryOp::INeg => self.alu(Op::IAdd3(OpIAdd3 { dst: Dst::None, srcs: [Src::ZERO, s.negated(), Src::ZERO] })),
+            UnaryOp::INeg => self.alu(Op::IAdd3(OpIAdd3 {
+                dst: Dst::None,
+                srcs: [Src::ZERO, s.negated(), Src::ZERO],
+            })),
             UnaryOp::Not => self.lop(s, Src::ZERO, Src::ZERO, !OpLop3::A),
             // Sign-bit operations are exact bit manipulations.
             UnaryOp::FNeg => self.lop(s, Src::imm(0x8000_0000), Src::ZERO, OpLop3::A ^ OpLop3::B),
@@ -228,13 +332,27 @@ impl Isel<'_> {
         })
     }
 
-    fn convert(&mut self, op: ConvOp, a: Comp, from: Scalar, to: Scalar, inst: &InstData) -> Result<Comp, BackendError> {
+    fn convert(
+        &mut self,
+        op: ConvOp,
+        a: Comp,
+        from: Scalar,
+        to: Scalar,
+        inst: &InstData,
+    ) -> Result<Comp, BackendError> {
         let is32 = |s: Scalar| s.size() == 4 && s != Scalar::Bool;
         if !is32(from) || !is32(to) {
             return Err(self.unsupported(format!("conversions from {from} to {to}"), inst));
         }
         let s = self.src(a);
-        let conv = |kind, signed| Op::Conv(OpConv { kind, dst: Dst::None, src: s, signed });
+        let conv = |kind, signed| {
+            Op::Conv(OpConv {
+                kind,
+                dst: Dst::None,
+                src: s,
+                signed,
+            })
+        };
         Ok(match op {
             ConvOp::UToF => self.alu(conv(ConvKind::IntToFloat, false)),
             ConvOp::SToF => self.alu(conv(ConvKind::IntToFloat, true)),
@@ -262,7 +380,10 @@ impl Isel<'_> {
             ty = sub;
             start += off;
         }
-        Some((start as usize, super::places::comp_count(self.sh, ty)? as usize))
+        Some((
+            start as usize,
+            super::places::comp_count(self.sh, ty)? as usize,
+        ))
     }
 
     pub(super) fn alu_inst(&mut self, inst: &InstData) -> Result<Vec<Comp>, BackendError> {
@@ -304,10 +425,17 @@ impl Isel<'_> {
                 }
                 out
             }
-            I::Select { cond, if_true, if_false } => {
+            I::Select {
+                cond,
+                if_true,
+                if_false,
+            } => {
                 let conds = per_comp(self, *cond)?;
                 let (t, f) = (per_comp(self, *if_true)?, per_comp(self, *if_false)?);
-                if t.iter().chain(&f).any(|c| matches!(c, Comp::Pred(_) | Comp::Bool(_))) {
+                if t.iter()
+                    .chain(&f)
+                    .any(|c| matches!(c, Comp::Pred(_) | Comp::Bool(_)))
+                {
                     return Err(self.unsupported("selects between booleans", inst));
                 }
                 let mut out = Vec::new();
@@ -316,8 +444,14 @@ impl Isel<'_> {
                     let c = conds[if conds.len() == 1 { 0 } else { i }];
                     let (a, b) = (self.src(a), self.src(b));
                     out.push(match c {
-                        Comp::Bool(true) => self.alu(Op::Mov(crate::isa::OpMov { dst: Dst::None, src: a })),
-                        Comp::Bool(false) => self.alu(Op::Mov(crate::isa::OpMov { dst: Dst::None, src: b })),
+                        Comp::Bool(true) => self.alu(Op::Mov(crate::isa::OpMov {
+                            dst: Dst::None,
+                            src: a,
+                        })),
+                        Comp::Bool(false) => self.alu(Op::Mov(crate::isa::OpMov {
+                            dst: Dst::None,
+                            src: b,
+                        })),
                         _ => self.select(c, a, b),
                     });
                 }
@@ -337,7 +471,11 @@ impl Isel<'_> {
                     .ok_or_else(|| self.unsupported("this composite extraction", inst))?;
                 all[start..start + n].to_vec()
             }
-            I::CompositeInsert { object, composite, indices } => {
+            I::CompositeInsert {
+                object,
+                composite,
+                indices,
+            } => {
                 let mut all = per_comp(self, *composite)?;
                 let obj = per_comp(self, *object)?;
                 let (start, n) = self

@@ -46,23 +46,39 @@ impl Isel<'_> {
         let from = self.cur;
         match &inst.op {
             ir::Op::Jump(call) => self.jump(from, call)?,
-            ir::Op::Branch { cond, then_dest, else_dest } => {
+            ir::Op::Branch {
+                cond,
+                then_dest,
+                else_dest,
+            } => {
                 let (taken, not_taken, guard) = match self.value_comp(*cond)? {
                     Comp::Bool(true) => return self.jump(from, then_dest),
                     Comp::Bool(false) => return self.jump(from, else_dest),
                     Comp::Pred(p) => (then_dest, else_dest, PredSrc::reg(Reg::Virt(p))),
-                    _ => return Err(BackendError::Invalid { what: "a branch on a non-boolean".into(), spirv_id: inst.spirv_id }),
+                    _ => {
+                        return Err(BackendError::Invalid {
+                            what: "a branch on a non-boolean".into(),
+                            spirv_id: inst.spirv_id,
+                        });
+                    }
                 };
                 let taken_args = self.edge_args(taken)?;
                 let other_args = self.edge_args(not_taken)?;
                 if let Some(&bar) = self.bssy_at.get(&b) {
-                    let Some(Merge::Selection { merge }) = self.sh.blocks[b].merge else { unreachable!() };
+                    let Some(Merge::Selection { merge }) = self.sh.blocks[b].merge else {
+                        unreachable!()
+                    };
                     let target = Target::Block(self.blocks[&merge] as u32);
                     self.emit(Instr::new(Op::Bssy(OpBssy { bar, target })));
                 }
                 let t = self.blocks[&taken.block];
                 let e = self.blocks[&not_taken.block];
-                self.emit(Instr::guarded(guard, Op::Bra(OpBra { target: Target::Block(t as u32) })));
+                self.emit(Instr::guarded(
+                    guard,
+                    Op::Bra(OpBra {
+                        target: Target::Block(t as u32),
+                    }),
+                ));
                 self.f.add_edge(from, t, taken_args);
                 self.f.add_edge(from, e, other_args);
             }
@@ -75,7 +91,9 @@ impl Isel<'_> {
     fn jump(&mut self, from: usize, call: &BlockCall) -> Result<(), BackendError> {
         let args = self.edge_args(call)?;
         let t = self.blocks[&call.block];
-        self.emit(Instr::new(Op::Bra(OpBra { target: Target::Block(t as u32) })));
+        self.emit(Instr::new(Op::Bra(OpBra {
+            target: Target::Block(t as u32),
+        })));
         self.f.add_edge(from, t, args);
         Ok(())
     }
@@ -101,17 +119,24 @@ pub fn split_critical_edges(f: &mut MFunc) {
             let args = std::mem::take(&mut f.blocks[from].succ_args[si]);
             f.blocks[from].succs[si] = mid;
             f.blocks[mid].preds.push(from);
-            let p = f.blocks[to].preds.iter().position(|&p| p == from).expect("edge is recorded on both ends");
+            let p = f.blocks[to]
+                .preds
+                .iter()
+                .position(|&p| p == from)
+                .expect("edge is recorded on both ends");
             f.blocks[to].preds[p] = mid;
             f.blocks[mid].succs.push(to);
             f.blocks[mid].succ_args.push(args);
-            f.blocks[mid].instrs.push(Instr::new(Op::Bra(OpBra { target: Target::Block(to as u32) })));
+            f.blocks[mid].instrs.push(Instr::new(Op::Bra(OpBra {
+                target: Target::Block(to as u32),
+            })));
             // A conditional branch names its taken successor.
             for ins in &mut f.blocks[from].instrs {
-                if let Op::Bra(OpBra { target }) = &mut ins.op {
-                    if *target == Target::Block(to as u32) && si == 0 {
-                        *target = Target::Block(mid as u32);
-                    }
+                if let Op::Bra(OpBra { target }) = &mut ins.op
+                    && *target == Target::Block(to as u32)
+                    && si == 0
+                {
+                    *target = Target::Block(mid as u32);
                 }
             }
             before[to].push(mid);
@@ -119,22 +144,31 @@ pub fn split_critical_edges(f: &mut MFunc) {
     }
     // New layout: each split block right before its target.
     let mut order = Vec::with_capacity(f.blocks.len());
-    for b in 0..n {
-        order.extend(&before[b]);
+    for (b, split) in before.iter().enumerate() {
+        order.extend(split);
         order.push(b);
     }
     let mut new_index = vec![0usize; f.blocks.len()];
     for (i, &b) in order.iter().enumerate() {
         new_index[b] = i;
     }
-    let mut old: Vec<Option<crate::mir::MBlock>> = std::mem::take(&mut f.blocks).into_iter().map(Some).collect();
+    let mut old: Vec<Option<crate::mir::MBlock>> = std::mem::take(&mut f.blocks)
+        .into_iter()
+        .map(Some)
+        .collect();
     for &b in &order {
         let mut blk = old[b].take().expect("each block is placed once");
         blk.succs.iter_mut().for_each(|s| *s = new_index[*s]);
         blk.preds.iter_mut().for_each(|p| *p = new_index[*p]);
         for ins in &mut blk.instrs {
             match &mut ins.op {
-                Op::Bra(OpBra { target: Target::Block(t) }) | Op::Bssy(OpBssy { target: Target::Block(t), .. }) => {
+                Op::Bra(OpBra {
+                    target: Target::Block(t),
+                })
+                | Op::Bssy(OpBssy {
+                    target: Target::Block(t),
+                    ..
+                }) => {
                     *t = new_index[*t as usize] as u32;
                 }
                 _ => {}

@@ -6,8 +6,8 @@ use super::places::{Place, Step, resolve};
 use super::{Comp, Isel};
 use crate::error::BackendError;
 use crate::isa::{
-    IntCmp, IsbeAccess, IsbeSize, Op, OpISetP, OpIsbeWr, OpShf, PredCombine, PredSrc, Src, SpecialReg, Instr,
-    OpLop3, OpIMad, Dst, Reg,
+    Dst, Instr, IntCmp, IsbeAccess, IsbeSize, Op, OpIMad, OpISetP, OpIsbeWr, OpLop3, OpShf,
+    PredCombine, PredSrc, Reg, SpecialReg, Src,
 };
 use crate::isbe_layout::{AttrLayout, addr, map};
 use spvsass_frontend::ir::{BuiltIn, Op as IrOp, Shader, StorageClass, Type};
@@ -23,19 +23,31 @@ pub enum OutputTarget {
 }
 
 fn unsupported(what: impl Into<String>, spirv_id: Option<u32>) -> BackendError {
-    BackendError::Unsupported { what: what.into(), opcode: "OpStore".into(), spirv_id }
+    BackendError::Unsupported {
+        what: what.into(),
+        opcode: "OpStore".into(),
+        spirv_id,
+    }
 }
 
 fn const_step(s: Option<&Step>, what: &str, spirv_id: Option<u32>) -> Result<u32, BackendError> {
     match s {
         None => Ok(0),
         Some(Step::Const(c)) => Ok(*c),
-        Some(Step::Dyn(_)) => Err(unsupported(format!("a dynamic {what} index into a mesh output"), spirv_id)),
+        Some(Step::Dyn(_)) => Err(unsupported(
+            format!("a dynamic {what} index into a mesh output"),
+            spirv_id,
+        )),
     }
 }
 
 /// Classifies a store of `count` components to `place`.
-pub fn classify(sh: &Shader, place: &Place, count: u32, spirv_id: Option<u32>) -> Result<OutputTarget, BackendError> {
+pub fn classify(
+    sh: &Shader,
+    place: &Place,
+    count: u32,
+    spirv_id: Option<u32>,
+) -> Result<OutputTarget, BackendError> {
     let var = &sh.globals[place.var];
     let elem = *place
         .path
@@ -45,11 +57,24 @@ pub fn classify(sh: &Shader, place: &Place, count: u32, spirv_id: Option<u32>) -
         return Err(unsupported("per-primitive outputs (issue [D])", spirv_id));
     }
     match var.builtin {
-        Some(BuiltIn::PrimitivePointIndices | BuiltIn::PrimitiveLineIndices | BuiltIn::PrimitiveTriangleIndices) => {
+        Some(
+            BuiltIn::PrimitivePointIndices
+            | BuiltIn::PrimitiveLineIndices
+            | BuiltIn::PrimitiveTriangleIndices,
+        ) => {
             let first = const_step(place.path.get(1), "vertex-index component", spirv_id)?;
-            return Ok(OutputTarget::Indices { prim: elem, first, count });
+            return Ok(OutputTarget::Indices {
+                prim: elem,
+                first,
+                count,
+            });
         }
-        Some(b) => return Err(unsupported(format!("the mesh output built-in {b:?}"), spirv_id)),
+        Some(b) => {
+            return Err(unsupported(
+                format!("the mesh output built-in {b:?}"),
+                spirv_id,
+            ));
+        }
         None => {}
     }
     let Type::Array { elem: elem_ty, .. } = &sh.types[var.ty] else {
@@ -58,36 +83,61 @@ pub fn classify(sh: &Shader, place: &Place, count: u32, spirv_id: Option<u32>) -
     let (base, comp_step) = match &sh.types[*elem_ty] {
         Type::Struct { members, .. } => {
             let m = const_step(place.path.get(1), "member", spirv_id)? as usize;
-            let member = members.get(m).ok_or_else(|| unsupported("a member index out of range", spirv_id))?;
+            let member = members
+                .get(m)
+                .ok_or_else(|| unsupported("a member index out of range", spirv_id))?;
             if member.per_primitive {
                 return Err(unsupported("per-primitive outputs (issue [D])", spirv_id));
             }
             let base = match member.builtin {
                 Some(BuiltIn::Position) => addr::POSITION,
                 Some(BuiltIn::PointSize) => addr::POINT_SIZE,
-                Some(b) => return Err(unsupported(format!("the mesh output built-in {b:?}"), spirv_id)),
+                Some(b) => {
+                    return Err(unsupported(
+                        format!("the mesh output built-in {b:?}"),
+                        spirv_id,
+                    ));
+                }
                 None => {
-                    return Err(unsupported("user outputs inside an output block (issue [D])", spirv_id));
+                    return Err(unsupported(
+                        "user outputs inside an output block (issue [D])",
+                        spirv_id,
+                    ));
                 }
             };
             (base, place.path.get(2))
         }
         Type::Scalar(_) | Type::Vector { .. } => {
-            let loc = var.location.ok_or_else(|| unsupported("an output without Location", spirv_id))?;
-            (addr::generic(loc, var.component.unwrap_or(0)), place.path.get(1))
+            let loc = var
+                .location
+                .ok_or_else(|| unsupported("an output without Location", spirv_id))?;
+            (
+                addr::generic(loc, var.component.unwrap_or(0)),
+                place.path.get(1),
+            )
         }
-        _ => return Err(unsupported("mesh outputs of matrix or array element type (issue [D])", spirv_id)),
+        _ => {
+            return Err(unsupported(
+                "mesh outputs of matrix or array element type (issue [D])",
+                spirv_id,
+            ));
+        }
     };
     let first = const_step(comp_step, "component", spirv_id)?;
     let addrs = (0..count).map(|j| base + 4 * (first + j) as u16).collect();
-    Ok(OutputTarget::Vertex { vertex: elem, addrs })
+    Ok(OutputTarget::Vertex {
+        vertex: elem,
+        addrs,
+    })
 }
 
 /// The per-vertex components a shader writes, from all its stores.
 pub fn written_vertex_components(sh: &Shader) -> Result<Vec<u16>, BackendError> {
     let mut comps = Vec::new();
     for (_, inst) in sh.insts.iter() {
-        let IrOp::Store { ptr, value } = inst.op else { continue };
+        let IrOp::Store { ptr, value } = inst.op else {
+            continue;
+        };
         let place = resolve(sh, ptr, inst.spirv_id)?;
         if sh.globals[place.var].class != StorageClass::Output {
             continue;
@@ -106,18 +156,21 @@ impl Isel<'_> {
     /// Writes `data` (a register or zero) to the output ISBE at `base + imm`
     /// where `base` is a register (or RZ). Before SM86 the immediate must
     /// be folded into the register.
-    fn isbe_write(&mut self, base: Src, imm: u32, data: Src, access: IsbeAccess, size: IsbeSize, skew: bool, guard: PredSrc) {
-        let (addr, imm) = if self.target.has_isbe_imm_offset() || imm == 0 {
-            (base, imm)
-        } else {
-            (self.add_imm(base, imm), 0)
-        };
-        let op = Op::IsbeWr(OpIsbeWr { addr, imm, data, access, size, skew });
-        self.emit(Instr::guarded(guard, op));
+    fn isbe_write(&mut self, mut w: OpIsbeWr, guard: PredSrc) {
+        if !self.target.has_isbe_imm_offset() && w.imm != 0 {
+            w.addr = self.add_imm(w.addr, w.imm);
+            w.imm = 0;
+        }
+        self.emit(Instr::guarded(guard, Op::IsbeWr(w)));
     }
 
     /// Lowers a store of `comps` to an output place.
-    pub(super) fn store_output(&mut self, place: &Place, comps: &[Comp], spirv_id: Option<u32>) -> Result<(), BackendError> {
+    pub(super) fn store_output(
+        &mut self,
+        place: &Place,
+        comps: &[Comp],
+        spirv_id: Option<u32>,
+    ) -> Result<(), BackendError> {
         match classify(self.sh, place, comps.len() as u32, spirv_id)? {
             OutputTarget::Vertex { vertex, addrs } => {
                 let layout = self.vertex_layout.clone();
@@ -127,23 +180,63 @@ impl Isel<'_> {
                         // Written by the invocation whose index it is: SKEW.
                         Step::Dyn(v) if self.is_lane_id(v) => {
                             let off = layout.skew_base(a).unwrap_or(0);
-                            self.isbe_write(Src::ZERO, off, data, IsbeAccess::Attr, IsbeSize::B32, true, PredSrc::TRUE);
+                            self.isbe_write(
+                                OpIsbeWr {
+                                    addr: Src::ZERO,
+                                    imm: off,
+                                    data,
+                                    access: IsbeAccess::Attr,
+                                    size: IsbeSize::B32,
+                                    skew: true,
+                                },
+                                PredSrc::TRUE,
+                            );
                         }
                         Step::Const(0) if self.sh.invocations() == 1 => {
                             // The only lane is lane 0: its own vertex, as in the
                             // XDC listing.
                             let off = layout.skew_base(a).unwrap_or(0);
-                            self.isbe_write(Src::ZERO, off, data, IsbeAccess::Attr, IsbeSize::B32, true, PredSrc::TRUE);
+                            self.isbe_write(
+                                OpIsbeWr {
+                                    addr: Src::ZERO,
+                                    imm: off,
+                                    data,
+                                    access: IsbeAccess::Attr,
+                                    size: IsbeSize::B32,
+                                    skew: true,
+                                },
+                                PredSrc::TRUE,
+                            );
                         }
                         Step::Const(k) => {
                             let off = self.check_vertex(&layout, k, a, spirv_id)?;
-                            self.isbe_write(Src::ZERO, off, data, IsbeAccess::Attr, IsbeSize::B32, false, PredSrc::TRUE);
+                            self.isbe_write(
+                                OpIsbeWr {
+                                    addr: Src::ZERO,
+                                    imm: off,
+                                    data,
+                                    access: IsbeAccess::Attr,
+                                    size: IsbeSize::B32,
+                                    skew: false,
+                                },
+                                PredSrc::TRUE,
+                            );
                         }
                         Step::Dyn(v) => {
                             let elem = self.value_comp(v)?;
                             let dyn_off = self.vertex_offset(elem, &layout);
                             let off = layout.skew_base(a).unwrap_or(0);
-                            self.isbe_write(dyn_off, off, data, IsbeAccess::Attr, IsbeSize::B32, false, PredSrc::TRUE);
+                            self.isbe_write(
+                                OpIsbeWr {
+                                    addr: dyn_off,
+                                    imm: off,
+                                    data,
+                                    access: IsbeAccess::Attr,
+                                    size: IsbeSize::B32,
+                                    skew: false,
+                                },
+                                PredSrc::TRUE,
+                            );
                         }
                     }
                 }
@@ -155,7 +248,10 @@ impl Isel<'_> {
                 })?;
                 let vpp = mesh.topology.vertices_per_primitive();
                 if first + count > vpp {
-                    return Err(BackendError::Invalid { what: "a primitive index component out of range".into(), spirv_id });
+                    return Err(BackendError::Invalid {
+                        what: "a primitive index component out of range".into(),
+                        spirv_id,
+                    });
                 }
                 for (j, &c) in comps.iter().enumerate() {
                     let data = self.reg_or_zero(c);
@@ -164,19 +260,42 @@ impl Isel<'_> {
                         Step::Const(p) => {
                             if p >= mesh.max_primitives {
                                 return Err(BackendError::Invalid {
-                                    what: format!("primitive {p} written, but the shader declares at most {}", mesh.max_primitives),
+                                    what: format!(
+                                        "primitive {p} written, but the shader declares at most {}",
+                                        mesh.max_primitives
+                                    ),
                                     spirv_id,
                                 });
                             }
                             let off = map::index_offset(p, vpp, k);
-                            self.isbe_write(Src::ZERO, off, data, IsbeAccess::Map, IsbeSize::U8, false, PredSrc::TRUE);
+                            self.isbe_write(
+                                OpIsbeWr {
+                                    addr: Src::ZERO,
+                                    imm: off,
+                                    data,
+                                    access: IsbeAccess::Map,
+                                    size: IsbeSize::U8,
+                                    skew: false,
+                                },
+                                PredSrc::TRUE,
+                            );
                         }
                         Step::Dyn(v) => {
                             let p = self.value_comp(v)?;
                             let p = self.src_of(p);
                             let base = self.imad(p, Src::imm(vpp), Src::ZERO);
                             let off = map::index_offset(0, vpp, k);
-                            self.isbe_write(base, off, data, IsbeAccess::Map, IsbeSize::U8, false, PredSrc::TRUE);
+                            self.isbe_write(
+                                OpIsbeWr {
+                                    addr: base,
+                                    imm: off,
+                                    data,
+                                    access: IsbeAccess::Map,
+                                    size: IsbeSize::U8,
+                                    skew: false,
+                                },
+                                PredSrc::TRUE,
+                            );
                         }
                     }
                 }
@@ -185,10 +304,19 @@ impl Isel<'_> {
         Ok(())
     }
 
-    fn check_vertex(&self, layout: &AttrLayout, k: u32, a: u16, spirv_id: Option<u32>) -> Result<u32, BackendError> {
+    fn check_vertex(
+        &self,
+        layout: &AttrLayout,
+        k: u32,
+        a: u16,
+        spirv_id: Option<u32>,
+    ) -> Result<u32, BackendError> {
         if k >= layout.max_elems {
             return Err(BackendError::Invalid {
-                what: format!("vertex {k} written, but the shader declares at most {} vertices", layout.max_elems),
+                what: format!(
+                    "vertex {k} written, but the shader declares at most {} vertices",
+                    layout.max_elems
+                ),
                 spirv_id,
             });
         }
@@ -206,7 +334,11 @@ impl Isel<'_> {
             wrap: false,
             high: false,
         }));
-        let lane = self.alu(Op::Lop3(OpLop3 { dst: Dst::None, srcs: [v, Src::imm(31), Src::ZERO], lut: OpLop3::A & OpLop3::B }));
+        let lane = self.alu(Op::Lop3(OpLop3 {
+            dst: Dst::None,
+            srcs: [v, Src::imm(31), Src::ZERO],
+            lut: OpLop3::A & OpLop3::B,
+        }));
         let block = self.src_of(block);
         let lane = self.src_of(lane);
         let part = self.imad(block, Src::imm(layout.block_size()), Src::ZERO);
@@ -214,7 +346,11 @@ impl Isel<'_> {
     }
 
     fn imad(&mut self, a: Src, b: Src, c: Src) -> Src {
-        let r = self.alu(Op::IMad(OpIMad { dst: Dst::None, srcs: [a, b, c], signed: false }));
+        let r = self.alu(Op::IMad(OpIMad {
+            dst: Dst::None,
+            srcs: [a, b, c],
+            signed: false,
+        }));
         self.src_of(r)
     }
 
@@ -236,8 +372,21 @@ impl Isel<'_> {
                 srcs: [Src::reg(Reg::Virt(lane)), Src::ZERO],
                 accum: PredSrc::TRUE,
             })));
-            PredSrc { reg: Some(Reg::Virt(p)), neg: true }
+            PredSrc {
+                reg: Some(Reg::Virt(p)),
+                neg: true,
+            }
         };
-        self.isbe_write(Src::ZERO, map::PRIMITIVE_COUNT_WRITE_OFFSET, data, IsbeAccess::Map, IsbeSize::B32, false, guard);
+        self.isbe_write(
+            OpIsbeWr {
+                addr: Src::ZERO,
+                imm: map::PRIMITIVE_COUNT_WRITE_OFFSET,
+                data,
+                access: IsbeAccess::Map,
+                size: IsbeSize::B32,
+                skew: false,
+            },
+            guard,
+        );
     }
 }

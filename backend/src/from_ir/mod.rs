@@ -8,7 +8,9 @@ mod mesh_out;
 pub mod places;
 
 use crate::error::{BackendError, spirv_opcode};
-use crate::isa::{Dst, Instr, IntCmp, Op, OpISetP, OpMov, PredCombine, PredSrc, Reg, RegFile, SpecialReg, Src};
+use crate::isa::{
+    Dst, Instr, IntCmp, Op, OpISetP, OpMov, PredCombine, PredSrc, Reg, RegFile, SpecialReg, Src,
+};
 use crate::isbe_layout::AttrLayout;
 use crate::mir::MFunc;
 use crate::target::Arch;
@@ -56,7 +58,11 @@ pub(crate) struct Isel<'a> {
 }
 
 pub fn select(sh: &Shader, target: Arch) -> Result<Selected, BackendError> {
-    let vertex_attrs = if sh.stage == Stage::Mesh { mesh_out::written_vertex_components(sh)? } else { Vec::new() };
+    let vertex_attrs = if sh.stage == Stage::Mesh {
+        mesh_out::written_vertex_components(sh)?
+    } else {
+        Vec::new()
+    };
     let max_vertices = sh.mesh.map_or(0, |m| m.max_vertices);
     let mut isel = Isel {
         sh,
@@ -81,7 +87,10 @@ pub fn select(sh: &Shader, target: Arch) -> Result<Selected, BackendError> {
         isel.block(b)?;
     }
     control::split_critical_edges(&mut isel.f);
-    Ok(Selected { func: isel.f, vertex_attrs })
+    Ok(Selected {
+        func: isel.f,
+        vertex_attrs,
+    })
 }
 
 impl<'a> Isel<'a> {
@@ -120,9 +129,22 @@ impl<'a> Isel<'a> {
             opcode: "OpPhi".into(),
             spirv_id: None,
         })?;
-        let is_bool = matches!(self.sh.types[ty], ir::Type::Scalar(ir::Scalar::Bool) | ir::Type::Vector { scalar: ir::Scalar::Bool, .. });
+        let is_bool = matches!(
+            self.sh.types[ty],
+            ir::Type::Scalar(ir::Scalar::Bool)
+                | ir::Type::Vector {
+                    scalar: ir::Scalar::Bool,
+                    ..
+                }
+        );
         Ok((0..n)
-            .map(|_| if is_bool { Comp::Pred(self.f.new_vreg(RegFile::Pred)) } else { Comp::Reg(self.f.new_vreg(RegFile::Gpr)) })
+            .map(|_| {
+                if is_bool {
+                    Comp::Pred(self.f.new_vreg(RegFile::Pred))
+                } else {
+                    Comp::Reg(self.f.new_vreg(RegFile::Gpr))
+                }
+            })
             .collect())
     }
 
@@ -138,7 +160,10 @@ impl<'a> Isel<'a> {
         let comps = self.value(v)?;
         match comps.as_slice() {
             [c] => Ok(*c),
-            _ => Err(BackendError::Invalid { what: format!("value {v} is not a scalar"), spirv_id: None }),
+            _ => Err(BackendError::Invalid {
+                what: format!("value {v} is not a scalar"),
+                spirv_id: None,
+            }),
         }
     }
 
@@ -151,7 +176,13 @@ impl<'a> Isel<'a> {
             return r;
         }
         let r = self.f.new_vreg(RegFile::Gpr);
-        self.f.blocks[0].instrs.insert(0, Instr::new(Op::S2R(crate::isa::OpS2R { dst: Dst::Reg(Reg::Virt(r)), sr })));
+        self.f.blocks[0].instrs.insert(
+            0,
+            Instr::new(Op::S2R(crate::isa::OpS2R {
+                dst: Dst::Reg(Reg::Virt(r)),
+                sr,
+            })),
+        );
         self.special.insert(sr, r);
         r
     }
@@ -184,7 +215,10 @@ impl<'a> Isel<'a> {
             return r;
         }
         let r = self.f.new_vreg(RegFile::Gpr);
-        self.emit(Instr::new(Op::Mov(OpMov { dst: Dst::Reg(Reg::Virt(r)), src: Src::imm(v) })));
+        self.emit(Instr::new(Op::Mov(OpMov {
+            dst: Dst::Reg(Reg::Virt(r)),
+            src: Src::imm(v),
+        })));
         self.const_regs.insert((self.cur, v), r);
         r
     }
@@ -216,12 +250,19 @@ impl<'a> Isel<'a> {
         if base == Src::ZERO {
             return self.reg_or_zero(Comp::Const(imm));
         }
-        let r = self.alu(Op::IAdd3(crate::isa::OpIAdd3 { dst: Dst::None, srcs: [base, Src::imm(imm), Src::ZERO] }));
+        let r = self.alu(Op::IAdd3(crate::isa::OpIAdd3 {
+            dst: Dst::None,
+            srcs: [base, Src::imm(imm), Src::ZERO],
+        }));
         self.src_of(r)
     }
 
     fn unsupported(&self, what: impl Into<String>, inst: &InstData) -> BackendError {
-        BackendError::Unsupported { what: what.into(), opcode: spirv_opcode(&inst.op), spirv_id: inst.spirv_id }
+        BackendError::Unsupported {
+            what: what.into(),
+            opcode: spirv_opcode(&inst.op),
+            spirv_id: inst.spirv_id,
+        }
     }
 
     fn inst(&mut self, b: ir::Block, inst: &'a InstData) -> Result<(), BackendError> {
@@ -248,22 +289,32 @@ impl<'a> Isel<'a> {
                 let place = resolve(self.sh, *ptr, inst.spirv_id)?;
                 let comps = self.value(*value)?.clone();
                 match self.sh.globals[place.var].class {
-                    StorageClass::Output if self.sh.stage == Stage::Mesh => self.store_output(&place, &comps, inst.spirv_id)?,
-                    class => return Err(self.unsupported(format!("stores to {class:?} memory"), inst)),
+                    StorageClass::Output if self.sh.stage == Stage::Mesh => {
+                        self.store_output(&place, &comps, inst.spirv_id)?
+                    }
+                    class => {
+                        return Err(self.unsupported(format!("stores to {class:?} memory"), inst));
+                    }
                 }
                 return Ok(());
             }
-            I::SetMeshOutputs { primitive_count, .. } => {
+            I::SetMeshOutputs {
+                primitive_count, ..
+            } => {
                 let c = self.value_comp(*primitive_count)?;
                 self.set_mesh_outputs(c);
                 return Ok(());
             }
             // One warp runs the whole workgroup: a barrier needs no
             // instruction (nvidia-facts.md §4).
-            I::ControlBarrier | I::MemoryBarrier if self.sh.invocations() <= 32 && self.sh.stage != Stage::Compute => {
+            I::ControlBarrier | I::MemoryBarrier
+                if self.sh.invocations() <= 32 && self.sh.stage != Stage::Compute =>
+            {
                 return Ok(());
             }
-            I::Jump(_) | I::Branch { .. } | I::Return | I::Unreachable => return self.terminator(b, inst),
+            I::Jump(_) | I::Branch { .. } | I::Return | I::Unreachable => {
+                return self.terminator(b, inst);
+            }
             _ => self.alu_inst(inst)?,
         };
         if let Some(r) = result {
@@ -281,15 +332,29 @@ impl<'a> Isel<'a> {
         let one_warp = self.sh.stage != Stage::Compute && self.sh.invocations() <= 32;
         let [_, y, z] = self.sh.workgroup_size;
         let comps = match var.builtin {
-            Some(BuiltIn::LocalInvocationIndex | BuiltIn::SubgroupLocalInvocationId) if one_warp => {
+            Some(BuiltIn::LocalInvocationIndex | BuiltIn::SubgroupLocalInvocationId)
+                if one_warp =>
+            {
                 vec![Comp::Reg(self.special_reg(SpecialReg::LaneId))]
             }
             Some(BuiltIn::LocalInvocationId) if one_warp && y == 1 && z == 1 => {
-                vec![Comp::Reg(self.special_reg(SpecialReg::LaneId)), Comp::Const(0), Comp::Const(0)]
+                vec![
+                    Comp::Reg(self.special_reg(SpecialReg::LaneId)),
+                    Comp::Const(0),
+                    Comp::Const(0),
+                ]
             }
             Some(BuiltIn::SubgroupSize) => vec![Comp::Const(32)],
             Some(BuiltIn::WorkgroupSize) => self.sh.workgroup_size.map(Comp::Const).to_vec(),
-            Some(b) => return Err(self.unsupported(format!("the input built-in {b:?} in a {} shader", self.sh.stage.name()), inst)),
+            Some(b) => {
+                return Err(self.unsupported(
+                    format!(
+                        "the input built-in {b:?} in a {} shader",
+                        self.sh.stage.name()
+                    ),
+                    inst,
+                ));
+            }
             None => return Err(self.unsupported("loads from user inputs", inst)),
         };
         let comps = match place.path.as_slice() {
@@ -297,10 +362,10 @@ impl<'a> Isel<'a> {
             [places::Step::Const(i)] if (*i as usize) < comps.len() => vec![comps[*i as usize]],
             _ => return Err(self.unsupported("a dynamic index into an input built-in", inst)),
         };
-        if let (Some(r), [Comp::Reg(lane)]) = (inst.result, comps.as_slice()) {
-            if self.special.get(&SpecialReg::LaneId) == Some(lane) {
-                self.lane_ids.insert(r);
-            }
+        if let (Some(r), [Comp::Reg(lane)]) = (inst.result, comps.as_slice())
+            && self.special.get(&SpecialReg::LaneId) == Some(lane)
+        {
+            self.lane_ids.insert(r);
         }
         Ok(comps)
     }

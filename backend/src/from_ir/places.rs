@@ -24,9 +24,16 @@ pub fn comp_count(sh: &Shader, ty: TypeId) -> Option<u32> {
     Some(match &sh.types[ty] {
         Type::Scalar(_) => 1,
         Type::Vector { len, .. } => u32::from(*len),
-        Type::Matrix { column, columns, .. } => comp_count(sh, *column)? * u32::from(*columns),
-        Type::Array { elem, len: Some(n), .. } => comp_count(sh, *elem)? * n,
-        Type::Struct { members, .. } => members.iter().map(|m| comp_count(sh, m.ty)).sum::<Option<u32>>()?,
+        Type::Matrix {
+            column, columns, ..
+        } => comp_count(sh, *column)? * u32::from(*columns),
+        Type::Array {
+            elem, len: Some(n), ..
+        } => comp_count(sh, *elem)? * n,
+        Type::Struct { members, .. } => members
+            .iter()
+            .map(|m| comp_count(sh, m.ty))
+            .sum::<Option<u32>>()?,
         Type::Array { len: None, .. } | Type::Void | Type::Pointer { .. } => return None,
     })
 }
@@ -35,16 +42,25 @@ pub fn comp_count(sh: &Shader, ty: TypeId) -> Option<u32> {
 pub fn sub_range(sh: &Shader, ty: TypeId, index: u32) -> Option<(TypeId, u32)> {
     match &sh.types[ty] {
         Type::Vector { scalar, len } if index < u32::from(*len) => {
-            let scalar_ty = sh.types.iter().find(|(_, t)| **t == Type::Scalar(*scalar))?.0;
+            let scalar_ty = sh
+                .types
+                .iter()
+                .find(|(_, t)| **t == Type::Scalar(*scalar))?
+                .0;
             Some((scalar_ty, index))
         }
-        Type::Matrix { column, columns, .. } if index < u32::from(*columns) => {
-            Some((*column, index * comp_count(sh, *column)?))
-        }
-        Type::Array { elem, len: Some(n), .. } if index < *n => Some((*elem, index * comp_count(sh, *elem)?)),
+        Type::Matrix {
+            column, columns, ..
+        } if index < u32::from(*columns) => Some((*column, index * comp_count(sh, *column)?)),
+        Type::Array {
+            elem, len: Some(n), ..
+        } if index < *n => Some((*elem, index * comp_count(sh, *elem)?)),
         Type::Struct { members, .. } => {
             let m = members.get(index as usize)?;
-            let start = members[..index as usize].iter().map(|m| comp_count(sh, m.ty)).sum::<Option<u32>>()?;
+            let start = members[..index as usize]
+                .iter()
+                .map(|m| comp_count(sh, m.ty))
+                .sum::<Option<u32>>()?;
             Some((m.ty, start))
         }
         _ => None,
@@ -59,13 +75,18 @@ pub fn resolve(sh: &Shader, ptr: Value, spirv_id: Option<u32>) -> Result<Place, 
         spirv_id,
     };
     match &sh.def_inst(ptr).ok_or_else(not_a_place)?.op {
-        Op::VarAddr(var) => Ok(Place { var: *var, path: Vec::new() }),
+        Op::VarAddr(var) => Ok(Place {
+            var: *var,
+            path: Vec::new(),
+        }),
         Op::AccessChain { base, indices } => {
             let mut place = resolve(sh, *base, spirv_id)?;
-            place.path.extend(indices.iter().map(|&i| match sh.const_value(i) {
-                Some(c) => Step::Const(c as u32),
-                None => Step::Dyn(i),
-            }));
+            place
+                .path
+                .extend(indices.iter().map(|&i| match sh.const_value(i) {
+                    Some(c) => Step::Const(c as u32),
+                    None => Step::Dyn(i),
+                }));
             Ok(place)
         }
         _ => Err(not_a_place()),

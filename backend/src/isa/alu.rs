@@ -26,7 +26,11 @@ pub fn int_src(s: &Src, bits: u32) -> u32 {
 
 /// Flushes a denormal to a zero of the same sign (.FTZ).
 fn ftz(bits: u32) -> u32 {
-    if bits & 0x7f80_0000 == 0 { bits & 0x8000_0000 } else { bits }
+    if bits & 0x7f80_0000 == 0 {
+        bits & 0x8000_0000
+    } else {
+        bits
+    }
 }
 
 fn fin(ftz_on: bool, bits: u32) -> f32 {
@@ -114,7 +118,10 @@ impl OpMov {
     }
     pub fn decode(w: &InstWord) -> Result<Self, DecodeError> {
         let (_, src, _) = w.get_alu_srcs(false)?;
-        Ok(OpMov { dst: get_dst(w, field::DST, RegFile::Gpr), src })
+        Ok(OpMov {
+            dst: get_dst(w, field::DST, RegFile::Gpr),
+            src,
+        })
     }
     pub fn visit(&mut self, v: &mut RegVisitor<'_>) {
         visit_src(&mut self.src, v);
@@ -153,7 +160,10 @@ impl OpIAdd3 {
     }
     pub fn decode(w: &InstWord) -> Result<Self, DecodeError> {
         let (a, b, c) = w.get_alu_srcs(true)?;
-        Ok(OpIAdd3 { dst: get_dst(w, field::DST, RegFile::Gpr), srcs: [a, b, c] })
+        Ok(OpIAdd3 {
+            dst: get_dst(w, field::DST, RegFile::Gpr),
+            srcs: [a, b, c],
+        })
     }
     pub fn visit(&mut self, v: &mut RegVisitor<'_>) {
         self.srcs.iter_mut().for_each(|s| visit_src(s, v));
@@ -161,7 +171,9 @@ impl OpIAdd3 {
     }
     pub fn eval(&self, x: [u32; 3]) -> u32 {
         let [a, b, c] = &self.srcs;
-        int_src(a, x[0]).wrapping_add(int_src(b, x[1])).wrapping_add(int_src(c, x[2]))
+        int_src(a, x[0])
+            .wrapping_add(int_src(b, x[1]))
+            .wrapping_add(int_src(c, x[2]))
     }
     pub fn fmt_op(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "IADD3 ")?;
@@ -192,7 +204,11 @@ impl OpIMad {
     }
     pub fn decode(w: &InstWord) -> Result<Self, DecodeError> {
         let (a, b, c) = w.get_alu_srcs(false)?;
-        Ok(OpIMad { dst: get_dst(w, field::DST, RegFile::Gpr), srcs: [a, b, c], signed: w.bit(Self::SIGNED) })
+        Ok(OpIMad {
+            dst: get_dst(w, field::DST, RegFile::Gpr),
+            srcs: [a, b, c],
+            signed: w.bit(Self::SIGNED),
+        })
     }
     pub fn visit(&mut self, v: &mut RegVisitor<'_>) {
         self.srcs.iter_mut().for_each(|s| visit_src(s, v));
@@ -249,7 +265,14 @@ pub enum IntCmp {
 }
 
 impl IntCmp {
-    const ALL: [IntCmp; 6] = [IntCmp::Eq, IntCmp::Ne, IntCmp::Lt, IntCmp::Le, IntCmp::Gt, IntCmp::Ge];
+    const ALL: [IntCmp; 6] = [
+        IntCmp::Eq,
+        IntCmp::Ne,
+        IntCmp::Lt,
+        IntCmp::Le,
+        IntCmp::Gt,
+        IntCmp::Ge,
+    ];
     /// Encoding from NAK's SM70 encoder.
     fn bits(self) -> u64 {
         match self {
@@ -301,7 +324,13 @@ impl OpISetP {
     const CMP: std::ops::Range<usize> = 76..79;
 
     pub fn encode(&self, w: &mut InstWord) -> Result<(), EncodeError> {
-        w.set_alu_srcs(Self::OPCODE, Some(&self.srcs[0]), &self.srcs[1], None, false)?;
+        w.set_alu_srcs(
+            Self::OPCODE,
+            Some(&self.srcs[0]),
+            &self.srcs[1],
+            None,
+            false,
+        )?;
         w.set(68..71, 7); // no low-half comparison (PT)
         w.set_pred_src(field::PSRC, field::PSRC_NEG, &self.accum)?;
         w.set_bit(Self::SIGNED, self.signed);
@@ -317,11 +346,17 @@ impl OpISetP {
         let cmp = IntCmp::ALL
             .into_iter()
             .find(|c| c.bits() == cmp_bits)
-            .ok_or(DecodeError::BadField { field: "ISETP comparison", value: cmp_bits })?;
+            .ok_or(DecodeError::BadField {
+                field: "ISETP comparison",
+                value: cmp_bits,
+            })?;
         let comb_bits = w.get(Self::COMBINE);
         let combine = *PredCombine::ALL
             .get(comb_bits as usize)
-            .ok_or(DecodeError::BadField { field: "predicate combine", value: comb_bits })?;
+            .ok_or(DecodeError::BadField {
+                field: "predicate combine",
+                value: comb_bits,
+            })?;
         Ok(OpISetP {
             dst: get_dst(w, field::PDST0, RegFile::Pred),
             cmp,
@@ -337,7 +372,11 @@ impl OpISetP {
         visit_dst(&mut self.dst, RegFile::Pred, v);
     }
     pub fn eval(&self, a: u32, b: u32, accum: bool) -> bool {
-        let c = if self.signed { self.cmp.eval(a as i32, b as i32) } else { self.cmp.eval(a, b) };
+        let c = if self.signed {
+            self.cmp.eval(a as i32, b as i32)
+        } else {
+            self.cmp.eval(a, b)
+        };
         self.combine.apply(c, accum)
     }
     pub fn fmt_op(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -437,7 +476,13 @@ impl OpFSetP {
     const FTZ: usize = 80;
 
     pub fn encode(&self, w: &mut InstWord) -> Result<(), EncodeError> {
-        w.set_alu_srcs(Self::OPCODE, Some(&self.srcs[0]), &self.srcs[1], None, false)?;
+        w.set_alu_srcs(
+            Self::OPCODE,
+            Some(&self.srcs[0]),
+            &self.srcs[1],
+            None,
+            false,
+        )?;
         w.set(Self::COMBINE, self.combine.bits());
         w.set(Self::CMP, self.cmp.bits());
         w.set_bit(Self::FTZ, self.ftz);
@@ -451,11 +496,17 @@ impl OpFSetP {
         let cmp = FloatCmp::ALL
             .into_iter()
             .find(|c| c.bits() == cmp_bits)
-            .ok_or(DecodeError::BadField { field: "FSETP comparison", value: cmp_bits })?;
+            .ok_or(DecodeError::BadField {
+                field: "FSETP comparison",
+                value: cmp_bits,
+            })?;
         let comb_bits = w.get(Self::COMBINE);
         let combine = *PredCombine::ALL
             .get(comb_bits as usize)
-            .ok_or(DecodeError::BadField { field: "predicate combine", value: comb_bits })?;
+            .ok_or(DecodeError::BadField {
+                field: "predicate combine",
+                value: comb_bits,
+            })?;
         Ok(OpFSetP {
             dst: get_dst(w, field::PDST0, RegFile::Pred),
             cmp,
@@ -519,15 +570,28 @@ impl OpFArith {
     pub fn encode(&self, w: &mut InstWord) -> Result<(), EncodeError> {
         set_dst(w, &self.dst)?;
         let [a, b, c] = &self.srcs;
-        let c = if self.kind == FloatArith::Fma { Some(c) } else { None };
+        let c = if self.kind == FloatArith::Fma {
+            Some(c)
+        } else {
+            None
+        };
         w.set_alu_srcs(Self::opcode(self.kind), Some(a), b, c, true)?;
         w.set_bit(Self::FTZ, self.ftz);
         Ok(())
     }
     pub fn decode(w: &InstWord, kind: FloatArith) -> Result<Self, DecodeError> {
         let (a, b, c) = w.get_alu_srcs(true)?;
-        let c = if kind == FloatArith::Fma { c } else { Src::ZERO };
-        Ok(OpFArith { kind, dst: get_dst(w, field::DST, RegFile::Gpr), srcs: [a, b, c], ftz: w.bit(Self::FTZ) })
+        let c = if kind == FloatArith::Fma {
+            c
+        } else {
+            Src::ZERO
+        };
+        Ok(OpFArith {
+            kind,
+            dst: get_dst(w, field::DST, RegFile::Gpr),
+            srcs: [a, b, c],
+            ftz: w.bit(Self::FTZ),
+        })
     }
     pub fn visit(&mut self, v: &mut RegVisitor<'_>) {
         let n = if self.kind == FloatArith::Fma { 3 } else { 2 };
@@ -571,7 +635,13 @@ impl OpSel {
 
     pub fn encode(&self, w: &mut InstWord) -> Result<(), EncodeError> {
         set_dst(w, &self.dst)?;
-        w.set_alu_srcs(Self::OPCODE, Some(&self.srcs[0]), &self.srcs[1], None, false)?;
+        w.set_alu_srcs(
+            Self::OPCODE,
+            Some(&self.srcs[0]),
+            &self.srcs[1],
+            None,
+            false,
+        )?;
         w.set_pred_src(field::PSRC, field::PSRC_NEG, &self.cond)
     }
     pub fn decode(w: &InstWord) -> Result<Self, DecodeError> {
@@ -626,7 +696,11 @@ impl OpLop3 {
     }
     pub fn decode(w: &InstWord) -> Result<Self, DecodeError> {
         let (a, b, c) = w.get_alu_srcs(false)?;
-        Ok(OpLop3 { dst: get_dst(w, field::DST, RegFile::Gpr), srcs: [a, b, c], lut: w.get(Self::LUT) as u8 })
+        Ok(OpLop3 {
+            dst: get_dst(w, field::DST, RegFile::Gpr),
+            srcs: [a, b, c],
+            lut: w.get(Self::LUT) as u8,
+        })
     }
     pub fn visit(&mut self, v: &mut RegVisitor<'_>) {
         self.srcs.iter_mut().for_each(|s| visit_src(s, v));
@@ -696,7 +770,11 @@ impl OpShf {
         let pair = (u64::from(x[2]) << 32) | u64::from(x[0]);
         let s = if self.wrap { x[1] & 31 } else { x[1].min(32) };
         let r = if self.right { pair >> s } else { pair << s };
-        if self.high { (r >> 32) as u32 } else { r as u32 }
+        if self.high {
+            (r >> 32) as u32
+        } else {
+            r as u32
+        }
     }
     pub fn fmt_op(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let dir = if self.right { ".R" } else { ".L" };
@@ -745,7 +823,12 @@ impl OpConv {
     }
     pub fn decode(w: &InstWord, kind: ConvKind) -> Result<Self, DecodeError> {
         let (_, src, _) = w.get_alu_srcs(false)?;
-        Ok(OpConv { kind, dst: get_dst(w, field::DST, RegFile::Gpr), src, signed: w.bit(Self::SIGNED) })
+        Ok(OpConv {
+            kind,
+            dst: get_dst(w, field::DST, RegFile::Gpr),
+            src,
+            signed: w.bit(Self::SIGNED),
+        })
     }
     pub fn visit(&mut self, v: &mut RegVisitor<'_>) {
         visit_src(&mut self.src, v);
@@ -770,4 +853,3 @@ impl OpConv {
         srcs_text(f, &[&self.src])
     }
 }
-

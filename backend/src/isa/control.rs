@@ -15,7 +15,12 @@ pub enum Target {
 }
 
 impl Target {
-    fn encode_rel(&self, w: &mut InstWord, pc: u32, r: std::ops::Range<usize>) -> Result<(), EncodeError> {
+    fn encode_rel(
+        &self,
+        w: &mut InstWord,
+        pc: u32,
+        r: std::ops::Range<usize>,
+    ) -> Result<(), EncodeError> {
         let Target::Addr(a) = *self else {
             return Err(EncodeError::UnresolvedTarget);
         };
@@ -33,7 +38,10 @@ impl Target {
         let addr = i64::from(pc) + 16 + rel;
         u32::try_from(addr)
             .map(Target::Addr)
-            .map_err(|_| DecodeError::BadField { field: "branch offset", value: raw })
+            .map_err(|_| DecodeError::BadField {
+                field: "branch offset",
+                value: raw,
+            })
     }
 }
 
@@ -68,8 +76,16 @@ impl OpS2R {
     }
     pub fn decode(w: &InstWord) -> Result<Self, DecodeError> {
         let i = w.get(Self::SR);
-        let sr = SpecialReg::from_index(i as u8).ok_or(DecodeError::BadField { field: "special register", value: i })?;
-        Ok(OpS2R { dst: w.get_reg(field::DST, RegFile::Gpr).map_or(Dst::None, Dst::Reg), sr })
+        let sr = SpecialReg::from_index(i as u8).ok_or(DecodeError::BadField {
+            field: "special register",
+            value: i,
+        })?;
+        Ok(OpS2R {
+            dst: w
+                .get_reg(field::DST, RegFile::Gpr)
+                .map_or(Dst::None, Dst::Reg),
+            sr,
+        })
     }
     pub fn visit(&mut self, v: &mut RegVisitor<'_>) {
         if let Dst::Reg(r) = &mut self.dst {
@@ -101,7 +117,9 @@ impl OpBra {
         self.target.encode_rel(w, pc, BRA_OFFSET)
     }
     pub fn decode(w: &InstWord, pc: u32) -> Result<Self, DecodeError> {
-        Ok(OpBra { target: Target::decode_rel(w, pc, BRA_OFFSET)? })
+        Ok(OpBra {
+            target: Target::decode_rel(w, pc, BRA_OFFSET)?,
+        })
     }
     pub fn fmt_op(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "BRA {}", self.target)
@@ -130,7 +148,10 @@ impl OpBssy {
         self.target.encode_rel(w, pc, BSSY_OFFSET)
     }
     pub fn decode(w: &InstWord, pc: u32) -> Result<Self, DecodeError> {
-        Ok(OpBssy { bar: w.get(BAR) as u8, target: Target::decode_rel(w, pc, BSSY_OFFSET)? })
+        Ok(OpBssy {
+            bar: w.get(BAR) as u8,
+            target: Target::decode_rel(w, pc, BSSY_OFFSET)?,
+        })
     }
     pub fn fmt_op(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "BSSY B{}, {}", self.bar, self.target)
@@ -154,7 +175,9 @@ impl OpBsync {
         Ok(())
     }
     pub fn decode(w: &InstWord) -> Result<Self, DecodeError> {
-        Ok(OpBsync { bar: w.get(BAR) as u8 })
+        Ok(OpBsync {
+            bar: w.get(BAR) as u8,
+        })
     }
     pub fn fmt_op(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "BSYNC B{}", self.bar)

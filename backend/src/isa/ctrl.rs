@@ -22,7 +22,14 @@ impl Default for Ctrl {
     /// Conservative defaults until the scheduler (issue [C]) computes them:
     /// one stall cycle, no scoreboards.
     fn default() -> Ctrl {
-        Ctrl { stall: 1, yield_: false, write_sb: 7, read_sb: 7, wait: 0, reuse: 0 }
+        Ctrl {
+            stall: 1,
+            yield_: false,
+            write_sb: 7,
+            read_sb: 7,
+            wait: 0,
+            reuse: 0,
+        }
     }
 }
 
@@ -58,7 +65,13 @@ impl fmt::Display for Ctrl {
                 write!(f, "-")?;
             }
         }
-        let sb = |s: u8| if s == 7 { "-".to_string() } else { s.to_string() };
+        let sb = |s: u8| {
+            if s == 7 {
+                "-".to_string()
+            } else {
+                s.to_string()
+            }
+        };
         write!(
             f,
             ":R{}:W{}:{}:S{:02}]",

@@ -17,7 +17,12 @@ pub enum IsbeAccess {
 }
 
 impl IsbeAccess {
-    const ALL: [IsbeAccess; 4] = [IsbeAccess::Map, IsbeAccess::Patch, IsbeAccess::Prim, IsbeAccess::Attr];
+    const ALL: [IsbeAccess; 4] = [
+        IsbeAccess::Map,
+        IsbeAccess::Patch,
+        IsbeAccess::Prim,
+        IsbeAccess::Attr,
+    ];
     fn suffix(self) -> &'static str {
         match self {
             IsbeAccess::Map => "",
@@ -89,7 +94,10 @@ fn decode_common(w: &InstWord) -> Result<(IsbeAccess, IsbeSize), DecodeError> {
     let size_bits = w.get(SIZE);
     let size = *IsbeSize::ALL
         .get(size_bits as usize)
-        .ok_or(DecodeError::BadField { field: "ISBE size", value: size_bits })?;
+        .ok_or(DecodeError::BadField {
+            field: "ISBE size",
+            value: size_bits,
+        })?;
     let access = IsbeAccess::ALL[w.get(ACCESS) as usize];
     Ok((access, size))
 }
@@ -115,7 +123,10 @@ impl OpIsbeWr {
             return Err(EncodeError::OperandForm("ISBEWR with MAP or ATTR access"));
         }
         if self.imm > MAX_IMM_OFFSET {
-            return Err(EncodeError::ImmediateRange { what: "ISBE offset", value: self.imm });
+            return Err(EncodeError::ImmediateRange {
+                what: "ISBE offset",
+                value: self.imm,
+            });
         }
         w.set(field::OPCODE, u64::from(Self::OPCODE));
         w.set_gpr_src(OFFSET_REG, &self.addr)?;
@@ -130,7 +141,10 @@ impl OpIsbeWr {
     pub fn decode(w: &InstWord) -> Result<Self, DecodeError> {
         let (access, size) = decode_common(w)?;
         if !w.bit(OUTPUT) {
-            return Err(DecodeError::BadField { field: "ISBEWR output bit", value: 0 });
+            return Err(DecodeError::BadField {
+                field: "ISBEWR output bit",
+                value: 0,
+            });
         }
         Ok(OpIsbeWr {
             addr: w.get_gpr_src(OFFSET_REG),
@@ -149,7 +163,12 @@ impl OpIsbeWr {
     }
     pub fn fmt_op(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let skew = if self.skew { ".SKEW" } else { "" };
-        write!(f, "ISBEWR.O{}{skew}{} ", self.access.suffix(), self.size.suffix())?;
+        write!(
+            f,
+            "ISBEWR.O{}{skew}{} ",
+            self.access.suffix(),
+            self.size.suffix()
+        )?;
         fmt_addr(f, &self.addr, self.imm)?;
         write!(f, ", ")?;
         self.data.fmt_src(f)
@@ -174,7 +193,10 @@ impl OpIsbeRd {
 
     pub fn encode(&self, w: &mut InstWord) -> Result<(), EncodeError> {
         if self.imm > MAX_IMM_OFFSET {
-            return Err(EncodeError::ImmediateRange { what: "ISBE offset", value: self.imm });
+            return Err(EncodeError::ImmediateRange {
+                what: "ISBE offset",
+                value: self.imm,
+            });
         }
         w.set(field::OPCODE, u64::from(Self::OPCODE));
         match self.dst {
@@ -192,7 +214,9 @@ impl OpIsbeRd {
     pub fn decode(w: &InstWord) -> Result<Self, DecodeError> {
         let (access, size) = decode_common(w)?;
         Ok(OpIsbeRd {
-            dst: w.get_reg(field::DST, RegFile::Gpr).map_or(Dst::None, Dst::Reg),
+            dst: w
+                .get_reg(field::DST, RegFile::Gpr)
+                .map_or(Dst::None, Dst::Reg),
             addr: w.get_gpr_src(OFFSET_REG),
             imm: w.get(IMM_OFFSET) as u32,
             output: w.bit(OUTPUT),
@@ -210,7 +234,12 @@ impl OpIsbeRd {
     pub fn fmt_op(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let o = if self.output { ".O" } else { "" };
         let skew = if self.skew { ".SKEW" } else { "" };
-        write!(f, "ISBERD{o}{}{skew}{} ", self.access.suffix(), self.size.suffix())?;
+        write!(
+            f,
+            "ISBERD{o}{}{skew}{} ",
+            self.access.suffix(),
+            self.size.suffix()
+        )?;
         self.dst.fmt_in(RegFile::Gpr, f)?;
         write!(f, ", ")?;
         fmt_addr(f, &self.addr, self.imm)

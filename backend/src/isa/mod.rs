@@ -12,8 +12,8 @@ mod reg;
 mod word;
 
 pub use alu::{
-    ConvKind, FloatArith, FloatCmp, IntCmp, OpConv, OpFArith, OpFSetP, OpIAdd3, OpIMad, OpISetP, OpLop3, OpMov,
-    OpSel, OpShf, PredCombine, float_src, int_src,
+    ConvKind, FloatArith, FloatCmp, IntCmp, OpConv, OpFArith, OpFSetP, OpIAdd3, OpIMad, OpISetP,
+    OpLop3, OpMov, OpSel, OpShf, PredCombine, float_src, int_src,
 };
 pub use control::{OpBra, OpBssy, OpBsync, OpS2R, Target};
 pub use ctrl::Ctrl;
@@ -141,7 +141,11 @@ impl Op {
                 OpShf::OPCODE => Op::Shf(OpShf::decode(w)?),
                 OpConv::OPCODE_I2F => Op::Conv(OpConv::decode(w, ConvKind::IntToFloat)?),
                 OpConv::OPCODE_F2I => Op::Conv(OpConv::decode(w, ConvKind::FloatToInt)?),
-                _ => return Err(DecodeError::UnknownOpcode { opcode: u64::from(full) }),
+                _ => {
+                    return Err(DecodeError::UnknownOpcode {
+                        opcode: u64::from(full),
+                    });
+                }
             },
         })
     }
@@ -212,11 +216,19 @@ pub struct Instr {
 
 impl Instr {
     pub fn new(op: Op) -> Instr {
-        Instr { guard: PredSrc::TRUE, op, ctrl: Ctrl::default() }
+        Instr {
+            guard: PredSrc::TRUE,
+            op,
+            ctrl: Ctrl::default(),
+        }
     }
 
     pub fn guarded(guard: PredSrc, op: Op) -> Instr {
-        Instr { guard, op, ctrl: Ctrl::default() }
+        Instr {
+            guard,
+            op,
+            ctrl: Ctrl::default(),
+        }
     }
 
     /// Visits the guard, then the op's operands.

@@ -59,7 +59,10 @@ pub enum SrcRef {
     Zero,
     Imm(u32),
     /// `c[bank][offset]`, a constant-bank word.
-    CBuf { bank: u8, offset: u16 },
+    CBuf {
+        bank: u8,
+        offset: u16,
+    },
 }
 
 /// A GPR source with the float/integer modifiers ALU ops accept.
@@ -71,18 +74,33 @@ pub struct Src {
 }
 
 impl Src {
-    pub const ZERO: Src = Src { src: SrcRef::Zero, neg: false, abs: false };
+    pub const ZERO: Src = Src {
+        src: SrcRef::Zero,
+        neg: false,
+        abs: false,
+    };
 
     pub fn reg(r: Reg) -> Src {
-        Src { src: SrcRef::Reg(r), neg: false, abs: false }
+        Src {
+            src: SrcRef::Reg(r),
+            neg: false,
+            abs: false,
+        }
     }
 
     pub fn imm(v: u32) -> Src {
-        Src { src: SrcRef::Imm(v), neg: false, abs: false }
+        Src {
+            src: SrcRef::Imm(v),
+            neg: false,
+            abs: false,
+        }
     }
 
     pub fn negated(self) -> Src {
-        Src { neg: !self.neg, ..self }
+        Src {
+            neg: !self.neg,
+            ..self
+        }
     }
 
     pub fn is_reg_or_zero(&self) -> bool {
@@ -138,10 +156,16 @@ pub struct PredSrc {
 }
 
 impl PredSrc {
-    pub const TRUE: PredSrc = PredSrc { reg: None, neg: false };
+    pub const TRUE: PredSrc = PredSrc {
+        reg: None,
+        neg: false,
+    };
 
     pub fn reg(r: Reg) -> PredSrc {
-        PredSrc { reg: Some(r), neg: false }
+        PredSrc {
+            reg: Some(r),
+            neg: false,
+        }
     }
 
     pub fn is_true(&self) -> bool {

@@ -73,7 +73,10 @@ impl InstWord {
     }
 
     pub fn set(&mut self, r: Range<usize>, v: u64) {
-        debug_assert!(r.len() == 64 || v < (1u64 << r.len()), "value {v:#x} overflows field {r:?}");
+        debug_assert!(
+            r.len() == 64 || v < (1u64 << r.len()),
+            "value {v:#x} overflows field {r:?}"
+        );
         self.0[r].store_le(v);
     }
 
@@ -120,7 +123,12 @@ impl InstWord {
         }
     }
 
-    pub fn set_pred_src(&mut self, r: Range<usize>, neg_bit: usize, p: &PredSrc) -> Result<(), EncodeError> {
+    pub fn set_pred_src(
+        &mut self,
+        r: Range<usize>,
+        neg_bit: usize,
+        p: &PredSrc,
+    ) -> Result<(), EncodeError> {
         match p.reg {
             Some(reg) => self.set_reg(r, reg)?,
             None => self.set(r, u64::from(RegFile::Pred.zero_index())),
@@ -130,7 +138,10 @@ impl InstWord {
     }
 
     pub fn get_pred_src(&self, r: Range<usize>, neg_bit: usize) -> PredSrc {
-        PredSrc { reg: self.get_reg(r, RegFile::Pred), neg: self.bit(neg_bit) }
+        PredSrc {
+            reg: self.get_reg(r, RegFile::Pred),
+            neg: self.bit(neg_bit),
+        }
     }
 
     fn set_cbuf(&mut self, s: &Src) {
@@ -180,7 +191,15 @@ impl InstWord {
         check_no_mod(s2)?;
         let src2_is_const = matches!(s2.src, SrcRef::Imm(_) | SrcRef::CBuf { .. });
         let (form, in_reg_field, in_slot1) = if src2_is_const {
-            (if matches!(s2.src, SrcRef::Imm(_)) { form::SRC2_IMM } else { form::SRC2_CBUF }, src1, s2)
+            (
+                if matches!(s2.src, SrcRef::Imm(_)) {
+                    form::SRC2_IMM
+                } else {
+                    form::SRC2_CBUF
+                },
+                src1,
+                s2,
+            )
         } else {
             let f = match src1.src {
                 SrcRef::Imm(_) => form::IMM,
@@ -222,9 +241,27 @@ impl InstWord {
             }
             s
         };
-        let src0 = with_mods(self.get_gpr_src(field::SRC0), field::SRC0_NEG, field::SRC0_ABS);
-        let reg_field = with_mods(self.get_gpr_src(field::SRC2), field::SRC2_NEG, field::SRC2_ABS);
-        let slot1 = |s: SrcRef| with_mods(Src { src: s, neg: false, abs: false }, field::SRC1_NEG, field::SRC1_ABS);
+        let src0 = with_mods(
+            self.get_gpr_src(field::SRC0),
+            field::SRC0_NEG,
+            field::SRC0_ABS,
+        );
+        let reg_field = with_mods(
+            self.get_gpr_src(field::SRC2),
+            field::SRC2_NEG,
+            field::SRC2_ABS,
+        );
+        let slot1 = |s: SrcRef| {
+            with_mods(
+                Src {
+                    src: s,
+                    neg: false,
+                    abs: false,
+                },
+                field::SRC1_NEG,
+                field::SRC1_ABS,
+            )
+        };
         let imm = Src::imm(self.get(field::IMM32) as u32);
         Ok(match self.get(field::ALU_FORM) {
             form::REG => (src0, slot1(self.get_gpr_src(field::SRC1).src), reg_field),
@@ -232,7 +269,12 @@ impl InstWord {
             form::CBUF => (src0, slot1(self.get_cbuf()), reg_field),
             form::SRC2_IMM => (src0, reg_field, imm),
             form::SRC2_CBUF => (src0, reg_field, slot1(self.get_cbuf())),
-            f => return Err(DecodeError::BadField { field: "ALU form", value: f }),
+            f => {
+                return Err(DecodeError::BadField {
+                    field: "ALU form",
+                    value: f,
+                });
+            }
         })
     }
 }
