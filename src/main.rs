@@ -151,10 +151,7 @@ fn run(cli: Cli) -> Result<(), String> {
                 Input::Binary(b) => *b,
                 Input::Spirv(_) => compile_input(&shader, arch, entry, false)?.binary,
             };
-            let options = spvsass::sim::SimOptions {
-                max_steps,
-                ..Default::default()
-            };
+            let options = spvsass::sim::SimOptions { max_steps };
             let draw = spvsass::simulate(&binary, groups, &options)
                 .map_err(|e| format!("{}: {e}", shader.display()))?;
             if json {
