@@ -20,7 +20,10 @@ pub enum FrontendError {
     NoEntryPoint,
 
     #[error("the module has no entry point named \"{name}\" (it has: {})", names(.available))]
-    EntryPointNotFound { name: String, available: Vec<String> },
+    EntryPointNotFound {
+        name: String,
+        available: Vec<String>,
+    },
 
     #[error("the module has several entry points ({}): choose one by name", names(.available))]
     AmbiguousEntryPoint { available: Vec<String> },
@@ -38,20 +41,36 @@ pub enum FrontendError {
 
     /// Valid SPIR-V that this compiler does not translate (yet).
     #[error("unsupported {}: {what}", at(.opcode, .result_id))]
-    Unsupported { opcode: String, result_id: Option<u32>, what: String },
+    Unsupported {
+        opcode: String,
+        result_id: Option<u32>,
+        what: String,
+    },
 
     /// SPIR-V that breaks a rule of the specification.
     #[error("malformed {}: {what}", at(.opcode, .result_id))]
-    Malformed { opcode: String, result_id: Option<u32>, what: String },
+    Malformed {
+        opcode: String,
+        result_id: Option<u32>,
+        what: String,
+    },
 
     /// An operand names an id that has no definition before its use.
     #[error("{} uses %{id}, which is not defined before it", at(.opcode, .result_id))]
-    UndefinedId { opcode: String, result_id: Option<u32>, id: u32 },
+    UndefinedId {
+        opcode: String,
+        result_id: Option<u32>,
+        id: u32,
+    },
 
     /// The produced IR breaks one of the IR's rules (a frontend bug, or a
     /// pass that corrupted a shader handed to [`crate::validate`]).
     #[error("invalid IR in {block}{}: {what}", .inst.as_ref().map(|i| format!(", {i}")).unwrap_or_default())]
-    InvalidIr { block: String, inst: Option<String>, what: String },
+    InvalidIr {
+        block: String,
+        inst: Option<String>,
+        what: String,
+    },
 }
 
 /// "OpFoo %42", or "OpFoo" for an instruction without a result id.
@@ -63,5 +82,8 @@ fn at(opcode: &str, result_id: &Option<u32>) -> String {
 }
 
 fn names(list: &[String]) -> String {
-    list.iter().map(|n| format!("\"{n}\"")).collect::<Vec<_>>().join(", ")
+    list.iter()
+        .map(|n| format!("\"{n}\""))
+        .collect::<Vec<_>>()
+        .join(", ")
 }

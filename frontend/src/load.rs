@@ -20,7 +20,7 @@ pub fn words_from_bytes(bytes: &[u8]) -> Result<Vec<u32>, FrontendError> {
             bytes.len()
         )));
     }
-    if bytes.len() % 4 != 0 {
+    if !bytes.len().is_multiple_of(4) {
         return Err(not_spirv(format!(
             "{} bytes is not a whole number of 32-bit words",
             bytes.len()
@@ -61,8 +61,9 @@ pub(crate) fn load_words(words: &[u32]) -> Result<dr::Module, FrontendError> {
 
     check_instruction_bounds(words)?;
     let mut loader = Loader::default();
-    binary::parse_words(words, &mut loader)
-        .map_err(|e| FrontendError::InvalidBinary { reason: e.to_string() })?;
+    binary::parse_words(words, &mut loader).map_err(|e| FrontendError::InvalidBinary {
+        reason: e.to_string(),
+    })?;
     let mut module = loader.inner.module();
     module.execution_modes.extend(loader.execution_mode_ids);
     Ok(module)

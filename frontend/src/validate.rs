@@ -21,7 +21,11 @@ pub fn validate(shader: &Shader) -> Result<(), FrontendError> {
         return Err(invalid("the shader", None, "it has no blocks"));
     };
     if !shader.blocks[entry].params.is_empty() {
-        return Err(invalid(&entry.to_string(), None, "the entry block has parameters"));
+        return Err(invalid(
+            &entry.to_string(),
+            None,
+            "the entry block has parameters",
+        ));
     }
 
     let mut in_layout = HashSet::new();
@@ -29,21 +33,37 @@ pub fn validate(shader: &Shader) -> Result<(), FrontendError> {
     let mut placed = HashSet::new();
     for &block in &shader.layout {
         if !in_layout.insert(block) {
-            return Err(invalid(&block.to_string(), None, "the block is in the layout twice"));
+            return Err(invalid(
+                &block.to_string(),
+                None,
+                "the block is in the layout twice",
+            ));
         }
         for (index, &param) in (0u32..).zip(&shader.blocks[block].params) {
             if shader.values[param].def != ValueDef::Param(block, index) {
-                return Err(invalid(&block.to_string(), None, &format!("parameter {param} records another definition")));
+                return Err(invalid(
+                    &block.to_string(),
+                    None,
+                    &format!("parameter {param} records another definition"),
+                ));
             }
             defined.insert(param);
         }
         for &inst in &shader.blocks[block].insts {
             if !placed.insert(inst) {
-                return Err(invalid(&block.to_string(), Some(inst), "the instruction is in two places"));
+                return Err(invalid(
+                    &block.to_string(),
+                    Some(inst),
+                    "the instruction is in two places",
+                ));
             }
             if let Some(result) = shader.insts[inst].result {
                 if shader.values[result].def != ValueDef::Inst(inst) {
-                    return Err(invalid(&block.to_string(), Some(inst), &format!("result {result} records another definition")));
+                    return Err(invalid(
+                        &block.to_string(),
+                        Some(inst),
+                        &format!("result {result} records another definition"),
+                    ));
                 }
                 defined.insert(result);
             }
@@ -57,7 +77,11 @@ pub fn validate(shader: &Shader) -> Result<(), FrontendError> {
         if let Some(init) = data.initializer
             && !defined.contains(&init)
         {
-            return Err(invalid(&gv.to_string(), None, &format!("the initializer {init} is not defined")));
+            return Err(invalid(
+                &gv.to_string(),
+                None,
+                &format!("the initializer {init} is not defined"),
+            ));
         }
     }
     Ok(())
@@ -91,11 +115,19 @@ fn check_block(
             }
         });
         if let Some(v) = undefined {
-            return Err(invalid(&name, Some(inst), &format!("{v} is used but not defined")));
+            return Err(invalid(
+                &name,
+                Some(inst),
+                &format!("{v} is used but not defined"),
+            ));
         }
         match op {
             Op::Jump(call) => check_call(shader, &name, inst, call, in_layout)?,
-            Op::Branch { then_dest, else_dest, .. } => {
+            Op::Branch {
+                then_dest,
+                else_dest,
+                ..
+            } => {
                 check_call(shader, &name, inst, then_dest, in_layout)?;
                 check_call(shader, &name, inst, else_dest, in_layout)?;
             }
@@ -105,10 +137,17 @@ fn check_block(
     let merge_targets = match data.merge {
         None => vec![],
         Some(crate::ir::Merge::Selection { merge }) => vec![merge],
-        Some(crate::ir::Merge::Loop { merge, continue_target }) => vec![merge, continue_target],
+        Some(crate::ir::Merge::Loop {
+            merge,
+            continue_target,
+        }) => vec![merge, continue_target],
     };
     if let Some(b) = merge_targets.into_iter().find(|b| !in_layout.contains(b)) {
-        return Err(invalid(&name, None, &format!("the merge information names {b}, which is not in the layout")));
+        return Err(invalid(
+            &name,
+            None,
+            &format!("the merge information names {b}, which is not in the layout"),
+        ));
     }
     Ok(())
 }
@@ -121,14 +160,23 @@ fn check_call(
     in_layout: &HashSet<Block>,
 ) -> Result<(), FrontendError> {
     if !in_layout.contains(&call.block) {
-        return Err(invalid(block, Some(inst), &format!("the target {} is not in the layout", call.block)));
+        return Err(invalid(
+            block,
+            Some(inst),
+            &format!("the target {} is not in the layout", call.block),
+        ));
     }
     let params = &shader.blocks[call.block].params;
     if params.len() != call.args.len() {
         return Err(invalid(
             block,
             Some(inst),
-            &format!("{} takes {} arguments, the jump passes {}", call.block, params.len(), call.args.len()),
+            &format!(
+                "{} takes {} arguments, the jump passes {}",
+                call.block,
+                params.len(),
+                call.args.len()
+            ),
         ));
     }
     for (&param, &arg) in params.iter().zip(&call.args) {

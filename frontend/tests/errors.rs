@@ -9,7 +9,9 @@ use spvsass_frontend::{FrontendError, FrontendOptions, translate, words_from_byt
 const POINT: &str = "tests/shaders/point.mesh.spv";
 
 fn options(entry: Option<&str>) -> FrontendOptions {
-    FrontendOptions { entry: entry.map(str::to_string) }
+    FrontendOptions {
+        entry: entry.map(str::to_string),
+    }
 }
 
 fn translate_words(words: &[u32]) -> Result<spvsass_frontend::ir::Shader, FrontendError> {
@@ -18,8 +20,14 @@ fn translate_words(words: &[u32]) -> Result<spvsass_frontend::ir::Shader, Fronte
 
 #[test]
 fn empty_input_is_not_spirv() {
-    assert!(matches!(translate_words(&[]), Err(FrontendError::NotSpirv { .. })));
-    assert!(matches!(words_from_bytes(&[]), Err(FrontendError::NotSpirv { .. })));
+    assert!(matches!(
+        translate_words(&[]),
+        Err(FrontendError::NotSpirv { .. })
+    ));
+    assert!(matches!(
+        words_from_bytes(&[]),
+        Err(FrontendError::NotSpirv { .. })
+    ));
 }
 
 #[test]
@@ -32,7 +40,10 @@ fn wrong_magic_is_not_spirv() {
 
     let mut bytes = std::fs::read(repo_path(POINT)).unwrap();
     bytes[0] ^= 0xff;
-    assert!(matches!(words_from_bytes(&bytes), Err(FrontendError::NotSpirv { .. })));
+    assert!(matches!(
+        words_from_bytes(&bytes),
+        Err(FrontendError::NotSpirv { .. })
+    ));
 }
 
 #[test]
@@ -40,14 +51,23 @@ fn bytes_that_are_not_whole_words_are_not_spirv() {
     let mut bytes = std::fs::read(repo_path(POINT)).unwrap();
     bytes.pop();
     let err = words_from_bytes(&bytes).unwrap_err();
-    assert!(err.to_string().contains("whole number of 32-bit words"), "{err}");
+    assert!(
+        err.to_string().contains("whole number of 32-bit words"),
+        "{err}"
+    );
 }
 
 #[test]
 fn big_endian_bytes_give_the_same_words() {
     let little = std::fs::read(repo_path(POINT)).unwrap();
-    let big: Vec<u8> = little.chunks(4).flat_map(|w| w.iter().rev().copied()).collect();
-    assert_eq!(words_from_bytes(&big).unwrap(), words_from_bytes(&little).unwrap());
+    let big: Vec<u8> = little
+        .chunks(4)
+        .flat_map(|w| w.iter().rev().copied())
+        .collect();
+    assert_eq!(
+        words_from_bytes(&big).unwrap(),
+        words_from_bytes(&little).unwrap()
+    );
 }
 
 #[test]
@@ -60,14 +80,20 @@ fn byte_swapped_words_still_translate() {
 fn truncated_module_is_an_error() {
     let words = words_of(POINT);
     let err = translate_words(&words[..words.len() / 2]).unwrap_err();
-    assert!(matches!(err, FrontendError::InvalidBinary { .. }), "{err:?}");
+    assert!(
+        matches!(err, FrontendError::InvalidBinary { .. }),
+        "{err:?}"
+    );
 }
 
 #[test]
 fn every_truncation_is_an_error() {
     let words = words_of(POINT);
     for len in 0..words.len() {
-        assert!(translate_words(&words[..len]).is_err(), "{len} words translated");
+        assert!(
+            translate_words(&words[..len]).is_err(),
+            "{len} words translated"
+        );
     }
 }
 
@@ -96,7 +122,10 @@ fn unsupported_opcode_names_the_opcode_and_its_id() {
         }
     );
     let message = err.to_string();
-    assert!(message.contains("OpIsNan") && message.contains("%42"), "{message}");
+    assert!(
+        message.contains("OpIsNan") && message.contains("%42"),
+        "{message}"
+    );
 }
 
 #[test]
@@ -104,7 +133,10 @@ fn function_calls_are_unsupported() {
     let err = translate_file("frontend/tests/data/call.comp.spv").unwrap_err();
     let message = err.to_string();
     assert!(matches!(err, FrontendError::Unsupported { .. }), "{err:?}");
-    assert!(message.contains("OpFunctionCall") && message.contains("%7"), "{message}");
+    assert!(
+        message.contains("OpFunctionCall") && message.contains("%7"),
+        "{message}"
+    );
 }
 
 #[test]
@@ -119,7 +151,10 @@ fn unsupported_opcode_from_a_builder_module() {
         b.ret().unwrap();
     });
     let message = translate_words(&words).unwrap_err().to_string();
-    assert!(message.contains("OpDot") && message.contains(&format!("%{dot}")), "{message}");
+    assert!(
+        message.contains("OpDot") && message.contains(&format!("%{dot}")),
+        "{message}"
+    );
 }
 
 #[test]
@@ -137,7 +172,12 @@ fn images_are_unsupported() {
             None,
         );
         let ptr = b.type_pointer(None, rspirv::spirv::StorageClass::UniformConstant, image);
-        let var = b.variable(ptr, None, rspirv::spirv::StorageClass::UniformConstant, None);
+        let var = b.variable(
+            ptr,
+            None,
+            rspirv::spirv::StorageClass::UniformConstant,
+            None,
+        );
         b.load(image, None, var, None, []).unwrap();
         b.ret().unwrap();
     });
@@ -162,7 +202,10 @@ fn fragment_shaders_are_rejected() {
     let err = translate_words(&words).unwrap_err();
     assert_eq!(
         err,
-        FrontendError::UnsupportedExecutionModel { entry: "main".into(), model: "Fragment".into() }
+        FrontendError::UnsupportedExecutionModel {
+            entry: "main".into(),
+            model: "Fragment".into()
+        }
     );
     assert!(err.to_string().contains("Fragment"));
 }
@@ -171,11 +214,17 @@ fn fragment_shaders_are_rejected() {
 fn mesh_shader_needs_its_output_modes() {
     let words = build_module(
         ExecutionModel::MeshEXT,
-        &[(ExecutionMode::LocalSize, &[1, 1, 1]), (ExecutionMode::OutputPoints, &[])],
+        &[
+            (ExecutionMode::LocalSize, &[1, 1, 1]),
+            (ExecutionMode::OutputPoints, &[]),
+        ],
         |b| b.ret().unwrap(),
     );
     let err = translate_words(&words).unwrap_err();
-    assert!(matches!(err, FrontendError::MissingExecutionMode { .. }), "{err:?}");
+    assert!(
+        matches!(err, FrontendError::MissingExecutionMode { .. }),
+        "{err:?}"
+    );
 }
 
 #[test]
@@ -184,7 +233,10 @@ fn missing_local_size_is_an_error() {
     let err = translate_words(&words).unwrap_err();
     assert_eq!(
         err,
-        FrontendError::MissingExecutionMode { entry: "main".into(), mode: "LocalSize".into() }
+        FrontendError::MissingExecutionMode {
+            entry: "main".into(),
+            mode: "LocalSize".into()
+        }
     );
 }
 
@@ -208,7 +260,9 @@ fn two_entry_points() -> Vec<u32> {
     let void = b.type_void();
     let fn_ty = b.type_function(void, vec![]);
     for (name, size) in [("first", 1), ("second", 2)] {
-        let f = b.begin_function(void, None, FunctionControl::NONE, fn_ty).unwrap();
+        let f = b
+            .begin_function(void, None, FunctionControl::NONE, fn_ty)
+            .unwrap();
         b.begin_block(None).unwrap();
         b.ret().unwrap();
         b.end_function().unwrap();
@@ -223,10 +277,15 @@ fn several_entry_points_need_a_name() {
     let err = translate(&two_entry_points(), &options(None)).unwrap_err();
     assert_eq!(
         err,
-        FrontendError::AmbiguousEntryPoint { available: vec!["first".into(), "second".into()] }
+        FrontendError::AmbiguousEntryPoint {
+            available: vec!["first".into(), "second".into()]
+        }
     );
     let message = err.to_string();
-    assert!(message.contains("\"first\"") && message.contains("\"second\""), "{message}");
+    assert!(
+        message.contains("\"first\"") && message.contains("\"second\""),
+        "{message}"
+    );
 }
 
 #[test]
@@ -253,7 +312,13 @@ fn module_without_entry_point_is_an_error() {
     use rspirv::binary::Assemble;
     let mut b = rspirv::dr::Builder::new();
     b.capability(Capability::Shader);
-    b.memory_model(rspirv::spirv::AddressingModel::Logical, rspirv::spirv::MemoryModel::GLSL450);
+    b.memory_model(
+        rspirv::spirv::AddressingModel::Logical,
+        rspirv::spirv::MemoryModel::GLSL450,
+    );
     let words = b.module().assemble();
-    assert_eq!(translate_words(&words).unwrap_err(), FrontendError::NoEntryPoint);
+    assert_eq!(
+        translate_words(&words).unwrap_err(),
+        FrontendError::NoEntryPoint
+    );
 }

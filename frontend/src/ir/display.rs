@@ -9,7 +9,9 @@ impl Shader {
             Type::Void => write!(f, "void"),
             Type::Scalar(s) => write!(f, "{s}"),
             Type::Vector { scalar, len } => write!(f, "{scalar}x{len}"),
-            Type::Matrix { column, columns, .. } => {
+            Type::Matrix {
+                column, columns, ..
+            } => {
                 write!(f, "mat{columns}<")?;
                 self.fmt_type(f, *column)?;
                 write!(f, ">")
@@ -49,7 +51,10 @@ impl Shader {
 }
 
 fn list(vals: &[Value]) -> String {
-    vals.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(", ")
+    vals.iter()
+        .map(|v| v.to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 fn call(c: &BlockCall) -> String {
@@ -68,10 +73,18 @@ fn op_text(op: &Op) -> String {
         Op::Binary(o, a, b) => format!("{o:?} {a}, {b}"),
         Op::Cmp(o, a, b) => format!("cmp.{o:?} {a}, {b}"),
         Op::Convert(o, a) => format!("convert.{o:?} {a}"),
-        Op::Select { cond, if_true, if_false } => format!("select {cond}, {if_true}, {if_false}"),
+        Op::Select {
+            cond,
+            if_true,
+            if_false,
+        } => format!("select {cond}, {if_true}, {if_false}"),
         Op::CompositeConstruct(v) => format!("construct {}", list(v)),
         Op::CompositeExtract { composite, indices } => format!("extract {composite}, {indices:?}"),
-        Op::CompositeInsert { object, composite, indices } => {
+        Op::CompositeInsert {
+            object,
+            composite,
+            indices,
+        } => {
             format!("insert {object} into {composite}, {indices:?}")
         }
         Op::VectorShuffle { a, b, components } => format!("shuffle {a}, {b}, {components:?}"),
@@ -79,13 +92,20 @@ fn op_text(op: &Op) -> String {
         Op::AccessChain { base, indices } => format!("access_chain {base}, [{}]", list(indices)),
         Op::Load { ptr } => format!("load {ptr}"),
         Op::Store { ptr, value } => format!("store {ptr}, {value}"),
-        Op::SetMeshOutputs { vertex_count, primitive_count } => {
+        Op::SetMeshOutputs {
+            vertex_count,
+            primitive_count,
+        } => {
             format!("set_mesh_outputs {vertex_count}, {primitive_count}")
         }
         Op::ControlBarrier => "control_barrier".into(),
         Op::MemoryBarrier => "memory_barrier".into(),
         Op::Jump(c) => format!("jump {}", call(c)),
-        Op::Branch { cond, then_dest, else_dest } => {
+        Op::Branch {
+            cond,
+            then_dest,
+            else_dest,
+        } => {
             format!("branch {cond}, {}, {}", call(then_dest), call(else_dest))
         }
         Op::Return => "return".into(),
@@ -114,7 +134,12 @@ fn global_text(sh: &Shader, g: &GlobalVarData) -> String {
 impl fmt::Display for Shader {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let [x, y, z] = self.workgroup_size;
-        writeln!(f, "{} shader \"{}\" local_size({x}, {y}, {z})", self.stage.name(), self.entry_name)?;
+        writeln!(
+            f,
+            "{} shader \"{}\" local_size({x}, {y}, {z})",
+            self.stage.name(),
+            self.entry_name
+        )?;
         if let Some(m) = &self.mesh {
             writeln!(
                 f,
@@ -139,10 +164,13 @@ impl fmt::Display for Shader {
                 write!(f, "({})", params.join(", "))?;
             }
             match data.merge {
-                Some(super::Merge::Selection { merge }) => writeln!(f, ":  ; selection merge {merge}")?,
-                Some(super::Merge::Loop { merge, continue_target }) => {
-                    writeln!(f, ":  ; loop merge {merge} continue {continue_target}")?
+                Some(super::Merge::Selection { merge }) => {
+                    writeln!(f, ":  ; selection merge {merge}")?
                 }
+                Some(super::Merge::Loop {
+                    merge,
+                    continue_target,
+                }) => writeln!(f, ":  ; loop merge {merge} continue {continue_target}")?,
                 None => writeln!(f, ":")?,
             }
             for &inst in &data.insts {

@@ -119,26 +119,60 @@ pub enum Op {
     Binary(BinaryOp, Value, Value),
     Cmp(CmpOp, Value, Value),
     Convert(ConvOp, Value),
-    Select { cond: Value, if_true: Value, if_false: Value },
+    Select {
+        cond: Value,
+        if_true: Value,
+        if_false: Value,
+    },
     CompositeConstruct(Vec<Value>),
-    CompositeExtract { composite: Value, indices: Vec<u32> },
-    CompositeInsert { object: Value, composite: Value, indices: Vec<u32> },
-    VectorShuffle { a: Value, b: Value, components: Vec<u32> },
+    CompositeExtract {
+        composite: Value,
+        indices: Vec<u32>,
+    },
+    CompositeInsert {
+        object: Value,
+        composite: Value,
+        indices: Vec<u32>,
+    },
+    VectorShuffle {
+        a: Value,
+        b: Value,
+        components: Vec<u32>,
+    },
     /// The address of a module-level or function-local variable.
     VarAddr(GlobalVar),
     /// OpAccessChain / OpInBoundsAccessChain.
-    AccessChain { base: Value, indices: Vec<Value> },
-    Load { ptr: Value },
-    Store { ptr: Value, value: Value },
-    SetMeshOutputs { vertex_count: Value, primitive_count: Value },
+    AccessChain {
+        base: Value,
+        indices: Vec<Value>,
+    },
+    Load {
+        ptr: Value,
+    },
+    Store {
+        ptr: Value,
+        value: Value,
+    },
+    SetMeshOutputs {
+        vertex_count: Value,
+        primitive_count: Value,
+    },
     ControlBarrier,
     MemoryBarrier,
     // Terminators.
     Jump(BlockCall),
-    Branch { cond: Value, then_dest: BlockCall, else_dest: BlockCall },
+    Branch {
+        cond: Value,
+        then_dest: BlockCall,
+        else_dest: BlockCall,
+    },
     Return,
     /// EmitMeshTasksEXT: ends the task shader.
-    EmitMeshTasks { x: Value, y: Value, z: Value },
+    EmitMeshTasks {
+        x: Value,
+        y: Value,
+        z: Value,
+    },
     /// OpUnreachable / OpKill-like ends with no successor.
     Unreachable,
 }
@@ -160,10 +194,7 @@ impl Op {
     pub fn has_side_effects(&self) -> bool {
         matches!(
             self,
-            Op::Store { .. }
-                | Op::SetMeshOutputs { .. }
-                | Op::ControlBarrier
-                | Op::MemoryBarrier
+            Op::Store { .. } | Op::SetMeshOutputs { .. } | Op::ControlBarrier | Op::MemoryBarrier
         ) || self.is_terminator()
     }
 
@@ -177,14 +208,20 @@ impl Op {
                 f(*a);
                 f(*b)
             }
-            Op::Select { cond, if_true, if_false } => {
+            Op::Select {
+                cond,
+                if_true,
+                if_false,
+            } => {
                 f(*cond);
                 f(*if_true);
                 f(*if_false)
             }
             Op::CompositeConstruct(vals) => vals.iter().copied().for_each(f),
             Op::CompositeExtract { composite, .. } => f(*composite),
-            Op::CompositeInsert { object, composite, .. } => {
+            Op::CompositeInsert {
+                object, composite, ..
+            } => {
                 f(*object);
                 f(*composite)
             }
@@ -201,12 +238,19 @@ impl Op {
                 f(*ptr);
                 f(*value)
             }
-            Op::SetMeshOutputs { vertex_count, primitive_count } => {
+            Op::SetMeshOutputs {
+                vertex_count,
+                primitive_count,
+            } => {
                 f(*vertex_count);
                 f(*primitive_count)
             }
             Op::Jump(call) => call.args.iter().copied().for_each(f),
-            Op::Branch { cond, then_dest, else_dest } => {
+            Op::Branch {
+                cond,
+                then_dest,
+                else_dest,
+            } => {
                 f(*cond);
                 then_dest.args.iter().copied().for_each(&mut f);
                 else_dest.args.iter().copied().for_each(f)
@@ -230,14 +274,20 @@ impl Op {
                 f(a);
                 f(b)
             }
-            Op::Select { cond, if_true, if_false } => {
+            Op::Select {
+                cond,
+                if_true,
+                if_false,
+            } => {
                 f(cond);
                 f(if_true);
                 f(if_false)
             }
             Op::CompositeConstruct(vals) => vals.iter_mut().for_each(f),
             Op::CompositeExtract { composite, .. } => f(composite),
-            Op::CompositeInsert { object, composite, .. } => {
+            Op::CompositeInsert {
+                object, composite, ..
+            } => {
                 f(object);
                 f(composite)
             }
@@ -254,12 +304,19 @@ impl Op {
                 f(ptr);
                 f(value)
             }
-            Op::SetMeshOutputs { vertex_count, primitive_count } => {
+            Op::SetMeshOutputs {
+                vertex_count,
+                primitive_count,
+            } => {
                 f(vertex_count);
                 f(primitive_count)
             }
             Op::Jump(call) => call.args.iter_mut().for_each(f),
-            Op::Branch { cond, then_dest, else_dest } => {
+            Op::Branch {
+                cond,
+                then_dest,
+                else_dest,
+            } => {
                 f(cond);
                 then_dest.args.iter_mut().for_each(&mut f);
                 else_dest.args.iter_mut().for_each(f)
@@ -276,7 +333,11 @@ impl Op {
     pub fn successors(&self) -> Vec<Block> {
         match self {
             Op::Jump(call) => vec![call.block],
-            Op::Branch { then_dest, else_dest, .. } => vec![then_dest.block, else_dest.block],
+            Op::Branch {
+                then_dest,
+                else_dest,
+                ..
+            } => vec![then_dest.block, else_dest.block],
             _ => Vec::new(),
         }
     }

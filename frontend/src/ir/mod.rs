@@ -12,9 +12,7 @@ mod display;
 mod inst;
 mod types;
 
-pub use inst::{
-    BinaryOp, BlockCall, CmpOp, ConvOp, InstData, Op, UnaryOp, ValueData, ValueDef,
-};
+pub use inst::{BinaryOp, BlockCall, CmpOp, ConvOp, InstData, Op, UnaryOp, ValueData, ValueDef};
 pub use types::{BuiltIn, Scalar, StorageClass, StructMember, Type, TypeId};
 
 use cranelift_entity::{PrimaryMap, entity_impl};
@@ -110,8 +108,13 @@ pub struct GlobalVarData {
 /// Structured control flow as SPIR-V declares it on a header block.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Merge {
-    Selection { merge: Block },
-    Loop { merge: Block, continue_target: Block },
+    Selection {
+        merge: Block,
+    },
+    Loop {
+        merge: Block,
+        continue_target: Block,
+    },
 }
 
 #[derive(Clone, Debug, Default)]
@@ -193,14 +196,20 @@ impl Shader {
     }
 
     pub fn new_block(&mut self, spirv_label: Option<u32>) -> Block {
-        let b = self.blocks.push(BlockData { spirv_label, ..Default::default() });
+        let b = self.blocks.push(BlockData {
+            spirv_label,
+            ..Default::default()
+        });
         self.layout.push(b);
         b
     }
 
     pub fn add_block_param(&mut self, block: Block, ty: TypeId) -> Value {
         let idx = self.blocks[block].params.len() as u32;
-        let v = self.values.push(ValueData { ty, def: ValueDef::Param(block, idx) });
+        let v = self.values.push(ValueData {
+            ty,
+            def: ValueDef::Param(block, idx),
+        });
         self.blocks[block].params.push(v);
         v
     }
@@ -213,9 +222,16 @@ impl Shader {
         result_ty: Option<TypeId>,
         spirv_id: Option<u32>,
     ) -> (Inst, Option<Value>) {
-        let inst = self.insts.push(InstData { op, result: None, spirv_id });
+        let inst = self.insts.push(InstData {
+            op,
+            result: None,
+            spirv_id,
+        });
         let result = result_ty.map(|ty| {
-            let v = self.values.push(ValueData { ty, def: ValueDef::Inst(inst) });
+            let v = self.values.push(ValueData {
+                ty,
+                def: ValueDef::Inst(inst),
+            });
             self.insts[inst].result = Some(v);
             v
         });
@@ -231,6 +247,8 @@ impl Shader {
     }
 
     pub fn successors(&self, block: Block) -> Vec<Block> {
-        self.terminator(block).map(Op::successors).unwrap_or_default()
+        self.terminator(block)
+            .map(Op::successors)
+            .unwrap_or_default()
     }
 }

@@ -17,8 +17,14 @@ pub enum Scalar {
 }
 
 impl Scalar {
-    pub const U32: Scalar = Scalar::Int { bits: 32, signed: false };
-    pub const I32: Scalar = Scalar::Int { bits: 32, signed: true };
+    pub const U32: Scalar = Scalar::Int {
+        bits: 32,
+        signed: false,
+    };
+    pub const I32: Scalar = Scalar::Int {
+        bits: 32,
+        signed: true,
+    };
     pub const F32: Scalar = Scalar::Float { bits: 32 };
 
     /// Size in bytes when stored in memory (bool as a 32-bit word).
@@ -35,7 +41,10 @@ impl fmt::Display for Scalar {
         match self {
             Scalar::Bool => write!(f, "bool"),
             Scalar::Int { bits, signed: true } => write!(f, "i{bits}"),
-            Scalar::Int { bits, signed: false } => write!(f, "u{bits}"),
+            Scalar::Int {
+                bits,
+                signed: false,
+            } => write!(f, "u{bits}"),
             Scalar::Float { bits } => write!(f, "f{bits}"),
         }
     }
@@ -71,12 +80,30 @@ pub struct StructMember {
 pub enum Type {
     Void,
     Scalar(Scalar),
-    Vector { scalar: Scalar, len: u8 },
-    Matrix { column: TypeId, columns: u8, stride: Option<u32>, row_major: bool },
+    Vector {
+        scalar: Scalar,
+        len: u8,
+    },
+    Matrix {
+        column: TypeId,
+        columns: u8,
+        stride: Option<u32>,
+        row_major: bool,
+    },
     /// `len: None` is a runtime array.
-    Array { elem: TypeId, len: Option<u32>, stride: Option<u32> },
-    Struct { members: Vec<StructMember>, block: bool },
-    Pointer { class: StorageClass, pointee: TypeId },
+    Array {
+        elem: TypeId,
+        len: Option<u32>,
+        stride: Option<u32>,
+    },
+    Struct {
+        members: Vec<StructMember>,
+        block: bool,
+    },
+    Pointer {
+        class: StorageClass,
+        pointee: TypeId,
+    },
 }
 
 /// Built-in variables and struct members the IR knows by meaning.

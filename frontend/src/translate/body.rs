@@ -11,12 +11,15 @@ use super::arith::{self, Glsl};
 use super::operands::{Operands, malformed, opcode_name, result_id, result_type, unsupported};
 use super::promote::promotable_variables;
 use crate::FrontendError;
-use crate::ir::{Block, BlockCall, Merge, Op, Type};
+use crate::ir::{BinaryOp, Block, BlockCall, Merge, Op, Type, Value};
 use rspirv::dr::{self, Instruction, Operand};
 use std::collections::HashSet;
 
-impl<'m> Translator<'m> {
-    pub(super) fn translate_function(&mut self, function: &'m dr::Function) -> Result<(), FrontendError> {
+impl Translator<'_> {
+    pub(super) fn translate_function(
+        &mut self,
+        function: &dr::Function,
+    ) -> Result<(), FrontendError> {
         let promotable = promotable_variables(function);
         for (index, spv_block) in function.blocks.iter().enumerate() {
             let block = self.shader.layout[index];
@@ -38,15 +41,24 @@ impl<'m> Translator<'m> {
         for inst in &spv_block.instructions {
             match inst.class.opcode {
                 spirv::Op::Phi if !phis_allowed => {
-                    return Err(malformed(inst, "OpPhi must come before the other instructions of its block"));
+                    return Err(malformed(
+                        inst,
+                        "OpPhi must come before the other instructions of its block",
+                    ));
                 }
                 spirv::Op::Phi if first => {
-                    return Err(malformed(inst, "the first block has no predecessors to choose from"));
+                    return Err(malformed(
+                        inst,
+                        "the first block has no predecessors to choose from",
+                    ));
                 }
                 spirv::Op::Phi => self.phi(block, inst)?,
                 spirv::Op::Line | spirv::Op::NoLine => {}
                 spirv::Op::Variable if !first => {
-                    return Err(malformed(inst, "a function variable must be in the function's first block"));
+                    return Err(malformed(
+                        inst,
+                        "a function variable must be in the function's first block",
+                    ));
                 }
                 spirv::Op::Variable => {
                     phis_allowed = false;
@@ -63,7 +75,11 @@ impl<'m> Translator<'m> {
 
     /// A function-local variable: promoted to SSA values when it can be,
     /// else kept in memory as a global of class Function.
-    fn local_variable(&mut self, inst: &Instruction, promotable: &HashSet<u32>) -> Result<(), FrontendError> {
+    fn local_variable(
+        &mut self,
+        inst: &Instruction,
+        promotable: &HashSet<u32>,
+    ) -> Result<(), FrontendError> {
         let id = result_id(inst)?;
         if promotable.contains(&id) {
             let (_, ty) = self.variable_type(inst)?;
@@ -92,6 +108,8 @@ impl<'m> Translator<'m> {
                 let ptr = ops.id("pointer")?;
                 match self.promoted_var(ptr) {
                     Some(var) => {
+                        let ty = self.ty(inst, result_type(inst)?)?;
+                        self.check_var_type(inst, var, ty)?;
                         let value = self.read_var(var, block);
                         self.define(inst, result_id(inst)?, value)?;
                     }
@@ -106,7 +124,10 @@ impl<'m> Translator<'m> {
                 let value = ops.id("object")?;
                 let value = self.value(inst, value)?;
                 match self.promoted_var(ptr_id) {
-                    Some(var) => self.write_var(var, block, value),
+                    Some(var) => {
+                        self.check_var_type(inst, var, self.shader.values[value].ty)?;
+                        self.write_var(var, block, value);
+                    }
                     None => {
                         let ptr = self.value(inst, ptr_id)?;
                         self.effect(block, Op::Store { ptr, value }, Some(ptr_id));
@@ -131,7 +152,15 @@ impl<'m> Translator<'m> {
                 let object = self.operand(inst, &mut ops, "object")?;
                 let composite = self.operand(inst, &mut ops, "composite")?;
                 let indices = ops.rest_literals("index")?;
-                self.emit(block, inst, Op::CompositeInsert { object, composite, indices })?;
+                self.emit(
+                    block,
+                    inst,
+                    Op::CompositeInsert {
+                        object,
+                        composite,
+                        indices,
+                    },
+                )?;
             }
             O::VectorShuffle => {
                 let a = self.operand(inst, &mut ops, "vector 1")?;
@@ -148,7 +177,15 @@ impl<'m> Translator<'m> {
                 let cond = self.operand(inst, &mut ops, "condition")?;
                 let if_true = self.operand(inst, &mut ops, "object 1")?;
                 let if_false = self.operand(inst, &mut ops, "object 2")?;
-                self.emit(block, inst, Op::Select { cond, if_true, if_false })?;
+                self.emit(
+                    block,
+                    inst,
+                    Op::Select {
+                        cond,
+                        if_true,
+                        if_false,
+                    },
+                )?;
             }
             O::Undef => self.emit(block, inst, Op::Undef)?,
             O::VectorTimesScalar => self.vector_times_scalar(block, inst)?,
@@ -157,7 +194,14 @@ impl<'m> Translator<'m> {
                 let vertex_id = ops.id("vertex count")?;
                 let vertex_count = self.value(inst, vertex_id)?;
                 let primitive_count = self.operand(inst, &mut ops, "primitive count")?;
-                self.effect(block, Op::SetMeshOutputs { vertex_count, primitive_count }, Some(vertex_id));
+                self.effect(
+                    block,
+                    Op::SetMeshOutputs {
+                        vertex_count,
+                        primitive_count,
+                    },
+                    Some(vertex_id),
+                );
             }
             // Scopes and memory semantics are not modelled: a barrier
             // orders everything.
@@ -170,7 +214,10 @@ impl<'m> Translator<'m> {
             O::LoopMerge => {
                 let merge = self.cfg.block(inst, ops.id("merge block")?)?;
                 let continue_target = self.cfg.block(inst, ops.id("continue target")?)?;
-                self.shader.blocks[block].merge = Some(Merge::Loop { merge, continue_target });
+                self.shader.blocks[block].merge = Some(Merge::Loop {
+                    merge,
+                    continue_target,
+                });
             }
             O::Branch => {
                 let target = ops.id("target label")?;
@@ -182,7 +229,15 @@ impl<'m> Translator<'m> {
                 let cond = self.value(inst, cond_id)?;
                 let then_dest = self.block_call(inst, ops.id("true label")?)?;
                 let else_dest = self.block_call(inst, ops.id("false label")?)?;
-                self.effect(block, Op::Branch { cond, then_dest, else_dest }, Some(cond_id));
+                self.effect(
+                    block,
+                    Op::Branch {
+                        cond,
+                        then_dest,
+                        else_dest,
+                    },
+                    Some(cond_id),
+                );
             }
             O::Return => {
                 let label = self.shader.blocks[block].spirv_label;
@@ -252,7 +307,7 @@ impl<'m> Translator<'m> {
         inst: &Instruction,
         ops: &mut Operands,
         what: &str,
-    ) -> Result<crate::ir::Value, FrontendError> {
+    ) -> Result<Value, FrontendError> {
         let id = ops.id(what)?;
         self.value(inst, id)
     }
@@ -262,19 +317,29 @@ impl<'m> Translator<'m> {
         inst: &Instruction,
         ops: &mut Operands,
         what: &str,
-    ) -> Result<Vec<crate::ir::Value>, FrontendError> {
-        ops.rest_ids(what)?.into_iter().map(|id| self.value(inst, id)).collect()
+    ) -> Result<Vec<Value>, FrontendError> {
+        ops.rest_ids(what)?
+            .into_iter()
+            .map(|id| self.value(inst, id))
+            .collect()
     }
 
     /// A jump to `label`; its arguments are filled in once SSA construction
     /// knows the target's parameters.
     fn block_call(&self, inst: &Instruction, label: u32) -> Result<BlockCall, FrontendError> {
-        Ok(BlockCall { block: self.cfg.block(inst, label)?, args: Vec::new() })
+        Ok(BlockCall {
+            block: self.cfg.block(inst, label)?,
+            args: Vec::new(),
+        })
     }
 
     /// OpVectorTimesScalar: the scalar is splatted into a vector, then
     /// multiplied component-wise.
-    fn vector_times_scalar(&mut self, block: Block, inst: &Instruction) -> Result<(), FrontendError> {
+    fn vector_times_scalar(
+        &mut self,
+        block: Block,
+        inst: &Instruction,
+    ) -> Result<(), FrontendError> {
         let mut ops = Operands::new(inst);
         let vector = self.operand(inst, &mut ops, "vector")?;
         let scalar = self.operand(inst, &mut ops, "scalar")?;
@@ -285,30 +350,38 @@ impl<'m> Translator<'m> {
         let splat = Op::CompositeConstruct(vec![scalar; usize::from(len)]);
         let (_, splat) = self.shader.append(block, splat, Some(ty), inst.result_id);
         let splat = splat.expect("append gives a result value when given a result type");
-        self.emit(block, inst, Op::Binary(crate::ir::BinaryOp::FMul, vector, splat))
+        self.emit(block, inst, Op::Binary(BinaryOp::FMul, vector, splat))
     }
 
     fn ext_inst(&mut self, block: Block, inst: &Instruction) -> Result<(), FrontendError> {
         let mut ops = Operands::new(inst);
         let set_id = ops.id("instruction set")?;
-        let set = self
-            .info
-            .ext_inst_set(set_id)
-            .ok_or_else(|| malformed(inst, format!("%{set_id} is not an imported instruction set")))?;
+        let set = self.info.ext_inst_set(set_id).ok_or_else(|| {
+            malformed(
+                inst,
+                format!("%{set_id} is not an imported instruction set"),
+            )
+        })?;
         // Non-semantic instructions (debug info, printf, ...) change
         // nothing by definition.
         if set.starts_with("NonSemantic.") {
             return Ok(());
         }
         if set != "GLSL.std.450" {
-            return Err(unsupported(inst, format!("instructions of the set \"{set}\"")));
+            return Err(unsupported(
+                inst,
+                format!("instructions of the set \"{set}\""),
+            ));
         }
         let number = match ops.any("instruction")? {
             Operand::LiteralExtInstInteger(n) => *n,
             other => return Err(ops.wrong_kind("instruction", other)),
         };
         let Some(glsl_op) = spirv::GlslStd450Op::from_u32(number) else {
-            return Err(malformed(inst, format!("GLSL.std.450 has no instruction {number}")));
+            return Err(malformed(
+                inst,
+                format!("GLSL.std.450 has no instruction {number}"),
+            ));
         };
         match arith::glsl_std_450(glsl_op) {
             Some(Glsl::Unary(op)) => {
@@ -320,7 +393,10 @@ impl<'m> Translator<'m> {
                 let b = self.operand(inst, &mut ops, "y")?;
                 self.emit(block, inst, Op::Binary(op, a, b))
             }
-            None => Err(unsupported(inst, format!("GLSL.std.450 {glsl_op:?} is not translated yet"))),
+            None => Err(unsupported(
+                inst,
+                format!("GLSL.std.450 {glsl_op:?} is not translated yet"),
+            )),
         }
     }
 }

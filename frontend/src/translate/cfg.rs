@@ -20,7 +20,10 @@ pub(super) struct Cfg {
 impl Cfg {
     /// Creates one IR block per SPIR-V block, in SPIR-V order, and records
     /// the edges between them.
-    pub(super) fn build(shader: &mut Shader, function: &dr::Function) -> Result<Cfg, FrontendError> {
+    pub(super) fn build(
+        shader: &mut Shader,
+        function: &dr::Function,
+    ) -> Result<Cfg, FrontendError> {
         if function.blocks.is_empty()
             && let Some(def) = &function.def
         {
@@ -29,7 +32,10 @@ impl Cfg {
         let mut labels = HashMap::new();
         for block in &function.blocks {
             let (inst, label) = label(block)?;
-            if labels.insert(label, shader.new_block(Some(label))).is_some() {
+            if labels
+                .insert(label, shader.new_block(Some(label)))
+                .is_some()
+            {
                 return Err(malformed(inst, "the label is defined twice"));
             }
         }
@@ -48,6 +54,12 @@ impl Cfg {
             let mut succs = Vec::new();
             for target in targets(terminator)? {
                 let to = cfg.block(terminator, target)?;
+                if to == shader.entry_block() {
+                    return Err(malformed(
+                        terminator,
+                        "the function's first block cannot be a branch target",
+                    ));
+                }
                 if !succs.contains(&to) {
                     succs.push(to);
                     cfg.preds.entry(to).or_default().push(from);
@@ -61,10 +73,12 @@ impl Cfg {
 
     /// The block of `label`, named by `user`.
     pub(super) fn block(&self, user: &Instruction, label: u32) -> Result<Block, FrontendError> {
-        self.labels
-            .get(&label)
-            .copied()
-            .ok_or_else(|| malformed(user, format!("%{label} is not a block of the entry point function")))
+        self.labels.get(&label).copied().ok_or_else(|| {
+            malformed(
+                user,
+                format!("%{label} is not a block of the entry point function"),
+            )
+        })
     }
 
     pub(super) fn preds(&self, block: Block) -> &[Block] {
@@ -101,7 +115,9 @@ fn label(block: &dr::Block) -> Result<(&Instruction, u32), FrontendError> {
         .label
         .as_ref()
         .and_then(|l| Some((l, l.result_id?)))
-        .ok_or_else(|| FrontendError::InvalidBinary { reason: "a block has no label".into() })
+        .ok_or_else(|| FrontendError::InvalidBinary {
+            reason: "a block has no label".into(),
+        })
 }
 
 /// The labels a terminator may jump to.

@@ -86,11 +86,17 @@ impl Translator<'_> {
                 let z = self.zero(inst, scalar_ty)?;
                 Op::CompositeConstruct(vec![z; usize::from(len)])
             }
-            Type::Matrix { column, columns, .. } => {
+            Type::Matrix {
+                column, columns, ..
+            } => {
                 let z = self.zero(inst, column)?;
                 Op::CompositeConstruct(vec![z; usize::from(columns)])
             }
-            Type::Array { elem, len: Some(len), .. } if len <= MAX_NULL_ELEMENTS => {
+            Type::Array {
+                elem,
+                len: Some(len),
+                ..
+            } if len <= MAX_NULL_ELEMENTS => {
                 let z = self.zero(inst, elem)?;
                 Op::CompositeConstruct(vec![z; len as usize])
             }

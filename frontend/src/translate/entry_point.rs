@@ -33,7 +33,12 @@ fn declared(inst: &Instruction) -> Result<Declared<'_>, FrontendError> {
     };
     let function = ops.id("entry point function")?;
     let name = ops.string("name")?;
-    Ok(Declared { inst, model, function, name })
+    Ok(Declared {
+        inst,
+        model,
+        function,
+        name,
+    })
 }
 
 /// Picks the entry point named in `options`, or the only one.
@@ -62,7 +67,11 @@ pub(super) fn select<'m>(
             });
         }
         // Several entry points, or one name declared for several models.
-        _ => return Err(FrontendError::AmbiguousEntryPoint { available: available() }),
+        _ => {
+            return Err(FrontendError::AmbiguousEntryPoint {
+                available: available(),
+            });
+        }
     };
 
     let stage = match chosen.model {
@@ -121,7 +130,10 @@ pub(super) fn read_modes(info: &ModuleInfo, entry: &EntryPoint) -> Result<Modes,
                     .iter()
                     .map(|&id| {
                         info.u32_constant(id).ok_or_else(|| {
-                            malformed(inst, format!("LocalSizeId operand %{id} is not an integer constant"))
+                            malformed(
+                                inst,
+                                format!("LocalSizeId operand %{id} is not an integer constant"),
+                            )
                         })
                     })
                     .collect::<Result<Vec<_>, _>>()?;
@@ -142,7 +154,10 @@ pub(super) fn read_modes(info: &ModuleInfo, entry: &EntryPoint) -> Result<Modes,
 
     // A WorkgroupSize built-in constant overrides LocalSize (SPIR-V spec,
     // "WorkgroupSize"); glslang makes one for local_size_*_id.
-    if let Some(id) = info.decorations.id_with_builtin(spirv::BuiltIn::WorkgroupSize) {
+    if let Some(id) = info
+        .decorations
+        .id_with_builtin(spirv::BuiltIn::WorkgroupSize)
+    {
         local_size = Some(workgroup_size_constant(info, id)?);
     }
 
@@ -160,13 +175,19 @@ pub(super) fn read_modes(info: &ModuleInfo, entry: &EntryPoint) -> Result<Modes,
         }),
         Stage::Task | Stage::Compute => None,
     };
-    Ok(Modes { workgroup_size, mesh })
+    Ok(Modes {
+        workgroup_size,
+        mesh,
+    })
 }
 
 fn three(inst: &Instruction, size: &[u32]) -> Result<[u32; 3], FrontendError> {
     match *size {
         [x, y, z] if x > 0 && y > 0 && z > 0 => Ok([x, y, z]),
-        _ => Err(malformed(inst, format!("workgroup size {size:?} is not three non-zero numbers"))),
+        _ => Err(malformed(
+            inst,
+            format!("workgroup size {size:?} is not three non-zero numbers"),
+        )),
     }
 }
 
@@ -182,14 +203,18 @@ fn workgroup_size_constant(info: &ModuleInfo, id: u32) -> Result<[u32; 3], Front
         inst.class.opcode,
         spirv::Op::ConstantComposite | spirv::Op::SpecConstantComposite
     ) {
-        return Err(malformed(inst, "a WorkgroupSize built-in must be a composite constant"));
+        return Err(malformed(
+            inst,
+            "a WorkgroupSize built-in must be a composite constant",
+        ));
     }
     let size = Operands::new(inst)
         .rest_ids("component")?
         .iter()
         .map(|&c| {
-            info.u32_constant(c)
-                .ok_or_else(|| malformed(inst, format!("component %{c} is not an integer constant")))
+            info.u32_constant(c).ok_or_else(|| {
+                malformed(inst, format!("component %{c} is not an integer constant"))
+            })
         })
         .collect::<Result<Vec<_>, _>>()?;
     three(inst, &size)

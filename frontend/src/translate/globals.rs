@@ -4,15 +4,19 @@
 //! in the prologue.
 
 use super::Translator;
-use super::builtins::builtin;
+use super::builtins::{builtin, storage_class};
 use super::operands::{Operands, malformed, result_id, result_type, undefined_id, unsupported};
 use crate::FrontendError;
-use crate::ir::{GlobalVar, GlobalVarData, Op, StorageClass, Type, Value};
+use crate::ir::{GlobalVar, GlobalVarData, Op, StorageClass, Type, TypeId, Value};
 use rspirv::dr::{Instruction, Operand};
 
 impl Translator<'_> {
     /// The global for the module-level OpVariable `id`, an operand of `user`.
-    pub(super) fn global(&mut self, user: &Instruction, id: u32) -> Result<GlobalVar, FrontendError> {
+    pub(super) fn global(
+        &mut self,
+        user: &Instruction,
+        id: u32,
+    ) -> Result<GlobalVar, FrontendError> {
         if let Some(&gv) = self.globals.get(&id) {
             return Ok(gv);
         }
@@ -23,7 +27,10 @@ impl Translator<'_> {
         };
         let data = self.variable(def)?;
         if data.class == StorageClass::Function {
-            return Err(malformed(def, "a module-level variable cannot have class Function"));
+            return Err(malformed(
+                def,
+                "a module-level variable cannot have class Function",
+            ));
         }
         let gv = self.shader.globals.push(data);
         self.globals.insert(id, gv);
@@ -57,18 +64,19 @@ impl Translator<'_> {
     pub(super) fn variable_type(
         &mut self,
         inst: &Instruction,
-    ) -> Result<(StorageClass, crate::ir::TypeId), FrontendError> {
+    ) -> Result<(StorageClass, TypeId), FrontendError> {
         let ptr_ty = self.ty(inst, result_type(inst)?)?;
         let Type::Pointer { class, pointee } = self.shader.types[ptr_ty] else {
             return Err(malformed(inst, "the result type is not a pointer"));
         };
         match inst.operands.first() {
-            Some(Operand::StorageClass(c)) if super::builtins::storage_class(*c) == Some(class) => {
+            Some(Operand::StorageClass(c)) if storage_class(*c) == Some(class) => {
                 Ok((class, pointee))
             }
-            Some(Operand::StorageClass(_)) => {
-                Err(malformed(inst, "the storage class differs from the pointer type's"))
-            }
+            Some(Operand::StorageClass(_)) => Err(malformed(
+                inst,
+                "the storage class differs from the pointer type's",
+            )),
             _ => Err(malformed(inst, "missing storage class")),
         }
     }
@@ -85,9 +93,9 @@ impl Translator<'_> {
         let d = self.info.decorations.id(id).clone();
         let builtin = match d.builtin {
             None => None,
-            Some(b) => Some(
-                builtin(b).ok_or_else(|| unsupported(inst, format!("the built-in {b:?}")))?,
-            ),
+            Some(b) => {
+                Some(builtin(b).ok_or_else(|| unsupported(inst, format!("the built-in {b:?}")))?)
+            }
         };
         Ok(GlobalVarData {
             name: self.info.name(id).map(str::to_string),

@@ -57,11 +57,17 @@ pub(crate) fn translate_module(
         .ok_or_else(|| {
             malformed(
                 entry.inst,
-                format!("entry point \"{}\" names %{}, which is not a function", entry.name, entry.function),
+                format!(
+                    "entry point \"{}\" names %{}, which is not a function",
+                    entry.name, entry.function
+                ),
             )
         })?;
     if let (Some(def), Some(_)) = (&function.def, function.parameters.first()) {
-        return Err(malformed(def, "an entry point function takes no parameters"));
+        return Err(malformed(
+            def,
+            "an entry point function takes no parameters",
+        ));
     }
 
     let mut shader = Shader::new(entry.stage, entry.name.clone());

@@ -2,7 +2,7 @@
 //! names, the extended instruction sets and the decorations.
 
 use super::decorations::Decorations;
-use super::operands::{Operands, malformed};
+use super::operands::{Operands, malformed, result_id};
 use crate::FrontendError;
 use rspirv::dr::{self, Instruction, Operand};
 use std::collections::HashMap;
@@ -45,7 +45,7 @@ impl<'m> ModuleInfo<'m> {
                 Some(Operand::LiteralString(s)) => s.as_str(),
                 _ => return Err(malformed(inst, "missing instruction-set name")),
             };
-            ext_inst_sets.insert(super::operands::result_id(inst)?, set);
+            ext_inst_sets.insert(result_id(inst)?, set);
         }
         Ok(ModuleInfo {
             module,
@@ -73,7 +73,10 @@ impl<'m> ModuleInfo<'m> {
     /// its default), for array lengths and LocalSizeId operands.
     pub(super) fn int_constant(&self, id: u32) -> Option<u64> {
         let inst = self.def(id)?;
-        if !matches!(inst.class.opcode, spirv::Op::Constant | spirv::Op::SpecConstant) {
+        if !matches!(
+            inst.class.opcode,
+            spirv::Op::Constant | spirv::Op::SpecConstant
+        ) {
             return None;
         }
         let ty = self.def(inst.result_type?)?;

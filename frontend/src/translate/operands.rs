@@ -28,7 +28,11 @@ pub(super) fn unsupported(inst: &Instruction, what: impl Into<String>) -> Fronte
 }
 
 pub(super) fn undefined_id(inst: &Instruction, id: u32) -> FrontendError {
-    FrontendError::UndefinedId { opcode: opcode_name(inst), result_id: inst.result_id, id }
+    FrontendError::UndefinedId {
+        opcode: opcode_name(inst),
+        result_id: inst.result_id,
+        id,
+    }
 }
 
 /// A cursor over an instruction's operands.
@@ -104,16 +108,21 @@ impl<'a> Operands<'a> {
     }
 
     pub(super) fn wrong_kind(&self, what: &str, found: &Operand) -> FrontendError {
-        malformed(self.inst, format!("operand {what} is {found:?}, of the wrong kind"))
+        malformed(
+            self.inst,
+            format!("operand {what} is {found:?}, of the wrong kind"),
+        )
     }
 }
 
 /// The result id of an instruction that must have one.
 pub(super) fn result_id(inst: &Instruction) -> Result<u32, FrontendError> {
-    inst.result_id.ok_or_else(|| malformed(inst, "missing result id"))
+    inst.result_id
+        .ok_or_else(|| malformed(inst, "missing result id"))
 }
 
 /// The result type id of an instruction that must have one.
 pub(super) fn result_type(inst: &Instruction) -> Result<u32, FrontendError> {
-    inst.result_type.ok_or_else(|| malformed(inst, "missing result type"))
+    inst.result_type
+        .ok_or_else(|| malformed(inst, "missing result type"))
 }

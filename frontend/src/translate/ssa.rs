@@ -14,9 +14,12 @@
 //! after trivial parameters — those whose incoming values are all one value
 //! or the parameter itself — have been removed. OpPhi instructions become
 //! block parameters too, and go through the same end.
+//!
+//! A removed parameter stays in `Shader::values` (an arena cannot shrink),
+//! used nowhere and listed in no block.
 
 use super::Translator;
-use super::operands::{Operands, malformed, result_id};
+use super::operands::{Operands, malformed, result_id, result_type};
 use crate::FrontendError;
 use crate::ir::{Block, Op, TypeId, Value, ValueDef};
 use cranelift_entity::{PrimaryMap, entity_impl};
@@ -55,13 +58,38 @@ pub(super) struct Ssa {
 impl Translator<'_> {
     /// Declares the promoted variable of the OpVariable `spirv_id`.
     pub(super) fn declare_var(&mut self, spirv_id: u32, ty: TypeId, initializer: Option<Value>) {
-        let var = self.ssa.vars.push(VarData { ty, spirv_id, initial: initializer });
+        let var = self.ssa.vars.push(VarData {
+            ty,
+            spirv_id,
+            initial: initializer,
+        });
         self.ssa.by_spirv_id.insert(spirv_id, var);
     }
 
     /// The promoted variable a pointer id stands for, if it is one.
     pub(super) fn promoted_var(&self, pointer: u32) -> Option<Var> {
         self.ssa.by_spirv_id.get(&pointer).copied()
+    }
+
+    /// Checks that `inst` loads or stores a value of the variable's type.
+    pub(super) fn check_var_type(
+        &self,
+        inst: &Instruction,
+        var: Var,
+        ty: TypeId,
+    ) -> Result<(), FrontendError> {
+        let var_ty = self.ssa.vars[var].ty;
+        if ty != var_ty {
+            return Err(malformed(
+                inst,
+                format!(
+                    "accesses a variable of type {} as {}",
+                    self.shader.type_name(var_ty),
+                    self.shader.type_name(ty)
+                ),
+            ));
+        }
+        Ok(())
     }
 
     pub(super) fn write_var(&mut self, var: Var, block: Block, value: Value) {
@@ -84,7 +112,11 @@ impl Translator<'_> {
             self.initial_value(var)
         } else if !self.ssa.sealed.contains(&block) {
             let param = self.shader.add_block_param(block, self.ssa.vars[var].ty);
-            self.ssa.incomplete.entry(block).or_default().push((var, param));
+            self.ssa
+                .incomplete
+                .entry(block)
+                .or_default()
+                .push((var, param));
             param
         } else if let [pred] = preds[..] {
             self.read_var(var, pred)
@@ -103,7 +135,11 @@ impl Translator<'_> {
     fn add_param_operands(&mut self, var: Var, param: Value, block: Block) {
         for pred in self.cfg.preds(block).to_vec() {
             let value = self.read_var(var, pred);
-            self.ssa.incoming.entry(param).or_default().push((pred, value));
+            self.ssa
+                .incoming
+                .entry(param)
+                .or_default()
+                .push((pred, value));
         }
     }
 
@@ -126,7 +162,11 @@ impl Translator<'_> {
 
     fn try_seal(&mut self, block: Block) {
         if !self.ssa.sealed.contains(&block)
-            && self.cfg.preds(block).iter().all(|p| self.ssa.filled.contains(p))
+            && self
+                .cfg
+                .preds(block)
+                .iter()
+                .all(|p| self.ssa.filled.contains(p))
         {
             self.seal(block);
         }
@@ -148,7 +188,7 @@ impl Translator<'_> {
     /// Makes the OpPhi `inst` a parameter of `block`.
     pub(super) fn phi(&mut self, block: Block, inst: &Instruction) -> Result<(), FrontendError> {
         let id = result_id(inst)?;
-        let ty = self.ty(inst, super::operands::result_type(inst)?)?;
+        let ty = self.ty(inst, result_type(inst)?)?;
         let param = self.shader.add_block_param(block, ty);
         self.define(inst, id, param)?;
         self.ssa.phis.push((param, inst.clone()));
@@ -167,12 +207,34 @@ impl Translator<'_> {
         for index in 0..self.ssa.phis.len() {
             let (param, inst) = self.ssa.phis[index].clone();
             let ids = Operands::new(&inst).rest_ids("value or parent block")?;
-            if ids.len() % 2 != 0 {
-                return Err(malformed(&inst, "the operands are not (value, parent block) pairs"));
+            if !ids.len().is_multiple_of(2) {
+                return Err(malformed(
+                    &inst,
+                    "the operands are not (value, parent block) pairs",
+                ));
             }
             let mut incoming = Vec::with_capacity(ids.len() / 2);
             for pair in ids.chunks_exact(2) {
-                incoming.push((self.cfg.block(&inst, pair[1])?, self.value(&inst, pair[0])?));
+                let value = self.value(&inst, pair[0])?;
+                if self.shader.values[value].ty != self.shader.values[param].ty {
+                    return Err(malformed(
+                        &inst,
+                        format!("%{} has another type than the result", pair[0]),
+                    ));
+                }
+                incoming.push((self.cfg.block(&inst, pair[1])?, value));
+            }
+            let ValueDef::Param(block, _) = self.shader.values[param].def else {
+                unreachable!("OpPhi results are block parameters");
+            };
+            for &pred in self.cfg.preds(block) {
+                if !incoming.iter().any(|&(b, _)| b == pred) {
+                    let label = self.shader.blocks[pred].spirv_label.unwrap_or_default();
+                    return Err(malformed(
+                        &inst,
+                        format!("no incoming value for predecessor %{label}"),
+                    ));
+                }
             }
             self.ssa.incoming.insert(param, incoming);
         }
@@ -181,7 +243,9 @@ impl Translator<'_> {
         let resolve = |v: Value| resolve(&aliases, v);
         for &block in &self.shader.layout {
             for &inst in &self.shader.blocks[block].insts {
-                self.shader.insts[inst].op.for_each_arg_mut(|v| *v = resolve(*v));
+                self.shader.insts[inst]
+                    .op
+                    .for_each_arg_mut(|v| *v = resolve(*v));
             }
         }
         Ok(())
@@ -229,7 +293,11 @@ impl Translator<'_> {
             let mut op = std::mem::replace(&mut self.shader.insts[last].op, Op::Unreachable);
             let calls = match &mut op {
                 Op::Jump(call) => vec![call],
-                Op::Branch { then_dest, else_dest, .. } => vec![then_dest, else_dest],
+                Op::Branch {
+                    then_dest,
+                    else_dest,
+                    ..
+                } => vec![then_dest, else_dest],
                 _ => Vec::new(),
             };
             for call in calls {
@@ -259,17 +327,12 @@ impl Translator<'_> {
         if let Some(&(_, value)) = found {
             return Ok(resolve(aliases, value));
         }
-        // Parameters made for variables get a value from every predecessor,
-        // so only an OpPhi can lack one.
-        let phi = self.ssa.phis.iter().find(|(p, _)| *p == param).map(|(_, inst)| inst);
-        let label = self.shader.blocks[pred].spirv_label.unwrap_or_default();
-        Err(match phi {
-            Some(inst) => malformed(inst, format!("no incoming value for predecessor %{label}")),
-            None => FrontendError::InvalidIr {
-                block: pred.to_string(),
-                inst: None,
-                what: format!("no argument for parameter {param}"),
-            },
+        // Every parameter gets a value from every predecessor: from
+        // add_param_operands, or checked for OpPhi in finish_ssa.
+        Err(FrontendError::InvalidIr {
+            block: pred.to_string(),
+            inst: None,
+            what: format!("no argument for parameter {param}"),
         })
     }
 }

@@ -77,7 +77,10 @@ impl Translator<'_> {
                 let bits = ops.literal("width")?;
                 let signed = ops.literal("signedness")? != 0;
                 match bits {
-                    8 | 16 | 32 | 64 => Type::Scalar(Scalar::Int { bits: bits as u8, signed }),
+                    8 | 16 | 32 | 64 => Type::Scalar(Scalar::Int {
+                        bits: bits as u8,
+                        signed,
+                    }),
                     _ => return Err(unsupported(inst, format!("{bits}-bit integers"))),
                 }
             }
@@ -125,15 +128,26 @@ impl Translator<'_> {
                 let elem = self.ty_with_layout(inst, ops.id("element type")?, layout)?;
                 let length = ops.id("length")?;
                 let len = self.info.u32_constant(length).ok_or_else(|| {
-                    unsupported(inst, format!("the length %{length} is not an integer constant"))
+                    unsupported(
+                        inst,
+                        format!("the length %{length} is not an integer constant"),
+                    )
                 })?;
                 let stride = self.info.decorations.id(id).array_stride;
-                Type::Array { elem, len: Some(len), stride }
+                Type::Array {
+                    elem,
+                    len: Some(len),
+                    stride,
+                }
             }
             O::TypeRuntimeArray => {
                 let elem = self.ty_with_layout(inst, ops.id("element type")?, layout)?;
                 let stride = self.info.decorations.id(id).array_stride;
-                Type::Array { elem, len: None, stride }
+                Type::Array {
+                    elem,
+                    len: None,
+                    stride,
+                }
             }
             O::TypeStruct => {
                 let member_ids = ops.rest_ids("member type")?;
@@ -141,7 +155,10 @@ impl Translator<'_> {
                 for (index, &member) in (0u32..).zip(&member_ids) {
                     members.push(self.struct_member(inst, id, index, member)?);
                 }
-                Type::Struct { members, block: self.info.decorations.id(id).block }
+                Type::Struct {
+                    members,
+                    block: self.info.decorations.id(id).block,
+                }
             }
             O::TypePointer => {
                 let class = match ops.any("storage class")? {
@@ -149,7 +166,11 @@ impl Translator<'_> {
                     other => return Err(ops.wrong_kind("storage class", other)),
                 };
                 let class = storage_class(class).ok_or_else(|| {
-                    unsupported(inst, format!("pointers to the {class:?} storage class"))
+                    let note = match class {
+                        spirv::StorageClass::UniformConstant => " (images and samplers)",
+                        _ => "",
+                    };
+                    unsupported(inst, format!("{class:?} storage{note} is not supported"))
                 })?;
                 let pointee = self.ty(inst, ops.id("pointee type")?)?;
                 Type::Pointer { class, pointee }
@@ -158,7 +179,10 @@ impl Translator<'_> {
                 return Err(unsupported(inst, "images and samplers are not supported"));
             }
             O::TypeForwardPointer => {
-                return Err(unsupported(inst, "forward-declared pointers are not supported"));
+                return Err(unsupported(
+                    inst,
+                    "forward-declared pointers are not supported",
+                ));
             }
             _ => return Err(unsupported(inst, "this type is not supported")),
         })
@@ -180,8 +204,10 @@ impl Translator<'_> {
                 per_primitive: false,
             });
         };
-        let layout = (d.matrix_stride.is_some() || d.row_major)
-            .then_some(MatrixLayout { stride: d.matrix_stride, row_major: d.row_major });
+        let layout = (d.matrix_stride.is_some() || d.row_major).then_some(MatrixLayout {
+            stride: d.matrix_stride,
+            row_major: d.row_major,
+        });
         let builtin = match d.builtin {
             None => None,
             Some(b) => Some(builtin(b).ok_or_else(|| {

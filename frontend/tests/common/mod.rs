@@ -9,7 +9,9 @@ use std::path::PathBuf;
 
 /// A file of the repository, relative to its root.
 pub fn repo_path(relative: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..").join(relative)
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .join(relative)
 }
 
 pub fn words_of(relative: &str) -> Vec<u32> {
@@ -29,17 +31,28 @@ pub fn shader_of(relative: &str) -> Shader {
 
 /// Every instruction of the shader in layout order.
 pub fn insts(shader: &Shader) -> Vec<Inst> {
-    shader.layout.iter().flat_map(|&b| shader.blocks[b].insts.iter().copied()).collect()
+    shader
+        .layout
+        .iter()
+        .flat_map(|&b| shader.blocks[b].insts.iter().copied())
+        .collect()
 }
 
 pub fn ops(shader: &Shader) -> Vec<&Op> {
-    insts(shader).into_iter().map(|i| &shader.insts[i].op).collect()
+    insts(shader)
+        .into_iter()
+        .map(|i| &shader.insts[i].op)
+        .collect()
 }
 
 /// The global a pointer value is (or points into), with the type of the
 /// pointee and the built-in of the struct member or variable it reaches.
 pub fn pointer_target(shader: &Shader, ptr: Value) -> (GlobalVar, Option<BuiltIn>) {
-    match &shader.def_inst(ptr).expect("a pointer is an instruction result").op {
+    match &shader
+        .def_inst(ptr)
+        .expect("a pointer is an instruction result")
+        .op
+    {
         Op::VarAddr(gv) => (*gv, shader.globals[*gv].builtin),
         Op::AccessChain { base, indices } => {
             let (gv, mut builtin) = pointer_target(shader, *base);
@@ -72,7 +85,12 @@ pub fn pointee(shader: &Shader, ptr: Value) -> TypeId {
 }
 
 fn find_type(shader: &Shader, ty: &Type) -> TypeId {
-    shader.types.iter().find(|(_, t)| *t == ty).map(|(id, _)| id).expect("type is interned")
+    shader
+        .types
+        .iter()
+        .find(|(_, t)| *t == ty)
+        .map(|(id, _)| id)
+        .expect("type is interned")
 }
 
 /// The pointers every Store writes through, with their targets.
@@ -90,11 +108,19 @@ pub fn stores(shader: &Shader) -> Vec<(Value, GlobalVar, Option<BuiltIn>)> {
 }
 
 pub fn global_with_builtin(shader: &Shader, builtin: BuiltIn) -> Option<GlobalVar> {
-    shader.globals.iter().find(|(_, g)| g.builtin == Some(builtin)).map(|(gv, _)| gv)
+    shader
+        .globals
+        .iter()
+        .find(|(_, g)| g.builtin == Some(builtin))
+        .map(|(gv, _)| gv)
 }
 
 pub fn function_globals(shader: &Shader) -> usize {
-    shader.globals.values().filter(|g| g.class == StorageClass::Function).count()
+    shader
+        .globals
+        .values()
+        .filter(|g| g.class == StorageClass::Function)
+        .count()
 }
 
 pub fn is_param(shader: &Shader, v: Value) -> bool {
@@ -110,7 +136,9 @@ pub fn build_module(
     body: impl FnOnce(&mut rspirv::dr::Builder),
 ) -> Vec<u32> {
     use rspirv::binary::Assemble;
-    use rspirv::spirv::{AddressingModel, Capability, ExecutionModel, FunctionControl, MemoryModel};
+    use rspirv::spirv::{
+        AddressingModel, Capability, ExecutionModel, FunctionControl, MemoryModel,
+    };
     let mut b = rspirv::dr::Builder::new();
     b.set_version(1, 6);
     b.capability(Capability::Shader);
@@ -120,7 +148,9 @@ pub fn build_module(
     b.memory_model(AddressingModel::Logical, MemoryModel::GLSL450);
     let void = b.type_void();
     let fn_ty = b.type_function(void, vec![]);
-    let main = b.begin_function(void, None, FunctionControl::NONE, fn_ty).unwrap();
+    let main = b
+        .begin_function(void, None, FunctionControl::NONE, fn_ty)
+        .unwrap();
     b.begin_block(None).unwrap();
     body(&mut b);
     b.end_function().unwrap();
@@ -134,5 +164,9 @@ pub fn build_module(
 /// A GLCompute module with LocalSize 1 1 1.
 pub fn compute_module(body: impl FnOnce(&mut rspirv::dr::Builder)) -> Vec<u32> {
     use rspirv::spirv::{ExecutionMode, ExecutionModel};
-    build_module(ExecutionModel::GLCompute, &[(ExecutionMode::LocalSize, &[1, 1, 1])], body)
+    build_module(
+        ExecutionModel::GLCompute,
+        &[(ExecutionMode::LocalSize, &[1, 1, 1])],
+        body,
+    )
 }
