@@ -174,71 +174,35 @@ impl Isel<'_> {
         match classify(self.sh, place, comps.len() as u32, spirv_id)? {
             OutputTarget::Vertex { vertex, addrs } => {
                 let layout = self.vertex_layout.clone();
+                // Where the vertex lies: the invocation whose index it is
+                // writes with SKEW from the lane-independent base (in a
+                // one-invocation workgroup vertex 0 is lane 0's, as in the
+                // XDC listing); a constant vertex has a fixed offset; any
+                // other vertex gets its offset computed once.
+                let (base, vertex_off, skew) = match vertex {
+                    Step::Dyn(v) if self.is_lane_id(v) => (Src::ZERO, None, true),
+                    Step::Const(0) if self.sh.invocations() == 1 => (Src::ZERO, None, true),
+                    Step::Const(k) => (Src::ZERO, Some(k), false),
+                    Step::Dyn(v) => {
+                        let elem = self.value_comp(v)?;
+                        (self.vertex_offset(elem, &layout), None, false)
+                    }
+                };
                 for (&a, &c) in addrs.iter().zip(comps) {
                     let data = self.reg_or_zero(c);
-                    match vertex {
-                        // Written by the invocation whose index it is: SKEW.
-                        Step::Dyn(v) if self.is_lane_id(v) => {
-                            let off = layout.skew_base(a).unwrap_or(0);
-                            self.isbe_write(
-                                OpIsbeWr {
-                                    addr: Src::ZERO,
-                                    imm: off,
-                                    data,
-                                    access: IsbeAccess::Attr,
-                                    size: IsbeSize::B32,
-                                    skew: true,
-                                },
-                                PredSrc::TRUE,
-                            );
-                        }
-                        Step::Const(0) if self.sh.invocations() == 1 => {
-                            // The only lane is lane 0: its own vertex, as in the
-                            // XDC listing.
-                            let off = layout.skew_base(a).unwrap_or(0);
-                            self.isbe_write(
-                                OpIsbeWr {
-                                    addr: Src::ZERO,
-                                    imm: off,
-                                    data,
-                                    access: IsbeAccess::Attr,
-                                    size: IsbeSize::B32,
-                                    skew: true,
-                                },
-                                PredSrc::TRUE,
-                            );
-                        }
-                        Step::Const(k) => {
-                            let off = self.check_vertex(&layout, k, a, spirv_id)?;
-                            self.isbe_write(
-                                OpIsbeWr {
-                                    addr: Src::ZERO,
-                                    imm: off,
-                                    data,
-                                    access: IsbeAccess::Attr,
-                                    size: IsbeSize::B32,
-                                    skew: false,
-                                },
-                                PredSrc::TRUE,
-                            );
-                        }
-                        Step::Dyn(v) => {
-                            let elem = self.value_comp(v)?;
-                            let dyn_off = self.vertex_offset(elem, &layout);
-                            let off = layout.skew_base(a).unwrap_or(0);
-                            self.isbe_write(
-                                OpIsbeWr {
-                                    addr: dyn_off,
-                                    imm: off,
-                                    data,
-                                    access: IsbeAccess::Attr,
-                                    size: IsbeSize::B32,
-                                    skew: false,
-                                },
-                                PredSrc::TRUE,
-                            );
-                        }
-                    }
+                    let imm = match vertex_off {
+                        Some(k) => self.check_vertex(&layout, k, a, spirv_id)?,
+                        None => layout.skew_base(a).unwrap_or(0),
+                    };
+                    let w = OpIsbeWr {
+                        addr: base,
+                        imm,
+                        data,
+                        access: IsbeAccess::Attr,
+                        size: IsbeSize::B32,
+                        skew,
+                    };
+                    self.isbe_write(w, PredSrc::TRUE);
                 }
             }
             OutputTarget::Indices { prim, first, count } => {
