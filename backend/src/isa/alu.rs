@@ -238,6 +238,15 @@ impl PredCombine {
     fn bits(self) -> u64 {
         self as u64
     }
+    fn decode(bits: u64) -> Result<PredCombine, DecodeError> {
+        PredCombine::ALL
+            .get(bits as usize)
+            .copied()
+            .ok_or(DecodeError::BadField {
+                field: "predicate combine",
+                value: bits,
+            })
+    }
     pub fn apply(self, a: bool, b: bool) -> bool {
         match self {
             PredCombine::And => a && b,
@@ -350,13 +359,7 @@ impl OpISetP {
                 field: "ISETP comparison",
                 value: cmp_bits,
             })?;
-        let comb_bits = w.get(Self::COMBINE);
-        let combine = *PredCombine::ALL
-            .get(comb_bits as usize)
-            .ok_or(DecodeError::BadField {
-                field: "predicate combine",
-                value: comb_bits,
-            })?;
+        let combine = PredCombine::decode(w.get(Self::COMBINE))?;
         Ok(OpISetP {
             dst: get_dst(w, field::PDST0, RegFile::Pred),
             cmp,
@@ -500,13 +503,7 @@ impl OpFSetP {
                 field: "FSETP comparison",
                 value: cmp_bits,
             })?;
-        let comb_bits = w.get(Self::COMBINE);
-        let combine = *PredCombine::ALL
-            .get(comb_bits as usize)
-            .ok_or(DecodeError::BadField {
-                field: "predicate combine",
-                value: comb_bits,
-            })?;
+        let combine = PredCombine::decode(w.get(Self::COMBINE))?;
         Ok(OpFSetP {
             dst: get_dst(w, field::PDST0, RegFile::Pred),
             cmp,
