@@ -217,51 +217,36 @@ impl Isel<'_> {
                         spirv_id,
                     });
                 }
+                // The primitive's base: a constant, or computed once.
+                let (base, prim) = match prim {
+                    Step::Const(p) if p >= mesh.max_primitives => {
+                        return Err(BackendError::Invalid {
+                            what: format!(
+                                "primitive {p} written, but the shader declares at most {}",
+                                mesh.max_primitives
+                            ),
+                            spirv_id,
+                        });
+                    }
+                    Step::Const(p) => (Src::ZERO, p),
+                    Step::Dyn(v) => {
+                        let p = self.value_comp(v)?;
+                        let p = self.src_of(p);
+                        (self.imad(p, Src::imm(vpp), Src::ZERO), 0)
+                    }
+                };
                 for (j, &c) in comps.iter().enumerate() {
                     let data = self.reg_or_zero(c);
-                    let k = first + j as u32;
-                    match prim {
-                        Step::Const(p) => {
-                            if p >= mesh.max_primitives {
-                                return Err(BackendError::Invalid {
-                                    what: format!(
-                                        "primitive {p} written, but the shader declares at most {}",
-                                        mesh.max_primitives
-                                    ),
-                                    spirv_id,
-                                });
-                            }
-                            let off = map::index_offset(p, vpp, k);
-                            self.isbe_write(
-                                OpIsbeWr {
-                                    addr: Src::ZERO,
-                                    imm: off,
-                                    data,
-                                    access: IsbeAccess::Map,
-                                    size: IsbeSize::U8,
-                                    skew: false,
-                                },
-                                PredSrc::TRUE,
-                            );
-                        }
-                        Step::Dyn(v) => {
-                            let p = self.value_comp(v)?;
-                            let p = self.src_of(p);
-                            let base = self.imad(p, Src::imm(vpp), Src::ZERO);
-                            let off = map::index_offset(0, vpp, k);
-                            self.isbe_write(
-                                OpIsbeWr {
-                                    addr: base,
-                                    imm: off,
-                                    data,
-                                    access: IsbeAccess::Map,
-                                    size: IsbeSize::U8,
-                                    skew: false,
-                                },
-                                PredSrc::TRUE,
-                            );
-                        }
-                    }
+                    let imm = map::index_offset(prim, vpp, first + j as u32);
+                    let w = OpIsbeWr {
+                        addr: base,
+                        imm,
+                        data,
+                        access: IsbeAccess::Map,
+                        size: IsbeSize::U8,
+                        skew: false,
+                    };
+                    self.isbe_write(w, PredSrc::TRUE);
                 }
             }
         }
