@@ -2,9 +2,10 @@
 //! register operands and its CPU semantic (`eval`), which the constant folder
 //! and the simulator share.
 
-use super::reg::{Dst, PredSrc, RegFile, Src, SrcRef};
+use super::operand::{get_dst, set_dst, set_pdst, srcs_text, visit_dst, visit_pred, visit_src};
+use super::reg::{Dst, PredSrc, RegFile, Src};
 use super::word::{InstWord, field};
-use super::{DecodeError, EncodeError, OperandKind, RegVisitor};
+use super::{DecodeError, EncodeError, RegVisitor};
 use std::fmt;
 
 /// Reads a 32-bit float source, applying |abs| then -neg to the raw bits.
@@ -33,11 +34,11 @@ fn ftz(bits: u32) -> u32 {
     }
 }
 
-fn fin(ftz_on: bool, bits: u32) -> f32 {
+pub(crate) fn fin(ftz_on: bool, bits: u32) -> f32 {
     f32::from_bits(if ftz_on { ftz(bits) } else { bits })
 }
 
-fn fout(ftz_on: bool, v: f32) -> u32 {
+pub(crate) fn fout(ftz_on: bool, v: f32) -> u32 {
     // Every NaN a float op produces is the canonical 0x7fffffff (as on NVIDIA).
     if v.is_nan() {
         0x7fff_ffff
@@ -46,56 +47,6 @@ fn fout(ftz_on: bool, v: f32) -> u32 {
     } else {
         v.to_bits()
     }
-}
-
-fn visit_src(s: &mut Src, v: &mut RegVisitor<'_>) {
-    if let SrcRef::Reg(r) = &mut s.src {
-        v(r, RegFile::Gpr, OperandKind::Use);
-    }
-}
-
-fn visit_dst(d: &mut Dst, file: RegFile, v: &mut RegVisitor<'_>) {
-    if let Dst::Reg(r) = d {
-        v(r, file, OperandKind::Def);
-    }
-}
-
-fn visit_pred(p: &mut PredSrc, v: &mut RegVisitor<'_>) {
-    if let Some(r) = &mut p.reg {
-        v(r, RegFile::Pred, OperandKind::Use);
-    }
-}
-
-fn set_dst(w: &mut InstWord, d: &Dst) -> Result<(), EncodeError> {
-    match d {
-        Dst::Reg(r) => w.set_reg(field::DST, *r),
-        Dst::None => {
-            w.set(field::DST, u64::from(RegFile::Gpr.zero_index()));
-            Ok(())
-        }
-    }
-}
-
-fn get_dst(w: &InstWord, r: std::ops::Range<usize>, file: RegFile) -> Dst {
-    w.get_reg(r, file).map_or(Dst::None, Dst::Reg)
-}
-
-fn set_pdst(w: &mut InstWord, r: std::ops::Range<usize>, d: &Dst) -> Result<(), EncodeError> {
-    match d {
-        Dst::Reg(reg) => w.set_reg(r, *reg),
-        Dst::None => {
-            w.set(r, u64::from(RegFile::Pred.zero_index()));
-            Ok(())
-        }
-    }
-}
-
-fn srcs_text(f: &mut fmt::Formatter<'_>, srcs: &[&Src]) -> fmt::Result {
-    for s in srcs {
-        write!(f, ", ")?;
-        s.fmt_src(f)?;
-    }
-    Ok(())
 }
 
 /// MOV: copies a register, immediate or constant-bank word.
@@ -125,7 +76,7 @@ impl OpMov {
     }
     pub fn visit(&mut self, v: &mut RegVisitor<'_>) {
         visit_src(&mut self.src, v);
-        visit_dst(&mut self.dst, RegFile::Gpr, v);
+        visit_dst(&mut self.dst, RegFile::Gpr, 1, v);
     }
     pub fn eval(&self, a: u32) -> u32 {
         a
@@ -167,7 +118,7 @@ impl OpIAdd3 {
     }
     pub fn visit(&mut self, v: &mut RegVisitor<'_>) {
         self.srcs.iter_mut().for_each(|s| visit_src(s, v));
-        visit_dst(&mut self.dst, RegFile::Gpr, v);
+        visit_dst(&mut self.dst, RegFile::Gpr, 1, v);
     }
     pub fn eval(&self, x: [u32; 3]) -> u32 {
         let [a, b, c] = &self.srcs;
@@ -212,7 +163,7 @@ impl OpIMad {
     }
     pub fn visit(&mut self, v: &mut RegVisitor<'_>) {
         self.srcs.iter_mut().for_each(|s| visit_src(s, v));
-        visit_dst(&mut self.dst, RegFile::Gpr, v);
+        visit_dst(&mut self.dst, RegFile::Gpr, 1, v);
     }
     pub fn eval(&self, x: [u32; 3]) -> u32 {
         // The low 32 bits of the product do not depend on signedness.
@@ -372,7 +323,7 @@ impl OpISetP {
     pub fn visit(&mut self, v: &mut RegVisitor<'_>) {
         self.srcs.iter_mut().for_each(|s| visit_src(s, v));
         visit_pred(&mut self.accum, v);
-        visit_dst(&mut self.dst, RegFile::Pred, v);
+        visit_dst(&mut self.dst, RegFile::Pred, 1, v);
     }
     pub fn eval(&self, a: u32, b: u32, accum: bool) -> bool {
         let c = if self.signed {
@@ -516,7 +467,7 @@ impl OpFSetP {
     pub fn visit(&mut self, v: &mut RegVisitor<'_>) {
         self.srcs.iter_mut().for_each(|s| visit_src(s, v));
         visit_pred(&mut self.accum, v);
-        visit_dst(&mut self.dst, RegFile::Pred, v);
+        visit_dst(&mut self.dst, RegFile::Pred, 1, v);
     }
     pub fn eval(&self, a: u32, b: u32, accum: bool) -> bool {
         let c = self.cmp.eval(fin(self.ftz, a), fin(self.ftz, b));
@@ -593,7 +544,7 @@ impl OpFArith {
     pub fn visit(&mut self, v: &mut RegVisitor<'_>) {
         let n = if self.kind == FloatArith::Fma { 3 } else { 2 };
         self.srcs[..n].iter_mut().for_each(|s| visit_src(s, v));
-        visit_dst(&mut self.dst, RegFile::Gpr, v);
+        visit_dst(&mut self.dst, RegFile::Gpr, 1, v);
     }
     pub fn eval(&self, x: [u32; 3]) -> u32 {
         let [a, b, c] = [0, 1, 2].map(|i| fin(self.ftz, float_src(&self.srcs[i], x[i])));
@@ -652,7 +603,7 @@ impl OpSel {
     pub fn visit(&mut self, v: &mut RegVisitor<'_>) {
         self.srcs.iter_mut().for_each(|s| visit_src(s, v));
         visit_pred(&mut self.cond, v);
-        visit_dst(&mut self.dst, RegFile::Gpr, v);
+        visit_dst(&mut self.dst, RegFile::Gpr, 1, v);
     }
     pub fn eval(&self, a: u32, b: u32, cond: bool) -> u32 {
         if cond { a } else { b }
@@ -701,7 +652,7 @@ impl OpLop3 {
     }
     pub fn visit(&mut self, v: &mut RegVisitor<'_>) {
         self.srcs.iter_mut().for_each(|s| visit_src(s, v));
-        visit_dst(&mut self.dst, RegFile::Gpr, v);
+        visit_dst(&mut self.dst, RegFile::Gpr, 1, v);
     }
     pub fn eval(&self, x: [u32; 3]) -> u32 {
         let mut r = 0;
@@ -761,7 +712,7 @@ impl OpShf {
     }
     pub fn visit(&mut self, v: &mut RegVisitor<'_>) {
         self.srcs.iter_mut().for_each(|s| visit_src(s, v));
-        visit_dst(&mut self.dst, RegFile::Gpr, v);
+        visit_dst(&mut self.dst, RegFile::Gpr, 1, v);
     }
     pub fn eval(&self, x: [u32; 3]) -> u32 {
         let pair = (u64::from(x[2]) << 32) | u64::from(x[0]);
@@ -829,7 +780,7 @@ impl OpConv {
     }
     pub fn visit(&mut self, v: &mut RegVisitor<'_>) {
         visit_src(&mut self.src, v);
-        visit_dst(&mut self.dst, RegFile::Gpr, v);
+        visit_dst(&mut self.dst, RegFile::Gpr, 1, v);
     }
     pub fn eval(&self, a: u32) -> u32 {
         match (self.kind, self.signed) {

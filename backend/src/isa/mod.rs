@@ -8,17 +8,22 @@ mod alu;
 mod control;
 mod ctrl;
 mod isbe;
+mod mem;
+mod operand;
 mod reg;
+mod sync;
 mod word;
 
 pub use alu::{
     ConvKind, FloatArith, FloatCmp, IntCmp, OpConv, OpFArith, OpFSetP, OpIAdd3, OpIMad, OpISetP,
     OpLop3, OpMov, OpSel, OpShf, PredCombine, float_src, int_src,
 };
-pub use control::{OpBra, OpBssy, OpBsync, OpS2R, Target};
+pub use control::{OpBra, OpBssy, OpBsync, OpCs2r, OpS2R, Target};
 pub use ctrl::Ctrl;
 pub use isbe::{IsbeAccess, IsbeSize, MAX_IMM_OFFSET, OpIsbeRd, OpIsbeWr};
+pub use mem::{AtomOp, AtomType, MemSize, MemSpace, OpAtom, OpLd, OpLdc, OpRed, OpSt};
 pub use reg::{Dst, PredSrc, Reg, RegFile, SpecialReg, Src, SrcRef};
+pub use sync::{MemScope, OpBar, OpMembar};
 pub use word::{InstWord, field};
 
 use std::fmt;
@@ -32,8 +37,11 @@ pub enum OperandKind {
 
 /// The one operand visitor: register allocation collects operands with it
 /// and writes the allocations back with it, so their order cannot drift.
-/// Uses come before defs.
-pub type RegVisitor<'a> = dyn FnMut(&mut Reg, RegFile, OperandKind) + 'a;
+/// Uses come before defs. The last argument is the operand's width in
+/// registers: 1, or 2 / 4 for a 64-bit / 128-bit value in an aligned group
+/// `Rn..Rn+width` (n a multiple of the width) named by its base register; a
+/// virtual register stands for the whole group.
+pub type RegVisitor<'a> = dyn FnMut(&mut Reg, RegFile, OperandKind, u8) + 'a;
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum EncodeError {
@@ -45,6 +53,8 @@ pub enum EncodeError {
     ImmediateRange { what: &'static str, value: u32 },
     #[error("branch target is still a block, not an address (layout did not run)")]
     UnresolvedTarget,
+    #[error("R{reg} cannot start a group of {width} registers (it must be a multiple of {width})")]
+    UnalignedGroup { reg: u8, width: u8 },
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -74,6 +84,14 @@ pub enum Op {
     Bra(OpBra),
     Bssy(OpBssy),
     Bsync(OpBsync),
+    Ld(OpLd),
+    St(OpSt),
+    Atom(OpAtom),
+    Red(OpRed),
+    Ldc(OpLdc),
+    Cs2r(OpCs2r),
+    Bar(OpBar),
+    Membar(OpMembar),
     Exit,
     Nop,
 }
@@ -102,6 +120,14 @@ impl Op {
             Op::Bra(o) => o.encode(w, pc),
             Op::Bssy(o) => o.encode(w, pc),
             Op::Bsync(o) => o.encode(w),
+            Op::Ld(o) => o.encode(w),
+            Op::St(o) => o.encode(w),
+            Op::Atom(o) => o.encode(w),
+            Op::Red(o) => o.encode(w),
+            Op::Ldc(o) => o.encode(w),
+            Op::Cs2r(o) => o.encode(w),
+            Op::Bar(o) => o.encode(w),
+            Op::Membar(o) => o.encode(w),
             Op::Exit => {
                 w.set(field::OPCODE, u64::from(OPCODE_EXIT));
                 w.set(field::PSRC, 7);
@@ -125,6 +151,21 @@ impl Op {
             OpBra::OPCODE => Op::Bra(OpBra::decode(w, pc)?),
             OpBssy::OPCODE => Op::Bssy(OpBssy::decode(w, pc)?),
             OpBsync::OPCODE => Op::Bsync(OpBsync::decode(w)?),
+            OpLd::OPCODE_LDG => Op::Ld(OpLd::decode(w, MemSpace::Global)?),
+            OpLd::OPCODE_LDS => Op::Ld(OpLd::decode(w, MemSpace::Shared)?),
+            OpLd::OPCODE_LDL => Op::Ld(OpLd::decode(w, MemSpace::Local)?),
+            OpSt::OPCODE_STG => Op::St(OpSt::decode(w, MemSpace::Global)?),
+            OpSt::OPCODE_STS => Op::St(OpSt::decode(w, MemSpace::Shared)?),
+            OpSt::OPCODE_STL => Op::St(OpSt::decode(w, MemSpace::Local)?),
+            OpAtom::OPCODE_ATOMG => Op::Atom(OpAtom::decode(w, MemSpace::Global, false)?),
+            OpAtom::OPCODE_ATOMG_CAS => Op::Atom(OpAtom::decode(w, MemSpace::Global, true)?),
+            OpAtom::OPCODE_ATOMS => Op::Atom(OpAtom::decode(w, MemSpace::Shared, false)?),
+            OpAtom::OPCODE_ATOMS_CAS => Op::Atom(OpAtom::decode(w, MemSpace::Shared, true)?),
+            OpRed::OPCODE => Op::Red(OpRed::decode(w)?),
+            OpLdc::OPCODE => Op::Ldc(OpLdc::decode(w)?),
+            OpCs2r::OPCODE => Op::Cs2r(OpCs2r::decode(w)?),
+            OpBar::OPCODE => Op::Bar(OpBar),
+            OpMembar::OPCODE => Op::Membar(OpMembar::decode(w)?),
             OPCODE_EXIT => Op::Exit,
             OPCODE_NOP => Op::Nop,
             _ => match alu {
@@ -166,7 +207,58 @@ impl Op {
             Op::S2R(o) => o.visit(v),
             Op::IsbeWr(o) => o.visit(v),
             Op::IsbeRd(o) => o.visit(v),
-            Op::Bra(_) | Op::Bssy(_) | Op::Bsync(_) | Op::Exit | Op::Nop => {}
+            Op::Ld(o) => o.visit(v),
+            Op::St(o) => o.visit(v),
+            Op::Atom(o) => o.visit(v),
+            Op::Red(o) => o.visit(v),
+            Op::Ldc(o) => o.visit(v),
+            Op::Cs2r(o) => o.visit(v),
+            Op::Bra(_)
+            | Op::Bssy(_)
+            | Op::Bsync(_)
+            | Op::Bar(_)
+            | Op::Membar(_)
+            | Op::Exit
+            | Op::Nop => {}
+        }
+    }
+
+    /// The op's name without modifiers, as its text form begins.
+    pub fn mnemonic(&self) -> &'static str {
+        match self {
+            Op::Mov(_) => "MOV",
+            Op::IAdd3(_) => "IADD3",
+            Op::IMad(_) => "IMAD",
+            Op::ISetP(_) => "ISETP",
+            Op::FSetP(_) => "FSETP",
+            Op::FArith(o) => match o.kind {
+                FloatArith::Add => "FADD",
+                FloatArith::Mul => "FMUL",
+                FloatArith::Fma => "FFMA",
+            },
+            Op::Sel(_) => "SEL",
+            Op::Lop3(_) => "LOP3",
+            Op::Shf(_) => "SHF",
+            Op::Conv(o) => match o.kind {
+                ConvKind::IntToFloat => "I2F",
+                ConvKind::FloatToInt => "F2I",
+            },
+            Op::S2R(_) => "S2R",
+            Op::IsbeWr(_) => "ISBEWR",
+            Op::IsbeRd(_) => "ISBERD",
+            Op::Bra(_) => "BRA",
+            Op::Bssy(_) => "BSSY",
+            Op::Bsync(_) => "BSYNC",
+            Op::Ld(o) => o.mnemonic(),
+            Op::St(o) => o.mnemonic(),
+            Op::Atom(o) => o.mnemonic(),
+            Op::Red(_) => "RED",
+            Op::Ldc(_) => "LDC",
+            Op::Cs2r(_) => "CS2R",
+            Op::Bar(_) => "BAR",
+            Op::Membar(_) => "MEMBAR",
+            Op::Exit => "EXIT",
+            Op::Nop => "NOP",
         }
     }
 
@@ -199,6 +291,14 @@ impl fmt::Display for Op {
             Op::Bra(o) => o.fmt_op(f),
             Op::Bssy(o) => o.fmt_op(f),
             Op::Bsync(o) => o.fmt_op(f),
+            Op::Ld(o) => o.fmt_op(f),
+            Op::St(o) => o.fmt_op(f),
+            Op::Atom(o) => o.fmt_op(f),
+            Op::Red(o) => o.fmt_op(f),
+            Op::Ldc(o) => o.fmt_op(f),
+            Op::Cs2r(o) => o.fmt_op(f),
+            Op::Bar(o) => o.fmt_op(f),
+            Op::Membar(o) => o.fmt_op(f),
             Op::Exit => write!(f, "EXIT"),
             Op::Nop => write!(f, "NOP"),
         }
@@ -234,7 +334,7 @@ impl Instr {
     /// Visits the guard, then the op's operands.
     pub fn visit_regs(&mut self, v: &mut RegVisitor<'_>) {
         if let Some(r) = &mut self.guard.reg {
-            v(r, RegFile::Pred, OperandKind::Use);
+            v(r, RegFile::Pred, OperandKind::Use, 1);
         }
         self.op.visit_regs(v);
     }
