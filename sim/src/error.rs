@@ -43,11 +43,18 @@ pub enum SimError {
     },
 
     #[error(
-        "/*{pc:04x}*/: barrier deadlock: lanes {} wait at BAR.SYNC for lanes {}, \
-         which can never arrive",
+        "/*{pc:04x}*/: deadlock: lanes {} wait at {what} for lanes {}, which can never arrive",
         lane_list(*waiting), lane_list(*missing)
     )]
-    WorkgroupBarrierDeadlock { pc: u32, waiting: u32, missing: u32 },
+    WaitDeadlock {
+        pc: u32,
+        what: &'static str,
+        waiting: u32,
+        missing: u32,
+    },
+
+    #[error("/*{pc:04x}*/ lane {lane}: SHFL reads lane {from}, which does not execute it")]
+    ShuffleFromInactive { pc: u32, lane: u32, from: u32 },
 
     #[error("/*{pc:04x}*/: special register {name} is not supported by the simulator")]
     UnsupportedSpecialReg { pc: u32, name: &'static str },

@@ -5,7 +5,7 @@
 use crate::error::SimError;
 use crate::isbe::{IsbeFault, IsbeRegion};
 use crate::memory::{MemFault, Space};
-use crate::warp::{Env, Launch, WORKGROUP_BARRIER, Warp, lanes};
+use crate::warp::{Env, Launch, WARPSYNC, WORKGROUP_BARRIER, Warp, lanes};
 use spvsass_backend::isa::{Dst, Instr, IsbeAccess, IsbeSize, Op, SpecialReg, Src, SrcRef, Target};
 
 impl Warp<'_> {
@@ -31,6 +31,70 @@ impl Warp<'_> {
             Op::FArith(o) => self.alu(exec, o.dst, &o.srcs, pc, |x| o.eval(x))?,
             Op::Lop3(o) => self.alu(exec, o.dst, &o.srcs, pc, |x| o.eval(x))?,
             Op::Shf(o) => self.alu(exec, o.dst, &o.srcs, pc, |x| o.eval(x))?,
+            Op::Bit(o) => self.alu(exec, o.dst, &[o.src], pc, |[a]| o.eval(a))?,
+            Op::Mufu(o) => self.alu(exec, o.dst, &[o.src], pc, |[a]| o.eval(a))?,
+            Op::F2F(o) => self.alu(exec, o.dst, &[o.src], pc, |[a]| o.eval(a))?,
+            Op::Frnd(o) => self.alu(exec, o.dst, &[o.src], pc, |[a]| o.eval(a))?,
+            Op::Bmsk(o) => self.alu(exec, o.dst, &o.srcs, pc, |[a, b]| o.eval(a, b))?,
+            Op::Sgxt(o) => self.alu(exec, o.dst, &o.srcs, pc, |[a, b]| o.eval(a, b))?,
+            Op::Prmt(o) => self.alu(exec, o.dst, &o.srcs, pc, |x| o.eval(x))?,
+            Op::Lea(o) => self.alu(exec, o.dst, &o.srcs, pc, |x| o.eval(x))?,
+            Op::IAdd3X(o) => self.each(exec, |w, l| {
+                let x = w.srcs(l, &o.srcs, pc)?;
+                let (sum, carry) = o.eval(x, w.pred(l, &o.carry_in));
+                w.set_gpr(l, o.dst, sum);
+                w.set_pred(l, o.carry_out, carry);
+                Ok(())
+            })?,
+            Op::IMadWide(o) => self.each(exec, |w, l| {
+                let [a, b] = w.srcs(l, &[o.srcs[0], o.srcs[1]], pc)?;
+                if o.hi {
+                    let c = w.src(l, &o.srcs[2], pc)?;
+                    w.set_gpr(l, o.dst, o.eval_hi([a, b, c]));
+                } else {
+                    let c = w.src_group(l, &o.srcs[2], 2, pc)?;
+                    let r = o.eval_wide(a, b, u64::from(c[0]) | u64::from(c[1]) << 32);
+                    w.set_group(l, o.dst, &[r as u32, (r >> 32) as u32]);
+                }
+                Ok(())
+            })?,
+            Op::IMnMx(o) => self.each(exec, |w, l| {
+                let [a, b] = w.srcs(l, &o.srcs, pc)?;
+                let min = w.pred(l, &o.min);
+                w.set_gpr(l, o.dst, o.eval(a, b, min));
+                Ok(())
+            })?,
+            Op::FMnMx(o) => self.each(exec, |w, l| {
+                let [a, b] = w.srcs(l, &o.srcs, pc)?;
+                let min = w.pred(l, &o.min);
+                w.set_gpr(l, o.dst, o.eval(a, b, min));
+                Ok(())
+            })?,
+            Op::FSel(o) => self.each(exec, |w, l| {
+                let [a, b] = w.srcs(l, &o.srcs, pc)?;
+                let cond = w.pred(l, &o.cond);
+                w.set_gpr(l, o.dst, o.eval(a, b, cond));
+                Ok(())
+            })?,
+            Op::PLop3(o) => self.each(exec, |w, l| {
+                let [a, b, c] = o.srcs.map(|p| w.pred(l, &p));
+                w.set_pred(l, o.dst, o.eval(a, b, c));
+                Ok(())
+            })?,
+            Op::Shfl(o) => self.shfl(exec, o, pc)?,
+            Op::Vote(o) => self.vote(exec, o),
+            Op::Match(o) => self.match_(exec, o, pc)?,
+            Op::Redux(o) => self.redux(exec, o, pc)?,
+            Op::WarpSync(o) => {
+                for l in lanes(exec) {
+                    let mask = self.src(l, &o.mask, pc)?;
+                    self.wait_mask[l] = mask | 1 << l;
+                    self.wait_bar[l] = WARPSYNC;
+                }
+                self.waiting |= exec;
+                self.advance(active & !exec);
+                return Ok(exec);
+            }
             Op::ISetP(o) => self.each(exec, |w, l| {
                 let [a, b] = w.srcs(l, &o.srcs, pc)?;
                 let accum = w.pred(l, &o.accum);
@@ -170,7 +234,7 @@ impl Warp<'_> {
     }
 
     /// An ALU op without predicate operands: `dst = eval(srcs)` per lane.
-    fn alu<const N: usize>(
+    pub(crate) fn alu<const N: usize>(
         &mut self,
         mask: u32,
         dst: Dst,
@@ -222,7 +286,7 @@ impl Warp<'_> {
         Ok(v)
     }
 
-    fn srcs<const N: usize>(
+    pub(crate) fn srcs<const N: usize>(
         &self,
         lane: usize,
         s: &[Src; N],

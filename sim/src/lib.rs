@@ -11,6 +11,7 @@ mod counters;
 mod error;
 mod exec;
 mod exec_mem;
+mod exec_warp;
 mod isbe;
 mod memory;
 mod mesh;

@@ -73,6 +73,8 @@ const PT: u8 = RegFile::Pred.zero_index();
 
 /// `wait_bar` of lanes waiting at a BAR.SYNC rather than a BSYNC.
 pub(crate) const WORKGROUP_BARRIER: u8 = u8::MAX;
+/// `wait_bar` of lanes waiting at a WARPSYNC for the lanes of `wait_mask`.
+pub(crate) const WARPSYNC: u8 = u8::MAX - 1;
 
 pub(crate) struct Warp<'r> {
     /// Constant banks, read by ALU operands and LDC.
@@ -88,8 +90,11 @@ pub(crate) struct Warp<'r> {
     pub(crate) live: u32,
     /// Lanes stopped at the BSYNC their pc points to.
     pub(crate) waiting: u32,
-    /// The barrier each waiting lane waits on (or [`WORKGROUP_BARRIER`]).
+    /// The barrier each waiting lane waits on (or [`WORKGROUP_BARRIER`],
+    /// [`WARPSYNC`]).
     pub(crate) wait_bar: [u8; WARP_LANES as usize],
+    /// The lanes a lane waiting at a WARPSYNC waits for.
+    pub(crate) wait_mask: [u32; WARP_LANES as usize],
     /// Convergence barrier registers B0..B15: lane masks set by BSSY.
     pub(crate) barriers: [u32; OpBssy::BARRIERS as usize],
 }
@@ -105,6 +110,7 @@ impl<'r> Warp<'r> {
             live: low_lanes(lanes),
             waiting: 0,
             wait_bar: [0; WARP_LANES as usize],
+            wait_mask: [0; WARP_LANES as usize],
             barriers: [0; OpBssy::BARRIERS as usize],
         }
     }
@@ -163,6 +169,7 @@ impl<'r> Warp<'r> {
     fn expected(&self, lane: usize) -> u32 {
         match self.wait_bar[lane] {
             WORKGROUP_BARRIER => u32::MAX,
+            WARPSYNC => self.wait_mask[lane],
             bar => self.barriers[bar as usize],
         }
     }
@@ -174,11 +181,16 @@ impl<'r> Warp<'r> {
         let pc = self.pc[first];
         let waiting = self.lanes_at(self.waiting, pc);
         let bar = self.wait_bar[first];
-        if bar == WORKGROUP_BARRIER {
-            return SimError::WorkgroupBarrierDeadlock {
+        if bar == WORKGROUP_BARRIER || bar == WARPSYNC {
+            return SimError::WaitDeadlock {
                 pc,
+                what: if bar == WARPSYNC {
+                    "WARPSYNC"
+                } else {
+                    "BAR.SYNC"
+                },
                 waiting,
-                missing: self.live & !waiting,
+                missing: self.expected(first) & self.live & !waiting,
             };
         }
         SimError::BarrierDeadlock {

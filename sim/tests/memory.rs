@@ -461,8 +461,9 @@ fn barrier_in_divergent_code_is_a_deadlock() {
     let err = run(&p, 32, &mut Resources::default()).expect_err("deadlock");
     assert_eq!(
         err,
-        SimError::WorkgroupBarrierDeadlock {
+        SimError::WaitDeadlock {
             pc: 0x30,
+            what: "BAR.SYNC",
             waiting: 0xffff,
             missing: 0xffff_0000,
         }

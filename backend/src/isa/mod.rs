@@ -7,22 +7,32 @@
 mod alu;
 mod control;
 mod ctrl;
+mod float;
+mod float_arith;
+mod int;
 mod isbe;
 mod mem;
 mod operand;
+mod pred;
 mod reg;
+mod subgroup;
 mod sync;
 mod word;
 
 pub use alu::{
-    ConvKind, FloatArith, FloatCmp, IntCmp, OpConv, OpFArith, OpFSetP, OpIAdd3, OpIMad, OpISetP,
-    OpLop3, OpMov, OpSel, OpShf, PredCombine, float_src, int_src,
+    ConvKind, IntCmp, OpConv, OpIAdd3, OpIMad, OpISetP, OpLop3, OpMov, OpSel, OpShf, PredCombine,
+    float_src, int_src,
 };
 pub use control::{OpBra, OpBssy, OpBsync, OpCs2r, OpS2R, Target};
 pub use ctrl::Ctrl;
+pub use float::{FloatFmt, MufuOp, OpF2F, OpFMnMx, OpFSel, OpFrnd, OpMufu, Round};
+pub use float_arith::{FloatArith, FloatCmp, OpFArith, OpFSetP};
+pub use int::{BitOp, FALSE, OpBit, OpBmsk, OpIAdd3X, OpIMadWide, OpIMnMx, OpLea, OpPrmt, OpSgxt};
 pub use isbe::{IsbeAccess, IsbeSize, MAX_IMM_OFFSET, OpIsbeRd, OpIsbeWr};
 pub use mem::{AtomOp, AtomType, MemSize, MemSpace, OpAtom, OpLd, OpLdc, OpRed, OpSt};
+pub use pred::OpPLop3;
 pub use reg::{Dst, PredSrc, Reg, RegFile, SpecialReg, Src, SrcRef};
+pub use subgroup::{OpMatch, OpRedux, OpShfl, OpVote, OpWarpSync, ReduxOp, ShflMode, VoteMode};
 pub use sync::{MemScope, OpBar, OpMembar};
 pub use word::{InstWord, field};
 
@@ -92,6 +102,25 @@ pub enum Op {
     Cs2r(OpCs2r),
     Bar(OpBar),
     Membar(OpMembar),
+    IAdd3X(OpIAdd3X),
+    IMadWide(OpIMadWide),
+    IMnMx(OpIMnMx),
+    Bit(OpBit),
+    Bmsk(OpBmsk),
+    Prmt(OpPrmt),
+    Sgxt(OpSgxt),
+    Lea(OpLea),
+    FMnMx(OpFMnMx),
+    FSel(OpFSel),
+    Mufu(OpMufu),
+    F2F(OpF2F),
+    Frnd(OpFrnd),
+    PLop3(OpPLop3),
+    Shfl(OpShfl),
+    Vote(OpVote),
+    Match(OpMatch),
+    Redux(OpRedux),
+    WarpSync(OpWarpSync),
     Exit,
     Nop,
 }
@@ -128,6 +157,25 @@ impl Op {
             Op::Cs2r(o) => o.encode(w),
             Op::Bar(o) => o.encode(w),
             Op::Membar(o) => o.encode(w),
+            Op::IAdd3X(o) => o.encode(w),
+            Op::IMadWide(o) => o.encode(w),
+            Op::IMnMx(o) => o.encode(w),
+            Op::Bit(o) => o.encode(w),
+            Op::Bmsk(o) => o.encode(w),
+            Op::Prmt(o) => o.encode(w),
+            Op::Sgxt(o) => o.encode(w),
+            Op::Lea(o) => o.encode(w),
+            Op::FMnMx(o) => o.encode(w),
+            Op::FSel(o) => o.encode(w),
+            Op::Mufu(o) => o.encode(w),
+            Op::F2F(o) => o.encode(w),
+            Op::Frnd(o) => o.encode(w),
+            Op::PLop3(o) => o.encode(w),
+            Op::Shfl(o) => o.encode(w),
+            Op::Vote(o) => o.encode(w),
+            Op::Match(o) => o.encode(w),
+            Op::Redux(o) => o.encode(w),
+            Op::WarpSync(o) => o.encode(w),
             Op::Exit => {
                 w.set(field::OPCODE, u64::from(OPCODE_EXIT));
                 w.set(field::PSRC, 7);
@@ -166,11 +214,35 @@ impl Op {
             OpCs2r::OPCODE => Op::Cs2r(OpCs2r::decode(w)?),
             OpBar::OPCODE => Op::Bar(OpBar),
             OpMembar::OPCODE => Op::Membar(OpMembar::decode(w)?),
+            OpPLop3::OPCODE => Op::PLop3(OpPLop3::decode(w)?),
+            o if OpShfl::OPCODES.contains(&o) => Op::Shfl(OpShfl::decode(w, o)?),
+            OpVote::OPCODE => Op::Vote(OpVote::decode(w)?),
+            OpMatch::OPCODE => Op::Match(OpMatch::decode(w)?),
+            OpRedux::OPCODE => Op::Redux(OpRedux::decode(w)?),
             OPCODE_EXIT => Op::Exit,
             OPCODE_NOP => Op::Nop,
             _ => match alu {
                 OpMov::OPCODE => Op::Mov(OpMov::decode(w)?),
-                OpIAdd3::OPCODE => Op::IAdd3(OpIAdd3::decode(w)?),
+                OpIAdd3::OPCODE => match OpIAdd3X::decode(w)? {
+                    Some(o) => Op::IAdd3X(o),
+                    None => Op::IAdd3(OpIAdd3::decode(w)?),
+                },
+                OpIMadWide::OPCODE_WIDE => Op::IMadWide(OpIMadWide::decode(w, false)?),
+                OpIMadWide::OPCODE_HI => Op::IMadWide(OpIMadWide::decode(w, true)?),
+                OpIMnMx::OPCODE => Op::IMnMx(OpIMnMx::decode(w)?),
+                OpBit::OPCODE_FLO | OpBit::OPCODE_BREV | OpBit::OPCODE_POPC => {
+                    Op::Bit(OpBit::decode(w, alu)?)
+                }
+                OpBmsk::OPCODE => Op::Bmsk(OpBmsk::decode(w)?),
+                OpPrmt::OPCODE => Op::Prmt(OpPrmt::decode(w)?),
+                OpSgxt::OPCODE => Op::Sgxt(OpSgxt::decode(w)?),
+                OpLea::OPCODE => Op::Lea(OpLea::decode(w)?),
+                OpFMnMx::OPCODE => Op::FMnMx(OpFMnMx::decode(w)?),
+                OpFSel::OPCODE => Op::FSel(OpFSel::decode(w)?),
+                OpMufu::OPCODE => Op::Mufu(OpMufu::decode(w)?),
+                OpF2F::OPCODE => Op::F2F(OpF2F::decode(w)?),
+                OpFrnd::OPCODE => Op::Frnd(OpFrnd::decode(w)?),
+                OpWarpSync::OPCODE => Op::WarpSync(OpWarpSync::decode(w)?),
                 OpIMad::OPCODE => Op::IMad(OpIMad::decode(w)?),
                 OpISetP::OPCODE => Op::ISetP(OpISetP::decode(w)?),
                 OpFSetP::OPCODE => Op::FSetP(OpFSetP::decode(w)?),
@@ -213,6 +285,25 @@ impl Op {
             Op::Red(o) => o.visit(v),
             Op::Ldc(o) => o.visit(v),
             Op::Cs2r(o) => o.visit(v),
+            Op::IAdd3X(o) => o.visit(v),
+            Op::IMadWide(o) => o.visit(v),
+            Op::IMnMx(o) => o.visit(v),
+            Op::Bit(o) => o.visit(v),
+            Op::Bmsk(o) => o.visit(v),
+            Op::Prmt(o) => o.visit(v),
+            Op::Sgxt(o) => o.visit(v),
+            Op::Lea(o) => o.visit(v),
+            Op::FMnMx(o) => o.visit(v),
+            Op::FSel(o) => o.visit(v),
+            Op::Mufu(o) => o.visit(v),
+            Op::F2F(o) => o.visit(v),
+            Op::Frnd(o) => o.visit(v),
+            Op::PLop3(o) => o.visit(v),
+            Op::Shfl(o) => o.visit(v),
+            Op::Vote(o) => o.visit(v),
+            Op::Match(o) => o.visit(v),
+            Op::Redux(o) => o.visit(v),
+            Op::WarpSync(o) => o.visit(v),
             Op::Bra(_)
             | Op::Bssy(_)
             | Op::Bsync(_)
@@ -257,6 +348,25 @@ impl Op {
             Op::Cs2r(_) => "CS2R",
             Op::Bar(_) => "BAR",
             Op::Membar(_) => "MEMBAR",
+            Op::Bit(o) => o.mnemonic(),
+            Op::IAdd3X(_) => "IADD3",
+            Op::IMadWide(_) => "IMAD",
+            Op::IMnMx(_) => "IMNMX",
+            Op::Bmsk(_) => "BMSK",
+            Op::Prmt(_) => "PRMT",
+            Op::Sgxt(_) => "SGXT",
+            Op::Lea(_) => "LEA",
+            Op::FMnMx(_) => "FMNMX",
+            Op::FSel(_) => "FSEL",
+            Op::Mufu(_) => "MUFU",
+            Op::F2F(_) => "F2F",
+            Op::Frnd(_) => "FRND",
+            Op::PLop3(_) => "PLOP3",
+            Op::Shfl(_) => "SHFL",
+            Op::Vote(_) => "VOTE",
+            Op::Match(_) => "MATCH",
+            Op::Redux(_) => "REDUX",
+            Op::WarpSync(_) => "WARPSYNC",
             Op::Exit => "EXIT",
             Op::Nop => "NOP",
         }
@@ -299,6 +409,25 @@ impl fmt::Display for Op {
             Op::Cs2r(o) => o.fmt_op(f),
             Op::Bar(o) => o.fmt_op(f),
             Op::Membar(o) => o.fmt_op(f),
+            Op::IAdd3X(o) => o.fmt_op(f),
+            Op::IMadWide(o) => o.fmt_op(f),
+            Op::IMnMx(o) => o.fmt_op(f),
+            Op::Bit(o) => o.fmt_op(f),
+            Op::Bmsk(o) => o.fmt_op(f),
+            Op::Prmt(o) => o.fmt_op(f),
+            Op::Sgxt(o) => o.fmt_op(f),
+            Op::Lea(o) => o.fmt_op(f),
+            Op::FMnMx(o) => o.fmt_op(f),
+            Op::FSel(o) => o.fmt_op(f),
+            Op::Mufu(o) => o.fmt_op(f),
+            Op::F2F(o) => o.fmt_op(f),
+            Op::Frnd(o) => o.fmt_op(f),
+            Op::PLop3(o) => o.fmt_op(f),
+            Op::Shfl(o) => o.fmt_op(f),
+            Op::Vote(o) => o.fmt_op(f),
+            Op::Match(o) => o.fmt_op(f),
+            Op::Redux(o) => o.fmt_op(f),
+            Op::WarpSync(o) => o.fmt_op(f),
             Op::Exit => write!(f, "EXIT"),
             Op::Nop => write!(f, "NOP"),
         }

@@ -81,6 +81,7 @@ pub fn farith(kind: FloatArith, d: u8, a: Src, b: Src) -> Instr {
         dst: dst(d),
         srcs: [a, b, RZ],
         ftz: false,
+        rnd: Round::Rn,
     }))
 }
 
