@@ -10,7 +10,10 @@
 mod counters;
 mod error;
 mod exec;
+mod exec_mem;
+mod exec_warp;
 mod isbe;
+mod memory;
 mod mesh;
 mod program;
 mod warp;
@@ -18,6 +21,7 @@ mod warp;
 pub use counters::{Counters, mnemonic};
 pub use error::SimError;
 pub use isbe::{Isbe, IsbeFault, IsbeRegion};
+pub use memory::{BUFFER_STRIDE, ConstantBanks, GlobalMemory, MemFault, Resources, Space};
 pub use mesh::{Attributes, MeshDraw, MeshWorkgroup, read_mesh_outputs, run_mesh};
 pub use program::Program;
 pub use warp::{Launch, WARP_LANES, lane_count, run_workgroup};

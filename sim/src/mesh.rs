@@ -7,6 +7,7 @@ use crate::SimOptions;
 use crate::counters::Counters;
 use crate::error::SimError;
 use crate::isbe::{Isbe, IsbeRegion, attr_layouts};
+use crate::memory::Resources;
 use crate::program::Program;
 use crate::warp::{Launch, lane_count, run_workgroup};
 use serde::Serialize;
@@ -75,18 +76,21 @@ pub fn run_mesh(
         .flat_map(|z| (0..groups[1]).flat_map(move |y| (0..groups[0]).map(move |x| [x, y, z])));
     let mut counters = Counters::default();
     let mut workgroups = Vec::new();
+    // No buffers are bound to mesh draws yet.
+    let mut resources = Resources::default();
     for (index, id) in ids.enumerate() {
         let launch = Launch {
             workgroup_size: binary.workgroup_size,
             workgroup_id: id,
         };
         let mut isbe = Isbe::for_mesh(mesh, index as u32);
-        let run = run_workgroup(&program, &launch, &mut isbe, options).map_err(|e| {
-            SimError::InWorkgroup {
-                workgroup: id,
-                error: Box::new(e),
-            }
-        })?;
+        let run =
+            run_workgroup(&program, &launch, &mut isbe, &mut resources, options).map_err(|e| {
+                SimError::InWorkgroup {
+                    workgroup: id,
+                    error: Box::new(e),
+                }
+            })?;
         counters.add(&run);
         workgroups.push(read_mesh_outputs(mesh, &isbe, id)?);
     }
