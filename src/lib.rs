@@ -39,6 +39,8 @@ pub enum Error {
     Decode(#[from] backend::program::ProgramDecodeError),
     #[error(transparent)]
     Sim(#[from] sim::SimError),
+    #[error(transparent)]
+    Draw(#[from] sim::DrawError),
 }
 
 /// Compilation options.
@@ -128,4 +130,16 @@ pub fn simulate(
     options: &sim::SimOptions,
 ) -> Result<sim::MeshDraw, Error> {
     Ok(sim::run_mesh(binary, groups, options)?)
+}
+
+/// Runs a draw in the simulator: `groups` task workgroups, each launching
+/// the mesh workgroups it emits, or without a task shader `groups` mesh
+/// workgroups.
+pub fn simulate_draw(
+    task: Option<&Binary>,
+    mesh: &Binary,
+    groups: [u32; 3],
+    options: &sim::SimOptions,
+) -> Result<sim::MeshDraw, Error> {
+    Ok(sim::run_draw(task, mesh, groups, options)?)
 }

@@ -34,6 +34,9 @@ golden! {
     point_sm86: "point.mesh", Arch::Sm86;
     triangle_sm75: "triangle.mesh", Arch::Sm75;
     triangle_sm86: "triangle.mesh", Arch::Sm86;
+    d_payload_task_sm75: "d_payload.task", Arch::Sm75;
+    d_payload_task_sm86: "d_payload.task", Arch::Sm86;
+    d_payload_mesh_sm86: "d_payload.mesh", Arch::Sm86;
 }
 
 #[test]

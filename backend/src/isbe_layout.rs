@@ -23,6 +23,19 @@ pub mod map {
     }
 }
 
+/// Offsets in the task output ATTR region, which is also the input ATTR
+/// region of the mesh workgroups it launches (facts §3, seed 000).
+pub mod task {
+    /// The workgroup index of a mesh shader launched by a task shader
+    /// (input side only; filled by the hardware).
+    pub const MESH_GROUP_INDEX: u32 = 0x00;
+    pub const GROUP_COUNT: u32 = 0x04;
+    pub const GROUP_X: u32 = 0x08;
+    pub const GROUP_Y: u32 = 0x0c;
+    pub const GROUP_Z: u32 = 0x10;
+    pub const PAYLOAD: u32 = 0x20;
+}
+
 /// One ISBE memory line: 128 bytes, 32 lanes of one 32-bit component.
 pub const LINE: u32 = 128;
 /// Vertices (or primitives) per block of lines.

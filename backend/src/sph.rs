@@ -78,14 +78,26 @@ impl Sph {
         }
     }
 
-    /// The header of a mesh shader (bound as VERTEX, or TESSELLATION when a
-    /// task shader feeds it).
-    pub fn mesh(m: &MeshState, shader_type: ShaderType) -> Sph {
+    /// The common words of a VTG header bound as `shader_type`.
+    fn vtg(shader_type: ShaderType) -> Sph {
         let mut s = Sph([0; 32]);
         s.set(bits::SPH_TYPE, SPH_TYPE_VTG);
         s.set(bits::VERSION, SPH_VERSION);
         s.set(bits::SHADER_TYPE, shader_type as u32);
         s.set(bits::SASS_VERSION, 1);
+        s
+    }
+
+    /// The header of a task shader: always bound as VERTEX (seed 000). Its
+    /// outputs (counts and payload) are raw ATTR words, not SPH attributes.
+    pub fn task() -> Sph {
+        Sph::vtg(ShaderType::Vertex)
+    }
+
+    /// The header of a mesh shader (bound as VERTEX, or TESSELLATION when a
+    /// task shader feeds it).
+    pub fn mesh(m: &MeshState, shader_type: ShaderType) -> Sph {
+        let mut s = Sph::vtg(shader_type);
         s.set(
             bits::OUTPUT_TOPOLOGY,
             match m.topology {

@@ -4,7 +4,7 @@
 //! meaning.
 
 use crate::SimOptions;
-use crate::counters::Counters;
+use crate::counters::{Counters, PipelineStatistics};
 use crate::error::SimError;
 use crate::isbe::{Isbe, IsbeRegion, attr_layouts};
 use crate::program::Program;
@@ -19,16 +19,33 @@ use std::collections::BTreeMap;
 pub struct MeshDraw {
     /// "points", "lines" or "triangles".
     pub topology: &'static str,
-    /// In launch order: x fastest, then y, then z.
+    /// The task workgroups of a draw with a task shader, in launch order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub tasks: Vec<TaskWorkgroup>,
+    /// In launch order: x fastest, then y, then z (with a task shader:
+    /// task workgroup by task workgroup, then mesh group index).
     pub workgroups: Vec<MeshWorkgroup>,
     /// Summed over all workgroups.
     pub counters: Counters,
+    pub statistics: PipelineStatistics,
+}
+
+/// What one task workgroup launched.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TaskWorkgroup {
+    pub id: [u32; 3],
+    /// The x/y/z mesh workgroup counts it emitted.
+    pub mesh_groups: [u32; 3],
 }
 
 /// What one workgroup emitted.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct MeshWorkgroup {
+    /// Within the draw's grid, or within the launching task workgroup's.
     pub id: [u32; 3],
+    /// The index of the task workgroup that launched it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub task_workgroup: Option<u32>,
     pub primitive_count: u32,
     /// The vertex indices of each primitive (1, 2 or 3 by topology).
     pub indices: Vec<Vec<u32>>,
@@ -70,10 +87,11 @@ pub fn run_mesh(
         stage: binary.stage.name(),
     })?;
     let program = Program::decode(&binary.code)?;
-    lane_count(binary.workgroup_size)?;
     let ids = (0..groups[2])
         .flat_map(|z| (0..groups[1]).flat_map(move |y| (0..groups[0]).map(move |x| [x, y, z])));
     let mut counters = Counters::default();
+    let mut statistics = PipelineStatistics::default();
+    let lanes = lane_count(binary.workgroup_size)?;
     let mut workgroups = Vec::new();
     for (index, id) in ids.enumerate() {
         let launch = Launch {
@@ -88,12 +106,17 @@ pub fn run_mesh(
             }
         })?;
         counters.add(&run);
-        workgroups.push(read_mesh_outputs(mesh, &isbe, id)?);
+        let wg = read_mesh_outputs(mesh, &isbe, id)?;
+        statistics.mesh_invocations += u64::from(lanes);
+        statistics.mesh_primitives_generated += u64::from(wg.primitive_count);
+        workgroups.push(wg);
     }
     Ok(MeshDraw {
         topology: mesh.topology.name(),
+        tasks: Vec::new(),
         workgroups,
         counters,
+        statistics,
     })
 }
 
@@ -144,6 +167,7 @@ pub fn read_mesh_outputs(
     };
     Ok(MeshWorkgroup {
         id: workgroup,
+        task_workgroup: None,
         primitive_count,
         indices,
         vertices,

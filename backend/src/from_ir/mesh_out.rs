@@ -6,8 +6,7 @@ use super::places::{Place, Step, resolve};
 use super::{Comp, Isel};
 use crate::error::BackendError;
 use crate::isa::{
-    Dst, Instr, IntCmp, IsbeAccess, IsbeSize, Op, OpIMad, OpISetP, OpIsbeWr, OpLop3, OpShf,
-    PredCombine, PredSrc, Reg, SpecialReg, Src,
+    Dst, Instr, IsbeAccess, IsbeSize, Op, OpIMad, OpIsbeWr, OpLop3, OpShf, PredSrc, Src,
 };
 use crate::isbe_layout::{AttrLayout, addr, map};
 use spvsass_frontend::ir::{BuiltIn, Op as IrOp, Shader, StorageClass, Type};
@@ -156,7 +155,7 @@ impl Isel<'_> {
     /// Writes `data` (a register or zero) to the output ISBE at `base + imm`
     /// where `base` is a register (or RZ). Before SM86 the immediate must
     /// be folded into the register.
-    fn isbe_write(&mut self, mut w: OpIsbeWr, guard: PredSrc) {
+    pub(super) fn isbe_write(&mut self, mut w: OpIsbeWr, guard: PredSrc) {
         if !self.target.has_isbe_imm_offset() && w.imm != 0 {
             w.addr = self.add_imm(w.addr, w.imm);
             w.imm = 0;
@@ -308,24 +307,7 @@ impl Isel<'_> {
     /// guard.
     pub(super) fn set_mesh_outputs(&mut self, primitive_count: Comp) {
         let data = self.reg_or_zero(primitive_count);
-        let guard = if self.sh.invocations() == 1 {
-            PredSrc::TRUE
-        } else {
-            let lane = self.special_reg(SpecialReg::LaneId);
-            let p = self.f.new_vreg(crate::isa::RegFile::Pred);
-            self.emit(Instr::new(Op::ISetP(OpISetP {
-                dst: Dst::Reg(Reg::Virt(p)),
-                cmp: IntCmp::Ne,
-                signed: false,
-                combine: PredCombine::And,
-                srcs: [Src::reg(Reg::Virt(lane)), Src::ZERO],
-                accum: PredSrc::TRUE,
-            })));
-            PredSrc {
-                reg: Some(Reg::Virt(p)),
-                neg: true,
-            }
-        };
+        let guard = self.lane0_guard();
         self.isbe_write(
             OpIsbeWr {
                 addr: Src::ZERO,
