@@ -110,6 +110,9 @@ pub fn listing(binary: &Binary, ctrl: bool) -> Result<String, Error> {
     if let Some(sph) = &binary.sph {
         let _ = writeln!(s, "// {}", backend::sph::Sph(*sph).summary());
     }
+    if let Some(gs) = &binary.gs_sph {
+        let _ = writeln!(s, "// after the code: {}", backend::sph::Sph(*gs).summary());
+    }
     if let Some(m) = &binary.mesh {
         let _ = writeln!(
             s,

@@ -12,6 +12,20 @@ fn attrs(out: &mut String, a: &Attributes) {
     if let Some(s) = a.point_size {
         let _ = write!(out, " point_size {s}");
     }
+    let ints = [
+        ("primitive_id", a.primitive_id),
+        ("layer", a.layer),
+        ("viewport", a.viewport_index),
+        ("shading_rate", a.shading_rate),
+    ];
+    for (name, v) in ints {
+        if let Some(v) = v {
+            let _ = write!(out, " {name} {v}");
+        }
+    }
+    if a.cull == Some(true) {
+        out.push_str(" culled");
+    }
     for (loc, comps) in &a.generic {
         let c: Vec<String> = comps
             .iter()

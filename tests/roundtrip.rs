@@ -116,3 +116,8 @@ fn d_payload_task_sm75() {
 fn d_payload_mesh_sm86() {
     check("d_payload.mesh", Arch::Sm86);
 }
+
+#[test]
+fn d_prims_mesh_sm86() {
+    check("d_prims.mesh", Arch::Sm86);
+}

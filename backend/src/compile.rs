@@ -77,7 +77,7 @@ pub fn compile(sh: &Shader, opts: &BackendOptions) -> Result<Compiled, BackendEr
     dump("layout", &|| program::listing(&instrs, false));
     let code = program::encode(&instrs)?;
 
-    let (mesh, task, sph) = match sh.stage {
+    let (mesh, task, sph, gs_sph) = match sh.stage {
         Stage::Mesh => {
             let info = sh.mesh.ok_or_else(|| BackendError::Invalid {
                 what: "a mesh shader without output modes".into(),
@@ -89,7 +89,7 @@ pub fn compile(sh: &Shader, opts: &BackendOptions) -> Result<Compiled, BackendEr
                 max_primitives: info.max_primitives,
                 shared_mem_lines: 0,
                 vertex_attrs: selected.vertex_attrs,
-                primitive_attrs: Vec::new(),
+                primitive_attrs: selected.primitive_attrs,
             };
             // Bound as VERTEX alone, as TESSELLATION behind a task shader
             // (facts §2, seed 000 "Mesh").
@@ -99,14 +99,18 @@ pub fn compile(sh: &Shader, opts: &BackendOptions) -> Result<Compiled, BackendEr
                 ShaderType::Vertex
             };
             let sph = Sph::mesh(&mesh, shader_type);
-            (Some(mesh), None, sph)
+            // Per-primitive outputs enable the geometry stage in
+            // passthrough mode, with only its header (seed 000).
+            let gs = (!mesh.primitive_attrs.is_empty())
+                .then(|| Sph::passthrough_gs(&mesh.primitive_attrs).0);
+            (Some(mesh), None, sph, gs)
         }
         // A task shader is always bound as a VERTEX shader (seed 000).
         _ => {
             let task = TaskState {
                 payload_bytes: payload_bytes(sh),
             };
-            (None, Some(task), Sph::task())
+            (None, Some(task), Sph::task(), None)
         }
     };
     let binary = Binary {
@@ -118,7 +122,7 @@ pub fn compile(sh: &Shader, opts: &BackendOptions) -> Result<Compiled, BackendEr
         task,
         sph: Some(sph.0),
         code,
-        gs_sph: None,
+        gs_sph,
     };
     Ok(Compiled {
         binary,

@@ -52,6 +52,9 @@ pub mod addr {
     pub const GENERIC_END: u16 = 0x280;
     pub const CLIP_DISTANCE: u16 = 0x2c0;
     pub const VIEWPORT_MASK: u16 = 0x3a0;
+    /// PrimitiveShadingRate: project-defined (no source gave its address);
+    /// the word after VIEWPORT_MASK.
+    pub const SHADING_RATE: u16 = 0x3a4;
 
     /// The address of component `c` of generic attribute (location) `loc`.
     pub fn generic(loc: u32, c: u32) -> u16 {

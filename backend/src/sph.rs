@@ -26,8 +26,10 @@ pub mod bits {
     pub const SHADER_TYPE: Range<usize> = 10..14;
     pub const DOES_GLOBAL_STORE: usize = 16;
     pub const SASS_VERSION: Range<usize> = 17..21;
+    pub const GS_PASSTHROUGH: usize = 24;
     pub const DOES_LOAD_OR_STORE: usize = 26;
     pub const LOCAL_MEMORY_LOW: Range<usize> = 32..56;
+    pub const THREADS_PER_INPUT_PRIMITIVE: Range<usize> = 88..96;
     pub const OUTPUT_TOPOLOGY: Range<usize> = 120..124;
     pub const MAX_OUTPUT_VERTICES: Range<usize> = 128..140;
     pub const STORE_REQ_START: Range<usize> = 140..148;
@@ -119,6 +121,25 @@ impl Sph {
         s
     }
 
+    /// The GEOMETRY header of the passthrough stage that carries a mesh
+    /// shader's per-primitive outputs (facts §2): passthrough, one thread
+    /// per input primitive, POINTLIST, one output vertex, output map = the
+    /// per-primitive attributes (those the map covers: VIEWPORT_MASK and
+    /// the shading rate have no known map bit and are left out).
+    pub fn passthrough_gs(primitive_attrs: &[u16]) -> Sph {
+        let mut s = Sph::vtg(ShaderType::Geometry);
+        s.set_bit(bits::GS_PASSTHROUGH, true);
+        s.set(bits::THREADS_PER_INPUT_PRIMITIVE, 1);
+        s.set(bits::OUTPUT_TOPOLOGY, 1);
+        s.set(bits::MAX_OUTPUT_VERTICES, 1);
+        for &a in primitive_attrs {
+            if let Some(b) = Sph::output_map_bit(a) {
+                s.set_bit(b, true);
+            }
+        }
+        s
+    }
+
     /// A one-line summary for the listing header.
     pub fn summary(&self) -> String {
         let ty = match self.get(bits::SHADER_TYPE) {
@@ -140,8 +161,13 @@ impl Sph {
             .filter(|&a| Sph::output_map_bit(a).is_some_and(|b| self.bit(b)))
             .map(attr_name)
             .collect();
+        let passthrough = if self.bit(bits::GS_PASSTHROUGH) {
+            " passthrough"
+        } else {
+            ""
+        };
         format!(
-            "SPH v{} type {ty}, topology {topo}, max vertices {}, outputs [{}]",
+            "SPH v{} type {ty}{passthrough}, topology {topo}, max vertices {}, outputs [{}]",
             self.get(bits::VERSION),
             self.get(bits::MAX_OUTPUT_VERTICES),
             outputs.join(" ")
@@ -157,6 +183,8 @@ pub fn attr_name(a: u16) -> String {
         addr::LAYER => "Layer".into(),
         addr::VIEWPORT_INDEX => "ViewportIndex".into(),
         addr::POINT_SIZE => "PointSize".into(),
+        addr::VIEWPORT_MASK => "ViewportMask".into(),
+        addr::SHADING_RATE => "ShadingRate".into(),
         0x70..0x80 => format!("Position.{}", XYZW[usize::from((a - 0x70) / 4)]),
         addr::GENERIC..addr::GENERIC_END => {
             let g = a - addr::GENERIC;

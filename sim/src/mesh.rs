@@ -67,6 +67,19 @@ pub struct Attributes {
     pub position: Option<[f32; 4]>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub point_size: Option<f32>,
+    /// gl_PrimitiveID, gl_Layer, gl_ViewportIndex (per primitive).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub primitive_id: Option<i32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub layer: Option<i32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub viewport_index: Option<i32>,
+    /// gl_PrimitiveShadingRateEXT.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shading_rate: Option<i32>,
+    /// Culled: the primitive's VIEWPORT_MASK is 0 (CullPrimitiveEXT).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cull: Option<bool>,
     /// Generic attributes by location, one entry per component.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub generic: BTreeMap<u32, [Option<f32>; 4]>,
@@ -186,6 +199,11 @@ fn attributes(layout: &AttrLayout, attr_bytes: &[u8], elem: u32) -> Attributes {
     for (a, bits) in components {
         match a {
             addr::POINT_SIZE => attrs.point_size = Some(f32::from_bits(bits)),
+            addr::PRIMITIVE_ID => attrs.primitive_id = Some(bits as i32),
+            addr::LAYER => attrs.layer = Some(bits as i32),
+            addr::VIEWPORT_INDEX => attrs.viewport_index = Some(bits as i32),
+            addr::SHADING_RATE => attrs.shading_rate = Some(bits as i32),
+            addr::VIEWPORT_MASK => attrs.cull = Some(bits == 0),
             addr::POSITION..addr::GENERIC => {
                 position[usize::from(a - addr::POSITION) / 4] = Some(bits)
             }

@@ -9,6 +9,10 @@ pub const SHADERS: &[&str] = &[
     "triangle.mesh",
     "d_payload.task",
     "d_payload.mesh",
+    "d_prims.task",
+    "d_prims.mesh",
+    "d_viewport.mesh",
+    "d_cull_narrow.mesh",
 ];
 
 pub fn shader_path(name: &str) -> PathBuf {

@@ -33,6 +33,8 @@ pub struct Selected {
     pub func: MFunc,
     /// Per-vertex output components, ascending (mesh shaders).
     pub vertex_attrs: Vec<u16>,
+    /// Per-primitive output components, ascending (mesh shaders).
+    pub primitive_attrs: Vec<u16>,
 }
 
 pub(crate) struct Isel<'a> {
@@ -50,6 +52,8 @@ pub(crate) struct Isel<'a> {
     /// workgroup that fits one warp).
     lane_ids: HashSet<Value>,
     vertex_layout: AttrLayout,
+    /// Per-primitive outputs, after all per-vertex blocks (facts §3).
+    primitive_layout: AttrLayout,
     /// The convergence barrier a selection header opens, and the merge
     /// block that closes it.
     bssy_at: HashMap<ir::Block, u8>,
@@ -59,17 +63,27 @@ pub(crate) struct Isel<'a> {
     /// A task shader launches this mesh shader (the workgroup index is
     /// then read without SKEW).
     task_present: bool,
+    /// Element offsets computed in a MIR block: (block, element, layout
+    /// block size) -> offset register.
+    elem_offsets: HashMap<(usize, Comp, u32), Src>,
     /// The register holding the workgroup index, once read.
     workgroup_index: Option<u32>,
 }
 
 pub fn select(sh: &Shader, target: Arch, task_present: bool) -> Result<Selected, BackendError> {
-    let vertex_attrs = if sh.stage == Stage::Mesh {
-        mesh_out::written_vertex_components(sh)?
+    let written = if sh.stage == Stage::Mesh {
+        mesh_out::written_outputs(sh)?
     } else {
-        Vec::new()
+        mesh_out::WrittenOutputs::default()
     };
     let max_vertices = sh.mesh.map_or(0, |m| m.max_vertices);
+    let max_primitives = sh.mesh.map_or(0, |m| m.max_primitives);
+    let vertex_layout = AttrLayout::new(0, written.vertex.clone(), max_vertices);
+    let primitive_layout = AttrLayout::new(
+        vertex_layout.size(),
+        written.primitive.clone(),
+        max_primitives,
+    );
     let mut isel = Isel {
         sh,
         target,
@@ -79,17 +93,23 @@ pub fn select(sh: &Shader, target: Arch, task_present: bool) -> Result<Selected,
         cur: 0,
         special: HashMap::new(),
         lane_ids: HashSet::new(),
-        vertex_layout: AttrLayout::new(0, vertex_attrs.clone(), max_vertices),
+        vertex_layout,
+        primitive_layout,
         bssy_at: HashMap::new(),
         bsync_at: HashMap::new(),
         const_regs: HashMap::new(),
         task_present,
         workgroup_index: None,
+        elem_offsets: HashMap::new(),
     };
     isel.plan_barriers()?;
     for &b in &sh.layout {
         let mb = isel.f.new_block();
         isel.blocks.insert(b, mb);
+    }
+    if written.cull.is_some() {
+        isel.cur = isel.blocks[&sh.entry_block()];
+        isel.init_viewport_masks();
     }
     for &b in &sh.layout {
         isel.block(b)?;
@@ -97,7 +117,8 @@ pub fn select(sh: &Shader, target: Arch, task_present: bool) -> Result<Selected,
     control::split_critical_edges(&mut isel.f);
     Ok(Selected {
         func: isel.f,
-        vertex_attrs,
+        vertex_attrs: written.vertex,
+        primitive_attrs: written.primitive,
     })
 }
 
