@@ -39,6 +39,8 @@ pub enum Error {
     Decode(#[from] backend::program::ProgramDecodeError),
     #[error(transparent)]
     Sim(#[from] sim::SimError),
+    #[error(transparent)]
+    Draw(#[from] sim::DrawError),
 }
 
 /// Compilation options.
@@ -108,6 +110,9 @@ pub fn listing(binary: &Binary, ctrl: bool) -> Result<String, Error> {
     if let Some(sph) = &binary.sph {
         let _ = writeln!(s, "// {}", backend::sph::Sph(*sph).summary());
     }
+    if let Some(gs) = &binary.gs_sph {
+        let _ = writeln!(s, "// after the code: {}", backend::sph::Sph(*gs).summary());
+    }
     if let Some(m) = &binary.mesh {
         let _ = writeln!(
             s,
@@ -128,4 +133,16 @@ pub fn simulate(
     options: &sim::SimOptions,
 ) -> Result<sim::MeshDraw, Error> {
     Ok(sim::run_mesh(binary, groups, options)?)
+}
+
+/// Runs a draw in the simulator: `groups` task workgroups, each launching
+/// the mesh workgroups it emits, or without a task shader `groups` mesh
+/// workgroups.
+pub fn simulate_draw(
+    task: Option<&Binary>,
+    mesh: &Binary,
+    groups: [u32; 3],
+    options: &sim::SimOptions,
+) -> Result<sim::MeshDraw, Error> {
+    Ok(sim::run_draw(task, mesh, groups, options)?)
 }

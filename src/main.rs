@@ -37,6 +37,10 @@ enum Command {
         /// Print the machine IR after every backend pass.
         #[arg(long)]
         print_passes: bool,
+        /// A task shader launches this mesh shader (SPH type TESSELLATION,
+        /// workgroup index read without SKEW).
+        #[arg(long)]
+        task_present: bool,
     },
     /// Print the listing of a compiled binary.
     Disasm {
@@ -48,6 +52,10 @@ enum Command {
     Run {
         /// A SPIR-V mesh shader (compiled first) or a compiled binary.
         shader: PathBuf,
+        /// A task shader (SPIR-V or binary) that launches the mesh
+        /// workgroups; --groups then counts task workgroups.
+        #[arg(long)]
+        task: Option<PathBuf>,
         /// Workgroup counts: X or X,Y,Z.
         #[arg(long, default_value = "1", value_parser = parse_groups)]
         groups: [u32; 3],
@@ -91,6 +99,7 @@ fn compile_input(
     arch: Arch,
     entry: Option<String>,
     print_passes: bool,
+    task_present: bool,
 ) -> Result<spvsass::Compiled, String> {
     let bytes = read(path)?;
     let words = spvsass::frontend::words_from_bytes(&bytes)
@@ -98,10 +107,24 @@ fn compile_input(
     let options = Options {
         arch: Some(arch),
         entry,
-        task_present: false,
+        task_present,
         print_passes,
     };
     spvsass::compile(&words, &options).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// A binary as given, or compiled from SPIR-V.
+fn load_binary(
+    path: &Path,
+    arch: Arch,
+    entry: Option<String>,
+    task_present: bool,
+) -> Result<spvsass::backend::binary::Binary, String> {
+    let bytes = read(path)?;
+    match Input::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))? {
+        Input::Binary(b) => Ok(*b),
+        Input::Spirv(_) => Ok(compile_input(path, arch, entry, false, task_present)?.binary),
+    }
 }
 
 fn run(cli: Cli) -> Result<(), String> {
@@ -113,8 +136,9 @@ fn run(cli: Cli) -> Result<(), String> {
             output,
             ctrl,
             print_passes,
+            task_present,
         } => {
-            let compiled = compile_input(&shader, arch, entry, print_passes)?;
+            let compiled = compile_input(&shader, arch, entry, print_passes, task_present)?;
             for (pass, text) in &compiled.pass_dumps {
                 println!("// ---- after {pass} ----\n{text}");
             }
@@ -138,21 +162,23 @@ fn run(cli: Cli) -> Result<(), String> {
         }
         Command::Run {
             shader,
+            task,
             groups,
             arch,
             entry,
             json,
             max_steps,
         } => {
-            let bytes = read(&shader)?;
-            let binary = match Input::from_bytes(&bytes)
-                .map_err(|e| format!("{}: {e}", shader.display()))?
-            {
-                Input::Binary(b) => *b,
-                Input::Spirv(_) => compile_input(&shader, arch, entry, false)?.binary,
+            // A task+mesh pair: the mesh shader is compiled for a task
+            // shader in front of it.
+            let task_present = task.is_some();
+            let binary = load_binary(&shader, arch, entry.clone(), task_present)?;
+            let task_binary = match &task {
+                Some(t) => Some(load_binary(t, arch, entry, false)?),
+                None => None,
             };
             let options = spvsass::sim::SimOptions { max_steps };
-            let draw = spvsass::simulate(&binary, groups, &options)
+            let draw = spvsass::simulate_draw(task_binary.as_ref(), &binary, groups, &options)
                 .map_err(|e| format!("{}: {e}", shader.display()))?;
             if json {
                 println!(

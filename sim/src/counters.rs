@@ -32,6 +32,18 @@ impl Counters {
     }
 }
 
+/// The pipeline statistics of a draw as the H100's driver reports them
+/// (facts §4): invocations, not workgroups; generated primitives include
+/// culled ones. The hardware needs the shaders to count these themselves;
+/// the simulator's draw driver counts them from the launch (the workgroup
+/// size in the binary, the workgroups run, the primitive counts written).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct PipelineStatistics {
+    pub task_invocations: u64,
+    pub mesh_invocations: u64,
+    pub mesh_primitives_generated: u64,
+}
+
 /// The op's name without modifiers, as the listing begins it.
 pub fn mnemonic(op: &Op) -> &'static str {
     op.mnemonic()

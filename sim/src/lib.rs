@@ -8,6 +8,7 @@
 //! the compiler against the same definitions the compiler uses.
 
 mod counters;
+mod draw;
 mod error;
 mod exec;
 mod exec_mem;
@@ -18,11 +19,12 @@ mod mesh;
 mod program;
 mod warp;
 
-pub use counters::{Counters, mnemonic};
+pub use counters::{Counters, PipelineStatistics, mnemonic};
+pub use draw::{DrawError, MAX_MESH_GROUPS_PER_TASK, run_draw};
 pub use error::SimError;
 pub use isbe::{Isbe, IsbeFault, IsbeRegion};
 pub use memory::{BUFFER_STRIDE, ConstantBanks, GlobalMemory, MemFault, Resources, Space};
-pub use mesh::{Attributes, MeshDraw, MeshWorkgroup, read_mesh_outputs, run_mesh};
+pub use mesh::{Attributes, MeshDraw, MeshWorkgroup, TaskWorkgroup, read_mesh_outputs, run_mesh};
 pub use program::Program;
 pub use warp::{Launch, WARP_LANES, lane_count, run_workgroup};
 

@@ -248,7 +248,7 @@ impl Isel<'_> {
     }
 
     /// `cond ? a : b` on 32-bit components.
-    fn select(&mut self, cond: Comp, a: Src, b: Src) -> Comp {
+    pub(super) fn select(&mut self, cond: Comp, a: Src, b: Src) -> Comp {
         let Some(mut p) = self.pred(cond) else {
             return Comp::Const(0);
         };

@@ -204,8 +204,10 @@ pub fn mesh_binary(instrs: &[Instr], workgroup_size: [u32; 3], mesh: MeshState) 
         workgroup_size,
         num_gprs: 16,
         mesh: Some(mesh),
+        task: None,
         sph: None,
         code: code(instrs),
+        gs_sph: None,
     }
 }
 
