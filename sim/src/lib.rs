@@ -3,7 +3,9 @@
 //! A program is decoded once ([`Program`]); each workgroup runs on one warp
 //! of up to 32 lanes ([`run_workgroup`]) with its own ISBE memory
 //! ([`Isbe`]); a mesh draw runs every workgroup of a grid and reads their
-//! outputs back by meaning ([`run_mesh`]). Op semantics come from the ISA's
+//! outputs back by meaning ([`run_mesh`]); the rasterizer draws them into
+//! an image ([`raster::render`]), written as PNG or raw RGBA32F
+//! ([`image`]). Op semantics come from the ISA's
 //! `eval` methods, output locations from `isbe_layout`: the simulator checks
 //! the compiler against the same definitions the compiler uses.
 
@@ -13,10 +15,12 @@ mod error;
 mod exec;
 mod exec_mem;
 mod exec_warp;
+pub mod image;
 mod isbe;
 mod memory;
 mod mesh;
 mod program;
+pub mod raster;
 mod warp;
 
 pub use counters::{Counters, PipelineStatistics, mnemonic};

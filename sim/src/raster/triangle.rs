@@ -1,0 +1,84 @@
+//! Triangles: clipping, facing and culling, then coverage of the clipped
+//! polygon as a fan of triangles sharing its first vertex (the top-left
+//! rule makes the fan's inner edges cover each pixel once).
+
+use super::clip::{ClipVertex, clip_polygon};
+use super::edge::{Point, area2, cover};
+use super::interpolate::{ScreenVertex, Shading, perspective};
+use super::viewport::Viewport;
+use super::{CullMode, FrontFace};
+
+/// A pixel a primitive covers, with its colour there.
+pub struct Sample {
+    pub x: u32,
+    pub y: u32,
+    pub colour: [f32; 4],
+}
+
+/// Whether a polygon with twice-signed-area `area2` (y down, clockwise
+/// positive) survives face culling. Vulkan's area
+/// a = -½ Σ (xᵢ yᵢ₊₁ - xᵢ₊₁ yᵢ) is -area2 / 2 and a > 0 means counter-clockwise.
+pub fn survives_culling(area2: i64, cull: CullMode, front_face: FrontFace) -> bool {
+    let ccw = area2 < 0;
+    let front = ccw == (front_face == FrontFace::CounterClockwise);
+    match cull {
+        CullMode::None => true,
+        CullMode::Front => !front,
+        CullMode::Back => front,
+    }
+}
+
+/// Rasterizes one triangle given in clip space.
+pub fn rasterize(
+    triangle: [ClipVertex; 3],
+    shading: Shading,
+    viewport: &Viewport,
+    cull: (CullMode, FrontFace),
+    mut emit: impl FnMut(Sample),
+) {
+    let polygon = clip_polygon(&triangle);
+    let screen: Vec<ScreenVertex> = polygon
+        .iter()
+        .map(|v| ScreenVertex {
+            at: viewport.snap(v.pos),
+            colour: v.colour,
+        })
+        .collect();
+    let point = |v: &ScreenVertex| Point {
+        x: v.at.x,
+        y: v.at.y,
+    };
+    let Some(first) = screen.first() else {
+        return;
+    };
+    let fan = || screen[1..].windows(2).map(|w| [first, &w[0], &w[1]]);
+    // Facing comes from the whole polygon, so every part of a clipped
+    // triangle faces the same way.
+    let total: i64 = fan()
+        .map(|t| area2(point(t[0]), point(t[1]), point(t[2])))
+        .sum();
+    if total == 0 || !survives_culling(total, cull.0, cull.1) {
+        return;
+    }
+    for t in fan() {
+        // Snapping can flip a sliver of the fan; each part is scanned
+        // with its own winding made clockwise. Parts of zero area cover
+        // nothing.
+        let t = match area2(point(t[0]), point(t[1]), point(t[2])) {
+            0 => continue,
+            a if a < 0 => [t[0], t[2], t[1]],
+            _ => t,
+        };
+        cover(t.map(point), viewport, |c| {
+            let colour = match shading {
+                Shading::Flat(colour) => colour,
+                Shading::Smooth => perspective(t, c.weights.map(|w| w as f64)),
+            };
+            emit(Sample {
+                x: c.x,
+                y: c.y,
+                colour,
+            });
+        });
+    }
+}
