@@ -231,6 +231,8 @@ fn check_triangle_layer(c: &Capture, layer: u32) {
     }
 }
 
+/// MESH_PRIMITIVES_GENERATED counts culled primitives too (seen on the H100,
+/// gpu-reference.md).
 fn check_draw_statistics(s: &Statistics, fragments: usize, primitives: u64) {
     if let Some(n) = s.fragment_shader_invocations {
         assert_eq!(n, fragments as u64, "fragment shader invocations");
@@ -280,6 +282,45 @@ fn point() {
             assert_eq!(c.pixel(0, *x, *y), Some([1.0; 4]), "({x}, {y})");
         }
         check_draw_statistics(&c.result.statistics, pixels.len(), 1);
+    }
+}
+
+/// ref_quads: quad q fills the middle of quadrant (q % 2, q / 2) with two
+/// triangles split along the diagonal from its top-right to its bottom-left
+/// corner, each with its own flat colour; the second triangle of quad 3 is
+/// culled.
+#[test]
+fn ref_quads() {
+    let Some(c) = mesh("ref_quads") else { return };
+    let image = c.result.image.as_ref().expect("image");
+    let (w, h) = (image.width as f32, image.height as f32);
+    for q in 0..4u32 {
+        // NDC corners of the quad, as the mesh shader places them.
+        let x0 = (q % 2) as f32 - 0.75;
+        let y0 = (q / 2) as f32 - 0.75;
+        let pixel = |x: f32, y: f32| ((x + 1.0) * w / 2.0, (y + 1.0) * h / 2.0);
+        // A point well inside each triangle: near corner 0, near corner 3.
+        let inside = [pixel(x0 + 0.125, y0 + 0.125), pixel(x0 + 0.375, y0 + 0.375)];
+        for (i, (px, py)) in inside.into_iter().enumerate() {
+            let got = c.pixel(0, px as u32, py as u32).expect("pixel");
+            let want = if q == 3 && i == 1 {
+                [0.0; 4]
+            } else {
+                [
+                    (q + 1) as f32 * 0.25,
+                    if i == 0 { 1.0 } else { 0.5 },
+                    0.25,
+                    1.0,
+                ]
+            };
+            assert_eq!(got, want, "quad {q} triangle {i} at ({px}, {py})");
+        }
+    }
+    let s = &c.result.statistics;
+    check_draw_statistics(s, covered(&c, 0).len(), 8);
+    if let (Some(task), Some(mesh)) = (s.task_shader_invocations, s.mesh_shader_invocations) {
+        // Invocations, not workgroups (gpu-reference.md: seen on the H100).
+        assert_eq!((task, mesh), (32, 4 * 32));
     }
 }
 

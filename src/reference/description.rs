@@ -229,3 +229,122 @@ pub fn resolve_data(pieces: &[Data], base: &Path, what: &str) -> Result<Vec<u8>,
     }
     Ok(bytes)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(json: &str) -> Result<(), DescriptionError> {
+        let desc: RunDescription = serde_json::from_str(json).expect("well-formed JSON");
+        desc.pipeline().map(|_| ())
+    }
+
+    const COMPUTE: &str = r#"{"compute": {"spirv": "a.spv"}}"#;
+    const MESH: &str = r#"{"mesh": {"spirv": "m.spv"}}"#;
+
+    fn with(stages: &str, rest: &str) -> String {
+        format!(r#"{{"stages": {stages}, "groups": [1, 1, 1]{rest}}}"#)
+    }
+
+    #[test]
+    fn compute_and_mesh_descriptions_are_accepted() {
+        assert_eq!(check(&with(COMPUTE, "")), Ok(()));
+        let image = r#", "image": {"width": 8, "height": 4}, "view_mask": 5"#;
+        assert_eq!(check(&with(MESH, image)), Ok(()));
+    }
+
+    #[test]
+    fn parts_that_do_not_fit_are_named() {
+        let cases = [
+            (with("{}", ""), DescriptionError::NoStage),
+            (
+                with(r#"{"compute": {"spirv": "a"}, "mesh": {"spirv": "b"}}"#, ""),
+                DescriptionError::ComputeWithMesh,
+            ),
+            (
+                with(r#"{"task": {"spirv": "t"}}"#, ""),
+                DescriptionError::TaskWithoutMesh,
+            ),
+            (with(MESH, ""), DescriptionError::MissingImage),
+            (
+                with(MESH, r#", "image": {"width": 0, "height": 4}"#),
+                DescriptionError::EmptyImage(0, 4),
+            ),
+            (
+                with(COMPUTE, r#", "image": {"width": 1, "height": 1}"#),
+                DescriptionError::ImageForCompute,
+            ),
+            (
+                with(COMPUTE, r#", "view_mask": 1"#),
+                DescriptionError::ViewMaskForCompute,
+            ),
+            (
+                r#"{"stages": {"compute": {"spirv": "a"}}, "groups": [1, 0, 1]}"#.to_owned(),
+                DescriptionError::ZeroGroups([1, 0, 1]),
+            ),
+            (
+                with(
+                    COMPUTE,
+                    r#", "buffers": [
+                        {"binding": 2, "kind": "storage", "contents": [{"zero": 4}]},
+                        {"binding": 2, "kind": "uniform", "contents": [{"zero": 4}]}]"#,
+                ),
+                DescriptionError::DuplicateBinding(2),
+            ),
+        ];
+        for (json, want) in cases {
+            assert_eq!(check(&json), Err(want), "{json}");
+        }
+    }
+
+    #[test]
+    fn unknown_fields_are_refused() {
+        let json = with(COMPUTE, r#", "view_masks": 1"#);
+        let e = serde_json::from_str::<RunDescription>(&json).err();
+        assert!(e.is_some_and(|e| e.to_string().contains("unknown field `view_masks`")));
+    }
+
+    #[test]
+    fn data_pieces_are_laid_end_to_end() {
+        let pieces = [
+            Data::U32(vec![1, 0xdead_beef]),
+            Data::I32(vec![-1]),
+            Data::F32(vec![1.5]),
+            Data::Zero(4),
+        ];
+        let bytes = resolve_data(&pieces, Path::new("."), "test").expect("resolves");
+        let words: Vec<u32> = bytes
+            .chunks_exact(4)
+            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect();
+        assert_eq!(words, [1, 0xdead_beef, u32::MAX, 1.5f32.to_bits(), 0]);
+    }
+
+    #[test]
+    fn partial_words_and_missing_files_are_errors() {
+        let odd = resolve_data(&[Data::Zero(3)], Path::new("."), "buffer at binding 1");
+        assert_eq!(
+            odd.err().map(|e| e.to_string()).as_deref(),
+            Some("buffer at binding 1: 3 bytes is not a whole number of 32-bit words")
+        );
+        let missing = resolve_data(
+            &[Data::File("no/such/file.bin".into())],
+            Path::new("base"),
+            "x",
+        );
+        assert!(missing.err().is_some_and(|e| {
+            e.to_string()
+                .starts_with("cannot read base/no/such/file.bin")
+        }));
+    }
+
+    #[test]
+    fn layers_follow_the_highest_view() {
+        let mut desc: RunDescription =
+            serde_json::from_str(&with(MESH, r#", "image": {"width": 1, "height": 1}"#))
+                .expect("parses");
+        assert_eq!(desc.layers(), 1);
+        desc.view_mask = 0b101;
+        assert_eq!(desc.layers(), 3);
+    }
+}

@@ -370,6 +370,8 @@ fn create_device(
     let mut have12 = vk::PhysicalDeviceVulkan12Features::default();
     let mut have13 = vk::PhysicalDeviceVulkan13Features::default();
     let mut have_mesh = vk::PhysicalDeviceMeshShaderFeaturesEXT::default();
+    let fsr_ext = needs.mesh && has_extension(instance, pd, ash::khr::fragment_shading_rate::NAME);
+    let mut have_fsr = vk::PhysicalDeviceFragmentShadingRateFeaturesKHR::default();
     let have10 = {
         let mut f2 = vk::PhysicalDeviceFeatures2::default()
             .push_next(&mut have11)
@@ -377,6 +379,9 @@ fn create_device(
             .push_next(&mut have13);
         if mesh_ext {
             f2 = f2.push_next(&mut have_mesh);
+        }
+        if fsr_ext {
+            f2 = f2.push_next(&mut have_fsr);
         }
         // SAFETY: a well-formed chain of structs this device knows.
         unsafe { instance.get_physical_device_features2(pd, &mut f2) };
@@ -400,6 +405,16 @@ fn create_device(
             "multiviewMeshShader",
         ))
         .mesh_shader_queries(needs.mesh && on(have_mesh.mesh_shader_queries));
+    // glslang declares FragmentShadingRateKHR in mesh shaders that use the
+    // per-primitive built-in block (gpu-reference.md, pitfalls); drivers
+    // accept it, and enabling the features where they exist keeps the
+    // validation layer quiet. No shading rate is ever set: rates stay 1x1.
+    let primitive_rate = fsr_ext
+        && on(have_fsr.primitive_fragment_shading_rate)
+        && on(have_mesh.primitive_fragment_shading_rate_mesh_shader);
+    want_mesh = want_mesh.primitive_fragment_shading_rate_mesh_shader(primitive_rate);
+    let mut want_fsr = vk::PhysicalDeviceFragmentShadingRateFeaturesKHR::default()
+        .primitive_fragment_shading_rate(primitive_rate);
     let multiview = require(have11.multiview, needs.multiview, "multiview");
     if !missing.is_empty() {
         return Err(ReferenceError::MissingFeatures {
@@ -413,6 +428,8 @@ fn create_device(
     };
     let want10 = vk::PhysicalDeviceFeatures::default()
         .pipeline_statistics_query(enabled.pipeline_statistics)
+        // Point sizes other than 1 (point.mesh.glsl writes 200).
+        .large_points(on(have10.large_points))
         .shader_int64(on(have10.shader_int64))
         .shader_int16(on(have10.shader_int16))
         .shader_float64(on(have10.shader_float64))
@@ -441,7 +458,10 @@ fn create_device(
     let queues = [vk::DeviceQueueCreateInfo::default()
         .queue_family_index(family)
         .queue_priorities(&priorities)];
-    let extensions = [ash::ext::mesh_shader::NAME.as_ptr()];
+    let mut extensions = vec![ash::ext::mesh_shader::NAME.as_ptr()];
+    if primitive_rate {
+        extensions.push(ash::khr::fragment_shading_rate::NAME.as_ptr());
+    }
     let mut features = vk::PhysicalDeviceFeatures2::default()
         .features(want10)
         .push_next(&mut want11)
@@ -450,6 +470,9 @@ fn create_device(
     let mut create = vk::DeviceCreateInfo::default().queue_create_infos(&queues);
     if needs.mesh {
         features = features.push_next(&mut want_mesh);
+        if primitive_rate {
+            features = features.push_next(&mut want_fsr);
+        }
         create = create.enabled_extension_names(&extensions);
     }
     create = create.push_next(&mut features);

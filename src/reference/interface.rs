@@ -242,3 +242,71 @@ fn model_name(model: ExecutionModel) -> &'static str {
         _ => "other",
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn shader(name: &str) -> Spirv {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/shaders")
+            .join(name);
+        Spirv::load(&path).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    #[test]
+    fn per_vertex_colour_is_found() {
+        let s = shader("triangle.mesh.spv");
+        assert_eq!(s.colour_output("main").ok(), Some(ColourOutput::PerVertex));
+    }
+
+    #[test]
+    fn per_primitive_colour_is_found() {
+        let s = shader("ref_quads.mesh.spv");
+        assert_eq!(
+            s.colour_output("main").ok(),
+            Some(ColourOutput::PerPrimitive)
+        );
+    }
+
+    #[test]
+    fn no_location_0_output_is_absent() {
+        let s = shader("point.mesh.spv");
+        assert_eq!(s.colour_output("main").ok(), Some(ColourOutput::Absent));
+    }
+
+    #[test]
+    fn a_missing_entry_point_is_named() {
+        let s = shader("ref_add.comp.spv");
+        let e = s.entry_point(ExecutionModel::GLCompute, "other").err();
+        assert_eq!(
+            e.map(|e| e.to_string())
+                .as_deref()
+                .and_then(|m| m.split(": ").last()),
+            Some("no GLCompute entry point named `other`")
+        );
+        // The right name but another stage is not a match either.
+        assert!(s.entry_point(ExecutionModel::MeshEXT, "main").is_err());
+    }
+
+    #[test]
+    fn a_truncated_module_is_an_error_not_a_panic() {
+        let dir = std::env::temp_dir().join(format!("spvsass-interface-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let path = dir.join("truncated.spv");
+        let whole = shader("ref_add.comp.spv").words;
+        // Cut inside the first instruction of three words or more.
+        let mut at = 5;
+        while whole[at] >> 16 < 3 {
+            at += (whole[at] >> 16) as usize;
+        }
+        let bytes: Vec<u8> = whole[..=at].iter().flat_map(|w| w.to_le_bytes()).collect();
+        std::fs::write(&path, bytes).expect("write");
+        let e = Spirv::load(&path).err().map(|e| e.to_string());
+        assert!(
+            e.as_deref()
+                .is_some_and(|m| m.contains("not a SPIR-V module")),
+            "{e:?}"
+        );
+    }
+}
