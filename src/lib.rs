@@ -21,6 +21,7 @@ use backend::binary::{Binary, BinaryError};
 use backend::compile::BackendOptions;
 pub use backend::compile::Compiled;
 use backend::target::Arch;
+pub mod reference;
 mod report;
 pub use report::describe;
 

@@ -70,6 +70,13 @@ enum Command {
         #[arg(long, default_value_t = spvsass::sim::SimOptions::default().max_steps)]
         max_steps: u64,
     },
+    /// Run a run description (docs/RUNS.md) on the system's Vulkan driver and
+    /// write result.json (and image.rgba32f for mesh runs) into --out.
+    Reference {
+        run: PathBuf,
+        #[arg(long)]
+        out: PathBuf,
+    },
 }
 
 fn parse_groups(s: &str) -> Result<[u32; 3], String> {
@@ -188,6 +195,21 @@ fn run(cli: Cli) -> Result<(), String> {
             } else {
                 print!("{}", spvsass::describe(&draw));
             }
+        }
+        Command::Reference { run, out } => {
+            let mut capture = spvsass::reference::run_file(&run).map_err(|e| e.to_string())?;
+            let args: Vec<String> = std::env::args().collect();
+            capture.result.command = Some(args.join(" "));
+            capture.write(&out).map_err(|e| e.to_string())?;
+            let d = &capture.result.device;
+            println!(
+                "{}: ran on {} ({} {}), wrote {}",
+                capture.result.run,
+                d.device_name,
+                d.driver_name,
+                d.driver_info,
+                out.display()
+            );
         }
     }
     Ok(())
