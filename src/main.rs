@@ -2,6 +2,7 @@
 
 use clap::{Parser, Subcommand};
 use spvsass::backend::target::Arch;
+use spvsass::frontend::SpecValue;
 use spvsass::{Input, Options};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -28,6 +29,10 @@ enum Command {
         /// The entry point to compile (default: the only one).
         #[arg(long)]
         entry: Option<String>,
+        /// Give specialization constant ID the value VALUE (true, false,
+        /// an integer or a float); repeatable.
+        #[arg(long = "spec", value_name = "ID=VALUE", value_parser = parse_spec)]
+        spec: Vec<(u32, SpecValue)>,
         /// Write the compiled binary here instead of printing the listing.
         #[arg(short, long)]
         output: Option<PathBuf>,
@@ -55,6 +60,10 @@ enum Command {
         arch: Arch,
         #[arg(long)]
         entry: Option<String>,
+        /// Give specialization constant ID the value VALUE (true, false,
+        /// an integer or a float); repeatable.
+        #[arg(long = "spec", value_name = "ID=VALUE", value_parser = parse_spec)]
+        spec: Vec<(u32, SpecValue)>,
         /// Print the outputs as JSON.
         #[arg(long)]
         json: bool,
@@ -82,6 +91,17 @@ fn parse_groups(s: &str) -> Result<[u32; 3], String> {
     Ok(g)
 }
 
+fn parse_spec(s: &str) -> Result<(u32, SpecValue), String> {
+    let (id, value) = s
+        .split_once('=')
+        .ok_or_else(|| format!("\"{s}\" is not ID=VALUE"))?;
+    let id = id
+        .trim()
+        .parse::<u32>()
+        .map_err(|_| format!("\"{id}\" is not a SpecId"))?;
+    Ok((id, value.parse::<SpecValue>()?))
+}
+
 fn read(path: &Path) -> Result<Vec<u8>, String> {
     std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))
 }
@@ -90,6 +110,7 @@ fn compile_input(
     path: &Path,
     arch: Arch,
     entry: Option<String>,
+    spec_constants: Vec<(u32, SpecValue)>,
     print_passes: bool,
 ) -> Result<spvsass::Compiled, String> {
     let bytes = read(path)?;
@@ -98,6 +119,7 @@ fn compile_input(
     let options = Options {
         arch: Some(arch),
         entry,
+        spec_constants,
         task_present: false,
         print_passes,
     };
@@ -110,11 +132,12 @@ fn run(cli: Cli) -> Result<(), String> {
             shader,
             arch,
             entry,
+            spec,
             output,
             ctrl,
             print_passes,
         } => {
-            let compiled = compile_input(&shader, arch, entry, print_passes)?;
+            let compiled = compile_input(&shader, arch, entry, spec, print_passes)?;
             for (pass, text) in &compiled.pass_dumps {
                 println!("// ---- after {pass} ----\n{text}");
             }
@@ -141,6 +164,7 @@ fn run(cli: Cli) -> Result<(), String> {
             groups,
             arch,
             entry,
+            spec,
             json,
             max_steps,
         } => {
@@ -149,7 +173,7 @@ fn run(cli: Cli) -> Result<(), String> {
                 .map_err(|e| format!("{}: {e}", shader.display()))?
             {
                 Input::Binary(b) => *b,
-                Input::Spirv(_) => compile_input(&shader, arch, entry, false)?.binary,
+                Input::Spirv(_) => compile_input(&shader, arch, entry, spec, false)?.binary,
             };
             let options = spvsass::sim::SimOptions { max_steps };
             let draw = spvsass::simulate(&binary, groups, &options)

@@ -9,9 +9,11 @@
 //! parameters in place of phis.
 
 mod display;
+mod families;
 mod inst;
 mod types;
 
+pub use families::{AtomicOp, GroupOperation, MathOp, ReduceOp, SubgroupOp};
 pub use inst::{BinaryOp, BlockCall, CmpOp, ConvOp, InstData, Op, UnaryOp, ValueData, ValueDef};
 pub use types::{BuiltIn, Scalar, StorageClass, StructMember, Type, TypeId};
 

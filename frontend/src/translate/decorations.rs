@@ -21,6 +21,10 @@ pub(super) struct IdDecorations {
     /// Block or BufferBlock.
     pub block: bool,
     pub array_stride: Option<u32>,
+    pub spec_id: Option<u32>,
+    pub no_perspective: bool,
+    pub centroid: bool,
+    pub sample: bool,
 }
 
 /// Decorations of one member of a struct type.
@@ -51,6 +55,10 @@ static NONE: IdDecorations = IdDecorations {
     flat: false,
     block: false,
     array_stride: None,
+    spec_id: None,
+    no_perspective: false,
+    centroid: false,
+    sample: false,
 };
 
 impl Decorations {
@@ -75,6 +83,13 @@ impl Decorations {
 
     pub(super) fn id(&self, id: u32) -> &IdDecorations {
         self.ids.get(&id).unwrap_or(&NONE)
+    }
+
+    /// The ids decorated SpecId, with their SpecId.
+    pub(super) fn spec_ids(&self) -> impl Iterator<Item = (u32, u32)> + '_ {
+        self.ids
+            .iter()
+            .filter_map(|(&id, d)| Some((id, d.spec_id?)))
     }
 
     pub(super) fn member(&self, struct_id: u32, member: u32) -> Option<&MemberDecorations> {
@@ -105,6 +120,10 @@ impl Decorations {
             Decoration::Flat => d.flat = true,
             Decoration::Block | Decoration::BufferBlock => d.block = true,
             Decoration::ArrayStride => d.array_stride = Some(ops.literal("ArrayStride")?),
+            Decoration::SpecId => d.spec_id = Some(ops.literal("SpecId")?),
+            Decoration::NoPerspective => d.no_perspective = true,
+            Decoration::Centroid => d.centroid = true,
+            Decoration::Sample => d.sample = true,
             _ => {}
         }
         Ok(())
