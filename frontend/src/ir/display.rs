@@ -158,6 +158,9 @@ fn global_text(sh: &Shader, g: &GlobalVarData) -> String {
     if g.per_primitive {
         s.push_str(" per_primitive");
     }
+    if g.interpolation.flat {
+        s.push_str(" flat");
+    }
     if let Some(n) = &g.name {
         let _ = write!(s, " ; {n}");
     }

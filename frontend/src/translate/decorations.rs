@@ -4,6 +4,7 @@
 
 use super::operands::{Operands, unsupported};
 use crate::FrontendError;
+use crate::ir::Interpolation;
 use rspirv::dr::{self, Operand};
 use spirv::Decoration;
 use std::collections::HashMap;
@@ -17,14 +18,11 @@ pub(super) struct IdDecorations {
     pub descriptor_set: Option<u32>,
     pub binding: Option<u32>,
     pub per_primitive: bool,
-    pub flat: bool,
+    pub interpolation: Interpolation,
     /// Block or BufferBlock.
     pub block: bool,
     pub array_stride: Option<u32>,
     pub spec_id: Option<u32>,
-    pub no_perspective: bool,
-    pub centroid: bool,
-    pub sample: bool,
 }
 
 /// Decorations of one member of a struct type.
@@ -36,6 +34,7 @@ pub(super) struct MemberDecorations {
     pub offset: Option<u32>,
     pub matrix_stride: Option<u32>,
     pub row_major: bool,
+    pub interpolation: Interpolation,
 }
 
 #[derive(Debug, Default)]
@@ -52,13 +51,15 @@ static NONE: IdDecorations = IdDecorations {
     descriptor_set: None,
     binding: None,
     per_primitive: false,
-    flat: false,
+    interpolation: Interpolation {
+        flat: false,
+        no_perspective: false,
+        centroid: false,
+        sample: false,
+    },
     block: false,
     array_stride: None,
     spec_id: None,
-    no_perspective: false,
-    centroid: false,
-    sample: false,
 };
 
 impl Decorations {
@@ -117,13 +118,13 @@ impl Decorations {
             Decoration::DescriptorSet => d.descriptor_set = Some(ops.literal("DescriptorSet")?),
             Decoration::Binding => d.binding = Some(ops.literal("Binding")?),
             Decoration::PerPrimitiveEXT => d.per_primitive = true,
-            Decoration::Flat => d.flat = true,
+            Decoration::Flat
+            | Decoration::NoPerspective
+            | Decoration::Centroid
+            | Decoration::Sample => interpolate(&mut d.interpolation, decoration),
             Decoration::Block | Decoration::BufferBlock => d.block = true,
             Decoration::ArrayStride => d.array_stride = Some(ops.literal("ArrayStride")?),
             Decoration::SpecId => d.spec_id = Some(ops.literal("SpecId")?),
-            Decoration::NoPerspective => d.no_perspective = true,
-            Decoration::Centroid => d.centroid = true,
-            Decoration::Sample => d.sample = true,
             _ => {}
         }
         Ok(())
@@ -143,9 +144,23 @@ impl Decorations {
             Decoration::MatrixStride => d.matrix_stride = Some(ops.literal("MatrixStride")?),
             Decoration::RowMajor => d.row_major = true,
             Decoration::ColMajor => d.row_major = false,
+            Decoration::Flat
+            | Decoration::NoPerspective
+            | Decoration::Centroid
+            | Decoration::Sample => interpolate(&mut d.interpolation, decoration),
             _ => {}
         }
         Ok(())
+    }
+}
+
+fn interpolate(i: &mut Interpolation, decoration: Decoration) {
+    match decoration {
+        Decoration::Flat => i.flat = true,
+        Decoration::NoPerspective => i.no_perspective = true,
+        Decoration::Centroid => i.centroid = true,
+        Decoration::Sample => i.sample = true,
+        _ => {}
     }
 }
 

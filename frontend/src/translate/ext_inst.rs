@@ -127,5 +127,6 @@ fn plain_member(ty: crate::ir::TypeId) -> crate::ir::StructMember {
         builtin: None,
         location: None,
         per_primitive: false,
+        interpolation: Default::default(),
     }
 }
