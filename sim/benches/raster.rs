@@ -53,6 +53,7 @@ fn dense_mesh(topology: &'static str) -> MeshDraw {
                 }
             }
             workgroups.push(MeshWorkgroup {
+                task_workgroup: None,
                 id: [mi, mj, 0],
                 primitive_count: indices.len() as u32,
                 indices,
@@ -62,6 +63,8 @@ fn dense_mesh(topology: &'static str) -> MeshDraw {
         }
     }
     MeshDraw {
+        tasks: Vec::new(),
+        statistics: Default::default(),
         topology,
         workgroups,
         counters: Counters::default(),

@@ -8,6 +8,7 @@ use crate::SimOptions;
 use crate::counters::{Counters, PipelineStatistics};
 use crate::error::SimError;
 use crate::isbe::{Isbe, IsbeRegion};
+use crate::memory::Resources;
 use crate::mesh::{MeshDraw, TaskWorkgroup, read_mesh_outputs, run_mesh};
 use crate::program::Program;
 use crate::warp::{Launch, lane_count, run_workgroup};
@@ -110,6 +111,8 @@ pub fn run_draw(
     let task_lanes = lane_count(task.workgroup_size)?;
     let mesh_lanes = lane_count(mesh.workgroup_size)?;
     let total = groups.iter().map(|&g| u64::from(g)).product::<u64>();
+    // Task and mesh shaders use no global memory or constant banks yet.
+    let mut resources = Resources::default();
     let mut counters = Counters::default();
     let mut statistics = PipelineStatistics::default();
     let mut tasks = Vec::new();
@@ -125,12 +128,11 @@ pub fn run_draw(
             workgroup_size: task.workgroup_size,
             workgroup_id: id,
         };
-        let run = run_workgroup(&task_program, &launch, &mut isbe, options).map_err(|e| {
-            SimError::InWorkgroup {
+        let run = run_workgroup(&task_program, &launch, &mut isbe, &mut resources, options)
+            .map_err(|e| SimError::InWorkgroup {
                 workgroup: id,
                 error: Box::new(e),
-            }
-        })?;
+            })?;
         counters.add(&run);
         statistics.task_invocations += u64::from(task_lanes);
         let out = isbe.bytes(IsbeRegion::OutputAttr);
@@ -172,12 +174,11 @@ pub fn run_draw(
                 workgroup_size: mesh.workgroup_size,
                 workgroup_id: mesh_id,
             };
-            let run = run_workgroup(&mesh_program, &launch, &mut misbe, options).map_err(|e| {
-                SimError::InWorkgroup {
+            let run = run_workgroup(&mesh_program, &launch, &mut misbe, &mut resources, options)
+                .map_err(|e| SimError::InWorkgroup {
                     workgroup: mesh_id,
                     error: Box::new(e),
-                }
-            })?;
+                })?;
             counters.add(&run);
             statistics.mesh_invocations += u64::from(mesh_lanes);
             let mut wg = read_mesh_outputs(mesh_state, &misbe, mesh_id)?;

@@ -46,8 +46,11 @@ pub fn coloured(mut attrs: Attributes, colour: [f32; 4]) -> Attributes {
 pub fn draw(topology: &'static str, indices: &[&[u32]], vertices: Vec<Attributes>) -> MeshDraw {
     MeshDraw {
         topology,
+        tasks: Vec::new(),
+        statistics: Default::default(),
         workgroups: vec![MeshWorkgroup {
             id: [0, 0, 0],
+            task_workgroup: None,
             primitive_count: indices.len() as u32,
             indices: indices.iter().map(|i| i.to_vec()).collect(),
             vertices,
