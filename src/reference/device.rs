@@ -413,7 +413,12 @@ fn create_device(
         && on(have_fsr.primitive_fragment_shading_rate)
         && on(have_mesh.primitive_fragment_shading_rate_mesh_shader);
     want_mesh = want_mesh.primitive_fragment_shading_rate_mesh_shader(primitive_rate);
+    // Support for primitive rates implies support for pipeline rates; with no
+    // rate state in the pipeline, the pipeline rate is 1x1.
     let mut want_fsr = vk::PhysicalDeviceFragmentShadingRateFeaturesKHR::default()
+        .pipeline_fragment_shading_rate(
+            primitive_rate && on(have_fsr.pipeline_fragment_shading_rate),
+        )
         .primitive_fragment_shading_rate(primitive_rate);
     let multiview = require(have11.multiview, needs.multiview, "multiview");
     if !missing.is_empty() {

@@ -8,7 +8,8 @@
 # Usage: tests/reference/capture.sh SPVSASS [OUT] [RUN.json ...]
 #   SPVSASS  a release build of spvsass (e.g. target/release/spvsass)
 #   OUT      output folder (default: tests/reference)
-#   RUN      run descriptions to capture (default: all of tests/runs/*.json)
+#   RUN      run descriptions to capture, relative to the repository root
+#            (default: all of tests/runs/*.json)
 # Environment: VALIDATE=1 adds the Khronos validation layer (its messages go
 # to OUT/NAME/log.txt); TIMEOUT=seconds per run (default 120).
 #
@@ -19,7 +20,7 @@
 set -uo pipefail
 
 if [ $# -lt 1 ] || [ "$1" = "-h" ] || [ "$1" = "--help" ]; then
-    sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'
     exit 2
 fi
 spvsass=$1
@@ -38,6 +39,14 @@ mkdir -p "$out" || exit 2
 out=$(cd "$out" && pwd)
 # Run from the repository root, so the recorded commands name repository paths.
 cd "$(dirname "$0")/../.." || exit 2
+# A path inside the repository relative to its root; others stay absolute.
+relative() {
+    local r
+    r=$(realpath --relative-to=. "$1" 2>/dev/null) || r=$1
+    case $r in ../*) echo "$1" ;; *) echo "$r" ;; esac
+}
+spvsass_cmd=$(relative "$spvsass")
+case $spvsass_cmd in /*|./*) ;; *) spvsass_cmd=./$spvsass_cmd ;; esac
 
 if [ $# -ge 1 ]; then
     runs=("$@")
@@ -57,10 +66,11 @@ for run in "${runs[@]}"; do
     rm -rf "$dir"
     mkdir -p "$dir"
     log=$(mktemp)
+    cmd=("$spvsass_cmd" reference "$run" --out "$(relative "$dir")")
     if command -v timeout >/dev/null; then
-        timeout "$timeout_s" "$spvsass" reference "$run" --out "$dir" >"$log" 2>&1
+        timeout "$timeout_s" "${cmd[@]}" >"$log" 2>&1
     else
-        "$spvsass" reference "$run" --out "$dir" >"$log" 2>&1
+        "${cmd[@]}" >"$log" 2>&1
     fi
     rc=$?
     if [ $rc -eq 0 ] && [ -f "$dir/result.json" ]; then
