@@ -324,6 +324,38 @@ fn ref_quads() {
     }
 }
 
+/// Shader problems are found before any device is touched, so these hold
+/// on every machine, with or without a driver.
+#[test]
+fn a_wrong_entry_point_is_refused_before_the_device() {
+    let mut desc = description("ref_add");
+    if let Some(c) = desc.stages.compute.as_mut() {
+        c.entry = "not_main".into();
+    }
+    let e = reference::run(&desc, "ref_add", &runs()).err();
+    assert!(
+        matches!(&e, Some(ReferenceError::EntryPointNotFound { entry, .. }) if entry == "not_main"),
+        "{e:?}"
+    );
+}
+
+#[test]
+fn a_compute_shader_is_not_a_mesh_shader() {
+    let mut desc = description("triangle");
+    desc.stages.mesh = desc.stages.mesh.take().map(|mut m| {
+        m.spirv = "../shaders/ref_add.comp.spv".into();
+        m
+    });
+    let e = reference::run(&desc, "triangle", &runs()).err();
+    assert_eq!(
+        e.map(|e| e.to_string()),
+        Some(format!(
+            "{}: no MeshEXT entry point named `main`",
+            runs().join("../shaders/ref_add.comp.spv").display()
+        ))
+    );
+}
+
 fn spvsass(args: &[&str]) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_spvsass"))
         .args(args)

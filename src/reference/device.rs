@@ -487,3 +487,20 @@ fn create_device(
         unsafe { instance.create_device(pd, &create, None) }.map_err(vk_err("vkCreateDevice"))?;
     Ok((device, enabled))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn driver_versions_decode_the_vendors_way() {
+        // NVIDIA 580.159.04 packs 10.8.8.6 bits.
+        let nvidia = (580 << 22) | (159 << 14) | (4 << 6);
+        assert_eq!(driver_version(0x10de, nvidia), "580.159.4.0");
+        // Mesa uses the Vulkan version encoding.
+        assert_eq!(
+            driver_version(0x10005, vk::make_api_version(0, 22, 3, 6)),
+            "22.3.6"
+        );
+    }
+}
