@@ -262,6 +262,35 @@ fn triangle_multiview() {
     }
 }
 
+/// ref_views: view v's triangle is moved right by v / 4 of the image and
+/// painted (v == 0, v == 1, 0.5, 1).
+#[test]
+fn ref_views() {
+    let Some(c) = mesh("ref_views") else { return };
+    let image = c.result.image.as_ref().expect("image");
+    assert_eq!(image.layers, 2);
+    let (w, h) = (image.width as f32, image.height as f32);
+    for view in 0..2u32 {
+        let shift = view as f32 * 0.5;
+        // Centroid of (-0.75, -0.5), (-0.25, 0.5), (0.25, -0.5), moved.
+        let (cx, cy) = (
+            ((-0.25 + shift) + 1.0) * w / 2.0,
+            (-1.0 / 6.0 + 1.0) * h / 2.0,
+        );
+        let p = c.pixel(view, cx as u32, cy as u32).expect("pixel");
+        let want = [
+            (view == 0) as u32 as f32,
+            (view == 1) as u32 as f32,
+            0.5,
+            1.0,
+        ];
+        for (got, want) in p.iter().zip(want) {
+            assert!((got - want).abs() < 1e-5, "view {view}: {p:?}");
+        }
+    }
+    assert_ne!(covered(&c, 0), covered(&c, 1), "the views differ");
+}
+
 #[test]
 fn triangle_cull_front() {
     if let Some(c) = mesh("triangle_cull_front") {
