@@ -13,6 +13,7 @@ use crate::program::Program;
 use crate::warp::{Launch, lane_count, run_workgroup};
 use spvsass_backend::binary::{Binary, MeshState, Stage};
 use spvsass_backend::isbe_layout::task as task_attr;
+use spvsass_backend::methods::{self, MethodError};
 use spvsass_backend::sph::{ShaderType, Sph, bits};
 
 /// The most mesh workgroups one task workgroup may launch
@@ -23,6 +24,8 @@ pub const MAX_MESH_GROUPS_PER_TASK: u32 = 1 << 22;
 pub enum DrawError {
     #[error(transparent)]
     Sim(#[from] SimError),
+    #[error(transparent)]
+    Methods(#[from] MethodError),
     #[error("the {role} shader of the draw is a {stage} shader")]
     WrongStage {
         role: &'static str,
@@ -81,6 +84,33 @@ fn check_mesh(mesh: &Binary, task: bool) -> Result<&MeshState, DrawError> {
         return Err(DrawError::TaskPresentMismatch { found, task });
     }
     Ok(state)
+}
+
+/// Runs the draw a method stream describes (facts §5) with the bound
+/// shaders: the group count and the stage state come from the decoded
+/// stream, which must agree with the binaries. The hardware only sees a
+/// count, so workgroups get ids (index, 0, 0).
+pub fn run_methods(
+    words: &[u32],
+    task: Option<&Binary>,
+    mesh: &Binary,
+    options: &SimOptions,
+) -> Result<MeshDraw, DrawError> {
+    let state = methods::decode(words)?;
+    let mesh_state = check_mesh(mesh, task.is_some())?;
+    let threads = mesh.workgroup_size.iter().product();
+    state.check(task, mesh_state, threads)?;
+    let count = state.group_count.unwrap_or(0);
+    if count == 0 {
+        return Ok(MeshDraw {
+            topology: mesh_state.topology.name(),
+            tasks: Vec::new(),
+            workgroups: Vec::new(),
+            counters: Counters::default(),
+            statistics: PipelineStatistics::default(),
+        });
+    }
+    run_draw(task, mesh, [count, 1, 1], options)
 }
 
 /// Runs a mesh draw of `groups` workgroups: of the task shader when there

@@ -17,7 +17,7 @@ mod program;
 mod warp;
 
 pub use counters::{Counters, PipelineStatistics, mnemonic};
-pub use draw::{DrawError, MAX_MESH_GROUPS_PER_TASK, run_draw};
+pub use draw::{DrawError, MAX_MESH_GROUPS_PER_TASK, run_draw, run_methods};
 pub use error::SimError;
 pub use isbe::{Isbe, IsbeFault, IsbeRegion};
 pub use mesh::{Attributes, MeshDraw, MeshWorkgroup, TaskWorkgroup, read_mesh_outputs, run_mesh};
