@@ -8,6 +8,7 @@ use crate::from_ir::select;
 use crate::from_ir::task_out::payload_bytes;
 use crate::isa::Instr;
 use crate::layout::layout;
+use crate::limits;
 use crate::program;
 use crate::sph::{ShaderType, Sph};
 use crate::target::Arch;
@@ -56,6 +57,7 @@ pub fn compile(sh: &Shader, opts: &BackendOptions) -> Result<Compiled, BackendEr
             spirv_id: None,
         });
     }
+    limits::check_shader(sh)?;
     if sh.invocations() > 32 {
         return Err(BackendError::Unsupported {
             what: format!(
@@ -91,6 +93,7 @@ pub fn compile(sh: &Shader, opts: &BackendOptions) -> Result<Compiled, BackendEr
                 vertex_attrs: selected.vertex_attrs,
                 primitive_attrs: selected.primitive_attrs,
             };
+            limits::check_outputs(&mesh)?;
             // Bound as VERTEX alone, as TESSELLATION behind a task shader
             // (facts §2, seed 000 "Mesh").
             let shader_type = if opts.task_present {

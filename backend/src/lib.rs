@@ -7,6 +7,7 @@ pub mod compile;
 pub mod isa;
 pub mod isbe_layout;
 pub mod layout;
+pub mod limits;
 pub mod methods;
 pub mod mir;
 pub mod program;
