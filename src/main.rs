@@ -126,7 +126,12 @@ fn compile_input(
         task_present,
         print_passes,
     };
-    spvsass::compile(&words, &options).map_err(|e| format!("{}: {e}", path.display()))
+    let compiled =
+        spvsass::compile(&words, &options).map_err(|e| format!("{}: {e}", path.display()))?;
+    for w in &compiled.warnings {
+        eprintln!("warning: {}: {w}", path.display());
+    }
+    Ok(compiled)
 }
 
 /// A binary as given, or compiled from SPIR-V.

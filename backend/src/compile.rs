@@ -1,6 +1,7 @@
 //! The compilation pipeline, written as a plain list of passes. With
 //! `print_passes` set, the machine IR is captured after each pass.
 
+use crate::advice::{Warning, advise};
 use crate::assign_regs::assign_regs;
 use crate::binary::{Binary, MeshState, TaskState};
 use crate::error::BackendError;
@@ -39,6 +40,8 @@ impl Default for BackendOptions {
 #[derive(Clone, Debug)]
 pub struct Compiled {
     pub binary: Binary,
+    /// Performance advice (`crate::advice`).
+    pub warnings: Vec<Warning>,
     pub instrs: Vec<Instr>,
     pub pass_dumps: Vec<(&'static str, String)>,
 }
@@ -71,6 +74,7 @@ pub fn compile(sh: &Shader, opts: &BackendOptions) -> Result<Compiled, BackendEr
 
     // The pipeline.
     let selected = select(sh, opts.arch, opts.task_present)?;
+    let computed_offset_stores = selected.computed_offset_stores;
     let mut func = selected.func;
     dump("select", &|| func.to_string());
     let num_gprs = assign_regs(&mut func)?;
@@ -116,6 +120,7 @@ pub fn compile(sh: &Shader, opts: &BackendOptions) -> Result<Compiled, BackendEr
             (None, Some(task), Sph::task(), None)
         }
     };
+    let warnings = advise(sh.invocations(), mesh.as_ref(), &computed_offset_stores);
     let binary = Binary {
         arch: opts.arch,
         stage: sh.stage,
@@ -128,6 +133,7 @@ pub fn compile(sh: &Shader, opts: &BackendOptions) -> Result<Compiled, BackendEr
         gs_sph,
     };
     Ok(Compiled {
+        warnings,
         binary,
         instrs,
         pass_dumps: dumps,

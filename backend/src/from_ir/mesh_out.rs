@@ -334,6 +334,7 @@ impl Isel<'_> {
             Step::Const(k) => (Src::ZERO, Some(k), false),
             Step::Dyn(v) => {
                 let elem = self.value_comp(v)?;
+                self.computed_offset_stores.push(spirv_id);
                 (self.vertex_offset(elem, &layout), None, false)
             }
         };

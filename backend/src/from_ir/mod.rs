@@ -35,6 +35,9 @@ pub struct Selected {
     pub vertex_attrs: Vec<u16>,
     /// Per-primitive output components, ascending (mesh shaders).
     pub primitive_attrs: Vec<u16>,
+    /// The SPIR-V ids of output stores of an element other than the
+    /// writing invocation's own (offsets computed, no SKEW).
+    pub computed_offset_stores: Vec<Option<u32>>,
 }
 
 pub(crate) struct Isel<'a> {
@@ -66,6 +69,7 @@ pub(crate) struct Isel<'a> {
     /// Element offsets computed in a MIR block: (block, element, layout
     /// block size) -> offset register.
     elem_offsets: HashMap<(usize, Comp, u32), Src>,
+    computed_offset_stores: Vec<Option<u32>>,
     /// The register holding the workgroup index, once read.
     workgroup_index: Option<u32>,
 }
@@ -101,6 +105,7 @@ pub fn select(sh: &Shader, target: Arch, task_present: bool) -> Result<Selected,
         task_present,
         workgroup_index: None,
         elem_offsets: HashMap::new(),
+        computed_offset_stores: Vec::new(),
     };
     isel.plan_barriers()?;
     for &b in &sh.layout {
@@ -119,6 +124,7 @@ pub fn select(sh: &Shader, target: Arch, task_present: bool) -> Result<Selected,
         func: isel.f,
         vertex_attrs: written.vertex,
         primitive_attrs: written.primitive,
+        computed_offset_stores: isel.computed_offset_stores,
     })
 }
 
