@@ -17,8 +17,8 @@ fn draw(task: &str, mesh: &str, groups: [u32; 3], arch: Arch) -> MeshDraw {
 /// d_payload.task: group g stores ids[i] = 100g + i, group = g and
 /// scale = ids[5] * 0.5 (read back from its own payload), then launches
 /// (g + 1) x 2 x 1 mesh workgroups. d_payload.mesh emits one point with
-/// position (group, scale, ids[index + 3], index) and location 0 =
-/// (gl_NumWorkGroups, 1).
+/// position (group, scale, ids[id.x + 3], id.x), location 0 =
+/// (gl_NumWorkGroups, 1) and location 1 = (gl_WorkGroupID, 0).
 fn check_payload(arch: Arch) {
     let d = draw("d_payload.task", "d_payload.mesh", [2, 1, 1], arch);
     assert_eq!(d.tasks.len(), 2);
@@ -38,11 +38,17 @@ fn check_payload(arch: Arch) {
         assert_eq!(wg.primitive_count, 1);
         let v = &wg.vertices[0];
         let scale = (100 * g + 5) as f32 * 0.5;
-        let id_word = (100 * g + index + 3) as f32;
+        let x = id[0];
+        let id_word = (100 * g + x + 3) as f32;
         assert_eq!(
             v.position,
-            Some([g as f32, scale, id_word, index as f32]),
+            Some([g as f32, scale, id_word, x as f32]),
             "task {g} mesh {index}"
+        );
+        assert_eq!(
+            v.generic[&1],
+            [Some(id[0] as f32), Some(id[1] as f32), Some(0.0), Some(0.0)],
+            "gl_WorkGroupID of task {g} mesh {index}"
         );
         assert_eq!(
             v.generic[&0],

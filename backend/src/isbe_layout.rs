@@ -34,6 +34,11 @@ pub mod task {
     pub const GROUP_Y: u32 = 0x0c;
     pub const GROUP_Z: u32 = 0x10;
     pub const PAYLOAD: u32 = 0x20;
+    /// The most mesh workgroups one task workgroup may launch
+    /// (maxMeshWorkGroupTotalCount of the H100's driver, 2^22): mesh
+    /// workgroup indices fit in 22 bits.
+    pub const MAX_MESH_GROUPS: u32 = 1 << 22;
+    pub const MESH_GROUP_INDEX_BITS: u32 = 22;
 }
 
 /// One ISBE memory line: 128 bytes, 32 lanes of one 32-bit component.

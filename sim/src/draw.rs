@@ -16,9 +16,8 @@ use spvsass_backend::isbe_layout::task as task_attr;
 use spvsass_backend::methods::{self, MethodError};
 use spvsass_backend::sph::{ShaderType, Sph, bits};
 
-/// The most mesh workgroups one task workgroup may launch
-/// (maxMeshWorkGroupTotalCount of the H100's driver is 2^22).
-pub const MAX_MESH_GROUPS_PER_TASK: u32 = 1 << 22;
+/// The most mesh workgroups one task workgroup may launch.
+pub const MAX_MESH_GROUPS_PER_TASK: u32 = task_attr::MAX_MESH_GROUPS;
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum DrawError {

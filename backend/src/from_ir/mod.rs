@@ -70,6 +70,9 @@ pub(crate) struct Isel<'a> {
     /// block size) -> offset register.
     elem_offsets: HashMap<(usize, Comp, u32), Src>,
     computed_offset_stores: Vec<Option<u32>>,
+    /// gl_WorkGroupID of a mesh shader behind a task shader, per (MIR
+    /// block, y/z wanted).
+    workgroup_ids: HashMap<(usize, bool), Vec<Comp>>,
     /// The register holding the workgroup index, once read.
     workgroup_index: Option<u32>,
 }
@@ -106,6 +109,7 @@ pub fn select(sh: &Shader, target: Arch, task_present: bool) -> Result<Selected,
         workgroup_index: None,
         elem_offsets: HashMap::new(),
         computed_offset_stores: Vec::new(),
+        workgroup_ids: HashMap::new(),
     };
     isel.plan_barriers()?;
     for &b in &sh.layout {
@@ -403,7 +407,12 @@ impl<'a> Isel<'a> {
             // index (facts §3). A task shader's or lone mesh shader's draw
             // is one-dimensional here (DRAW_VERTEX_ARRAY's COUNT): the
             // y/z split of a vkCmdDrawMeshTasks grid needs the counts
-            // from a driver constant buffer, which is not modelled.
+            // from a driver constant buffer, which is not modelled. Behind
+            // a task shader the counts are in the input ISBE (above).
+            Some(BuiltIn::WorkgroupId) if self.sh.stage == Stage::Mesh && self.task_present => {
+                let want_yz = !matches!(place.path.as_slice(), [places::Step::Const(0)]);
+                self.mesh_workgroup_id(want_yz)
+            }
             Some(BuiltIn::WorkgroupId) if self.sh.stage != Stage::Compute => {
                 vec![
                     Comp::Reg(self.workgroup_index()),

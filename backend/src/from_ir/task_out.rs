@@ -236,6 +236,99 @@ impl Isel<'_> {
             .collect()
     }
 
+    /// gl_WorkGroupID of a mesh shader launched by a task shader: its
+    /// index within the launch split by the task's x/y/z counts from the
+    /// input ISBE (x = i % cx, y = i / cx % cy, z = i / cx / cy). `want_yz`
+    /// is false when only .x is read (one division instead of two).
+    /// Computed once per MIR block.
+    pub(super) fn mesh_workgroup_id(&mut self, want_yz: bool) -> Vec<Comp> {
+        if let Some(c) = self.workgroup_ids.get(&(self.cur, want_yz)) {
+            return c.clone();
+        }
+        let index = Comp::Reg(self.workgroup_index());
+        let cx = Comp::Reg(self.isbe_read(Src::ZERO, task_attr::GROUP_X, false, false));
+        let (q, x) = self.udiv_rem(index, cx, want_yz);
+        let comps = if want_yz {
+            let cy = Comp::Reg(self.isbe_read(Src::ZERO, task_attr::GROUP_Y, false, false));
+            let (z, y) = self.udiv_rem(q, cy, true);
+            vec![x, y, z]
+        } else {
+            vec![x, Comp::Const(0), Comp::Const(0)]
+        };
+        self.workgroup_ids
+            .insert((self.cur, want_yz), comps.clone());
+        comps
+    }
+
+    /// `n / d` and `n % d` for `n` below 2^22 (mesh workgroup indices) and
+    /// `d` at least 1: restoring division, one bit per step, branch-free
+    /// (the ISA has no integer division). The remainder stays below
+    /// `2 * d`, so nothing overflows. Without `need_q` only the remainder
+    /// is computed (the quotient comes back as 0).
+    fn udiv_rem(&mut self, n: Comp, d: Comp, need_q: bool) -> (Comp, Comp) {
+        use crate::isa::{OpIAdd3, OpLop3, OpShf};
+        let mut q = Comp::Const(0);
+        let mut r = Comp::Const(0);
+        let ds = self.src_of(d);
+        for bit in (0..task_attr::MESH_GROUP_INDEX_BITS).rev() {
+            let ns = self.src_of(n);
+            let shifted = if bit == 0 {
+                n
+            } else {
+                self.alu(Op::Shf(OpShf {
+                    dst: Dst::None,
+                    srcs: [ns, Src::imm(bit), Src::ZERO],
+                    right: true,
+                    wrap: false,
+                    high: false,
+                }))
+            };
+            let shifted = self.src_of(shifted);
+            let b = self.alu(Op::Lop3(OpLop3 {
+                dst: Dst::None,
+                srcs: [shifted, Src::imm(1), Src::ZERO],
+                lut: OpLop3::A & OpLop3::B,
+            }));
+            r = if r == Comp::Const(0) {
+                b
+            } else {
+                let (rs, bs) = (self.src_of(r), self.src_of(b));
+                self.alu(Op::IMad(crate::isa::OpIMad {
+                    dst: Dst::None,
+                    srcs: [rs, Src::imm(2), bs],
+                    signed: false,
+                }))
+            };
+            let rs = self.src_of(r);
+            let ge = self.alu(Op::ISetP(OpISetP {
+                dst: Dst::None,
+                cmp: IntCmp::Ge,
+                signed: false,
+                combine: PredCombine::And,
+                srcs: [rs, ds],
+                accum: PredSrc::TRUE,
+            }));
+            let sub = self.alu(Op::IAdd3(OpIAdd3 {
+                dst: Dst::None,
+                srcs: [rs, ds.negated(), Src::ZERO],
+            }));
+            let sub = self.src_of(sub);
+            r = self.select(ge, sub, rs);
+            if !need_q {
+                continue;
+            }
+            let qs = self.src_of(q);
+            let set = self.alu(Op::Lop3(OpLop3 {
+                dst: Dst::None,
+                srcs: [qs, Src::imm(1 << bit), Src::ZERO],
+                lut: OpLop3::A | OpLop3::B,
+            }));
+            let set = self.src_of(set);
+            q = self.select(ge, set, qs);
+        }
+        (q, r)
+    }
+
     /// EmitMeshTasksEXT: one invocation writes the count x*y*z and x/y/z,
     /// then the task shader ends.
     pub(super) fn emit_mesh_tasks(&mut self, x: Comp, y: Comp, z: Comp) {
