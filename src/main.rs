@@ -175,6 +175,13 @@ fn run(cli: Cli) -> Result<(), String> {
                     spvsass::listing(&compiled.binary, ctrl).map_err(|e| e.to_string())?
                 ),
                 (None, Emit::Methods) => {
+                    if compiled.binary.mesh.is_none() {
+                        return Err(format!(
+                            "{}: --emit methods takes the mesh shader of the draw \
+                             (and its task shader with --task)",
+                            shader.display()
+                        ));
+                    }
                     let task_binary = match &task {
                         Some(t) => Some(load_binary(t, arch, None, false)?),
                         None => None,

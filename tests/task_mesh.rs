@@ -184,3 +184,74 @@ fn num_workgroups_needs_a_task_shader() {
         "{text}"
     );
 }
+
+/// The workgroup index is read from the input ISBE at offset 0 before any
+/// output write: with SKEW in task shaders and lone mesh shaders, without
+/// it behind a task shader (facts §3).
+fn check_index_read_first(name: &str, expected: &str) {
+    let c = common::compile(name, Arch::Sm86);
+    let listing = spvsass::listing(&c.binary, false).expect("listing");
+    let read = listing
+        .find(expected)
+        .unwrap_or_else(|| panic!("{name}: {listing}"));
+    let first_write = listing.find("ISBEWR").expect("writes");
+    assert!(read < first_write, "{name}: {listing}");
+}
+
+#[test]
+fn task_shader_reads_vertex_id_with_skew_first() {
+    check_index_read_first("d_payload.task", "ISBERD.ATTR.SKEW.32 R");
+}
+
+#[test]
+fn mesh_shader_behind_a_task_reads_its_index_without_skew_first() {
+    check_index_read_first("d_payload.mesh", "ISBERD.ATTR.32 R");
+    check_index_read_first("d_prims.mesh", "ISBERD.ATTR.32 R");
+}
+
+#[test]
+fn lone_mesh_shader_reads_vertex_id_with_skew_first() {
+    check_index_read_first("d_viewport.mesh", "ISBERD.ATTR.SKEW.32 R");
+}
+
+#[test]
+fn run_json_has_tasks_and_statistics() {
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_spvsass"))
+        .args([
+            "run",
+            common::shader_path("d_prims.mesh").to_str().unwrap(),
+            "--task",
+            common::shader_path("d_prims.task").to_str().unwrap(),
+            "--json",
+        ])
+        .output()
+        .expect("spvsass runs");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    assert_eq!(v["statistics"]["task_invocations"], 32);
+    assert_eq!(v["statistics"]["mesh_invocations"], 128);
+    assert_eq!(v["statistics"]["mesh_primitives_generated"], 160);
+    assert_eq!(v["tasks"][0]["mesh_groups"], serde_json::json!([4, 1, 1]));
+    assert_eq!(v["workgroups"][1]["task_workgroup"], 0);
+    assert_eq!(v["workgroups"][1]["primitives"][4]["cull"], true);
+    assert_eq!(v["workgroups"][1]["primitives"][5]["primitive_id"], 105);
+}
+
+#[test]
+fn emit_methods_needs_the_mesh_shader() {
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_spvsass"))
+        .args([
+            "compile",
+            common::shader_path("d_prims.task").to_str().unwrap(),
+            "--emit",
+            "methods",
+        ])
+        .output()
+        .expect("spvsass runs");
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("--emit methods takes the mesh shader"),
+        "{err}"
+    );
+}
