@@ -41,6 +41,8 @@ golden! {
     d_prims_mesh_sm86: "d_prims.mesh", Arch::Sm86;
     d_viewport_mesh_sm75: "d_viewport.mesh", Arch::Sm75;
     d_cull_narrow_mesh_sm86: "d_cull_narrow.mesh", Arch::Sm86;
+    d_return_task_sm86: "d_return.task", Arch::Sm86;
+    d_return_mesh_sm86: "d_return.mesh", Arch::Sm86;
 }
 
 /// The decoded method stream of a one-workgroup draw of mesh shader

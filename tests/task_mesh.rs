@@ -255,3 +255,48 @@ fn emit_methods_needs_the_mesh_shader() {
         "{err}"
     );
 }
+
+#[test]
+fn a_returning_task_workgroup_launches_nothing() {
+    let d = draw("d_return.task", "d_return.mesh", [3, 1, 1], Arch::Sm86);
+    let launched: Vec<[u32; 3]> = d.tasks.iter().map(|t| t.mesh_groups).collect();
+    assert_eq!(launched, vec![[2, 1, 1], [0, 0, 0], [2, 1, 1]]);
+    let points: Vec<(Option<u32>, Option<[f32; 4]>)> = d
+        .workgroups
+        .iter()
+        .map(|w| (w.task_workgroup, w.vertices[0].position))
+        .collect();
+    assert_eq!(
+        points,
+        vec![
+            (Some(0), Some([0.0, 0.0, 0.0, 1.0])),
+            (Some(0), Some([0.0, 1.0, 0.0, 1.0])),
+            (Some(2), Some([2.0, 0.0, 0.0, 1.0])),
+            (Some(2), Some([2.0, 1.0, 0.0, 1.0])),
+        ]
+    );
+    assert_eq!(d.statistics.task_invocations, 96);
+    assert_eq!(d.statistics.mesh_invocations, 4);
+}
+
+/// The task output is not cleared (as on the hardware): a task shader
+/// that never writes its counts is caught, not read as "launch nothing".
+#[test]
+fn unwritten_task_counts_are_an_error() {
+    use spvsass::backend::isa::{Instr, Op};
+    let mut task = common::compile("d_return.task", Arch::Sm86).binary;
+    task.code = spvsass::backend::program::encode(&[Instr::new(Op::Exit)]).expect("encodes");
+    let mesh = common::compile("d_return.mesh", Arch::Sm86).binary;
+    let err =
+        spvsass::sim::run_draw(Some(&task), &mesh, [1, 1, 1], &SimOptions::default()).unwrap_err();
+    assert_eq!(
+        err,
+        DrawError::TaskCountMismatch {
+            workgroup: 0,
+            count: 0xcdcd_cdcd,
+            x: 0xcdcd_cdcd,
+            y: 0xcdcd_cdcd,
+            z: 0xcdcd_cdcd
+        }
+    );
+}

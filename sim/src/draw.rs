@@ -38,6 +38,11 @@ pub enum DrawError {
     )]
     TaskPresentMismatch { found: &'static str, task: bool },
     #[error(
+        "a draw of {}x{}x{} task workgroups: the count does not fit in 32 bits",
+        groups[0], groups[1], groups[2]
+    )]
+    TooManyTaskGroups { groups: [u32; 3] },
+    #[error(
         "task workgroup {workgroup}: it emitted {count} mesh workgroups at 0x4 but \
          x*y*z = {x}*{y}*{z} at 0x8..0x10"
     )]
@@ -52,7 +57,7 @@ pub enum DrawError {
         "task workgroup {workgroup}: it launches {count} mesh workgroups, over the limit \
          of {MAX_MESH_GROUPS_PER_TASK}"
     )]
-    TooManyMeshGroups { workgroup: u32, count: u64 },
+    TooManyMeshGroups { workgroup: u32, count: u32 },
 }
 
 fn shader_type_name(sph: Option<&[u32; 32]>) -> (&'static str, Option<u32>) {
@@ -139,11 +144,12 @@ pub fn run_draw(
     let task_lanes = lane_count(task.workgroup_size)?;
     let mesh_lanes = lane_count(mesh.workgroup_size)?;
     let total = groups.iter().map(|&g| u64::from(g)).product::<u64>();
+    let total = u32::try_from(total).map_err(|_| DrawError::TooManyTaskGroups { groups })?;
     let mut counters = Counters::default();
     let mut statistics = PipelineStatistics::default();
     let mut tasks = Vec::new();
     let mut workgroups = Vec::new();
-    for index in 0..total as u32 {
+    for index in 0..total {
         let id = [
             index % groups[0],
             index / groups[0] % groups[1],
@@ -174,8 +180,8 @@ pub fn run_draw(
             task_attr::GROUP_Z,
         ]
         .map(word);
-        let product = u64::from(x) * u64::from(y) * u64::from(z);
-        if u64::from(count) != product {
+        let product = u128::from(x) * u128::from(y) * u128::from(z);
+        if u128::from(count) != product {
             return Err(DrawError::TaskCountMismatch {
                 workgroup: index,
                 count,
@@ -187,7 +193,7 @@ pub fn run_draw(
         if count > MAX_MESH_GROUPS_PER_TASK {
             return Err(DrawError::TooManyMeshGroups {
                 workgroup: index,
-                count: product,
+                count,
             });
         }
         tasks.push(TaskWorkgroup {

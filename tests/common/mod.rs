@@ -13,6 +13,8 @@ pub const SHADERS: &[&str] = &[
     "d_prims.mesh",
     "d_viewport.mesh",
     "d_cull_narrow.mesh",
+    "d_return.task",
+    "d_return.mesh",
 ];
 
 pub fn shader_path(name: &str) -> PathBuf {

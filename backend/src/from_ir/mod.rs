@@ -363,6 +363,14 @@ impl<'a> Isel<'a> {
                 self.emit_mesh_tasks(x, y, z);
                 return Ok(());
             }
+            // A task workgroup that returns launches no mesh workgroups:
+            // it writes a zero count (the output ISBE is not cleared on
+            // the hardware).
+            I::Return if self.sh.stage == Stage::Task => {
+                let zero = Comp::Const(0);
+                self.emit_mesh_tasks(zero, zero, zero);
+                return Ok(());
+            }
             I::Jump(_) | I::Branch { .. } | I::Return | I::Unreachable => {
                 return self.terminator(b, inst);
             }
