@@ -43,6 +43,9 @@ golden! {
     d_cull_narrow_mesh_sm86: "d_cull_narrow.mesh", Arch::Sm86;
     d_return_task_sm86: "d_return.task", Arch::Sm86;
     d_return_mesh_sm86: "d_return.mesh", Arch::Sm86;
+    d_groupid_task_sm86: "d_groupid.task", Arch::Sm86;
+    d_groupid_mesh_sm86: "d_groupid.mesh", Arch::Sm86;
+    d_groupid_mesh_sm75: "d_groupid.mesh", Arch::Sm75;
 }
 
 /// The decoded method stream of a one-workgroup draw of mesh shader

@@ -15,6 +15,8 @@ pub const SHADERS: &[&str] = &[
     "d_cull_narrow.mesh",
     "d_return.task",
     "d_return.mesh",
+    "d_groupid.task",
+    "d_groupid.mesh",
 ];
 
 pub fn shader_path(name: &str) -> PathBuf {

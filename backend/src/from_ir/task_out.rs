@@ -261,72 +261,88 @@ impl Isel<'_> {
     }
 
     /// `n / d` and `n % d` for `n` below 2^22 (mesh workgroup indices) and
-    /// `d` at least 1: restoring division, one bit per step, branch-free
-    /// (the ISA has no integer division). The remainder stays below
-    /// `2 * d`, so nothing overflows. Without `need_q` only the remainder
-    /// is computed (the quotient comes back as 0).
+    /// `d` at least 1 (the ISA has no integer division): a float estimate
+    /// `n * (1 / d)`, the reciprocal from an integer first guess and four
+    /// Newton steps, truncated and then corrected by one in either
+    /// direction. With `n` under 2^22 the estimate is off by less than one
+    /// (f32 keeps 24 bits), so the corrections make it exact. Without
+    /// `need_q` the quotient's corrections are left out (it is returned
+    /// uncorrected).
     fn udiv_rem(&mut self, n: Comp, d: Comp, need_q: bool) -> (Comp, Comp) {
-        use crate::isa::{OpIAdd3, OpLop3, OpShf};
-        let mut q = Comp::Const(0);
-        let mut r = Comp::Const(0);
-        let ds = self.src_of(d);
-        for bit in (0..task_attr::MESH_GROUP_INDEX_BITS).rev() {
-            let ns = self.src_of(n);
-            let shifted = if bit == 0 {
-                n
-            } else {
-                self.alu(Op::Shf(OpShf {
-                    dst: Dst::None,
-                    srcs: [ns, Src::imm(bit), Src::ZERO],
-                    right: true,
-                    wrap: false,
-                    high: false,
-                }))
-            };
-            let shifted = self.src_of(shifted);
-            let b = self.alu(Op::Lop3(OpLop3 {
+        use crate::isa::{ConvKind, FloatArith, OpConv, OpFArith, OpIAdd3};
+        let conv = |kind, src| {
+            Op::Conv(OpConv {
+                kind,
                 dst: Dst::None,
-                srcs: [shifted, Src::imm(1), Src::ZERO],
-                lut: OpLop3::A & OpLop3::B,
-            }));
-            r = if r == Comp::Const(0) {
-                b
-            } else {
-                let (rs, bs) = (self.src_of(r), self.src_of(b));
-                self.alu(Op::IMad(crate::isa::OpIMad {
-                    dst: Dst::None,
-                    srcs: [rs, Src::imm(2), bs],
-                    signed: false,
-                }))
-            };
-            let rs = self.src_of(r);
-            let ge = self.alu(Op::ISetP(OpISetP {
-                dst: Dst::None,
-                cmp: IntCmp::Ge,
+                src,
                 signed: false,
+            })
+        };
+        let farith = |kind, srcs| {
+            Op::FArith(OpFArith {
+                kind,
+                dst: Dst::None,
+                srcs,
+                ftz: false,
+            })
+        };
+        let iadd = |a: Src, b: Src| {
+            Op::IAdd3(OpIAdd3 {
+                dst: Dst::None,
+                srcs: [a, b, Src::ZERO],
+            })
+        };
+        let (ns, ds) = (self.src_of(n), self.src_of(d));
+        let fnum = self.alu(conv(ConvKind::IntToFloat, ns));
+        let fden = self.alu(conv(ConvKind::IntToFloat, ds));
+        let fden = self.src_of(fden);
+        // 1/x guess from the float's bits (relative error under 1/8).
+        let mut r = self.alu(iadd(fden.negated(), Src::imm(0x7ef3_11c7)));
+        for _ in 0..4 {
+            let rs = self.src_of(r);
+            let two = Src::imm(2.0f32.to_bits());
+            let e = self.alu(farith(FloatArith::Fma, [fden.negated(), rs, two]));
+            let es = self.src_of(e);
+            r = self.alu(farith(FloatArith::Mul, [rs, es, Src::ZERO]));
+        }
+        let (fnum, rs) = (self.src_of(fnum), self.src_of(r));
+        let qf = self.alu(farith(FloatArith::Mul, [fnum, rs, Src::ZERO]));
+        let qf = self.src_of(qf);
+        let mut q = self.alu(conv(ConvKind::FloatToInt, qf));
+        let qs = self.src_of(q);
+        let t = self.alu(Op::IMad(crate::isa::OpIMad {
+            dst: Dst::None,
+            srcs: [qs, ds, Src::ZERO],
+            signed: false,
+        }));
+        let ts = self.src_of(t);
+        let mut rem = self.alu(iadd(ns, ts.negated()));
+        // One too big: the remainder went negative.
+        for (cmp, signed, q_step, rem_step) in [
+            (IntCmp::Lt, true, Src::imm(u32::MAX), ds),
+            (IntCmp::Ge, false, Src::imm(1), ds.negated()),
+        ] {
+            let rems = self.src_of(rem);
+            let limit = if signed { Src::ZERO } else { ds };
+            let fix = self.alu(Op::ISetP(OpISetP {
+                dst: Dst::None,
+                cmp,
+                signed,
                 combine: PredCombine::And,
-                srcs: [rs, ds],
+                srcs: [rems, limit],
                 accum: PredSrc::TRUE,
             }));
-            let sub = self.alu(Op::IAdd3(OpIAdd3 {
-                dst: Dst::None,
-                srcs: [rs, ds.negated(), Src::ZERO],
-            }));
-            let sub = self.src_of(sub);
-            r = self.select(ge, sub, rs);
-            if !need_q {
-                continue;
+            let fixed = self.alu(iadd(rems, rem_step));
+            let fixed = self.src_of(fixed);
+            rem = self.select(fix, fixed, rems);
+            if need_q {
+                let qs = self.src_of(q);
+                let fixed = self.alu(iadd(qs, q_step));
+                let fixed = self.src_of(fixed);
+                q = self.select(fix, fixed, qs);
             }
-            let qs = self.src_of(q);
-            let set = self.alu(Op::Lop3(OpLop3 {
-                dst: Dst::None,
-                srcs: [qs, Src::imm(1 << bit), Src::ZERO],
-                lut: OpLop3::A | OpLop3::B,
-            }));
-            let set = self.src_of(set);
-            q = self.select(ge, set, qs);
         }
-        (q, r)
+        (q, rem)
     }
 
     /// EmitMeshTasksEXT: one invocation writes the count x*y*z and x/y/z,
