@@ -137,3 +137,12 @@ fn too_much_mesh_shared_memory() {
         )
     );
 }
+
+#[test]
+fn location_past_the_attribute_map() {
+    let (what, value, limit, _, _) = limit_error(&common::shader_words("d_limit_location.mesh"));
+    assert_eq!(
+        (what.as_str(), value, limit),
+        ("the Location of output %12", 32, 31)
+    );
+}

@@ -13,6 +13,18 @@ pub const MAX_INVOCATIONS: u32 = 128;
 pub const MAX_OUTPUT_VERTICES: u32 = 256;
 pub const MAX_OUTPUT_PRIMITIVES: u32 = 256;
 pub const MAX_OUTPUT_COMPONENTS: u32 = 128;
+/// The generic attributes of the SPH map: 128 components, 4 per location.
+pub const MAX_LOCATION: u32 = MAX_OUTPUT_COMPONENTS / 4 - 1;
+
+/// A user output's Location must fit the attribute map.
+pub fn max_location(loc: u32, spirv_id: u32) -> Result<(), BackendError> {
+    limit(
+        format!("the Location of output %{spirv_id}"),
+        loc,
+        MAX_LOCATION,
+        "maxMeshOutputComponents: 128 components, locations 0..31",
+    )
+}
 pub const MAX_OUTPUT_MEMORY: u32 = 32768;
 pub const MAX_PAYLOAD_BYTES: u32 = 16384;
 pub const MAX_TASK_SHARED_BYTES: u32 = 32768;
@@ -91,17 +103,12 @@ pub fn check_shader(sh: &Shader) -> Result<(), BackendError> {
     Ok(())
 }
 
-/// The limits on what a mesh shader writes: output components and output
-/// memory (the SKEW layouts, which hold whole blocks of 32 elements: the
-/// output granularity 32 of facts §6).
+/// The limit on what a mesh shader writes: output memory (the SKEW
+/// layouts, which hold whole blocks of 32 elements: the output granularity
+/// 32 of facts §6). The 128 output components are the 32 locations of the
+/// attribute map, checked where a Location becomes an address
+/// (`max_location`).
 pub fn check_outputs(m: &MeshState) -> Result<(), BackendError> {
-    let components = (m.vertex_attrs.len() + m.primitive_attrs.len()) as u32;
-    limit(
-        "mesh output components (per-vertex and per-primitive)",
-        components,
-        MAX_OUTPUT_COMPONENTS,
-        "maxMeshOutputComponents",
-    )?;
     let vertices = AttrLayout::new(0, m.vertex_attrs.clone(), m.max_vertices);
     let primitives = AttrLayout::new(0, m.primitive_attrs.clone(), m.max_primitives);
     limit(

@@ -117,6 +117,7 @@ pub fn classify(
             let loc = var
                 .location
                 .ok_or_else(|| unsupported("an output without Location", spirv_id))?;
+            crate::limits::max_location(loc, var.spirv_id)?;
             (
                 addr::generic(loc, var.component.unwrap_or(0)),
                 place.path.get(1),
