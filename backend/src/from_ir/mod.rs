@@ -116,7 +116,7 @@ pub fn select(sh: &Shader, target: Arch, task_present: bool) -> Result<Selected,
         let mb = isel.f.new_block();
         isel.blocks.insert(b, mb);
     }
-    if written.cull.is_some() {
+    if written.cull {
         isel.cur = isel.blocks[&sh.entry_block()];
         isel.init_viewport_masks();
     }
