@@ -188,3 +188,52 @@ fn compile_emit_methods_prints_the_slides_format() {
         "{out}"
     );
 }
+
+/// Arbitrary words never panic the decoder or the printer: every stream is
+/// either a draw state or an error.
+#[test]
+fn random_streams_decode_or_fail_cleanly() {
+    let m = point();
+    let valid = spvsass::draw_methods(None, &m.binary, 1);
+    let mut seed = 0x9e37_79b9_u32;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 17;
+        seed ^= seed << 5;
+        seed
+    };
+    let mut decoded = 0;
+    for _ in 0..5000 {
+        // Mutate one or two words of a valid stream, or make one up.
+        let mut words = valid.clone();
+        match next() % 3 {
+            0 => {
+                let i = next() as usize % words.len();
+                words[i] = next();
+            }
+            1 => {
+                let i = next() as usize % words.len();
+                words[i] ^= 1 << (next() % 32);
+            }
+            _ => words = (0..next() % 12).map(|_| next()).collect(),
+        }
+        if methods::decode(&words).is_ok() {
+            decoded += 1;
+        }
+        let _ = methods::print(&words, Arch::Sm86);
+    }
+    // Some single-bit changes keep a valid draw (other counts, START bits).
+    assert!(decoded > 0);
+}
+
+#[test]
+fn a_draw_over_the_workgroup_limit_is_refused() {
+    let m = point();
+    let err = spvsass::simulate_draw(None, &m.binary, [4096, 1025, 1], &SimOptions::default())
+        .unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("COUNT over the 2^22 workgroups of one draw"),
+        "{err}"
+    );
+}

@@ -35,7 +35,9 @@ pub mod task {
     pub const GROUP_Z: u32 = 0x10;
     pub const PAYLOAD: u32 = 0x20;
     /// The most mesh workgroups one task workgroup may launch
-    /// (maxMeshWorkGroupTotalCount of the H100's driver, 2^22): mesh
+    /// (2^22: the minimum VK_EXT_mesh_shader requires of
+    /// maxMeshWorkGroupTotalCount, and the project's bound; facts §6 does not
+    /// list the H100's value): mesh
     /// workgroup indices fit in 22 bits.
     pub const MAX_MESH_GROUPS: u32 = 1 << 22;
     pub const MESH_GROUP_INDEX_BITS: u32 = 22;

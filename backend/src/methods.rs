@@ -498,6 +498,10 @@ pub fn decode(words: &[u32]) -> Result<DrawState, MethodError> {
                 if st.group_count.is_some() {
                     return Err(bad("a second draw in one stream"));
                 }
+                if w.value > task_attr::MAX_MESH_GROUPS {
+                    return Err(bad("COUNT over the 2^22 workgroups of one draw \
+                         (maxTaskWorkGroupTotalCount / maxMeshWorkGroupTotalCount)"));
+                }
                 st.group_count = Some(w.value);
             }
             _ => unreachable!("method_name knows only the methods above"),
