@@ -18,6 +18,12 @@ struct Cli {
     command: Command,
 }
 
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum Emit {
+    Listing,
+    Methods,
+}
+
 #[derive(Subcommand)]
 enum Command {
     /// Compile a SPIR-V shader: print its listing, or write a binary with -o.
@@ -46,6 +52,16 @@ enum Command {
         /// workgroup index read without SKEW).
         #[arg(long)]
         task_present: bool,
+        /// What to print: the listing, or the draw's method stream.
+        #[arg(long, value_enum, default_value = "listing")]
+        emit: Emit,
+        /// The task shader of the draw (--emit methods); implies
+        /// --task-present.
+        #[arg(long)]
+        task: Option<PathBuf>,
+        /// Workgroup counts of the draw (--emit methods): X or X,Y,Z.
+        #[arg(long, default_value = "1", value_parser = parse_groups)]
+        groups: [u32; 3],
     },
     /// Print the listing of a compiled binary.
     Disasm {
@@ -139,7 +155,12 @@ fn compile_input(
         task_present,
         print_passes,
     };
-    spvsass::compile(&words, &options).map_err(|e| format!("{}: {e}", path.display()))
+    let compiled =
+        spvsass::compile(&words, &options).map_err(|e| format!("{}: {e}", path.display()))?;
+    for w in &compiled.warnings {
+        eprintln!("warning: {}: {w}", path.display());
+    }
+    Ok(compiled)
 }
 
 /// A binary as given, or compiled from SPIR-V.
@@ -170,18 +191,42 @@ fn run(cli: Cli) -> Result<(), String> {
             ctrl,
             print_passes,
             task_present,
+            emit,
+            task,
+            groups,
         } => {
+            let task_present = task_present || task.is_some();
             let compiled = compile_input(&shader, arch, entry, spec, print_passes, task_present)?;
             for (pass, text) in &compiled.pass_dumps {
                 println!("// ---- after {pass} ----\n{text}");
             }
-            match output {
-                Some(out) => std::fs::write(&out, compiled.binary.to_bytes())
+            match (output, emit) {
+                (Some(out), _) => std::fs::write(&out, compiled.binary.to_bytes())
                     .map_err(|e| format!("cannot write {}: {e}", out.display()))?,
-                None => print!(
+                (None, Emit::Listing) => print!(
                     "{}",
                     spvsass::listing(&compiled.binary, ctrl).map_err(|e| e.to_string())?
                 ),
+                (None, Emit::Methods) => {
+                    if compiled.binary.mesh.is_none() {
+                        return Err(format!(
+                            "{}: --emit methods takes the mesh shader of the draw \
+                             (and its task shader with --task)",
+                            shader.display()
+                        ));
+                    }
+                    let task_binary = match &task {
+                        Some(t) => Some(load_binary(t, arch, None, &spec, false)?),
+                        None => None,
+                    };
+                    let count = groups.iter().product();
+                    let words =
+                        spvsass::draw_methods(task_binary.as_ref(), &compiled.binary, count);
+                    print!(
+                        "{}",
+                        spvsass::backend::methods::print(&words, arch).map_err(|e| e.to_string())?
+                    );
+                }
             }
         }
         Command::Disasm { binary, ctrl } => {
