@@ -38,6 +38,13 @@ enum Command {
         #[arg(long)]
         print_passes: bool,
     },
+    /// Assemble a listing (the syntax `disasm` prints) into a compute binary.
+    Asm {
+        source: PathBuf,
+        /// The binary to write.
+        #[arg(short, long)]
+        output: PathBuf,
+    },
     /// Print the listing of a compiled binary.
     Disasm {
         binary: PathBuf,
@@ -126,6 +133,17 @@ fn run(cli: Cli) -> Result<(), String> {
                     spvsass::listing(&compiled.binary, ctrl).map_err(|e| e.to_string())?
                 ),
             }
+        }
+        Command::Asm { source, output } => {
+            let bytes = read(&source)?;
+            let text = String::from_utf8(bytes)
+                .map_err(|_| format!("{}: not UTF-8 text", source.display()))?;
+            let binary = spvsass::backend::asm::assemble(&text)
+                .map_err(|e| format!("{}: {e}", source.display()))?
+                .to_binary()
+                .map_err(|e| format!("{}: {e}", source.display()))?;
+            std::fs::write(&output, binary.to_bytes())
+                .map_err(|e| format!("cannot write {}: {e}", output.display()))?;
         }
         Command::Disasm { binary, ctrl } => {
             let bytes = read(&binary)?;
