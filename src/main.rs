@@ -63,6 +63,13 @@ enum Command {
         #[arg(long, default_value = "1", value_parser = parse_groups)]
         groups: [u32; 3],
     },
+    /// Assemble a listing (the syntax `disasm` prints) into a compute binary.
+    Asm {
+        source: PathBuf,
+        /// The binary to write.
+        #[arg(short, long)]
+        output: PathBuf,
+    },
     /// Print the listing of a compiled binary.
     Disasm {
         binary: PathBuf,
@@ -228,6 +235,17 @@ fn run(cli: Cli) -> Result<(), String> {
                     );
                 }
             }
+        }
+        Command::Asm { source, output } => {
+            let bytes = read(&source)?;
+            let text = String::from_utf8(bytes)
+                .map_err(|_| format!("{}: not UTF-8 text", source.display()))?;
+            let binary = spvsass::backend::asm::assemble(&text)
+                .map_err(|e| format!("{}: {e}", source.display()))?
+                .to_binary()
+                .map_err(|e| format!("{}: {e}", source.display()))?;
+            std::fs::write(&output, binary.to_bytes())
+                .map_err(|e| format!("cannot write {}: {e}", output.display()))?;
         }
         Command::Disasm { binary, ctrl } => {
             let bytes = read(&binary)?;

@@ -2,6 +2,7 @@
 //! encoded machine code.
 
 pub mod advice;
+pub mod asm;
 pub mod assign_regs;
 pub mod binary;
 pub mod compile;
