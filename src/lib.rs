@@ -11,6 +11,8 @@
 //! print!("{}", spvsass::listing(&compiled.binary, false).unwrap());
 //! let draw = spvsass::simulate(&compiled.binary, [1, 1, 1], &Default::default()).unwrap();
 //! println!("{} primitives", draw.workgroups[0].primitive_count);
+//! let image = spvsass::render(&draw, &Default::default()).unwrap();
+//! std::fs::write("point.png", spvsass::sim::image::png(&image).unwrap()).unwrap();
 //! ```
 
 pub use spvsass_backend as backend;
@@ -39,6 +41,10 @@ pub enum Error {
     Decode(#[from] backend::program::ProgramDecodeError),
     #[error(transparent)]
     Sim(#[from] sim::SimError),
+    #[error(transparent)]
+    Raster(#[from] sim::raster::RasterError),
+    #[error(transparent)]
+    Image(#[from] sim::image::ImageError),
 }
 
 /// Compilation options.
@@ -128,4 +134,13 @@ pub fn simulate(
     options: &sim::SimOptions,
 ) -> Result<sim::MeshDraw, Error> {
     Ok(sim::run_mesh(binary, groups, options)?)
+}
+
+/// Rasterizes a simulated mesh draw into an image (Vulkan's rules, the
+/// colour at Location 0); [`sim::image`] writes it as PNG or raw RGBA32F.
+pub fn render(
+    draw: &sim::MeshDraw,
+    state: &sim::raster::RenderState,
+) -> Result<sim::raster::Framebuffer, Error> {
+    Ok(sim::raster::render(draw, state)?)
 }
