@@ -23,6 +23,7 @@ use backend::binary::{Binary, BinaryError};
 use backend::compile::BackendOptions;
 pub use backend::compile::Compiled;
 use backend::target::Arch;
+pub mod reference;
 mod report;
 pub use report::describe;
 
@@ -41,6 +42,8 @@ pub enum Error {
     Decode(#[from] backend::program::ProgramDecodeError),
     #[error(transparent)]
     Sim(#[from] sim::SimError),
+    #[error(transparent)]
+    Draw(#[from] sim::DrawError),
     #[error(transparent)]
     Raster(#[from] sim::raster::RasterError),
     #[error(transparent)]
@@ -114,6 +117,9 @@ pub fn listing(binary: &Binary, ctrl: bool) -> Result<String, Error> {
     if let Some(sph) = &binary.sph {
         let _ = writeln!(s, "// {}", backend::sph::Sph(*sph).summary());
     }
+    if let Some(gs) = &binary.gs_sph {
+        let _ = writeln!(s, "// after the code: {}", backend::sph::Sph(*gs).summary());
+    }
     if let Some(m) = &binary.mesh {
         let _ = writeln!(
             s,
@@ -143,4 +149,16 @@ pub fn render(
     state: &sim::raster::RenderState,
 ) -> Result<sim::raster::Framebuffer, Error> {
     Ok(sim::raster::render(draw, state)?)
+}
+
+/// Runs a draw in the simulator: `groups` task workgroups, each launching
+/// the mesh workgroups it emits, or without a task shader `groups` mesh
+/// workgroups.
+pub fn simulate_draw(
+    task: Option<&Binary>,
+    mesh: &Binary,
+    groups: [u32; 3],
+    options: &sim::SimOptions,
+) -> Result<sim::MeshDraw, Error> {
+    Ok(sim::run_draw(task, mesh, groups, options)?)
 }

@@ -38,6 +38,10 @@ enum Command {
         /// Print the machine IR after every backend pass.
         #[arg(long)]
         print_passes: bool,
+        /// A task shader launches this mesh shader (SPH type TESSELLATION,
+        /// workgroup index read without SKEW).
+        #[arg(long)]
+        task_present: bool,
     },
     /// Print the listing of a compiled binary.
     Disasm {
@@ -49,6 +53,10 @@ enum Command {
     Run {
         /// A SPIR-V mesh shader (compiled first) or a compiled binary.
         shader: PathBuf,
+        /// A task shader (SPIR-V or binary) that launches the mesh
+        /// workgroups; --groups then counts task workgroups.
+        #[arg(long)]
+        task: Option<PathBuf>,
         /// Workgroup counts: X or X,Y,Z.
         #[arg(long, default_value = "1", value_parser = parse_groups)]
         groups: [u32; 3],
@@ -78,6 +86,13 @@ enum Command {
         /// The front-facing winding as seen on the image: ccw or cw.
         #[arg(long, default_value = "ccw", value_parser = str::parse::<FrontFace>)]
         front_face: FrontFace,
+    },
+    /// Run a run description (docs/RUNS.md) on the system's Vulkan driver and
+    /// write result.json (and image.rgba32f for mesh runs) into --out.
+    Reference {
+        run: PathBuf,
+        #[arg(long)]
+        out: PathBuf,
     },
 }
 
@@ -124,6 +139,7 @@ fn compile_input(
     arch: Arch,
     entry: Option<String>,
     print_passes: bool,
+    task_present: bool,
 ) -> Result<spvsass::Compiled, String> {
     let bytes = read(path)?;
     let words = spvsass::frontend::words_from_bytes(&bytes)
@@ -131,10 +147,24 @@ fn compile_input(
     let options = Options {
         arch: Some(arch),
         entry,
-        task_present: false,
+        task_present,
         print_passes,
     };
     spvsass::compile(&words, &options).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// A binary as given, or compiled from SPIR-V.
+fn load_binary(
+    path: &Path,
+    arch: Arch,
+    entry: Option<String>,
+    task_present: bool,
+) -> Result<spvsass::backend::binary::Binary, String> {
+    let bytes = read(path)?;
+    match Input::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))? {
+        Input::Binary(b) => Ok(*b),
+        Input::Spirv(_) => Ok(compile_input(path, arch, entry, false, task_present)?.binary),
+    }
 }
 
 fn run(cli: Cli) -> Result<(), String> {
@@ -146,8 +176,9 @@ fn run(cli: Cli) -> Result<(), String> {
             output,
             ctrl,
             print_passes,
+            task_present,
         } => {
-            let compiled = compile_input(&shader, arch, entry, print_passes)?;
+            let compiled = compile_input(&shader, arch, entry, print_passes, task_present)?;
             for (pass, text) in &compiled.pass_dumps {
                 println!("// ---- after {pass} ----\n{text}");
             }
@@ -171,6 +202,7 @@ fn run(cli: Cli) -> Result<(), String> {
         }
         Command::Run {
             shader,
+            task,
             groups,
             arch,
             entry,
@@ -182,15 +214,16 @@ fn run(cli: Cli) -> Result<(), String> {
             cull_mode,
             front_face,
         } => {
-            let bytes = read(&shader)?;
-            let binary = match Input::from_bytes(&bytes)
-                .map_err(|e| format!("{}: {e}", shader.display()))?
-            {
-                Input::Binary(b) => *b,
-                Input::Spirv(_) => compile_input(&shader, arch, entry, false)?.binary,
+            // A task+mesh pair: the mesh shader is compiled for a task
+            // shader in front of it.
+            let task_present = task.is_some();
+            let binary = load_binary(&shader, arch, entry.clone(), task_present)?;
+            let task_binary = match &task {
+                Some(t) => Some(load_binary(t, arch, entry, false)?),
+                None => None,
             };
             let options = spvsass::sim::SimOptions { max_steps };
-            let draw = spvsass::simulate(&binary, groups, &options)
+            let draw = spvsass::simulate_draw(task_binary.as_ref(), &binary, groups, &options)
                 .map_err(|e| format!("{}: {e}", shader.display()))?;
             if json {
                 println!(
@@ -218,6 +251,21 @@ fn run(cli: Cli) -> Result<(), String> {
                     write(&path, &spvsass::sim::image::raw_rgba32f(&frame))?;
                 }
             }
+        }
+        Command::Reference { run, out } => {
+            let mut capture = spvsass::reference::run_file(&run).map_err(|e| e.to_string())?;
+            let args: Vec<String> = std::env::args().collect();
+            capture.result.command = Some(args.join(" "));
+            capture.write(&out).map_err(|e| e.to_string())?;
+            let d = &capture.result.device;
+            println!(
+                "{}: ran on {} ({} {}), wrote {}",
+                capture.result.run,
+                d.device_name,
+                d.driver_name,
+                d.driver_info,
+                out.display()
+            );
         }
     }
     Ok(())

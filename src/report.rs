@@ -12,6 +12,20 @@ fn attrs(out: &mut String, a: &Attributes) {
     if let Some(s) = a.point_size {
         let _ = write!(out, " point_size {s}");
     }
+    let ints = [
+        ("primitive_id", a.primitive_id),
+        ("layer", a.layer),
+        ("viewport", a.viewport_index),
+        ("shading_rate", a.shading_rate),
+    ];
+    for (name, v) in ints {
+        if let Some(v) = v {
+            let _ = write!(out, " {name} {v}");
+        }
+    }
+    if a.cull == Some(true) {
+        out.push_str(" culled");
+    }
     for (loc, comps) in &a.generic {
         let c: Vec<String> = comps
             .iter()
@@ -26,8 +40,19 @@ fn attrs(out: &mut String, a: &Attributes) {
 
 pub fn describe(draw: &MeshDraw) -> String {
     let mut s = String::new();
+    for (i, t) in draw.tasks.iter().enumerate() {
+        let [x, y, z] = t.id;
+        let [mx, my, mz] = t.mesh_groups;
+        let _ = writeln!(
+            s,
+            "task workgroup {i} ({x}, {y}, {z}): launches {mx}x{my}x{mz} mesh workgroups"
+        );
+    }
     for wg in &draw.workgroups {
         let [x, y, z] = wg.id;
+        if let Some(t) = wg.task_workgroup {
+            let _ = write!(s, "task {t} ");
+        }
         let _ = writeln!(
             s,
             "workgroup ({x}, {y}, {z}): {} {}",
@@ -52,6 +77,12 @@ pub fn describe(draw: &MeshDraw) -> String {
         s,
         "executed: {} warp-instructions, {} thread-instructions",
         c.warp_instructions, c.thread_instructions
+    );
+    let st = &draw.statistics;
+    let _ = writeln!(
+        s,
+        "statistics: {} task invocations, {} mesh invocations, {} mesh primitives generated",
+        st.task_invocations, st.mesh_invocations, st.mesh_primitives_generated
     );
     s
 }

@@ -112,7 +112,7 @@ fn bad_arguments_are_rejected() {
 #[test]
 fn corrupt_binary_is_an_error() {
     let f = tmp("corrupt.bin");
-    std::fs::write(&f, b"SPVSASS\0\x01\x00\x00\x00").unwrap();
+    std::fs::write(&f, b"SPVSASS\0\x02\x00\x00\x00").unwrap();
     let o = spvsass(&["disasm", f.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(1));
     assert!(stderr(&o).contains("truncated"), "{}", stderr(&o));

@@ -34,6 +34,13 @@ golden! {
     point_sm86: "point.mesh", Arch::Sm86;
     triangle_sm75: "triangle.mesh", Arch::Sm75;
     triangle_sm86: "triangle.mesh", Arch::Sm86;
+    d_payload_task_sm75: "d_payload.task", Arch::Sm75;
+    d_payload_task_sm86: "d_payload.task", Arch::Sm86;
+    d_payload_mesh_sm86: "d_payload.mesh", Arch::Sm86;
+    d_prims_task_sm86: "d_prims.task", Arch::Sm86;
+    d_prims_mesh_sm86: "d_prims.mesh", Arch::Sm86;
+    d_viewport_mesh_sm75: "d_viewport.mesh", Arch::Sm75;
+    d_cull_narrow_mesh_sm86: "d_cull_narrow.mesh", Arch::Sm86;
 }
 
 #[test]

@@ -106,3 +106,18 @@ fn point_shader_meets_the_xdc_bar() {
         "{text}"
     );
 }
+
+#[test]
+fn d_payload_task_sm75() {
+    check("d_payload.task", Arch::Sm75);
+}
+
+#[test]
+fn d_payload_mesh_sm86() {
+    check("d_payload.mesh", Arch::Sm86);
+}
+
+#[test]
+fn d_prims_mesh_sm86() {
+    check("d_prims.mesh", Arch::Sm86);
+}

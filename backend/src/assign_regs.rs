@@ -60,7 +60,7 @@ impl<'a> Flat<'a> {
                 let mut ops = Vec::new();
                 // visit_regs needs &mut; operands are collected from a copy.
                 let mut copy = *ins;
-                copy.visit_regs(&mut |r, file, kind| {
+                copy.visit_regs(&mut |r, file, kind, _width| {
                     if let Reg::Virt(v) = *r {
                         let vr = VReg::new(v as usize, class(file));
                         ops.push(match kind {
@@ -182,6 +182,19 @@ fn copy(file: RegClass, from: u8, to: u8) -> Instr {
 /// Allocates registers and rewrites `f` in place with physical registers
 /// and the moves regalloc2 asks for. Returns the number of GPRs used.
 pub fn assign_regs(f: &mut MFunc) -> Result<u32, BackendError> {
+    // Aligned register groups (64/128-bit operands) are not allocated yet.
+    for ins in f.blocks.iter().flat_map(|b| &b.instrs) {
+        let mut wide = false;
+        let mut copy = *ins;
+        copy.visit_regs(&mut |_, _, _, width| wide |= width > 1);
+        if wide {
+            return Err(BackendError::Unsupported {
+                what: format!("the 64/128-bit register group of `{ins}`"),
+                opcode: "register allocation".into(),
+                spirv_id: None,
+            });
+        }
+    }
     let flat = Flat::new(f);
     let opts = RegallocOptions {
         validate_ssa: cfg!(debug_assertions),
@@ -227,7 +240,7 @@ pub fn assign_regs(f: &mut MFunc) -> Result<u32, BackendError> {
             }
             let allocs = out.inst_allocs(here);
             let mut i = 0;
-            ins.visit_regs(&mut |r, file, _| {
+            ins.visit_regs(&mut |r, file, _, _| {
                 if let Reg::Virt(_) = *r {
                     let preg = allocs[i].as_reg().expect("no spill slots were used");
                     i += 1;

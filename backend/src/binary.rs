@@ -9,14 +9,16 @@
 //!   max vertices, max primitives, shared memory lines,
 //!   n per-vertex components, their SPH addresses,
 //!   n per-primitive components, their SPH addresses],
-//! SPH word count (0 or 32), SPH words, code word count, code words
+//! task state present (0/1) [payload bytes],
+//! SPH word count (0 or 32), SPH words, code word count, code words,
+//! GEOMETRY header word count (0 or 32), its words
 //! ```
 
 use crate::target::Arch;
 pub use spvsass_frontend::ir::{MeshTopology, Stage};
 
 pub const MAGIC: [u8; 8] = *b"SPVSASS\0";
-pub const VERSION: u32 = 1;
+pub const VERSION: u32 = 2;
 
 /// What a mesh draw needs beyond the code: the output topology and the
 /// attribute layout the SPH describes.
@@ -32,6 +34,13 @@ pub struct MeshState {
     pub primitive_attrs: Vec<u16>,
 }
 
+/// What launching mesh workgroups from a task shader needs: the size of
+/// the payload it hands over (from 0x20 of its output ATTR region).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TaskState {
+    pub payload_bytes: u32,
+}
+
 /// A compiled shader.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Binary {
@@ -40,9 +49,13 @@ pub struct Binary {
     pub workgroup_size: [u32; 3],
     pub num_gprs: u32,
     pub mesh: Option<MeshState>,
+    pub task: Option<TaskState>,
     pub sph: Option<[u32; 32]>,
     /// Encoded instructions, four words each.
     pub code: Vec<u32>,
+    /// The passthrough GEOMETRY header of a mesh shader with per-primitive
+    /// outputs, stored after the code (seed 000, facts §2).
+    pub gs_sph: Option<[u32; 32]>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -96,15 +109,14 @@ impl Binary {
                 }
             }
         }
-        match &self.sph {
+        match &self.task {
             None => w.push(0),
-            Some(s) => {
-                w.push(32);
-                w.extend(s);
-            }
+            Some(t) => w.extend([1, t.payload_bytes]),
         }
+        push_sph(&mut w, &self.sph);
         w.push(self.code.len() as u32);
         w.extend(&self.code);
+        push_sph(&mut w, &self.gs_sph);
         let mut out = MAGIC.to_vec();
         out.extend(VERSION.to_le_bytes());
         out.extend(w.iter().flat_map(|x| x.to_le_bytes()));
@@ -177,22 +189,19 @@ impl Binary {
                 });
             }
         };
-        let sph = match r.word("SPH size")? {
+        let task = match r.word("task state flag")? {
             0 => None,
-            32 => {
-                let mut s = [0u32; 32];
-                for x in &mut s {
-                    *x = r.word("SPH")?;
-                }
-                Some(s)
-            }
+            1 => Some(TaskState {
+                payload_bytes: r.word("payload bytes")?,
+            }),
             v => {
                 return Err(BinaryError::BadValue {
-                    field: "SPH size",
+                    field: "task state flag",
                     value: v,
                 });
             }
         };
+        let sph = r.sph("SPH size", "SPH")?;
         let n = r.word("code size")?;
         if n % 4 != 0 {
             return Err(BinaryError::BadValue {
@@ -201,6 +210,7 @@ impl Binary {
             });
         }
         let code = r.words(n as usize, "code")?;
+        let gs_sph = r.sph("GEOMETRY header size", "GEOMETRY header")?;
         if !r.bytes.is_empty() {
             return Err(BinaryError::Trailing(r.bytes.len()));
         }
@@ -210,9 +220,21 @@ impl Binary {
             workgroup_size,
             num_gprs,
             mesh,
+            task,
             sph,
             code,
+            gs_sph,
         })
+    }
+}
+
+fn push_sph(w: &mut Vec<u32>, sph: &Option<[u32; 32]>) {
+    match sph {
+        None => w.push(0),
+        Some(s) => {
+            w.push(32);
+            w.extend(s);
+        }
     }
 }
 
@@ -235,6 +257,28 @@ impl Reader<'_> {
             return Err(BinaryError::Truncated(what));
         }
         (0..n).map(|_| self.word(what)).collect()
+    }
+
+    /// A header: its word count (0 or 32), then its words.
+    fn sph(
+        &mut self,
+        size: &'static str,
+        what: &'static str,
+    ) -> Result<Option<[u32; 32]>, BinaryError> {
+        match self.word(size)? {
+            0 => Ok(None),
+            32 => {
+                let mut s = [0u32; 32];
+                for x in &mut s {
+                    *x = self.word(what)?;
+                }
+                Ok(Some(s))
+            }
+            v => Err(BinaryError::BadValue {
+                field: size,
+                value: v,
+            }),
+        }
     }
 
     fn attr_list(&mut self) -> Result<Vec<u16>, BinaryError> {

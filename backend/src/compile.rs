@@ -2,9 +2,10 @@
 //! `print_passes` set, the machine IR is captured after each pass.
 
 use crate::assign_regs::assign_regs;
-use crate::binary::{Binary, MeshState};
+use crate::binary::{Binary, MeshState, TaskState};
 use crate::error::BackendError;
 use crate::from_ir::select;
+use crate::from_ir::task_out::payload_bytes;
 use crate::isa::Instr;
 use crate::layout::layout;
 use crate::program;
@@ -48,17 +49,13 @@ pub fn compile(sh: &Shader, opts: &BackendOptions) -> Result<Compiled, BackendEr
             dumps.push((name, text()));
         }
     };
-    if sh.stage != Stage::Mesh {
+    if sh.stage == Stage::Compute {
         return Err(BackendError::Unsupported {
-            what: format!("{} shaders (issues [C] and [D])", sh.stage.name()),
+            what: "compute shaders (issue [C])".into(),
             opcode: "OpEntryPoint".into(),
             spirv_id: None,
         });
     }
-    let mesh_info = sh.mesh.ok_or_else(|| BackendError::Invalid {
-        what: "a mesh shader without output modes".into(),
-        spirv_id: None,
-    })?;
     if sh.invocations() > 32 {
         return Err(BackendError::Unsupported {
             what: format!(
@@ -71,7 +68,7 @@ pub fn compile(sh: &Shader, opts: &BackendOptions) -> Result<Compiled, BackendEr
     }
 
     // The pipeline.
-    let selected = select(sh, opts.arch)?;
+    let selected = select(sh, opts.arch, opts.task_present)?;
     let mut func = selected.func;
     dump("select", &|| func.to_string());
     let num_gprs = assign_regs(&mut func)?;
@@ -80,28 +77,52 @@ pub fn compile(sh: &Shader, opts: &BackendOptions) -> Result<Compiled, BackendEr
     dump("layout", &|| program::listing(&instrs, false));
     let code = program::encode(&instrs)?;
 
-    let mesh = MeshState {
-        topology: mesh_info.topology,
-        max_vertices: mesh_info.max_vertices,
-        max_primitives: mesh_info.max_primitives,
-        shared_mem_lines: 0,
-        vertex_attrs: selected.vertex_attrs,
-        primitive_attrs: Vec::new(),
+    let (mesh, task, sph, gs_sph) = match sh.stage {
+        Stage::Mesh => {
+            let info = sh.mesh.ok_or_else(|| BackendError::Invalid {
+                what: "a mesh shader without output modes".into(),
+                spirv_id: None,
+            })?;
+            let mesh = MeshState {
+                topology: info.topology,
+                max_vertices: info.max_vertices,
+                max_primitives: info.max_primitives,
+                shared_mem_lines: 0,
+                vertex_attrs: selected.vertex_attrs,
+                primitive_attrs: selected.primitive_attrs,
+            };
+            // Bound as VERTEX alone, as TESSELLATION behind a task shader
+            // (facts §2, seed 000 "Mesh").
+            let shader_type = if opts.task_present {
+                ShaderType::Tessellation
+            } else {
+                ShaderType::Vertex
+            };
+            let sph = Sph::mesh(&mesh, shader_type);
+            // Per-primitive outputs enable the geometry stage in
+            // passthrough mode, with only its header (seed 000).
+            let gs = (!mesh.primitive_attrs.is_empty())
+                .then(|| Sph::passthrough_gs(&mesh.primitive_attrs).0);
+            (Some(mesh), None, sph, gs)
+        }
+        // A task shader is always bound as a VERTEX shader (seed 000).
+        _ => {
+            let task = TaskState {
+                payload_bytes: payload_bytes(sh),
+            };
+            (None, Some(task), Sph::task(), None)
+        }
     };
-    let shader_type = if opts.task_present {
-        ShaderType::Tessellation
-    } else {
-        ShaderType::Vertex
-    };
-    let sph = Sph::mesh(&mesh, shader_type);
     let binary = Binary {
         arch: opts.arch,
         stage: sh.stage,
         workgroup_size: sh.workgroup_size,
         num_gprs,
-        mesh: Some(mesh),
+        mesh,
+        task,
         sph: Some(sph.0),
         code,
+        gs_sph,
     };
     Ok(Compiled {
         binary,

@@ -59,6 +59,48 @@ pub fn fold(op: &Op) -> Option<Folded> {
             Folded::Word(o.eval([v[0], v[1], v[2]]))
         }
         Op::Conv(o) => Folded::Word(o.eval(konst(&o.src)?)),
+        Op::Bit(o) => Folded::Word(o.eval(konst(&o.src)?)),
+        Op::Mufu(o) => Folded::Word(o.eval(konst(&o.src)?)),
+        Op::F2F(o) => Folded::Word(o.eval(konst(&o.src)?)),
+        Op::Frnd(o) => Folded::Word(o.eval(konst(&o.src)?)),
+        Op::Bmsk(o) => {
+            let v = all(&o.srcs)?;
+            Folded::Word(o.eval(v[0], v[1]))
+        }
+        Op::Sgxt(o) => {
+            let v = all(&o.srcs)?;
+            Folded::Word(o.eval(v[0], v[1]))
+        }
+        Op::Prmt(o) => {
+            let v = all(&o.srcs)?;
+            Folded::Word(o.eval([v[0], v[1], v[2]]))
+        }
+        Op::Lea(o) => {
+            let v = all(&o.srcs)?;
+            Folded::Word(o.eval([v[0], v[1], v[2]]))
+        }
+        Op::IMadWide(o) if o.hi => {
+            let v = all(&o.srcs)?;
+            Folded::Word(o.eval_hi([v[0], v[1], v[2]]))
+        }
+        Op::IMnMx(o) => {
+            let v = all(&o.srcs)?;
+            Folded::Word(o.eval(v[0], v[1], pt(&o.min)?))
+        }
+        Op::FMnMx(o) => {
+            let v = all(&o.srcs)?;
+            Folded::Word(o.eval(v[0], v[1], pt(&o.min)?))
+        }
+        Op::FSel(o) => {
+            let v = all(&o.srcs)?;
+            Folded::Word(o.eval(v[0], v[1], pt(&o.cond)?))
+        }
+        Op::PLop3(o) => {
+            let [a, b, c] = [pt(&o.srcs[0])?, pt(&o.srcs[1])?, pt(&o.srcs[2])?];
+            Folded::Pred(o.eval(a, b, c))
+        }
+        // Two results (IADD3 with a carry, IMAD.WIDE), memory, warp-wide
+        // and control ops do not fold to one value.
         _ => return None,
     })
 }

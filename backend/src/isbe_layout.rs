@@ -23,6 +23,19 @@ pub mod map {
     }
 }
 
+/// Offsets in the task output ATTR region, which is also the input ATTR
+/// region of the mesh workgroups it launches (facts §3, seed 000).
+pub mod task {
+    /// The workgroup index of a mesh shader launched by a task shader
+    /// (input side only; filled by the hardware).
+    pub const MESH_GROUP_INDEX: u32 = 0x00;
+    pub const GROUP_COUNT: u32 = 0x04;
+    pub const GROUP_X: u32 = 0x08;
+    pub const GROUP_Y: u32 = 0x0c;
+    pub const GROUP_Z: u32 = 0x10;
+    pub const PAYLOAD: u32 = 0x20;
+}
+
 /// One ISBE memory line: 128 bytes, 32 lanes of one 32-bit component.
 pub const LINE: u32 = 128;
 /// Vertices (or primitives) per block of lines.
@@ -39,6 +52,9 @@ pub mod addr {
     pub const GENERIC_END: u16 = 0x280;
     pub const CLIP_DISTANCE: u16 = 0x2c0;
     pub const VIEWPORT_MASK: u16 = 0x3a0;
+    /// PrimitiveShadingRate: project-defined (no source gave its address);
+    /// the word after VIEWPORT_MASK.
+    pub const SHADING_RATE: u16 = 0x3a4;
 
     /// The address of component `c` of generic attribute (location) `loc`.
     pub fn generic(loc: u32, c: u32) -> u16 {

@@ -26,8 +26,10 @@ pub mod bits {
     pub const SHADER_TYPE: Range<usize> = 10..14;
     pub const DOES_GLOBAL_STORE: usize = 16;
     pub const SASS_VERSION: Range<usize> = 17..21;
+    pub const GS_PASSTHROUGH: usize = 24;
     pub const DOES_LOAD_OR_STORE: usize = 26;
     pub const LOCAL_MEMORY_LOW: Range<usize> = 32..56;
+    pub const THREADS_PER_INPUT_PRIMITIVE: Range<usize> = 88..96;
     pub const OUTPUT_TOPOLOGY: Range<usize> = 120..124;
     pub const MAX_OUTPUT_VERTICES: Range<usize> = 128..140;
     pub const STORE_REQ_START: Range<usize> = 140..148;
@@ -78,14 +80,26 @@ impl Sph {
         }
     }
 
-    /// The header of a mesh shader (bound as VERTEX, or TESSELLATION when a
-    /// task shader feeds it).
-    pub fn mesh(m: &MeshState, shader_type: ShaderType) -> Sph {
+    /// The common words of a VTG header bound as `shader_type`.
+    fn vtg(shader_type: ShaderType) -> Sph {
         let mut s = Sph([0; 32]);
         s.set(bits::SPH_TYPE, SPH_TYPE_VTG);
         s.set(bits::VERSION, SPH_VERSION);
         s.set(bits::SHADER_TYPE, shader_type as u32);
         s.set(bits::SASS_VERSION, 1);
+        s
+    }
+
+    /// The header of a task shader: always bound as VERTEX (seed 000). Its
+    /// outputs (counts and payload) are raw ATTR words, not SPH attributes.
+    pub fn task() -> Sph {
+        Sph::vtg(ShaderType::Vertex)
+    }
+
+    /// The header of a mesh shader (bound as VERTEX, or TESSELLATION when a
+    /// task shader feeds it).
+    pub fn mesh(m: &MeshState, shader_type: ShaderType) -> Sph {
+        let mut s = Sph::vtg(shader_type);
         s.set(
             bits::OUTPUT_TOPOLOGY,
             match m.topology {
@@ -103,6 +117,25 @@ impl Sph {
         if let (Some(first), Some(last)) = (m.vertex_attrs.first(), m.vertex_attrs.last()) {
             s.set(bits::STORE_REQ_START, u32::from(*first) / 4);
             s.set(bits::STORE_REQ_END, u32::from(*last) / 4);
+        }
+        s
+    }
+
+    /// The GEOMETRY header of the passthrough stage that carries a mesh
+    /// shader's per-primitive outputs (facts §2): passthrough, one thread
+    /// per input primitive, POINTLIST, one output vertex, output map = the
+    /// per-primitive attributes (those the map covers: VIEWPORT_MASK and
+    /// the shading rate have no known map bit and are left out).
+    pub fn passthrough_gs(primitive_attrs: &[u16]) -> Sph {
+        let mut s = Sph::vtg(ShaderType::Geometry);
+        s.set_bit(bits::GS_PASSTHROUGH, true);
+        s.set(bits::THREADS_PER_INPUT_PRIMITIVE, 1);
+        s.set(bits::OUTPUT_TOPOLOGY, 1);
+        s.set(bits::MAX_OUTPUT_VERTICES, 1);
+        for &a in primitive_attrs {
+            if let Some(b) = Sph::output_map_bit(a) {
+                s.set_bit(b, true);
+            }
         }
         s
     }
@@ -128,8 +161,13 @@ impl Sph {
             .filter(|&a| Sph::output_map_bit(a).is_some_and(|b| self.bit(b)))
             .map(attr_name)
             .collect();
+        let passthrough = if self.bit(bits::GS_PASSTHROUGH) {
+            " passthrough"
+        } else {
+            ""
+        };
         format!(
-            "SPH v{} type {ty}, topology {topo}, max vertices {}, outputs [{}]",
+            "SPH v{} type {ty}{passthrough}, topology {topo}, max vertices {}, outputs [{}]",
             self.get(bits::VERSION),
             self.get(bits::MAX_OUTPUT_VERTICES),
             outputs.join(" ")
@@ -145,6 +183,8 @@ pub fn attr_name(a: u16) -> String {
         addr::LAYER => "Layer".into(),
         addr::VIEWPORT_INDEX => "ViewportIndex".into(),
         addr::POINT_SIZE => "PointSize".into(),
+        addr::VIEWPORT_MASK => "ViewportMask".into(),
+        addr::SHADING_RATE => "ShadingRate".into(),
         0x70..0x80 => format!("Position.{}", XYZW[usize::from((a - 0x70) / 4)]),
         addr::GENERIC..addr::GENERIC_END => {
             let g = a - addr::GENERIC;

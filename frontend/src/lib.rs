@@ -18,7 +18,7 @@ mod translate;
 mod validate;
 
 pub use error::FrontendError;
-pub use load::words_from_bytes;
+pub use load::{load_words, words_from_bytes};
 pub use translate::FrontendOptions;
 pub use validate::validate;
 

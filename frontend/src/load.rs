@@ -42,7 +42,7 @@ pub fn words_from_bytes(bytes: &[u8]) -> Result<Vec<u32>, FrontendError> {
 
 /// Parses SPIR-V words into a module. Words whose magic number is
 /// byte-swapped (read with the wrong endianness) are swapped back.
-pub(crate) fn load_words(words: &[u32]) -> Result<dr::Module, FrontendError> {
+pub fn load_words(words: &[u32]) -> Result<dr::Module, FrontendError> {
     if words.len() < HEADER_WORDS {
         return Err(not_spirv(format!(
             "{} words is shorter than the 5-word module header",

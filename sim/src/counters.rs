@@ -1,7 +1,7 @@
 //! What a run executed: instruction counts for reports and tests.
 
 use serde::Serialize;
-use spvsass_backend::isa::{ConvKind, FloatArith, Op};
+use spvsass_backend::isa::Op;
 use std::collections::BTreeMap;
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
@@ -32,34 +32,19 @@ impl Counters {
     }
 }
 
-/// The op's name without modifiers, as the listing begins it. (The ISA has
-/// only the full text form; this belongs next to `Op`'s Display.)
+/// The pipeline statistics of a draw as the H100's driver reports them
+/// (facts §4): invocations, not workgroups; generated primitives include
+/// culled ones. The hardware needs the shaders to count these themselves;
+/// the simulator's draw driver counts them from the launch (the workgroup
+/// size in the binary, the workgroups run, the primitive counts written).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct PipelineStatistics {
+    pub task_invocations: u64,
+    pub mesh_invocations: u64,
+    pub mesh_primitives_generated: u64,
+}
+
+/// The op's name without modifiers, as the listing begins it.
 pub fn mnemonic(op: &Op) -> &'static str {
-    match op {
-        Op::Mov(_) => "MOV",
-        Op::IAdd3(_) => "IADD3",
-        Op::IMad(_) => "IMAD",
-        Op::ISetP(_) => "ISETP",
-        Op::FSetP(_) => "FSETP",
-        Op::FArith(o) => match o.kind {
-            FloatArith::Add => "FADD",
-            FloatArith::Mul => "FMUL",
-            FloatArith::Fma => "FFMA",
-        },
-        Op::Sel(_) => "SEL",
-        Op::Lop3(_) => "LOP3",
-        Op::Shf(_) => "SHF",
-        Op::Conv(o) => match o.kind {
-            ConvKind::IntToFloat => "I2F",
-            ConvKind::FloatToInt => "F2I",
-        },
-        Op::S2R(_) => "S2R",
-        Op::IsbeWr(_) => "ISBEWR",
-        Op::IsbeRd(_) => "ISBERD",
-        Op::Bra(_) => "BRA",
-        Op::Bssy(_) => "BSSY",
-        Op::Bsync(_) => "BSYNC",
-        Op::Exit => "EXIT",
-        Op::Nop => "NOP",
-    }
+    op.mnemonic()
 }

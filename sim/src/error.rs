@@ -3,6 +3,7 @@
 //! listing), the lane, the ISBE address and, for draws, the workgroup.
 
 use crate::isbe::IsbeRegion;
+use crate::memory::{MemFault, Space};
 use spvsass_backend::isa::DecodeError;
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -31,8 +32,29 @@ pub enum SimError {
     #[error("the binary has no mesh state (stage {stage}): it is not a mesh shader")]
     NotMesh { stage: &'static str },
 
-    #[error("/*{pc:04x}*/: constant banks not supported yet (c[{bank:#x}][{offset:#x}])")]
-    ConstantBank { pc: u32, bank: u8, offset: u16 },
+    #[error("/*{pc:04x}*/ lane {lane}: {bytes}-byte {space} access at {addr:#x}: {fault}")]
+    Memory {
+        pc: u32,
+        lane: u32,
+        space: Space,
+        addr: u64,
+        bytes: u32,
+        fault: MemFault,
+    },
+
+    #[error(
+        "/*{pc:04x}*/: deadlock: lanes {} wait at {what} for lanes {}, which can never arrive",
+        lane_list(*waiting), lane_list(*missing)
+    )]
+    WaitDeadlock {
+        pc: u32,
+        what: &'static str,
+        waiting: u32,
+        missing: u32,
+    },
+
+    #[error("/*{pc:04x}*/ lane {lane}: SHFL reads lane {from}, which does not execute it")]
+    ShuffleFromInactive { pc: u32, lane: u32, from: u32 },
 
     #[error("/*{pc:04x}*/: special register {name} is not supported by the simulator")]
     UnsupportedSpecialReg { pc: u32, name: &'static str },

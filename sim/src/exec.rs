@@ -3,11 +3,12 @@
 //! the simulator defines no op semantics of its own.
 
 use crate::error::SimError;
-use crate::isbe::{Isbe, IsbeFault, IsbeRegion};
-use crate::warp::{Launch, Warp, lanes};
+use crate::isbe::{IsbeFault, IsbeRegion};
+use crate::memory::{MemFault, Space};
+use crate::warp::{Env, Launch, WARPSYNC, WORKGROUP_BARRIER, Warp, lanes};
 use spvsass_backend::isa::{Dst, Instr, IsbeAccess, IsbeSize, Op, SpecialReg, Src, SrcRef, Target};
 
-impl Warp {
+impl Warp<'_> {
     /// Executes `instr` at `pc` for the `active` lanes and moves them on.
     /// Lanes whose guard fails only advance. Returns the lanes whose guard
     /// held.
@@ -16,9 +17,9 @@ impl Warp {
         instr: &Instr,
         pc: u32,
         active: u32,
-        launch: &Launch,
-        isbe: &mut Isbe,
+        env: &mut Env<'_>,
     ) -> Result<u32, SimError> {
+        let (launch, isbe) = (env.launch, &mut *env.isbe);
         let exec = lanes(active)
             .filter(|&l| self.pred(l, &instr.guard))
             .fold(0, |m, l| m | 1 << l);
@@ -30,6 +31,70 @@ impl Warp {
             Op::FArith(o) => self.alu(exec, o.dst, &o.srcs, pc, |x| o.eval(x))?,
             Op::Lop3(o) => self.alu(exec, o.dst, &o.srcs, pc, |x| o.eval(x))?,
             Op::Shf(o) => self.alu(exec, o.dst, &o.srcs, pc, |x| o.eval(x))?,
+            Op::Bit(o) => self.alu(exec, o.dst, &[o.src], pc, |[a]| o.eval(a))?,
+            Op::Mufu(o) => self.alu(exec, o.dst, &[o.src], pc, |[a]| o.eval(a))?,
+            Op::F2F(o) => self.alu(exec, o.dst, &[o.src], pc, |[a]| o.eval(a))?,
+            Op::Frnd(o) => self.alu(exec, o.dst, &[o.src], pc, |[a]| o.eval(a))?,
+            Op::Bmsk(o) => self.alu(exec, o.dst, &o.srcs, pc, |[a, b]| o.eval(a, b))?,
+            Op::Sgxt(o) => self.alu(exec, o.dst, &o.srcs, pc, |[a, b]| o.eval(a, b))?,
+            Op::Prmt(o) => self.alu(exec, o.dst, &o.srcs, pc, |x| o.eval(x))?,
+            Op::Lea(o) => self.alu(exec, o.dst, &o.srcs, pc, |x| o.eval(x))?,
+            Op::IAdd3X(o) => self.each(exec, |w, l| {
+                let x = w.srcs(l, &o.srcs, pc)?;
+                let (sum, carry) = o.eval(x, w.pred(l, &o.carry_in));
+                w.set_gpr(l, o.dst, sum);
+                w.set_pred(l, o.carry_out, carry);
+                Ok(())
+            })?,
+            Op::IMadWide(o) => self.each(exec, |w, l| {
+                let [a, b] = w.srcs(l, &[o.srcs[0], o.srcs[1]], pc)?;
+                if o.hi {
+                    let c = w.src(l, &o.srcs[2], pc)?;
+                    w.set_gpr(l, o.dst, o.eval_hi([a, b, c]));
+                } else {
+                    let c = w.src_group(l, &o.srcs[2], 2, pc)?;
+                    let r = o.eval_wide(a, b, u64::from(c[0]) | u64::from(c[1]) << 32);
+                    w.set_group(l, o.dst, &[r as u32, (r >> 32) as u32]);
+                }
+                Ok(())
+            })?,
+            Op::IMnMx(o) => self.each(exec, |w, l| {
+                let [a, b] = w.srcs(l, &o.srcs, pc)?;
+                let min = w.pred(l, &o.min);
+                w.set_gpr(l, o.dst, o.eval(a, b, min));
+                Ok(())
+            })?,
+            Op::FMnMx(o) => self.each(exec, |w, l| {
+                let [a, b] = w.srcs(l, &o.srcs, pc)?;
+                let min = w.pred(l, &o.min);
+                w.set_gpr(l, o.dst, o.eval(a, b, min));
+                Ok(())
+            })?,
+            Op::FSel(o) => self.each(exec, |w, l| {
+                let [a, b] = w.srcs(l, &o.srcs, pc)?;
+                let cond = w.pred(l, &o.cond);
+                w.set_gpr(l, o.dst, o.eval(a, b, cond));
+                Ok(())
+            })?,
+            Op::PLop3(o) => self.each(exec, |w, l| {
+                let [a, b, c] = o.srcs.map(|p| w.pred(l, &p));
+                w.set_pred(l, o.dst, o.eval(a, b, c));
+                Ok(())
+            })?,
+            Op::Shfl(o) => self.shfl(exec, o, pc)?,
+            Op::Vote(o) => self.vote(exec, o),
+            Op::Match(o) => self.match_(exec, o, pc)?,
+            Op::Redux(o) => self.redux(exec, o, pc)?,
+            Op::WarpSync(o) => {
+                for l in lanes(exec) {
+                    let mask = self.src(l, &o.mask, pc)?;
+                    self.wait_mask[l] = mask | 1 << l;
+                    self.wait_bar[l] = WARPSYNC;
+                }
+                self.waiting |= exec;
+                self.advance(active & !exec);
+                return Ok(exec);
+            }
             Op::ISetP(o) => self.each(exec, |w, l| {
                 let [a, b] = w.srcs(l, &o.srcs, pc)?;
                 let accum = w.pred(l, &o.accum);
@@ -49,10 +114,36 @@ impl Warp {
                 Ok(())
             })?,
             Op::S2R(o) => self.each(exec, |w, l| {
-                let value = special(o.sr, l as u32, launch, pc)?;
+                let value = special(o.sr, l as u32, launch, w.clock, pc)?;
                 w.set_gpr(l, o.dst, value);
                 Ok(())
             })?,
+            Op::Cs2r(o) => self.each(exec, |w, l| {
+                let (lo, hi) = match o.sr {
+                    SpecialReg::Zero => (0, 0),
+                    _ => (w.clock as u32, (w.clock >> 32) as u32),
+                };
+                let n = if o.wide { 2 } else { 1 };
+                w.set_group(l, o.dst, &[lo, hi][..n]);
+                Ok(())
+            })?,
+            Op::Ld(o) => self.load(exec, o, pc, env)?,
+            Op::St(o) => self.store(exec, o, pc, env)?,
+            Op::Atom(o) => self.atom(exec, o, pc, env)?,
+            Op::Red(o) => self.red(exec, o, pc, env)?,
+            Op::Ldc(o) => self.ldc(exec, o, pc)?,
+            // Memory is sequentially consistent in the simulator.
+            Op::Membar(_) => {}
+            Op::Bar(_) => {
+                // Waiting lanes keep their pc; the scheduler releases them
+                // when every live lane of the workgroup has arrived.
+                self.waiting |= exec;
+                for l in lanes(exec) {
+                    self.wait_bar[l] = WORKGROUP_BARRIER;
+                }
+                self.advance(active & !exec);
+                return Ok(exec);
+            }
             Op::IsbeWr(o) => {
                 let region = match o.access {
                     IsbeAccess::Map => IsbeRegion::OutputMap,
@@ -134,16 +225,16 @@ impl Warp {
     }
 
     /// Runs `f` for each lane of `mask`, in lane order.
-    fn each(
+    pub(crate) fn each(
         &mut self,
         mask: u32,
-        mut f: impl FnMut(&mut Warp, usize) -> Result<(), SimError>,
+        mut f: impl FnMut(&mut Self, usize) -> Result<(), SimError>,
     ) -> Result<(), SimError> {
         lanes(mask).try_for_each(|l| f(self, l))
     }
 
     /// An ALU op without predicate operands: `dst = eval(srcs)` per lane.
-    fn alu<const N: usize>(
+    pub(crate) fn alu<const N: usize>(
         &mut self,
         mask: u32,
         dst: Dst,
@@ -159,16 +250,43 @@ impl Warp {
     }
 
     /// A source operand's raw bits; the op's `eval` applies its modifiers.
-    fn src(&self, lane: usize, s: &Src, pc: u32) -> Result<u32, SimError> {
+    pub(crate) fn src(&self, lane: usize, s: &Src, pc: u32) -> Result<u32, SimError> {
         match s.src {
             SrcRef::Reg(r) => Ok(self.gpr(lane, r)),
             SrcRef::Zero => Ok(0),
             SrcRef::Imm(v) => Ok(v),
-            SrcRef::CBuf { bank, offset } => Err(SimError::ConstantBank { pc, bank, offset }),
+            SrcRef::CBuf { bank, offset } => {
+                let addr = u64::from(offset);
+                let b = self
+                    .consts
+                    .read(bank, addr, 4)
+                    .map_err(|fault| mem_error(fault, pc, lane, Space::Constant(bank), addr, 4))?;
+                Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+            }
         }
     }
 
-    fn srcs<const N: usize>(
+    /// The `n` registers of a group source (a 64- or 128-bit operand).
+    pub(crate) fn src_group(
+        &self,
+        lane: usize,
+        s: &Src,
+        n: u8,
+        pc: u32,
+    ) -> Result<[u32; 4], SimError> {
+        let mut v = [0; 4];
+        match s.src {
+            SrcRef::Reg(r) => {
+                for i in 0..n {
+                    v[usize::from(i)] = self.gpr_in_group(lane, r, i);
+                }
+            }
+            _ => v[0] = self.src(lane, s, pc)?,
+        }
+        Ok(v)
+    }
+
+    pub(crate) fn srcs<const N: usize>(
         &self,
         lane: usize,
         s: &[Src; N],
@@ -199,7 +317,13 @@ impl Warp {
 
 /// The value of a special register for `lane`. The local invocation index
 /// is the lane; the invocation id unpacks it over the workgroup size.
-fn special(sr: SpecialReg, lane: u32, launch: &Launch, pc: u32) -> Result<u32, SimError> {
+fn special(
+    sr: SpecialReg,
+    lane: u32,
+    launch: &Launch,
+    clock: u64,
+    pc: u32,
+) -> Result<u32, SimError> {
     let [sx, sy, _] = launch.workgroup_size;
     let eq = 1u32 << lane;
     Ok(match sr {
@@ -215,13 +339,14 @@ fn special(sr: SpecialReg, lane: u32, launch: &Launch, pc: u32) -> Result<u32, S
         SpecialReg::LeMask => eq | (eq - 1),
         SpecialReg::GtMask => !(eq | (eq - 1)),
         SpecialReg::GeMask => !(eq - 1),
+        SpecialReg::ClockLo => clock as u32,
+        SpecialReg::ClockHi => (clock >> 32) as u32,
+        SpecialReg::Zero => 0,
         SpecialReg::VirtCfg
         | SpecialReg::VirtId
         | SpecialReg::InvocationId
         | SpecialReg::InvocationInfo
-        | SpecialReg::Tid
-        | SpecialReg::ClockLo
-        | SpecialReg::ClockHi => {
+        | SpecialReg::Tid => {
             return Err(SimError::UnsupportedSpecialReg {
                 pc,
                 name: sr.name(),
@@ -255,5 +380,23 @@ fn fault(
             addr,
             bytes,
         },
+    }
+}
+
+pub(crate) fn mem_error(
+    fault: MemFault,
+    pc: u32,
+    lane: usize,
+    space: Space,
+    addr: u64,
+    bytes: u32,
+) -> SimError {
+    SimError::Memory {
+        pc,
+        lane: lane as u32,
+        space,
+        addr,
+        bytes,
+        fault,
     }
 }

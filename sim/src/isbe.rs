@@ -6,7 +6,9 @@
 //! every lane's slot (offset `lane * 4`). So `ISBERD.ATTR.SKEW.32 [0]` (the
 //! form without a task shader) and `ISBERD.ATTR.32 [0]` (the form a mesh
 //! shader launched by a task shader uses) both give the workgroup index. No
-//! task payload is modelled: other input offsets are out of bounds.
+//! task payload is modelled there: other input offsets are out of bounds.
+//! A mesh workgroup launched by a task workgroup instead gets the task's
+//! output ATTR region as its input (`Isbe::for_mesh_from_task`).
 //!
 //! Output MAP model: the region takes writes in reverse (NVK: the write of
 //! the primitive count to 0x3 is "effectively a write to offset 0x0"): an
@@ -19,9 +21,9 @@
 //! must be a multiple of `n`.
 
 use serde::Serialize;
-use spvsass_backend::binary::MeshState;
+use spvsass_backend::binary::{MeshState, TaskState};
 use spvsass_backend::isa::IsbeSize;
-use spvsass_backend::isbe_layout::{AttrLayout, BLOCK_ELEMS, LINE, map};
+use spvsass_backend::isbe_layout::{AttrLayout, BLOCK_ELEMS, LINE, map, task as task_attr};
 use std::fmt;
 
 /// The regions the simulator models.
@@ -69,6 +71,39 @@ impl Isbe {
             output_map: vec![0; map_bytes as usize],
             output_attr: vec![0; attr_bytes as usize],
         }
+    }
+
+    /// Zeroed output regions and the given input ATTR region (a mesh
+    /// workgroup launched by a task shader reads the task's output).
+    pub fn with_input(input_attr: Vec<u8>, map_bytes: u32, attr_bytes: u32) -> Isbe {
+        Isbe {
+            input_attr,
+            output_map: vec![0; map_bytes as usize],
+            output_attr: vec![0; attr_bytes as usize],
+        }
+    }
+
+    /// The regions a task shader needs: the counts and the payload in the
+    /// output ATTR region (whole lines), no MAP region.
+    pub fn for_task(task: &TaskState, workgroup_index: u32) -> Isbe {
+        let bytes = (task_attr::PAYLOAD + task.payload_bytes).next_multiple_of(LINE);
+        Isbe::new(workgroup_index, 0, bytes)
+    }
+
+    /// The regions of a mesh workgroup launched by a task workgroup: its
+    /// input ATTR region is the task's output ATTR region with word 0
+    /// holding the workgroup's index within the task's launch (the
+    /// hardware fills it; facts §3).
+    pub fn for_mesh_from_task(mesh: &MeshState, task_output: &[u8], mesh_index: u32) -> Isbe {
+        let mut input = task_output.to_vec();
+        let at = task_attr::MESH_GROUP_INDEX as usize;
+        input[at..at + 4].copy_from_slice(&mesh_index.to_le_bytes());
+        let vpp = mesh.topology.vertices_per_primitive();
+        Isbe::with_input(
+            input,
+            map::size(mesh.max_primitives, vpp),
+            output_attr_size(mesh),
+        )
     }
 
     /// The regions a mesh shader's outputs need: the MAP region for its

@@ -10,19 +10,25 @@
 //! the compiler against the same definitions the compiler uses.
 
 mod counters;
+mod draw;
 mod error;
 mod exec;
+mod exec_mem;
+mod exec_warp;
 pub mod image;
 mod isbe;
+mod memory;
 mod mesh;
 mod program;
 pub mod raster;
 mod warp;
 
-pub use counters::{Counters, mnemonic};
+pub use counters::{Counters, PipelineStatistics, mnemonic};
+pub use draw::{DrawError, MAX_MESH_GROUPS_PER_TASK, run_draw};
 pub use error::SimError;
 pub use isbe::{Isbe, IsbeFault, IsbeRegion};
-pub use mesh::{Attributes, MeshDraw, MeshWorkgroup, read_mesh_outputs, run_mesh};
+pub use memory::{BUFFER_STRIDE, ConstantBanks, GlobalMemory, MemFault, Resources, Space};
+pub use mesh::{Attributes, MeshDraw, MeshWorkgroup, TaskWorkgroup, read_mesh_outputs, run_mesh};
 pub use program::Program;
 pub use warp::{Launch, WARP_LANES, lane_count, run_workgroup};
 

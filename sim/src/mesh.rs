@@ -4,9 +4,10 @@
 //! meaning.
 
 use crate::SimOptions;
-use crate::counters::Counters;
+use crate::counters::{Counters, PipelineStatistics};
 use crate::error::SimError;
 use crate::isbe::{Isbe, IsbeRegion, attr_layouts};
+use crate::memory::Resources;
 use crate::program::Program;
 use crate::warp::{Launch, lane_count, run_workgroup};
 use serde::Serialize;
@@ -19,16 +20,33 @@ use std::collections::BTreeMap;
 pub struct MeshDraw {
     /// "points", "lines" or "triangles".
     pub topology: &'static str,
-    /// In launch order: x fastest, then y, then z.
+    /// The task workgroups of a draw with a task shader, in launch order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub tasks: Vec<TaskWorkgroup>,
+    /// In launch order: x fastest, then y, then z (with a task shader:
+    /// task workgroup by task workgroup, then mesh group index).
     pub workgroups: Vec<MeshWorkgroup>,
     /// Summed over all workgroups.
     pub counters: Counters,
+    pub statistics: PipelineStatistics,
+}
+
+/// What one task workgroup launched.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TaskWorkgroup {
+    pub id: [u32; 3],
+    /// The x/y/z mesh workgroup counts it emitted.
+    pub mesh_groups: [u32; 3],
 }
 
 /// What one workgroup emitted.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct MeshWorkgroup {
+    /// Within the draw's grid, or within the launching task workgroup's.
     pub id: [u32; 3],
+    /// The index of the task workgroup that launched it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub task_workgroup: Option<u32>,
     pub primitive_count: u32,
     /// The vertex indices of each primitive (1, 2 or 3 by topology).
     pub indices: Vec<Vec<u32>>,
@@ -50,6 +68,19 @@ pub struct Attributes {
     pub position: Option<[f32; 4]>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub point_size: Option<f32>,
+    /// gl_PrimitiveID, gl_Layer, gl_ViewportIndex (per primitive).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub primitive_id: Option<i32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub layer: Option<i32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub viewport_index: Option<i32>,
+    /// gl_PrimitiveShadingRateEXT.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shading_rate: Option<i32>,
+    /// Culled: the primitive's VIEWPORT_MASK is 0 (CullPrimitiveEXT).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cull: Option<bool>,
     /// Generic attributes by location, one entry per component.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub generic: BTreeMap<u32, [Option<f32>; 4]>,
@@ -70,30 +101,39 @@ pub fn run_mesh(
         stage: binary.stage.name(),
     })?;
     let program = Program::decode(&binary.code)?;
-    lane_count(binary.workgroup_size)?;
     let ids = (0..groups[2])
         .flat_map(|z| (0..groups[1]).flat_map(move |y| (0..groups[0]).map(move |x| [x, y, z])));
     let mut counters = Counters::default();
+    let mut statistics = PipelineStatistics::default();
+    let lanes = lane_count(binary.workgroup_size)?;
     let mut workgroups = Vec::new();
+    // No buffers are bound to mesh draws yet.
+    let mut resources = Resources::default();
     for (index, id) in ids.enumerate() {
         let launch = Launch {
             workgroup_size: binary.workgroup_size,
             workgroup_id: id,
         };
         let mut isbe = Isbe::for_mesh(mesh, index as u32);
-        let run = run_workgroup(&program, &launch, &mut isbe, options).map_err(|e| {
-            SimError::InWorkgroup {
-                workgroup: id,
-                error: Box::new(e),
-            }
-        })?;
+        let run =
+            run_workgroup(&program, &launch, &mut isbe, &mut resources, options).map_err(|e| {
+                SimError::InWorkgroup {
+                    workgroup: id,
+                    error: Box::new(e),
+                }
+            })?;
         counters.add(&run);
-        workgroups.push(read_mesh_outputs(mesh, &isbe, id)?);
+        let wg = read_mesh_outputs(mesh, &isbe, id)?;
+        statistics.mesh_invocations += u64::from(lanes);
+        statistics.mesh_primitives_generated += u64::from(wg.primitive_count);
+        workgroups.push(wg);
     }
     Ok(MeshDraw {
         topology: mesh.topology.name(),
+        tasks: Vec::new(),
         workgroups,
         counters,
+        statistics,
     })
 }
 
@@ -144,6 +184,7 @@ pub fn read_mesh_outputs(
     };
     Ok(MeshWorkgroup {
         id: workgroup,
+        task_workgroup: None,
         primitive_count,
         indices,
         vertices,
@@ -162,6 +203,11 @@ fn attributes(layout: &AttrLayout, attr_bytes: &[u8], elem: u32) -> Attributes {
     for (a, bits) in components {
         match a {
             addr::POINT_SIZE => attrs.point_size = Some(f32::from_bits(bits)),
+            addr::PRIMITIVE_ID => attrs.primitive_id = Some(bits as i32),
+            addr::LAYER => attrs.layer = Some(bits as i32),
+            addr::VIEWPORT_INDEX => attrs.viewport_index = Some(bits as i32),
+            addr::SHADING_RATE => attrs.shading_rate = Some(bits as i32),
+            addr::VIEWPORT_MASK => attrs.cull = Some(bits == 0),
             addr::POSITION..addr::GENERIC => {
                 position[usize::from(a - addr::POSITION) / 4] = Some(bits)
             }

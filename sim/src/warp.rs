@@ -10,6 +10,7 @@ use crate::SimOptions;
 use crate::counters::Counters;
 use crate::error::SimError;
 use crate::isbe::Isbe;
+use crate::memory::{ConstantBanks, GlobalMemory, Resources, WorkgroupMemory};
 use crate::program::Program;
 use spvsass_backend::isa::{Dst, OpBssy, PredSrc, Reg, RegFile};
 use spvsass_backend::program::INSTR_BYTES;
@@ -24,15 +25,34 @@ pub struct Launch {
 }
 
 /// Runs one workgroup on one warp to completion; its outputs are left in
-/// `isbe`.
+/// `isbe` and in the global memory of `resources`.
 pub fn run_workgroup(
     program: &Program,
     launch: &Launch,
     isbe: &mut Isbe,
+    resources: &mut Resources,
     options: &SimOptions,
 ) -> Result<Counters, SimError> {
     let lanes = lane_count(launch.workgroup_size)?;
-    Warp::new(lanes).run(program, launch, isbe, options)
+    let mut local = WorkgroupMemory::new(resources, lanes);
+    let Resources {
+        global, constants, ..
+    } = resources;
+    let mut env = Env {
+        launch,
+        isbe,
+        global,
+        local: &mut local,
+    };
+    Warp::new(lanes, constants).run(program, &mut env, options)
+}
+
+/// What an executing instruction can reach besides the warp's registers.
+pub(crate) struct Env<'a> {
+    pub launch: &'a Launch,
+    pub isbe: &'a mut Isbe,
+    pub global: &'a mut GlobalMemory,
+    pub local: &'a mut WorkgroupMemory,
 }
 
 /// The lanes a workgroup occupies: task and mesh workgroups are one warp on
@@ -51,7 +71,16 @@ const RZ: usize = RegFile::Gpr.zero_index() as usize;
 /// Predicates P0..P6; PT (7) reads as true.
 const PT: u8 = RegFile::Pred.zero_index();
 
-pub(crate) struct Warp {
+/// `wait_bar` of lanes waiting at a BAR.SYNC rather than a BSYNC.
+pub(crate) const WORKGROUP_BARRIER: u8 = u8::MAX;
+/// `wait_bar` of lanes waiting at a WARPSYNC for the lanes of `wait_mask`.
+pub(crate) const WARPSYNC: u8 = u8::MAX - 1;
+
+pub(crate) struct Warp<'r> {
+    /// Constant banks, read by ALU operands and LDC.
+    pub(crate) consts: &'r ConstantBanks,
+    /// Warp-instructions issued so far: what SR_CLOCKLO/HI read.
+    pub(crate) clock: u64,
     /// Per lane R0..R254 and RZ, which stays 0.
     gpr: Vec<[u32; RZ + 1]>,
     /// Per lane, bit n is Pn.
@@ -61,21 +90,27 @@ pub(crate) struct Warp {
     pub(crate) live: u32,
     /// Lanes stopped at the BSYNC their pc points to.
     pub(crate) waiting: u32,
-    /// The barrier each waiting lane waits on.
+    /// The barrier each waiting lane waits on (or [`WORKGROUP_BARRIER`],
+    /// [`WARPSYNC`]).
     pub(crate) wait_bar: [u8; WARP_LANES as usize],
+    /// The lanes a lane waiting at a WARPSYNC waits for.
+    pub(crate) wait_mask: [u32; WARP_LANES as usize],
     /// Convergence barrier registers B0..B15: lane masks set by BSSY.
     pub(crate) barriers: [u32; OpBssy::BARRIERS as usize],
 }
 
-impl Warp {
-    fn new(lanes: u32) -> Warp {
+impl<'r> Warp<'r> {
+    fn new(lanes: u32, consts: &'r ConstantBanks) -> Warp<'r> {
         Warp {
+            consts,
+            clock: 0,
             gpr: vec![[0; RZ + 1]; WARP_LANES as usize],
             pred: [0; WARP_LANES as usize],
             pc: [0; WARP_LANES as usize],
             live: low_lanes(lanes),
             waiting: 0,
             wait_bar: [0; WARP_LANES as usize],
+            wait_mask: [0; WARP_LANES as usize],
             barriers: [0; OpBssy::BARRIERS as usize],
         }
     }
@@ -83,8 +118,7 @@ impl Warp {
     fn run(
         mut self,
         program: &Program,
-        launch: &Launch,
-        isbe: &mut Isbe,
+        env: &mut Env<'_>,
         options: &SimOptions,
     ) -> Result<Counters, SimError> {
         let mut counters = Counters::default();
@@ -109,33 +143,56 @@ impl Warp {
                     steps: counters.warp_instructions,
                 });
             }
-            let executed = self.execute(instr, pc, active, launch, isbe)?;
+            self.clock = counters.warp_instructions;
+            let executed = self.execute(instr, pc, active, env)?;
             counters.record(&instr.op, executed.count_ones());
         }
     }
 
     /// Lets the lanes waiting at a BSYNC go on once every live lane of its
-    /// barrier waits there (lanes that exited no longer count).
+    /// barrier waits there, and those at a BAR.SYNC once every live lane of
+    /// the workgroup does (lanes that exited no longer count).
     fn release_barriers(&mut self) {
         let mut pending = self.waiting;
         while pending != 0 {
             let first = pending.trailing_zeros() as usize;
             let at_pc = self.lanes_at(pending, self.pc[first]);
             pending &= !at_pc;
-            if self.barriers[self.wait_bar[first] as usize] & self.live & !at_pc == 0 {
+            if self.expected(first) & self.live & !at_pc == 0 {
                 self.waiting &= !at_pc;
                 self.advance(at_pc);
             }
         }
     }
 
-    /// Every live lane waits at a BSYNC that cannot complete: reports the
+    /// The lanes the barrier `lane` waits at waits for.
+    fn expected(&self, lane: usize) -> u32 {
+        match self.wait_bar[lane] {
+            WORKGROUP_BARRIER => u32::MAX,
+            WARPSYNC => self.wait_mask[lane],
+            bar => self.barriers[bar as usize],
+        }
+    }
+
+    /// Every live lane waits at a barrier that cannot complete: reports the
     /// group at the smallest pc.
     fn deadlock(&self) -> SimError {
         let first = lanes(self.waiting).min_by_key(|&l| self.pc[l]).unwrap_or(0);
         let pc = self.pc[first];
         let waiting = self.lanes_at(self.waiting, pc);
         let bar = self.wait_bar[first];
+        if bar == WORKGROUP_BARRIER || bar == WARPSYNC {
+            return SimError::WaitDeadlock {
+                pc,
+                what: if bar == WARPSYNC {
+                    "WARPSYNC"
+                } else {
+                    "BAR.SYNC"
+                },
+                waiting,
+                missing: self.expected(first) & self.live & !waiting,
+            };
+        }
         SimError::BarrierDeadlock {
             pc,
             bar,
@@ -160,6 +217,28 @@ impl Warp {
 
     pub(crate) fn gpr(&self, lane: usize, r: Reg) -> u32 {
         self.gpr[lane][gpr_index(r)]
+    }
+
+    /// Register `i` of the group starting at `r` (RZ reads as zero).
+    pub(crate) fn gpr_in_group(&self, lane: usize, r: Reg, i: u8) -> u32 {
+        let base = gpr_index(r);
+        if base == RZ {
+            0
+        } else {
+            self.gpr[lane][(base + usize::from(i)).min(RZ)]
+        }
+    }
+
+    /// Writes `values` to the group starting at `dst`.
+    pub(crate) fn set_group(&mut self, lane: usize, dst: Dst, values: &[u32]) {
+        if let Dst::Reg(r) = dst {
+            let base = gpr_index(r);
+            for (i, v) in values.iter().enumerate() {
+                if base + i < RZ {
+                    self.gpr[lane][base + i] = *v;
+                }
+            }
+        }
     }
 
     pub(crate) fn set_gpr(&mut self, lane: usize, dst: Dst, value: u32) {

@@ -282,22 +282,26 @@ fn constant_bank_source() {
     );
     assert_eq!(
         err,
-        SimError::ConstantBank {
+        SimError::Memory {
             pc: 0x10,
-            bank: 0,
-            offset: 0x10
+            lane: 0,
+            space: spvsass_sim::Space::Constant(0),
+            addr: 0x10,
+            bytes: 4,
+            fault: spvsass_sim::MemFault::OutOfBounds { base: 0, size: 0 },
         }
     );
     assert_eq!(
         err.to_string(),
-        "/*0010*/: constant banks not supported yet (c[0x0][0x10])"
+        "/*0010*/ lane 0: 4-byte constant bank 0 access at 0x10: it runs past the end of its \
+         0x0-byte range (which starts at 0x0)"
     );
 }
 
 #[test]
 fn unsupported_special_register() {
     let err = run_err(
-        &[s2r(0, SpecialReg::ClockLo), exit()],
+        &[s2r(0, SpecialReg::VirtCfg), exit()],
         1,
         &SimOptions::default(),
     );
@@ -305,7 +309,7 @@ fn unsupported_special_register() {
         err,
         SimError::UnsupportedSpecialReg {
             pc: 0,
-            name: "SR_CLOCKLO"
+            name: "SR_VIRTCFG"
         }
     );
 }

@@ -123,7 +123,10 @@ fn per_primitive_attributes() {
             generic: [(1, [Some(p as f32 + 100.0), None, None, None])]
                 .into_iter()
                 .collect(),
-            other: BTreeMap::from([(0x60, p), (0x3a0, u32::from(p == 0))]),
+            // PRIMITIVE_ID and VIEWPORT_MASK read by meaning: mask 0
+            // (primitive 1) is a culled primitive.
+            primitive_id: Some(p as i32),
+            cull: Some(p != 0),
             ..Attributes::default()
         };
         assert_eq!(*attrs, expected, "primitive {prim}");

@@ -4,7 +4,16 @@
 use std::path::PathBuf;
 
 /// The bundled test shaders (tests/shaders/NAME.spv).
-pub const SHADERS: &[&str] = &["point.mesh", "triangle.mesh"];
+pub const SHADERS: &[&str] = &[
+    "point.mesh",
+    "triangle.mesh",
+    "d_payload.task",
+    "d_payload.mesh",
+    "d_prims.task",
+    "d_prims.mesh",
+    "d_viewport.mesh",
+    "d_cull_narrow.mesh",
+];
 
 pub fn shader_path(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -17,9 +26,18 @@ pub fn shader_words(name: &str) -> Vec<u32> {
     spvsass::frontend::words_from_bytes(&bytes).expect("test shader is SPIR-V")
 }
 
+/// Whether mesh shader `name` has a task shader of the same base name in
+/// front of it (it is then compiled with `task_present`, as the CLI does
+/// for a task+mesh pair).
+pub fn has_task_partner(name: &str) -> bool {
+    name.strip_suffix(".mesh")
+        .is_some_and(|base| shader_path(&format!("{base}.task")).exists())
+}
+
 pub fn compile(name: &str, arch: spvsass::backend::target::Arch) -> spvsass::Compiled {
     let options = spvsass::Options {
         arch: Some(arch),
+        task_present: has_task_partner(name),
         ..Default::default()
     };
     spvsass::compile(&shader_words(name), &options)

@@ -8,7 +8,7 @@ use crate::error::BackendError;
 use crate::fold::{Folded, fold};
 use crate::isa::{
     ConvKind, Dst, FloatArith, FloatCmp, Instr, IntCmp, Op, OpConv, OpFArith, OpFSetP, OpIAdd3,
-    OpIMad, OpISetP, OpLop3, OpSel, OpShf, PredCombine, PredSrc, Reg, RegFile, Src, SrcRef,
+    OpIMad, OpISetP, OpLop3, OpSel, OpShf, PredCombine, PredSrc, Reg, RegFile, Round, Src, SrcRef,
 };
 use spvsass_frontend::ir::{self, BinaryOp, CmpOp, ConvOp, InstData, Scalar, Type, UnaryOp};
 
@@ -155,6 +155,7 @@ impl Isel<'_> {
                 dst: Dst::None,
                 srcs: [a, b, Src::ZERO],
                 ftz: false,
+                rnd: Round::Rn,
             })
         };
         let shf = |a: Src, s: Src, right| {
@@ -247,7 +248,7 @@ impl Isel<'_> {
     }
 
     /// `cond ? a : b` on 32-bit components.
-    fn select(&mut self, cond: Comp, a: Src, b: Src) -> Comp {
+    pub(super) fn select(&mut self, cond: Comp, a: Src, b: Src) -> Comp {
         let Some(mut p) = self.pred(cond) else {
             return Comp::Const(0);
         };

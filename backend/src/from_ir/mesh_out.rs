@@ -6,8 +6,7 @@ use super::places::{Place, Step, resolve};
 use super::{Comp, Isel};
 use crate::error::BackendError;
 use crate::isa::{
-    Dst, Instr, IntCmp, IsbeAccess, IsbeSize, Op, OpIMad, OpISetP, OpIsbeWr, OpLop3, OpShf,
-    PredCombine, PredSrc, Reg, SpecialReg, Src,
+    Dst, Instr, IsbeAccess, IsbeSize, Op, OpIMad, OpIsbeWr, OpLop3, OpShf, PredSrc, Src,
 };
 use crate::isbe_layout::{AttrLayout, addr, map};
 use spvsass_frontend::ir::{BuiltIn, Op as IrOp, Shader, StorageClass, Type};
@@ -15,9 +14,15 @@ use spvsass_frontend::ir::{BuiltIn, Op as IrOp, Shader, StorageClass, Type};
 /// Where a store to an output goes.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum OutputTarget {
-    /// Per-vertex attribute components (SPH addresses), one per stored
-    /// component, of vertex `vertex`.
-    Vertex { vertex: Step, addrs: Vec<u16> },
+    /// Attribute components (SPH addresses), one per stored component, of
+    /// vertex (or, `per_primitive`, primitive) `elem`.
+    Attr {
+        elem: Step,
+        addrs: Vec<u16>,
+        per_primitive: bool,
+    },
+    /// CullPrimitiveEXT of primitive `prim`: its VIEWPORT_MASK (facts §3).
+    Cull { prim: Step },
     /// Vertex indices `first..first + count` of primitive `prim`.
     Indices { prim: Step, first: u32, count: u32 },
 }
@@ -53,9 +58,6 @@ pub fn classify(
         .path
         .first()
         .ok_or_else(|| unsupported("a store to a whole arrayed mesh output", spirv_id))?;
-    if var.per_primitive {
-        return Err(unsupported("per-primitive outputs (issue [D])", spirv_id));
-    }
     match var.builtin {
         Some(
             BuiltIn::PrimitivePointIndices
@@ -77,6 +79,7 @@ pub fn classify(
         }
         None => {}
     }
+    let mut per_primitive = var.per_primitive;
     let Type::Array { elem: elem_ty, .. } = &sh.types[var.ty] else {
         return Err(unsupported("a mesh output that is not an array", spirv_id));
     };
@@ -86,12 +89,14 @@ pub fn classify(
             let member = members
                 .get(m)
                 .ok_or_else(|| unsupported("a member index out of range", spirv_id))?;
-            if member.per_primitive {
-                return Err(unsupported("per-primitive outputs (issue [D])", spirv_id));
-            }
             let base = match member.builtin {
                 Some(BuiltIn::Position) => addr::POSITION,
                 Some(BuiltIn::PointSize) => addr::POINT_SIZE,
+                Some(BuiltIn::PrimitiveId) => addr::PRIMITIVE_ID,
+                Some(BuiltIn::Layer) => addr::LAYER,
+                Some(BuiltIn::ViewportIndex) => addr::VIEWPORT_INDEX,
+                Some(BuiltIn::PrimitiveShadingRate) => addr::SHADING_RATE,
+                Some(BuiltIn::CullPrimitive) => return Ok(OutputTarget::Cull { prim: elem }),
                 Some(b) => {
                     return Err(unsupported(
                         format!("the mesh output built-in {b:?}"),
@@ -105,6 +110,7 @@ pub fn classify(
                     ));
                 }
             };
+            per_primitive |= member.per_primitive || is_per_primitive_builtin(member.builtin);
             (base, place.path.get(2))
         }
         Type::Scalar(_) | Type::Vector { .. } => {
@@ -125,15 +131,41 @@ pub fn classify(
     };
     let first = const_step(comp_step, "component", spirv_id)?;
     let addrs = (0..count).map(|j| base + 4 * (first + j) as u16).collect();
-    Ok(OutputTarget::Vertex {
-        vertex: elem,
+    Ok(OutputTarget::Attr {
+        elem,
         addrs,
+        per_primitive,
     })
 }
 
-/// The per-vertex components a shader writes, from all its stores.
-pub fn written_vertex_components(sh: &Shader) -> Result<Vec<u16>, BackendError> {
-    let mut comps = Vec::new();
+fn is_per_primitive_builtin(b: Option<BuiltIn>) -> bool {
+    matches!(
+        b,
+        Some(
+            BuiltIn::PrimitiveId
+                | BuiltIn::Layer
+                | BuiltIn::ViewportIndex
+                | BuiltIn::PrimitiveShadingRate
+                | BuiltIn::CullPrimitive
+        )
+    )
+}
+
+/// The output components a mesh shader writes: per-vertex and
+/// per-primitive SPH addresses, ascending. CullPrimitiveEXT adds
+/// VIEWPORT_MASK to the per-primitive ones.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct WrittenOutputs {
+    pub vertex: Vec<u16>,
+    pub primitive: Vec<u16>,
+    /// The SPIR-V id of a CullPrimitiveEXT store, if any.
+    pub cull: Option<Option<u32>>,
+    pub viewport_index: Option<Option<u32>>,
+}
+
+/// The components a shader writes, from all its stores.
+pub fn written_outputs(sh: &Shader) -> Result<WrittenOutputs, BackendError> {
+    let mut w = WrittenOutputs::default();
     for (_, inst) in sh.insts.iter() {
         let IrOp::Store { ptr, value } = inst.op else {
             continue;
@@ -143,20 +175,49 @@ pub fn written_vertex_components(sh: &Shader) -> Result<Vec<u16>, BackendError> 
             continue;
         }
         let count = super::places::comp_count(sh, sh.values[value].ty).unwrap_or(1);
-        if let OutputTarget::Vertex { addrs, .. } = classify(sh, &place, count, inst.spirv_id)? {
-            comps.extend(addrs);
+        match classify(sh, &place, count, inst.spirv_id)? {
+            OutputTarget::Attr {
+                addrs,
+                per_primitive,
+                ..
+            } => {
+                if addrs.contains(&addr::VIEWPORT_INDEX) {
+                    w.viewport_index = Some(inst.spirv_id);
+                }
+                if per_primitive {
+                    w.primitive.extend(addrs)
+                } else {
+                    w.vertex.extend(addrs)
+                }
+            }
+            OutputTarget::Cull { .. } => {
+                w.cull = Some(inst.spirv_id);
+                w.primitive.push(addr::VIEWPORT_MASK);
+            }
+            OutputTarget::Indices { .. } => {}
         }
     }
-    comps.sort_unstable();
-    comps.dedup();
-    Ok(comps)
+    // The mask this project writes for CullPrimitiveEXT says "viewport 0"
+    // for a kept primitive; with ViewportIndex the mask would have to be
+    // 1 << index, which needs the value shadowed until the end (NVK).
+    if let (Some(_), Some(id)) = (w.cull, w.viewport_index) {
+        return Err(unsupported(
+            "CullPrimitiveEXT together with ViewportIndex (one VIEWPORT_MASK for both)",
+            id,
+        ));
+    }
+    for list in [&mut w.vertex, &mut w.primitive] {
+        list.sort_unstable();
+        list.dedup();
+    }
+    Ok(w)
 }
 
 impl Isel<'_> {
     /// Writes `data` (a register or zero) to the output ISBE at `base + imm`
     /// where `base` is a register (or RZ). Before SM86 the immediate must
     /// be folded into the register.
-    fn isbe_write(&mut self, mut w: OpIsbeWr, guard: PredSrc) {
+    pub(super) fn isbe_write(&mut self, mut w: OpIsbeWr, guard: PredSrc) {
         if !self.target.has_isbe_imm_offset() && w.imm != 0 {
             w.addr = self.add_imm(w.addr, w.imm);
             w.imm = 0;
@@ -172,39 +233,29 @@ impl Isel<'_> {
         spirv_id: Option<u32>,
     ) -> Result<(), BackendError> {
         match classify(self.sh, place, comps.len() as u32, spirv_id)? {
-            OutputTarget::Vertex { vertex, addrs } => {
-                let layout = self.vertex_layout.clone();
-                // Where the vertex lies: the invocation whose index it is
-                // writes with SKEW from the lane-independent base (in a
-                // one-invocation workgroup vertex 0 is lane 0's, as in the
-                // XDC listing); a constant vertex has a fixed offset; any
-                // other vertex gets its offset computed once.
-                let (base, vertex_off, skew) = match vertex {
-                    Step::Dyn(v) if self.is_lane_id(v) => (Src::ZERO, None, true),
-                    Step::Const(0) if self.sh.invocations() == 1 => (Src::ZERO, None, true),
-                    Step::Const(k) => (Src::ZERO, Some(k), false),
-                    Step::Dyn(v) => {
-                        let elem = self.value_comp(v)?;
-                        (self.vertex_offset(elem, &layout), None, false)
-                    }
+            OutputTarget::Cull { prim } => {
+                // Direct write of the mask: culled -> 0, kept -> 1 (viewport
+                // 0). Every primitive's mask was set to 1 at the top of the
+                // shader (`init_viewport_masks`), so primitives the shader
+                // never culls stay visible and conditional stores need no
+                // shadow copy.
+                let [c] = comps else {
+                    return Err(BackendError::Invalid {
+                        what: "a CullPrimitiveEXT store of more than one component".into(),
+                        spirv_id,
+                    });
                 };
-                for (&a, &c) in addrs.iter().zip(comps) {
-                    let data = self.reg_or_zero(c);
-                    let imm = match vertex_off {
-                        Some(k) => self.check_vertex(&layout, k, a, spirv_id)?,
-                        None => layout.skew_base(a).unwrap_or(0),
-                    };
-                    let w = OpIsbeWr {
-                        addr: base,
-                        imm,
-                        data,
-                        access: IsbeAccess::Attr,
-                        size: IsbeSize::B32,
-                        skew,
-                    };
-                    self.isbe_write(w, PredSrc::TRUE);
-                }
+                let mask = match *c {
+                    Comp::Bool(b) => Comp::Const(u32::from(!b)),
+                    other => self.select(other, Src::ZERO, Src::imm(1)),
+                };
+                self.store_attr(prim, &[addr::VIEWPORT_MASK], &[mask], true, spirv_id)?;
             }
+            OutputTarget::Attr {
+                elem,
+                addrs,
+                per_primitive,
+            } => self.store_attr(elem, &addrs, comps, per_primitive, spirv_id)?,
             OutputTarget::Indices { prim, first, count } => {
                 let mesh = self.sh.mesh.ok_or_else(|| BackendError::Invalid {
                     what: "primitive indices written by a shader that is not a mesh shader".into(),
@@ -232,7 +283,12 @@ impl Isel<'_> {
                     Step::Dyn(v) => {
                         let p = self.value_comp(v)?;
                         let p = self.src_of(p);
-                        (self.imad(p, Src::imm(vpp), Src::ZERO), 0)
+                        let base = if vpp == 1 {
+                            p
+                        } else {
+                            self.imad(p, Src::imm(vpp), Src::ZERO)
+                        };
+                        (base, 0)
                     }
                 };
                 for (j, &c) in comps.iter().enumerate() {
@@ -253,17 +309,66 @@ impl Isel<'_> {
         Ok(())
     }
 
-    fn check_vertex(
+    /// Stores attribute components of vertex (or primitive) `elem`.
+    fn store_attr(
+        &mut self,
+        elem: Step,
+        addrs: &[u16],
+        comps: &[Comp],
+        per_primitive: bool,
+        spirv_id: Option<u32>,
+    ) -> Result<(), BackendError> {
+        let layout = if per_primitive {
+            self.primitive_layout.clone()
+        } else {
+            self.vertex_layout.clone()
+        };
+        // Where the vertex lies: the invocation whose index it is
+        // writes with SKEW from the lane-independent base (in a
+        // one-invocation workgroup vertex 0 is lane 0's, as in the
+        // XDC listing); a constant vertex has a fixed offset; any
+        // other vertex gets its offset computed once.
+        let (base, vertex_off, skew) = match elem {
+            Step::Dyn(v) if self.is_lane_id(v) => (Src::ZERO, None, true),
+            Step::Const(0) if self.sh.invocations() == 1 => (Src::ZERO, None, true),
+            Step::Const(k) => (Src::ZERO, Some(k), false),
+            Step::Dyn(v) => {
+                let elem = self.value_comp(v)?;
+                (self.vertex_offset(elem, &layout), None, false)
+            }
+        };
+        for (&a, &c) in addrs.iter().zip(comps) {
+            let data = self.reg_or_zero(c);
+            let imm = match vertex_off {
+                Some(k) => self.check_elem(&layout, k, a, per_primitive, spirv_id)?,
+                None => layout.skew_base(a).unwrap_or(0),
+            };
+            let w = OpIsbeWr {
+                addr: base,
+                imm,
+                data,
+                access: IsbeAccess::Attr,
+                size: IsbeSize::B32,
+                skew,
+            };
+            self.isbe_write(w, PredSrc::TRUE);
+        }
+        Ok(())
+    }
+
+    fn check_elem(
         &self,
         layout: &AttrLayout,
         k: u32,
         a: u16,
+        per_primitive: bool,
         spirv_id: Option<u32>,
     ) -> Result<u32, BackendError> {
+        let what = if per_primitive { "primitive" } else { "vertex" };
         if k >= layout.max_elems {
             return Err(BackendError::Invalid {
                 what: format!(
-                    "vertex {k} written, but the shader declares at most {} vertices",
+                    "{what} {k} written, but the shader declares at most {} ({what} outputs)",
                     layout.max_elems
                 ),
                 spirv_id,
@@ -275,6 +380,17 @@ impl Isel<'_> {
     /// `(v / 32) * block_size + (v % 32) * 4`: the vertex-dependent part of
     /// a non-SKEW attribute offset.
     fn vertex_offset(&mut self, v: Comp, layout: &AttrLayout) -> Src {
+        // Stores of one element in one block share the computation.
+        let key = (self.cur, v, layout.block_size());
+        if let Some(&off) = self.elem_offsets.get(&key) {
+            return off;
+        }
+        let off = self.compute_elem_offset(v, layout);
+        self.elem_offsets.insert(key, off);
+        off
+    }
+
+    fn compute_elem_offset(&mut self, v: Comp, layout: &AttrLayout) -> Src {
         let v = self.src_of(v);
         let block = self.alu(Op::Shf(OpShf {
             dst: Dst::None,
@@ -308,24 +424,7 @@ impl Isel<'_> {
     /// guard.
     pub(super) fn set_mesh_outputs(&mut self, primitive_count: Comp) {
         let data = self.reg_or_zero(primitive_count);
-        let guard = if self.sh.invocations() == 1 {
-            PredSrc::TRUE
-        } else {
-            let lane = self.special_reg(SpecialReg::LaneId);
-            let p = self.f.new_vreg(crate::isa::RegFile::Pred);
-            self.emit(Instr::new(Op::ISetP(OpISetP {
-                dst: Dst::Reg(Reg::Virt(p)),
-                cmp: IntCmp::Ne,
-                signed: false,
-                combine: PredCombine::And,
-                srcs: [Src::reg(Reg::Virt(lane)), Src::ZERO],
-                accum: PredSrc::TRUE,
-            })));
-            PredSrc {
-                reg: Some(Reg::Virt(p)),
-                neg: true,
-            }
-        };
+        let guard = self.lane0_guard();
         self.isbe_write(
             OpIsbeWr {
                 addr: Src::ZERO,
@@ -337,5 +436,78 @@ impl Isel<'_> {
             },
             guard,
         );
+    }
+}
+
+impl Isel<'_> {
+    /// Sets every primitive's VIEWPORT_MASK to 1 (kept, viewport 0) at the
+    /// top of a shader that writes CullPrimitiveEXT, so that a primitive
+    /// never culled stays visible (the API's default) whatever path the
+    /// shader takes; the cull stores then overwrite the mask directly. A
+    /// 32-wide workgroup covers each block of 32 primitives with one SKEW
+    /// write per lane; a narrower one writes primitives lane, lane + n, ...
+    /// at computed offsets, guarded against the end of the layout.
+    pub(super) fn init_viewport_masks(&mut self) {
+        let layout = self.primitive_layout.clone();
+        let Some(base) = layout.skew_base(addr::VIEWPORT_MASK) else {
+            return;
+        };
+        let one = Src::reg(crate::isa::Reg::Virt(self.const_reg(1)));
+        let n = self.sh.invocations();
+        let blocks = layout.max_elems.div_ceil(crate::isbe_layout::BLOCK_ELEMS);
+        if n == crate::isbe_layout::BLOCK_ELEMS {
+            for b in 0..blocks {
+                let w = OpIsbeWr {
+                    addr: Src::ZERO,
+                    imm: base + b * layout.block_size(),
+                    data: one,
+                    access: IsbeAccess::Attr,
+                    size: IsbeSize::B32,
+                    skew: true,
+                };
+                self.isbe_write(w, PredSrc::TRUE);
+            }
+            return;
+        }
+        let lane = Comp::Reg(self.special_reg(crate::isa::SpecialReg::LaneId));
+        for k in 0..layout.max_elems.div_ceil(n) {
+            let p = if k == 0 {
+                lane
+            } else {
+                let lane_src = self.src_of(lane);
+                self.alu(Op::IAdd3(crate::isa::OpIAdd3 {
+                    dst: Dst::None,
+                    srcs: [lane_src, Src::imm(k * n), Src::ZERO],
+                }))
+            };
+            // Only the last round can pass the end of the layout.
+            let guard = if (k + 1) * n <= layout.max_elems {
+                PredSrc::TRUE
+            } else {
+                let p_src = self.src_of(p);
+                let inside = self.alu(Op::ISetP(crate::isa::OpISetP {
+                    dst: Dst::None,
+                    cmp: crate::isa::IntCmp::Lt,
+                    signed: false,
+                    combine: crate::isa::PredCombine::And,
+                    srcs: [p_src, Src::imm(layout.max_elems)],
+                    accum: PredSrc::TRUE,
+                }));
+                match inside {
+                    Comp::Pred(r) => PredSrc::reg(crate::isa::Reg::Virt(r)),
+                    _ => PredSrc::TRUE,
+                }
+            };
+            let off = self.vertex_offset(p, &layout);
+            let w = OpIsbeWr {
+                addr: off,
+                imm: base,
+                data: one,
+                access: IsbeAccess::Attr,
+                size: IsbeSize::B32,
+                skew: false,
+            };
+            self.isbe_write(w, guard);
+        }
     }
 }

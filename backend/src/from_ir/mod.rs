@@ -6,6 +6,7 @@ mod alu;
 mod control;
 mod mesh_out;
 pub mod places;
+pub mod task_out;
 
 use crate::error::{BackendError, spirv_opcode};
 use crate::isa::{
@@ -32,6 +33,8 @@ pub struct Selected {
     pub func: MFunc,
     /// Per-vertex output components, ascending (mesh shaders).
     pub vertex_attrs: Vec<u16>,
+    /// Per-primitive output components, ascending (mesh shaders).
+    pub primitive_attrs: Vec<u16>,
 }
 
 pub(crate) struct Isel<'a> {
@@ -49,21 +52,38 @@ pub(crate) struct Isel<'a> {
     /// workgroup that fits one warp).
     lane_ids: HashSet<Value>,
     vertex_layout: AttrLayout,
+    /// Per-primitive outputs, after all per-vertex blocks (facts §3).
+    primitive_layout: AttrLayout,
     /// The convergence barrier a selection header opens, and the merge
     /// block that closes it.
     bssy_at: HashMap<ir::Block, u8>,
     bsync_at: HashMap<ir::Block, u8>,
     /// Constants already moved into a register, per MIR block.
     const_regs: HashMap<(usize, u32), u32>,
+    /// A task shader launches this mesh shader (the workgroup index is
+    /// then read without SKEW).
+    task_present: bool,
+    /// Element offsets computed in a MIR block: (block, element, layout
+    /// block size) -> offset register.
+    elem_offsets: HashMap<(usize, Comp, u32), Src>,
+    /// The register holding the workgroup index, once read.
+    workgroup_index: Option<u32>,
 }
 
-pub fn select(sh: &Shader, target: Arch) -> Result<Selected, BackendError> {
-    let vertex_attrs = if sh.stage == Stage::Mesh {
-        mesh_out::written_vertex_components(sh)?
+pub fn select(sh: &Shader, target: Arch, task_present: bool) -> Result<Selected, BackendError> {
+    let written = if sh.stage == Stage::Mesh {
+        mesh_out::written_outputs(sh)?
     } else {
-        Vec::new()
+        mesh_out::WrittenOutputs::default()
     };
     let max_vertices = sh.mesh.map_or(0, |m| m.max_vertices);
+    let max_primitives = sh.mesh.map_or(0, |m| m.max_primitives);
+    let vertex_layout = AttrLayout::new(0, written.vertex.clone(), max_vertices);
+    let primitive_layout = AttrLayout::new(
+        vertex_layout.size(),
+        written.primitive.clone(),
+        max_primitives,
+    );
     let mut isel = Isel {
         sh,
         target,
@@ -73,15 +93,23 @@ pub fn select(sh: &Shader, target: Arch) -> Result<Selected, BackendError> {
         cur: 0,
         special: HashMap::new(),
         lane_ids: HashSet::new(),
-        vertex_layout: AttrLayout::new(0, vertex_attrs.clone(), max_vertices),
+        vertex_layout,
+        primitive_layout,
         bssy_at: HashMap::new(),
         bsync_at: HashMap::new(),
         const_regs: HashMap::new(),
+        task_present,
+        workgroup_index: None,
+        elem_offsets: HashMap::new(),
     };
     isel.plan_barriers()?;
     for &b in &sh.layout {
         let mb = isel.f.new_block();
         isel.blocks.insert(b, mb);
+    }
+    if written.cull.is_some() {
+        isel.cur = isel.blocks[&sh.entry_block()];
+        isel.init_viewport_masks();
     }
     for &b in &sh.layout {
         isel.block(b)?;
@@ -89,7 +117,8 @@ pub fn select(sh: &Shader, target: Arch) -> Result<Selected, BackendError> {
     control::split_critical_edges(&mut isel.f);
     Ok(Selected {
         func: isel.f,
-        vertex_attrs,
+        vertex_attrs: written.vertex,
+        primitive_attrs: written.primitive,
     })
 }
 
@@ -292,6 +321,9 @@ impl<'a> Isel<'a> {
                     StorageClass::Output if self.sh.stage == Stage::Mesh => {
                         self.store_output(&place, &comps, inst.spirv_id)?
                     }
+                    StorageClass::TaskPayload => {
+                        self.store_payload(&place, &comps, inst.spirv_id)?
+                    }
                     class => {
                         return Err(self.unsupported(format!("stores to {class:?} memory"), inst));
                     }
@@ -312,6 +344,15 @@ impl<'a> Isel<'a> {
             {
                 return Ok(());
             }
+            I::EmitMeshTasks { x, y, z } => {
+                let (x, y, z) = (
+                    self.value_comp(*x)?,
+                    self.value_comp(*y)?,
+                    self.value_comp(*z)?,
+                );
+                self.emit_mesh_tasks(x, y, z);
+                return Ok(());
+            }
             I::Jump(_) | I::Branch { .. } | I::Return | I::Unreachable => {
                 return self.terminator(b, inst);
             }
@@ -326,6 +367,13 @@ impl<'a> Isel<'a> {
     fn load(&mut self, ptr: Value, inst: &InstData) -> Result<Vec<Comp>, BackendError> {
         let place = resolve(self.sh, ptr, inst.spirv_id)?;
         let var = &self.sh.globals[place.var];
+        if var.class == StorageClass::TaskPayload {
+            let result = inst.result.ok_or_else(|| BackendError::Invalid {
+                what: "a load without a result".into(),
+                spirv_id: inst.spirv_id,
+            })?;
+            return self.load_payload(&place, result, inst.spirv_id);
+        }
         if var.class != StorageClass::Input {
             return Err(self.unsupported(format!("loads from {:?} memory", var.class), inst));
         }
@@ -345,6 +393,28 @@ impl<'a> Isel<'a> {
                 ]
             }
             Some(BuiltIn::SubgroupSize) => vec![Comp::Const(32)],
+            // The hardware gives task and mesh workgroups only a linear
+            // index (facts §3). A task shader's or lone mesh shader's draw
+            // is one-dimensional here (DRAW_VERTEX_ARRAY's COUNT): the
+            // y/z split of a vkCmdDrawMeshTasks grid needs the counts
+            // from a driver constant buffer, which is not modelled.
+            Some(BuiltIn::WorkgroupId) if self.sh.stage != Stage::Compute => {
+                vec![
+                    Comp::Reg(self.workgroup_index()),
+                    Comp::Const(0),
+                    Comp::Const(0),
+                ]
+            }
+            Some(BuiltIn::NumWorkgroups) if self.sh.stage == Stage::Mesh && self.task_present => {
+                self.mesh_group_counts()
+            }
+            Some(BuiltIn::NumWorkgroups) => {
+                return Err(self.unsupported(
+                    "gl_NumWorkGroups outside a mesh shader launched by a task shader (the \
+                     draw's group counts live in a driver constant buffer, not modelled)",
+                    inst,
+                ));
+            }
             Some(BuiltIn::WorkgroupSize) => self.sh.workgroup_size.map(Comp::Const).to_vec(),
             Some(b) => {
                 return Err(self.unsupported(

@@ -2,9 +2,10 @@
 //! register operands and its CPU semantic (`eval`), which the constant folder
 //! and the simulator share.
 
-use super::reg::{Dst, PredSrc, RegFile, Src, SrcRef};
+use super::operand::{get_dst, set_dst, set_pdst, srcs_text, visit_dst, visit_pred, visit_src};
+use super::reg::{Dst, PredSrc, RegFile, Src};
 use super::word::{InstWord, field};
-use super::{DecodeError, EncodeError, OperandKind, RegVisitor};
+use super::{DecodeError, EncodeError, RegVisitor};
 use std::fmt;
 
 /// Reads a 32-bit float source, applying |abs| then -neg to the raw bits.
@@ -33,11 +34,11 @@ fn ftz(bits: u32) -> u32 {
     }
 }
 
-fn fin(ftz_on: bool, bits: u32) -> f32 {
+pub(crate) fn fin(ftz_on: bool, bits: u32) -> f32 {
     f32::from_bits(if ftz_on { ftz(bits) } else { bits })
 }
 
-fn fout(ftz_on: bool, v: f32) -> u32 {
+pub(crate) fn fout(ftz_on: bool, v: f32) -> u32 {
     // Every NaN a float op produces is the canonical 0x7fffffff (as on NVIDIA).
     if v.is_nan() {
         0x7fff_ffff
@@ -46,56 +47,6 @@ fn fout(ftz_on: bool, v: f32) -> u32 {
     } else {
         v.to_bits()
     }
-}
-
-fn visit_src(s: &mut Src, v: &mut RegVisitor<'_>) {
-    if let SrcRef::Reg(r) = &mut s.src {
-        v(r, RegFile::Gpr, OperandKind::Use);
-    }
-}
-
-fn visit_dst(d: &mut Dst, file: RegFile, v: &mut RegVisitor<'_>) {
-    if let Dst::Reg(r) = d {
-        v(r, file, OperandKind::Def);
-    }
-}
-
-fn visit_pred(p: &mut PredSrc, v: &mut RegVisitor<'_>) {
-    if let Some(r) = &mut p.reg {
-        v(r, RegFile::Pred, OperandKind::Use);
-    }
-}
-
-fn set_dst(w: &mut InstWord, d: &Dst) -> Result<(), EncodeError> {
-    match d {
-        Dst::Reg(r) => w.set_reg(field::DST, *r),
-        Dst::None => {
-            w.set(field::DST, u64::from(RegFile::Gpr.zero_index()));
-            Ok(())
-        }
-    }
-}
-
-fn get_dst(w: &InstWord, r: std::ops::Range<usize>, file: RegFile) -> Dst {
-    w.get_reg(r, file).map_or(Dst::None, Dst::Reg)
-}
-
-fn set_pdst(w: &mut InstWord, r: std::ops::Range<usize>, d: &Dst) -> Result<(), EncodeError> {
-    match d {
-        Dst::Reg(reg) => w.set_reg(r, *reg),
-        Dst::None => {
-            w.set(r, u64::from(RegFile::Pred.zero_index()));
-            Ok(())
-        }
-    }
-}
-
-fn srcs_text(f: &mut fmt::Formatter<'_>, srcs: &[&Src]) -> fmt::Result {
-    for s in srcs {
-        write!(f, ", ")?;
-        s.fmt_src(f)?;
-    }
-    Ok(())
 }
 
 /// MOV: copies a register, immediate or constant-bank word.
@@ -125,7 +76,7 @@ impl OpMov {
     }
     pub fn visit(&mut self, v: &mut RegVisitor<'_>) {
         visit_src(&mut self.src, v);
-        visit_dst(&mut self.dst, RegFile::Gpr, v);
+        visit_dst(&mut self.dst, RegFile::Gpr, 1, v);
     }
     pub fn eval(&self, a: u32) -> u32 {
         a
@@ -167,7 +118,7 @@ impl OpIAdd3 {
     }
     pub fn visit(&mut self, v: &mut RegVisitor<'_>) {
         self.srcs.iter_mut().for_each(|s| visit_src(s, v));
-        visit_dst(&mut self.dst, RegFile::Gpr, v);
+        visit_dst(&mut self.dst, RegFile::Gpr, 1, v);
     }
     pub fn eval(&self, x: [u32; 3]) -> u32 {
         let [a, b, c] = &self.srcs;
@@ -212,7 +163,7 @@ impl OpIMad {
     }
     pub fn visit(&mut self, v: &mut RegVisitor<'_>) {
         self.srcs.iter_mut().for_each(|s| visit_src(s, v));
-        visit_dst(&mut self.dst, RegFile::Gpr, v);
+        visit_dst(&mut self.dst, RegFile::Gpr, 1, v);
     }
     pub fn eval(&self, x: [u32; 3]) -> u32 {
         // The low 32 bits of the product do not depend on signedness.
@@ -235,10 +186,10 @@ pub enum PredCombine {
 
 impl PredCombine {
     const ALL: [PredCombine; 3] = [PredCombine::And, PredCombine::Or, PredCombine::Xor];
-    fn bits(self) -> u64 {
+    pub(crate) fn bits(self) -> u64 {
         self as u64
     }
-    fn decode(bits: u64) -> Result<PredCombine, DecodeError> {
+    pub(crate) fn decode(bits: u64) -> Result<PredCombine, DecodeError> {
         PredCombine::ALL
             .get(bits as usize)
             .copied()
@@ -254,7 +205,7 @@ impl PredCombine {
             PredCombine::Xor => a ^ b,
         }
     }
-    fn name(self) -> &'static str {
+    pub fn name(self) -> &'static str {
         match self {
             PredCombine::And => "AND",
             PredCombine::Or => "OR",
@@ -372,7 +323,7 @@ impl OpISetP {
     pub fn visit(&mut self, v: &mut RegVisitor<'_>) {
         self.srcs.iter_mut().for_each(|s| visit_src(s, v));
         visit_pred(&mut self.accum, v);
-        visit_dst(&mut self.dst, RegFile::Pred, v);
+        visit_dst(&mut self.dst, RegFile::Pred, 1, v);
     }
     pub fn eval(&self, a: u32, b: u32, accum: bool) -> bool {
         let c = if self.signed {
@@ -389,233 +340,6 @@ impl OpISetP {
         write!(f, ", PT")?;
         srcs_text(f, &[&self.srcs[0], &self.srcs[1]])?;
         write!(f, ", {}", self.accum)
-    }
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum FloatCmp {
-    OrdLt,
-    OrdEq,
-    OrdLe,
-    OrdGt,
-    OrdNe,
-    OrdGe,
-    UnordLt,
-    UnordEq,
-    UnordLe,
-    UnordGt,
-    UnordNe,
-    UnordGe,
-}
-
-impl FloatCmp {
-    const ALL: [FloatCmp; 12] = [
-        FloatCmp::OrdLt,
-        FloatCmp::OrdEq,
-        FloatCmp::OrdLe,
-        FloatCmp::OrdGt,
-        FloatCmp::OrdNe,
-        FloatCmp::OrdGe,
-        FloatCmp::UnordLt,
-        FloatCmp::UnordEq,
-        FloatCmp::UnordLe,
-        FloatCmp::UnordGt,
-        FloatCmp::UnordNe,
-        FloatCmp::UnordGe,
-    ];
-    /// Encoding from NAK's SM70 encoder: 1..6 ordered, 9..14 unordered.
-    fn bits(self) -> u64 {
-        let i = FloatCmp::ALL.iter().position(|c| *c == self).unwrap_or(0) as u64;
-        if i < 6 { i + 1 } else { i + 3 }
-    }
-    fn name(self) -> &'static str {
-        match self {
-            FloatCmp::OrdLt => "LT",
-            FloatCmp::OrdEq => "EQ",
-            FloatCmp::OrdLe => "LE",
-            FloatCmp::OrdGt => "GT",
-            FloatCmp::OrdNe => "NE",
-            FloatCmp::OrdGe => "GE",
-            FloatCmp::UnordLt => "LTU",
-            FloatCmp::UnordEq => "EQU",
-            FloatCmp::UnordLe => "LEU",
-            FloatCmp::UnordGt => "GTU",
-            FloatCmp::UnordNe => "NEU",
-            FloatCmp::UnordGe => "GEU",
-        }
-    }
-    pub fn eval(self, a: f32, b: f32) -> bool {
-        let unordered = a.is_nan() || b.is_nan();
-        let i = FloatCmp::ALL.iter().position(|c| *c == self).unwrap_or(0);
-        if unordered {
-            return i >= 6;
-        }
-        match i % 6 {
-            0 => a < b,
-            1 => a == b,
-            2 => a <= b,
-            3 => a > b,
-            4 => a != b,
-            _ => a >= b,
-        }
-    }
-}
-
-/// FSETP: compares two floats and combines the result with a predicate.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct OpFSetP {
-    pub dst: Dst,
-    pub cmp: FloatCmp,
-    pub combine: PredCombine,
-    pub ftz: bool,
-    pub srcs: [Src; 2],
-    pub accum: PredSrc,
-}
-
-impl OpFSetP {
-    pub const OPCODE: u16 = 0x00b;
-    const COMBINE: std::ops::Range<usize> = 74..76;
-    const CMP: std::ops::Range<usize> = 76..80;
-    const FTZ: usize = 80;
-
-    pub fn encode(&self, w: &mut InstWord) -> Result<(), EncodeError> {
-        w.set_alu_srcs(
-            Self::OPCODE,
-            Some(&self.srcs[0]),
-            &self.srcs[1],
-            None,
-            false,
-        )?;
-        w.set(Self::COMBINE, self.combine.bits());
-        w.set(Self::CMP, self.cmp.bits());
-        w.set_bit(Self::FTZ, self.ftz);
-        set_pdst(w, field::PDST0, &self.dst)?;
-        w.set(field::PDST1, 7);
-        w.set_pred_src(field::PSRC, field::PSRC_NEG, &self.accum)
-    }
-    pub fn decode(w: &InstWord) -> Result<Self, DecodeError> {
-        let (a, b, _) = w.get_alu_srcs(false)?;
-        let cmp_bits = w.get(Self::CMP);
-        let cmp = FloatCmp::ALL
-            .into_iter()
-            .find(|c| c.bits() == cmp_bits)
-            .ok_or(DecodeError::BadField {
-                field: "FSETP comparison",
-                value: cmp_bits,
-            })?;
-        let combine = PredCombine::decode(w.get(Self::COMBINE))?;
-        Ok(OpFSetP {
-            dst: get_dst(w, field::PDST0, RegFile::Pred),
-            cmp,
-            combine,
-            ftz: w.bit(Self::FTZ),
-            srcs: [a, b],
-            accum: w.get_pred_src(field::PSRC, field::PSRC_NEG),
-        })
-    }
-    pub fn visit(&mut self, v: &mut RegVisitor<'_>) {
-        self.srcs.iter_mut().for_each(|s| visit_src(s, v));
-        visit_pred(&mut self.accum, v);
-        visit_dst(&mut self.dst, RegFile::Pred, v);
-    }
-    pub fn eval(&self, a: u32, b: u32, accum: bool) -> bool {
-        let c = self.cmp.eval(fin(self.ftz, a), fin(self.ftz, b));
-        self.combine.apply(c, accum)
-    }
-    pub fn fmt_op(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let ftz = if self.ftz { ".FTZ" } else { "" };
-        write!(f, "FSETP.{}{ftz}.{} ", self.cmp.name(), self.combine.name())?;
-        self.dst.fmt_in(RegFile::Pred, f)?;
-        write!(f, ", PT")?;
-        srcs_text(f, &[&self.srcs[0], &self.srcs[1]])?;
-        write!(f, ", {}", self.accum)
-    }
-}
-
-/// The three float arithmetic ops share one shape: FADD a + b, FMUL a * b,
-/// FFMA a * b + c (fused, one rounding).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum FloatArith {
-    Add,
-    Mul,
-    Fma,
-}
-
-/// FADD / FMUL / FFMA, round to nearest even.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct OpFArith {
-    pub kind: FloatArith,
-    pub dst: Dst,
-    pub srcs: [Src; 3],
-    pub ftz: bool,
-}
-
-impl OpFArith {
-    pub const OPCODE_FADD: u16 = 0x021;
-    pub const OPCODE_FMUL: u16 = 0x020;
-    pub const OPCODE_FFMA: u16 = 0x023;
-    const FTZ: usize = 80;
-
-    pub fn opcode(kind: FloatArith) -> u16 {
-        match kind {
-            FloatArith::Add => Self::OPCODE_FADD,
-            FloatArith::Mul => Self::OPCODE_FMUL,
-            FloatArith::Fma => Self::OPCODE_FFMA,
-        }
-    }
-
-    pub fn encode(&self, w: &mut InstWord) -> Result<(), EncodeError> {
-        set_dst(w, &self.dst)?;
-        let [a, b, c] = &self.srcs;
-        let c = if self.kind == FloatArith::Fma {
-            Some(c)
-        } else {
-            None
-        };
-        w.set_alu_srcs(Self::opcode(self.kind), Some(a), b, c, true)?;
-        w.set_bit(Self::FTZ, self.ftz);
-        Ok(())
-    }
-    pub fn decode(w: &InstWord, kind: FloatArith) -> Result<Self, DecodeError> {
-        let (a, b, c) = w.get_alu_srcs(true)?;
-        let c = if kind == FloatArith::Fma {
-            c
-        } else {
-            Src::ZERO
-        };
-        Ok(OpFArith {
-            kind,
-            dst: get_dst(w, field::DST, RegFile::Gpr),
-            srcs: [a, b, c],
-            ftz: w.bit(Self::FTZ),
-        })
-    }
-    pub fn visit(&mut self, v: &mut RegVisitor<'_>) {
-        let n = if self.kind == FloatArith::Fma { 3 } else { 2 };
-        self.srcs[..n].iter_mut().for_each(|s| visit_src(s, v));
-        visit_dst(&mut self.dst, RegFile::Gpr, v);
-    }
-    pub fn eval(&self, x: [u32; 3]) -> u32 {
-        let [a, b, c] = [0, 1, 2].map(|i| fin(self.ftz, float_src(&self.srcs[i], x[i])));
-        let r = match self.kind {
-            FloatArith::Add => a + b,
-            FloatArith::Mul => a * b,
-            FloatArith::Fma => a.mul_add(b, c),
-        };
-        fout(self.ftz, r)
-    }
-    pub fn fmt_op(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let name = match self.kind {
-            FloatArith::Add => "FADD",
-            FloatArith::Mul => "FMUL",
-            FloatArith::Fma => "FFMA",
-        };
-        write!(f, "{name}{} ", if self.ftz { ".FTZ" } else { "" })?;
-        self.dst.fmt_in(RegFile::Gpr, f)?;
-        match self.kind {
-            FloatArith::Fma => srcs_text(f, &[&self.srcs[0], &self.srcs[1], &self.srcs[2]]),
-            _ => srcs_text(f, &[&self.srcs[0], &self.srcs[1]]),
-        }
     }
 }
 
@@ -652,7 +376,7 @@ impl OpSel {
     pub fn visit(&mut self, v: &mut RegVisitor<'_>) {
         self.srcs.iter_mut().for_each(|s| visit_src(s, v));
         visit_pred(&mut self.cond, v);
-        visit_dst(&mut self.dst, RegFile::Gpr, v);
+        visit_dst(&mut self.dst, RegFile::Gpr, 1, v);
     }
     pub fn eval(&self, a: u32, b: u32, cond: bool) -> u32 {
         if cond { a } else { b }
@@ -701,7 +425,7 @@ impl OpLop3 {
     }
     pub fn visit(&mut self, v: &mut RegVisitor<'_>) {
         self.srcs.iter_mut().for_each(|s| visit_src(s, v));
-        visit_dst(&mut self.dst, RegFile::Gpr, v);
+        visit_dst(&mut self.dst, RegFile::Gpr, 1, v);
     }
     pub fn eval(&self, x: [u32; 3]) -> u32 {
         let mut r = 0;
@@ -761,7 +485,7 @@ impl OpShf {
     }
     pub fn visit(&mut self, v: &mut RegVisitor<'_>) {
         self.srcs.iter_mut().for_each(|s| visit_src(s, v));
-        visit_dst(&mut self.dst, RegFile::Gpr, v);
+        visit_dst(&mut self.dst, RegFile::Gpr, 1, v);
     }
     pub fn eval(&self, x: [u32; 3]) -> u32 {
         let pair = (u64::from(x[2]) << 32) | u64::from(x[0]);
@@ -829,7 +553,7 @@ impl OpConv {
     }
     pub fn visit(&mut self, v: &mut RegVisitor<'_>) {
         visit_src(&mut self.src, v);
-        visit_dst(&mut self.dst, RegFile::Gpr, v);
+        visit_dst(&mut self.dst, RegFile::Gpr, 1, v);
     }
     pub fn eval(&self, a: u32) -> u32 {
         match (self.kind, self.signed) {

@@ -1,6 +1,7 @@
 //! Special-register reads and control flow: S2R, BRA, BSSY, BSYNC, EXIT,
 //! NOP. Opcodes and fields from nvidia-facts.md §1 (NAK's SM70 encoder).
 
+use super::mem::{get_dst_n, set_dst_n};
 use super::reg::{Dst, RegFile, SpecialReg};
 use super::word::{InstWord, field};
 use super::{DecodeError, EncodeError, OperandKind, RegVisitor};
@@ -89,11 +90,69 @@ impl OpS2R {
     }
     pub fn visit(&mut self, v: &mut RegVisitor<'_>) {
         if let Dst::Reg(r) = &mut self.dst {
-            v(r, RegFile::Gpr, OperandKind::Def);
+            v(r, RegFile::Gpr, OperandKind::Def, 1);
         }
     }
     pub fn fmt_op(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "S2R ")?;
+        self.dst.fmt_in(RegFile::Gpr, f)?;
+        write!(f, ", {}", self.sr.name())
+    }
+}
+
+/// `CS2R{.32} Rd, SR_x`: reads a special register into a register pair
+/// (the 64-bit clock, or zeros from SRZ, ptxas's idiom for zeroing a pair),
+/// or into one register with `.32`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct OpCs2r {
+    pub dst: Dst,
+    pub sr: SpecialReg,
+    pub wide: bool,
+}
+
+impl OpCs2r {
+    pub const OPCODE: u16 = 0x805;
+    const SR: std::ops::Range<usize> = 72..80;
+    /// Set for `.32` (NAK: the destination is one register).
+    const B32: usize = 80;
+
+    fn regs(&self) -> u8 {
+        if self.wide { 2 } else { 1 }
+    }
+
+    pub fn encode(&self, w: &mut InstWord) -> Result<(), EncodeError> {
+        if !matches!(self.sr, SpecialReg::ClockLo | SpecialReg::Zero) {
+            return Err(EncodeError::OperandForm("CS2R of SR_CLOCKLO or SRZ"));
+        }
+        w.set(field::OPCODE, u64::from(Self::OPCODE));
+        set_dst_n(w, &self.dst, self.regs())?;
+        w.set(Self::SR, u64::from(self.sr.index()));
+        w.set_bit(Self::B32, !self.wide);
+        Ok(())
+    }
+    pub fn decode(w: &InstWord) -> Result<Self, DecodeError> {
+        let i = w.get(Self::SR);
+        let sr = SpecialReg::from_index(i as u8)
+            .filter(|s| matches!(s, SpecialReg::ClockLo | SpecialReg::Zero))
+            .ok_or(DecodeError::BadField {
+                field: "CS2R special register",
+                value: i,
+            })?;
+        let wide = !w.bit(Self::B32);
+        Ok(OpCs2r {
+            dst: get_dst_n(w, if wide { 2 } else { 1 })?,
+            sr,
+            wide,
+        })
+    }
+    pub fn visit(&mut self, v: &mut RegVisitor<'_>) {
+        let n = self.regs();
+        if let Dst::Reg(r) = &mut self.dst {
+            v(r, RegFile::Gpr, OperandKind::Def, n);
+        }
+    }
+    pub fn fmt_op(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "CS2R{} ", if self.wide { "" } else { ".32" })?;
         self.dst.fmt_in(RegFile::Gpr, f)?;
         write!(f, ", {}", self.sr.name())
     }

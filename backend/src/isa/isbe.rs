@@ -72,7 +72,7 @@ pub const MAX_IMM_OFFSET: u32 = 0xffff;
 
 fn visit_addr(addr: &mut Src, v: &mut RegVisitor<'_>) {
     if let SrcRef::Reg(r) = &mut addr.src {
-        v(r, RegFile::Gpr, OperandKind::Use);
+        v(r, RegFile::Gpr, OperandKind::Use, 1);
     }
 }
 
@@ -158,7 +158,7 @@ impl OpIsbeWr {
     pub fn visit(&mut self, v: &mut RegVisitor<'_>) {
         visit_addr(&mut self.addr, v);
         if let SrcRef::Reg(r) = &mut self.data.src {
-            v(r, RegFile::Gpr, OperandKind::Use);
+            v(r, RegFile::Gpr, OperandKind::Use, 1);
         }
     }
     pub fn fmt_op(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -228,7 +228,7 @@ impl OpIsbeRd {
     pub fn visit(&mut self, v: &mut RegVisitor<'_>) {
         visit_addr(&mut self.addr, v);
         if let Dst::Reg(r) = &mut self.dst {
-            v(r, RegFile::Gpr, OperandKind::Def);
+            v(r, RegFile::Gpr, OperandKind::Def, 1);
         }
     }
     pub fn fmt_op(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

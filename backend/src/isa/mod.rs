@@ -7,18 +7,33 @@
 mod alu;
 mod control;
 mod ctrl;
+mod float;
+mod float_arith;
+mod int;
 mod isbe;
+mod mem;
+mod operand;
+mod pred;
 mod reg;
+mod subgroup;
+mod sync;
 mod word;
 
 pub use alu::{
-    ConvKind, FloatArith, FloatCmp, IntCmp, OpConv, OpFArith, OpFSetP, OpIAdd3, OpIMad, OpISetP,
-    OpLop3, OpMov, OpSel, OpShf, PredCombine, float_src, int_src,
+    ConvKind, IntCmp, OpConv, OpIAdd3, OpIMad, OpISetP, OpLop3, OpMov, OpSel, OpShf, PredCombine,
+    float_src, int_src,
 };
-pub use control::{OpBra, OpBssy, OpBsync, OpS2R, Target};
+pub use control::{OpBra, OpBssy, OpBsync, OpCs2r, OpS2R, Target};
 pub use ctrl::Ctrl;
+pub use float::{FloatFmt, MufuOp, OpF2F, OpFMnMx, OpFSel, OpFrnd, OpMufu, Round};
+pub use float_arith::{FloatArith, FloatCmp, OpFArith, OpFSetP};
+pub use int::{BitOp, FALSE, OpBit, OpBmsk, OpIAdd3X, OpIMadWide, OpIMnMx, OpLea, OpPrmt, OpSgxt};
 pub use isbe::{IsbeAccess, IsbeSize, MAX_IMM_OFFSET, OpIsbeRd, OpIsbeWr};
+pub use mem::{AtomOp, AtomType, MemSize, MemSpace, OpAtom, OpLd, OpLdc, OpRed, OpSt};
+pub use pred::OpPLop3;
 pub use reg::{Dst, PredSrc, Reg, RegFile, SpecialReg, Src, SrcRef};
+pub use subgroup::{OpMatch, OpRedux, OpShfl, OpVote, OpWarpSync, ReduxOp, ShflMode, VoteMode};
+pub use sync::{MemScope, OpBar, OpMembar};
 pub use word::{InstWord, field};
 
 use std::fmt;
@@ -32,8 +47,11 @@ pub enum OperandKind {
 
 /// The one operand visitor: register allocation collects operands with it
 /// and writes the allocations back with it, so their order cannot drift.
-/// Uses come before defs.
-pub type RegVisitor<'a> = dyn FnMut(&mut Reg, RegFile, OperandKind) + 'a;
+/// Uses come before defs. The last argument is the operand's width in
+/// registers: 1, or 2 / 4 for a 64-bit / 128-bit value in an aligned group
+/// `Rn..Rn+width` (n a multiple of the width) named by its base register; a
+/// virtual register stands for the whole group.
+pub type RegVisitor<'a> = dyn FnMut(&mut Reg, RegFile, OperandKind, u8) + 'a;
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum EncodeError {
@@ -45,6 +63,8 @@ pub enum EncodeError {
     ImmediateRange { what: &'static str, value: u32 },
     #[error("branch target is still a block, not an address (layout did not run)")]
     UnresolvedTarget,
+    #[error("R{reg} cannot start a group of {width} registers (it must be a multiple of {width})")]
+    UnalignedGroup { reg: u8, width: u8 },
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -74,6 +94,33 @@ pub enum Op {
     Bra(OpBra),
     Bssy(OpBssy),
     Bsync(OpBsync),
+    Ld(OpLd),
+    St(OpSt),
+    Atom(OpAtom),
+    Red(OpRed),
+    Ldc(OpLdc),
+    Cs2r(OpCs2r),
+    Bar(OpBar),
+    Membar(OpMembar),
+    IAdd3X(OpIAdd3X),
+    IMadWide(OpIMadWide),
+    IMnMx(OpIMnMx),
+    Bit(OpBit),
+    Bmsk(OpBmsk),
+    Prmt(OpPrmt),
+    Sgxt(OpSgxt),
+    Lea(OpLea),
+    FMnMx(OpFMnMx),
+    FSel(OpFSel),
+    Mufu(OpMufu),
+    F2F(OpF2F),
+    Frnd(OpFrnd),
+    PLop3(OpPLop3),
+    Shfl(OpShfl),
+    Vote(OpVote),
+    Match(OpMatch),
+    Redux(OpRedux),
+    WarpSync(OpWarpSync),
     Exit,
     Nop,
 }
@@ -102,6 +149,33 @@ impl Op {
             Op::Bra(o) => o.encode(w, pc),
             Op::Bssy(o) => o.encode(w, pc),
             Op::Bsync(o) => o.encode(w),
+            Op::Ld(o) => o.encode(w),
+            Op::St(o) => o.encode(w),
+            Op::Atom(o) => o.encode(w),
+            Op::Red(o) => o.encode(w),
+            Op::Ldc(o) => o.encode(w),
+            Op::Cs2r(o) => o.encode(w),
+            Op::Bar(o) => o.encode(w),
+            Op::Membar(o) => o.encode(w),
+            Op::IAdd3X(o) => o.encode(w),
+            Op::IMadWide(o) => o.encode(w),
+            Op::IMnMx(o) => o.encode(w),
+            Op::Bit(o) => o.encode(w),
+            Op::Bmsk(o) => o.encode(w),
+            Op::Prmt(o) => o.encode(w),
+            Op::Sgxt(o) => o.encode(w),
+            Op::Lea(o) => o.encode(w),
+            Op::FMnMx(o) => o.encode(w),
+            Op::FSel(o) => o.encode(w),
+            Op::Mufu(o) => o.encode(w),
+            Op::F2F(o) => o.encode(w),
+            Op::Frnd(o) => o.encode(w),
+            Op::PLop3(o) => o.encode(w),
+            Op::Shfl(o) => o.encode(w),
+            Op::Vote(o) => o.encode(w),
+            Op::Match(o) => o.encode(w),
+            Op::Redux(o) => o.encode(w),
+            Op::WarpSync(o) => o.encode(w),
             Op::Exit => {
                 w.set(field::OPCODE, u64::from(OPCODE_EXIT));
                 w.set(field::PSRC, 7);
@@ -125,11 +199,50 @@ impl Op {
             OpBra::OPCODE => Op::Bra(OpBra::decode(w, pc)?),
             OpBssy::OPCODE => Op::Bssy(OpBssy::decode(w, pc)?),
             OpBsync::OPCODE => Op::Bsync(OpBsync::decode(w)?),
+            OpLd::OPCODE_LDG => Op::Ld(OpLd::decode(w, MemSpace::Global)?),
+            OpLd::OPCODE_LDS => Op::Ld(OpLd::decode(w, MemSpace::Shared)?),
+            OpLd::OPCODE_LDL => Op::Ld(OpLd::decode(w, MemSpace::Local)?),
+            OpSt::OPCODE_STG => Op::St(OpSt::decode(w, MemSpace::Global)?),
+            OpSt::OPCODE_STS => Op::St(OpSt::decode(w, MemSpace::Shared)?),
+            OpSt::OPCODE_STL => Op::St(OpSt::decode(w, MemSpace::Local)?),
+            OpAtom::OPCODE_ATOMG => Op::Atom(OpAtom::decode(w, MemSpace::Global, false)?),
+            OpAtom::OPCODE_ATOMG_CAS => Op::Atom(OpAtom::decode(w, MemSpace::Global, true)?),
+            OpAtom::OPCODE_ATOMS => Op::Atom(OpAtom::decode(w, MemSpace::Shared, false)?),
+            OpAtom::OPCODE_ATOMS_CAS => Op::Atom(OpAtom::decode(w, MemSpace::Shared, true)?),
+            OpRed::OPCODE => Op::Red(OpRed::decode(w)?),
+            OpLdc::OPCODE => Op::Ldc(OpLdc::decode(w)?),
+            OpCs2r::OPCODE => Op::Cs2r(OpCs2r::decode(w)?),
+            OpBar::OPCODE => Op::Bar(OpBar),
+            OpMembar::OPCODE => Op::Membar(OpMembar::decode(w)?),
+            OpPLop3::OPCODE => Op::PLop3(OpPLop3::decode(w)?),
+            o if OpShfl::OPCODES.contains(&o) => Op::Shfl(OpShfl::decode(w, o)?),
+            OpVote::OPCODE => Op::Vote(OpVote::decode(w)?),
+            OpMatch::OPCODE => Op::Match(OpMatch::decode(w)?),
+            OpRedux::OPCODE => Op::Redux(OpRedux::decode(w)?),
             OPCODE_EXIT => Op::Exit,
             OPCODE_NOP => Op::Nop,
             _ => match alu {
                 OpMov::OPCODE => Op::Mov(OpMov::decode(w)?),
-                OpIAdd3::OPCODE => Op::IAdd3(OpIAdd3::decode(w)?),
+                OpIAdd3::OPCODE => match OpIAdd3X::decode(w)? {
+                    Some(o) => Op::IAdd3X(o),
+                    None => Op::IAdd3(OpIAdd3::decode(w)?),
+                },
+                OpIMadWide::OPCODE_WIDE => Op::IMadWide(OpIMadWide::decode(w, false)?),
+                OpIMadWide::OPCODE_HI => Op::IMadWide(OpIMadWide::decode(w, true)?),
+                OpIMnMx::OPCODE => Op::IMnMx(OpIMnMx::decode(w)?),
+                OpBit::OPCODE_FLO | OpBit::OPCODE_BREV | OpBit::OPCODE_POPC => {
+                    Op::Bit(OpBit::decode(w, alu)?)
+                }
+                OpBmsk::OPCODE => Op::Bmsk(OpBmsk::decode(w)?),
+                OpPrmt::OPCODE => Op::Prmt(OpPrmt::decode(w)?),
+                OpSgxt::OPCODE => Op::Sgxt(OpSgxt::decode(w)?),
+                OpLea::OPCODE => Op::Lea(OpLea::decode(w)?),
+                OpFMnMx::OPCODE => Op::FMnMx(OpFMnMx::decode(w)?),
+                OpFSel::OPCODE => Op::FSel(OpFSel::decode(w)?),
+                OpMufu::OPCODE => Op::Mufu(OpMufu::decode(w)?),
+                OpF2F::OPCODE => Op::F2F(OpF2F::decode(w)?),
+                OpFrnd::OPCODE => Op::Frnd(OpFrnd::decode(w)?),
+                OpWarpSync::OPCODE => Op::WarpSync(OpWarpSync::decode(w)?),
                 OpIMad::OPCODE => Op::IMad(OpIMad::decode(w)?),
                 OpISetP::OPCODE => Op::ISetP(OpISetP::decode(w)?),
                 OpFSetP::OPCODE => Op::FSetP(OpFSetP::decode(w)?),
@@ -166,7 +279,96 @@ impl Op {
             Op::S2R(o) => o.visit(v),
             Op::IsbeWr(o) => o.visit(v),
             Op::IsbeRd(o) => o.visit(v),
-            Op::Bra(_) | Op::Bssy(_) | Op::Bsync(_) | Op::Exit | Op::Nop => {}
+            Op::Ld(o) => o.visit(v),
+            Op::St(o) => o.visit(v),
+            Op::Atom(o) => o.visit(v),
+            Op::Red(o) => o.visit(v),
+            Op::Ldc(o) => o.visit(v),
+            Op::Cs2r(o) => o.visit(v),
+            Op::IAdd3X(o) => o.visit(v),
+            Op::IMadWide(o) => o.visit(v),
+            Op::IMnMx(o) => o.visit(v),
+            Op::Bit(o) => o.visit(v),
+            Op::Bmsk(o) => o.visit(v),
+            Op::Prmt(o) => o.visit(v),
+            Op::Sgxt(o) => o.visit(v),
+            Op::Lea(o) => o.visit(v),
+            Op::FMnMx(o) => o.visit(v),
+            Op::FSel(o) => o.visit(v),
+            Op::Mufu(o) => o.visit(v),
+            Op::F2F(o) => o.visit(v),
+            Op::Frnd(o) => o.visit(v),
+            Op::PLop3(o) => o.visit(v),
+            Op::Shfl(o) => o.visit(v),
+            Op::Vote(o) => o.visit(v),
+            Op::Match(o) => o.visit(v),
+            Op::Redux(o) => o.visit(v),
+            Op::WarpSync(o) => o.visit(v),
+            Op::Bra(_)
+            | Op::Bssy(_)
+            | Op::Bsync(_)
+            | Op::Bar(_)
+            | Op::Membar(_)
+            | Op::Exit
+            | Op::Nop => {}
+        }
+    }
+
+    /// The op's name without modifiers, as its text form begins.
+    pub fn mnemonic(&self) -> &'static str {
+        match self {
+            Op::Mov(_) => "MOV",
+            Op::IAdd3(_) => "IADD3",
+            Op::IMad(_) => "IMAD",
+            Op::ISetP(_) => "ISETP",
+            Op::FSetP(_) => "FSETP",
+            Op::FArith(o) => match o.kind {
+                FloatArith::Add => "FADD",
+                FloatArith::Mul => "FMUL",
+                FloatArith::Fma => "FFMA",
+            },
+            Op::Sel(_) => "SEL",
+            Op::Lop3(_) => "LOP3",
+            Op::Shf(_) => "SHF",
+            Op::Conv(o) => match o.kind {
+                ConvKind::IntToFloat => "I2F",
+                ConvKind::FloatToInt => "F2I",
+            },
+            Op::S2R(_) => "S2R",
+            Op::IsbeWr(_) => "ISBEWR",
+            Op::IsbeRd(_) => "ISBERD",
+            Op::Bra(_) => "BRA",
+            Op::Bssy(_) => "BSSY",
+            Op::Bsync(_) => "BSYNC",
+            Op::Ld(o) => o.mnemonic(),
+            Op::St(o) => o.mnemonic(),
+            Op::Atom(o) => o.mnemonic(),
+            Op::Red(_) => "RED",
+            Op::Ldc(_) => "LDC",
+            Op::Cs2r(_) => "CS2R",
+            Op::Bar(_) => "BAR",
+            Op::Membar(_) => "MEMBAR",
+            Op::Bit(o) => o.mnemonic(),
+            Op::IAdd3X(_) => "IADD3",
+            Op::IMadWide(_) => "IMAD",
+            Op::IMnMx(_) => "IMNMX",
+            Op::Bmsk(_) => "BMSK",
+            Op::Prmt(_) => "PRMT",
+            Op::Sgxt(_) => "SGXT",
+            Op::Lea(_) => "LEA",
+            Op::FMnMx(_) => "FMNMX",
+            Op::FSel(_) => "FSEL",
+            Op::Mufu(_) => "MUFU",
+            Op::F2F(_) => "F2F",
+            Op::Frnd(_) => "FRND",
+            Op::PLop3(_) => "PLOP3",
+            Op::Shfl(_) => "SHFL",
+            Op::Vote(_) => "VOTE",
+            Op::Match(_) => "MATCH",
+            Op::Redux(_) => "REDUX",
+            Op::WarpSync(_) => "WARPSYNC",
+            Op::Exit => "EXIT",
+            Op::Nop => "NOP",
         }
     }
 
@@ -199,6 +401,33 @@ impl fmt::Display for Op {
             Op::Bra(o) => o.fmt_op(f),
             Op::Bssy(o) => o.fmt_op(f),
             Op::Bsync(o) => o.fmt_op(f),
+            Op::Ld(o) => o.fmt_op(f),
+            Op::St(o) => o.fmt_op(f),
+            Op::Atom(o) => o.fmt_op(f),
+            Op::Red(o) => o.fmt_op(f),
+            Op::Ldc(o) => o.fmt_op(f),
+            Op::Cs2r(o) => o.fmt_op(f),
+            Op::Bar(o) => o.fmt_op(f),
+            Op::Membar(o) => o.fmt_op(f),
+            Op::IAdd3X(o) => o.fmt_op(f),
+            Op::IMadWide(o) => o.fmt_op(f),
+            Op::IMnMx(o) => o.fmt_op(f),
+            Op::Bit(o) => o.fmt_op(f),
+            Op::Bmsk(o) => o.fmt_op(f),
+            Op::Prmt(o) => o.fmt_op(f),
+            Op::Sgxt(o) => o.fmt_op(f),
+            Op::Lea(o) => o.fmt_op(f),
+            Op::FMnMx(o) => o.fmt_op(f),
+            Op::FSel(o) => o.fmt_op(f),
+            Op::Mufu(o) => o.fmt_op(f),
+            Op::F2F(o) => o.fmt_op(f),
+            Op::Frnd(o) => o.fmt_op(f),
+            Op::PLop3(o) => o.fmt_op(f),
+            Op::Shfl(o) => o.fmt_op(f),
+            Op::Vote(o) => o.fmt_op(f),
+            Op::Match(o) => o.fmt_op(f),
+            Op::Redux(o) => o.fmt_op(f),
+            Op::WarpSync(o) => o.fmt_op(f),
             Op::Exit => write!(f, "EXIT"),
             Op::Nop => write!(f, "NOP"),
         }
@@ -234,7 +463,7 @@ impl Instr {
     /// Visits the guard, then the op's operands.
     pub fn visit_regs(&mut self, v: &mut RegVisitor<'_>) {
         if let Some(r) = &mut self.guard.reg {
-            v(r, RegFile::Pred, OperandKind::Use);
+            v(r, RegFile::Pred, OperandKind::Use, 1);
         }
         self.op.visit_regs(v);
     }

@@ -103,6 +103,14 @@ impl Src {
         }
     }
 
+    /// The register, when the source is one.
+    pub fn as_reg(&self) -> Option<Reg> {
+        match self.src {
+            SrcRef::Reg(r) => Some(r),
+            _ => None,
+        }
+    }
+
     pub fn is_reg_or_zero(&self) -> bool {
         matches!(self.src, SrcRef::Reg(_) | SrcRef::Zero)
     }
@@ -207,10 +215,12 @@ pub enum SpecialReg {
     GeMask,
     ClockLo,
     ClockHi,
+    /// SRZ: reads as zero.
+    Zero,
 }
 
 impl SpecialReg {
-    pub const ALL: [SpecialReg; 19] = [
+    pub const ALL: [SpecialReg; 20] = [
         SpecialReg::LaneId,
         SpecialReg::VirtCfg,
         SpecialReg::VirtId,
@@ -230,6 +240,7 @@ impl SpecialReg {
         SpecialReg::GeMask,
         SpecialReg::ClockLo,
         SpecialReg::ClockHi,
+        SpecialReg::Zero,
     ];
 
     /// The S2R index (nvidia-facts.md §1, from NAK's SM70 encoder).
@@ -254,6 +265,7 @@ impl SpecialReg {
             SpecialReg::GeMask => 0x3c,
             SpecialReg::ClockLo => 0x50,
             SpecialReg::ClockHi => 0x51,
+            SpecialReg::Zero => 0xff,
         }
     }
 
@@ -282,6 +294,7 @@ impl SpecialReg {
             SpecialReg::GeMask => "SR_GEMASK",
             SpecialReg::ClockLo => "SR_CLOCKLO",
             SpecialReg::ClockHi => "SR_CLOCKHI",
+            SpecialReg::Zero => "SRZ",
         }
     }
 }

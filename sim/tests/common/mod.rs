@@ -6,7 +6,9 @@ use spvsass_backend::binary::{Binary, MeshState, MeshTopology, Stage};
 use spvsass_backend::isa::*;
 use spvsass_backend::program::encode;
 use spvsass_backend::target::Arch;
-use spvsass_sim::{Isbe, IsbeRegion, Launch, Program, SimError, SimOptions, run_workgroup};
+use spvsass_sim::{
+    Isbe, IsbeRegion, Launch, Program, Resources, SimError, SimOptions, run_workgroup,
+};
 
 pub fn reg(n: u8) -> Src {
     Src::reg(Reg::Phys(n))
@@ -79,6 +81,7 @@ pub fn farith(kind: FloatArith, d: u8, a: Src, b: Src) -> Instr {
         dst: dst(d),
         srcs: [a, b, RZ],
         ftz: false,
+        rnd: Round::Rn,
     }))
 }
 
@@ -201,8 +204,10 @@ pub fn mesh_binary(instrs: &[Instr], workgroup_size: [u32; 3], mesh: MeshState) 
         workgroup_size,
         num_gprs: 16,
         mesh: Some(mesh),
+        task: None,
         sph: None,
         code: code(instrs),
+        gs_sph: None,
     }
 }
 
@@ -228,7 +233,13 @@ pub fn try_run_lanes(
         workgroup_size,
         workgroup_id: [0; 3],
     };
-    let counters = run_workgroup(&program, &launch, &mut isbe, options)?;
+    let counters = run_workgroup(
+        &program,
+        &launch,
+        &mut isbe,
+        &mut Resources::default(),
+        options,
+    )?;
     Ok((isbe, counters))
 }
 

@@ -1,0 +1,247 @@
+//! Float arithmetic and comparison: FADD / FMUL / FFMA with rounding
+//! modes, .FTZ and neg/abs source modifiers, and FSETP.
+
+use super::alu::{fin, float_src, fout};
+use super::float::{RND, Round, add_rounded, round_directed};
+use super::operand::{get_dst, set_dst, set_pdst, srcs_text, visit_dst, visit_pred, visit_src};
+use super::reg::{Dst, PredSrc, RegFile, Src};
+use super::word::{InstWord, field};
+use super::{DecodeError, EncodeError, PredCombine, RegVisitor};
+use std::fmt;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FloatCmp {
+    OrdLt,
+    OrdEq,
+    OrdLe,
+    OrdGt,
+    OrdNe,
+    OrdGe,
+    UnordLt,
+    UnordEq,
+    UnordLe,
+    UnordGt,
+    UnordNe,
+    UnordGe,
+}
+
+impl FloatCmp {
+    const ALL: [FloatCmp; 12] = [
+        FloatCmp::OrdLt,
+        FloatCmp::OrdEq,
+        FloatCmp::OrdLe,
+        FloatCmp::OrdGt,
+        FloatCmp::OrdNe,
+        FloatCmp::OrdGe,
+        FloatCmp::UnordLt,
+        FloatCmp::UnordEq,
+        FloatCmp::UnordLe,
+        FloatCmp::UnordGt,
+        FloatCmp::UnordNe,
+        FloatCmp::UnordGe,
+    ];
+    /// Encoding from NAK's SM70 encoder: 1..6 ordered, 9..14 unordered.
+    fn bits(self) -> u64 {
+        let i = FloatCmp::ALL.iter().position(|c| *c == self).unwrap_or(0) as u64;
+        if i < 6 { i + 1 } else { i + 3 }
+    }
+    fn name(self) -> &'static str {
+        match self {
+            FloatCmp::OrdLt => "LT",
+            FloatCmp::OrdEq => "EQ",
+            FloatCmp::OrdLe => "LE",
+            FloatCmp::OrdGt => "GT",
+            FloatCmp::OrdNe => "NE",
+            FloatCmp::OrdGe => "GE",
+            FloatCmp::UnordLt => "LTU",
+            FloatCmp::UnordEq => "EQU",
+            FloatCmp::UnordLe => "LEU",
+            FloatCmp::UnordGt => "GTU",
+            FloatCmp::UnordNe => "NEU",
+            FloatCmp::UnordGe => "GEU",
+        }
+    }
+    pub fn eval(self, a: f32, b: f32) -> bool {
+        let unordered = a.is_nan() || b.is_nan();
+        let i = FloatCmp::ALL.iter().position(|c| *c == self).unwrap_or(0);
+        if unordered {
+            return i >= 6;
+        }
+        match i % 6 {
+            0 => a < b,
+            1 => a == b,
+            2 => a <= b,
+            3 => a > b,
+            4 => a != b,
+            _ => a >= b,
+        }
+    }
+}
+
+/// FSETP: compares two floats and combines the result with a predicate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct OpFSetP {
+    pub dst: Dst,
+    pub cmp: FloatCmp,
+    pub combine: PredCombine,
+    pub ftz: bool,
+    pub srcs: [Src; 2],
+    pub accum: PredSrc,
+}
+
+impl OpFSetP {
+    pub const OPCODE: u16 = 0x00b;
+    const COMBINE: std::ops::Range<usize> = 74..76;
+    const CMP: std::ops::Range<usize> = 76..80;
+    const FTZ: usize = 80;
+
+    pub fn encode(&self, w: &mut InstWord) -> Result<(), EncodeError> {
+        w.set_alu_srcs(
+            Self::OPCODE,
+            Some(&self.srcs[0]),
+            &self.srcs[1],
+            None,
+            false,
+        )?;
+        w.set(Self::COMBINE, self.combine.bits());
+        w.set(Self::CMP, self.cmp.bits());
+        w.set_bit(Self::FTZ, self.ftz);
+        set_pdst(w, field::PDST0, &self.dst)?;
+        w.set(field::PDST1, 7);
+        w.set_pred_src(field::PSRC, field::PSRC_NEG, &self.accum)
+    }
+    pub fn decode(w: &InstWord) -> Result<Self, DecodeError> {
+        let (a, b, _) = w.get_alu_srcs(false)?;
+        let cmp_bits = w.get(Self::CMP);
+        let cmp = FloatCmp::ALL
+            .into_iter()
+            .find(|c| c.bits() == cmp_bits)
+            .ok_or(DecodeError::BadField {
+                field: "FSETP comparison",
+                value: cmp_bits,
+            })?;
+        let combine = PredCombine::decode(w.get(Self::COMBINE))?;
+        Ok(OpFSetP {
+            dst: get_dst(w, field::PDST0, RegFile::Pred),
+            cmp,
+            combine,
+            ftz: w.bit(Self::FTZ),
+            srcs: [a, b],
+            accum: w.get_pred_src(field::PSRC, field::PSRC_NEG),
+        })
+    }
+    pub fn visit(&mut self, v: &mut RegVisitor<'_>) {
+        self.srcs.iter_mut().for_each(|s| visit_src(s, v));
+        visit_pred(&mut self.accum, v);
+        visit_dst(&mut self.dst, RegFile::Pred, 1, v);
+    }
+    pub fn eval(&self, a: u32, b: u32, accum: bool) -> bool {
+        let c = self.cmp.eval(fin(self.ftz, a), fin(self.ftz, b));
+        self.combine.apply(c, accum)
+    }
+    pub fn fmt_op(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let ftz = if self.ftz { ".FTZ" } else { "" };
+        write!(f, "FSETP.{}{ftz}.{} ", self.cmp.name(), self.combine.name())?;
+        self.dst.fmt_in(RegFile::Pred, f)?;
+        write!(f, ", PT")?;
+        srcs_text(f, &[&self.srcs[0], &self.srcs[1]])?;
+        write!(f, ", {}", self.accum)
+    }
+}
+
+/// The three float arithmetic ops share one shape: FADD a + b, FMUL a * b,
+/// FFMA a * b + c (fused, one rounding).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FloatArith {
+    Add,
+    Mul,
+    Fma,
+}
+
+/// FADD / FMUL / FFMA{.FTZ}{.RM|.RP|.RZ}: IEEE-754 binary32, rounded once
+/// in `rnd`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct OpFArith {
+    pub kind: FloatArith,
+    pub dst: Dst,
+    pub srcs: [Src; 3],
+    pub ftz: bool,
+    pub rnd: Round,
+}
+
+impl OpFArith {
+    pub const OPCODE_FADD: u16 = 0x021;
+    pub const OPCODE_FMUL: u16 = 0x020;
+    pub const OPCODE_FFMA: u16 = 0x023;
+    const FTZ: usize = 80;
+
+    pub fn opcode(kind: FloatArith) -> u16 {
+        match kind {
+            FloatArith::Add => Self::OPCODE_FADD,
+            FloatArith::Mul => Self::OPCODE_FMUL,
+            FloatArith::Fma => Self::OPCODE_FFMA,
+        }
+    }
+
+    pub fn encode(&self, w: &mut InstWord) -> Result<(), EncodeError> {
+        set_dst(w, &self.dst)?;
+        let [a, b, c] = &self.srcs;
+        let c = if self.kind == FloatArith::Fma {
+            Some(c)
+        } else {
+            None
+        };
+        w.set_alu_srcs(Self::opcode(self.kind), Some(a), b, c, true)?;
+        w.set_bit(Self::FTZ, self.ftz);
+        w.set(RND, self.rnd.bits());
+        Ok(())
+    }
+    pub fn decode(w: &InstWord, kind: FloatArith) -> Result<Self, DecodeError> {
+        let (a, b, c) = w.get_alu_srcs(true)?;
+        let c = if kind == FloatArith::Fma {
+            c
+        } else {
+            Src::ZERO
+        };
+        Ok(OpFArith {
+            kind,
+            dst: get_dst(w, field::DST, RegFile::Gpr),
+            srcs: [a, b, c],
+            ftz: w.bit(Self::FTZ),
+            rnd: Round::decode(w),
+        })
+    }
+    pub fn visit(&mut self, v: &mut RegVisitor<'_>) {
+        let n = if self.kind == FloatArith::Fma { 3 } else { 2 };
+        self.srcs[..n].iter_mut().for_each(|s| visit_src(s, v));
+        visit_dst(&mut self.dst, RegFile::Gpr, 1, v);
+    }
+    pub fn eval(&self, x: [u32; 3]) -> u32 {
+        let [a, b, c] = [0, 1, 2].map(|i| fin(self.ftz, float_src(&self.srcs[i], x[i])));
+        let r = match (self.kind, self.rnd) {
+            (FloatArith::Add, Round::Rn) => a + b,
+            (FloatArith::Mul, Round::Rn) => a * b,
+            (FloatArith::Fma, Round::Rn) => a.mul_add(b, c),
+            // Directed modes: the exact result as f64 (+ remainder), then
+            // one rounding. f32 products are exact in f64.
+            (FloatArith::Add, rnd) => add_rounded(f64::from(a), f64::from(b), rnd),
+            (FloatArith::Mul, rnd) => round_directed(f64::from(a) * f64::from(b), 0.0, rnd),
+            (FloatArith::Fma, rnd) => add_rounded(f64::from(a) * f64::from(b), f64::from(c), rnd),
+        };
+        fout(self.ftz, r)
+    }
+    pub fn fmt_op(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let name = match self.kind {
+            FloatArith::Add => "FADD",
+            FloatArith::Mul => "FMUL",
+            FloatArith::Fma => "FFMA",
+        };
+        let ftz = if self.ftz { ".FTZ" } else { "" };
+        write!(f, "{name}{ftz}{} ", self.rnd.suffix())?;
+        self.dst.fmt_in(RegFile::Gpr, f)?;
+        match self.kind {
+            FloatArith::Fma => srcs_text(f, &[&self.srcs[0], &self.srcs[1], &self.srcs[2]]),
+            _ => srcs_text(f, &[&self.srcs[0], &self.srcs[1]]),
+        }
+    }
+}

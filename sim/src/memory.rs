@@ -1,0 +1,176 @@
+//! The memories a workgroup reads and writes besides its registers and
+//! ISBE: global memory (storage buffers, shared by every workgroup of a
+//! dispatch), constant banks, and the per-workgroup shared memory and
+//! per-lane local memory, zero-filled at launch.
+//!
+//! Global model: each buffer is mapped at its own 64-bit base address, 4 GiB
+//! apart from the next (the first at 4 GiB), so an address computed with a
+//! lost carry or a 32-bit wrap lands outside every buffer and is reported,
+//! not silently served from a neighbour. Every access must lie in one
+//! buffer and be aligned to its size; constant-bank, shared and local
+//! accesses are checked the same way against their sizes.
+
+use serde::Serialize;
+use std::fmt;
+
+/// Distance between buffer base addresses, and the first base.
+pub const BUFFER_STRIDE: u64 = 1 << 32;
+
+/// The memory an access went to, for errors.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum Space {
+    Global,
+    Shared,
+    Local,
+    Constant(u8),
+}
+
+impl fmt::Display for Space {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Space::Global => write!(f, "global"),
+            Space::Shared => write!(f, "shared"),
+            Space::Local => write!(f, "local"),
+            Space::Constant(b) => write!(f, "constant bank {b}"),
+        }
+    }
+}
+
+/// Why an access failed; the caller adds the instruction, lane and address.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum MemFault {
+    #[error("no buffer is mapped there")]
+    Unmapped,
+    #[error("it runs past the end of its {size:#x}-byte range (which starts at {base:#x})")]
+    OutOfBounds { base: u64, size: u64 },
+    #[error("it is not aligned to its size")]
+    Unaligned,
+}
+
+/// Storage buffers, each at its own base address.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GlobalMemory {
+    buffers: Vec<Vec<u8>>,
+}
+
+impl GlobalMemory {
+    /// Maps `bytes` as a new buffer and returns its base address.
+    pub fn map(&mut self, bytes: Vec<u8>) -> u64 {
+        self.buffers.push(bytes);
+        self.buffers.len() as u64 * BUFFER_STRIDE
+    }
+
+    /// The contents of the buffer mapped at `base`.
+    pub fn buffer(&self, base: u64) -> Option<&[u8]> {
+        let i = self.index(base)?;
+        base.is_multiple_of(BUFFER_STRIDE)
+            .then(|| self.buffers[i].as_slice())
+    }
+
+    fn index(&self, addr: u64) -> Option<usize> {
+        let i = (addr / BUFFER_STRIDE).checked_sub(1)? as usize;
+        (i < self.buffers.len()).then_some(i)
+    }
+
+    /// The buffer and byte range an `n`-byte access at `addr` covers.
+    fn locate(&self, addr: u64, n: u32) -> Result<(usize, usize), MemFault> {
+        let i = self.index(addr).ok_or(MemFault::Unmapped)?;
+        let base = (i as u64 + 1) * BUFFER_STRIDE;
+        let start = range(addr - base, n, self.buffers[i].len()).map_err(|f| match f {
+            MemFault::OutOfBounds { size, .. } => MemFault::OutOfBounds { base, size },
+            f => f,
+        })?;
+        Ok((i, start))
+    }
+
+    pub fn read(&self, addr: u64, n: u32) -> Result<&[u8], MemFault> {
+        let (i, start) = self.locate(addr, n)?;
+        Ok(&self.buffers[i][start..start + n as usize])
+    }
+
+    pub fn write(&mut self, addr: u64, bytes: &[u8]) -> Result<(), MemFault> {
+        self.cell(addr, bytes.len() as u32)?.copy_from_slice(bytes);
+        Ok(())
+    }
+
+    /// The `n` bytes at `addr`, for a read-modify-write.
+    pub(crate) fn cell(&mut self, addr: u64, n: u32) -> Result<&mut [u8], MemFault> {
+        let (i, start) = self.locate(addr, n)?;
+        Ok(&mut self.buffers[i][start..start + n as usize])
+    }
+}
+
+/// Constant banks c[0] .. c[17]: uniform buffers, push constants and
+/// driver constants, as the binary's bindings place them.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ConstantBanks {
+    banks: Vec<Vec<u8>>,
+}
+
+impl ConstantBanks {
+    /// Sets the contents of `bank` (programs reach banks below
+    /// `OpLdc::BANKS`).
+    pub fn set(&mut self, bank: u8, bytes: Vec<u8>) {
+        let i = usize::from(bank);
+        if self.banks.len() <= i {
+            self.banks.resize(i + 1, Vec::new());
+        }
+        self.banks[i] = bytes;
+    }
+
+    pub fn read(&self, bank: u8, offset: u64, n: u32) -> Result<&[u8], MemFault> {
+        let bytes = self
+            .banks
+            .get(usize::from(bank))
+            .map_or(&[][..], Vec::as_slice);
+        let start = range(offset, n, bytes.len())?;
+        Ok(&bytes[start..start + n as usize])
+    }
+}
+
+/// What a dispatch provides to its workgroups: global memory and constant
+/// banks (shared by all), and the sizes of the memories each workgroup gets
+/// its own zeroed copy of.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Resources {
+    pub global: GlobalMemory,
+    pub constants: ConstantBanks,
+    /// Shared memory per workgroup, in bytes.
+    pub shared_bytes: u32,
+    /// Local memory per lane, in bytes.
+    pub local_bytes: u32,
+}
+
+/// The memories one workgroup owns while it runs.
+pub(crate) struct WorkgroupMemory {
+    pub shared: Vec<u8>,
+    /// Per lane.
+    pub local: Vec<Vec<u8>>,
+}
+
+impl WorkgroupMemory {
+    pub fn new(resources: &Resources, lanes: u32) -> WorkgroupMemory {
+        WorkgroupMemory {
+            shared: vec![0; resources.shared_bytes as usize],
+            local: vec![vec![0; resources.local_bytes as usize]; lanes as usize],
+        }
+    }
+}
+
+/// The first byte of an `n`-byte access at `offset` in `len` bytes, after
+/// the alignment and bounds checks.
+pub(crate) fn range(offset: u64, n: u32, len: usize) -> Result<usize, MemFault> {
+    if !offset.is_multiple_of(u64::from(n)) {
+        return Err(MemFault::Unaligned);
+    }
+    if offset
+        .checked_add(u64::from(n))
+        .is_none_or(|end| end > len as u64)
+    {
+        return Err(MemFault::OutOfBounds {
+            base: 0,
+            size: len as u64,
+        });
+    }
+    Ok(offset as usize)
+}

@@ -1,0 +1,350 @@
+//! The run description: what to run and with which inputs, as a JSON file
+//! (`tests/runs/NAME.json`, documented in docs/RUNS.md). It names no tool:
+//! the Vulkan reference runner reads it, and the simulator can read the same
+//! file. Paths inside it are relative to the file's own folder.
+
+use super::error::{DescriptionError, ReferenceError};
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+
+/// One run: the shaders, the workgroup counts, and the inputs.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RunDescription {
+    /// Free text for the reader; ignored by tools.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub comment: Option<String>,
+    pub stages: Stages,
+    /// Workgroup counts of the dispatch or of the mesh-task draw.
+    pub groups: [u32; 3],
+    /// The colour image of a mesh run (required there, refused for compute).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub image: Option<ImageSize>,
+    /// Multiview: bit i renders view i into image layer i (mesh runs only).
+    #[serde(default)]
+    pub view_mask: u32,
+    #[serde(default)]
+    pub cull_mode: CullMode,
+    #[serde(default)]
+    pub front_face: FrontFace,
+    /// Descriptor set 0, one buffer per binding.
+    #[serde(default)]
+    pub buffers: Vec<BufferDescription>,
+    /// The push-constant bytes, from offset 0: the pieces laid end to end.
+    #[serde(default)]
+    pub push_constants: Vec<Data>,
+}
+
+/// Either `compute`, or `mesh` with an optional `task`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Stages {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub compute: Option<ShaderRef>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub task: Option<ShaderRef>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mesh: Option<ShaderRef>,
+}
+
+/// A SPIR-V file and the entry point to run in it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ShaderRef {
+    pub spirv: PathBuf,
+    #[serde(default = "default_entry")]
+    pub entry: String,
+}
+
+fn default_entry() -> String {
+    "main".into()
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ImageSize {
+    pub width: u32,
+    pub height: u32,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CullMode {
+    #[default]
+    None,
+    Front,
+    Back,
+    FrontAndBack,
+}
+
+/// Which winding is front-facing, in framebuffer coordinates (y down), as
+/// Vulkan defines it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FrontFace {
+    #[default]
+    CounterClockwise,
+    Clockwise,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BufferKind {
+    Storage,
+    Uniform,
+}
+
+/// One buffer of descriptor set 0.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BufferDescription {
+    pub binding: u32,
+    pub kind: BufferKind,
+    /// The initial bytes: the pieces laid end to end.
+    pub contents: Vec<Data>,
+    /// Report the buffer's bytes after the run.
+    #[serde(default)]
+    pub read_back: bool,
+}
+
+/// A piece of initial data. Floats that JSON cannot spell (NaN, infinities,
+/// exact bit patterns) are given as `u32` bit patterns.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum Data {
+    U32(Vec<u32>),
+    I32(Vec<i32>),
+    F32(Vec<f32>),
+    /// Raw bytes of a file (relative to the run description's folder).
+    File(PathBuf),
+    /// This many zero bytes.
+    Zero(u64),
+}
+
+/// The stage set of a checked description.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Pipeline<'a> {
+    Compute(&'a ShaderRef),
+    Mesh {
+        task: Option<&'a ShaderRef>,
+        mesh: &'a ShaderRef,
+        image: ImageSize,
+    },
+}
+
+impl RunDescription {
+    /// Reads and checks a run description file.
+    pub fn load(path: &Path) -> Result<RunDescription, ReferenceError> {
+        let text = std::fs::read_to_string(path).map_err(|source| ReferenceError::ReadFile {
+            path: path.to_owned(),
+            source,
+        })?;
+        let desc: RunDescription =
+            serde_json::from_str(&text).map_err(|source| ReferenceError::ParseDescription {
+                path: path.to_owned(),
+                source,
+            })?;
+        desc.pipeline()
+            .map_err(|problem| ReferenceError::InvalidDescription {
+                path: path.to_owned(),
+                problem,
+            })?;
+        Ok(desc)
+    }
+
+    /// Checks the parts that depend on each other and says which pipeline
+    /// the description asks for.
+    pub fn pipeline(&self) -> Result<Pipeline<'_>, DescriptionError> {
+        if self.groups.contains(&0) {
+            return Err(DescriptionError::ZeroGroups(self.groups));
+        }
+        let mut bindings: Vec<u32> = self.buffers.iter().map(|b| b.binding).collect();
+        bindings.sort_unstable();
+        if let Some(w) = bindings.windows(2).find(|w| w[0] == w[1]) {
+            return Err(DescriptionError::DuplicateBinding(w[0]));
+        }
+        let s = &self.stages;
+        match (&s.compute, &s.task, &s.mesh) {
+            (Some(c), None, None) => {
+                if self.image.is_some() {
+                    return Err(DescriptionError::ImageForCompute);
+                }
+                if self.view_mask != 0 {
+                    return Err(DescriptionError::ViewMaskForCompute);
+                }
+                Ok(Pipeline::Compute(c))
+            }
+            (None, task, Some(mesh)) => {
+                let image = self.image.ok_or(DescriptionError::MissingImage)?;
+                if image.width == 0 || image.height == 0 {
+                    return Err(DescriptionError::EmptyImage(image.width, image.height));
+                }
+                Ok(Pipeline::Mesh {
+                    task: task.as_ref(),
+                    mesh,
+                    image,
+                })
+            }
+            (None, Some(_), None) => Err(DescriptionError::TaskWithoutMesh),
+            (None, None, None) => Err(DescriptionError::NoStage),
+            (Some(_), _, _) => Err(DescriptionError::ComputeWithMesh),
+        }
+    }
+
+    /// Image layers: one per view of the view mask (the highest set bit
+    /// decides), or one without multiview.
+    pub fn layers(&self) -> u32 {
+        32 - self.view_mask.leading_zeros().min(31)
+    }
+}
+
+/// Lays the pieces end to end; `what` names the destination in errors.
+pub fn resolve_data(pieces: &[Data], base: &Path, what: &str) -> Result<Vec<u8>, ReferenceError> {
+    let mut bytes = Vec::new();
+    for piece in pieces {
+        match piece {
+            Data::U32(v) => bytes.extend(v.iter().flat_map(|x| x.to_le_bytes())),
+            Data::I32(v) => bytes.extend(v.iter().flat_map(|x| x.to_le_bytes())),
+            Data::F32(v) => bytes.extend(v.iter().flat_map(|x| x.to_le_bytes())),
+            Data::Zero(n) => {
+                let n = usize::try_from(*n).map_err(|_| ReferenceError::TooLarge {
+                    what: what.to_owned(),
+                    bytes: *n,
+                })?;
+                bytes.resize(bytes.len() + n, 0);
+            }
+            Data::File(p) => {
+                let path = base.join(p);
+                let data = std::fs::read(&path)
+                    .map_err(|source| ReferenceError::ReadFile { path, source })?;
+                bytes.extend(data);
+            }
+        }
+    }
+    if bytes.len() % 4 != 0 {
+        return Err(ReferenceError::UnalignedData {
+            what: what.to_owned(),
+            bytes: bytes.len(),
+        });
+    }
+    Ok(bytes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(json: &str) -> Result<(), DescriptionError> {
+        let desc: RunDescription = serde_json::from_str(json).expect("well-formed JSON");
+        desc.pipeline().map(|_| ())
+    }
+
+    const COMPUTE: &str = r#"{"compute": {"spirv": "a.spv"}}"#;
+    const MESH: &str = r#"{"mesh": {"spirv": "m.spv"}}"#;
+
+    fn with(stages: &str, rest: &str) -> String {
+        format!(r#"{{"stages": {stages}, "groups": [1, 1, 1]{rest}}}"#)
+    }
+
+    #[test]
+    fn compute_and_mesh_descriptions_are_accepted() {
+        assert_eq!(check(&with(COMPUTE, "")), Ok(()));
+        let image = r#", "image": {"width": 8, "height": 4}, "view_mask": 5"#;
+        assert_eq!(check(&with(MESH, image)), Ok(()));
+    }
+
+    #[test]
+    fn parts_that_do_not_fit_are_named() {
+        let cases = [
+            (with("{}", ""), DescriptionError::NoStage),
+            (
+                with(r#"{"compute": {"spirv": "a"}, "mesh": {"spirv": "b"}}"#, ""),
+                DescriptionError::ComputeWithMesh,
+            ),
+            (
+                with(r#"{"task": {"spirv": "t"}}"#, ""),
+                DescriptionError::TaskWithoutMesh,
+            ),
+            (with(MESH, ""), DescriptionError::MissingImage),
+            (
+                with(MESH, r#", "image": {"width": 0, "height": 4}"#),
+                DescriptionError::EmptyImage(0, 4),
+            ),
+            (
+                with(COMPUTE, r#", "image": {"width": 1, "height": 1}"#),
+                DescriptionError::ImageForCompute,
+            ),
+            (
+                with(COMPUTE, r#", "view_mask": 1"#),
+                DescriptionError::ViewMaskForCompute,
+            ),
+            (
+                r#"{"stages": {"compute": {"spirv": "a"}}, "groups": [1, 0, 1]}"#.to_owned(),
+                DescriptionError::ZeroGroups([1, 0, 1]),
+            ),
+            (
+                with(
+                    COMPUTE,
+                    r#", "buffers": [
+                        {"binding": 2, "kind": "storage", "contents": [{"zero": 4}]},
+                        {"binding": 2, "kind": "uniform", "contents": [{"zero": 4}]}]"#,
+                ),
+                DescriptionError::DuplicateBinding(2),
+            ),
+        ];
+        for (json, want) in cases {
+            assert_eq!(check(&json), Err(want), "{json}");
+        }
+    }
+
+    #[test]
+    fn unknown_fields_are_refused() {
+        let json = with(COMPUTE, r#", "view_masks": 1"#);
+        let e = serde_json::from_str::<RunDescription>(&json).err();
+        assert!(e.is_some_and(|e| e.to_string().contains("unknown field `view_masks`")));
+    }
+
+    #[test]
+    fn data_pieces_are_laid_end_to_end() {
+        let pieces = [
+            Data::U32(vec![1, 0xdead_beef]),
+            Data::I32(vec![-1]),
+            Data::F32(vec![1.5]),
+            Data::Zero(4),
+        ];
+        let bytes = resolve_data(&pieces, Path::new("."), "test").expect("resolves");
+        let words: Vec<u32> = bytes
+            .chunks_exact(4)
+            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect();
+        assert_eq!(words, [1, 0xdead_beef, u32::MAX, 1.5f32.to_bits(), 0]);
+    }
+
+    #[test]
+    fn partial_words_and_missing_files_are_errors() {
+        let odd = resolve_data(&[Data::Zero(3)], Path::new("."), "buffer at binding 1");
+        assert_eq!(
+            odd.err().map(|e| e.to_string()).as_deref(),
+            Some("buffer at binding 1: 3 bytes is not a whole number of 32-bit words")
+        );
+        let missing = resolve_data(
+            &[Data::File("no/such/file.bin".into())],
+            Path::new("base"),
+            "x",
+        );
+        assert!(missing.err().is_some_and(|e| {
+            e.to_string()
+                .starts_with("cannot read base/no/such/file.bin")
+        }));
+    }
+
+    #[test]
+    fn layers_follow_the_highest_view() {
+        let mut desc: RunDescription =
+            serde_json::from_str(&with(MESH, r#", "image": {"width": 1, "height": 1}"#))
+                .expect("parses");
+        assert_eq!(desc.layers(), 1);
+        desc.view_mask = 0b101;
+        assert_eq!(desc.layers(), 3);
+    }
+}

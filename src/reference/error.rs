@@ -1,0 +1,129 @@
+//! What can go wrong in a reference run: one variant per failure, each
+//! naming the file, device, feature or Vulkan call concerned.
+
+use ash::vk;
+use std::path::PathBuf;
+
+/// A run description whose parts do not fit together.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum DescriptionError {
+    #[error("no stage: give `compute`, or `mesh` (with an optional `task`)")]
+    NoStage,
+    #[error("`compute` cannot be combined with `task` or `mesh`")]
+    ComputeWithMesh,
+    #[error("a `task` stage needs a `mesh` stage")]
+    TaskWithoutMesh,
+    #[error("a mesh run needs an `image` size")]
+    MissingImage,
+    #[error("image size {0}x{1} is empty")]
+    EmptyImage(u32, u32),
+    #[error("a compute run has no image")]
+    ImageForCompute,
+    #[error("a compute run has no views (view_mask must be 0)")]
+    ViewMaskForCompute,
+    #[error("workgroup counts {0:?} must all be at least 1")]
+    ZeroGroups([u32; 3]),
+    #[error("binding {0} is given twice")]
+    DuplicateBinding(u32),
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ReferenceError {
+    #[error("cannot read {path}: {source}")]
+    ReadFile {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("cannot write {path}: {source}")]
+    WriteFile {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("run description {path}: {source}")]
+    ParseDescription {
+        path: PathBuf,
+        source: serde_json::Error,
+    },
+    #[error("run description {path}: {problem}")]
+    InvalidDescription {
+        path: PathBuf,
+        problem: DescriptionError,
+    },
+    #[error("result {path}: {source}")]
+    ParseResult {
+        path: PathBuf,
+        source: serde_json::Error,
+    },
+    #[error("cannot encode the result as JSON: {0}")]
+    EncodeResult(serde_json::Error),
+    #[error("{path}: {bytes} bytes, but the result's image size needs {expected}")]
+    ImageSize {
+        path: PathBuf,
+        bytes: usize,
+        expected: usize,
+    },
+    #[error("{what}: {bytes} bytes is not a whole number of 32-bit words")]
+    UnalignedData { what: String, bytes: usize },
+    #[error("{what}: {bytes} bytes is too large")]
+    TooLarge { what: String, bytes: u64 },
+    #[error("{what} is empty (Vulkan buffers need at least 4 bytes)")]
+    EmptyBuffer { what: String },
+    #[error("{path}: not a SPIR-V module: {reason}")]
+    InvalidSpirv { path: PathBuf, reason: String },
+    #[error("{path}: no {model} entry point named `{entry}`")]
+    EntryPointNotFound {
+        path: PathBuf,
+        model: &'static str,
+        entry: String,
+    },
+    #[error(
+        "{path}: the Location 0 output (id %{id}) is not a vec4 of 32-bit floats, \
+         which the pass-through fragment shader needs"
+    )]
+    UnsupportedColourOutput { path: PathBuf, id: u32 },
+    #[error("no Vulkan loader: {0} (install libvulkan1)")]
+    NoLoader(#[from] ash::LoadingError),
+    #[error("no Vulkan device: {0}")]
+    NoDevice(String),
+    #[error("no Vulkan device is usable: {0}")]
+    NoUsableDevice(String),
+    #[error("mesh shaders not supported by this driver ({device}: no VK_EXT_mesh_shader)")]
+    MeshShadersUnsupported { device: String },
+    #[error("{device} lacks required features: {}", features.join(", "))]
+    MissingFeatures {
+        device: String,
+        features: Vec<&'static str>,
+    },
+    #[error("{device}: {what} is {value}, above the device limit {limit}")]
+    LimitExceeded {
+        device: String,
+        what: &'static str,
+        value: u64,
+        limit: u64,
+    },
+    #[error("{path}: vkCreateShaderModule failed: {result}")]
+    ShaderModule { path: PathBuf, result: vk::Result },
+    #[error("{what} pipeline creation failed: {result}")]
+    Pipeline {
+        what: &'static str,
+        result: vk::Result,
+    },
+    #[error("no memory type for {what} (type bits {bits:#x}, wanted {wanted:?})")]
+    NoMemoryType {
+        what: String,
+        bits: u32,
+        wanted: vk::MemoryPropertyFlags,
+    },
+    #[error("{call} failed: {result}")]
+    Vulkan {
+        call: &'static str,
+        result: vk::Result,
+    },
+    #[error("the device did not finish the run within {0} s (hung or lost)")]
+    Timeout(u64),
+}
+
+/// Wraps a failed Vulkan call with its name.
+pub(crate) fn vk_err(call: &'static str) -> impl FnOnce(vk::Result) -> ReferenceError {
+    move |result| ReferenceError::Vulkan { call, result }
+}

@@ -1,0 +1,312 @@
+//! What the runner must know about a shader before handing it to a driver:
+//! that its entry point exists (drivers are not required to survive a bad
+//! module, so it is checked here first), and, for a mesh shader, how its
+//! Location-0 colour reaches the fragment shader.
+
+use super::error::ReferenceError;
+use rspirv::dr::{Instruction, Module, Operand};
+use rspirv::spirv::{Decoration, ExecutionModel, Op, StorageClass};
+use std::path::{Path, PathBuf};
+
+/// How the mesh shader's Location-0 output is declared; it picks the
+/// pass-through fragment shader.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ColourOutput {
+    /// No Location-0 output: covered pixels are painted opaque white.
+    Absent,
+    /// A per-vertex vec4, interpolated (smooth, perspective-correct).
+    PerVertex,
+    /// A `perprimitiveEXT` vec4, constant over each primitive.
+    PerPrimitive,
+}
+
+/// A loaded SPIR-V file with its words, for vkCreateShaderModule.
+pub struct Spirv {
+    pub path: PathBuf,
+    pub words: Vec<u32>,
+    module: Module,
+}
+
+impl Spirv {
+    pub fn load(path: &Path) -> Result<Spirv, ReferenceError> {
+        let bytes = std::fs::read(path).map_err(|source| ReferenceError::ReadFile {
+            path: path.to_owned(),
+            source,
+        })?;
+        let invalid = |reason: String| ReferenceError::InvalidSpirv {
+            path: path.to_owned(),
+            reason,
+        };
+        // The frontend's loader: it checks instruction bounds (rspirv
+        // panics on truncated modules) and accepts OpExecutionModeId.
+        // Words in host order (either byte order is accepted), as drivers
+        // take them.
+        let words =
+            spvsass_frontend::words_from_bytes(&bytes).map_err(|e| invalid(e.to_string()))?;
+        let module = spvsass_frontend::load_words(&words).map_err(|e| invalid(e.to_string()))?;
+        Ok(Spirv {
+            path: path.to_owned(),
+            words,
+            module,
+        })
+    }
+
+    /// The entry point `name` of execution model `model`, as its
+    /// OpEntryPoint instruction.
+    pub fn entry_point(
+        &self,
+        model: ExecutionModel,
+        name: &str,
+    ) -> Result<&Instruction, ReferenceError> {
+        self.module
+            .entry_points
+            .iter()
+            .find(|ep| {
+                matches!(ep.operands.first(), Some(Operand::ExecutionModel(m)) if *m == model)
+                    && matches!(ep.operands.get(2), Some(Operand::LiteralString(s)) if s == name)
+            })
+            .ok_or_else(|| ReferenceError::EntryPointNotFound {
+                path: self.path.clone(),
+                model: model_name(model),
+                entry: name.to_owned(),
+            })
+    }
+
+    /// Finds the mesh entry point's Location-0 output: a variable decorated
+    /// Location 0, or a block member decorated Location 0.
+    pub fn colour_output(&self, entry: &str) -> Result<ColourOutput, ReferenceError> {
+        let ep = self.entry_point(ExecutionModel::MeshEXT, entry)?;
+        let interface = ep.operands.iter().skip(3).filter_map(|o| match o {
+            Operand::IdRef(id) => Some(*id),
+            _ => None,
+        });
+        for var in interface {
+            let Some(pointee) = self.output_pointee(var) else {
+                continue;
+            };
+            // Mesh outputs are arrays over vertices or primitives.
+            let element = self.strip_array(pointee);
+            if self.decorated(var, Decoration::Location) == Some(0) {
+                self.check_vec4(element, var)?;
+                return Ok(self.kind(self.has(var, Decoration::PerPrimitiveEXT)));
+            }
+            if let Some(member) = self.member_with_location0(element) {
+                let member_type = self.member_type(element, member);
+                match member_type {
+                    Some(t) => self.check_vec4(t, var)?,
+                    None => return Err(self.unsupported(var)),
+                }
+                let per_primitive = self.has(var, Decoration::PerPrimitiveEXT)
+                    || self.member_has(element, member, Decoration::PerPrimitiveEXT);
+                return Ok(self.kind(per_primitive));
+            }
+        }
+        Ok(ColourOutput::Absent)
+    }
+
+    fn kind(&self, per_primitive: bool) -> ColourOutput {
+        if per_primitive {
+            ColourOutput::PerPrimitive
+        } else {
+            ColourOutput::PerVertex
+        }
+    }
+
+    fn unsupported(&self, var: u32) -> ReferenceError {
+        ReferenceError::UnsupportedColourOutput {
+            path: self.path.clone(),
+            id: var,
+        }
+    }
+
+    fn def(&self, id: u32) -> Option<&Instruction> {
+        self.module
+            .types_global_values
+            .iter()
+            .find(|i| i.result_id == Some(id))
+    }
+
+    /// The pointee type of an Output-storage global variable.
+    fn output_pointee(&self, var: u32) -> Option<u32> {
+        let v = self.def(var)?;
+        if v.class.opcode != Op::Variable {
+            return None;
+        }
+        let ptr = self.def(v.result_type?)?;
+        match ptr.operands.as_slice() {
+            [
+                Operand::StorageClass(StorageClass::Output),
+                Operand::IdRef(t),
+            ] => Some(*t),
+            _ => None,
+        }
+    }
+
+    fn strip_array(&self, ty: u32) -> u32 {
+        match self.def(ty) {
+            Some(i) if matches!(i.class.opcode, Op::TypeArray | Op::TypeRuntimeArray) => {
+                match i.operands.first() {
+                    Some(Operand::IdRef(e)) => *e,
+                    _ => ty,
+                }
+            }
+            _ => ty,
+        }
+    }
+
+    fn check_vec4(&self, ty: u32, var: u32) -> Result<(), ReferenceError> {
+        let vec4_f32 = self.def(ty).is_some_and(|v| {
+            v.class.opcode == Op::TypeVector
+                && matches!(
+                    v.operands.as_slice(),
+                    [Operand::IdRef(c), Operand::LiteralBit32(4)]
+                        if self.def(*c).is_some_and(|f| f.class.opcode == Op::TypeFloat
+                            && matches!(f.operands.first(), Some(Operand::LiteralBit32(32))))
+                )
+        });
+        if vec4_f32 {
+            Ok(())
+        } else {
+            Err(self.unsupported(var))
+        }
+    }
+
+    /// The first literal of `OpDecorate target decoration literal`.
+    fn decorated(&self, target: u32, decoration: Decoration) -> Option<u32> {
+        self.module
+            .annotations
+            .iter()
+            .find_map(|a| match (a.class.opcode, a.operands.as_slice()) {
+                (
+                    Op::Decorate,
+                    [
+                        Operand::IdRef(t),
+                        Operand::Decoration(d),
+                        Operand::LiteralBit32(v),
+                        ..,
+                    ],
+                ) if *t == target && *d == decoration => Some(*v),
+                _ => None,
+            })
+    }
+
+    fn has(&self, target: u32, decoration: Decoration) -> bool {
+        self.module.annotations.iter().any(|a| {
+            a.class.opcode == Op::Decorate
+                && matches!(a.operands.as_slice(),
+                    [Operand::IdRef(t), Operand::Decoration(d), ..] if *t == target && *d == decoration)
+        })
+    }
+
+    fn member_with_location0(&self, ty: u32) -> Option<u32> {
+        self.module
+            .annotations
+            .iter()
+            .find_map(|a| match (a.class.opcode, a.operands.as_slice()) {
+                (
+                    Op::MemberDecorate,
+                    [
+                        Operand::IdRef(t),
+                        Operand::LiteralBit32(m),
+                        Operand::Decoration(Decoration::Location),
+                        Operand::LiteralBit32(0),
+                    ],
+                ) if *t == ty => Some(*m),
+                _ => None,
+            })
+    }
+
+    fn member_has(&self, ty: u32, member: u32, decoration: Decoration) -> bool {
+        self.module.annotations.iter().any(|a| {
+            a.class.opcode == Op::MemberDecorate
+                && matches!(a.operands.as_slice(),
+                    [Operand::IdRef(t), Operand::LiteralBit32(m), Operand::Decoration(d), ..]
+                        if *t == ty && *m == member && *d == decoration)
+        })
+    }
+
+    fn member_type(&self, ty: u32, member: u32) -> Option<u32> {
+        let s = self.def(ty)?;
+        match s.operands.get(usize::try_from(member).ok()?) {
+            Some(Operand::IdRef(t)) if s.class.opcode == Op::TypeStruct => Some(*t),
+            _ => None,
+        }
+    }
+}
+
+fn model_name(model: ExecutionModel) -> &'static str {
+    match model {
+        ExecutionModel::GLCompute => "GLCompute",
+        ExecutionModel::TaskEXT => "TaskEXT",
+        ExecutionModel::MeshEXT => "MeshEXT",
+        _ => "other",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn shader(name: &str) -> Spirv {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/shaders")
+            .join(name);
+        Spirv::load(&path).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    #[test]
+    fn per_vertex_colour_is_found() {
+        let s = shader("triangle.mesh.spv");
+        assert_eq!(s.colour_output("main").ok(), Some(ColourOutput::PerVertex));
+    }
+
+    #[test]
+    fn per_primitive_colour_is_found() {
+        let s = shader("ref_quads.mesh.spv");
+        assert_eq!(
+            s.colour_output("main").ok(),
+            Some(ColourOutput::PerPrimitive)
+        );
+    }
+
+    #[test]
+    fn no_location_0_output_is_absent() {
+        let s = shader("point.mesh.spv");
+        assert_eq!(s.colour_output("main").ok(), Some(ColourOutput::Absent));
+    }
+
+    #[test]
+    fn a_missing_entry_point_is_named() {
+        let s = shader("ref_add.comp.spv");
+        let e = s.entry_point(ExecutionModel::GLCompute, "other").err();
+        assert_eq!(
+            e.map(|e| e.to_string())
+                .as_deref()
+                .and_then(|m| m.split(": ").last()),
+            Some("no GLCompute entry point named `other`")
+        );
+        // The right name but another stage is not a match either.
+        assert!(s.entry_point(ExecutionModel::MeshEXT, "main").is_err());
+    }
+
+    #[test]
+    fn a_truncated_module_is_an_error_not_a_panic() {
+        let dir = std::env::temp_dir().join(format!("spvsass-interface-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let path = dir.join("truncated.spv");
+        let whole = shader("ref_add.comp.spv").words;
+        // Cut inside the first instruction of three words or more.
+        let mut at = 5;
+        while whole[at] >> 16 < 3 {
+            at += (whole[at] >> 16) as usize;
+        }
+        let bytes: Vec<u8> = whole[..=at].iter().flat_map(|w| w.to_le_bytes()).collect();
+        std::fs::write(&path, bytes).expect("write");
+        let e = Spirv::load(&path).err().map(|e| e.to_string());
+        assert!(
+            e.as_deref()
+                .is_some_and(|m| m.contains("not a SPIR-V module")),
+            "{e:?}"
+        );
+    }
+}

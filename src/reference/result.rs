@@ -1,0 +1,165 @@
+//! The result of a reference run, as written to `DIR/result.json` beside the
+//! raw image `DIR/image.rgba32f`; a later comparison reads both back with
+//! [`Capture::read`].
+
+use super::error::ReferenceError;
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+
+/// The result format's version, bumped when a field changes meaning.
+pub const FORMAT: u32 = 1;
+pub const RESULT_FILE: &str = "result.json";
+pub const IMAGE_FILE: &str = "image.rgba32f";
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RunResult {
+    pub format: u32,
+    /// The run description's file name without `.json`.
+    pub run: String,
+    /// The command line that made this result, when a tool records it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub command: Option<String>,
+    pub device: DeviceInfo,
+    pub statistics: Statistics,
+    /// The buffers the description asked to read back, by binding.
+    pub buffers: Vec<BufferResult>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub image: Option<ImageResult>,
+}
+
+/// Which driver and device produced the result.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DeviceInfo {
+    pub device_name: String,
+    pub device_type: String,
+    pub vendor_id: u32,
+    pub device_id: u32,
+    /// The device's Vulkan version, `major.minor.patch`.
+    pub api_version: String,
+    /// VkPhysicalDeviceDriverProperties: e.g. "NVIDIA" / "580.159.04",
+    /// "llvmpipe" / "Mesa 22.3.6 (LLVM 15.0.6)".
+    pub driver_name: String,
+    pub driver_info: String,
+    /// driverVersion decoded the vendor's way, and raw.
+    pub driver_version: String,
+    pub driver_version_raw: u32,
+    pub conformance_version: String,
+}
+
+/// Query results; `None` where the device cannot count it (feature absent)
+/// or the run has no such stage.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Statistics {
+    pub compute_shader_invocations: Option<u64>,
+    pub task_shader_invocations: Option<u64>,
+    pub mesh_shader_invocations: Option<u64>,
+    pub clipping_invocations: Option<u64>,
+    pub clipping_primitives: Option<u64>,
+    pub fragment_shader_invocations: Option<u64>,
+    /// VK_QUERY_TYPE_MESH_PRIMITIVES_GENERATED_EXT.
+    pub mesh_primitives_generated: Option<u64>,
+}
+
+/// A buffer's bytes after the run, as little-endian 32-bit words.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BufferResult {
+    pub binding: u32,
+    pub words: Vec<u32>,
+}
+
+/// Where the image is and how it is laid out: `layers` layers one after the
+/// other, each `height` rows from the top, each `width` RGBA pixels of four
+/// little-endian f32.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ImageResult {
+    pub file: String,
+    pub width: u32,
+    pub height: u32,
+    pub layers: u32,
+    pub format: String,
+}
+
+/// A result and its image pixels (RGBA f32, in the file's order).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Capture {
+    pub result: RunResult,
+    pub pixels: Vec<f32>,
+}
+
+impl Capture {
+    /// The RGBA value of pixel (x, y) of `layer`, row 0 at the top.
+    pub fn pixel(&self, layer: u32, x: u32, y: u32) -> Option<[f32; 4]> {
+        let image = self.result.image.as_ref()?;
+        if layer >= image.layers || x >= image.width || y >= image.height {
+            return None;
+        }
+        let i = ((layer as usize * image.height as usize + y as usize) * image.width as usize
+            + x as usize)
+            * 4;
+        let p = self.pixels.get(i..i + 4)?;
+        Some([p[0], p[1], p[2], p[3]])
+    }
+
+    /// The words of the buffer at `binding`, if it was read back.
+    pub fn buffer(&self, binding: u32) -> Option<&[u32]> {
+        self.result
+            .buffers
+            .iter()
+            .find(|b| b.binding == binding)
+            .map(|b| b.words.as_slice())
+    }
+
+    /// Writes `result.json` and, for mesh runs, `image.rgba32f` into `dir`.
+    pub fn write(&self, dir: &Path) -> Result<(), ReferenceError> {
+        let write = |name: &str, bytes: &[u8]| {
+            let path = dir.join(name);
+            std::fs::write(&path, bytes)
+                .map_err(|source| ReferenceError::WriteFile { path, source })
+        };
+        std::fs::create_dir_all(dir).map_err(|source| ReferenceError::WriteFile {
+            path: dir.to_owned(),
+            source,
+        })?;
+        let mut json =
+            serde_json::to_string_pretty(&self.result).map_err(ReferenceError::EncodeResult)?;
+        json.push('\n');
+        write(RESULT_FILE, json.as_bytes())?;
+        if let Some(image) = &self.result.image {
+            let bytes: Vec<u8> = self.pixels.iter().flat_map(|f| f.to_le_bytes()).collect();
+            write(&image.file, &bytes)?;
+        }
+        Ok(())
+    }
+
+    /// Reads back what [`Capture::write`] wrote.
+    pub fn read(dir: &Path) -> Result<Capture, ReferenceError> {
+        let read = |path: &Path| {
+            std::fs::read(path).map_err(|source| ReferenceError::ReadFile {
+                path: path.to_owned(),
+                source,
+            })
+        };
+        let path = dir.join(RESULT_FILE);
+        let result: RunResult = serde_json::from_slice(&read(&path)?)
+            .map_err(|source| ReferenceError::ParseResult { path, source })?;
+        let mut pixels = Vec::new();
+        if let Some(image) = &result.image {
+            let path = dir.join(&image.file);
+            let bytes = read(&path)?;
+            let expected =
+                image.width as usize * image.height as usize * image.layers as usize * 16;
+            if bytes.len() != expected {
+                return Err(ReferenceError::ImageSize {
+                    path,
+                    bytes: bytes.len(),
+                    expected,
+                });
+            }
+            pixels = bytes
+                .chunks_exact(4)
+                .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                .collect();
+        }
+        Ok(Capture { result, pixels })
+    }
+}

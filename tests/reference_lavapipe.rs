@@ -1,0 +1,390 @@
+//! The reference runner on this machine's Vulkan driver: Mesa's lavapipe
+//! here and in CI (compute only in Debian 12's Mesa 22.3). Every compute run
+//! description in tests/runs/ is executed and its buffers checked against
+//! values computed here on the CPU from the same description's inputs.
+//!
+//! Without a Vulkan loader or driver the tests print that they skipped,
+//! unless SPVSASS_REQUIRE_VULKAN=1 (CI sets it): then they fail.
+
+use spvsass::reference::{self, Capture, ReferenceError, RunDescription, Statistics, resolve_data};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn runs() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/runs")
+}
+
+fn run_path(name: &str) -> PathBuf {
+    runs().join(format!("{name}.json"))
+}
+
+fn description(name: &str) -> RunDescription {
+    RunDescription::load(&run_path(name)).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn words(bytes: Vec<u8>) -> Vec<u32> {
+    bytes
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect()
+}
+
+/// The initial words of the buffer at `binding`, as the description gives them.
+fn input(desc: &RunDescription, binding: u32) -> Vec<u32> {
+    let b = desc
+        .buffers
+        .iter()
+        .find(|b| b.binding == binding)
+        .expect("binding in the description");
+    words(resolve_data(&b.contents, &runs(), "input").expect("input data"))
+}
+
+fn push_constants(desc: &RunDescription) -> Vec<u32> {
+    words(resolve_data(&desc.push_constants, &runs(), "push constants").expect("push constants"))
+}
+
+fn vulkan_required() -> bool {
+    std::env::var("SPVSASS_REQUIRE_VULKAN").is_ok_and(|v| v == "1")
+}
+
+/// Runs `name`; `None` when the machine has no Vulkan driver to run it on.
+fn run(name: &str) -> Option<Result<Capture, ReferenceError>> {
+    match reference::run_file(&run_path(name)) {
+        Err(
+            e @ (ReferenceError::NoLoader(_)
+            | ReferenceError::NoDevice(_)
+            | ReferenceError::NoUsableDevice(_)),
+        ) => {
+            assert!(!vulkan_required(), "SPVSASS_REQUIRE_VULKAN=1, but {e}");
+            eprintln!("skipped {name}: {e}");
+            None
+        }
+        r => Some(r),
+    }
+}
+
+fn compute(name: &str) -> Option<Capture> {
+    run(name).map(|r| r.unwrap_or_else(|e| panic!("{name}: {e}")))
+}
+
+/// Invocations of a dispatch: groups times the local size the shader declares.
+fn check_invocations(s: &Statistics, desc: &RunDescription, local_size: u64) {
+    let groups: u64 = desc.groups.iter().map(|&g| u64::from(g)).product();
+    if let Some(n) = s.compute_shader_invocations {
+        assert_eq!(n, groups * local_size, "compute shader invocations");
+    }
+}
+
+/// ref_add.comp.glsl: out[i] = a[i] * scale + offset[i % 4] and
+/// index[i] = group * 1000 + local for i < count; the rest untouched.
+fn check_ref_add(desc: &RunDescription, c: &Capture) {
+    let a = input(desc, 0);
+    let offset = input(desc, 1);
+    let push = push_constants(desc);
+    let (count, scale) = (push[0] as usize, f32::from_bits(push[1]));
+    let (out_init, index_init) = (input(desc, 2), input(desc, 3));
+    let out = c.buffer(2).expect("binding 2 read back");
+    let index = c.buffer(3).expect("binding 3 read back");
+    assert_eq!(out.len(), out_init.len());
+    for i in 0..out.len() {
+        if i < count {
+            // The inputs are exact in f32, so a fused multiply-add and a
+            // separate multiply and add give the same bits.
+            let want = f32::from_bits(a[i]) * scale + f32::from_bits(offset[i % 4]);
+            assert_eq!(f32::from_bits(out[i]), want, "out[{i}]");
+            assert_eq!(index[i], (i / 64 * 1000 + i % 64) as u32, "index[{i}]");
+        } else {
+            assert_eq!(out[i], out_init[i], "out[{i}] past count was written");
+            assert_eq!(index[i], index_init[i], "index[{i}] past count was written");
+        }
+    }
+    check_invocations(&c.result.statistics, desc, 64);
+}
+
+/// ref_reduce.comp.glsl: per workgroup of 64, the wrapping sum and the maximum.
+fn check_ref_reduce(desc: &RunDescription, c: &Capture) {
+    let values = input(desc, 0);
+    let sums = c.buffer(1).expect("binding 1 read back");
+    for (g, chunk) in values.chunks(64).enumerate() {
+        let sum = chunk.iter().fold(0u32, |s, v| s.wrapping_add(*v));
+        let max = chunk.iter().copied().max().unwrap_or(0);
+        assert_eq!(sums[2 * g], sum, "sum of group {g}");
+        assert_eq!(sums[2 * g + 1], max, "maximum of group {g}");
+    }
+    check_invocations(&c.result.statistics, desc, 64);
+}
+
+/// ref_atomic.comp.glsl: counts, extremes and a histogram by atomics.
+fn check_ref_atomic(desc: &RunDescription, c: &Capture) {
+    let values = input(desc, 0);
+    let init = input(desc, 1);
+    let out = c.buffer(1).expect("binding 1 read back");
+    let threes = values.iter().filter(|v| *v % 3 == 0).count() as u32;
+    assert_eq!(out[0], init[0] + threes, "multiples of three");
+    assert_eq!(
+        out[1],
+        values.iter().copied().fold(init[1], u32::min),
+        "min"
+    );
+    assert_eq!(
+        out[2],
+        values.iter().copied().fold(init[2], u32::max),
+        "max"
+    );
+    for bin in 0..8 {
+        let n = values.iter().filter(|v| *v & 7 == bin).count() as u32;
+        assert_eq!(
+            out[3 + bin as usize],
+            init[3 + bin as usize] + n,
+            "bin {bin}"
+        );
+    }
+    check_invocations(&c.result.statistics, desc, 64);
+}
+
+macro_rules! compute_runs {
+    ($($name:ident => $check:ident),* $(,)?) => {$(
+        #[test]
+        fn $name() {
+            let desc = description(stringify!($name));
+            if let Some(c) = compute(stringify!($name)) {
+                $check(&desc, &c);
+            }
+        }
+    )*};
+}
+
+compute_runs!(
+    ref_add => check_ref_add,
+    ref_reduce => check_ref_reduce,
+    ref_atomic => check_ref_atomic,
+);
+
+/// Mesh runs: a driver without VK_EXT_mesh_shader (lavapipe of Mesa 22.3)
+/// must refuse them with the clear error; one with it must render.
+fn mesh(name: &str) -> Option<Capture> {
+    match run(name)? {
+        Ok(c) => Some(c),
+        Err(e @ ReferenceError::MeshShadersUnsupported { .. }) => {
+            assert!(
+                e.to_string()
+                    .starts_with("mesh shaders not supported by this driver ("),
+                "{e}"
+            );
+            eprintln!("{name}: {e}");
+            None
+        }
+        Err(e) => panic!("{name}: {e}"),
+    }
+}
+
+/// Pixels of `layer` whose alpha is non-zero (the clear colour is 0).
+fn covered(c: &Capture, layer: u32) -> Vec<(u32, u32)> {
+    let image = c.result.image.as_ref().expect("mesh runs have an image");
+    let mut out = Vec::new();
+    for y in 0..image.height {
+        for x in 0..image.width {
+            if c.pixel(layer, x, y).is_some_and(|p| p[3] != 0.0) {
+                out.push((x, y));
+            }
+        }
+    }
+    out
+}
+
+/// The triangle of triangle.mesh.glsl in pixels (row 0 at the top): its
+/// NDC corners (-0.5,-0.5), (0,0.5), (0.5,-0.5) through the viewport.
+fn triangle_corners(w: f32, h: f32) -> [(f32, f32); 3] {
+    [(-0.5, -0.5), (0.0, 0.5), (0.5, -0.5)].map(|(x, y)| ((x + 1.0) * w / 2.0, (y + 1.0) * h / 2.0))
+}
+
+/// Distance of pixel centre (x, y) inside the triangle (negative: outside).
+fn inside_distance(p: [(f32, f32); 3], x: u32, y: u32) -> f32 {
+    let (cx, cy) = (x as f32 + 0.5, y as f32 + 0.5);
+    let area = (p[1].0 - p[0].0) * (p[2].1 - p[0].1) - (p[1].1 - p[0].1) * (p[2].0 - p[0].0);
+    (0..3)
+        .map(|i| {
+            let (a, b) = (p[i], p[(i + 1) % 3]);
+            let len = ((b.0 - a.0).powi(2) + (b.1 - a.1).powi(2)).sqrt();
+            ((b.0 - a.0) * (cy - a.1) - (b.1 - a.1) * (cx - a.0)) * area.signum() / len
+        })
+        .fold(f32::INFINITY, f32::min)
+}
+
+/// Coverage away from edges as a CPU rasterizer sampling pixel centres
+/// says, and colours that are barycentric mixes of red, green and blue.
+fn check_triangle_layer(c: &Capture, layer: u32) {
+    let image = c.result.image.as_ref().expect("image");
+    let corners = triangle_corners(image.width as f32, image.height as f32);
+    for y in 0..image.height {
+        for x in 0..image.width {
+            let d = inside_distance(corners, x, y);
+            let p = c.pixel(layer, x, y).expect("pixel");
+            if d > 0.01 {
+                assert_eq!(p[3], 1.0, "({x}, {y}) layer {layer} should be covered");
+                let sum = p[0] + p[1] + p[2];
+                assert!((sum - 1.0).abs() < 1e-4, "({x}, {y}): {p:?}");
+            } else if d < -0.01 {
+                assert_eq!(p, [0.0; 4], "({x}, {y}) layer {layer} should be clear");
+            }
+        }
+    }
+}
+
+/// MESH_PRIMITIVES_GENERATED counts culled primitives too (seen on the H100,
+/// gpu-reference.md).
+fn check_draw_statistics(s: &Statistics, fragments: usize, primitives: u64) {
+    if let Some(n) = s.fragment_shader_invocations {
+        assert_eq!(n, fragments as u64, "fragment shader invocations");
+    }
+    if let Some(n) = s.mesh_primitives_generated {
+        assert_eq!(n, primitives, "mesh primitives generated");
+    }
+}
+
+#[test]
+fn triangle() {
+    if let Some(c) = mesh("triangle") {
+        check_triangle_layer(&c, 0);
+        check_draw_statistics(&c.result.statistics, covered(&c, 0).len(), 1);
+        if let Some(n) = c.result.statistics.mesh_shader_invocations {
+            assert_eq!(n, 32, "one workgroup of 32 invocations");
+        }
+    }
+}
+
+#[test]
+fn triangle_multiview() {
+    if let Some(c) = mesh("triangle_multiview") {
+        check_triangle_layer(&c, 0);
+        check_triangle_layer(&c, 1);
+        assert_eq!(covered(&c, 0), covered(&c, 1), "both views draw the same");
+    }
+}
+
+#[test]
+fn triangle_cull_front() {
+    if let Some(c) = mesh("triangle_cull_front") {
+        assert!(covered(&c, 0).is_empty(), "a culled triangle drew pixels");
+        check_draw_statistics(&c.result.statistics, 0, 1);
+    }
+}
+
+#[test]
+fn point() {
+    if let Some(c) = mesh("point") {
+        // No Location-0 output: covered pixels are opaque white, and the
+        // centre pixel is covered whatever the device's largest point size.
+        let image = c.result.image.as_ref().expect("image");
+        let pixels = covered(&c, 0);
+        assert!(pixels.contains(&(image.width / 2, image.height / 2)));
+        for (x, y) in &pixels {
+            assert_eq!(c.pixel(0, *x, *y), Some([1.0; 4]), "({x}, {y})");
+        }
+        check_draw_statistics(&c.result.statistics, pixels.len(), 1);
+    }
+}
+
+/// ref_quads: quad q fills the middle of quadrant (q % 2, q / 2) with two
+/// triangles split along the diagonal from its top-right to its bottom-left
+/// corner, each with its own flat colour; the second triangle of quad 3 is
+/// culled.
+#[test]
+fn ref_quads() {
+    let Some(c) = mesh("ref_quads") else { return };
+    let image = c.result.image.as_ref().expect("image");
+    let (w, h) = (image.width as f32, image.height as f32);
+    for q in 0..4u32 {
+        // NDC corners of the quad, as the mesh shader places them.
+        let x0 = (q % 2) as f32 - 0.75;
+        let y0 = (q / 2) as f32 - 0.75;
+        let pixel = |x: f32, y: f32| ((x + 1.0) * w / 2.0, (y + 1.0) * h / 2.0);
+        // A point well inside each triangle: near corner 0, near corner 3.
+        let inside = [pixel(x0 + 0.125, y0 + 0.125), pixel(x0 + 0.375, y0 + 0.375)];
+        for (i, (px, py)) in inside.into_iter().enumerate() {
+            let got = c.pixel(0, px as u32, py as u32).expect("pixel");
+            let want = if q == 3 && i == 1 {
+                [0.0; 4]
+            } else {
+                [
+                    (q + 1) as f32 * 0.25,
+                    if i == 0 { 1.0 } else { 0.5 },
+                    0.25,
+                    1.0,
+                ]
+            };
+            assert_eq!(got, want, "quad {q} triangle {i} at ({px}, {py})");
+        }
+    }
+    let s = &c.result.statistics;
+    check_draw_statistics(s, covered(&c, 0).len(), 8);
+    if let (Some(task), Some(mesh)) = (s.task_shader_invocations, s.mesh_shader_invocations) {
+        // Invocations, not workgroups (gpu-reference.md: seen on the H100).
+        assert_eq!((task, mesh), (32, 4 * 32));
+    }
+}
+
+fn spvsass(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_spvsass"))
+        .args(args)
+        .output()
+        .expect("spvsass runs")
+}
+
+fn out_dir(name: &str) -> PathBuf {
+    std::env::temp_dir().join(format!("spvsass-reference-{}-{name}", std::process::id()))
+}
+
+#[test]
+fn subcommand_writes_a_result_that_reads_back() {
+    let out = out_dir("cli");
+    let run = run_path("ref_reduce");
+    let o = spvsass(&[
+        "reference",
+        run.to_str().expect("utf-8 path"),
+        "--out",
+        out.to_str().expect("utf-8 path"),
+    ]);
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    if !o.status.success() && stderr.contains("no Vulkan") {
+        assert!(!vulkan_required(), "SPVSASS_REQUIRE_VULKAN=1, but {stderr}");
+        eprintln!("skipped: {stderr}");
+        return;
+    }
+    assert!(o.status.success(), "{stderr}");
+    let c = Capture::read(&out).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(c.result.run, "ref_reduce");
+    assert!(
+        c.result
+            .command
+            .as_deref()
+            .is_some_and(|s| s.contains(" reference "))
+    );
+    assert!(!c.result.device.driver_name.is_empty());
+    check_ref_reduce(&description("ref_reduce"), &c);
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+#[test]
+fn subcommand_without_out_is_a_usage_error() {
+    let o = spvsass(&["reference", "tests/runs/ref_add.json"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--out"));
+}
+
+#[test]
+fn subcommand_names_a_missing_description() {
+    let missing = Path::new("tests/runs/no_such_run.json");
+    let o = spvsass(&[
+        "reference",
+        missing.to_str().expect("utf-8"),
+        "--out",
+        out_dir("missing").to_str().expect("utf-8"),
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        stderr.starts_with("error: cannot read tests/runs/no_such_run.json"),
+        "{stderr}"
+    );
+}

@@ -1,0 +1,180 @@
+//! Task → mesh draws in the simulator: the payload and the group counts a
+//! task workgroup emits reach the mesh workgroups it launches, in a fixed
+//! order, and the pipeline statistics count invocations (facts §3, §4).
+
+mod common;
+
+use spvsass::backend::target::Arch;
+use spvsass::sim::{DrawError, MeshDraw, SimOptions};
+
+fn draw(task: &str, mesh: &str, groups: [u32; 3], arch: Arch) -> MeshDraw {
+    let t = common::compile(task, arch);
+    let m = common::compile(mesh, arch);
+    spvsass::simulate_draw(Some(&t.binary), &m.binary, groups, &SimOptions::default())
+        .expect("draw runs")
+}
+
+/// d_payload.task: group g stores ids[i] = 100g + i, group = g and
+/// scale = ids[5] * 0.5 (read back from its own payload), then launches
+/// (g + 1) x 2 x 1 mesh workgroups. d_payload.mesh emits one point with
+/// position (group, scale, ids[index + 3], index) and location 0 =
+/// (gl_NumWorkGroups, 1).
+fn check_payload(arch: Arch) {
+    let d = draw("d_payload.task", "d_payload.mesh", [2, 1, 1], arch);
+    assert_eq!(d.tasks.len(), 2);
+    assert_eq!(d.tasks[0].mesh_groups, [1, 2, 1]);
+    assert_eq!(d.tasks[1].mesh_groups, [2, 2, 1]);
+    assert_eq!(d.workgroups.len(), 2 + 4);
+    let mut expected = Vec::new();
+    for g in 0..2u32 {
+        let x = g + 1;
+        for index in 0..x * 2 {
+            expected.push((g, [index % x, index / x, 0], index));
+        }
+    }
+    for (wg, (g, id, index)) in d.workgroups.iter().zip(expected) {
+        assert_eq!(wg.task_workgroup, Some(g));
+        assert_eq!(wg.id, id);
+        assert_eq!(wg.primitive_count, 1);
+        let v = &wg.vertices[0];
+        let scale = (100 * g + 5) as f32 * 0.5;
+        let id_word = (100 * g + index + 3) as f32;
+        assert_eq!(
+            v.position,
+            Some([g as f32, scale, id_word, index as f32]),
+            "task {g} mesh {index}"
+        );
+        assert_eq!(
+            v.generic[&0],
+            [Some((g + 1) as f32), Some(2.0), Some(1.0), Some(1.0)],
+            "group counts seen by task {g} mesh {index}"
+        );
+    }
+    assert_eq!(d.statistics.task_invocations, 2 * 32);
+    assert_eq!(d.statistics.mesh_invocations, 6 * 32);
+    assert_eq!(d.statistics.mesh_primitives_generated, 6);
+}
+
+#[test]
+fn payload_and_counts_reach_the_mesh_shader_sm86() {
+    check_payload(Arch::Sm86);
+}
+
+#[test]
+fn payload_and_counts_reach_the_mesh_shader_sm75() {
+    check_payload(Arch::Sm75);
+}
+
+#[test]
+fn draws_are_deterministic() {
+    let a = draw("d_payload.task", "d_payload.mesh", [3, 1, 1], Arch::Sm86);
+    let b = draw("d_payload.task", "d_payload.mesh", [3, 1, 1], Arch::Sm86);
+    assert_eq!(a, b);
+}
+
+#[test]
+fn mesh_only_draw_counts_mesh_invocations() {
+    let m = common::compile("triangle.mesh", Arch::Sm86);
+    let d = spvsass::simulate_draw(None, &m.binary, [3, 1, 1], &SimOptions::default())
+        .expect("draw runs");
+    assert_eq!(d.statistics.task_invocations, 0);
+    assert_eq!(d.statistics.mesh_invocations, 3 * 32);
+    assert_eq!(d.statistics.mesh_primitives_generated, 3);
+}
+
+#[test]
+fn the_task_binary_states_its_payload_and_vertex_binding() {
+    let t = common::compile("d_payload.task", Arch::Sm86);
+    // uint group, float scale, uint ids[32].
+    assert_eq!(
+        t.binary.task.as_ref().map(|s| s.payload_bytes),
+        Some(34 * 4)
+    );
+    let sph = spvsass::backend::sph::Sph(t.binary.sph.expect("task SPH"));
+    assert_eq!(sph.get(spvsass::backend::sph::bits::SHADER_TYPE), 1);
+    let m = common::compile("d_payload.mesh", Arch::Sm86);
+    let sph = spvsass::backend::sph::Sph(m.binary.sph.expect("mesh SPH"));
+    assert_eq!(sph.get(spvsass::backend::sph::bits::SHADER_TYPE), 3);
+}
+
+#[test]
+fn a_mesh_shader_compiled_without_task_present_is_refused_behind_a_task() {
+    let t = common::compile("d_payload.task", Arch::Sm86);
+    let m = common::compile("point.mesh", Arch::Sm86);
+    let err = spvsass::sim::run_draw(
+        Some(&t.binary),
+        &m.binary,
+        [1, 1, 1],
+        &SimOptions::default(),
+    )
+    .unwrap_err();
+    assert_eq!(
+        err,
+        DrawError::TaskPresentMismatch {
+            found: "VERTEX",
+            task: true
+        }
+    );
+    assert!(err.to_string().contains("--task-present"), "{err}");
+}
+
+#[test]
+fn a_mesh_shader_in_the_task_slot_is_refused() {
+    let m = common::compile("d_payload.mesh", Arch::Sm86);
+    let err = spvsass::sim::run_draw(
+        Some(&m.binary),
+        &m.binary,
+        [1, 1, 1],
+        &SimOptions::default(),
+    )
+    .unwrap_err();
+    assert_eq!(
+        err,
+        DrawError::WrongStage {
+            role: "task",
+            stage: "mesh"
+        }
+    );
+}
+
+#[test]
+fn run_with_task_prints_statistics() {
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_spvsass"))
+        .args([
+            "run",
+            common::shader_path("d_payload.mesh").to_str().unwrap(),
+            "--task",
+            common::shader_path("d_payload.task").to_str().unwrap(),
+            "--groups",
+            "1",
+        ])
+        .output()
+        .expect("spvsass runs");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let out = String::from_utf8(o.stdout).unwrap();
+    assert!(
+        out.contains("task workgroup 0 (0, 0, 0): launches 1x2x1 mesh workgroups"),
+        "{out}"
+    );
+    assert!(
+        out.contains("task 0 workgroup (0, 1, 0): 1 points"),
+        "{out}"
+    );
+    assert!(
+        out.contains(
+            "statistics: 32 task invocations, 64 mesh invocations, 2 mesh primitives generated"
+        ),
+        "{out}"
+    );
+}
+
+#[test]
+fn num_workgroups_needs_a_task_shader() {
+    let words = common::shader_words("d_payload.mesh");
+    let err = spvsass::compile(&words, &spvsass::Options::default()).unwrap_err();
+    let text = err.to_string();
+    assert!(
+        text.contains("gl_NumWorkGroups") && text.contains("OpLoad, result %63"),
+        "{text}"
+    );
+}
