@@ -237,3 +237,21 @@ fn an_image_without_pixels_is_an_error() {
     .unwrap_err();
     assert!(err.to_string().contains("image size 0x16"), "{err}");
 }
+
+#[test]
+fn a_viewport_index_other_than_0_is_an_error() {
+    let mut d = draw("points", &[&[0]], vec![at(3.5, 3.5)]);
+    per_primitive(
+        &mut d,
+        vec![Attributes {
+            viewport_index: Some(2),
+            ..Attributes::default()
+        }],
+    );
+    let err = render(&d, &state()).unwrap_err();
+    assert!(
+        matches!(err, RasterError::ViewportOutOfRange { viewport: 2, .. }),
+        "{err}"
+    );
+    assert!(err.to_string().contains("gl_ViewportIndex 2"), "{err}");
+}

@@ -90,6 +90,16 @@ pub fn primitive(
                 layers: state.layers,
             })?,
     };
+    if let Some(viewport) = per_primitive
+        .and_then(|p| p.viewport_index)
+        .filter(|&v| v != 0)
+    {
+        return Err(RasterError::ViewportOutOfRange {
+            workgroup: wg.id,
+            primitive: index,
+            viewport,
+        });
+    }
     let mut vertices = Vec::with_capacity(3);
     let mut point_size = 1.0;
     let indices = wg
