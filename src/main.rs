@@ -3,6 +3,7 @@
 use clap::{Parser, Subcommand};
 use spvsass::backend::target::Arch;
 use spvsass::frontend::SpecValue;
+use spvsass::sim::raster::{CullMode, FrontFace, RenderState};
 use spvsass::{Input, Options};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -101,6 +102,22 @@ enum Command {
         /// Stop a warp after this many executed instructions.
         #[arg(long, default_value_t = spvsass::sim::SimOptions::default().max_steps)]
         max_steps: u64,
+        /// Image size for --image and --raw: WxH pixels.
+        #[arg(long, default_value = "64x64", value_parser = parse_size)]
+        size: [u32; 2],
+        /// Rasterize the draw and write it as an 8-bit RGBA PNG.
+        #[arg(long)]
+        image: Option<PathBuf>,
+        /// Rasterize the draw and write it as raw RGBA32F (little-endian,
+        /// row 0 at the top).
+        #[arg(long)]
+        raw: Option<PathBuf>,
+        /// Face culling: none, front or back.
+        #[arg(long, default_value = "none", value_parser = str::parse::<CullMode>)]
+        cull_mode: CullMode,
+        /// The front-facing winding as seen on the image: ccw or cw.
+        #[arg(long, default_value = "ccw", value_parser = str::parse::<FrontFace>)]
+        front_face: FrontFace,
     },
     /// Run a run description (docs/RUNS.md) on the system's Vulkan driver and
     /// write result.json (and image.rgba32f for mesh runs) into --out.
@@ -138,6 +155,22 @@ fn parse_spec(s: &str) -> Result<(u32, SpecValue), String> {
         .parse::<u32>()
         .map_err(|_| format!("\"{id}\" is not a SpecId"))?;
     Ok((id, value.parse::<SpecValue>()?))
+}
+
+fn parse_size(s: &str) -> Result<[u32; 2], String> {
+    let bad = || format!("expected WxH (e.g. 64x64), got '{s}'");
+    let (w, h) = s.split_once('x').ok_or_else(bad)?;
+    let side = |p: &str| p.trim().parse::<u32>().map_err(|_| bad());
+    let size = [side(w)?, side(h)?];
+    let max = spvsass::sim::raster::MAX_SIDE;
+    if size.iter().any(|&n| n == 0 || n > max) {
+        return Err(format!("image sides must be 1 to {max} pixels, got '{s}'"));
+    }
+    Ok(size)
+}
+
+fn write(path: &Path, bytes: &[u8]) -> Result<(), String> {
+    std::fs::write(path, bytes).map_err(|e| format!("cannot write {}: {e}", path.display()))
 }
 
 fn read(path: &Path) -> Result<Vec<u8>, String> {
@@ -265,6 +298,11 @@ fn run(cli: Cli) -> Result<(), String> {
             spec,
             json,
             max_steps,
+            size,
+            image,
+            raw,
+            cull_mode,
+            front_face,
         } => {
             // A task+mesh pair: the mesh shader is compiled for a task
             // shader in front of it.
@@ -284,6 +322,24 @@ fn run(cli: Cli) -> Result<(), String> {
                 );
             } else {
                 print!("{}", spvsass::describe(&draw));
+            }
+            if image.is_some() || raw.is_some() {
+                let state = RenderState {
+                    width: size[0],
+                    height: size[1],
+                    cull_mode,
+                    front_face,
+                    ..RenderState::default()
+                };
+                let frame = spvsass::render(&draw, &state)
+                    .map_err(|e| format!("{}: {e}", shader.display()))?;
+                if let Some(path) = image {
+                    let png = spvsass::sim::image::png(&frame).map_err(|e| e.to_string())?;
+                    write(&path, &png)?;
+                }
+                if let Some(path) = raw {
+                    write(&path, &spvsass::sim::image::raw_rgba32f(&frame))?;
+                }
             }
         }
         Command::Reference { run, out } => {

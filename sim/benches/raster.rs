@@ -5,7 +5,7 @@
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use spvsass_sim::raster::{RenderState, render};
-use spvsass_sim::{Attributes, Counters, MeshDraw, MeshWorkgroup};
+use spvsass_sim::{Attributes, Counters, MeshDraw, MeshWorkgroup, PipelineStatistics};
 use std::hint::black_box;
 
 const SIDE: u32 = 256;
@@ -55,6 +55,7 @@ fn dense_mesh(topology: &'static str) -> MeshDraw {
             workgroups.push(MeshWorkgroup {
                 task_workgroup: None,
                 id: [mi, mj, 0],
+                task_workgroup: None,
                 primitive_count: indices.len() as u32,
                 indices,
                 vertices,
@@ -66,8 +67,10 @@ fn dense_mesh(topology: &'static str) -> MeshDraw {
         tasks: Vec::new(),
         statistics: Default::default(),
         topology,
+        tasks: Vec::new(),
         workgroups,
         counters: Counters::default(),
+        statistics: PipelineStatistics::default(),
     }
 }
 
