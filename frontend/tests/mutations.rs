@@ -128,7 +128,7 @@ fn opcode_and_word_count_corruption_never_panics() {
         let starts = instruction_starts(words);
         let at = starts[rng.below(starts.len())];
         let (count, opcode) = (words[at] >> 16, words[at] & 0xffff);
-        let what = if rng.below(2) == 0 {
+        if rng.below(2) == 0 {
             // Another opcode with the same operands: a real one most times.
             let new = rng.below(400) as u32;
             words[at] = (count << 16) | new;
@@ -137,8 +137,7 @@ fn opcode_and_word_count_corruption_never_panics() {
             let new = (count as usize + rng.below(5)).saturating_sub(2) as u32;
             words[at] = (new << 16) | opcode;
             format!("instruction at {at}: word count {count} -> {new}")
-        };
-        what
+        }
     });
 }
 
