@@ -236,7 +236,14 @@ fn run(cli: Cli) -> Result<(), String> {
             groups,
         } => {
             let task_present = task_present || task.is_some();
-            let compiled = compile_input(&shader, arch, entry, spec, print_passes, task_present)?;
+            let compiled = compile_input(
+                &shader,
+                arch,
+                entry,
+                spec.clone(),
+                print_passes,
+                task_present,
+            )?;
             for (pass, text) in &compiled.pass_dumps {
                 println!("// ---- after {pass} ----\n{text}");
             }

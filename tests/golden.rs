@@ -95,7 +95,7 @@ fn goldens_shaders_and_tests_agree() {
                 .into_owned()
         })
         // Image goldens are tests/images.rs's.
-        .filter(|n| n.ends_with(".sass"))
+        .filter(|n| n.ends_with(".sass") || n.ends_with(".methods"))
         .collect();
     found.sort();
     assert_eq!(

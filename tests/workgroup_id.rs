@@ -33,7 +33,14 @@ fn group_id(
         workgroup_size: bin.workgroup_size,
         workgroup_id: [0; 3],
     };
-    run_workgroup(program, &launch, &mut isbe, &SimOptions::default()).expect("runs");
+    run_workgroup(
+        program,
+        &launch,
+        &mut isbe,
+        &mut Default::default(),
+        &SimOptions::default(),
+    )
+    .expect("runs");
     let wg = read_mesh_outputs(mesh, &isbe, [0; 3]).expect("reads back");
     let [x, y, z, w] = wg.vertices[0].position.expect("position");
     assert_eq!(w, 1.0);

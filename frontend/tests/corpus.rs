@@ -218,6 +218,21 @@ corpus! {
         |s| has(s, |op| matches!(op, Op::CopyLogical(_))) && has(s, |op| matches!(op, Op::CopyMemory { .. }));
     phi_heavy_loop: "phi_heavy_loop.comp.spv", Compute,
         |s| s.blocks.values().any(|b| b.params.len() == 3);
+    // The reference runner's shaders (src/reference/, tests/runs/).
+    ref_add: "ref_add.comp.spv", Compute,
+        |s| s.workgroup_size == [64, 1, 1] && has_global(s, StorageClass::PushConstant);
+    ref_reduce: "ref_reduce.comp.spv", Compute,
+        |s| has_global(s, StorageClass::Workgroup) && has(s, |op| matches!(op, Op::ControlBarrier));
+    ref_atomic: "ref_atomic.comp.spv", Compute,
+        |s| has(s, |op| matches!(op, Op::Atomic { .. }));
+    ref_quads_task: "ref_quads.task.spv", Task,
+        |s| has_global(s, StorageClass::TaskPayload) && has(s, |op| matches!(op, Op::EmitMeshTasks { .. }));
+    ref_quads_mesh: "ref_quads.mesh.spv", Mesh,
+        |s| has_global(s, StorageClass::TaskPayload) && has_builtin(s, BuiltIn::CullPrimitive);
+    ref_views: "ref_views.mesh.spv", Mesh,
+        |s| has_builtin(s, BuiltIn::ViewIndex);
+    ref_vec3_colour: "ref_vec3_colour.mesh.spv", Mesh,
+        |s| topology(s) == Some(MeshTopology::Triangles);
     two_entry_points: "two_entry_points.comp.spv" entry "scale", Compute,
         |s| s.entry_name == "scale" && s.workgroup_size == [128, 1, 1];
 }

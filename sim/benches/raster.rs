@@ -53,7 +53,6 @@ fn dense_mesh(topology: &'static str) -> MeshDraw {
                 }
             }
             workgroups.push(MeshWorkgroup {
-                task_workgroup: None,
                 id: [mi, mj, 0],
                 task_workgroup: None,
                 primitive_count: indices.len() as u32,
@@ -64,8 +63,6 @@ fn dense_mesh(topology: &'static str) -> MeshDraw {
         }
     }
     MeshDraw {
-        tasks: Vec::new(),
-        statistics: Default::default(),
         topology,
         tasks: Vec::new(),
         workgroups,

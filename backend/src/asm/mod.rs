@@ -384,7 +384,9 @@ impl Assembled {
             workgroup_size: self.workgroup_size,
             num_gprs: max.map_or(0, |m| m + 1),
             mesh: None,
+            task: None,
             sph: None,
+            gs_sph: None,
             code: crate::program::encode(&self.instrs)?,
         })
     }

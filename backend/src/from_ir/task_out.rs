@@ -284,6 +284,7 @@ impl Isel<'_> {
                 dst: Dst::None,
                 srcs,
                 ftz: false,
+                rnd: Default::default(),
             })
         };
         let iadd = |a: Src, b: Src| {
