@@ -21,7 +21,9 @@ use backend::binary::{Binary, BinaryError};
 use backend::compile::BackendOptions;
 pub use backend::compile::Compiled;
 use backend::target::Arch;
+mod compute_report;
 mod report;
+pub use compute_report::{compute_json, describe_compute};
 pub use report::describe;
 
 use std::fmt::Write;
@@ -128,4 +130,15 @@ pub fn simulate(
     options: &sim::SimOptions,
 ) -> Result<sim::MeshDraw, Error> {
     Ok(sim::run_mesh(binary, groups, options)?)
+}
+
+/// Runs a compute dispatch of `groups` workgroups in the simulator with the
+/// given buffers and push constants bound (see `backend::abi`).
+pub fn dispatch(
+    binary: &Binary,
+    groups: [u32; 3],
+    inputs: sim::ComputeInputs,
+    options: &sim::SimOptions,
+) -> Result<sim::ComputeRun, Error> {
+    Ok(sim::run_compute(binary, groups, inputs, options)?)
 }

@@ -9,6 +9,7 @@
 //!   max vertices, max primitives, shared memory lines,
 //!   n per-vertex components, their SPH addresses,
 //!   n per-primitive components, their SPH addresses],
+//! compute stage only: shared bytes per workgroup, local bytes per invocation,
 //! SPH word count (0 or 32), SPH words, code word count, code words
 //! ```
 
@@ -32,6 +33,13 @@ pub struct MeshState {
     pub primitive_attrs: Vec<u16>,
 }
 
+/// What a compute dispatch allocates per workgroup and per invocation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ComputeState {
+    pub shared_bytes: u32,
+    pub local_bytes: u32,
+}
+
 /// A compiled shader.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Binary {
@@ -40,6 +48,7 @@ pub struct Binary {
     pub workgroup_size: [u32; 3],
     pub num_gprs: u32,
     pub mesh: Option<MeshState>,
+    pub compute: Option<ComputeState>,
     pub sph: Option<[u32; 32]>,
     /// Encoded instructions, four words each.
     pub code: Vec<u32>,
@@ -95,6 +104,14 @@ impl Binary {
                     w.extend(list.iter().map(|&a| u32::from(a)));
                 }
             }
+        }
+        // Only compute binaries carry it, so mesh binaries are unchanged.
+        if self.stage == Stage::Compute {
+            let c = self.compute.unwrap_or(ComputeState {
+                shared_bytes: 0,
+                local_bytes: 0,
+            });
+            w.extend([c.shared_bytes, c.local_bytes]);
         }
         match &self.sph {
             None => w.push(0),
@@ -177,6 +194,13 @@ impl Binary {
                 });
             }
         };
+        let compute = match stage {
+            Stage::Compute => Some(ComputeState {
+                shared_bytes: r.word("shared bytes")?,
+                local_bytes: r.word("local bytes")?,
+            }),
+            _ => None,
+        };
         let sph = match r.word("SPH size")? {
             0 => None,
             32 => {
@@ -210,6 +234,7 @@ impl Binary {
             workgroup_size,
             num_gprs,
             mesh,
+            compute,
             sph,
             code,
         })

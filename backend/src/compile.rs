@@ -2,7 +2,7 @@
 //! `print_passes` set, the machine IR is captured after each pass.
 
 use crate::assign_regs::assign_regs;
-use crate::binary::{Binary, MeshState};
+use crate::binary::{Binary, ComputeState, MeshState};
 use crate::error::BackendError;
 use crate::from_ir::select;
 use crate::isa::Instr;
@@ -48,6 +48,9 @@ pub fn compile(sh: &Shader, opts: &BackendOptions) -> Result<Compiled, BackendEr
             dumps.push((name, text()));
         }
     };
+    if sh.stage == Stage::Compute {
+        return compile_compute(sh, opts, dumps);
+    }
     if sh.stage != Stage::Mesh {
         return Err(BackendError::Unsupported {
             what: format!("{} shaders (issues [C] and [D])", sh.stage.name()),
@@ -100,7 +103,62 @@ pub fn compile(sh: &Shader, opts: &BackendOptions) -> Result<Compiled, BackendEr
         workgroup_size: sh.workgroup_size,
         num_gprs,
         mesh: Some(mesh),
+        compute: None,
         sph: Some(sph.0),
+        code,
+    };
+    Ok(Compiled {
+        binary,
+        instrs,
+        pass_dumps: dumps,
+    })
+}
+
+/// The largest compute workgroup (Vulkan's maxComputeWorkGroupInvocations
+/// on NVIDIA; 32 warps).
+pub const MAX_COMPUTE_INVOCATIONS: u32 = 1024;
+
+/// Compute shaders: the same pipeline; the binary carries the memory sizes
+/// a dispatch allocates instead of an SPH (a compute launch is described
+/// by a QMD on the hardware, which the simulator does not model).
+fn compile_compute(
+    sh: &Shader,
+    opts: &BackendOptions,
+    mut dumps: Vec<(&'static str, String)>,
+) -> Result<Compiled, BackendError> {
+    let mut dump = |name: &'static str, text: &dyn Fn() -> String| {
+        if opts.print_passes {
+            dumps.push((name, text()));
+        }
+    };
+    if sh.invocations() > MAX_COMPUTE_INVOCATIONS {
+        return Err(BackendError::Invalid {
+            what: format!(
+                "a workgroup of {} invocations (at most {MAX_COMPUTE_INVOCATIONS})",
+                sh.invocations()
+            ),
+            spirv_id: None,
+        });
+    }
+    let selected = select(sh, opts.arch)?;
+    let mut func = selected.func;
+    dump("select", &|| func.to_string());
+    let num_gprs = assign_regs(&mut func)?;
+    dump("assign_regs", &|| func.to_string());
+    let instrs = layout(&func);
+    dump("layout", &|| program::listing(&instrs, false));
+    let code = program::encode(&instrs)?;
+    let binary = Binary {
+        arch: opts.arch,
+        stage: sh.stage,
+        workgroup_size: sh.workgroup_size,
+        num_gprs,
+        mesh: None,
+        compute: Some(ComputeState {
+            shared_bytes: selected.shared_bytes,
+            local_bytes: selected.local_bytes,
+        }),
+        sph: None,
         code,
     };
     Ok(Compiled {

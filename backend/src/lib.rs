@@ -1,6 +1,7 @@
 //! spvsass backend: the SASS-like ISA and everything that turns the IR into
 //! encoded machine code.
 
+pub mod abi;
 pub mod assign_regs;
 pub mod binary;
 pub mod compile;

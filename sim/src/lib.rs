@@ -3,11 +3,13 @@
 //! A program is decoded once ([`Program`]); each workgroup runs on one warp
 //! of up to 32 lanes ([`run_workgroup`]) with its own ISBE memory
 //! ([`Isbe`]); a mesh draw runs every workgroup of a grid and reads their
-//! outputs back by meaning ([`run_mesh`]). Op semantics come from the ISA's
-//! `eval` methods, output locations from `isbe_layout`: the simulator checks
+//! outputs back by meaning ([`run_mesh`]); a compute dispatch runs a grid of
+//! workgroups of up to 32 warps each over bound buffers ([`run_compute`]).
+//! Op semantics come from the ISA's `eval` methods, output locations from `isbe_layout`: the simulator checks
 //! the compiler against the same definitions the compiler uses.
 
 mod counters;
+mod dispatch;
 mod error;
 mod exec;
 mod exec_mem;
@@ -18,6 +20,7 @@ mod program;
 mod warp;
 
 pub use counters::{Counters, mnemonic};
+pub use dispatch::{ComputeInputs, ComputeRun, run_compute};
 pub use error::SimError;
 pub use isbe::{Isbe, IsbeFault, IsbeRegion};
 pub use memory::{BUFFER_STRIDE, ConstantBanks, GlobalMemory, MemFault, Resources, Space};

@@ -63,7 +63,8 @@ impl GlobalMemory {
     /// The contents of the buffer mapped at `base`.
     pub fn buffer(&self, base: u64) -> Option<&[u8]> {
         let i = self.index(base)?;
-        base.is_multiple_of(BUFFER_STRIDE).then(|| self.buffers[i].as_slice())
+        base.is_multiple_of(BUFFER_STRIDE)
+            .then(|| self.buffers[i].as_slice())
     }
 
     fn index(&self, addr: u64) -> Option<usize> {

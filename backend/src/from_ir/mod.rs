@@ -3,7 +3,11 @@
 //! become places, mesh outputs become ISBE writes.
 
 mod alu;
+mod compute;
 mod control;
+mod dce;
+mod mem_layout;
+mod memory;
 mod mesh_out;
 pub mod places;
 
@@ -32,6 +36,9 @@ pub struct Selected {
     pub func: MFunc,
     /// Per-vertex output components, ascending (mesh shaders).
     pub vertex_attrs: Vec<u16>,
+    /// Shared memory per workgroup and local memory per invocation, bytes.
+    pub shared_bytes: u32,
+    pub local_bytes: u32,
 }
 
 pub(crate) struct Isel<'a> {
@@ -55,6 +62,10 @@ pub(crate) struct Isel<'a> {
     bsync_at: HashMap<ir::Block, u8>,
     /// Constants already moved into a register, per MIR block.
     const_regs: HashMap<(usize, u32), u32>,
+    /// Shared and local variable placement.
+    mem: memory::MemPlan,
+    /// The register pair holding each storage buffer's base address.
+    buffer_bases: HashMap<u32, u32>,
 }
 
 pub fn select(sh: &Shader, target: Arch) -> Result<Selected, BackendError> {
@@ -77,6 +88,8 @@ pub fn select(sh: &Shader, target: Arch) -> Result<Selected, BackendError> {
         bssy_at: HashMap::new(),
         bsync_at: HashMap::new(),
         const_regs: HashMap::new(),
+        mem: memory::MemPlan::new(sh)?,
+        buffer_bases: HashMap::new(),
     };
     isel.plan_barriers()?;
     for &b in &sh.layout {
@@ -87,9 +100,12 @@ pub fn select(sh: &Shader, target: Arch) -> Result<Selected, BackendError> {
         isel.block(b)?;
     }
     control::split_critical_edges(&mut isel.f);
+    dce::eliminate_dead_code(&mut isel.f);
     Ok(Selected {
         func: isel.f,
         vertex_attrs,
+        shared_bytes: isel.mem.shared_bytes,
+        local_bytes: isel.mem.local_bytes,
     })
 }
 
@@ -292,9 +308,11 @@ impl<'a> Isel<'a> {
                     StorageClass::Output if self.sh.stage == Stage::Mesh => {
                         self.store_output(&place, &comps, inst.spirv_id)?
                     }
-                    class => {
+                    StorageClass::Input | StorageClass::Output => {
+                        let class = self.sh.globals[place.var].class;
                         return Err(self.unsupported(format!("stores to {class:?} memory"), inst));
                     }
+                    _ => self.store_memory(&place, &comps, inst)?,
                 }
                 return Ok(());
             }
@@ -312,6 +330,10 @@ impl<'a> Isel<'a> {
             {
                 return Ok(());
             }
+            I::ControlBarrier | I::MemoryBarrier if self.sh.stage == Stage::Compute => {
+                self.barrier(matches!(inst.op, I::ControlBarrier));
+                return Ok(());
+            }
             I::Jump(_) | I::Branch { .. } | I::Return | I::Unreachable => {
                 return self.terminator(b, inst);
             }
@@ -326,8 +348,12 @@ impl<'a> Isel<'a> {
     fn load(&mut self, ptr: Value, inst: &InstData) -> Result<Vec<Comp>, BackendError> {
         let place = resolve(self.sh, ptr, inst.spirv_id)?;
         let var = &self.sh.globals[place.var];
-        if var.class != StorageClass::Input {
-            return Err(self.unsupported(format!("loads from {:?} memory", var.class), inst));
+        match var.class {
+            StorageClass::Input => {}
+            StorageClass::Output => {
+                return Err(self.unsupported("loads from Output memory", inst));
+            }
+            _ => return self.load_memory(&place, inst),
         }
         let one_warp = self.sh.stage != Stage::Compute && self.sh.invocations() <= 32;
         let [_, y, z] = self.sh.workgroup_size;
@@ -346,6 +372,7 @@ impl<'a> Isel<'a> {
             }
             Some(BuiltIn::SubgroupSize) => vec![Comp::Const(32)],
             Some(BuiltIn::WorkgroupSize) => self.sh.workgroup_size.map(Comp::Const).to_vec(),
+            Some(b) if self.sh.stage == Stage::Compute => self.compute_builtin(b, inst)?,
             Some(b) => {
                 return Err(self.unsupported(
                     format!(

@@ -203,6 +203,7 @@ pub fn mesh_binary(instrs: &[Instr], workgroup_size: [u32; 3], mesh: MeshState) 
         workgroup_size,
         num_gprs: 16,
         mesh: Some(mesh),
+        compute: None,
         sph: None,
         code: code(instrs),
     }
