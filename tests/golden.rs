@@ -34,6 +34,12 @@ golden! {
     point_sm86: "point.mesh", Arch::Sm86;
     triangle_sm75: "triangle.mesh", Arch::Sm75;
     triangle_sm86: "triangle.mesh", Arch::Sm86;
+    c_add_push_sm86: "c_add_push.comp", Arch::Sm86;
+    c_struct_index_sm86: "c_struct_index.comp", Arch::Sm86;
+    c_reduce128_sm86: "c_reduce128.comp", Arch::Sm86;
+    c_reduce256_sm86: "c_reduce256.comp", Arch::Sm86;
+    c_loop_sm86: "c_loop.comp", Arch::Sm86;
+    c_uniform_sm86: "c_uniform.comp", Arch::Sm86;
 }
 
 #[test]

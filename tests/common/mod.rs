@@ -4,7 +4,16 @@
 use std::path::PathBuf;
 
 /// The bundled test shaders (tests/shaders/NAME.spv).
-pub const SHADERS: &[&str] = &["point.mesh", "triangle.mesh"];
+pub const SHADERS: &[&str] = &[
+    "point.mesh",
+    "triangle.mesh",
+    "c_add_push.comp",
+    "c_struct_index.comp",
+    "c_reduce128.comp",
+    "c_reduce256.comp",
+    "c_loop.comp",
+    "c_uniform.comp",
+];
 
 pub fn shader_path(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))

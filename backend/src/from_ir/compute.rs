@@ -19,8 +19,12 @@ impl Isel<'_> {
         Comp::Reg(self.special_reg(sr))
     }
 
-    /// `a * b + c` (folded when constant).
+    /// `a * b + c` (folded when constant; `c` alone when `a` is zero, as
+    /// for the z axis of a 2D workgroup).
     fn mad(&mut self, a: Comp, b: u32, c: Comp) -> Comp {
+        if a == Comp::Const(0) {
+            return c;
+        }
         let (a, c) = (self.src_of(a), self.src_of(c));
         self.alu(Op::IMad(OpIMad {
             dst: Dst::None,

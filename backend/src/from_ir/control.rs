@@ -7,11 +7,64 @@ use crate::error::BackendError;
 use crate::isa::{Instr, Op, OpBra, OpBssy, PredSrc, Reg, Target};
 use crate::mir::MFunc;
 use spvsass_frontend::ir::{self, BlockCall, InstData, Merge};
+use std::collections::{HashMap, HashSet};
+
+fn predecessors(sh: &ir::Shader) -> HashMap<ir::Block, Vec<ir::Block>> {
+    let mut preds: HashMap<ir::Block, Vec<ir::Block>> = HashMap::new();
+    for &b in &sh.layout {
+        for s in sh.successors(b) {
+            preds.entry(s).or_default().push(b);
+        }
+    }
+    preds
+}
+
+/// Whether the selection construct headed by `header` has an edge that
+/// leaves it other than to `merge`. The construct is the blocks reachable
+/// from the header before the merge that the header dominates (found by
+/// dropping, until none is left, every block with a predecessor outside).
+fn escapes(
+    sh: &ir::Shader,
+    preds: &HashMap<ir::Block, Vec<ir::Block>>,
+    header: ir::Block,
+    merge: ir::Block,
+) -> bool {
+    let mut inside = HashSet::new();
+    let mut stack = vec![header];
+    while let Some(b) = stack.pop() {
+        if b != merge && inside.insert(b) {
+            stack.extend(sh.successors(b));
+        }
+    }
+    loop {
+        let outside_pred = inside.iter().copied().find(|&b| {
+            b != header
+                && preds
+                    .get(&b)
+                    .is_some_and(|ps| ps.iter().any(|p| !inside.contains(p)))
+        });
+        match outside_pred {
+            Some(b) => {
+                inside.remove(&b);
+            }
+            None => break,
+        }
+    }
+    inside.iter().any(|&b| {
+        sh.successors(b)
+            .iter()
+            .any(|s| *s != merge && !inside.contains(s))
+    })
+}
 
 impl Isel<'_> {
     /// Gives each selection construct with a conditional branch a
-    /// convergence barrier, numbered by nesting depth.
+    /// convergence barrier, numbered by nesting depth. A selection that a
+    /// branch leaves other than through its merge block (a `break` or
+    /// `continue` to the enclosing loop) gets none: its lanes would never
+    /// all reach the BSYNC. Such lanes reconverge where the loop's do.
     pub(super) fn plan_barriers(&mut self) -> Result<(), BackendError> {
+        let preds = predecessors(self.sh);
         let mut open: Vec<ir::Block> = Vec::new();
         for &b in &self.sh.layout {
             while open.last() == Some(&b) {
@@ -19,7 +72,9 @@ impl Isel<'_> {
             }
             let data = &self.sh.blocks[b];
             let conditional = matches!(self.sh.terminator(b), Some(ir::Op::Branch { .. }));
-            if let (Some(Merge::Selection { merge }), true) = (data.merge, conditional) {
+            if let (Some(Merge::Selection { merge }), true) = (data.merge, conditional)
+                && !escapes(self.sh, &preds, b, merge)
+            {
                 let bar = u8::try_from(open.len()).unwrap_or(u8::MAX);
                 if bar >= OpBssy::BARRIERS {
                     return Err(BackendError::TooDeep(OpBssy::BARRIERS));
