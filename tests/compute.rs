@@ -272,3 +272,60 @@ fn register_pressure_over_64_live_values_is_a_clear_spill_error() {
         "{err}"
     );
 }
+
+#[test]
+fn every_compute_builtin_over_a_3d_grid_of_three_warp_workgroups() {
+    // 48x2 invocations (three warps) per workgroup, 2x2x2 workgroups.
+    let inputs = ComputeInputs {
+        buffers: buffers(&[(0, vec![0; 8 * 96 * 8 * 4])]),
+        ..Default::default()
+    };
+    let run = dispatch("c_builtins.comp", [2, 2, 2], inputs).unwrap();
+    assert_eq!((run.workgroups, run.warps), (8, 3));
+    let o = words_of(&run.buffers[&0]);
+    for (z, y, x) in
+        (0..2u32).flat_map(|z| (0..2u32).flat_map(move |y| (0..2u32).map(move |x| (z, y, x))))
+    {
+        for (ly, lx) in (0..2u32).flat_map(|ly| (0..48u32).map(move |lx| (ly, lx))) {
+            let index = ly * 48 + lx;
+            let slot = (((z * 2 + y) * 2 + x) * 96 + index) as usize * 8;
+            let expected = [
+                x * 48 + lx,
+                (y * 2 + ly) * 1000 + z,
+                lx + 100 * ly,
+                index % 32,
+                index / 32 + 10 * 3,
+                32,
+                2 + 10 * 2 + 100 * 2,
+                96,
+            ];
+            assert_eq!(
+                o[slot..slot + 8],
+                expected,
+                "workgroup ({x}, {y}, {z}) invocation ({lx}, {ly})"
+            );
+        }
+    }
+}
+
+#[test]
+fn function_array_indexed_dynamically_lives_in_local_memory() {
+    let v: Vec<u32> = noise(64, 5);
+    let inputs = ComputeInputs {
+        buffers: buffers(&[(0, bytes_of(&v)), (1, vec![0; 64 * 4])]),
+        ..Default::default()
+    };
+    let compiled = common::compile("c_local_array.comp", Arch::Sm86);
+    let listing = spvsass::listing(&compiled.binary, false).unwrap();
+    assert!(
+        listing.contains("STL") && listing.contains("LDL"),
+        "{listing}"
+    );
+    let run = dispatch("c_local_array.comp", [2, 1, 1], inputs).unwrap();
+    let o = words_of(&run.buffers[&1]);
+    for i in 0..64usize {
+        let t = |k: usize| v[i].wrapping_mul(k as u32 + 1);
+        let expected = t((v[i] & 7) as usize).wrapping_add(t((i + 3) & 7));
+        assert_eq!(o[i], expected, "o[{i}]");
+    }
+}

@@ -40,6 +40,8 @@ golden! {
     c_reduce256_sm86: "c_reduce256.comp", Arch::Sm86;
     c_loop_sm86: "c_loop.comp", Arch::Sm86;
     c_uniform_sm86: "c_uniform.comp", Arch::Sm86;
+    c_builtins_sm86: "c_builtins.comp", Arch::Sm86;
+    c_local_array_sm86: "c_local_array.comp", Arch::Sm86;
 }
 
 #[test]

@@ -13,6 +13,8 @@ pub const SHADERS: &[&str] = &[
     "c_reduce256.comp",
     "c_loop.comp",
     "c_uniform.comp",
+    "c_builtins.comp",
+    "c_local_array.comp",
 ];
 
 pub fn shader_path(name: &str) -> PathBuf {

@@ -20,10 +20,13 @@ impl Isel<'_> {
     }
 
     /// `a * b + c` (folded when constant; `c` alone when `a` is zero, as
-    /// for the z axis of a 2D workgroup).
+    /// for the z axis of a 2D workgroup, and `a` alone for `a * 1 + 0`).
     fn mad(&mut self, a: Comp, b: u32, c: Comp) -> Comp {
         if a == Comp::Const(0) {
             return c;
+        }
+        if b == 1 && c == Comp::Const(0) {
+            return a;
         }
         let (a, c) = (self.src_of(a), self.src_of(c));
         self.alu(Op::IMad(OpIMad {

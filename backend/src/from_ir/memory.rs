@@ -45,6 +45,13 @@ impl MemPlan {
                 StorageClass::Function | StorageClass::Private => &mut plan.local_bytes,
                 _ => continue,
             };
+            if data.initializer.is_some() {
+                return Err(BackendError::Unsupported {
+                    what: format!("an initializer on a {:?} variable in memory", data.class),
+                    opcode: "OpVariable".into(),
+                    spirv_id: Some(data.spirv_id),
+                });
+            }
             let (size, _) = size_align(sh, data.ty).ok_or_else(|| BackendError::Unsupported {
                 what: format!("the memory layout of {}", sh.type_name(data.ty)),
                 opcode: "OpVariable".into(),
