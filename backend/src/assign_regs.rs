@@ -9,8 +9,8 @@
 //!
 //! Register groups (64-bit addresses and values in an aligned pair, 128-bit
 //! ones in an aligned quad): regalloc2 allocates single registers only, so
-//! a group is `width` consecutive virtual registers (made together by
-//! instruction selection, each an ordinary 32-bit value elsewhere), and
+//! a group is `width` virtual registers (consecutive ones, or any listed in
+//! `MFunc::groups`; each an ordinary 32-bit value elsewhere), and
 //! at the instruction that needs the group every member gets a
 //! fixed-register constraint: the instruction's first group of each kind
 //! (uses, defs) at R0, the next at the following aligned register (a
@@ -93,8 +93,8 @@ impl<'a> Flat<'a> {
                     };
                     let base = next.div_ceil(width) * width;
                     *next = base + width;
-                    for i in 0..width {
-                        let vr = VReg::new(v as usize + usize::from(i), class(file));
+                    for (i, m) in (0..width).zip(f.group_members(v, width)) {
+                        let vr = VReg::new(m as usize, class(file));
                         let preg = PReg::new(usize::from(base + i), class(file));
                         ops.push(match kind {
                             OperandKind::Use => Operand::reg_fixed_use(vr, preg),

@@ -3,7 +3,7 @@
 //! gl_GlobalInvocationID, say) and shaders often use one; instructions
 //! without side effects whose results nobody reads are dropped here.
 
-use crate::isa::{Instr, Op, OperandKind, Reg, RegFile};
+use crate::isa::{Instr, Op, OperandKind, Reg};
 use crate::mir::MFunc;
 use std::collections::HashSet;
 
@@ -26,13 +26,13 @@ fn is_pure(op: &Op) -> bool {
     )
 }
 
-/// The virtual registers `ins` defines (each member of a group) and uses.
-fn regs(ins: &Instr, kind: OperandKind) -> Vec<(RegFile, u32)> {
+/// The virtual registers `ins` defines or uses (each member of a group).
+fn regs(f: &MFunc, ins: &Instr, kind: OperandKind) -> Vec<u32> {
     let mut out = Vec::new();
     let mut copy = *ins;
-    copy.visit_regs(&mut |r, file, k, width| {
+    copy.visit_regs(&mut |r, _, k, width| {
         if let (Reg::Virt(v), true) = (*r, k == kind) {
-            out.extend((0..u32::from(width)).map(|i| (file, v + i)));
+            out.extend(f.group_members(v, width));
         }
     });
     out
@@ -44,20 +44,22 @@ pub fn eliminate_dead_code(f: &mut MFunc) {
         for b in &f.blocks {
             used.extend(b.succ_args.iter().flatten());
             for ins in &b.instrs {
-                used.extend(regs(ins, OperandKind::Use).into_iter().map(|(_, v)| v));
+                used.extend(regs(f, ins, OperandKind::Use));
             }
         }
         let mut changed = false;
-        for b in &mut f.blocks {
+        let mut blocks = std::mem::take(&mut f.blocks);
+        for b in &mut blocks {
             b.instrs.retain(|ins| {
                 let dead = is_pure(&ins.op)
-                    && regs(ins, OperandKind::Def)
+                    && regs(f, ins, OperandKind::Def)
                         .iter()
-                        .all(|(_, v)| !used.contains(v));
+                        .all(|v| !used.contains(v));
                 changed |= dead;
                 !dead
             });
         }
+        f.blocks = blocks;
         if !changed {
             return;
         }

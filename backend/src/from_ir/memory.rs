@@ -7,8 +7,10 @@
 //!
 //! An access chain becomes a constant byte offset, folded into the
 //! instruction's immediate, plus a dynamic byte offset in a register (the
-//! sum of each dynamic index times its stride). Values are accessed one
-//! 32-bit scalar at a time.
+//! sum of each dynamic index times its stride). Contiguous aligned words
+//! of a value (a vec4 at a 16-byte boundary, say) are accessed together
+//! by one 64- or 128-bit load or store in an aligned register group;
+//! constant banks are read a word at a time.
 
 use super::mem_layout::{child, scalars, size_align};
 use super::places::{Place, Step};
@@ -92,6 +94,42 @@ struct Addressed {
     leaf: TypeId,
     konst: u32,
     dynamic: Option<Src>,
+    /// A power of two the dynamic offset is a multiple of.
+    dyn_align: u32,
+}
+
+/// The widest access: 128 bits. Buffer bases are at least this aligned
+/// (docs/ABI.md), and shared and local variables are placed so.
+const MAX_VECTOR_BYTES: u32 = 16;
+
+/// Splits a value's scalars into accesses: runs of 4 or 2 contiguous
+/// 32-bit words whose address (`base` + offset, plus a dynamic part that
+/// is a multiple of `dyn_align`) is aligned to the run's size become one
+/// 128- or 64-bit access; the rest are single. Returns (first index,
+/// count) pairs.
+fn vector_chunks(parts: &[(u32, MemSize, Scalar)], base: u32, dyn_align: u32) -> Vec<(usize, u32)> {
+    let mut chunks = Vec::new();
+    let mut i = 0;
+    while i < parts.len() {
+        let n = [4u32, 2]
+            .into_iter()
+            .find(|&n| {
+                let run = &parts[i..(i + n as usize).min(parts.len())];
+                let bytes = 4 * n;
+                run.len() == n as usize
+                    && base.wrapping_add(parts[i].0).is_multiple_of(bytes)
+                    && dyn_align.is_multiple_of(bytes)
+                    && run.iter().enumerate().all(|(k, &(off, size, s))| {
+                        size == MemSize::B32
+                            && s != Scalar::Bool
+                            && off == parts[i].0 + 4 * k as u32
+                    })
+            })
+            .unwrap_or(1);
+        chunks.push((i, n));
+        i += n as usize;
+    }
+    chunks
 }
 
 fn mem_size(s: Scalar) -> Option<MemSize> {
@@ -165,6 +203,7 @@ impl Isel<'_> {
         let mut ty = sh.globals[place.var].ty;
         let mut konst = 0u32;
         let mut dynamic: Option<Src> = None;
+        let mut dyn_align = MAX_VECTOR_BYTES;
         for step in &place.path {
             let index = match step {
                 Step::Const(i) => Comp::Const(*i),
@@ -190,6 +229,7 @@ impl Isel<'_> {
                         signed: false,
                     }));
                     dynamic = Some(self.src_of(sum));
+                    dyn_align = dyn_align.min(1 << c.stride.trailing_zeros());
                 }
                 _ => {
                     return Err(
@@ -203,6 +243,7 @@ impl Isel<'_> {
             leaf: ty,
             konst,
             dynamic,
+            dyn_align,
         })
     }
 
@@ -302,82 +343,85 @@ impl Isel<'_> {
         let target = self.target(place.var, inst)?;
         let a = self.address(place, inst)?;
         let parts = self.leaf_scalars(&a, inst)?;
+        let (space, base) = match target {
+            Target::Const { bank, base, limit } => {
+                let addr = Self::offset_reg(a.dynamic);
+                return parts
+                    .into_iter()
+                    .map(|(offset, size, scalar)| {
+                        self.load_const(bank, base, limit, addr, offset, size, scalar, inst)
+                    })
+                    .collect();
+            }
+            Target::Global { .. } => (MemSpace::Global, 0),
+            Target::Shared { base } => (MemSpace::Shared, base),
+            Target::Local { base } => (MemSpace::Local, base),
+        };
         let addr = match target {
             Target::Global { binding } => self.global_address(binding, a.dynamic),
             _ => Self::offset_reg(a.dynamic),
         };
         let mut comps = Vec::with_capacity(parts.len());
-        for (offset, size, scalar) in parts {
-            let r = self.f.new_vreg(RegFile::Gpr);
-            let dst = Dst::Reg(Reg::Virt(r));
-            let op = match target {
-                Target::Const { bank, base, limit } => {
-                    let end = offset.checked_add(size.bytes());
-                    let at = base.checked_add(offset).and_then(|o| u16::try_from(o).ok());
-                    let (Some(at), Some(end)) = (at, end) else {
-                        return Err(
-                            self.mem_error("a constant-bank offset over 64 KiB".into(), inst)
-                        );
-                    };
-                    if end > limit {
-                        return Err(self.mem_error(
-                            format!("an access at byte {offset} of a {limit}-byte constant block"),
-                            inst,
-                        ));
-                    }
-                    Op::Ldc(OpLdc {
-                        dst,
-                        bank,
-                        addr,
-                        offset: at,
-                        size,
-                    })
-                }
-                Target::Global { .. } => {
-                    Op::Ld(self.ld(dst, addr, offset, MemSpace::Global, size, inst)?)
-                }
-                Target::Shared { base } => Op::Ld(self.ld(
-                    dst,
-                    addr,
-                    base.wrapping_add(offset),
-                    MemSpace::Shared,
-                    size,
-                    inst,
-                )?),
-                Target::Local { base } => Op::Ld(self.ld(
-                    dst,
-                    addr,
-                    base.wrapping_add(offset),
-                    MemSpace::Local,
-                    size,
-                    inst,
-                )?),
+        for (start, n) in vector_chunks(&parts, base, a.dyn_align) {
+            let (offset, size, scalar) = parts[start];
+            let size = match n {
+                4 => MemSize::B128,
+                2 => MemSize::B64,
+                _ => size,
             };
-            self.emit(Instr::new(op));
-            comps.push(if scalar == Scalar::Bool {
-                self.int_cmp(IntCmp::Ne, false, Src::reg(Reg::Virt(r)), Src::ZERO)
+            let r = self.new_group(n);
+            let offset = self.imm_offset(base.wrapping_add(offset), space, inst)?;
+            self.emit(Instr::new(Op::Ld(OpLd {
+                dst: Dst::Reg(Reg::Virt(r)),
+                addr,
+                offset,
+                space,
+                size,
+            })));
+            if scalar == Scalar::Bool {
+                comps.push(self.int_cmp(IntCmp::Ne, false, Src::reg(Reg::Virt(r)), Src::ZERO));
             } else {
-                Comp::Reg(r)
-            });
+                comps.extend((0..n).map(|k| Comp::Reg(r + k)));
+            }
         }
         Ok(comps)
     }
 
-    fn ld(
-        &self,
-        dst: Dst,
+    #[allow(clippy::too_many_arguments)]
+    fn load_const(
+        &mut self,
+        bank: u8,
+        base: u32,
+        limit: u32,
         addr: Src,
         offset: u32,
-        space: MemSpace,
         size: MemSize,
+        scalar: Scalar,
         inst: &InstData,
-    ) -> Result<OpLd, BackendError> {
-        Ok(OpLd {
-            dst,
+    ) -> Result<Comp, BackendError> {
+        let end = offset.checked_add(size.bytes());
+        let at = base.checked_add(offset).and_then(|o| u16::try_from(o).ok());
+        let (Some(at), Some(end)) = (at, end) else {
+            return Err(self.mem_error("a constant-bank offset over 64 KiB".into(), inst));
+        };
+        if end > limit {
+            return Err(self.mem_error(
+                format!("an access at byte {offset} of a {limit}-byte constant block"),
+                inst,
+            ));
+        }
+        let r = self.f.new_vreg(RegFile::Gpr);
+        self.emit(Instr::new(Op::Ldc(OpLdc {
+            dst: Dst::Reg(Reg::Virt(r)),
+            bank,
             addr,
-            offset: self.imm_offset(offset, space, inst)?,
-            space,
+            offset: at,
             size,
+        })));
+        Ok(if scalar == Scalar::Bool {
+            self.int_cmp(IntCmp::Ne, false, Src::reg(Reg::Virt(r)), Src::ZERO)
+        } else {
+            Comp::Reg(r)
         })
     }
 
@@ -440,13 +484,30 @@ impl Isel<'_> {
             Target::Global { binding } => self.global_address(binding, a.dynamic),
             _ => Self::offset_reg(a.dynamic),
         };
-        for ((offset, size, _), &c) in parts.into_iter().zip(comps) {
-            let data = match c {
-                Comp::Pred(_) | Comp::Bool(_) => {
-                    let word = self.select(c, Src::imm(1), Src::ZERO);
-                    self.reg_or_zero(word)
-                }
-                other => self.reg_or_zero(other),
+        for (start, n) in vector_chunks(&parts, base, a.dyn_align) {
+            let (offset, size, _) = parts[start];
+            let (data, size) = if n == 1 {
+                let c = comps[start];
+                let data = match c {
+                    Comp::Pred(_) | Comp::Bool(_) => {
+                        let word = self.select(c, Src::imm(1), Src::ZERO);
+                        self.reg_or_zero(word)
+                    }
+                    other => self.reg_or_zero(other),
+                };
+                (data, size)
+            } else {
+                // The components form the group as they are (constants
+                // moved into registers); register allocation brings them
+                // together.
+                let members = comps[start..start + n as usize]
+                    .iter()
+                    .map(|&c| self.materialize(c))
+                    .collect();
+                let group = self.f.new_vreg(RegFile::Gpr);
+                self.f.groups.insert(group, members);
+                let size = if n == 4 { MemSize::B128 } else { MemSize::B64 };
+                (Src::reg(Reg::Virt(group)), size)
             };
             let offset = self.imm_offset(base.wrapping_add(offset), space, inst)?;
             self.emit(Instr::new(Op::St(OpSt {
