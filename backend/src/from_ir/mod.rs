@@ -60,6 +60,8 @@ pub(crate) struct Isel<'a> {
     /// block that closes it.
     bssy_at: HashMap<ir::Block, u8>,
     bsync_at: HashMap<ir::Block, u8>,
+    /// Blocks that enter a loop: the barrier they open and the loop's merge.
+    loop_bssy: HashMap<ir::Block, (u8, ir::Block)>,
     /// Constants already moved into a register, per MIR block.
     const_regs: HashMap<(usize, u32), u32>,
     /// Shared and local variable placement.
@@ -87,6 +89,7 @@ pub fn select(sh: &Shader, target: Arch) -> Result<Selected, BackendError> {
         vertex_layout: AttrLayout::new(0, vertex_attrs.clone(), max_vertices),
         bssy_at: HashMap::new(),
         bsync_at: HashMap::new(),
+        loop_bssy: HashMap::new(),
         const_regs: HashMap::new(),
         mem: memory::MemPlan::new(sh)?,
         buffer_bases: HashMap::new(),
