@@ -329,3 +329,24 @@ fn function_array_indexed_dynamically_lives_in_local_memory() {
         assert_eq!(o[i], expected, "o[{i}]");
     }
 }
+
+#[test]
+fn a_buffer_outside_set_0_is_refused_naming_the_store() {
+    let options = spvsass::Options {
+        arch: Some(Arch::Sm86),
+        ..Default::default()
+    };
+    let err = spvsass::compile(&common::shader_words("c_bad_set.comp"), &options)
+        .expect_err("set 1 has no root-table entry");
+    let spvsass::Error::Backend(BackendError::Unsupported {
+        what,
+        opcode,
+        spirv_id,
+    }) = &err
+    else {
+        panic!("{err}")
+    };
+    assert_eq!(opcode, "OpStore", "{err}");
+    assert!(spirv_id.is_some(), "{err}");
+    assert!(what.contains("descriptor set 1 binding 0"), "{err}");
+}

@@ -163,13 +163,18 @@ impl Isel<'_> {
         let binding = || -> Result<u32, BackendError> {
             match (data.descriptor_set, data.binding) {
                 (Some(0), Some(b)) if b < abi::MAX_BINDINGS => Ok(b),
-                (set, b) => Err(self.mem_error(
-                    format!(
-                        "a buffer at set {set:?} binding {b:?} (only set 0, bindings 0..{})",
-                        abi::MAX_BINDINGS
-                    ),
-                    inst,
-                )),
+                (set, b) => {
+                    let num = |n: Option<u32>| n.map_or("(none)".to_string(), |n| n.to_string());
+                    Err(self.mem_error(
+                        format!(
+                            "a buffer at descriptor set {} binding {} (only set 0, bindings 0..{})",
+                            num(set),
+                            num(b),
+                            abi::MAX_BINDINGS
+                        ),
+                        inst,
+                    ))
+                }
             }
         };
         Ok(match data.class {
