@@ -124,3 +124,38 @@ fn bad_compute_arguments_exit_2() {
         assert!(!stderr(&o).contains("panicked"), "{}", stderr(&o));
     }
 }
+
+#[test]
+fn a_compiled_compute_binary_runs_like_its_spirv() {
+    let bin = tmp("reduce.bin");
+    let shader = common::shader_path("c_reduce128.comp");
+    let o = spvsass(&[
+        "compile",
+        shader.to_str().unwrap(),
+        "-o",
+        bin.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let data = write_words("data.bin", &(0..256).collect::<Vec<u32>>());
+    let run = |input: &str| {
+        let o = spvsass(&[
+            "run",
+            input,
+            "--groups",
+            "2",
+            "--buffer",
+            &format!("0={data}"),
+            "--buffer",
+            "1=8",
+            "--json",
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        serde_json::from_slice::<serde_json::Value>(&o.stdout).expect("JSON")
+    };
+    let from_binary = run(bin.to_str().unwrap());
+    assert_eq!(from_binary, run(shader.to_str().unwrap()));
+    // Shared memory size travelled in the binary: the sums are right.
+    let sum = |r: std::ops::Range<u32>| r.sum::<u32>();
+    assert_eq!(from_binary["buffers"]["1"]["words"][0], sum(0..128));
+    assert_eq!(from_binary["buffers"]["1"]["words"][1], sum(128..256));
+}
