@@ -18,8 +18,8 @@ use super::{Comp, Isel};
 use crate::abi;
 use crate::error::{BackendError, spirv_opcode};
 use crate::isa::{
-    Dst, Instr, IntCmp, MemSize, MemSpace, Op, OpIAdd3, OpIMad, OpLd, OpLdc, OpSt, Reg, RegFile,
-    Src,
+    Dst, Instr, IntCmp, MemSize, MemSpace, Op, OpIAdd3, OpIMad, OpLd, OpLdc, OpMov, OpSt, Reg,
+    RegFile, Src, SrcRef,
 };
 use spvsass_frontend::ir::{GlobalVar, InstData, Scalar, Shader, StorageClass, TypeId};
 use std::collections::HashMap;
@@ -272,28 +272,6 @@ impl Isel<'_> {
             .collect()
     }
 
-    /// The register pair holding a storage buffer's base address, loaded
-    /// once from the root table at the top of the entry block.
-    fn buffer_base(&mut self, binding: u32) -> u32 {
-        if let Some(&r) = self.buffer_bases.get(&binding) {
-            return r;
-        }
-        let pair = self.new_group(2);
-        let at = abi::buffer_address(binding).expect("binding was checked");
-        self.f.blocks[0].instrs.insert(
-            0,
-            Instr::new(Op::Ldc(OpLdc {
-                dst: Dst::Reg(Reg::Virt(pair)),
-                bank: abi::ROOT_BANK,
-                addr: Src::ZERO,
-                offset: at,
-                size: MemSize::B64,
-            })),
-        );
-        self.buffer_bases.insert(binding, pair);
-        pair
-    }
-
     /// Consecutive virtual registers standing for an aligned register group
     /// (see `assign_regs.rs`); returns the first.
     fn new_group(&mut self, n: u32) -> u32 {
@@ -304,30 +282,49 @@ impl Isel<'_> {
         first
     }
 
-    /// The 64-bit address `base + dynamic` in a register pair. Without an
-    /// add-with-carry in the ISA yet, the carry is a compare: the low sum is
-    /// below the addend exactly when it wrapped.
+    /// The 64-bit address `base + dynamic` in a register pair, the base
+    /// read straight from the root table as a constant-bank operand (as
+    /// ptxas reads kernel parameters), so no register holds it between
+    /// accesses. Without an add-with-carry in the ISA yet, the carry is a
+    /// compare: the low sum is below the addend exactly when it wrapped.
     fn global_address(&mut self, binding: u32, dynamic: Option<Src>) -> Src {
-        let base = self.buffer_base(binding);
-        let Some(off) = dynamic else {
-            return Src::reg(Reg::Virt(base));
+        let at = abi::buffer_address(binding).expect("binding was checked");
+        let word = |offset: u16| Src {
+            src: SrcRef::CBuf {
+                bank: abi::ROOT_BANK,
+                offset,
+            },
+            neg: false,
+            abs: false,
         };
         let pair = self.new_group(2);
+        let Some(off) = dynamic else {
+            for (k, offset) in [at, at + 4].into_iter().enumerate() {
+                self.alu_to(
+                    Op::Mov(OpMov {
+                        dst: Dst::None,
+                        src: word(offset),
+                    }),
+                    pair + k as u32,
+                );
+            }
+            return Src::reg(Reg::Virt(pair));
+        };
         self.alu_to(
             Op::IAdd3(OpIAdd3 {
                 dst: Dst::None,
-                srcs: [Src::reg(Reg::Virt(base)), off, Src::ZERO],
+                srcs: [off, word(at), Src::ZERO],
             }),
             pair,
         );
-        let wrapped = self.int_cmp(IntCmp::Ge, false, Src::reg(Reg::Virt(pair)), off);
+        let no_wrap = self.int_cmp(IntCmp::Ge, false, Src::reg(Reg::Virt(pair)), off);
         // SEL takes its immediate second: carry = no wrap ? 0 : 1.
-        let carry = self.select(wrapped, Src::ZERO, Src::imm(1));
-        let carry = self.src_of(carry);
+        let carry = self.select(no_wrap, Src::ZERO, Src::imm(1));
+        let carry = self.reg_or_zero(carry);
         self.alu_to(
             Op::IAdd3(OpIAdd3 {
                 dst: Dst::None,
-                srcs: [Src::reg(Reg::Virt(base + 1)), carry, Src::ZERO],
+                srcs: [carry, word(at + 4), Src::ZERO],
             }),
             pair + 1,
         );

@@ -66,8 +66,6 @@ pub(crate) struct Isel<'a> {
     const_regs: HashMap<(usize, u32), u32>,
     /// Shared and local variable placement.
     mem: memory::MemPlan,
-    /// The register pair holding each storage buffer's base address.
-    buffer_bases: HashMap<u32, u32>,
 }
 
 pub fn select(sh: &Shader, target: Arch) -> Result<Selected, BackendError> {
@@ -92,7 +90,6 @@ pub fn select(sh: &Shader, target: Arch) -> Result<Selected, BackendError> {
         loop_bssy: HashMap::new(),
         const_regs: HashMap::new(),
         mem: memory::MemPlan::new(sh)?,
-        buffer_bases: HashMap::new(),
     };
     isel.plan_barriers()?;
     for &b in &sh.layout {
