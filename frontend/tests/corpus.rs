@@ -218,6 +218,19 @@ corpus! {
         |s| has(s, |op| matches!(op, Op::CopyLogical(_))) && has(s, |op| matches!(op, Op::CopyMemory { .. }));
     phi_heavy_loop: "phi_heavy_loop.comp.spv", Compute,
         |s| s.blocks.values().any(|b| b.params.len() == 3);
+    // The compute path's own shaders (tests/compute.rs).
+    c_add_push: "c_add_push.comp.spv", Compute, |s| has_global(s, StorageClass::PushConstant);
+    c_struct_index: "c_struct_index.comp.spv", Compute, |s| has_global(s, StorageClass::StorageBuffer);
+    c_reduce128: "c_reduce128.comp.spv", Compute,
+        |s| s.workgroup_size == [128, 1, 1] && has(s, |op| matches!(op, Op::ControlBarrier));
+    c_reduce256: "c_reduce256.comp.spv", Compute,
+        |s| s.invocations() == 256 && has_global(s, StorageClass::Workgroup);
+    c_loop: "c_loop.comp.spv", Compute, |s| s.blocks.len() > 3;
+    c_uniform: "c_uniform.comp.spv", Compute, |s| has_global(s, StorageClass::Uniform);
+    c_builtins: "c_builtins.comp.spv", Compute, |s| has_builtin(s, BuiltIn::NumWorkgroups);
+    c_local_array: "c_local_array.comp.spv", Compute, |s| has_global(s, StorageClass::Function);
+    c_bad_set: "c_bad_set.comp.spv", Compute, |s| has_global(s, StorageClass::StorageBuffer);
+    c_pressure: "c_pressure.comp.spv", Compute, |s| s.insts.len() > 100;
     // The reference runner's shaders (src/reference/, tests/runs/).
     ref_add: "ref_add.comp.spv", Compute,
         |s| s.workgroup_size == [64, 1, 1] && has_global(s, StorageClass::PushConstant);
