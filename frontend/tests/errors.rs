@@ -189,6 +189,16 @@ fn images_are_rejected_at_the_instruction_using_them() {
 }
 
 #[test]
+fn self_referential_buffer_reference_is_unsupported_not_a_hang() {
+    let err = translate_file("frontend/tests/data/linked_list.comp.spv").unwrap_err();
+    let FrontendError::Unsupported { opcode, what, .. } = &err else {
+        panic!("{err:?}");
+    };
+    assert!(opcode.starts_with("OpType"), "{err}");
+    assert!(what.contains("recursive types"), "{err}");
+}
+
+#[test]
 fn unknown_extension_is_rejected_by_name() {
     let mut words = compute_module(|b| b.ret().unwrap());
     // Add `OpExtension "SPV_NV_ray_tracing"` after the header: 19 bytes of

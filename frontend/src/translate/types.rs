@@ -53,8 +53,15 @@ impl Translator<'_> {
         if !inst.class.opcode.is_type() {
             return Err(malformed(user, format!("%{id} is not a type")));
         }
+        // Valid SPIR-V can only be recursive through a physical storage
+        // buffer pointer (a buffer_reference struct that points to its own
+        // type, as in a linked list), which the IR's interned types cannot
+        // express.
         if !self.in_progress.insert(id) {
-            return Err(malformed(inst, "the type contains itself"));
+            return Err(unsupported(
+                inst,
+                "recursive types (a buffer reference to its own struct) are not supported",
+            ));
         }
         let ty = self.type_of_def(inst, id, layout);
         self.in_progress.remove(&id);
