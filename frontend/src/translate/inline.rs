@@ -11,7 +11,8 @@
 //! rest of the caller's block, and the call's result is an OpPhi there.
 //! A callee with several returns is wrapped in a one-trip loop whose merge
 //! is the continuation, so that the early returns are structured breaks.
-//! The callee's variables move to the caller's first block.
+//! The callee's variables move to the caller's first block; their
+//! initializers become stores at the start of each copy.
 
 use super::operands::{Operands, malformed, result_id, unsupported};
 use crate::FrontendError;
@@ -270,7 +271,24 @@ impl Inliner<'_> {
             for inst in &block.instructions {
                 let inst = renamed(inst, &rename);
                 match inst.class.opcode {
-                    Op::Variable => vars.push(inst),
+                    // An initializer applies at every call, so it becomes a
+                    // store at the start of the copy; the variable itself
+                    // moves to the caller's first block.
+                    Op::Variable => {
+                        let mut var = inst;
+                        if let (Some(id), Some(Operand::IdRef(init))) =
+                            (var.result_id, var.operands.get(1).cloned())
+                        {
+                            var.operands.truncate(1);
+                            instructions.push(Instruction::new(
+                                Op::Store,
+                                None,
+                                None,
+                                vec![Operand::IdRef(id), Operand::IdRef(init)],
+                            ));
+                        }
+                        vars.push(var);
+                    }
                     Op::Return => {
                         returns.push((None, label_id));
                         instructions.push(branch(continuation));
