@@ -24,6 +24,11 @@ use std::collections::{HashMap, HashSet};
 /// built to exhaust memory.
 const MAX_INSTRUCTIONS: usize = 1 << 20;
 
+/// Inlining recurses once per level of nested calls: real shaders nest a
+/// few levels, the bound keeps adversarial call chains off the end of the
+/// stack.
+const MAX_CALL_DEPTH: usize = 64;
+
 /// `entry` with every call inlined, recursively.
 pub(super) fn inline_calls(
     module: &dr::Module,
@@ -88,6 +93,12 @@ impl Inliner<'_> {
         }
         if self.stack.contains(&id) {
             return Err(unsupported(call, "recursive calls cannot be inlined"));
+        }
+        if self.stack.len() >= MAX_CALL_DEPTH {
+            return Err(unsupported(
+                call,
+                format!("calls nested deeper than {MAX_CALL_DEPTH}"),
+            ));
         }
         let Some(&function) = self.functions.get(&id) else {
             return Err(malformed(call, format!("%{id} is not a function")));
