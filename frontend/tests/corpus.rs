@@ -45,6 +45,30 @@ fn topology(shader: &Shader) -> Option<MeshTopology> {
     shader.mesh.map(|m| m.topology)
 }
 
+/// Runs spirv-val on the committed module, when spirv-tools is installed
+/// (CI installs it): the corpus must be valid SPIR-V, not just SPIR-V this
+/// frontend accepts.
+fn spirv_val(path: &str) {
+    let env = if path.contains(".spirv14.") {
+        "spv1.4"
+    } else {
+        "vulkan1.3"
+    };
+    let file = repo_path(path);
+    match std::process::Command::new("spirv-val")
+        .args(["--target-env", env])
+        .arg(&file)
+        .output()
+    {
+        Ok(out) => assert!(
+            out.status.success(),
+            "spirv-val rejects {path}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        ),
+        Err(e) => eprintln!("spirv-val not run on {path}: {e}"),
+    }
+}
+
 macro_rules! corpus {
     ($($test:ident: $file:literal $(entry $entry:literal)?, $stage:ident, $check:expr;)*) => {
         $(
@@ -58,6 +82,7 @@ macro_rules! corpus {
                 let shader = translate(&words_of(path), &options)
                     .unwrap_or_else(|e| panic!("{path}: {e}"));
                 validate(&shader).unwrap();
+                spirv_val(path);
                 assert_eq!(shader.stage, Stage::$stage, "{path}");
                 let check: fn(&Shader) -> bool = $check;
                 assert!(check(&shader), "{path}: {}\n{shader}", stringify!($check));
