@@ -51,11 +51,13 @@ pub enum Error {
 }
 
 /// Compilation options.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Options {
     pub arch: Option<Arch>,
     /// The entry point to compile; `None` takes the only one.
     pub entry: Option<String>,
+    /// Specialization-constant values by SpecId (`--spec ID=VALUE`).
+    pub spec_constants: Vec<(u32, frontend::SpecValue)>,
     /// A task shader feeds this mesh shader.
     pub task_present: bool,
     /// Capture the machine IR after every backend pass.
@@ -68,6 +70,7 @@ pub fn compile(words: &[u32], options: &Options) -> Result<Compiled, Error> {
         words,
         &frontend::FrontendOptions {
             entry: options.entry.clone(),
+            spec_constants: options.spec_constants.clone(),
         },
     )?;
     let backend_options = BackendOptions {

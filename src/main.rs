@@ -2,6 +2,7 @@
 
 use clap::{Parser, Subcommand};
 use spvsass::backend::target::Arch;
+use spvsass::frontend::SpecValue;
 use spvsass::sim::raster::{CullMode, FrontFace, RenderState};
 use spvsass::{Input, Options};
 use std::path::{Path, PathBuf};
@@ -29,6 +30,10 @@ enum Command {
         /// The entry point to compile (default: the only one).
         #[arg(long)]
         entry: Option<String>,
+        /// Give specialization constant ID the value VALUE (true, false,
+        /// an integer or a float); repeatable.
+        #[arg(long = "spec", value_name = "ID=VALUE", value_parser = parse_spec)]
+        spec: Vec<(u32, SpecValue)>,
         /// Write the compiled binary here instead of printing the listing.
         #[arg(short, long)]
         output: Option<PathBuf>,
@@ -64,6 +69,10 @@ enum Command {
         arch: Arch,
         #[arg(long)]
         entry: Option<String>,
+        /// Give specialization constant ID the value VALUE (true, false,
+        /// an integer or a float); repeatable.
+        #[arg(long = "spec", value_name = "ID=VALUE", value_parser = parse_spec)]
+        spec: Vec<(u32, SpecValue)>,
         /// Print the outputs as JSON.
         #[arg(long)]
         json: bool,
@@ -130,6 +139,17 @@ fn write(path: &Path, bytes: &[u8]) -> Result<(), String> {
     std::fs::write(path, bytes).map_err(|e| format!("cannot write {}: {e}", path.display()))
 }
 
+fn parse_spec(s: &str) -> Result<(u32, SpecValue), String> {
+    let (id, value) = s
+        .split_once('=')
+        .ok_or_else(|| format!("\"{s}\" is not ID=VALUE"))?;
+    let id = id
+        .trim()
+        .parse::<u32>()
+        .map_err(|_| format!("\"{id}\" is not a SpecId"))?;
+    Ok((id, value.parse::<SpecValue>()?))
+}
+
 fn read(path: &Path) -> Result<Vec<u8>, String> {
     std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))
 }
@@ -138,6 +158,7 @@ fn compile_input(
     path: &Path,
     arch: Arch,
     entry: Option<String>,
+    spec_constants: Vec<(u32, SpecValue)>,
     print_passes: bool,
     task_present: bool,
 ) -> Result<spvsass::Compiled, String> {
@@ -147,6 +168,7 @@ fn compile_input(
     let options = Options {
         arch: Some(arch),
         entry,
+        spec_constants,
         task_present,
         print_passes,
     };
@@ -158,12 +180,15 @@ fn load_binary(
     path: &Path,
     arch: Arch,
     entry: Option<String>,
+    spec: &[(u32, SpecValue)],
     task_present: bool,
 ) -> Result<spvsass::backend::binary::Binary, String> {
     let bytes = read(path)?;
     match Input::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))? {
         Input::Binary(b) => Ok(*b),
-        Input::Spirv(_) => Ok(compile_input(path, arch, entry, false, task_present)?.binary),
+        Input::Spirv(_) => {
+            Ok(compile_input(path, arch, entry, spec.to_vec(), false, task_present)?.binary)
+        }
     }
 }
 
@@ -173,12 +198,13 @@ fn run(cli: Cli) -> Result<(), String> {
             shader,
             arch,
             entry,
+            spec,
             output,
             ctrl,
             print_passes,
             task_present,
         } => {
-            let compiled = compile_input(&shader, arch, entry, print_passes, task_present)?;
+            let compiled = compile_input(&shader, arch, entry, spec, print_passes, task_present)?;
             for (pass, text) in &compiled.pass_dumps {
                 println!("// ---- after {pass} ----\n{text}");
             }
@@ -206,6 +232,7 @@ fn run(cli: Cli) -> Result<(), String> {
             groups,
             arch,
             entry,
+            spec,
             json,
             max_steps,
             size,
@@ -217,9 +244,9 @@ fn run(cli: Cli) -> Result<(), String> {
             // A task+mesh pair: the mesh shader is compiled for a task
             // shader in front of it.
             let task_present = task.is_some();
-            let binary = load_binary(&shader, arch, entry.clone(), task_present)?;
+            let binary = load_binary(&shader, arch, entry.clone(), &spec, task_present)?;
             let task_binary = match &task {
-                Some(t) => Some(load_binary(t, arch, entry, false)?),
+                Some(t) => Some(load_binary(t, arch, entry, &spec, false)?),
                 None => None,
             };
             let options = spvsass::sim::SimOptions { max_steps };

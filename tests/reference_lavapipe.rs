@@ -262,6 +262,35 @@ fn triangle_multiview() {
     }
 }
 
+/// ref_views: view v's triangle is moved right by v / 4 of the image and
+/// painted (v == 0, v == 1, 0.5, 1).
+#[test]
+fn ref_views() {
+    let Some(c) = mesh("ref_views") else { return };
+    let image = c.result.image.as_ref().expect("image");
+    assert_eq!(image.layers, 2);
+    let (w, h) = (image.width as f32, image.height as f32);
+    for view in 0..2u32 {
+        let shift = view as f32 * 0.5;
+        // Centroid of (-0.75, -0.5), (-0.25, 0.5), (0.25, -0.5), moved.
+        let (cx, cy) = (
+            ((-0.25 + shift) + 1.0) * w / 2.0,
+            (-1.0 / 6.0 + 1.0) * h / 2.0,
+        );
+        let p = c.pixel(view, cx as u32, cy as u32).expect("pixel");
+        let want = [
+            (view == 0) as u32 as f32,
+            (view == 1) as u32 as f32,
+            0.5,
+            1.0,
+        ];
+        for (got, want) in p.iter().zip(want) {
+            assert!((got - want).abs() < 1e-5, "view {view}: {p:?}");
+        }
+    }
+    assert_ne!(covered(&c, 0), covered(&c, 1), "the views differ");
+}
+
 #[test]
 fn triangle_cull_front() {
     if let Some(c) = mesh("triangle_cull_front") {
@@ -322,6 +351,38 @@ fn ref_quads() {
         // Invocations, not workgroups (gpu-reference.md: seen on the H100).
         assert_eq!((task, mesh), (32, 4 * 32));
     }
+}
+
+/// Shader problems are found before any device is touched, so these hold
+/// on every machine, with or without a driver.
+#[test]
+fn a_wrong_entry_point_is_refused_before_the_device() {
+    let mut desc = description("ref_add");
+    if let Some(c) = desc.stages.compute.as_mut() {
+        c.entry = "not_main".into();
+    }
+    let e = reference::run(&desc, "ref_add", &runs()).err();
+    assert!(
+        matches!(&e, Some(ReferenceError::EntryPointNotFound { entry, .. }) if entry == "not_main"),
+        "{e:?}"
+    );
+}
+
+#[test]
+fn a_compute_shader_is_not_a_mesh_shader() {
+    let mut desc = description("triangle");
+    desc.stages.mesh = desc.stages.mesh.take().map(|mut m| {
+        m.spirv = "../shaders/ref_add.comp.spv".into();
+        m
+    });
+    let e = reference::run(&desc, "triangle", &runs()).err();
+    assert_eq!(
+        e.map(|e| e.to_string()),
+        Some(format!(
+            "{}: no MeshEXT entry point named `main`",
+            runs().join("../shaders/ref_add.comp.spv").display()
+        ))
+    );
 }
 
 fn spvsass(args: &[&str]) -> std::process::Output {

@@ -31,6 +31,13 @@ pub enum FrontendError {
     #[error("unsupported capability {0}")]
     UnsupportedCapability(String),
 
+    #[error("unsupported extension {0}")]
+    UnsupportedExtension(String),
+
+    /// A specialization-constant override that does not fit the module.
+    #[error("specialization constant {spec_id}: {what}")]
+    Specialization { spec_id: u32, what: String },
+
     #[error(
         "entry point \"{entry}\" has execution model {model}: only MeshEXT, TaskEXT and GLCompute are supported"
     )]
@@ -39,28 +46,32 @@ pub enum FrontendError {
     #[error("entry point \"{entry}\" has no {mode} execution mode, which its stage requires")]
     MissingExecutionMode { entry: String, mode: String },
 
-    /// Valid SPIR-V that this compiler does not translate (yet).
-    #[error("unsupported {}: {what}", at(.opcode, .result_id))]
+    /// Valid SPIR-V that this compiler does not translate (yet). `text`
+    /// is the instruction's disassembly, as in `spirv-dis` output.
+    #[error("unsupported {}: {what} (in `{text}`)", at(.opcode, .result_id))]
     Unsupported {
         opcode: String,
         result_id: Option<u32>,
         what: String,
+        text: String,
     },
 
     /// SPIR-V that breaks a rule of the specification.
-    #[error("malformed {}: {what}", at(.opcode, .result_id))]
+    #[error("malformed {}: {what} (in `{text}`)", at(.opcode, .result_id))]
     Malformed {
         opcode: String,
         result_id: Option<u32>,
         what: String,
+        text: String,
     },
 
     /// An operand names an id that has no definition before its use.
-    #[error("{} uses %{id}, which is not defined before it", at(.opcode, .result_id))]
+    #[error("{} uses %{id}, which is not defined before it (in `{text}`)", at(.opcode, .result_id))]
     UndefinedId {
         opcode: String,
         result_id: Option<u32>,
         id: u32,
+        text: String,
     },
 
     /// The produced IR breaks one of the IR's rules (a frontend bug, or a

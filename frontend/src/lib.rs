@@ -19,7 +19,7 @@ mod validate;
 
 pub use error::FrontendError;
 pub use load::{load_words, words_from_bytes};
-pub use translate::FrontendOptions;
+pub use translate::{FrontendOptions, SpecValue};
 pub use validate::validate;
 
 /// Translates the entry point `options` selects from the SPIR-V module

@@ -111,12 +111,12 @@ pub fn run_draw(
     let task_lanes = lane_count(task.workgroup_size)?;
     let mesh_lanes = lane_count(mesh.workgroup_size)?;
     let total = groups.iter().map(|&g| u64::from(g)).product::<u64>();
+    // Task and mesh shaders use no global memory or constant banks yet.
+    let mut resources = Resources::default();
     let mut counters = Counters::default();
     let mut statistics = PipelineStatistics::default();
     let mut tasks = Vec::new();
     let mut workgroups = Vec::new();
-    // No buffers are bound to draws yet (as in run_mesh).
-    let mut resources = Resources::default();
     for index in 0..total as u32 {
         let id = [
             index % groups[0],

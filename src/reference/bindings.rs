@@ -41,14 +41,11 @@ impl Bindings {
                     vk::DescriptorType::UNIFORM_BUFFER,
                 ),
             };
-            if b.kind == BufferKind::Uniform {
-                check_limit(
-                    gpu,
-                    "uniform buffer size",
-                    data.len() as u64,
-                    gpu.limits.max_uniform_buffer_range.into(),
-                )?;
-            }
+            let (limit_name, limit) = match b.kind {
+                BufferKind::Storage => ("storage buffer size", gpu.limits.max_storage_buffer_range),
+                BufferKind::Uniform => ("uniform buffer size", gpu.limits.max_uniform_buffer_range),
+            };
+            check_limit(gpu, limit_name, data.len() as u64, limit.into())?;
             let buffer = HostBuffer::new(gpu, usage, data.len() as u64, &data, &what)?;
             buffers.push((b.binding, buffer));
             layout_bindings.push(

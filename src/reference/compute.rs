@@ -57,7 +57,7 @@ pub fn run(
         result,
     })?[0];
     let pipeline = gpu.own(pipeline);
-    let queries = Queries::new(gpu, false)?;
+    let queries = Queries::new(gpu, false, false)?;
 
     let cmd = commands::begin(gpu)?;
     queries.begin(gpu, cmd);

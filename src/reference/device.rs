@@ -413,7 +413,12 @@ fn create_device(
         && on(have_fsr.primitive_fragment_shading_rate)
         && on(have_mesh.primitive_fragment_shading_rate_mesh_shader);
     want_mesh = want_mesh.primitive_fragment_shading_rate_mesh_shader(primitive_rate);
+    // Support for primitive rates implies support for pipeline rates; with no
+    // rate state in the pipeline, the pipeline rate is 1x1.
     let mut want_fsr = vk::PhysicalDeviceFragmentShadingRateFeaturesKHR::default()
+        .pipeline_fragment_shading_rate(
+            primitive_rate && on(have_fsr.pipeline_fragment_shading_rate),
+        )
         .primitive_fragment_shading_rate(primitive_rate);
     let multiview = require(have11.multiview, needs.multiview, "multiview");
     if !missing.is_empty() {
@@ -481,4 +486,21 @@ fn create_device(
     let device =
         unsafe { instance.create_device(pd, &create, None) }.map_err(vk_err("vkCreateDevice"))?;
     Ok((device, enabled))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn driver_versions_decode_the_vendors_way() {
+        // NVIDIA 580.159.04 packs 10.8.8.6 bits.
+        let nvidia = (580 << 22) | (159 << 14) | (4 << 6);
+        assert_eq!(driver_version(0x10de, nvidia), "580.159.4.0");
+        // Mesa uses the Vulkan version encoding.
+        assert_eq!(
+            driver_version(0x10005, vk::make_api_version(0, 22, 3, 6)),
+            "22.3.6"
+        );
+    }
 }

@@ -276,6 +276,17 @@ mod tests {
     }
 
     #[test]
+    fn a_colour_that_is_not_a_vec4_is_refused() {
+        let s = shader("ref_vec3_colour.mesh.spv");
+        let e = s.colour_output("main").err().map(|e| e.to_string());
+        assert!(
+            e.as_deref()
+                .is_some_and(|m| m.contains("is not a vec4 of 32-bit floats")),
+            "{e:?}"
+        );
+    }
+
+    #[test]
     fn a_missing_entry_point_is_named() {
         let s = shader("ref_add.comp.spv");
         let e = s.entry_point(ExecutionModel::GLCompute, "other").err();

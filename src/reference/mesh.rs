@@ -54,7 +54,7 @@ pub fn run(
             .map_err(vk_err("vkCreateFramebuffer"))?,
     );
     let pipeline = pipeline(gpu, desc, bindings, shaders, render_pass, extent)?;
-    let queries = Queries::new(gpu, true)?;
+    let queries = Queries::new(gpu, true, shaders.task.is_some())?;
     let staging = readback::staging(gpu, extent.width, extent.height, layers)?;
 
     let cmd = commands::begin(gpu)?;

@@ -16,8 +16,10 @@ pub struct Queries {
 }
 
 impl Queries {
-    /// The queries the device can answer for a compute or a mesh run.
-    pub fn new(gpu: &mut Gpu, mesh: bool) -> Result<Queries, ReferenceError> {
+    /// The queries the device can answer for a compute or a mesh run; task
+    /// invocations only with a task stage (a count of 0 would be read as a
+    /// measurement).
+    pub fn new(gpu: &mut Gpu, mesh: bool, task: bool) -> Result<Queries, ReferenceError> {
         // In bit order: results come back ordered by flag bit.
         let mut counted = Vec::new();
         if gpu.enabled.pipeline_statistics {
@@ -25,10 +27,10 @@ impl Queries {
                 counted.extend([Flags::CLIPPING_INVOCATIONS, Flags::CLIPPING_PRIMITIVES]);
                 counted.push(Flags::FRAGMENT_SHADER_INVOCATIONS);
                 if gpu.enabled.mesh_queries {
-                    counted.extend([
-                        Flags::TASK_SHADER_INVOCATIONS_EXT,
-                        Flags::MESH_SHADER_INVOCATIONS_EXT,
-                    ]);
+                    counted.push(Flags::MESH_SHADER_INVOCATIONS_EXT);
+                    if task {
+                        counted.push(Flags::TASK_SHADER_INVOCATIONS_EXT);
+                    }
                 }
             } else {
                 counted.push(Flags::COMPUTE_SHADER_INVOCATIONS);

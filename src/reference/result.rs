@@ -163,3 +163,87 @@ impl Capture {
         Ok(Capture { result, pixels })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn capture() -> Capture {
+        let (width, height, layers) = (3, 2, 2);
+        // Pixel (x, y) of layer l holds (x, y, l, 1).
+        let mut pixels = Vec::new();
+        for l in 0..layers {
+            for y in 0..height {
+                for x in 0..width {
+                    pixels.extend([x as f32, y as f32, l as f32, 1.0]);
+                }
+            }
+        }
+        let device = DeviceInfo {
+            device_name: "test device".into(),
+            device_type: "CPU".into(),
+            vendor_id: 0x10de,
+            device_id: 1,
+            api_version: "1.3.0".into(),
+            driver_name: "test".into(),
+            driver_info: "0.1".into(),
+            driver_version: "580.159.4.0".into(),
+            driver_version_raw: 0x9127_c100,
+            conformance_version: "1.3.0.0".into(),
+        };
+        Capture {
+            result: RunResult {
+                format: FORMAT,
+                run: "test".into(),
+                command: Some("spvsass reference test.json --out x".into()),
+                device,
+                statistics: Statistics {
+                    fragment_shader_invocations: Some(6),
+                    ..Default::default()
+                },
+                buffers: vec![BufferResult {
+                    binding: 3,
+                    words: vec![1, u32::MAX],
+                }],
+                image: Some(ImageResult {
+                    file: IMAGE_FILE.into(),
+                    width,
+                    height,
+                    layers,
+                    format: "rgba32f".into(),
+                }),
+            },
+            pixels,
+        }
+    }
+
+    #[test]
+    fn pixels_are_addressed_by_layer_then_row_from_the_top() {
+        let c = capture();
+        assert_eq!(c.pixel(1, 2, 1), Some([2.0, 1.0, 1.0, 1.0]));
+        assert_eq!(c.pixel(0, 0, 1), Some([0.0, 1.0, 0.0, 1.0]));
+        assert_eq!(c.pixel(2, 0, 0), None);
+        assert_eq!(c.pixel(0, 3, 0), None);
+        assert_eq!(c.buffer(3), Some(&[1, u32::MAX][..]));
+        assert_eq!(c.buffer(0), None);
+    }
+
+    #[test]
+    fn a_written_capture_reads_back_the_same() {
+        let dir = std::env::temp_dir().join(format!("spvsass-capture-{}", std::process::id()));
+        let c = capture();
+        c.write(&dir).unwrap_or_else(|e| panic!("{e}"));
+        let bytes = std::fs::read(dir.join(IMAGE_FILE)).expect("image written");
+        assert_eq!(bytes.len(), 3 * 2 * 2 * 16);
+        assert_eq!(Capture::read(&dir).ok(), Some(c));
+        // A short image file is an error naming both sizes.
+        std::fs::write(dir.join(IMAGE_FILE), &bytes[..16]).expect("write");
+        let e = Capture::read(&dir).err().map(|e| e.to_string());
+        assert!(
+            e.as_deref()
+                .is_some_and(|m| m.ends_with("16 bytes, but the result's image size needs 192")),
+            "{e:?}"
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

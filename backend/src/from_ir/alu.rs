@@ -362,6 +362,9 @@ impl Isel<'_> {
             // Same-width integer conversions and bitcasts keep the bits.
             ConvOp::Bitcast | ConvOp::UConvert | ConvOp::SConvert => a,
             ConvOp::FToF => return Err(self.unsupported("float width conversions", inst)),
+            ConvOp::UToPtr | ConvOp::PtrToU => {
+                return Err(self.unsupported("pointer conversions", inst));
+            }
         })
     }
 

@@ -83,6 +83,7 @@ impl Isel<'_> {
                 self.f.add_edge(from, e, other_args);
             }
             ir::Op::Return | ir::Op::Unreachable => self.emit(Instr::new(Op::Exit)),
+            ir::Op::Switch { .. } => return Err(self.unsupported("OpSwitch", inst)),
             _ => unreachable!("only terminators reach here"),
         }
         Ok(())

@@ -90,7 +90,25 @@ fn op_text(op: &Op) -> String {
         Op::VectorShuffle { a, b, components } => format!("shuffle {a}, {b}, {components:?}"),
         Op::VarAddr(gv) => format!("addr {gv}"),
         Op::AccessChain { base, indices } => format!("access_chain {base}, [{}]", list(indices)),
+        Op::PtrAccessChain {
+            base,
+            element,
+            indices,
+        } => format!("ptr_access_chain {base}, {element}, [{}]", list(indices)),
+        Op::ExtractDynamic { vector, index } => format!("extract_dynamic {vector}, {index}"),
+        Op::InsertDynamic {
+            vector,
+            component,
+            index,
+        } => format!("insert_dynamic {component} into {vector}, {index}"),
+        Op::CopyLogical(a) => format!("copy_logical {a}"),
         Op::Load { ptr } => format!("load {ptr}"),
+        Op::CopyMemory { dst, src } => format!("copy_memory {dst}, {src}"),
+        Op::ArrayLength { ptr, member } => format!("array_length {ptr}, {member}"),
+        Op::Math(o, args) => format!("math.{o:?} {}", list(args)),
+        Op::Atomic { op, ptr, args } if args.is_empty() => format!("atomic.{op:?} {ptr}"),
+        Op::Atomic { op, ptr, args } => format!("atomic.{op:?} {ptr}, {}", list(args)),
+        Op::Subgroup(o, args) => format!("subgroup.{o:?} {}", list(args)),
         Op::Store { ptr, value } => format!("store {ptr}, {value}"),
         Op::SetMeshOutputs {
             vertex_count,
@@ -108,6 +126,21 @@ fn op_text(op: &Op) -> String {
         } => {
             format!("branch {cond}, {}, {}", call(then_dest), call(else_dest))
         }
+        Op::Switch {
+            selector,
+            default,
+            cases,
+        } => {
+            let cases: Vec<String> = cases
+                .iter()
+                .map(|(lit, c)| format!("{lit}: {}", call(c)))
+                .collect();
+            format!(
+                "switch {selector}, default {}, [{}]",
+                call(default),
+                cases.join(", ")
+            )
+        }
         Op::Return => "return".into(),
         Op::EmitMeshTasks { x, y, z } => format!("emit_mesh_tasks {x}, {y}, {z}"),
         Op::Unreachable => "unreachable".into(),
@@ -124,6 +157,9 @@ fn global_text(sh: &Shader, g: &GlobalVarData) -> String {
     }
     if g.per_primitive {
         s.push_str(" per_primitive");
+    }
+    if g.interpolation.flat {
+        s.push_str(" flat");
     }
     if let Some(n) = &g.name {
         let _ = write!(s, " ; {n}");

@@ -2,6 +2,7 @@
 //! values. Terminators carry their successors with block arguments (the IR's
 //! phis), which is also what regalloc2 wants later.
 
+use super::families::{AtomicOp, MathOp, SubgroupOp};
 use super::types::TypeId;
 use super::{Block, GlobalVar, Value};
 
@@ -101,6 +102,10 @@ pub enum ConvOp {
     UConvert,
     SConvert,
     Bitcast,
+    /// OpConvertUToPtr: an integer address to a PhysicalStorageBuffer pointer.
+    UToPtr,
+    /// OpConvertPtrToU: a PhysicalStorageBuffer pointer to its address.
+    PtrToU,
 }
 
 /// A jump target with the values passed to the target block's parameters.
@@ -146,6 +151,29 @@ pub enum Op {
         base: Value,
         indices: Vec<Value>,
     },
+    /// OpPtrAccessChain: `base` points into an array; `element` steps
+    /// over whole elements of it, then `indices` walk into the element.
+    PtrAccessChain {
+        base: Value,
+        element: Value,
+        indices: Vec<Value>,
+    },
+    /// OpVectorExtractDynamic.
+    ExtractDynamic {
+        vector: Value,
+        index: Value,
+    },
+    /// OpVectorInsertDynamic.
+    InsertDynamic {
+        vector: Value,
+        component: Value,
+        index: Value,
+    },
+    /// OpCopyLogical: the same value, as a type that differs from the
+    /// operand's only in its layout decorations.
+    CopyLogical(Value),
+    /// Alignment memory operands are checked and dropped: the IR's
+    /// pointers carry their type, from which the backend knows the layout.
     Load {
         ptr: Value,
     },
@@ -153,6 +181,26 @@ pub enum Op {
         ptr: Value,
         value: Value,
     },
+    /// OpCopyMemory: `*dst = *src`, both of one pointee type.
+    CopyMemory {
+        dst: Value,
+        src: Value,
+    },
+    /// OpArrayLength: the element count of the runtime array that is
+    /// member `member` of the struct `ptr` points to.
+    ArrayLength {
+        ptr: Value,
+        member: u32,
+    },
+    Math(MathOp, Vec<Value>),
+    Atomic {
+        op: AtomicOp,
+        ptr: Value,
+        args: Vec<Value>,
+    },
+    /// Subgroup scope only; the op is convergent: it must not be moved
+    /// into or out of control flow.
+    Subgroup(SubgroupOp, Vec<Value>),
     SetMeshOutputs {
         vertex_count: Value,
         primitive_count: Value,
@@ -165,6 +213,13 @@ pub enum Op {
         cond: Value,
         then_dest: BlockCall,
         else_dest: BlockCall,
+    },
+    /// OpSwitch: the case whose literal equals `selector` (compared as the
+    /// selector's width, zero-extended here), else `default`.
+    Switch {
+        selector: Value,
+        default: BlockCall,
+        cases: Vec<(u64, BlockCall)>,
     },
     Return,
     /// EmitMeshTasksEXT: ends the task shader.
@@ -183,6 +238,7 @@ impl Op {
             self,
             Op::Jump(_)
                 | Op::Branch { .. }
+                | Op::Switch { .. }
                 | Op::Return
                 | Op::EmitMeshTasks { .. }
                 | Op::Unreachable
@@ -194,7 +250,12 @@ impl Op {
     pub fn has_side_effects(&self) -> bool {
         matches!(
             self,
-            Op::Store { .. } | Op::SetMeshOutputs { .. } | Op::ControlBarrier | Op::MemoryBarrier
+            Op::Store { .. }
+                | Op::CopyMemory { .. }
+                | Op::Atomic { .. }
+                | Op::SetMeshOutputs { .. }
+                | Op::ControlBarrier
+                | Op::MemoryBarrier
         ) || self.is_terminator()
     }
 
@@ -234,6 +295,50 @@ impl Op {
                 indices.iter().copied().for_each(f)
             }
             Op::Load { ptr } => f(*ptr),
+            Op::PtrAccessChain {
+                base,
+                element,
+                indices,
+            } => {
+                f(*base);
+                f(*element);
+                indices.iter().copied().for_each(f)
+            }
+            Op::ExtractDynamic { vector, index } => {
+                f(*vector);
+                f(*index)
+            }
+            Op::InsertDynamic {
+                vector,
+                component,
+                index,
+            } => {
+                f(*vector);
+                f(*component);
+                f(*index)
+            }
+            Op::CopyLogical(a) => f(*a),
+            Op::CopyMemory { dst, src } => {
+                f(*dst);
+                f(*src)
+            }
+            Op::ArrayLength { ptr, .. } => f(*ptr),
+            Op::Math(_, args) | Op::Subgroup(_, args) => args.iter().copied().for_each(f),
+            Op::Atomic { ptr, args, .. } => {
+                f(*ptr);
+                args.iter().copied().for_each(f)
+            }
+            Op::Switch {
+                selector,
+                default,
+                cases,
+            } => {
+                f(*selector);
+                default.args.iter().copied().for_each(&mut f);
+                for (_, call) in cases {
+                    call.args.iter().copied().for_each(&mut f);
+                }
+            }
             Op::Store { ptr, value } => {
                 f(*ptr);
                 f(*value)
@@ -300,6 +405,50 @@ impl Op {
                 indices.iter_mut().for_each(f)
             }
             Op::Load { ptr } => f(ptr),
+            Op::PtrAccessChain {
+                base,
+                element,
+                indices,
+            } => {
+                f(base);
+                f(element);
+                indices.iter_mut().for_each(f)
+            }
+            Op::ExtractDynamic { vector, index } => {
+                f(vector);
+                f(index)
+            }
+            Op::InsertDynamic {
+                vector,
+                component,
+                index,
+            } => {
+                f(vector);
+                f(component);
+                f(index)
+            }
+            Op::CopyLogical(a) => f(a),
+            Op::CopyMemory { dst, src } => {
+                f(dst);
+                f(src)
+            }
+            Op::ArrayLength { ptr, .. } => f(ptr),
+            Op::Math(_, args) | Op::Subgroup(_, args) => args.iter_mut().for_each(f),
+            Op::Atomic { ptr, args, .. } => {
+                f(ptr);
+                args.iter_mut().for_each(f)
+            }
+            Op::Switch {
+                selector,
+                default,
+                cases,
+            } => {
+                f(selector);
+                default.args.iter_mut().for_each(&mut f);
+                for (_, call) in cases {
+                    call.args.iter_mut().for_each(&mut f);
+                }
+            }
             Op::Store { ptr, value } => {
                 f(ptr);
                 f(value)
@@ -338,6 +487,41 @@ impl Op {
                 else_dest,
                 ..
             } => vec![then_dest.block, else_dest.block],
+            Op::Switch { default, cases, .. } => std::iter::once(default.block)
+                .chain(cases.iter().map(|(_, c)| c.block))
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// The jumps of a terminator, to fill in or rewrite their arguments.
+    pub fn block_calls_mut(&mut self) -> Vec<&mut BlockCall> {
+        match self {
+            Op::Jump(call) => vec![call],
+            Op::Branch {
+                then_dest,
+                else_dest,
+                ..
+            } => vec![then_dest, else_dest],
+            Op::Switch { default, cases, .. } => std::iter::once(default)
+                .chain(cases.iter_mut().map(|(_, c)| c))
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// The jumps of a terminator.
+    pub fn block_calls(&self) -> Vec<&BlockCall> {
+        match self {
+            Op::Jump(call) => vec![call],
+            Op::Branch {
+                then_dest,
+                else_dest,
+                ..
+            } => vec![then_dest, else_dest],
+            Op::Switch { default, cases, .. } => std::iter::once(default)
+                .chain(cases.iter().map(|(_, c)| c))
+                .collect(),
             _ => Vec::new(),
         }
     }

@@ -9,11 +9,13 @@
 //! parameters in place of phis.
 
 mod display;
+mod families;
 mod inst;
 mod types;
 
+pub use families::{AtomicOp, GroupOperation, MathOp, ReduceOp, SubgroupOp};
 pub use inst::{BinaryOp, BlockCall, CmpOp, ConvOp, InstData, Op, UnaryOp, ValueData, ValueDef};
-pub use types::{BuiltIn, Scalar, StorageClass, StructMember, Type, TypeId};
+pub use types::{BuiltIn, Interpolation, Scalar, StorageClass, StructMember, Type, TypeId};
 
 use cranelift_entity::{PrimaryMap, entity_impl};
 
@@ -97,7 +99,7 @@ pub struct GlobalVarData {
     pub location: Option<u32>,
     pub component: Option<u32>,
     pub per_primitive: bool,
-    pub flat: bool,
+    pub interpolation: Interpolation,
     pub descriptor_set: Option<u32>,
     pub binding: Option<u32>,
     /// A constant initializer (a value of the entry block).

@@ -74,6 +74,18 @@ pub struct StructMember {
     pub builtin: Option<BuiltIn>,
     pub location: Option<u32>,
     pub per_primitive: bool,
+    /// The interpolation the rasterizer applies to this member of an
+    /// output block.
+    pub interpolation: Interpolation,
+}
+
+/// Interpolation decorations of a mesh output, kept for the rasterizer.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Interpolation {
+    pub flat: bool,
+    pub no_perspective: bool,
+    pub centroid: bool,
+    pub sample: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -120,6 +132,13 @@ pub enum BuiltIn {
     SubgroupSize,
     SubgroupId,
     NumSubgroups,
+    /// The subgroup masks: bit `i` set for invocation `i` equal to,
+    /// greater or equal, greater, less or equal, less than this one.
+    SubgroupEqMask,
+    SubgroupGeMask,
+    SubgroupGtMask,
+    SubgroupLeMask,
+    SubgroupLtMask,
     ViewIndex,
     DrawIndex,
     // Mesh outputs.

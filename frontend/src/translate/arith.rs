@@ -2,7 +2,7 @@
 //! GLSL.std.450 instructions) map onto which IR operation. All of them work
 //! component-wise on vectors, as in SPIR-V.
 
-use crate::ir::{BinaryOp, CmpOp, ConvOp, UnaryOp};
+use crate::ir::{BinaryOp, CmpOp, ConvOp, MathOp, UnaryOp};
 use spirv::{GlslStd450Op as G, Op as O};
 
 pub(super) fn unary(op: O) -> Option<UnaryOp> {
@@ -85,18 +85,52 @@ pub(super) fn convert(op: O) -> Option<ConvOp> {
         O::UConvert => ConvOp::UConvert,
         O::SConvert => ConvOp::SConvert,
         O::Bitcast => ConvOp::Bitcast,
+        O::ConvertUToPtr => ConvOp::UToPtr,
+        O::ConvertPtrToU => ConvOp::PtrToU,
         _ => return None,
     })
 }
 
-/// A GLSL.std.450 instruction the IR has an operation for.
+/// The core SPIR-V instructions that become an `Op::Math`.
+pub(super) fn math(op: O) -> Option<MathOp> {
+    Some(match op {
+        O::Dot => MathOp::Dot,
+        O::IsNan => MathOp::IsNan,
+        O::IsInf => MathOp::IsInf,
+        O::QuantizeToF16 => MathOp::QuantizeToF16,
+        O::Any => MathOp::Any,
+        O::All => MathOp::All,
+        O::BitFieldInsert => MathOp::BitFieldInsert,
+        O::BitFieldSExtract => MathOp::BitFieldSExtract,
+        O::BitFieldUExtract => MathOp::BitFieldUExtract,
+        O::IAddCarry => MathOp::IAddCarry,
+        O::ISubBorrow => MathOp::ISubBorrow,
+        O::UMulExtended => MathOp::UMulExtended,
+        O::SMulExtended => MathOp::SMulExtended,
+        O::Transpose => MathOp::Transpose,
+        O::OuterProduct => MathOp::OuterProduct,
+        O::MatrixTimesScalar => MathOp::MatrixTimesScalar,
+        O::MatrixTimesVector => MathOp::MatrixTimesVector,
+        O::VectorTimesMatrix => MathOp::VectorTimesMatrix,
+        O::MatrixTimesMatrix => MathOp::MatrixTimesMatrix,
+        _ => return None,
+    })
+}
+
+/// What a GLSL.std.450 instruction becomes.
 pub(super) enum Glsl {
     Unary(UnaryOp),
     Binary(BinaryOp),
+    Math(MathOp),
+    /// Modf / Frexp: the struct form, whose second member is stored
+    /// through the pointer operand, and whose first is the result.
+    WithPointer(MathOp),
+    /// An instruction that task, mesh and compute shaders cannot use.
+    Invalid(&'static str),
 }
 
-pub(super) fn glsl_std_450(op: G) -> Option<Glsl> {
-    Some(match op {
+pub(super) fn glsl_std_450(op: G) -> Glsl {
+    match op {
         G::FAbs => Glsl::Unary(UnaryOp::FAbs),
         G::Floor => Glsl::Unary(UnaryOp::FFloor),
         G::Ceil => Glsl::Unary(UnaryOp::FCeil),
@@ -111,12 +145,74 @@ pub(super) fn glsl_std_450(op: G) -> Option<Glsl> {
         G::Log2 => Glsl::Unary(UnaryOp::FLog2),
         G::Sin => Glsl::Unary(UnaryOp::FSin),
         G::Cos => Glsl::Unary(UnaryOp::FCos),
-        G::FMin | G::NMin => Glsl::Binary(BinaryOp::FMin),
-        G::FMax | G::NMax => Glsl::Binary(BinaryOp::FMax),
+        G::FMin => Glsl::Binary(BinaryOp::FMin),
+        G::FMax => Glsl::Binary(BinaryOp::FMax),
         G::UMin => Glsl::Binary(BinaryOp::UMin),
         G::UMax => Glsl::Binary(BinaryOp::UMax),
         G::SMin => Glsl::Binary(BinaryOp::SMin),
         G::SMax => Glsl::Binary(BinaryOp::SMax),
-        _ => return None,
-    })
+        G::NMin => Glsl::Math(MathOp::NMin),
+        G::NMax => Glsl::Math(MathOp::NMax),
+        G::SAbs => Glsl::Math(MathOp::SAbs),
+        G::FSign => Glsl::Math(MathOp::FSign),
+        G::SSign => Glsl::Math(MathOp::SSign),
+        G::Radians => Glsl::Math(MathOp::Radians),
+        G::Degrees => Glsl::Math(MathOp::Degrees),
+        G::Tan => Glsl::Math(MathOp::Tan),
+        G::Asin => Glsl::Math(MathOp::Asin),
+        G::Acos => Glsl::Math(MathOp::Acos),
+        G::Atan => Glsl::Math(MathOp::Atan),
+        G::Sinh => Glsl::Math(MathOp::Sinh),
+        G::Cosh => Glsl::Math(MathOp::Cosh),
+        G::Tanh => Glsl::Math(MathOp::Tanh),
+        G::Asinh => Glsl::Math(MathOp::Asinh),
+        G::Acosh => Glsl::Math(MathOp::Acosh),
+        G::Atanh => Glsl::Math(MathOp::Atanh),
+        G::Atan2 => Glsl::Math(MathOp::Atan2),
+        G::Pow => Glsl::Math(MathOp::Pow),
+        G::Exp => Glsl::Math(MathOp::Exp),
+        G::Log => Glsl::Math(MathOp::Log),
+        G::Determinant => Glsl::Math(MathOp::Determinant),
+        G::MatrixInverse => Glsl::Math(MathOp::MatrixInverse),
+        G::ModfStruct => Glsl::Math(MathOp::ModfStruct),
+        G::Modf => Glsl::WithPointer(MathOp::ModfStruct),
+        G::FrexpStruct => Glsl::Math(MathOp::FrexpStruct),
+        G::Frexp => Glsl::WithPointer(MathOp::FrexpStruct),
+        G::Ldexp => Glsl::Math(MathOp::Ldexp),
+        G::FClamp => Glsl::Math(MathOp::FClamp),
+        G::UClamp => Glsl::Math(MathOp::UClamp),
+        G::SClamp => Glsl::Math(MathOp::SClamp),
+        G::NClamp => Glsl::Math(MathOp::NClamp),
+        G::FMix => Glsl::Math(MathOp::FMix),
+        G::Step => Glsl::Math(MathOp::Step),
+        G::SmoothStep => Glsl::Math(MathOp::SmoothStep),
+        G::Fma => Glsl::Math(MathOp::Fma),
+        G::PackSnorm4x8 => Glsl::Math(MathOp::PackSnorm4x8),
+        G::PackUnorm4x8 => Glsl::Math(MathOp::PackUnorm4x8),
+        G::PackSnorm2x16 => Glsl::Math(MathOp::PackSnorm2x16),
+        G::PackUnorm2x16 => Glsl::Math(MathOp::PackUnorm2x16),
+        G::PackHalf2x16 => Glsl::Math(MathOp::PackHalf2x16),
+        G::PackDouble2x32 => Glsl::Math(MathOp::PackDouble2x32),
+        G::UnpackSnorm2x16 => Glsl::Math(MathOp::UnpackSnorm2x16),
+        G::UnpackUnorm2x16 => Glsl::Math(MathOp::UnpackUnorm2x16),
+        G::UnpackHalf2x16 => Glsl::Math(MathOp::UnpackHalf2x16),
+        G::UnpackSnorm4x8 => Glsl::Math(MathOp::UnpackSnorm4x8),
+        G::UnpackUnorm4x8 => Glsl::Math(MathOp::UnpackUnorm4x8),
+        G::UnpackDouble2x32 => Glsl::Math(MathOp::UnpackDouble2x32),
+        G::Length => Glsl::Math(MathOp::Length),
+        G::Distance => Glsl::Math(MathOp::Distance),
+        G::Cross => Glsl::Math(MathOp::Cross),
+        G::Normalize => Glsl::Math(MathOp::Normalize),
+        G::FaceForward => Glsl::Math(MathOp::FaceForward),
+        G::Reflect => Glsl::Math(MathOp::Reflect),
+        G::Refract => Glsl::Math(MathOp::Refract),
+        G::FindILsb => Glsl::Math(MathOp::FindILsb),
+        G::FindSMsb => Glsl::Math(MathOp::FindSMsb),
+        G::FindUMsb => Glsl::Math(MathOp::FindUMsb),
+        G::InterpolateAtCentroid | G::InterpolateAtSample | G::InterpolateAtOffset => {
+            Glsl::Invalid("interpolation exists only in fragment shaders")
+        }
+        // IMix is reserved in GLSL.std.450: no valid module uses it.
+        G::IMix => Glsl::Invalid("IMix is reserved"),
+    }
 }

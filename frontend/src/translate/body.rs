@@ -7,10 +7,14 @@
 //! condition or target, ...), or the block's label when there is none.
 
 use super::Translator;
-use super::arith::{self, Glsl};
+use super::arith;
+use super::atomics::atomic_op;
+use super::memory::check_memory_operands;
 use super::operands::{Operands, malformed, opcode_name, result_id, result_type, unsupported};
 use super::promote::promotable_variables;
+use super::subgroup::subgroup_op;
 use crate::FrontendError;
+use crate::ir::Scalar;
 use crate::ir::{BinaryOp, Block, BlockCall, Merge, Op, Type, Value};
 use rspirv::dr::{self, Instruction, Operand};
 use std::collections::HashSet;
@@ -106,6 +110,7 @@ impl Translator<'_> {
             O::Nop => {}
             O::Load => {
                 let ptr = ops.id("pointer")?;
+                check_memory_operands(inst, &mut ops)?;
                 match self.promoted_var(ptr) {
                     Some(var) => {
                         let ty = self.ty(inst, result_type(inst)?)?;
@@ -122,6 +127,7 @@ impl Translator<'_> {
             O::Store => {
                 let ptr_id = ops.id("pointer")?;
                 let value = ops.id("object")?;
+                check_memory_operands(inst, &mut ops)?;
                 let value = self.value(inst, value)?;
                 match self.promoted_var(ptr_id) {
                     Some(var) => {
@@ -189,6 +195,7 @@ impl Translator<'_> {
             }
             O::Undef => self.emit(block, inst, Op::Undef)?,
             O::VectorTimesScalar => self.vector_times_scalar(block, inst)?,
+            O::ControlBarrier | O::MemoryBarrier => self.barrier(block, inst)?,
             O::ExtInst => self.ext_inst(block, inst)?,
             O::SetMeshOutputsEXT => {
                 let vertex_id = ops.id("vertex count")?;
@@ -203,10 +210,6 @@ impl Translator<'_> {
                     Some(vertex_id),
                 );
             }
-            // Scopes and memory semantics are not modelled: a barrier
-            // orders everything.
-            O::ControlBarrier => self.effect(block, Op::ControlBarrier, first_scope(inst)),
-            O::MemoryBarrier => self.effect(block, Op::MemoryBarrier, first_scope(inst)),
             O::SelectionMerge => {
                 let merge = self.cfg.block(inst, ops.id("merge block")?)?;
                 self.shader.blocks[block].merge = Some(Merge::Selection { merge });
@@ -259,8 +262,40 @@ impl Translator<'_> {
                 }
                 self.effect(block, Op::EmitMeshTasks { x, y, z }, Some(x_id));
             }
-            O::FunctionCall => {
-                return Err(unsupported(inst, "function calls are not inlined yet"));
+            O::Switch => self.switch(block, inst)?,
+            O::Kill | O::TerminateInvocation | O::DemoteToHelperInvocation => {
+                return Err(malformed(
+                    inst,
+                    "only fragment shaders may end an invocation",
+                ));
+            }
+            // The inliner replaces every call; one left over is a bug.
+            O::FunctionCall => return Err(malformed(inst, "a call survived inlining")),
+            O::PtrAccessChain | O::InBoundsPtrAccessChain => self.ptr_access_chain(block, inst)?,
+            O::CopyMemory | O::CopyMemorySized => self.copy_memory(block, inst)?,
+            O::ArrayLength => self.array_length(block, inst)?,
+            O::VectorExtractDynamic => {
+                let vector = self.operand(inst, &mut ops, "vector")?;
+                let index = self.operand(inst, &mut ops, "index")?;
+                self.emit(block, inst, Op::ExtractDynamic { vector, index })?;
+            }
+            O::VectorInsertDynamic => {
+                let vector = self.operand(inst, &mut ops, "vector")?;
+                let component = self.operand(inst, &mut ops, "component")?;
+                let index = self.operand(inst, &mut ops, "index")?;
+                self.emit(
+                    block,
+                    inst,
+                    Op::InsertDynamic {
+                        vector,
+                        component,
+                        index,
+                    },
+                )?;
+            }
+            O::CopyLogical => {
+                let value = self.operand(inst, &mut ops, "operand")?;
+                self.emit(block, inst, Op::CopyLogical(value))?;
             }
             O::ReturnValue => {
                 return Err(malformed(inst, "an entry point function returns nothing"));
@@ -280,6 +315,13 @@ impl Translator<'_> {
                 } else if let Some(op) = arith::convert(opcode) {
                     let a = self.operand(inst, &mut ops, "operand")?;
                     self.emit(block, inst, Op::Convert(op, a))?;
+                } else if let Some(op) = arith::math(opcode) {
+                    let args = self.rest_values(inst, &mut ops, "operand")?;
+                    self.math(block, inst, op, args)?;
+                } else if let Some(op) = atomic_op(opcode) {
+                    self.atomic(block, inst, op)?;
+                } else if let Some(op) = subgroup_op(opcode) {
+                    self.subgroup(block, inst, op)?;
                 } else {
                     return Err(unsupported(inst, why_unsupported(inst)));
                 }
@@ -289,7 +331,12 @@ impl Translator<'_> {
     }
 
     /// Appends `op`, the translation of `inst`, and defines `inst`'s result.
-    fn emit(&mut self, block: Block, inst: &Instruction, op: Op) -> Result<(), FrontendError> {
+    pub(super) fn emit(
+        &mut self,
+        block: Block,
+        inst: &Instruction,
+        op: Op,
+    ) -> Result<(), FrontendError> {
         let id = result_id(inst)?;
         let ty = self.ty(inst, result_type(inst)?)?;
         let (_, value) = self.shader.append(block, op, Some(ty), Some(id));
@@ -298,11 +345,11 @@ impl Translator<'_> {
     }
 
     /// Appends a result-less `op`.
-    fn effect(&mut self, block: Block, op: Op, spirv_id: Option<u32>) {
+    pub(super) fn effect(&mut self, block: Block, op: Op, spirv_id: Option<u32>) {
         self.shader.append(block, op, None, spirv_id);
     }
 
-    fn operand(
+    pub(super) fn operand(
         &mut self,
         inst: &Instruction,
         ops: &mut Operands,
@@ -312,7 +359,7 @@ impl Translator<'_> {
         self.value(inst, id)
     }
 
-    fn rest_values(
+    pub(super) fn rest_values(
         &mut self,
         inst: &Instruction,
         ops: &mut Operands,
@@ -326,11 +373,54 @@ impl Translator<'_> {
 
     /// A jump to `label`; its arguments are filled in once SSA construction
     /// knows the target's parameters.
-    fn block_call(&self, inst: &Instruction, label: u32) -> Result<BlockCall, FrontendError> {
+    pub(super) fn block_call(
+        &self,
+        inst: &Instruction,
+        label: u32,
+    ) -> Result<BlockCall, FrontendError> {
         Ok(BlockCall {
             block: self.cfg.block(inst, label)?,
             args: Vec::new(),
         })
+    }
+
+    /// OpSwitch: the literals are read at the selector's width.
+    fn switch(&mut self, block: Block, inst: &Instruction) -> Result<(), FrontendError> {
+        let mut ops = Operands::new(inst);
+        let selector_id = ops.id("selector")?;
+        let selector = self.value(inst, selector_id)?;
+        let bits = match self.shader.value_type(selector) {
+            Type::Scalar(Scalar::Int { bits, .. }) => *bits,
+            _ => return Err(malformed(inst, "the selector is not an integer scalar")),
+        };
+        let default = self.block_call(inst, ops.id("default")?)?;
+        let mut cases: Vec<(u64, BlockCall)> = Vec::new();
+        while ops.remaining() > 0 {
+            let literal = match ops.any("case literal")? {
+                Operand::LiteralBit32(v) => u64::from(*v),
+                Operand::LiteralBit64(v) => *v,
+                other => return Err(ops.wrong_kind("case literal", other)),
+            };
+            let literal = if bits >= 64 {
+                literal
+            } else {
+                literal & ((1u64 << bits) - 1)
+            };
+            if cases.iter().any(|(l, _)| *l == literal) {
+                return Err(malformed(inst, format!("case {literal} appears twice")));
+            }
+            cases.push((literal, self.block_call(inst, ops.id("case target")?)?));
+        }
+        self.effect(
+            block,
+            Op::Switch {
+                selector,
+                default,
+                cases,
+            },
+            Some(selector_id),
+        );
+        Ok(())
     }
 
     /// OpVectorTimesScalar: the scalar is splatted into a vector, then
@@ -352,61 +442,6 @@ impl Translator<'_> {
         let splat = splat.expect("append gives a result value when given a result type");
         self.emit(block, inst, Op::Binary(BinaryOp::FMul, vector, splat))
     }
-
-    fn ext_inst(&mut self, block: Block, inst: &Instruction) -> Result<(), FrontendError> {
-        let mut ops = Operands::new(inst);
-        let set_id = ops.id("instruction set")?;
-        let set = self.info.ext_inst_set(set_id).ok_or_else(|| {
-            malformed(
-                inst,
-                format!("%{set_id} is not an imported instruction set"),
-            )
-        })?;
-        // Non-semantic instructions (debug info, printf, ...) change
-        // nothing by definition.
-        if set.starts_with("NonSemantic.") {
-            return Ok(());
-        }
-        if set != "GLSL.std.450" {
-            return Err(unsupported(
-                inst,
-                format!("instructions of the set \"{set}\""),
-            ));
-        }
-        let number = match ops.any("instruction")? {
-            Operand::LiteralExtInstInteger(n) => *n,
-            other => return Err(ops.wrong_kind("instruction", other)),
-        };
-        let Some(glsl_op) = spirv::GlslStd450Op::from_u32(number) else {
-            return Err(malformed(
-                inst,
-                format!("GLSL.std.450 has no instruction {number}"),
-            ));
-        };
-        match arith::glsl_std_450(glsl_op) {
-            Some(Glsl::Unary(op)) => {
-                let a = self.operand(inst, &mut ops, "x")?;
-                self.emit(block, inst, Op::Unary(op, a))
-            }
-            Some(Glsl::Binary(op)) => {
-                let a = self.operand(inst, &mut ops, "x")?;
-                let b = self.operand(inst, &mut ops, "y")?;
-                self.emit(block, inst, Op::Binary(op, a, b))
-            }
-            None => Err(unsupported(
-                inst,
-                format!("GLSL.std.450 {glsl_op:?} is not translated yet"),
-            )),
-        }
-    }
-}
-
-/// The execution-scope id of a barrier, for its `spirv_id`.
-fn first_scope(inst: &Instruction) -> Option<u32> {
-    match inst.operands.first() {
-        Some(Operand::IdScope(id)) => Some(*id),
-        _ => None,
-    }
 }
 
 /// Why an instruction without a translation has none, for the message.
@@ -415,10 +450,10 @@ fn why_unsupported(inst: &Instruction) -> String {
     let family = |prefixes: &[&str]| prefixes.iter().any(|p| name.starts_with(p));
     if family(&["OpImage", "OpSampled", "OpSampler"]) {
         "images and samplers are not supported".into()
-    } else if family(&["OpAtomic"]) {
-        "atomics are not supported yet".into()
-    } else if family(&["OpGroupNonUniform", "OpSubgroup"]) {
-        "subgroup operations are not supported yet".into()
+    } else if family(&["OpDPd", "OpFwidth"]) {
+        "derivatives exist only in fragment shaders".into()
+    } else if family(&["OpSubgroup", "OpGroup"]) {
+        "only the GroupNonUniform subgroup operations are supported".into()
     } else {
         "this instruction is not translated yet".into()
     }

@@ -50,7 +50,68 @@ fn accepted(cap: C) -> bool {
             | C::ShaderLayer
             | C::ShaderViewportIndex
             | C::ShaderViewportIndexLayerEXT
+            | C::Int64Atomics
+            | C::AtomicFloat32AddEXT
+            | C::AtomicFloat64AddEXT
+            | C::AtomicFloat16AddEXT
+            | C::AtomicFloat32MinMaxEXT
+            | C::AtomicFloat64MinMaxEXT
+            | C::AtomicFloat16MinMaxEXT
+            | C::ShaderNonUniform
+            | C::StorageBufferArrayDynamicIndexing
+            | C::UniformBufferArrayDynamicIndexing
+            | C::StorageBufferArrayNonUniformIndexing
+            | C::UniformBufferArrayNonUniformIndexing
+            | C::RuntimeDescriptorArray
+            | C::DenormPreserve
+            | C::DenormFlushToZero
+            | C::SignedZeroInfNanPreserve
+            | C::RoundingModeRTE
+            | C::RoundingModeRTZ
+            | C::SubgroupBallotKHR
     )
+}
+
+/// The extensions whose instructions and decorations the translation
+/// knows (or that add nothing it must know: HLSL annotations, non-semantic
+/// info).
+const EXTENSIONS: &[&str] = &[
+    "SPV_EXT_mesh_shader",
+    "SPV_KHR_storage_buffer_storage_class",
+    "SPV_KHR_physical_storage_buffer",
+    "SPV_EXT_physical_storage_buffer",
+    "SPV_KHR_vulkan_memory_model",
+    "SPV_KHR_8bit_storage",
+    "SPV_KHR_16bit_storage",
+    "SPV_KHR_shader_draw_parameters",
+    "SPV_KHR_multiview",
+    "SPV_KHR_non_semantic_info",
+    "SPV_KHR_relaxed_extended_instruction",
+    "SPV_EXT_shader_atomic_float_add",
+    "SPV_EXT_shader_atomic_float_min_max",
+    "SPV_EXT_shader_atomic_float16_add",
+    "SPV_KHR_fragment_shading_rate",
+    "SPV_EXT_shader_viewport_index_layer",
+    "SPV_EXT_descriptor_indexing",
+    "SPV_KHR_float_controls",
+    "SPV_KHR_shader_ballot",
+    "SPV_KHR_subgroup_uniform_control_flow",
+    "SPV_GOOGLE_hlsl_functionality1",
+    "SPV_GOOGLE_user_type",
+    "SPV_GOOGLE_decorate_string",
+];
+
+pub(super) fn check_extensions(module: &dr::Module) -> Result<(), FrontendError> {
+    for inst in &module.extensions {
+        match inst.operands.first() {
+            Some(Operand::LiteralString(name)) if EXTENSIONS.contains(&name.as_str()) => {}
+            Some(Operand::LiteralString(name)) => {
+                return Err(FrontendError::UnsupportedExtension(name.clone()));
+            }
+            _ => return Err(malformed(inst, "missing extension name")),
+        }
+    }
+    Ok(())
 }
 
 pub(super) fn check_capabilities(module: &dr::Module) -> Result<(), FrontendError> {

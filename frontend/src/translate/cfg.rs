@@ -3,7 +3,7 @@
 //! every block's predecessors up front, and branches may name blocks that
 //! come later.
 
-use super::operands::{Operands, malformed, unsupported};
+use super::operands::{Operands, malformed};
 use crate::FrontendError;
 use crate::ir::{Block, Shader};
 use rspirv::dr::{self, Instruction};
@@ -129,7 +129,15 @@ fn targets(terminator: &Instruction) -> Result<Vec<u32>, FrontendError> {
             ops.id("condition")?;
             vec![ops.id("true label")?, ops.id("false label")?]
         }
-        spirv::Op::Switch => return Err(unsupported(terminator, "switch is not supported yet")),
+        spirv::Op::Switch => {
+            ops.id("selector")?;
+            let mut labels = vec![ops.id("default")?];
+            while ops.remaining() > 0 {
+                ops.any("case literal")?;
+                labels.push(ops.id("case target")?);
+            }
+            labels
+        }
         _ => Vec::new(),
     })
 }

@@ -6,6 +6,7 @@
 
 use super::Translator;
 use super::operands::{Operands, malformed, result_id, result_type, unsupported};
+use super::spec::scalar_value;
 use crate::FrontendError;
 use crate::ir::{Op, Scalar, Type, TypeId, Value};
 use rspirv::dr::{Instruction, Operand};
@@ -35,6 +36,11 @@ impl Translator<'_> {
         use spirv::Op as O;
         let ty = self.ty(inst, result_type(inst)?)?;
         let op = match inst.class.opcode {
+            O::SpecConstantTrue | O::SpecConstantFalse | O::SpecConstant
+                if let Some(bits) = self.info.spec_override(id) =>
+            {
+                Op::Const(bits)
+            }
             O::ConstantTrue | O::SpecConstantTrue => Op::Const(1),
             O::ConstantFalse | O::SpecConstantFalse => Op::Const(0),
             O::Constant | O::SpecConstant => Op::Const(self.scalar_bits(inst, ty)?),
@@ -48,12 +54,57 @@ impl Translator<'_> {
             }
             O::ConstantNull => return self.zero(inst, ty),
             O::Undef => Op::Undef,
-            O::SpecConstantOp => {
-                return Err(unsupported(inst, "specialization constant operations"));
-            }
+            O::SpecConstantOp => self.spec_constant_op(inst)?,
             _ => return Err(unsupported(inst, "this kind of constant is not supported")),
         };
         Ok(self.emit_in_prologue(op, ty, Some(id)))
+    }
+
+    /// OpSpecConstantOp: integer and boolean scalars are evaluated now;
+    /// the composite operations become their IR op in the prologue.
+    fn spec_constant_op(&mut self, inst: &Instruction) -> Result<Op, FrontendError> {
+        if let Some((_, bits)) = scalar_value(&self.info, result_id(inst)?) {
+            return Ok(Op::Const(bits));
+        }
+        let mut ops = Operands::new(inst);
+        let opcode = match ops.any("opcode")? {
+            Operand::LiteralSpecConstantOpInteger(op) => *op,
+            other => return Err(ops.wrong_kind("opcode", other)),
+        };
+        Ok(match opcode {
+            spirv::Op::CompositeExtract => {
+                let composite = ops.id("composite")?;
+                let composite = self.value(inst, composite)?;
+                let indices = ops.rest_literals("index")?;
+                Op::CompositeExtract { composite, indices }
+            }
+            spirv::Op::CompositeInsert => {
+                let object = ops.id("object")?;
+                let object = self.value(inst, object)?;
+                let composite = ops.id("composite")?;
+                let composite = self.value(inst, composite)?;
+                let indices = ops.rest_literals("index")?;
+                Op::CompositeInsert {
+                    object,
+                    composite,
+                    indices,
+                }
+            }
+            spirv::Op::VectorShuffle => {
+                let a = ops.id("vector 1")?;
+                let a = self.value(inst, a)?;
+                let b = ops.id("vector 2")?;
+                let b = self.value(inst, b)?;
+                let components = ops.rest_literals("component")?;
+                Op::VectorShuffle { a, b, components }
+            }
+            other => {
+                return Err(unsupported(
+                    inst,
+                    format!("specialization constant operation Op{other:?} on these operands"),
+                ));
+            }
+        })
     }
 
     /// The bits of an OpConstant of scalar type `ty`, zero-extended from

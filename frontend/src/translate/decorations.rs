@@ -4,6 +4,7 @@
 
 use super::operands::{Operands, unsupported};
 use crate::FrontendError;
+use crate::ir::Interpolation;
 use rspirv::dr::{self, Operand};
 use spirv::Decoration;
 use std::collections::HashMap;
@@ -17,10 +18,11 @@ pub(super) struct IdDecorations {
     pub descriptor_set: Option<u32>,
     pub binding: Option<u32>,
     pub per_primitive: bool,
-    pub flat: bool,
+    pub interpolation: Interpolation,
     /// Block or BufferBlock.
     pub block: bool,
     pub array_stride: Option<u32>,
+    pub spec_id: Option<u32>,
 }
 
 /// Decorations of one member of a struct type.
@@ -32,6 +34,7 @@ pub(super) struct MemberDecorations {
     pub offset: Option<u32>,
     pub matrix_stride: Option<u32>,
     pub row_major: bool,
+    pub interpolation: Interpolation,
 }
 
 #[derive(Debug, Default)]
@@ -48,9 +51,15 @@ static NONE: IdDecorations = IdDecorations {
     descriptor_set: None,
     binding: None,
     per_primitive: false,
-    flat: false,
+    interpolation: Interpolation {
+        flat: false,
+        no_perspective: false,
+        centroid: false,
+        sample: false,
+    },
     block: false,
     array_stride: None,
+    spec_id: None,
 };
 
 impl Decorations {
@@ -75,6 +84,13 @@ impl Decorations {
 
     pub(super) fn id(&self, id: u32) -> &IdDecorations {
         self.ids.get(&id).unwrap_or(&NONE)
+    }
+
+    /// The ids decorated SpecId, with their SpecId.
+    pub(super) fn spec_ids(&self) -> impl Iterator<Item = (u32, u32)> + '_ {
+        self.ids
+            .iter()
+            .filter_map(|(&id, d)| Some((id, d.spec_id?)))
     }
 
     pub(super) fn member(&self, struct_id: u32, member: u32) -> Option<&MemberDecorations> {
@@ -102,9 +118,13 @@ impl Decorations {
             Decoration::DescriptorSet => d.descriptor_set = Some(ops.literal("DescriptorSet")?),
             Decoration::Binding => d.binding = Some(ops.literal("Binding")?),
             Decoration::PerPrimitiveEXT => d.per_primitive = true,
-            Decoration::Flat => d.flat = true,
+            Decoration::Flat
+            | Decoration::NoPerspective
+            | Decoration::Centroid
+            | Decoration::Sample => interpolate(&mut d.interpolation, decoration),
             Decoration::Block | Decoration::BufferBlock => d.block = true,
             Decoration::ArrayStride => d.array_stride = Some(ops.literal("ArrayStride")?),
+            Decoration::SpecId => d.spec_id = Some(ops.literal("SpecId")?),
             _ => {}
         }
         Ok(())
@@ -124,9 +144,23 @@ impl Decorations {
             Decoration::MatrixStride => d.matrix_stride = Some(ops.literal("MatrixStride")?),
             Decoration::RowMajor => d.row_major = true,
             Decoration::ColMajor => d.row_major = false,
+            Decoration::Flat
+            | Decoration::NoPerspective
+            | Decoration::Centroid
+            | Decoration::Sample => interpolate(&mut d.interpolation, decoration),
             _ => {}
         }
         Ok(())
+    }
+}
+
+fn interpolate(i: &mut Interpolation, decoration: Decoration) {
+    match decoration {
+        Decoration::Flat => i.flat = true,
+        Decoration::NoPerspective => i.no_perspective = true,
+        Decoration::Centroid => i.centroid = true,
+        Decoration::Sample => i.sample = true,
+        _ => {}
     }
 }
 

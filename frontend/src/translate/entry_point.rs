@@ -197,6 +197,7 @@ fn workgroup_size_constant(info: &ModuleInfo, id: u32) -> Result<[u32; 3], Front
             opcode: "OpDecorate".into(),
             result_id: None,
             what: format!("the WorkgroupSize built-in %{id} is not a constant"),
+            text: format!("OpDecorate %{id} BuiltIn WorkgroupSize"),
         });
     };
     if !matches!(

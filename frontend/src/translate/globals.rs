@@ -105,7 +105,7 @@ impl Translator<'_> {
             location: d.location,
             component: d.component,
             per_primitive: d.per_primitive,
-            flat: d.flat,
+            interpolation: d.interpolation,
             descriptor_set: d.descriptor_set,
             binding: d.binding,
             initializer,

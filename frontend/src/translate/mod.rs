@@ -13,6 +13,7 @@
 //! emitted once, when first used.
 
 mod arith;
+mod atomics;
 mod body;
 mod builtins;
 mod capabilities;
@@ -20,11 +21,17 @@ mod cfg;
 mod constants;
 mod decorations;
 mod entry_point;
+mod ext_inst;
 mod globals;
+mod images;
+mod inline;
+mod memory;
 mod module_info;
 mod operands;
 mod promote;
+mod spec;
 mod ssa;
+mod subgroup;
 mod types;
 
 use crate::FrontendError;
@@ -33,6 +40,7 @@ use cfg::Cfg;
 use module_info::ModuleInfo;
 use operands::{malformed, undefined_id};
 use rspirv::dr::{self, Instruction};
+pub use spec::SpecValue;
 use std::collections::{HashMap, HashSet};
 
 /// What to translate.
@@ -40,6 +48,9 @@ use std::collections::{HashMap, HashSet};
 pub struct FrontendOptions {
     /// The entry point's name; `None` picks the module's only entry point.
     pub entry: Option<String>,
+    /// Values for specialization constants, by SpecId (a later pair for
+    /// the same SpecId wins); the others keep their defaults.
+    pub spec_constants: Vec<(u32, SpecValue)>,
 }
 
 pub(crate) fn translate_module(
@@ -47,7 +58,8 @@ pub(crate) fn translate_module(
     options: &FrontendOptions,
 ) -> Result<Shader, FrontendError> {
     capabilities::check_capabilities(module)?;
-    let info = ModuleInfo::new(module)?;
+    capabilities::check_extensions(module)?;
+    let info = ModuleInfo::new(module, &options.spec_constants)?;
     let entry = entry_point::select(&info, options)?;
     let modes = entry_point::read_modes(&info, &entry)?;
     let function = module
@@ -73,12 +85,18 @@ pub(crate) fn translate_module(
     let mut shader = Shader::new(entry.stage, entry.name.clone());
     shader.workgroup_size = modes.workgroup_size;
     shader.mesh = modes.mesh;
+    let function = &inline::inline_calls(module, function)?;
+    images::reject_images(&info, function)?;
     let cfg = Cfg::build(&mut shader, function)?;
 
     let mut t = Translator::new(info, shader, cfg);
     // The interface comes first so that the globals keep its order.
     for &id in &entry.interface {
-        t.global(entry.inst, id)?;
+        // Image and sampler variables (UniformConstant) are rejected at
+        // the first instruction that uses them, with its name.
+        if !images::is_image_variable(&t.info, id) {
+            t.global(entry.inst, id)?;
+        }
     }
     t.translate_function(function)?;
     t.finish_ssa()?;

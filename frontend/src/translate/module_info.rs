@@ -3,6 +3,7 @@
 
 use super::decorations::Decorations;
 use super::operands::{Operands, malformed, result_id};
+use super::spec::{ConstType, SpecValue, override_bits, scalar_value};
 use crate::FrontendError;
 use rspirv::dr::{self, Instruction, Operand};
 use std::collections::HashMap;
@@ -14,10 +15,15 @@ pub(super) struct ModuleInfo<'m> {
     names: HashMap<u32, &'m str>,
     ext_inst_sets: HashMap<u32, &'m str>,
     pub decorations: Decorations,
+    /// The overridden specialization constants: result id → bits.
+    spec_overrides: HashMap<u32, u64>,
 }
 
 impl<'m> ModuleInfo<'m> {
-    pub(super) fn new(module: &'m dr::Module) -> Result<Self, FrontendError> {
+    pub(super) fn new(
+        module: &'m dr::Module,
+        spec_values: &[(u32, SpecValue)],
+    ) -> Result<Self, FrontendError> {
         let mut defs = HashMap::new();
         for inst in &module.types_global_values {
             // OpLine / OpNoLine also live in this section, without an id.
@@ -47,13 +53,58 @@ impl<'m> ModuleInfo<'m> {
             };
             ext_inst_sets.insert(result_id(inst)?, set);
         }
-        Ok(ModuleInfo {
+        let mut info = ModuleInfo {
             module,
             defs,
             names,
             ext_inst_sets,
             decorations: Decorations::collect(module)?,
-        })
+            spec_overrides: HashMap::new(),
+        };
+        info.spec_overrides = info.resolve_overrides(spec_values)?;
+        Ok(info)
+    }
+
+    /// Maps each (SpecId, value) onto the constant decorated with it.
+    fn resolve_overrides(
+        &self,
+        spec_values: &[(u32, SpecValue)],
+    ) -> Result<HashMap<u32, u64>, FrontendError> {
+        let by_spec_id: HashMap<u32, u32> = self
+            .decorations
+            .spec_ids()
+            .map(|(id, spec)| (spec, id))
+            .collect();
+        let mut overrides = HashMap::new();
+        for &(spec_id, value) in spec_values {
+            let target = by_spec_id.get(&spec_id).and_then(|&id| {
+                let def = self.def(id)?;
+                matches!(
+                    def.class.opcode,
+                    spirv::Op::SpecConstant
+                        | spirv::Op::SpecConstantTrue
+                        | spirv::Op::SpecConstantFalse
+                )
+                .then_some((id, def))
+            });
+            let Some((id, def)) = target else {
+                return Err(FrontendError::Specialization {
+                    spec_id,
+                    what: "no specialization constant has this SpecId".into(),
+                });
+            };
+            let ty = def
+                .result_type
+                .and_then(|t| ConstType::of(self, t))
+                .ok_or_else(|| malformed(def, "the type is not a scalar"))?;
+            overrides.insert(id, override_bits(spec_id, ty, value)?);
+        }
+        Ok(overrides)
+    }
+
+    /// The user's value for the specialization constant `id`, as bits.
+    pub(super) fn spec_override(&self, id: u32) -> Option<u64> {
+        self.spec_overrides.get(&id).copied()
     }
 
     /// The module-level instruction defining `id`, if any.
@@ -69,23 +120,11 @@ impl<'m> ModuleInfo<'m> {
         self.ext_inst_sets.get(&id).copied()
     }
 
-    /// The value of an integer constant (OpConstant, or OpSpecConstant with
-    /// its default), for array lengths and LocalSizeId operands.
+    /// The value of an integer constant, specialization constants
+    /// included, for array lengths and LocalSizeId operands.
     pub(super) fn int_constant(&self, id: u32) -> Option<u64> {
-        let inst = self.def(id)?;
-        if !matches!(
-            inst.class.opcode,
-            spirv::Op::Constant | spirv::Op::SpecConstant
-        ) {
-            return None;
-        }
-        let ty = self.def(inst.result_type?)?;
-        if ty.class.opcode != spirv::Op::TypeInt {
-            return None;
-        }
-        match inst.operands.first()? {
-            Operand::LiteralBit32(v) => Some(u64::from(*v)),
-            Operand::LiteralBit64(v) => Some(*v),
+        match scalar_value(self, id)? {
+            (ConstType::Int { .. }, v) => Some(v),
             _ => None,
         }
     }

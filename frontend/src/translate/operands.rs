@@ -11,11 +11,38 @@ pub(super) fn opcode_name(inst: &Instruction) -> String {
     format!("Op{}", inst.class.opname)
 }
 
+/// The most characters of disassembly an error quotes.
+const MAX_TEXT: usize = 160;
+
+/// The instruction as `spirv-dis` would print it (ids as numbers),
+/// shortened when it is very long.
+pub(super) fn disassembly(inst: &Instruction) -> String {
+    let mut text = String::new();
+    if let Some(id) = inst.result_id {
+        text.push_str(&format!("%{id} = "));
+    }
+    text.push_str(&opcode_name(inst));
+    if let Some(ty) = inst.result_type {
+        text.push_str(&format!(" %{ty}"));
+    }
+    for operand in &inst.operands {
+        match operand {
+            Operand::LiteralString(s) => text.push_str(&format!(" {s:?}")),
+            other => text.push_str(&format!(" {other}")),
+        }
+    }
+    match text.char_indices().nth(MAX_TEXT) {
+        Some((cut, _)) => format!("{} ...", &text[..cut]),
+        None => text,
+    }
+}
+
 pub(super) fn malformed(inst: &Instruction, what: impl Into<String>) -> FrontendError {
     FrontendError::Malformed {
         opcode: opcode_name(inst),
         result_id: inst.result_id,
         what: what.into(),
+        text: disassembly(inst),
     }
 }
 
@@ -24,6 +51,7 @@ pub(super) fn unsupported(inst: &Instruction, what: impl Into<String>) -> Fronte
         opcode: opcode_name(inst),
         result_id: inst.result_id,
         what: what.into(),
+        text: disassembly(inst),
     }
 }
 
@@ -32,6 +60,7 @@ pub(super) fn undefined_id(inst: &Instruction, id: u32) -> FrontendError {
         opcode: opcode_name(inst),
         result_id: inst.result_id,
         id,
+        text: disassembly(inst),
     }
 }
 
@@ -76,6 +105,11 @@ impl<'a> Operands<'a> {
             Operand::LiteralString(s) => Ok(s),
             other => Err(self.wrong_kind(what, other)),
         }
+    }
+
+    /// How many operands are left.
+    pub(super) fn remaining(&self) -> usize {
+        self.inst.operands.len().saturating_sub(self.next)
     }
 
     /// The next operand if it is an id, else nothing (and no progress).

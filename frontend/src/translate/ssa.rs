@@ -291,16 +291,7 @@ impl Translator<'_> {
                 continue;
             };
             let mut op = std::mem::replace(&mut self.shader.insts[last].op, Op::Unreachable);
-            let calls = match &mut op {
-                Op::Jump(call) => vec![call],
-                Op::Branch {
-                    then_dest,
-                    else_dest,
-                    ..
-                } => vec![then_dest, else_dest],
-                _ => Vec::new(),
-            };
-            for call in calls {
+            for call in op.block_calls_mut() {
                 call.args = self.shader.blocks[call.block]
                     .params
                     .iter()

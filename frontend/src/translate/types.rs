@@ -202,6 +202,7 @@ impl Translator<'_> {
                 builtin: None,
                 location: None,
                 per_primitive: false,
+                interpolation: Default::default(),
             });
         };
         let layout = (d.matrix_stride.is_some() || d.row_major).then_some(MatrixLayout {
@@ -220,6 +221,7 @@ impl Translator<'_> {
             builtin,
             location: d.location,
             per_primitive: d.per_primitive,
+            interpolation: d.interpolation,
         })
     }
 }

@@ -1,9 +1,16 @@
 //! A structural check of an [`ir::Shader`]: what the backend relies on
 //! without checking it again. It runs at the end of every translation and
-//! can be run after any pass.
+//! can be run after any pass. The checks on one concern each live in
+//! their own file: dominance ([`dominance`]), operand types ([`types`]),
+//! structured control flow ([`structure`]).
+
+mod dominance;
+mod structure;
+mod types;
 
 use crate::FrontendError;
-use crate::ir::{Block, Inst, Op, Shader, Value, ValueDef};
+use crate::ir::{Block, Inst, Shader, Value, ValueDef};
+use dominance::Dominators;
 use std::collections::HashSet;
 
 /// Checks that
@@ -15,7 +22,12 @@ use std::collections::HashSet;
 /// - merge blocks and continue targets are blocks of the layout;
 /// - every value used (by an instruction or as a global's initializer) is
 ///   defined by an instruction or parameter of the layout's blocks, and
-///   values record where they are defined.
+///   values record where they are defined;
+/// - in reachable blocks, every definition dominates its uses (a block
+///   argument is used at the end of the block that passes it);
+/// - operands have the types their op needs ([`types`]);
+/// - every back edge goes to a loop header, and headers name blocks that
+///   make sense as their merge and continue targets ([`structure`]).
 pub fn validate(shader: &Shader) -> Result<(), FrontendError> {
     let Some(&entry) = shader.layout.first() else {
         return Err(invalid("the shader", None, "it has no blocks"));
@@ -73,6 +85,10 @@ pub fn validate(shader: &Shader) -> Result<(), FrontendError> {
     for &block in &shader.layout {
         check_block(shader, block, &in_layout, &defined)?;
     }
+    let doms = Dominators::compute(shader);
+    dominance::check_uses(shader, &doms)?;
+    types::check(shader)?;
+    structure::check(shader, &doms)?;
     for (gv, data) in &shader.globals {
         if let Some(init) = data.initializer
             && !defined.contains(&init)
@@ -121,17 +137,8 @@ fn check_block(
                 &format!("{v} is used but not defined"),
             ));
         }
-        match op {
-            Op::Jump(call) => check_call(shader, &name, inst, call, in_layout)?,
-            Op::Branch {
-                then_dest,
-                else_dest,
-                ..
-            } => {
-                check_call(shader, &name, inst, then_dest, in_layout)?;
-                check_call(shader, &name, inst, else_dest, in_layout)?;
-            }
-            _ => {}
+        for call in op.block_calls() {
+            check_call(shader, &name, inst, call, in_layout)?;
         }
     }
     let merge_targets = match data.merge {
@@ -195,7 +202,7 @@ fn check_call(
     Ok(())
 }
 
-fn invalid(block: &str, inst: Option<Inst>, what: &str) -> FrontendError {
+pub(super) fn invalid(block: &str, inst: Option<Inst>, what: &str) -> FrontendError {
     FrontendError::InvalidIr {
         block: block.to_string(),
         inst: inst.map(|i| i.to_string()),
