@@ -49,6 +49,8 @@ pub enum CullMode {
     None,
     Front,
     Back,
+    /// Every triangle (lines and points are never culled by facing).
+    FrontAndBack,
 }
 
 /// Which winding is front-facing (VkFrontFace), as seen on the image
@@ -76,7 +78,10 @@ impl FromStr for CullMode {
             "none" => Ok(CullMode::None),
             "front" => Ok(CullMode::Front),
             "back" => Ok(CullMode::Back),
-            _ => Err(format!("'{s}' is not a cull mode: none, front or back")),
+            "front_and_back" => Ok(CullMode::FrontAndBack),
+            _ => Err(format!(
+                "'{s}' is not a cull mode: none, front, back or front_and_back"
+            )),
         }
     }
 }

@@ -25,6 +25,7 @@ pub fn survives_culling(area2: i64, cull: CullMode, front_face: FrontFace) -> bo
         CullMode::None => true,
         CullMode::Front => !front,
         CullMode::Back => front,
+        CullMode::FrontAndBack => false,
     }
 }
 
