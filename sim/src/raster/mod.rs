@@ -32,7 +32,7 @@ pub use point::POINT_SIZE_RANGE;
 pub use viewport::SUBPIXEL_BITS;
 
 use crate::mesh::MeshDraw;
-use assemble::{Topology, primitive};
+use assemble::{Topology, VertexCache, primitive};
 use std::str::FromStr;
 use viewport::Viewport;
 
@@ -163,8 +163,9 @@ pub fn fragments(
     let viewport = state.check()?;
     let topology = Topology::from_name(draw.topology)?;
     for (workgroup, wg) in draw.workgroups.iter().enumerate() {
+        let mut cache = VertexCache::new(wg, topology);
         for index in 0..wg.primitive_count {
-            let Some(p) = primitive(wg, index, topology, state)? else {
+            let Some(p) = primitive(&mut cache, index, state)? else {
                 continue;
             };
             let emit = |s: triangle::Sample| {
