@@ -128,6 +128,23 @@ fn check_ref_quads() {
     assert_eq!(lit, 3 * 16 * 16 + 16 * 15 / 2);
 }
 
+fn check_d_cull_narrow() {
+    // Points at x_ndc = p for p = 0..7, y = 0: point 0 covers pixel
+    // (31, 31); point 1 lies on the view volume's edge x = w and would
+    // cover (63, 31), but the shader culls it; the others are outside.
+    let image = check("d_cull_narrow.mesh");
+    assert_eq!(image.pixel(31, 31, 0), WHITE);
+    assert_eq!(image.pixel(63, 31, 0), CLEAR, "culled");
+    let lit = image.pixels().iter().filter(|&&p| Some(p) != CLEAR).count();
+    assert_eq!(lit, 1);
+    // Without the cull flag point 1 shows.
+    let mut uncull = draw("d_cull_narrow.mesh");
+    assert_eq!(uncull.workgroups[0].primitives[1].cull, Some(true));
+    uncull.workgroups[0].primitives[1].cull = Some(false);
+    let image = spvsass::render(&uncull, &RenderState::default()).unwrap();
+    assert_eq!(image.pixel(63, 31, 0), WHITE);
+}
+
 macro_rules! images {
     ($($test:ident: $check:ident, $name:literal $(, $ignore:literal)?;)*) => {
         $(#[test] $(#[ignore = $ignore])? fn $test() { $check(); })*
@@ -139,6 +156,7 @@ macro_rules! images {
 images! {
     point: check_point, "point.mesh";
     triangle: check_triangle, "triangle.mesh";
+    d_cull_narrow: check_d_cull_narrow, "d_cull_narrow.mesh";
     ref_quads: check_ref_quads, "ref_quads.mesh",
         "OpUMod is not lowered yet; the golden is ready";
     sine: check_sine, "sine.mesh", "sin() is not lowered yet (MUFU.SIN, issue [C]); the golden is ready";
