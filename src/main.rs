@@ -19,6 +19,12 @@ struct Cli {
     command: Command,
 }
 
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum Emit {
+    Listing,
+    Methods,
+}
+
 #[derive(Subcommand)]
 enum Command {
     /// Compile a SPIR-V shader: print its listing, or write a binary with -o.
@@ -47,6 +53,23 @@ enum Command {
         /// workgroup index read without SKEW).
         #[arg(long)]
         task_present: bool,
+        /// What to print: the listing, or the draw's method stream.
+        #[arg(long, value_enum, default_value = "listing")]
+        emit: Emit,
+        /// The task shader of the draw (--emit methods); implies
+        /// --task-present.
+        #[arg(long)]
+        task: Option<PathBuf>,
+        /// Workgroup counts of the draw (--emit methods): X or X,Y,Z.
+        #[arg(long, default_value = "1", value_parser = parse_groups)]
+        groups: [u32; 3],
+    },
+    /// Assemble a listing (the syntax `disasm` prints) into a compute binary.
+    Asm {
+        source: PathBuf,
+        /// The binary to write.
+        #[arg(short, long)]
+        output: PathBuf,
     },
     /// Print the listing of a compiled binary.
     Disasm {
@@ -123,6 +146,17 @@ fn parse_groups(s: &str) -> Result<[u32; 3], String> {
     Ok(g)
 }
 
+fn parse_spec(s: &str) -> Result<(u32, SpecValue), String> {
+    let (id, value) = s
+        .split_once('=')
+        .ok_or_else(|| format!("\"{s}\" is not ID=VALUE"))?;
+    let id = id
+        .trim()
+        .parse::<u32>()
+        .map_err(|_| format!("\"{id}\" is not a SpecId"))?;
+    Ok((id, value.parse::<SpecValue>()?))
+}
+
 fn parse_size(s: &str) -> Result<[u32; 2], String> {
     let bad = || format!("expected WxH (e.g. 64x64), got '{s}'");
     let (w, h) = s.split_once('x').ok_or_else(bad)?;
@@ -137,17 +171,6 @@ fn parse_size(s: &str) -> Result<[u32; 2], String> {
 
 fn write(path: &Path, bytes: &[u8]) -> Result<(), String> {
     std::fs::write(path, bytes).map_err(|e| format!("cannot write {}: {e}", path.display()))
-}
-
-fn parse_spec(s: &str) -> Result<(u32, SpecValue), String> {
-    let (id, value) = s
-        .split_once('=')
-        .ok_or_else(|| format!("\"{s}\" is not ID=VALUE"))?;
-    let id = id
-        .trim()
-        .parse::<u32>()
-        .map_err(|_| format!("\"{id}\" is not a SpecId"))?;
-    Ok((id, value.parse::<SpecValue>()?))
 }
 
 fn read(path: &Path) -> Result<Vec<u8>, String> {
@@ -172,7 +195,12 @@ fn compile_input(
         task_present,
         print_passes,
     };
-    spvsass::compile(&words, &options).map_err(|e| format!("{}: {e}", path.display()))
+    let compiled =
+        spvsass::compile(&words, &options).map_err(|e| format!("{}: {e}", path.display()))?;
+    for w in &compiled.warnings {
+        eprintln!("warning: {}: {w}", path.display());
+    }
+    Ok(compiled)
 }
 
 /// A binary as given, or compiled from SPIR-V.
@@ -203,19 +231,61 @@ fn run(cli: Cli) -> Result<(), String> {
             ctrl,
             print_passes,
             task_present,
+            emit,
+            task,
+            groups,
         } => {
-            let compiled = compile_input(&shader, arch, entry, spec, print_passes, task_present)?;
+            let task_present = task_present || task.is_some();
+            let compiled = compile_input(
+                &shader,
+                arch,
+                entry,
+                spec.clone(),
+                print_passes,
+                task_present,
+            )?;
             for (pass, text) in &compiled.pass_dumps {
                 println!("// ---- after {pass} ----\n{text}");
             }
-            match output {
-                Some(out) => std::fs::write(&out, compiled.binary.to_bytes())
+            match (output, emit) {
+                (Some(out), _) => std::fs::write(&out, compiled.binary.to_bytes())
                     .map_err(|e| format!("cannot write {}: {e}", out.display()))?,
-                None => print!(
+                (None, Emit::Listing) => print!(
                     "{}",
                     spvsass::listing(&compiled.binary, ctrl).map_err(|e| e.to_string())?
                 ),
+                (None, Emit::Methods) => {
+                    if compiled.binary.mesh.is_none() {
+                        return Err(format!(
+                            "{}: --emit methods takes the mesh shader of the draw \
+                             (and its task shader with --task)",
+                            shader.display()
+                        ));
+                    }
+                    let task_binary = match &task {
+                        Some(t) => Some(load_binary(t, arch, None, &spec, false)?),
+                        None => None,
+                    };
+                    let count = groups.iter().product();
+                    let words =
+                        spvsass::draw_methods(task_binary.as_ref(), &compiled.binary, count);
+                    print!(
+                        "{}",
+                        spvsass::backend::methods::print(&words, arch).map_err(|e| e.to_string())?
+                    );
+                }
             }
+        }
+        Command::Asm { source, output } => {
+            let bytes = read(&source)?;
+            let text = String::from_utf8(bytes)
+                .map_err(|_| format!("{}: not UTF-8 text", source.display()))?;
+            let binary = spvsass::backend::asm::assemble(&text)
+                .map_err(|e| format!("{}: {e}", source.display()))?
+                .to_binary()
+                .map_err(|e| format!("{}: {e}", source.display()))?;
+            std::fs::write(&output, binary.to_bytes())
+                .map_err(|e| format!("cannot write {}: {e}", output.display()))?;
         }
         Command::Disasm { binary, ctrl } => {
             let bytes = read(&binary)?;

@@ -45,7 +45,6 @@ pub fn coloured(mut attrs: Attributes, colour: [f32; 4]) -> Attributes {
 /// A one-workgroup draw.
 pub fn draw(topology: &'static str, indices: &[&[u32]], vertices: Vec<Attributes>) -> MeshDraw {
     MeshDraw {
-        topology,
         workgroups: vec![MeshWorkgroup {
             id: [0, 0, 0],
             task_workgroup: None,
