@@ -2,12 +2,12 @@
 //! by Vulkan's rules, as a pass-through fragment shader would colour them.
 //!
 //! The pipeline, one module per step: primitive assembly with the
-//! shader's culling ([`assemble`]), clipping in clip space ([`clip`]), the
-//! viewport transform and snapping to 1/256 pixel ([`viewport`]), coverage
-//! by integer edge functions with the top-left rule ([`edge`]) for
-//! triangles ([`triangle`]), lines ([`line`]) and points ([`point`]),
-//! attribute interpolation ([`interpolate`]), and the image
-//! ([`framebuffer`]).
+//! shader's culling (`assemble`), clipping in clip space (`clip`), the
+//! viewport transform and snapping to 1/256 pixel (`viewport`), coverage
+//! by integer edge functions with the top-left rule (`edge`) for
+//! triangles (`triangle`), lines (`line`) and points (`point`),
+//! attribute interpolation (`interpolate`), and the image
+//! (`framebuffer`).
 //!
 //! There is no depth test and no blending: fragments are written in
 //! primitive order (workgroup order, then primitive index), so where
