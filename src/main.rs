@@ -113,7 +113,7 @@ enum Command {
         /// row 0 at the top).
         #[arg(long)]
         raw: Option<PathBuf>,
-        /// Face culling: none, front or back.
+        /// Face culling: none, front, back or front_and_back.
         #[arg(long, default_value = "none", value_parser = str::parse::<CullMode>)]
         cull_mode: CullMode,
         /// The front-facing winding as seen on the image: ccw or cw.
