@@ -350,3 +350,57 @@ fn a_buffer_outside_set_0_is_refused_naming_the_store() {
     assert!(spirv_id.is_some(), "{err}");
     assert!(what.contains("descriptor set 1 binding 0"), "{err}");
 }
+
+/// SPIR-V's OpSMod: the remainder takes the sign of the divisor.
+fn smod(a: i32, b: i32) -> i32 {
+    let r = a.wrapping_rem(b);
+    if r != 0 && (r ^ b) < 0 { r + b } else { r }
+}
+
+#[test]
+fn integer_division_is_exact_for_every_pair() {
+    // Edge cases first, then pseudo-random pairs of every magnitude; no zero
+    // divisor and no INT_MIN / -1 (undefined in SPIR-V).
+    let mut pairs: Vec<(u32, u32)> = vec![
+        (0, 1),
+        (7, 3),
+        (u32::MAX, 1),
+        (u32::MAX, u32::MAX),
+        (u32::MAX, 2),
+        (u32::MAX - 1, u32::MAX),
+        (0x8000_0000, 3),
+        (0x8000_0000, 0x8000_0000),
+        (-7i32 as u32, 2),
+        (7, -2i32 as u32),
+        (-7i32 as u32, -2i32 as u32),
+        (i32::MIN as u32, 1),
+        (i32::MAX as u32, -1i32 as u32),
+        (1, 0x7fff_ffff),
+        (100, 10),
+        (99, 10),
+    ];
+    let noise_words = noise(2 * 48, 9);
+    for (i, w) in noise_words.chunks_exact(2).enumerate() {
+        // Divisors of every size: shift some right so small ones occur.
+        let d = (w[1] >> (i % 32)).max(1);
+        pairs.push((w[0], d));
+    }
+    let input: Vec<u32> = pairs.iter().flat_map(|&(a, b)| [a, b]).collect();
+    let n = pairs.len();
+    let inputs = ComputeInputs {
+        buffers: buffers(&[(0, bytes_of(&input)), (1, vec![0; n * 16])]),
+        ..Default::default()
+    };
+    let run = dispatch("c_divide.comp", [1, 1, 1], inputs).unwrap();
+    let out = words_of(&run.buffers[&1]);
+    for (i, &(a, b)) in pairs.iter().enumerate() {
+        let (sa, sb) = (a as i32, b as i32);
+        let expected = [
+            a / b,
+            a % b,
+            sa.wrapping_div(sb) as u32,
+            smod(sa, sb) as u32,
+        ];
+        assert_eq!(out[4 * i..4 * i + 4], expected, "pair {i}: {a:#x}, {b:#x}");
+    }
+}

@@ -54,6 +54,7 @@ golden! {
     c_uniform_sm86: "c_uniform.comp", Arch::Sm86;
     c_builtins_sm86: "c_builtins.comp", Arch::Sm86;
     c_local_array_sm86: "c_local_array.comp", Arch::Sm86;
+    c_divide_sm86: "c_divide.comp", Arch::Sm86;
 }
 
 /// The decoded method stream of a one-workgroup draw of mesh shader

@@ -256,6 +256,8 @@ corpus! {
     c_local_array: "c_local_array.comp.spv", Compute, |s| has_global(s, StorageClass::Function);
     c_bad_set: "c_bad_set.comp.spv", Compute, |s| has_global(s, StorageClass::StorageBuffer);
     c_pressure: "c_pressure.comp.spv", Compute, |s| s.insts.len() > 100;
+    c_divide: "c_divide.comp.spv", Compute,
+        |s| has(s, |op| matches!(op, Op::Binary(spvsass_frontend::ir::BinaryOp::SMod, ..)));
     // The reference runner's shaders (src/reference/, tests/runs/).
     ref_add: "ref_add.comp.spv", Compute,
         |s| s.workgroup_size == [64, 1, 1] && has_global(s, StorageClass::PushConstant);

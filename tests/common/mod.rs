@@ -25,6 +25,7 @@ pub const SHADERS: &[&str] = &[
     "c_uniform.comp",
     "c_builtins.comp",
     "c_local_array.comp",
+    "c_divide.comp",
 ];
 
 pub fn shader_path(name: &str) -> PathBuf {

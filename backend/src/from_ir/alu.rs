@@ -25,6 +25,8 @@ fn set_alu_dst(op: &mut Op, d: Dst) {
         Op::Lop3(o) => o.dst = d,
         Op::Shf(o) => o.dst = d,
         Op::Conv(o) => o.dst = d,
+        Op::Mufu(o) => o.dst = d,
+        Op::IMadWide(o) if o.hi => o.dst = d,
         _ => unreachable!("alu() takes ALU ops"),
     }
 }
@@ -90,6 +92,7 @@ impl Isel<'_> {
             Op::Sel(o) => &mut o.srcs,
             Op::Lop3(o) => &mut o.srcs,
             Op::Shf(o) => &mut o.srcs,
+            Op::IMadWide(o) => &mut o.srcs,
             _ => return,
         };
         if let SrcRef::Imm(v) = srcs[0].src {
@@ -126,7 +129,7 @@ impl Isel<'_> {
         self.src_of(c)
     }
 
-    fn pred(&self, c: Comp) -> Option<PredSrc> {
+    pub(super) fn pred(&self, c: Comp) -> Option<PredSrc> {
         match c {
             Comp::Pred(p) => Some(PredSrc::reg(Reg::Virt(p))),
             Comp::Bool(true) => Some(PredSrc::TRUE),
@@ -162,6 +165,14 @@ impl Isel<'_> {
         b: Comp,
         inst: &InstData,
     ) -> Result<Comp, BackendError> {
+        match op {
+            BinaryOp::UDiv => return Ok(self.udiv_rem(a, b).0),
+            BinaryOp::UMod => return Ok(self.udiv_rem(a, b).1),
+            BinaryOp::SDiv => return Ok(self.sdiv_rem(a, b, false).0),
+            BinaryOp::SRem => return Ok(self.sdiv_rem(a, b, false).1),
+            BinaryOp::SMod => return Ok(self.sdiv_rem(a, b, true).1),
+            _ => {}
+        }
         let (a, b) = (self.src(a), self.src(b));
         let iadd = |a: Src, b: Src| {
             Op::IAdd3(OpIAdd3 {

@@ -6,6 +6,7 @@ mod alu;
 mod compute;
 mod control;
 mod dce;
+mod idiv;
 mod mem_layout;
 mod memory;
 mod mesh_out;
