@@ -46,6 +46,8 @@ golden! {
     d_groupid_task_sm86: "d_groupid.task", Arch::Sm86;
     d_groupid_mesh_sm86: "d_groupid.mesh", Arch::Sm86;
     d_groupid_mesh_sm75: "d_groupid.mesh", Arch::Sm75;
+    s_compact_task_sm86: "s_compact.task", Arch::Sm86;
+    s_compact_match_task_sm86: "s_compact_match.task", Arch::Sm86;
 }
 
 /// The decoded method stream of a one-workgroup draw of mesh shader

@@ -107,29 +107,25 @@ impl Isel<'_> {
         } else {
             self.shared_offset(&place, id)?
         };
-        // One register holding the whole address (MATCH compares it).
-        let addr = if imm == 0 {
-            base
-        } else {
-            self.add_imm(base, imm)
-        };
-        let mut vals = Vec::new();
+        let mut comps = Vec::new();
         for &a in args {
-            let c = self.value_comp(a)?;
-            vals.push(self.reg_or_zero(c));
+            comps.push(self.value_comp(a)?);
         }
-        let write = |data| OpIsbeWr {
-            addr,
-            imm: 0,
-            data,
-            access: IsbeAccess::Attr,
-            size: IsbeSize::B32,
-            skew: false,
-        };
         match op {
-            AtomicOp::Load => return Ok(vec![Comp::Reg(self.isbe_read(addr, 0, output, false))]),
+            AtomicOp::Load => return Ok(vec![Comp::Reg(self.isbe_read(base, imm, output, false))]),
             AtomicOp::Store => {
-                self.isbe_write(write(vals[0]), PredSrc::TRUE);
+                let data = self.reg_or_zero(comps[0]);
+                self.isbe_write(
+                    OpIsbeWr {
+                        addr: base,
+                        imm,
+                        data,
+                        access: IsbeAccess::Attr,
+                        size: IsbeSize::B32,
+                        skew: false,
+                    },
+                    PredSrc::TRUE,
+                );
                 return Ok(Vec::new());
             }
             _ => {}
@@ -142,19 +138,33 @@ impl Isel<'_> {
             };
         if aggregated {
             let (amount, negate) = match op {
-                AtomicOp::IIncrement => (Src::imm(1), false),
-                AtomicOp::IDecrement => (Src::imm(1), true),
-                AtomicOp::ISub => (vals[0], true),
-                _ => (vals[0], false),
+                AtomicOp::IIncrement => (Comp::Const(1), false),
+                AtomicOp::IDecrement => (Comp::Const(1), true),
+                AtomicOp::ISub => (comps[0], true),
+                _ => (comps[0], false),
             };
-            return Ok(vec![self.aggregated_add(addr, amount, negate)]);
+            return Ok(vec![self.aggregated_add(base, imm, amount, negate)]);
         }
+        // One register holding the whole address (MATCH compares it).
+        let addr = if imm == 0 {
+            base
+        } else {
+            self.add_imm(base, imm)
+        };
+        // Adds take an immediate; the other ops' operands go in registers.
+        let vals: Vec<Src> = comps
+            .iter()
+            .map(|&c| match op {
+                AtomicOp::IAdd | AtomicOp::ISub => self.src_of(c),
+                _ => self.reg_or_zero(c),
+            })
+            .collect();
         Ok(vec![self.match_loop(op, addr, &vals)])
     }
 
     /// The warp-aggregated add of a uniform `amount` (subtracted with
     /// `negate`) at the uniform address `addr` (module comment).
-    fn aggregated_add(&mut self, addr: Src, amount: Src, negate: bool) -> Comp {
+    fn aggregated_add(&mut self, base: Src, imm: u32, amount: Comp, negate: bool) -> Comp {
         let lane = Src::reg(Reg::Virt(self.special_reg(SpecialReg::LaneId)));
         let lt = Src::reg(Reg::Virt(self.special_reg(SpecialReg::LtMask)));
         let active = self.def(PredSrc::TRUE, |dst| {
@@ -183,27 +193,24 @@ impl Isel<'_> {
             active,
         );
         let p = self.pred_eq(lane, leader);
-        let amount = if amount == Src::ZERO || matches!(amount.src, crate::isa::SrcRef::Reg(_)) {
-            amount
-        } else {
-            self.reg_or_zero(Comp::Const(match amount.src {
-                crate::isa::SrcRef::Imm(v) => v,
-                _ => 0,
-            }))
-        };
-        let imad = |a: Src, b: Src| {
-            move |dst| {
+        let amount = self.src_of(amount);
+        // `n * amount`; no multiply for an amount of 1 (increments).
+        let times_amount = |isel: &mut Self, n: Src| {
+            if amount == Src::imm(1) {
+                return n;
+            }
+            let r = isel.def(PredSrc::TRUE, |dst| {
                 Op::IMad(OpIMad {
                     dst,
-                    srcs: [a, b, Src::ZERO],
+                    srcs: [n, amount, Src::ZERO],
                     signed: false,
                 })
-            }
+            });
+            Src::reg(Reg::Virt(r))
         };
-        let total = self.def(PredSrc::TRUE, imad(count, amount));
-        let total = Src::reg(Reg::Virt(total));
+        let total = times_amount(self, count);
         let guard = PredSrc::reg(Reg::Virt(p));
-        let old = self.isbe_read(addr, 0, true, false);
+        let old = self.isbe_read(base, imm, true, false);
         let old = Src::reg(Reg::Virt(old));
         let delta = if negate { total.negated() } else { total };
         let new = self.def(PredSrc::TRUE, |dst| {
@@ -214,8 +221,8 @@ impl Isel<'_> {
         });
         self.isbe_write(
             OpIsbeWr {
-                addr,
-                imm: 0,
+                addr: base,
+                imm,
                 data: Src::reg(Reg::Virt(new)),
                 access: IsbeAccess::Attr,
                 size: IsbeSize::B32,
@@ -233,8 +240,7 @@ impl Isel<'_> {
                 mode: ShflMode::Idx,
             })
         });
-        let prefix = self.def(PredSrc::TRUE, imad(rank, amount));
-        let prefix = Src::reg(Reg::Virt(prefix));
+        let prefix = times_amount(self, rank);
         let prefix = if negate { prefix.negated() } else { prefix };
         let r = self.def(PredSrc::TRUE, |dst| {
             Op::IAdd3(OpIAdd3 {
