@@ -332,6 +332,9 @@ fn payload_atomics() {
                 [32.0, 528.0, (93 + g) as f32],
                 "{arch} group {g}"
             );
+            // 1 + the 40 words of the null-initialised array (zero-filled
+            // over the 0xcd the task output starts with).
+            assert_eq!(w.vertices[0].point_size, Some(1.0), "{arch} group {g}");
         }
     }
 }
@@ -350,4 +353,30 @@ fn shared_lines_in_methods() {
     // 0x20 + 128 payload bytes: 2 lines; one line of shared memory.
     assert!(text.contains(".LOCAL_BUFFER_LINES = (0x3)"), "{text}");
     assert!(text.contains(".OUTPUT_TO_M_S_LINES = (0x2)"), "{text}");
+}
+
+/// The uniformity analysis: the counter's address in s_compact.task is
+/// uniform, the one indexed by invocation index / 32 in
+/// s_compact_match.task is not (derived from the lane id).
+#[test]
+fn uniformity_of_atomic_addresses() {
+    use spvsass::frontend::ir::Op;
+    for (name, uniform) in [("s_compact.task", true), ("s_compact_match.task", false)] {
+        let shader = spvsass::frontend::translate(
+            &common::shader_words(name),
+            &spvsass::frontend::FrontendOptions::default(),
+        )
+        .expect("translates");
+        let values = spvsass::backend::uniformity::uniform_values(&shader);
+        let ptrs: Vec<_> = shader
+            .insts
+            .values()
+            .filter_map(|i| match &i.op {
+                Op::Atomic { ptr, .. } => Some(*ptr),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(ptrs.len(), 1, "{name}");
+        assert_eq!(values.contains(&ptrs[0]), uniform, "{name}");
+    }
 }
