@@ -40,6 +40,8 @@ pub struct MeshState {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TaskState {
     pub payload_bytes: u32,
+    /// Lines of the task shader's shared memory, after the payload.
+    pub shared_lines: u32,
 }
 
 /// What a compute dispatch allocates per workgroup and per invocation.
@@ -128,7 +130,7 @@ impl Binary {
         }
         match &self.task {
             None => w.push(0),
-            Some(t) => w.extend([1, t.payload_bytes]),
+            Some(t) => w.extend([1, t.payload_bytes, t.shared_lines]),
         }
         push_sph(&mut w, &self.sph);
         w.push(self.code.len() as u32);
@@ -217,6 +219,7 @@ impl Binary {
             0 => None,
             1 => Some(TaskState {
                 payload_bytes: r.word("payload bytes")?,
+                shared_lines: r.word("task shared memory lines")?,
             }),
             v => {
                 return Err(BinaryError::BadValue {

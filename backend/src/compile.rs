@@ -97,7 +97,7 @@ pub fn compile(sh: &Shader, opts: &BackendOptions) -> Result<Compiled, BackendEr
                 topology: info.topology,
                 max_vertices: info.max_vertices,
                 max_primitives: info.max_primitives,
-                shared_mem_lines: 0,
+                shared_mem_lines: crate::from_ir::shared::shared_lines(sh),
                 vertex_attrs: selected.vertex_attrs,
                 primitive_attrs: selected.primitive_attrs,
             };
@@ -124,6 +124,7 @@ pub fn compile(sh: &Shader, opts: &BackendOptions) -> Result<Compiled, BackendEr
         _ => {
             let task = TaskState {
                 payload_bytes: payload_bytes(sh),
+                shared_lines: crate::from_ir::shared::shared_lines(sh),
             };
             (None, Some(task), Some(Sph::task()), None)
         }

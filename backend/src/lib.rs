@@ -17,6 +17,7 @@ pub mod mir;
 pub mod program;
 pub mod sph;
 pub mod target;
+pub mod uniformity;
 
 pub use spvsass_frontend as frontend;
 pub mod error;

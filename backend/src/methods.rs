@@ -23,7 +23,7 @@
 //! 22..32 are project-defined.
 
 use crate::binary::{Binary, MeshState, MeshTopology};
-use crate::isbe_layout::{LINE, task as task_attr};
+use crate::isbe_layout::task as task_attr;
 use crate::target::Arch;
 use std::fmt::Write;
 use std::ops::Range;
@@ -192,15 +192,20 @@ pub fn encode_draw(task: Option<&Binary>, mesh: &Binary, group_count: u32) -> Ve
     use HeaderType::*;
     let mut w = vec![header(Immediate, 1, 0, mthd::SET_MESH_CONTROL)];
     if let Some(t) = task {
-        let payload = t.task.as_ref().map_or(0, |s| s.payload_bytes);
-        // The task's output: the reserved words and the payload; there is
-        // no task shared memory yet, so both counts are the same lines.
-        let lines = (task_attr::PAYLOAD + payload).div_ceil(LINE);
+        let (payload, shared) = t
+            .task
+            .as_ref()
+            .map_or((0, 0), |s| (s.payload_bytes, s.shared_lines));
+        // The task's output: the reserved words and the payload (what the
+        // mesh stage sees), then the task's shared memory lines (seed 000:
+        // LOCAL_BUFFER_LINES counts all of it, payload included).
+        let out_lines = crate::from_ir::shared::task_output_lines(payload);
+        let lines = out_lines + shared;
         w.push(header(Incrementing, 1, 0, mthd::SET_MESH_INIT_SHADER));
         w.push(
             put(threads(t), f::I_THREAD_COUNT)
                 | put(lines, f::I_LOCAL_BUFFER_LINES)
-                | put(lines, f::I_OUTPUT_TO_M_S_LINES),
+                | put(out_lines, f::I_OUTPUT_TO_M_S_LINES),
         );
     }
     if let Some(m) = &mesh.mesh {

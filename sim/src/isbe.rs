@@ -87,12 +87,14 @@ impl Isbe {
     }
 
     /// The regions a task shader needs: the counts and the payload in the
-    /// output ATTR region (whole lines), no MAP region.
+    /// output ATTR region (whole lines), then its shared memory lines; no
+    /// MAP region.
     /// The output starts filled with `TASK_POISON` bytes, not zeros: the
     /// hardware does not clear it, so a count or payload word the shader
     /// never wrote shows up as 0xcdcdcdcd instead of a plausible 0.
     pub fn for_task(task: &TaskState, workgroup_index: u32) -> Isbe {
-        let bytes = (task_attr::PAYLOAD + task.payload_bytes).next_multiple_of(LINE);
+        let bytes = (task_attr::PAYLOAD + task.payload_bytes).next_multiple_of(LINE)
+            + task.shared_lines * LINE;
         let mut isbe = Isbe::new(workgroup_index, 0, bytes);
         isbe.output_attr.fill(TASK_POISON);
         isbe

@@ -43,6 +43,9 @@ impl MemPlan {
         let mut plan = MemPlan::default();
         for (var, data) in sh.globals.iter() {
             let end = match data.class {
+                // Task and mesh shaders keep shared memory in the ISBE
+                // (from_ir/shared.rs, facts §3).
+                StorageClass::Workgroup if sh.stage != Stage::Compute => continue,
                 StorageClass::Workgroup => &mut plan.shared_bytes,
                 StorageClass::Function | StorageClass::Private => &mut plan.local_bytes,
                 _ => continue,
@@ -191,17 +194,6 @@ impl Isel<'_> {
                 base: u32::from(abi::PUSH_CONSTANTS),
                 limit: u32::from(abi::PUSH_CONSTANT_BYTES),
             },
-            // Task and mesh shaders keep shared memory in the ISBE (facts
-            // §3), not in the SM's shared memory that LDS/STS reach.
-            StorageClass::Workgroup if self.sh.stage != Stage::Compute => {
-                return Err(self.mem_error(
-                    format!(
-                        "shared memory in a {} shader (kept in the ISBE)",
-                        self.sh.stage.name()
-                    ),
-                    inst,
-                ));
-            }
             StorageClass::Workgroup => Target::Shared {
                 base: self.mem.offsets[&var],
             },

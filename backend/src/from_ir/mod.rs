@@ -3,6 +3,7 @@
 //! become places, mesh outputs become ISBE writes.
 
 mod alu;
+mod atomics;
 mod compute;
 mod control;
 mod dce;
@@ -11,6 +12,7 @@ mod mem_layout;
 mod memory;
 mod mesh_out;
 pub mod places;
+pub mod shared;
 pub mod task_out;
 
 use crate::error::{BackendError, spirv_opcode};
@@ -87,6 +89,13 @@ pub(crate) struct Isel<'a> {
     workgroup_index: Option<u32>,
     /// Shared and local variable placement.
     mem: memory::MemPlan,
+    /// Workgroup variables of a task/mesh shader in the output ISBE.
+    shared: shared::SharedLayout,
+    /// Values equal in every invocation (crate::uniformity).
+    uniform: HashSet<Value>,
+    /// Blocks an atomic's loop split off a block, to be laid out right
+    /// after it (atomics.rs).
+    split_off: HashMap<usize, Vec<usize>>,
 }
 
 pub fn select(sh: &Shader, target: Arch, task_present: bool) -> Result<Selected, BackendError> {
@@ -103,7 +112,14 @@ pub fn select(sh: &Shader, target: Arch, task_present: bool) -> Result<Selected,
         written.primitive.clone(),
         max_primitives,
     );
+    let shared_after = match sh.stage {
+        Stage::Task => task_out::payload_bytes(sh) + crate::isbe_layout::task::PAYLOAD,
+        _ => primitive_layout.base + primitive_layout.size(),
+    };
     let mut isel = Isel {
+        shared: shared::SharedLayout::new(sh, shared_after),
+        uniform: crate::uniformity::uniform_values(sh),
+        split_off: HashMap::new(),
         sh,
         target,
         f: MFunc::default(),
@@ -130,13 +146,15 @@ pub fn select(sh: &Shader, target: Arch, task_present: bool) -> Result<Selected,
         let mb = isel.f.new_block();
         isel.blocks.insert(b, mb);
     }
+    isel.cur = isel.blocks[&sh.entry_block()];
     if written.cull {
-        isel.cur = isel.blocks[&sh.entry_block()];
         isel.init_viewport_masks();
     }
+    isel.init_shared()?;
     for &b in &sh.layout {
         isel.block(b)?;
     }
+    atomics::place_split_blocks(&mut isel.f, &isel.split_off);
     control::split_critical_edges(&mut isel.f);
     dce::eliminate_dead_code(&mut isel.f);
     Ok(Selected {
@@ -351,6 +369,9 @@ impl<'a> Isel<'a> {
                     StorageClass::TaskPayload => {
                         self.store_payload(&place, &comps, inst.spirv_id)?
                     }
+                    StorageClass::Workgroup if self.sh.stage != Stage::Compute => {
+                        self.store_shared(&place, &comps, inst.spirv_id)?
+                    }
                     StorageClass::Input | StorageClass::Output => {
                         let class = self.sh.globals[place.var].class;
                         return Err(self.unsupported(format!("stores to {class:?} memory"), inst));
@@ -397,6 +418,9 @@ impl<'a> Isel<'a> {
             I::Jump(_) | I::Branch { .. } | I::Return | I::Unreachable => {
                 return self.terminator(b, inst);
             }
+            I::Atomic { op, ptr, args } if self.isbe_atomic(*ptr, inst.spirv_id)? => {
+                self.atomic(*op, *ptr, args, inst)?
+            }
             _ => self.alu_inst(inst)?,
         };
         if let Some(r) = result {
@@ -414,6 +438,13 @@ impl<'a> Isel<'a> {
                 spirv_id: inst.spirv_id,
             })?;
             return self.load_payload(&place, result, inst.spirv_id);
+        }
+        if var.class == StorageClass::Workgroup && self.sh.stage != Stage::Compute {
+            let result = inst.result.ok_or_else(|| BackendError::Invalid {
+                what: "a load without a result".into(),
+                spirv_id: inst.spirv_id,
+            })?;
+            return self.load_shared(&place, result, inst.spirv_id);
         }
         match var.class {
             StorageClass::Input => {}

@@ -35,7 +35,7 @@ pub fn payload_bytes(sh: &Shader) -> u32 {
 }
 
 /// Whether a type holds booleans (kept in predicates, not in words).
-fn has_bool(sh: &Shader, ty: TypeId) -> bool {
+pub(super) fn has_bool(sh: &Shader, ty: TypeId) -> bool {
     match &sh.types[ty] {
         Type::Scalar(s) | Type::Vector { scalar: s, .. } => *s == ir::Scalar::Bool,
         Type::Array { elem, .. } => has_bool(sh, *elem),
@@ -73,9 +73,21 @@ fn step_into(sh: &Shader, ty: TypeId, step: &Step) -> Option<(TypeId, u32, u32)>
 impl Isel<'_> {
     /// The byte offset of a payload place: a register part (dynamic
     /// indices, or RZ) and a constant part (from 0x20).
-    fn payload_offset(
+    pub(super) fn payload_offset(
         &mut self,
         place: &Place,
+        spirv_id: Option<u32>,
+    ) -> Result<(Src, u32), BackendError> {
+        self.word_offset(place, task_attr::PAYLOAD, "the task payload", spirv_id)
+    }
+
+    /// The byte offset of a place in a region of 32-bit words (payload,
+    /// shared memory) whose variable starts at `base`.
+    pub(super) fn word_offset(
+        &mut self,
+        place: &Place,
+        base: u32,
+        region: &str,
         spirv_id: Option<u32>,
     ) -> Result<(Src, u32), BackendError> {
         let sh = self.sh;
@@ -85,7 +97,7 @@ impl Isel<'_> {
         for step in &place.path {
             let (elem, start, stride) =
                 step_into(sh, ty, step).ok_or_else(|| BackendError::Unsupported {
-                    what: format!("this access into the task payload ({})", sh.type_name(ty)),
+                    what: format!("this access into {region} ({})", sh.type_name(ty)),
                     opcode: "OpAccessChain".into(),
                     spirv_id,
                 })?;
@@ -101,7 +113,7 @@ impl Isel<'_> {
             }
             ty = elem;
         }
-        Ok((dynamic, task_attr::PAYLOAD + 4 * constant))
+        Ok((dynamic, base + 4 * constant))
     }
 
     fn imad_src(&mut self, a: Src, b: Src, c: Src) -> Src {
@@ -115,7 +127,7 @@ impl Isel<'_> {
 
     /// Reads a 32-bit word from the input ISBE (or the output one with
     /// `output`) at `base + imm`, ATTR region.
-    fn isbe_read(&mut self, base: Src, imm: u32, output: bool, skew: bool) -> u32 {
+    pub(super) fn isbe_read(&mut self, base: Src, imm: u32, output: bool, skew: bool) -> u32 {
         let (addr, imm) = if self.target.has_isbe_imm_offset() || imm == 0 {
             (base, imm)
         } else {
