@@ -61,16 +61,6 @@ pub fn compile(sh: &Shader, opts: &BackendOptions) -> Result<Compiled, BackendEr
         });
     }
     limits::check_shader(sh)?;
-    if sh.invocations() > 32 {
-        return Err(BackendError::Unsupported {
-            what: format!(
-                "workgroups of {} invocations (over one warp: issue [D])",
-                sh.invocations()
-            ),
-            opcode: "OpExecutionMode LocalSize".into(),
-            spirv_id: None,
-        });
-    }
 
     // The pipeline.
     let selected = select(sh, opts.arch, opts.task_present)?;

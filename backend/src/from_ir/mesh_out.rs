@@ -456,7 +456,8 @@ impl Isel<'_> {
             return;
         };
         let one = Src::reg(crate::isa::Reg::Virt(self.const_reg(1)));
-        let n = self.sh.invocations();
+        // The lanes of the warp (a wider workgroup runs on 32 lanes).
+        let n = self.sh.invocations().min(crate::isbe_layout::BLOCK_ELEMS);
         let blocks = layout.max_elems.div_ceil(crate::isbe_layout::BLOCK_ELEMS);
         if n == crate::isbe_layout::BLOCK_ELEMS {
             for b in 0..blocks {

@@ -6,6 +6,7 @@ mod alu;
 mod control;
 mod mesh_out;
 pub mod places;
+mod subgroups;
 pub mod task_out;
 
 use crate::error::{BackendError, spirv_opcode};
@@ -75,6 +76,10 @@ pub(crate) struct Isel<'a> {
     workgroup_ids: HashMap<(usize, bool), Vec<Comp>>,
     /// The register holding the workgroup index, once read.
     workgroup_index: Option<u32>,
+    /// Logical subgroups of a workgroup over 32 invocations (1 otherwise)
+    /// and the one being selected (`subgroups`).
+    copies: u32,
+    copy: u32,
 }
 
 pub fn select(sh: &Shader, target: Arch, task_present: bool) -> Result<Selected, BackendError> {
@@ -110,18 +115,25 @@ pub fn select(sh: &Shader, target: Arch, task_present: bool) -> Result<Selected,
         elem_offsets: HashMap::new(),
         computed_offset_stores: Vec::new(),
         workgroup_ids: HashMap::new(),
+        copies: 1,
+        copy: 0,
     };
     isel.plan_barriers()?;
-    for &b in &sh.layout {
-        let mb = isel.f.new_block();
-        isel.blocks.insert(b, mb);
-    }
-    if written.cull {
-        isel.cur = isel.blocks[&sh.entry_block()];
-        isel.init_viewport_masks();
-    }
-    for &b in &sh.layout {
-        isel.block(b)?;
+    if let Some(plan) = crate::logical_subgroups::plan(sh)? {
+        isel.copies = plan.copies;
+        isel.select_wide(&plan, written.cull)?;
+    } else {
+        for &b in &sh.layout {
+            let mb = isel.f.new_block();
+            isel.blocks.insert(b, mb);
+        }
+        if written.cull {
+            isel.cur = isel.blocks[&sh.entry_block()];
+            isel.init_viewport_masks();
+        }
+        for &b in &sh.layout {
+            isel.block(b)?;
+        }
     }
     control::split_critical_edges(&mut isel.f);
     Ok(Selected {
@@ -350,7 +362,8 @@ impl<'a> Isel<'a> {
             // One warp runs the whole workgroup: a barrier needs no
             // instruction (nvidia-facts.md §4).
             I::ControlBarrier | I::MemoryBarrier
-                if self.sh.invocations() <= 32 && self.sh.stage != Stage::Compute =>
+                if (self.sh.invocations() <= 32 || self.copies > 1)
+                    && self.sh.stage != Stage::Compute =>
             {
                 return Ok(());
             }
@@ -397,7 +410,12 @@ impl<'a> Isel<'a> {
         }
         let one_warp = self.sh.stage != Stage::Compute && self.sh.invocations() <= 32;
         let [_, y, z] = self.sh.workgroup_size;
+        let logical = match var.builtin {
+            Some(b) => self.logical_builtin(b, inst)?,
+            None => None,
+        };
         let comps = match var.builtin {
+            _ if logical.is_some() => logical.unwrap_or_default(),
             Some(BuiltIn::LocalInvocationIndex | BuiltIn::SubgroupLocalInvocationId)
                 if one_warp =>
             {
