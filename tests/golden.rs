@@ -46,6 +46,11 @@ golden! {
     d_groupid_task_sm86: "d_groupid.task", Arch::Sm86;
     d_groupid_mesh_sm86: "d_groupid.mesh", Arch::Sm86;
     d_groupid_mesh_sm75: "d_groupid.mesh", Arch::Sm75;
+    w_vertices128_mesh_sm86: "w_vertices128.mesh", Arch::Sm86;
+    w_exchange_task_sm86: "w_exchange.task", Arch::Sm86;
+    w_exchange_mesh_sm86: "w_exchange.mesh", Arch::Sm86;
+    w_emit96_task_sm86: "w_emit96.task", Arch::Sm86;
+    w_loop_task_sm86: "w_loop.task", Arch::Sm86;
 }
 
 /// The decoded method stream of a one-workgroup draw of mesh shader
@@ -76,6 +81,8 @@ golden_methods! {
     d_prims_methods: "d_prims.mesh";
     d_viewport_methods: "d_viewport.mesh";
     d_cull_narrow_methods: "d_cull_narrow.mesh";
+    w_vertices128_methods: "w_vertices128.mesh";
+    w_exchange_methods: "w_exchange.mesh";
 }
 
 #[test]
