@@ -51,6 +51,7 @@ golden! {
     w_exchange_mesh_sm86: "w_exchange.mesh", Arch::Sm86;
     w_emit96_task_sm86: "w_emit96.task", Arch::Sm86;
     w_loop_task_sm86: "w_loop.task", Arch::Sm86;
+    w_partial48_task_sm86: "w_partial48.task", Arch::Sm86;
 }
 
 /// The decoded method stream of a one-workgroup draw of mesh shader

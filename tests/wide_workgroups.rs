@@ -138,3 +138,22 @@ fn barrier_in_divergent_control_flow_is_an_error() {
     assert!(text.contains("not provably uniform"), "{text}");
     assert!(text.contains("the branch at the end of block"), "{text}");
 }
+
+/// 48 invocations: the last logical subgroup has 16; lanes 16..31 of it
+/// are no invocations and write nothing (payload words 48..63 keep the
+/// simulator's poison, 0xcdcdcdcd, read as a uint and converted to float).
+#[test]
+fn lanes_past_the_workgroup_do_not_write() {
+    let d = draw(Some("w_partial48.task"), "w_loop.mesh", [1, 1, 1]);
+    let wg = &d.workgroups[0];
+    assert_eq!(wg.vertices.len(), 64);
+    for (i, v) in wg.vertices.iter().enumerate() {
+        let expected = if i < 48 { i as u32 + 1 } else { 0xcdcd_cdcd };
+        assert_eq!(
+            v.position,
+            Some([expected as f32, 0.0, 0.0, 1.0]),
+            "payload word {i}"
+        );
+    }
+    assert_eq!(d.statistics.task_invocations, 48);
+}

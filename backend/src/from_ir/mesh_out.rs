@@ -224,6 +224,7 @@ impl Isel<'_> {
             w.addr = self.add_imm(w.addr, w.imm);
             w.imm = 0;
         }
+        let guard = self.logical_guard(guard);
         self.emit(Instr::guarded(guard, Op::IsbeWr(w)));
     }
 

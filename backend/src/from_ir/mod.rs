@@ -80,6 +80,9 @@ pub(crate) struct Isel<'a> {
     /// and the one being selected (`subgroups`).
     copies: u32,
     copy: u32,
+    /// The lanes of the last logical subgroup that are invocations, when
+    /// the workgroup size is not a multiple of 32 (`subgroups`).
+    partial: Option<PredSrc>,
 }
 
 pub fn select(sh: &Shader, target: Arch, task_present: bool) -> Result<Selected, BackendError> {
@@ -117,6 +120,7 @@ pub fn select(sh: &Shader, target: Arch, task_present: bool) -> Result<Selected,
         workgroup_ids: HashMap::new(),
         copies: 1,
         copy: 0,
+        partial: None,
     };
     isel.plan_barriers()?;
     if let Some(plan) = crate::logical_subgroups::plan(sh)? {

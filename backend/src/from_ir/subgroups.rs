@@ -12,7 +12,10 @@
 
 use super::{Comp, Isel};
 use crate::error::BackendError;
-use crate::isa::{Dst, Instr, Op, OpBra, OpBsync, OpIAdd3, OpLop3, OpShf, Src, Target};
+use crate::isa::{
+    Dst, Instr, IntCmp, Op, OpBra, OpBsync, OpIAdd3, OpISetP, OpLop3, OpPLop3, OpShf, PredCombine,
+    PredSrc, Reg, RegFile, Src, Target,
+};
 use crate::logical_subgroups::{Plan, WARP_LANES, is_boundary};
 use spvsass_frontend::ir::{self, BlockCall, BuiltIn, InstData, Value};
 use std::collections::{HashMap, HashSet};
@@ -66,8 +69,23 @@ impl Isel<'_> {
                 li += 1;
             }
         }
+        self.cur = spine[&sh.entry_block()];
+        let rest = sh.invocations() % WARP_LANES;
+        if rest != 0 {
+            let lane = Comp::Reg(self.special_reg(crate::isa::SpecialReg::LaneId));
+            let lane = self.src_of(lane);
+            if let Comp::Pred(p) = self.alu(Op::ISetP(OpISetP {
+                dst: Dst::None,
+                cmp: IntCmp::Lt,
+                signed: false,
+                combine: PredCombine::And,
+                srcs: [lane, Src::imm(rest)],
+                accum: PredSrc::TRUE,
+            })) {
+                self.partial = Some(PredSrc::reg(Reg::Virt(p)));
+            }
+        }
         if cull {
-            self.cur = spine[&sh.entry_block()];
             self.init_viewport_masks();
         }
         // Copy 0 is entered between the steps (the spine map stays in
@@ -206,7 +224,7 @@ impl Isel<'_> {
                 self.bra(spine[&else_dest.block], args);
                 return Ok(());
             }
-            Comp::Pred(p) => crate::isa::PredSrc::reg(crate::isa::Reg::Virt(p)),
+            Comp::Pred(p) => PredSrc::reg(Reg::Virt(p)),
             _ => {
                 return Err(BackendError::Invalid {
                     what: "a branch on a non-boolean".into(),
@@ -311,6 +329,29 @@ impl Isel<'_> {
         }
         self.enter_copy(copies, 0);
         Ok(())
+    }
+
+    /// The guard of a write: in the last logical subgroup of a workgroup
+    /// whose size is not a multiple of 32, the lanes past the workgroup
+    /// are no invocations and must not write.
+    pub(super) fn logical_guard(&mut self, guard: PredSrc) -> PredSrc {
+        let Some(active) = self.partial else {
+            return guard;
+        };
+        if self.copy + 1 != self.copies {
+            return guard;
+        }
+        if guard == PredSrc::TRUE {
+            return active;
+        }
+        // PLOP3 LUT for a & b (a = 0xf0, b = 0xcc).
+        let p = self.f.new_vreg(RegFile::Pred);
+        self.emit(Instr::new(Op::PLop3(OpPLop3 {
+            dst: Dst::Reg(Reg::Virt(p)),
+            srcs: [guard, active, PredSrc::TRUE],
+            lut: 0xc0,
+        })));
+        PredSrc::reg(Reg::Virt(p))
     }
 
     /// Built-ins that depend on the logical subgroup of a wide workgroup;
