@@ -477,8 +477,16 @@ impl<'a> Isel<'a> {
             [places::Step::Const(i)] if (*i as usize) < comps.len() => vec![comps[*i as usize]],
             _ => return Err(self.unsupported("a dynamic index into an input built-in", inst)),
         };
+        // In a wide workgroup, logical subgroup i's own index is lane + 32i
+        // (`subgroups`; stores place it with SKEW in layout block i).
+        let own_index = self.copies > 1
+            && match (var.builtin, place.path.as_slice()) {
+                (Some(BuiltIn::LocalInvocationIndex), []) => true,
+                (Some(BuiltIn::LocalInvocationId), [places::Step::Const(0)]) => y == 1 && z == 1,
+                _ => false,
+            };
         if let (Some(r), [Comp::Reg(lane)]) = (inst.result, comps.as_slice())
-            && self.special.get(&SpecialReg::LaneId) == Some(lane)
+            && (own_index || self.special.get(&SpecialReg::LaneId) == Some(lane))
         {
             self.lane_ids.insert(r);
         }
