@@ -52,6 +52,7 @@ golden! {
     w_emit96_task_sm86: "w_emit96.task", Arch::Sm86;
     w_loop_task_sm86: "w_loop.task", Arch::Sm86;
     w_partial48_task_sm86: "w_partial48.task", Arch::Sm86;
+    w_uniform_if_task_sm86: "w_uniform_if.task", Arch::Sm86;
 }
 
 /// The decoded method stream of a one-workgroup draw of mesh shader

@@ -157,3 +157,24 @@ fn lanes_past_the_workgroup_do_not_write() {
     }
     assert_eq!(d.statistics.task_invocations, 48);
 }
+
+/// Divergent code between barriers (an if, a loop of `i & 3` rounds) runs
+/// per logical subgroup; barriers under an if on gl_WorkGroupID (uniform)
+/// work: workgroup 0 keeps x(i), workgroup 1 gets x(63 - i) + 100.
+#[test]
+fn divergent_regions_and_a_uniform_if_around_barriers() {
+    let x = |i: u32| if i & 1 == 0 { 5 * i } else { i } + (i & 3);
+    let d = draw(Some("w_uniform_if.task"), "w_loop.mesh", [2, 1, 1]);
+    assert_eq!(d.workgroups.len(), 2);
+    for (g, wg) in d.workgroups.iter().enumerate() {
+        for (i, v) in wg.vertices.iter().enumerate() {
+            let i = i as u32;
+            let expected = if g == 0 { x(i) } else { x(63 - i) + 100 };
+            assert_eq!(
+                v.position,
+                Some([expected as f32, 0.0, 0.0, 1.0]),
+                "payload word {i} of task workgroup {g}"
+            );
+        }
+    }
+}

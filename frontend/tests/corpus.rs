@@ -249,6 +249,8 @@ corpus! {
         |s| loops(s) == 1 && ops(s).iter().filter(|op| matches!(op, Op::ControlBarrier)).count() == 3;
     w_partial48_task: "w_partial48.task.spv", Task,
         |s| s.workgroup_size == [48, 1, 1] && has_global(s, StorageClass::TaskPayload);
+    w_uniform_if_task: "w_uniform_if.task.spv", Task,
+        |s| loops(s) == 1 && has_builtin(s, BuiltIn::WorkgroupId);
     w_loop_mesh: "w_loop.mesh.spv", Mesh,
         |s| s.workgroup_size == [64, 1, 1] && topology(s) == Some(MeshTopology::Points);
     w_divergent_barrier_mesh: "w_divergent_barrier.mesh.spv", Mesh,
