@@ -29,7 +29,15 @@
 //!
 //! A construct is the layout range from its header to its merge block (the
 //! frontend keeps SPIR-V's structured block order, as `plan_barriers` also
-//! assumes).
+//! assumes). A selection header's instructions before its branch belong to
+//! the enclosing construct (a boundary there does not make the selection a
+//! spine construct); a loop header's belong to the loop.
+//!
+//! When N is not a multiple of 32, lanes `N % 32..32` of the last logical
+//! subgroup are no invocations: every ISBE write of that copy is guarded
+//! (`Isel::logical_guard`). Their reads and arithmetic still run, on
+//! indices past the workgroup. A `return` inside a region is refused (the
+//! lane would exit for the later logical subgroups too).
 
 use crate::error::BackendError;
 use spvsass_frontend::ir::{Block, BuiltIn, Merge, Op, Shader, Stage, StorageClass, Value};
