@@ -178,3 +178,21 @@ fn divergent_regions_and_a_uniform_if_around_barriers() {
         }
     }
 }
+
+/// A return under a branch on the invocation index is refused, naming the
+/// block and the opcode.
+#[test]
+fn return_in_divergent_control_flow_is_an_error() {
+    let options = spvsass::Options {
+        arch: Some(Arch::Sm86),
+        ..Default::default()
+    };
+    let err = spvsass::compile(&common::shader_words("w_return_in_branch.mesh"), &options)
+        .expect_err("a return under a divergent branch");
+    let text = err.to_string();
+    assert!(
+        text.contains("a return inside control flow of a workgroup of 64 invocations"),
+        "{text}"
+    );
+    assert!(text.contains("OpReturn"), "{text}");
+}

@@ -251,6 +251,8 @@ corpus! {
         |s| s.workgroup_size == [48, 1, 1] && has_global(s, StorageClass::TaskPayload);
     w_uniform_if_task: "w_uniform_if.task.spv", Task,
         |s| loops(s) == 1 && has_builtin(s, BuiltIn::WorkgroupId);
+    w_return_in_branch_mesh: "w_return_in_branch.mesh.spv", Mesh,
+        |s| s.workgroup_size == [64, 1, 1] && has(s, |op| matches!(op, Op::Return));
     w_loop_mesh: "w_loop.mesh.spv", Mesh,
         |s| s.workgroup_size == [64, 1, 1] && topology(s) == Some(MeshTopology::Points);
     w_divergent_barrier_mesh: "w_divergent_barrier.mesh.spv", Mesh,
