@@ -57,6 +57,13 @@ golden! {
     c_divide_sm86: "c_divide.comp", Arch::Sm86;
     s_compact_task_sm86: "s_compact.task", Arch::Sm86;
     s_compact_match_task_sm86: "s_compact_match.task", Arch::Sm86;
+    w_vertices128_mesh_sm86: "w_vertices128.mesh", Arch::Sm86;
+    w_exchange_task_sm86: "w_exchange.task", Arch::Sm86;
+    w_exchange_mesh_sm86: "w_exchange.mesh", Arch::Sm86;
+    w_emit96_task_sm86: "w_emit96.task", Arch::Sm86;
+    w_loop_task_sm86: "w_loop.task", Arch::Sm86;
+    w_partial48_task_sm86: "w_partial48.task", Arch::Sm86;
+    w_uniform_if_task_sm86: "w_uniform_if.task", Arch::Sm86;
 }
 
 /// The decoded method stream of a one-workgroup draw of mesh shader
@@ -87,6 +94,8 @@ golden_methods! {
     d_prims_methods: "d_prims.mesh";
     d_viewport_methods: "d_viewport.mesh";
     d_cull_narrow_methods: "d_cull_narrow.mesh";
+    w_vertices128_methods: "w_vertices128.mesh";
+    w_exchange_methods: "w_exchange.mesh";
 }
 
 #[test]

@@ -59,16 +59,6 @@ pub fn compile(sh: &Shader, opts: &BackendOptions) -> Result<Compiled, BackendEr
     } else {
         limits::check_shader(sh)?;
     }
-    if sh.stage != Stage::Compute && sh.invocations() > 32 {
-        return Err(BackendError::Unsupported {
-            what: format!(
-                "workgroups of {} invocations (over one warp: issue [D])",
-                sh.invocations()
-            ),
-            opcode: "OpExecutionMode LocalSize".into(),
-            spirv_id: None,
-        });
-    }
 
     // The pipeline.
     let selected = select(sh, opts.arch, opts.task_present)?;

@@ -12,6 +12,7 @@ pub mod isa;
 pub mod isbe_layout;
 pub mod layout;
 pub mod limits;
+pub mod logical_subgroups;
 pub mod methods;
 pub mod mir;
 pub mod program;

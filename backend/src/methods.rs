@@ -239,8 +239,13 @@ pub fn encode_draw(task: Option<&Binary>, mesh: &Binary, group_count: u32) -> Ve
     w
 }
 
+/// The hardware threads of a workgroup: one warp at most; a wider API
+/// workgroup runs as logical subgroups on it (backend `logical_subgroups`).
 fn threads(b: &Binary) -> u32 {
-    b.workgroup_size.iter().product()
+    b.workgroup_size
+        .iter()
+        .product::<u32>()
+        .min(crate::logical_subgroups::WARP_LANES)
 }
 
 /// One method write of a decoded stream.

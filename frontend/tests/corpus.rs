@@ -275,6 +275,28 @@ corpus! {
         |s| topology(s) == Some(MeshTopology::Triangles);
     two_entry_points: "two_entry_points.comp.spv" entry "scale", Compute,
         |s| s.entry_name == "scale" && s.workgroup_size == [128, 1, 1];
+    w_vertices128_mesh: "w_vertices128.mesh.spv", Mesh,
+        |s| s.workgroup_size == [128, 1, 1] && has_builtin(s, BuiltIn::SubgroupId);
+    w_exchange_task: "w_exchange.task.spv", Task,
+        |s| s.workgroup_size == [64, 1, 1] && has(s, |op| matches!(op, Op::ControlBarrier));
+    w_exchange_mesh: "w_exchange.mesh.spv", Mesh,
+        |s| s.workgroup_size == [64, 1, 1] && has_global(s, StorageClass::TaskPayload);
+    w_emit96_task: "w_emit96.task.spv", Task,
+        |s| s.workgroup_size == [96, 1, 1] && has(s, |op| matches!(op, Op::EmitMeshTasks { .. }));
+    w_emit96_mesh: "w_emit96.mesh.spv", Mesh,
+        |s| topology(s) == Some(MeshTopology::Points) && has_global(s, StorageClass::TaskPayload);
+    w_loop_task: "w_loop.task.spv", Task,
+        |s| loops(s) == 1 && ops(s).iter().filter(|op| matches!(op, Op::ControlBarrier)).count() == 3;
+    w_partial48_task: "w_partial48.task.spv", Task,
+        |s| s.workgroup_size == [48, 1, 1] && has_global(s, StorageClass::TaskPayload);
+    w_uniform_if_task: "w_uniform_if.task.spv", Task,
+        |s| loops(s) == 1 && has_builtin(s, BuiltIn::WorkgroupId);
+    w_return_in_branch_mesh: "w_return_in_branch.mesh.spv", Mesh,
+        |s| s.workgroup_size == [64, 1, 1] && has(s, |op| matches!(op, Op::Return));
+    w_loop_mesh: "w_loop.mesh.spv", Mesh,
+        |s| s.workgroup_size == [64, 1, 1] && topology(s) == Some(MeshTopology::Points);
+    w_divergent_barrier_mesh: "w_divergent_barrier.mesh.spv", Mesh,
+        |s| has(s, |op| matches!(op, Op::ControlBarrier)) && has_builtin(s, BuiltIn::LocalInvocationIndex);
 }
 
 /// Every .spv in tests/shaders/ has a test above and every test names an

@@ -103,7 +103,8 @@ pub fn run_methods(
 ) -> Result<MeshDraw, DrawError> {
     let state = methods::decode(words)?;
     let mesh_state = check_mesh(mesh, task.is_some())?;
-    let threads = mesh.workgroup_size.iter().product();
+    // The hardware threads: one warp, whatever the API workgroup size.
+    let threads = lane_count(mesh.workgroup_size)?;
     state.check(task, mesh_state, threads)?;
     let count = state.group_count.unwrap_or(0);
     if count == 0 {
@@ -142,8 +143,12 @@ pub fn run_draw(
     };
     let task_program = Program::decode(&task.code)?;
     let mesh_program = Program::decode(&mesh.code)?;
-    let task_lanes = lane_count(task.workgroup_size)?;
-    let mesh_lanes = lane_count(mesh.workgroup_size)?;
+    // Checks the sizes; statistics count the API's invocations (facts §4),
+    // not the lanes a wide workgroup's logical subgroups share.
+    lane_count(task.workgroup_size)?;
+    lane_count(mesh.workgroup_size)?;
+    let task_invocations = invocations(task.workgroup_size);
+    let mesh_invocations = invocations(mesh.workgroup_size);
     let total = groups.iter().map(|&g| u64::from(g)).product::<u64>();
     let total = u32::try_from(total).map_err(|_| DrawError::TooManyTaskGroups { groups })?;
     // Task and mesh shaders use no global memory or constant banks yet.
@@ -169,7 +174,7 @@ pub fn run_draw(
                 error: Box::new(e),
             })?;
         counters.add(&run);
-        statistics.task_invocations += u64::from(task_lanes);
+        statistics.task_invocations += task_invocations;
         let out = isbe.bytes(IsbeRegion::OutputAttr);
         let word = |a: u32| {
             let a = a as usize;
@@ -215,7 +220,7 @@ pub fn run_draw(
                     error: Box::new(e),
                 })?;
             counters.add(&run);
-            statistics.mesh_invocations += u64::from(mesh_lanes);
+            statistics.mesh_invocations += mesh_invocations;
             let mut wg = read_mesh_outputs(mesh_state, &misbe, mesh_id)?;
             statistics.mesh_primitives_generated += u64::from(wg.primitive_count);
             wg.task_workgroup = Some(index);
@@ -229,4 +234,9 @@ pub fn run_draw(
         counters,
         statistics,
     })
+}
+
+/// The invocations of one workgroup as the API counts them.
+pub(crate) fn invocations(size: [u32; 3]) -> u64 {
+    size.iter().map(|&n| u64::from(n)).product()
 }

@@ -24,7 +24,7 @@ pub enum SimError {
 
     #[error(
         "workgroup size {}x{}x{} ({lanes} invocations) does not fit one warp: \
-         the simulator runs a workgroup on one warp of 1 to 32 lanes",
+         the simulator runs a workgroup of 1 to 128 invocations on one warp",
         size[0], size[1], size[2]
     )]
     WorkgroupSize { size: [u32; 3], lanes: u64 },

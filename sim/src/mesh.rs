@@ -105,7 +105,8 @@ pub fn run_mesh(
         .flat_map(|z| (0..groups[1]).flat_map(move |y| (0..groups[0]).map(move |x| [x, y, z])));
     let mut counters = Counters::default();
     let mut statistics = PipelineStatistics::default();
-    let lanes = lane_count(binary.workgroup_size)?;
+    lane_count(binary.workgroup_size)?;
+    let invocations = crate::draw::invocations(binary.workgroup_size);
     let mut workgroups = Vec::new();
     // No buffers are bound to mesh draws yet.
     let mut resources = Resources::default();
@@ -124,7 +125,7 @@ pub fn run_mesh(
             })?;
         counters.add(&run);
         let wg = read_mesh_outputs(mesh, &isbe, id)?;
-        statistics.mesh_invocations += u64::from(lanes);
+        statistics.mesh_invocations += invocations;
         statistics.mesh_primitives_generated += u64::from(wg.primitive_count);
         workgroups.push(wg);
     }

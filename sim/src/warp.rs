@@ -70,13 +70,15 @@ pub(crate) struct Env<'a> {
 
 /// The lanes a workgroup occupies: task and mesh workgroups are one warp on
 /// the hardware (nvidia-facts.md §4), and the simulator runs every
-/// workgroup on one warp.
+/// workgroup on one warp. A workgroup of up to 128 invocations runs as
+/// logical subgroups that its compiled code repeats on the 32 lanes
+/// (backend `logical_subgroups`).
 pub fn lane_count(size: [u32; 3]) -> Result<u32, SimError> {
     let lanes = size.iter().map(|&n| u64::from(n)).product::<u64>();
-    if lanes == 0 || lanes > u64::from(WARP_LANES) {
+    if lanes == 0 || lanes > 4 * u64::from(WARP_LANES) {
         return Err(SimError::WorkgroupSize { size, lanes });
     }
-    Ok(lanes as u32)
+    Ok(lanes.min(u64::from(WARP_LANES)) as u32)
 }
 
 /// The GPR index of RZ: it reads as zero and writes to it are dropped.

@@ -155,23 +155,23 @@ fn bsync_that_cannot_complete_is_a_deadlock() {
 }
 
 #[test]
-fn workgroup_larger_than_a_warp() {
+fn workgroup_over_128_invocations() {
     let binary = mesh_binary(
         &[exit()],
-        [8, 8, 1],
+        [8, 8, 4],
         mesh_state(MeshTopology::Points, 1, 1, &POSITION),
     );
     let err = run_mesh(&binary, [1, 1, 1], &SimOptions::default()).unwrap_err();
     assert_eq!(
         err,
         SimError::WorkgroupSize {
-            size: [8, 8, 1],
-            lanes: 64
+            size: [8, 8, 4],
+            lanes: 256
         }
     );
     assert!(
         err.to_string()
-            .starts_with("workgroup size 8x8x1 (64 invocations) does not fit one warp")
+            .starts_with("workgroup size 8x8x4 (256 invocations) does not fit one warp")
     );
 }
 

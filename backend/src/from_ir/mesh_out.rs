@@ -224,6 +224,7 @@ impl Isel<'_> {
             w.addr = self.add_imm(w.addr, w.imm);
             w.imm = 0;
         }
+        let guard = self.logical_guard(guard);
         self.emit(Instr::guarded(guard, Op::IsbeWr(w)));
     }
 
@@ -331,7 +332,13 @@ impl Isel<'_> {
         // XDC listing); a constant vertex has a fixed offset; any
         // other vertex gets its offset computed once.
         let (base, vertex_off, skew) = match elem {
-            Step::Dyn(v) if self.is_lane_id(v) => (Src::ZERO, None, true),
+            // Logical subgroup i's own vertex is in layout block i.
+            Step::Dyn(v)
+                if self.is_lane_id(v)
+                    && self.copy * crate::isbe_layout::BLOCK_ELEMS < layout.max_elems =>
+            {
+                (Src::ZERO, None, true)
+            }
             Step::Const(0) if self.sh.invocations() == 1 => (Src::ZERO, None, true),
             Step::Const(k) => (Src::ZERO, Some(k), false),
             Step::Dyn(v) => {
@@ -344,7 +351,7 @@ impl Isel<'_> {
             let data = self.reg_or_zero(c);
             let imm = match vertex_off {
                 Some(k) => self.check_elem(&layout, k, a, per_primitive, spirv_id)?,
-                None => layout.skew_base(a).unwrap_or(0),
+                None => layout.skew_base(a).unwrap_or(0) + self.copy * layout.block_size(),
             };
             let w = OpIsbeWr {
                 addr: base,
@@ -456,7 +463,8 @@ impl Isel<'_> {
             return;
         };
         let one = Src::reg(crate::isa::Reg::Virt(self.const_reg(1)));
-        let n = self.sh.invocations();
+        // The lanes of the warp (a wider workgroup runs on 32 lanes).
+        let n = self.sh.invocations().min(crate::isbe_layout::BLOCK_ELEMS);
         let blocks = layout.max_elems.div_ceil(crate::isbe_layout::BLOCK_ELEMS);
         if n == crate::isbe_layout::BLOCK_ELEMS {
             for b in 0..blocks {

@@ -13,6 +13,7 @@ mod memory;
 mod mesh_out;
 pub mod places;
 pub mod shared;
+mod subgroups;
 pub mod task_out;
 
 use crate::error::{BackendError, spirv_opcode};
@@ -96,6 +97,13 @@ pub(crate) struct Isel<'a> {
     /// Blocks an atomic's loop split off a block, to be laid out right
     /// after it (atomics.rs).
     split_off: HashMap<usize, Vec<usize>>,
+    /// Logical subgroups of a workgroup over 32 invocations (1 otherwise)
+    /// and the one being selected (`subgroups`).
+    copies: u32,
+    copy: u32,
+    /// The lanes of the last logical subgroup that are invocations, when
+    /// the workgroup size is not a multiple of 32 (`subgroups`).
+    partial: Option<PredSrc>,
 }
 
 pub fn select(sh: &Shader, target: Arch, task_present: bool) -> Result<Selected, BackendError> {
@@ -139,20 +147,28 @@ pub fn select(sh: &Shader, target: Arch, task_present: bool) -> Result<Selected,
         elem_offsets: HashMap::new(),
         computed_offset_stores: Vec::new(),
         workgroup_ids: HashMap::new(),
+        copies: 1,
+        copy: 0,
+        partial: None,
         mem: memory::MemPlan::new(sh)?,
     };
     isel.plan_barriers()?;
-    for &b in &sh.layout {
-        let mb = isel.f.new_block();
-        isel.blocks.insert(b, mb);
-    }
-    isel.cur = isel.blocks[&sh.entry_block()];
-    if written.cull {
-        isel.init_viewport_masks();
-    }
-    isel.init_shared()?;
-    for &b in &sh.layout {
-        isel.block(b)?;
+    if let Some(plan) = crate::logical_subgroups::plan(sh)? {
+        isel.copies = plan.copies;
+        isel.select_wide(&plan, written.cull)?;
+    } else {
+        for &b in &sh.layout {
+            let mb = isel.f.new_block();
+            isel.blocks.insert(b, mb);
+        }
+        isel.cur = isel.blocks[&sh.entry_block()];
+        if written.cull {
+            isel.init_viewport_masks();
+        }
+        isel.init_shared()?;
+        for &b in &sh.layout {
+            isel.block(b)?;
+        }
     }
     atomics::place_split_blocks(&mut isel.f, &isel.split_off);
     control::split_critical_edges(&mut isel.f);
@@ -390,7 +406,8 @@ impl<'a> Isel<'a> {
             // One warp runs the whole workgroup: a barrier needs no
             // instruction (nvidia-facts.md §4).
             I::ControlBarrier | I::MemoryBarrier
-                if self.sh.invocations() <= 32 && self.sh.stage != Stage::Compute =>
+                if (self.sh.invocations() <= 32 || self.copies > 1)
+                    && self.sh.stage != Stage::Compute =>
             {
                 return Ok(());
             }
@@ -455,7 +472,12 @@ impl<'a> Isel<'a> {
         }
         let one_warp = self.sh.stage != Stage::Compute && self.sh.invocations() <= 32;
         let [_, y, z] = self.sh.workgroup_size;
+        let logical = match var.builtin {
+            Some(b) => self.logical_builtin(b, inst)?,
+            None => None,
+        };
         let comps = match var.builtin {
+            _ if logical.is_some() => logical.unwrap_or_default(),
             Some(BuiltIn::LocalInvocationIndex | BuiltIn::SubgroupLocalInvocationId)
                 if one_warp =>
             {
@@ -514,8 +536,16 @@ impl<'a> Isel<'a> {
             [places::Step::Const(i)] if (*i as usize) < comps.len() => vec![comps[*i as usize]],
             _ => return Err(self.unsupported("a dynamic index into an input built-in", inst)),
         };
+        // In a wide workgroup, logical subgroup i's own index is lane + 32i
+        // (`subgroups`; stores place it with SKEW in layout block i).
+        let own_index = self.copies > 1
+            && match (var.builtin, place.path.as_slice()) {
+                (Some(BuiltIn::LocalInvocationIndex), []) => true,
+                (Some(BuiltIn::LocalInvocationId), [places::Step::Const(0)]) => y == 1 && z == 1,
+                _ => false,
+            };
         if let (Some(r), [Comp::Reg(lane)]) = (inst.result, comps.as_slice())
-            && self.special.get(&SpecialReg::LaneId) == Some(lane)
+            && (own_index || self.special.get(&SpecialReg::LaneId) == Some(lane))
         {
             self.lane_ids.insert(r);
         }

@@ -1,0 +1,445 @@
+//! Instruction selection for task and mesh workgroups of more than 32
+//! invocations: the logical subgroups of `crate::logical_subgroups`,
+//! unrolled. Each copy `i` has its own values (and its own MIR blocks for
+//! regions); spine blocks are shared and hold every copy's instructions.
+//!
+//! Layout of one region (header H, merge M) for copies 0..k:
+//! `E(H)` (spine form of H: the parameters of every copy) -> `H_0 ..` copy 0
+//! `.. -> J_0` (M for copy 0) -> `H_1 ..` copy 1 `.. -> J_1` -> ... ->
+//! `J_{k-1}` -> `M` (spine form, the parameters of every copy). Each `H_i`
+//! dominates everything after it, so values a region defines stay usable
+//! after its merge, as in the IR.
+
+use super::{Comp, Isel};
+use crate::error::BackendError;
+use crate::isa::{
+    Dst, Instr, IntCmp, Op, OpBra, OpBsync, OpIAdd3, OpISetP, OpLop3, OpPLop3, OpShf, PredCombine,
+    PredSrc, Reg, RegFile, Src, Target,
+};
+use crate::logical_subgroups::{Plan, WARP_LANES, is_boundary};
+use spvsass_frontend::ir::{self, BlockCall, BuiltIn, InstData, Value};
+use std::collections::{HashMap, HashSet};
+
+/// What one logical subgroup sees: its values and where its blocks are.
+#[derive(Default)]
+pub(super) struct CopyState {
+    vals: HashMap<Value, Vec<Comp>>,
+    lane_ids: HashSet<Value>,
+    blocks: HashMap<ir::Block, usize>,
+}
+
+impl Isel<'_> {
+    /// Makes copy `i` the one that `block`, `inst` and `terminator` see.
+    fn enter_copy(&mut self, copies: &mut [CopyState], i: usize) {
+        let cur = self.copy as usize;
+        std::mem::swap(&mut self.vals, &mut copies[cur].vals);
+        std::mem::swap(&mut self.lane_ids, &mut copies[cur].lane_ids);
+        std::mem::swap(&mut self.blocks, &mut copies[cur].blocks);
+        std::mem::swap(&mut self.vals, &mut copies[i].vals);
+        std::mem::swap(&mut self.lane_ids, &mut copies[i].lane_ids);
+        std::mem::swap(&mut self.blocks, &mut copies[i].blocks);
+        self.copy = i as u32;
+    }
+
+    /// Selects the whole shader as `plan` says.
+    pub(super) fn select_wide(&mut self, plan: &Plan, cull: bool) -> Result<(), BackendError> {
+        let k = plan.copies as usize;
+        let sh = self.sh;
+        // MIR blocks, in layout order (the entry block first).
+        let mut spine: HashMap<ir::Block, usize> = HashMap::new();
+        let mut copies: Vec<CopyState> = (0..k).map(|_| CopyState::default()).collect();
+        let mut li = 0;
+        while li < sh.layout.len() {
+            let b = sh.layout[li];
+            spine.insert(b, self.f.new_block());
+            if let Some(&merge) = plan.regions.get(&b) {
+                let inner: Vec<ir::Block> = sh.layout[li..]
+                    .iter()
+                    .copied()
+                    .take_while(|x| plan.region_of.get(x) == Some(&b))
+                    .collect();
+                for c in copies.iter_mut() {
+                    for &rb in &inner {
+                        c.blocks.insert(rb, self.f.new_block());
+                    }
+                    c.blocks.insert(merge, self.f.new_block());
+                }
+                li += inner.len();
+            } else {
+                li += 1;
+            }
+        }
+        self.cur = spine[&sh.entry_block()];
+        let rest = sh.invocations() % WARP_LANES;
+        if rest != 0 {
+            let lane = Comp::Reg(self.special_reg(crate::isa::SpecialReg::LaneId));
+            let lane = self.src_of(lane);
+            if let Comp::Pred(p) = self.alu(Op::ISetP(OpISetP {
+                dst: Dst::None,
+                cmp: IntCmp::Lt,
+                signed: false,
+                combine: PredCombine::And,
+                srcs: [lane, Src::imm(rest)],
+                accum: PredSrc::TRUE,
+            })) {
+                self.partial = Some(PredSrc::reg(Reg::Virt(p)));
+            }
+        }
+        if cull {
+            self.init_viewport_masks();
+        }
+        self.init_shared()?;
+        // Copy 0 is entered between the steps (the spine map stays in
+        // `spine`).
+        self.copy = 0;
+        std::mem::swap(&mut self.vals, &mut copies[0].vals);
+        std::mem::swap(&mut self.lane_ids, &mut copies[0].lane_ids);
+        std::mem::swap(&mut self.blocks, &mut copies[0].blocks);
+        let mut li = 0;
+        while li < sh.layout.len() {
+            let b = sh.layout[li];
+            let Some(&merge) = plan.regions.get(&b) else {
+                self.spine_block(b, &spine, &mut copies, true)?;
+                li += 1;
+                continue;
+            };
+            self.region(b, merge, plan, &spine, &mut copies)?;
+            li += sh.layout[li..]
+                .iter()
+                .take_while(|x| plan.region_of.get(x) == Some(&b))
+                .count();
+        }
+        Ok(())
+    }
+
+    /// Parameters of `b` for every copy, as one MIR parameter list.
+    fn spine_params(&mut self, b: ir::Block, copies: &mut [CopyState]) -> Result<(), BackendError> {
+        let mut params = Vec::new();
+        for i in 0..copies.len() {
+            self.enter_copy(copies, i);
+            for &p in &self.sh.blocks[b].params {
+                let comps = self.new_regs_for(p)?;
+                params.extend(comps.iter().map(reg_of));
+                self.vals.insert(p, comps);
+            }
+        }
+        self.enter_copy(copies, 0);
+        self.f.blocks[self.cur].params = params;
+        Ok(())
+    }
+
+    /// Arguments of a spine edge: every copy's, in copy order.
+    fn spine_args(
+        &mut self,
+        call: &BlockCall,
+        copies: &mut [CopyState],
+    ) -> Result<Vec<u32>, BackendError> {
+        let mut args = Vec::new();
+        for i in 0..copies.len() {
+            self.enter_copy(copies, i);
+            for &a in &call.args {
+                for c in self.value(a)?.clone() {
+                    args.push(self.materialize(c));
+                }
+            }
+        }
+        self.enter_copy(copies, 0);
+        Ok(args)
+    }
+
+    fn bra(&mut self, to: usize, args: Vec<u32>) {
+        self.emit(Instr::new(Op::Bra(OpBra {
+            target: Target::Block(to as u32),
+        })));
+        self.f.add_edge(self.cur, to, args);
+    }
+
+    /// A spine block; without its terminator for a selection region's
+    /// header (its copies branch).
+    fn spine_block(
+        &mut self,
+        b: ir::Block,
+        spine: &HashMap<ir::Block, usize>,
+        copies: &mut [CopyState],
+        with_terminator: bool,
+    ) -> Result<(), BackendError> {
+        self.cur = spine[&b];
+        self.spine_params(b, copies)?;
+        let sh = self.sh;
+        let insts = &sh.blocks[b].insts;
+        let body = if with_terminator {
+            &insts[..]
+        } else {
+            &insts[..insts.len().saturating_sub(1)]
+        };
+        for &i in body {
+            let inst = &sh.insts[i];
+            match &inst.op {
+                // All copies of the region before ran already: nothing to
+                // wait for on one warp.
+                ir::Op::ControlBarrier => {}
+                // Uniform (the analysis proved the control flow uniform, and
+                // the API wants the operands uniform): emitted once.
+                op if is_boundary(op) => self.inst(b, inst)?,
+                ir::Op::Return | ir::Op::Unreachable => self.inst(b, inst)?,
+                ir::Op::Jump(call) => {
+                    let args = self.spine_args(call, copies)?;
+                    self.bra(spine[&call.block], args);
+                }
+                ir::Op::Branch {
+                    cond,
+                    then_dest,
+                    else_dest,
+                } => self.spine_branch(*cond, then_dest, else_dest, inst, spine, copies)?,
+                _ => {
+                    for c in 0..copies.len() {
+                        self.enter_copy(copies, c);
+                        self.inst(b, inst)?;
+                    }
+                    self.enter_copy(copies, 0);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// A uniform branch: copy 0's condition decides for every copy, and no
+    /// convergence barrier is needed.
+    fn spine_branch(
+        &mut self,
+        cond: Value,
+        then_dest: &BlockCall,
+        else_dest: &BlockCall,
+        inst: &InstData,
+        spine: &HashMap<ir::Block, usize>,
+        copies: &mut [CopyState],
+    ) -> Result<(), BackendError> {
+        let guard = match self.value_comp(cond)? {
+            Comp::Bool(true) => {
+                let args = self.spine_args(then_dest, copies)?;
+                self.bra(spine[&then_dest.block], args);
+                return Ok(());
+            }
+            Comp::Bool(false) => {
+                let args = self.spine_args(else_dest, copies)?;
+                self.bra(spine[&else_dest.block], args);
+                return Ok(());
+            }
+            Comp::Pred(p) => PredSrc::reg(Reg::Virt(p)),
+            _ => {
+                return Err(BackendError::Invalid {
+                    what: "a branch on a non-boolean".into(),
+                    spirv_id: inst.spirv_id,
+                });
+            }
+        };
+        let taken_args = self.spine_args(then_dest, copies)?;
+        let other_args = self.spine_args(else_dest, copies)?;
+        let (t, e) = (spine[&then_dest.block], spine[&else_dest.block]);
+        self.emit(Instr::guarded(
+            guard,
+            Op::Bra(OpBra {
+                target: Target::Block(t as u32),
+            }),
+        ));
+        self.f.add_edge(self.cur, t, taken_args);
+        self.f.add_edge(self.cur, e, other_args);
+        Ok(())
+    }
+
+    /// One region, once per copy, chained through the merge's copies.
+    fn region(
+        &mut self,
+        header: ir::Block,
+        merge: ir::Block,
+        plan: &Plan,
+        spine: &HashMap<ir::Block, usize>,
+        copies: &mut [CopyState],
+    ) -> Result<(), BackendError> {
+        let sh = self.sh;
+        let k = copies.len();
+        // E(H): the header's parameters for every copy; for a selection,
+        // also its instructions before the branch, and each copy of H is
+        // then the branch alone.
+        let selection = plan.selections.contains(&header);
+        if selection {
+            self.spine_block(header, spine, copies, false)?;
+        } else {
+            self.cur = spine[&header];
+            self.spine_params(header, copies)?;
+        }
+        let entry_args = |isel: &mut Isel<'_>| -> Result<Vec<u32>, BackendError> {
+            let mut args = Vec::new();
+            if selection {
+                return Ok(args);
+            }
+            for &p in &sh.blocks[header].params {
+                for c in isel.value(p)?.clone() {
+                    args.push(isel.materialize(c));
+                }
+            }
+            Ok(args)
+        };
+        let args = entry_args(self)?;
+        let to = self.blocks[&header];
+        self.bra(to, args);
+        let inner: Vec<ir::Block> = sh
+            .layout
+            .iter()
+            .copied()
+            .filter(|b| plan.region_of.get(b) == Some(&header))
+            .collect();
+        let mut merge_params = Vec::new();
+        for i in 0..k {
+            self.enter_copy(copies, i);
+            for &b in &inner {
+                if selection && b == header {
+                    self.cur = self.blocks[&b];
+                    let last = sh.blocks[b].insts.last().map(|&t| &sh.insts[t]);
+                    if let Some(term) = last {
+                        self.inst(b, term)?;
+                    }
+                } else {
+                    self.block(b)?;
+                }
+            }
+            // J_i: the merge block of copy i.
+            self.cur = self.blocks[&merge];
+            let mut params = Vec::new();
+            for &p in &sh.blocks[merge].params {
+                let comps = self.new_regs_for(p)?;
+                params.extend(comps.iter().map(reg_of));
+                self.vals.insert(p, comps);
+            }
+            merge_params.extend(params.iter().copied());
+            self.f.blocks[self.cur].params = params;
+            if let Some(&bar) = self.bsync_at.get(&merge) {
+                self.emit(Instr::new(Op::Bsync(OpBsync { bar })));
+            }
+            if i + 1 < k {
+                // Copy i + 1 enters with its own header arguments from E(H).
+                let j = self.cur;
+                self.enter_copy(copies, i + 1);
+                self.cur = j;
+                let args = entry_args(self)?;
+                let to = self.blocks[&header];
+                self.bra(to, args);
+            } else {
+                self.bra(spine[&merge], std::mem::take(&mut merge_params));
+            }
+        }
+        self.enter_copy(copies, 0);
+        Ok(())
+    }
+
+    /// The guard of a write: in the last logical subgroup of a workgroup
+    /// whose size is not a multiple of 32, the lanes past the workgroup
+    /// are no invocations and must not write.
+    pub(super) fn logical_guard(&mut self, guard: PredSrc) -> PredSrc {
+        let Some(active) = self.partial else {
+            return guard;
+        };
+        if self.copy + 1 != self.copies {
+            return guard;
+        }
+        if guard == PredSrc::TRUE {
+            return active;
+        }
+        // PLOP3 LUT for a & b (a = 0xf0, b = 0xcc).
+        let p = self.f.new_vreg(RegFile::Pred);
+        self.emit(Instr::new(Op::PLop3(OpPLop3 {
+            dst: Dst::Reg(Reg::Virt(p)),
+            srcs: [guard, active, PredSrc::TRUE],
+            lut: 0xc0,
+        })));
+        PredSrc::reg(Reg::Virt(p))
+    }
+
+    /// Built-ins that depend on the logical subgroup of a wide workgroup;
+    /// `None` for the others (and for workgroups of one warp).
+    pub(super) fn logical_builtin(
+        &mut self,
+        b: BuiltIn,
+        inst: &InstData,
+    ) -> Result<Option<Vec<Comp>>, BackendError> {
+        if self.copies <= 1 {
+            return Ok(None);
+        }
+        let index = |isel: &mut Isel<'_>| {
+            let lane = Comp::Reg(isel.special_reg(crate::isa::SpecialReg::LaneId));
+            if isel.copy == 0 {
+                return lane;
+            }
+            let lane = isel.src_of(lane);
+            isel.alu(Op::IAdd3(OpIAdd3 {
+                dst: Dst::None,
+                srcs: [lane, Src::imm(isel.copy * WARP_LANES), Src::ZERO],
+            }))
+        };
+        Ok(Some(match b {
+            BuiltIn::LocalInvocationIndex => vec![index(self)],
+            BuiltIn::SubgroupId => vec![Comp::Const(self.copy)],
+            BuiltIn::NumSubgroups => vec![Comp::Const(self.copies)],
+            BuiltIn::SubgroupLocalInvocationId => {
+                vec![Comp::Reg(self.special_reg(crate::isa::SpecialReg::LaneId))]
+            }
+            BuiltIn::LocalInvocationId => {
+                let [x, y, _] = self.sh.workgroup_size;
+                if !x.is_power_of_two() || !(x * y).is_power_of_two() {
+                    return Err(self.unsupported(
+                        format!(
+                            "gl_LocalInvocationID in a workgroup of {:?} over 32 invocations \
+                             (x and x*y must be powers of two)",
+                            self.sh.workgroup_size
+                        ),
+                        inst,
+                    ));
+                }
+                let idx = index(self);
+                if y == 1 && self.sh.workgroup_size[2] == 1 {
+                    return Ok(Some(vec![idx, Comp::Const(0), Comp::Const(0)]));
+                }
+                let lx = self.bits(idx, 0, x);
+                let ly = self.bits(idx, x.trailing_zeros(), y);
+                let lz = self.bits(idx, (x * y).trailing_zeros(), u32::MAX);
+                vec![lx, ly, lz]
+            }
+            _ => return Ok(None),
+        }))
+    }
+
+    /// `(v >> shift) & (size - 1)` (`size` a power of two, or all bits for
+    /// `u32::MAX`).
+    fn bits(&mut self, v: Comp, shift: u32, size: u32) -> Comp {
+        if size == 1 {
+            return Comp::Const(0);
+        }
+        let mut r = v;
+        if shift > 0 {
+            let src = self.src_of(r);
+            r = self.alu(Op::Shf(OpShf {
+                dst: Dst::None,
+                srcs: [src, Src::imm(shift), Src::ZERO],
+                right: true,
+                wrap: false,
+                high: false,
+            }));
+        }
+        if size != u32::MAX {
+            let src = self.src_of(r);
+            r = self.alu(Op::Lop3(OpLop3 {
+                dst: Dst::None,
+                srcs: [src, Src::imm(size - 1), Src::ZERO],
+                lut: 0xc0,
+            }));
+        }
+        r
+    }
+}
+
+fn reg_of(c: &Comp) -> u32 {
+    match c {
+        Comp::Reg(r) | Comp::Pred(r) => *r,
+        _ => unreachable!("new_regs_for gives registers"),
+    }
+}

@@ -1,0 +1,340 @@
+//! Task and mesh workgroups of more than 32 invocations on one warp.
+//!
+//! The hardware runs a task or mesh workgroup on a single warp of 32 lanes
+//! (nvidia-facts.md §4, seed 003 "One hardware invocation = up to 4
+//! invocations"). An API workgroup of N invocations (33..=128) therefore
+//! runs as `ceil(N / 32)` logical subgroups on that warp: logical subgroup
+//! `i` is lanes 0..32 with `local_invocation_index = i * 32 + lane`.
+//!
+//! The code between region boundaries (OpControlBarrier, SetMeshOutputsEXT,
+//! EmitMeshTasksEXT) is repeated once per logical subgroup, in order, so
+//! that every logical subgroup finishes a region before any starts the
+//! next: that is what a workgroup barrier promises. The repetition is
+//! **unrolled** at instruction selection (at most 4 copies) rather than a
+//! runtime loop over `i`: every SSA value then simply has one register per
+//! copy, so values live across a boundary need no indexed storage (the ISA
+//! has no indexed register access, and local memory is not modelled), at
+//! the price of code size and register pressure growing with the copies.
+//!
+//! This module is the analysis; `from_ir::subgroups` emits the code. It
+//! splits the structured control flow into:
+//! - the *spine*: blocks outside any construct, and blocks of constructs
+//!   that contain a boundary. Their branches must be uniform (proved here,
+//!   else a compile error: a barrier in divergent control flow is undefined
+//!   behaviour in Vulkan). Spine blocks are emitted once; each instruction in
+//!   them once per copy; boundaries once.
+//! - *regions*: maximal constructs (header to merge, exclusive) without a
+//!   boundary. Each is emitted as a whole once per copy, one copy after the
+//!   other, whatever its control flow.
+//!
+//! A construct is the layout range from its header to its merge block (the
+//! frontend keeps SPIR-V's structured block order, as `plan_barriers` also
+//! assumes). A selection header's instructions before its branch belong to
+//! the enclosing construct (a boundary there does not make the selection a
+//! spine construct); a loop header's belong to the loop.
+//!
+//! When N is not a multiple of 32, lanes `N % 32..32` of the last logical
+//! subgroup are no invocations: every ISBE write of that copy is guarded
+//! (`Isel::logical_guard`). Their reads and arithmetic still run, on
+//! indices past the workgroup. A `return` inside a region is refused (the
+//! lane would exit for the later logical subgroups too).
+
+use crate::error::BackendError;
+use spvsass_frontend::ir::{Block, BuiltIn, Merge, Op, Shader, Stage, StorageClass, Value};
+use std::collections::{HashMap, HashSet};
+
+/// Lanes of the warp a task or mesh workgroup runs on.
+pub const WARP_LANES: u32 = 32;
+
+/// How a wide workgroup's control flow is split.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    /// Logical subgroups: `ceil(N / 32)`.
+    pub copies: u32,
+    /// Region headers and their merge blocks.
+    pub regions: HashMap<Block, Block>,
+    /// Region headers of selections: their instructions before the branch
+    /// belong to the spine.
+    pub selections: HashSet<Block>,
+    /// Each block inside a region, with the region's header.
+    pub region_of: HashMap<Block, Block>,
+}
+
+impl Plan {
+    pub fn is_spine(&self, b: Block) -> bool {
+        !self.region_of.contains_key(&b)
+    }
+}
+
+/// Whether the op ends a region: every logical subgroup must have run the
+/// code before it before any runs the code after it.
+pub fn is_boundary(op: &Op) -> bool {
+    matches!(
+        op,
+        Op::ControlBarrier | Op::SetMeshOutputs { .. } | Op::EmitMeshTasks { .. }
+    )
+}
+
+fn divergent(what: String, spirv_id: Option<u32>) -> BackendError {
+    BackendError::Invalid {
+        what: format!(
+            "{what}: a workgroup barrier, SetMeshOutputsEXT or EmitMeshTasksEXT in control \
+             flow that is not provably uniform (undefined behaviour in Vulkan; a workgroup of \
+             more than 32 invocations needs it uniform to run its logical subgroups in turn)"
+        ),
+        spirv_id,
+    }
+}
+
+/// The plan for a task or mesh shader of more than 32 invocations; `None`
+/// when the workgroup fits one warp (or the shader is a compute shader).
+pub fn plan(sh: &Shader) -> Result<Option<Plan>, BackendError> {
+    let n = sh.invocations();
+    if sh.stage == Stage::Compute || n <= WARP_LANES {
+        return Ok(None);
+    }
+    let pos: HashMap<Block, usize> = sh.layout.iter().enumerate().map(|(i, &b)| (b, i)).collect();
+    let has_boundary: Vec<bool> = sh
+        .layout
+        .iter()
+        .map(|&b| {
+            sh.blocks[b]
+                .insts
+                .iter()
+                .any(|&i| is_boundary(&sh.insts[i].op))
+        })
+        .collect();
+    let label = |b: Block| sh.blocks[b].spirv_label;
+    let mut plan = Plan {
+        copies: n.div_ceil(WARP_LANES),
+        regions: HashMap::new(),
+        selections: HashSet::new(),
+        region_of: HashMap::new(),
+    };
+    let mut i = 0;
+    while i < sh.layout.len() {
+        let h = sh.layout[i];
+        // A selection header's own instructions run before the branch, in
+        // the parent construct (they are emitted with the spine); a loop
+        // header's run on every iteration, inside the construct.
+        let (merge, first) = match sh.blocks[h].merge {
+            Some(Merge::Selection { merge }) => (merge, i + 1),
+            Some(Merge::Loop { merge, .. }) => (merge, i),
+            None => {
+                i += 1;
+                continue;
+            }
+        };
+        let end = pos[&merge];
+        if end <= i {
+            return Err(BackendError::Invalid {
+                what: format!("the merge block of header {h} comes before it in the layout"),
+                spirv_id: label(h),
+            });
+        }
+        if has_boundary[first.min(end)..end].iter().any(|&x| x) {
+            i += 1;
+            continue;
+        }
+        plan.regions.insert(h, merge);
+        if first > i {
+            plan.selections.insert(h);
+        }
+        for &b in &sh.layout[i..end] {
+            plan.region_of.insert(b, h);
+        }
+        i = end;
+    }
+    check_edges(sh, &plan)?;
+    check_uniform(sh, &plan)?;
+    Ok(Some(plan))
+}
+
+/// Regions are left only through their merge block and never end the
+/// shader (a lane that exits in one logical subgroup would be gone for the
+/// next); the spine enters a region only through its header.
+fn check_edges(sh: &Shader, plan: &Plan) -> Result<(), BackendError> {
+    for &b in &sh.layout {
+        let Some(term) = sh.blocks[b].insts.last().map(|&i| &sh.insts[i]) else {
+            continue;
+        };
+        match (plan.region_of.get(&b), &term.op) {
+            (Some(_), Op::Return | Op::Unreachable) => {
+                return Err(BackendError::Unsupported {
+                    what: format!(
+                        "a return inside control flow of a workgroup of {} invocations \
+                         (block {b}; move it after the conditional code)",
+                        sh.invocations()
+                    ),
+                    opcode: "OpReturn".into(),
+                    spirv_id: term.spirv_id.or(sh.blocks[b].spirv_label),
+                });
+            }
+            (Some(h), _) => {
+                let merge = plan.regions[h];
+                for s in sh.successors(b) {
+                    if plan.region_of.get(&s) != Some(h) && s != merge {
+                        return Err(divergent(
+                            format!("block {b} branches out of its construct to block {s}"),
+                            sh.blocks[b].spirv_label,
+                        ));
+                    }
+                }
+            }
+            (None, _) => {
+                for s in sh.successors(b) {
+                    if !plan.is_spine(s) && !plan.regions.contains_key(&s) {
+                        return Err(BackendError::Invalid {
+                            what: format!("block {b} enters a construct at block {s}"),
+                            spirv_id: sh.blocks[b].spirv_label,
+                        });
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Built-ins equal for every invocation of a workgroup.
+fn uniform_builtin(b: BuiltIn) -> bool {
+    matches!(
+        b,
+        BuiltIn::WorkgroupId
+            | BuiltIn::NumWorkgroups
+            | BuiltIn::WorkgroupSize
+            | BuiltIn::SubgroupSize
+            | BuiltIn::NumSubgroups
+            | BuiltIn::DrawIndex
+            | BuiltIn::ViewIndex
+    )
+}
+
+/// Proves every branch of the spine uniform: its condition is computed from
+/// constants, uniform built-ins and (in a mesh shader) the task payload,
+/// through pure operations and block parameters whose incoming values are
+/// all uniform (a greatest fixed point, so loop counters qualify).
+fn check_uniform(sh: &Shader, plan: &Plan) -> Result<(), BackendError> {
+    // Incoming arguments of each block parameter.
+    let mut incoming: HashMap<Value, Vec<Value>> = HashMap::new();
+    let mut switched: HashSet<Block> = HashSet::new();
+    for &b in &sh.layout {
+        let Some(&last) = sh.blocks[b].insts.last() else {
+            continue;
+        };
+        let calls = match &sh.insts[last].op {
+            Op::Jump(c) => vec![c],
+            Op::Branch {
+                then_dest,
+                else_dest,
+                ..
+            } => vec![then_dest, else_dest],
+            Op::Switch { default, cases, .. } => {
+                switched
+                    .extend(std::iter::once(default.block).chain(cases.iter().map(|c| c.1.block)));
+                continue;
+            }
+            _ => continue,
+        };
+        for c in calls {
+            for (&p, &a) in sh.blocks[c.block].params.iter().zip(&c.args) {
+                incoming.entry(p).or_default().push(a);
+            }
+        }
+    }
+    // The greatest fixed point: start from everything uniform and remove
+    // until stable, so that a loop counter fed by itself stays uniform.
+    let mut uniform: HashSet<Value> = sh.values.keys().collect();
+    loop {
+        let mut changed = false;
+        let mut set = |v: Value, u: bool, uniform: &mut HashSet<Value>| {
+            if u != uniform.contains(&v) {
+                changed = true;
+                if u {
+                    uniform.insert(v);
+                } else {
+                    uniform.remove(&v);
+                }
+            }
+        };
+        for &b in &sh.layout {
+            for &p in &sh.blocks[b].params {
+                let u = plan.is_spine(b)
+                    && !switched.contains(&b)
+                    && incoming
+                        .get(&p)
+                        .is_some_and(|args| args.iter().all(|a| uniform.contains(a)));
+                set(p, u, &mut uniform);
+            }
+            for &i in &sh.blocks[b].insts {
+                let inst = &sh.insts[i];
+                let Some(r) = inst.result else { continue };
+                let u = inst_uniform(sh, &inst.op, &uniform);
+                set(r, u, &mut uniform);
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    for &b in &sh.layout {
+        if !plan.is_spine(b) {
+            continue;
+        }
+        let Some(&last) = sh.blocks[b].insts.last() else {
+            continue;
+        };
+        let inst = &sh.insts[last];
+        match &inst.op {
+            Op::Branch { cond, .. } if !uniform.contains(cond) => {
+                return Err(divergent(
+                    format!("the branch at the end of block {b} depends on {cond}"),
+                    inst.spirv_id.or(sh.blocks[b].spirv_label),
+                ));
+            }
+            Op::Switch { .. } => {
+                return Err(divergent(
+                    format!("the switch at the end of block {b}"),
+                    inst.spirv_id.or(sh.blocks[b].spirv_label),
+                ));
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+fn inst_uniform(sh: &Shader, op: &Op, uniform: &HashSet<Value>) -> bool {
+    let all_args = || {
+        let mut all = true;
+        op.for_each_arg(|a| all &= uniform.contains(&a));
+        all
+    };
+    match op {
+        Op::Const(_) | Op::Undef => true,
+        Op::VarAddr(g) => {
+            let var = &sh.globals[*g];
+            match var.class {
+                StorageClass::Input => var.builtin.is_some_and(uniform_builtin),
+                StorageClass::TaskPayload => sh.stage == Stage::Mesh,
+                _ => false,
+            }
+        }
+        Op::AccessChain { .. }
+        | Op::Load { .. }
+        | Op::Unary(..)
+        | Op::Binary(..)
+        | Op::Cmp(..)
+        | Op::Convert(..)
+        | Op::Select { .. }
+        | Op::CompositeConstruct(_)
+        | Op::CompositeExtract { .. }
+        | Op::CompositeInsert { .. }
+        | Op::VectorShuffle { .. }
+        | Op::ExtractDynamic { .. }
+        | Op::InsertDynamic { .. }
+        | Op::CopyLogical(_)
+        | Op::Math(..) => all_args(),
+        _ => false,
+    }
+}

@@ -1,0 +1,198 @@
+//! Task and mesh workgroups of more than 32 invocations, run as logical
+//! subgroups on one warp (backend `logical_subgroups`, facts §4): outputs
+//! checked value by value, statistics counted in API invocations.
+
+mod common;
+
+use spvsass::backend::target::Arch;
+use spvsass::sim::{MeshDraw, SimOptions};
+
+fn draw(task: Option<&str>, mesh: &str, groups: [u32; 3]) -> MeshDraw {
+    let t = task.map(|t| common::compile(t, Arch::Sm86));
+    let m = common::compile(mesh, Arch::Sm86);
+    spvsass::simulate_draw(
+        t.as_ref().map(|t| &t.binary),
+        &m.binary,
+        groups,
+        &SimOptions::default(),
+    )
+    .expect("draw runs")
+}
+
+/// 128 invocations: invocation i writes vertex i (position (i, subgroup,
+/// workgroup, 1), color (2i, local id x, 4, 0.5)); i < 64 writes triangle i.
+#[test]
+fn mesh_128_invocations_write_their_own_vertices() {
+    let d = draw(None, "w_vertices128.mesh", [2, 1, 1]);
+    assert_eq!(d.workgroups.len(), 2);
+    for (g, wg) in d.workgroups.iter().enumerate() {
+        assert_eq!(wg.primitive_count, 64);
+        for p in 0..64u32 {
+            assert_eq!(
+                wg.indices[p as usize],
+                vec![2 * p, 2 * p + 1, (2 * p + 2) % 128],
+                "triangle {p}"
+            );
+        }
+        assert_eq!(wg.vertices.len(), 128);
+        for (i, v) in wg.vertices.iter().enumerate() {
+            let i = i as u32;
+            assert_eq!(
+                v.position,
+                Some([i as f32, (i / 32) as f32, g as f32, 1.0]),
+                "vertex {i} of workgroup {g}"
+            );
+            assert_eq!(
+                v.generic[&0],
+                [Some((2 * i) as f32), Some(i as f32), Some(4.0), Some(0.5)],
+                "color of vertex {i}"
+            );
+        }
+    }
+    assert_eq!(d.statistics.mesh_invocations, 2 * 128);
+    assert_eq!(d.statistics.mesh_primitives_generated, 2 * 64);
+}
+
+/// 64 task invocations write a[i] = 3i + g, and after the barrier
+/// b[i] = a[63 - i] + 1000 (written by the other logical subgroup); the
+/// 64-invocation mesh shader shows (a[i], b[i], subgroup id).
+#[test]
+fn barrier_orders_logical_subgroups() {
+    let d = draw(Some("w_exchange.task"), "w_exchange.mesh", [2, 1, 1]);
+    assert_eq!(d.workgroups.len(), 2);
+    for (g, wg) in d.workgroups.iter().enumerate() {
+        let g = g as u32;
+        assert_eq!(wg.primitive_count, 64);
+        assert_eq!(wg.vertices.len(), 64);
+        for (i, v) in wg.vertices.iter().enumerate() {
+            let i = i as u32;
+            let a = 3 * i + g;
+            let b = 3 * (63 - i) + g + 1000;
+            assert_eq!(
+                v.position,
+                Some([a as f32, b as f32, (i / 32) as f32, 1.0]),
+                "vertex {i} of task workgroup {g}"
+            );
+        }
+    }
+    assert_eq!(d.statistics.task_invocations, 2 * 64);
+    assert_eq!(d.statistics.mesh_invocations, 2 * 64);
+}
+
+/// 96 task invocations fill v[i] = 7i + g and launch three mesh
+/// workgroups; mesh workgroup m shows v[32m + lane].
+#[test]
+fn task_96_invocations_emit_mesh_tasks() {
+    let d = draw(Some("w_emit96.task"), "w_emit96.mesh", [2, 1, 1]);
+    assert_eq!(d.tasks.len(), 2);
+    assert!(d.tasks.iter().all(|t| t.mesh_groups == [3, 1, 1]));
+    assert_eq!(d.workgroups.len(), 6);
+    for (n, wg) in d.workgroups.iter().enumerate() {
+        let (g, m) = ((n / 3) as u32, (n % 3) as u32);
+        assert_eq!(wg.task_workgroup, Some(g));
+        assert_eq!(wg.primitive_count, 32);
+        for (lane, v) in wg.vertices.iter().enumerate() {
+            let i = 32 * m + lane as u32;
+            assert_eq!(
+                v.position,
+                Some([(7 * i + g) as f32, m as f32, 0.0, 1.0]),
+                "payload word {i} of task workgroup {g}"
+            );
+        }
+    }
+    assert_eq!(d.statistics.task_invocations, 2 * 96);
+    assert_eq!(d.statistics.mesh_invocations, 6 * 32);
+}
+
+/// A loop of three rounds around two barriers: a[i] = a[(i + 1) % 64] + 1,
+/// from a[i] = 10i: after it, a[i] = 10 * ((i + 3) % 64) + 3.
+#[test]
+fn loop_with_constant_trip_count_around_barriers() {
+    let d = draw(Some("w_loop.task"), "w_loop.mesh", [1, 1, 1]);
+    assert_eq!(d.workgroups.len(), 1);
+    let wg = &d.workgroups[0];
+    assert_eq!(wg.vertices.len(), 64);
+    for (i, v) in wg.vertices.iter().enumerate() {
+        let expected = 10 * ((i + 3) % 64) + 3;
+        assert_eq!(
+            v.position,
+            Some([expected as f32, 0.0, 0.0, 1.0]),
+            "payload word {i}"
+        );
+    }
+    assert_eq!(d.statistics.task_invocations, 64);
+    assert_eq!(d.statistics.mesh_invocations, 64);
+}
+
+/// A barrier under a branch on the invocation index is refused, naming
+/// the branch.
+#[test]
+fn barrier_in_divergent_control_flow_is_an_error() {
+    let options = spvsass::Options {
+        arch: Some(Arch::Sm86),
+        ..Default::default()
+    };
+    let err = spvsass::compile(&common::shader_words("w_divergent_barrier.mesh"), &options)
+        .expect_err("a barrier in divergent control flow");
+    let text = err.to_string();
+    assert!(text.contains("not provably uniform"), "{text}");
+    assert!(text.contains("the branch at the end of block"), "{text}");
+}
+
+/// 48 invocations: the last logical subgroup has 16; lanes 16..31 of it
+/// are no invocations and write nothing (payload words 48..63 keep the
+/// simulator's poison, 0xcdcdcdcd, read as a uint and converted to float).
+#[test]
+fn lanes_past_the_workgroup_do_not_write() {
+    let d = draw(Some("w_partial48.task"), "w_loop.mesh", [1, 1, 1]);
+    let wg = &d.workgroups[0];
+    assert_eq!(wg.vertices.len(), 64);
+    for (i, v) in wg.vertices.iter().enumerate() {
+        let expected = if i < 48 { i as u32 + 1 } else { 0xcdcd_cdcd };
+        assert_eq!(
+            v.position,
+            Some([expected as f32, 0.0, 0.0, 1.0]),
+            "payload word {i}"
+        );
+    }
+    assert_eq!(d.statistics.task_invocations, 48);
+}
+
+/// Divergent code between barriers (an if, a loop of `i & 3` rounds) runs
+/// per logical subgroup; barriers under an if on gl_WorkGroupID (uniform)
+/// work: workgroup 0 keeps x(i), workgroup 1 gets x(63 - i) + 100.
+#[test]
+fn divergent_regions_and_a_uniform_if_around_barriers() {
+    let x = |i: u32| if i & 1 == 0 { 5 * i } else { i } + (i & 3);
+    let d = draw(Some("w_uniform_if.task"), "w_loop.mesh", [2, 1, 1]);
+    assert_eq!(d.workgroups.len(), 2);
+    for (g, wg) in d.workgroups.iter().enumerate() {
+        for (i, v) in wg.vertices.iter().enumerate() {
+            let i = i as u32;
+            let expected = if g == 0 { x(i) } else { x(63 - i) + 100 };
+            assert_eq!(
+                v.position,
+                Some([expected as f32, 0.0, 0.0, 1.0]),
+                "payload word {i} of task workgroup {g}"
+            );
+        }
+    }
+}
+
+/// A return under a branch on the invocation index is refused, naming the
+/// block and the opcode.
+#[test]
+fn return_in_divergent_control_flow_is_an_error() {
+    let options = spvsass::Options {
+        arch: Some(Arch::Sm86),
+        ..Default::default()
+    };
+    let err = spvsass::compile(&common::shader_words("w_return_in_branch.mesh"), &options)
+        .expect_err("a return under a divergent branch");
+    let text = err.to_string();
+    assert!(
+        text.contains("a return inside control flow of a workgroup of 64 invocations"),
+        "{text}"
+    );
+    assert!(text.contains("OpReturn"), "{text}");
+}
