@@ -13,8 +13,8 @@
 use super::{Comp, Isel};
 use crate::error::BackendError;
 use crate::isa::{
-    Dst, Instr, IntCmp, Op, OpBra, OpBsync, OpIAdd3, OpISetP, OpLop3, OpPLop3, OpShf, PredCombine,
-    PredSrc, Reg, RegFile, Src, Target,
+    Dst, Instr, IntCmp, Op, OpBra, OpBssy, OpBsync, OpIAdd3, OpISetP, OpLop3, OpPLop3, OpShf,
+    PredCombine, PredSrc, Reg, RegFile, Src, Target,
 };
 use crate::logical_subgroups::{Plan, WARP_LANES, is_boundary};
 use spvsass_frontend::ir::{self, BlockCall, BuiltIn, InstData, Value};
@@ -247,6 +247,16 @@ impl Isel<'_> {
         Ok(())
     }
 
+    /// A loop region is entered by a plain branch, not by its preheader's
+    /// terminator (control.rs), so its convergence barrier opens here; the
+    /// BSYNC at its merge is emitted with the merge block.
+    fn open_loop_barrier(&mut self, merge: ir::Block) {
+        if let Some(&(bar, _)) = self.loop_bssy.values().find(|(_, m)| *m == merge) {
+            let target = Target::Block(self.blocks[&merge] as u32);
+            self.emit(Instr::new(Op::Bssy(OpBssy { bar, target })));
+        }
+    }
+
     /// One region, once per copy, chained through the merge's copies.
     fn region(
         &mut self,
@@ -282,6 +292,7 @@ impl Isel<'_> {
         };
         let args = entry_args(self)?;
         let to = self.blocks[&header];
+        self.open_loop_barrier(merge);
         self.bra(to, args);
         let inner: Vec<ir::Block> = sh
             .layout
@@ -323,6 +334,7 @@ impl Isel<'_> {
                 self.cur = j;
                 let args = entry_args(self)?;
                 let to = self.blocks[&header];
+                self.open_loop_barrier(merge);
                 self.bra(to, args);
             } else {
                 self.bra(spine[&merge], std::mem::take(&mut merge_params));
