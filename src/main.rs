@@ -100,6 +100,10 @@ enum Command {
         /// Print the outputs as JSON.
         #[arg(long)]
         json: bool,
+        /// Print the simulated warp- and thread-instructions, the wall time
+        /// of the simulation and the rates per second (to stderr).
+        #[arg(long)]
+        stats: bool,
         /// Stop a warp after this many executed instructions.
         #[arg(long, default_value_t = spvsass::sim::SimOptions::default().max_steps)]
         max_steps: u64,
@@ -434,6 +438,7 @@ fn run(cli: Cli) -> Result<(), String> {
             entry,
             spec,
             json,
+            stats,
             max_steps,
             size,
             image,
@@ -468,8 +473,12 @@ fn run(cli: Cli) -> Result<(), String> {
                 Some(t) => Some(load_binary(t, arch, entry, &spec, false)?),
                 None => None,
             };
+            let start = std::time::Instant::now();
             let draw = spvsass::simulate_draw(task_binary.as_ref(), &binary, groups, &options)
                 .map_err(|e| format!("{}: {e}", shader.display()))?;
+            if stats {
+                print_stats(&draw.counters, start.elapsed());
+            }
             if json {
                 println!(
                     "{}",
@@ -514,6 +523,22 @@ fn run(cli: Cli) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// The simulator's throughput, for `run --stats`; on stderr so it never
+/// mixes with the (deterministic) draw output.
+fn print_stats(counters: &spvsass::sim::Counters, wall: std::time::Duration) {
+    let secs = wall.as_secs_f64();
+    let rate = |n: u64| if secs > 0.0 { n as f64 / secs } else { 0.0 };
+    eprintln!(
+        "simulated {} warp-instructions, {} thread-instructions in {:.3} ms: \
+         {:.3e} warp-instructions/s, {:.3e} thread-instructions/s",
+        counters.warp_instructions,
+        counters.thread_instructions,
+        secs * 1e3,
+        rate(counters.warp_instructions),
+        rate(counters.thread_instructions),
+    );
 }
 
 fn main() -> ExitCode {

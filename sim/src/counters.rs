@@ -1,5 +1,6 @@
 //! What a run executed: instruction counts for reports and tests.
 
+use crate::program::Program;
 use serde::Serialize;
 use spvsass_backend::isa::Op;
 use std::collections::BTreeMap;
@@ -16,10 +17,20 @@ pub struct Counters {
 }
 
 impl Counters {
-    pub(crate) fn record(&mut self, op: &Op, executing_lanes: u32) {
-        self.warp_instructions += 1;
-        self.thread_instructions += u64::from(executing_lanes);
-        *self.per_op.entry(mnemonic(op)).or_default() += 1;
+    /// The counts of a run that issued instruction `i` of `program`
+    /// `issued[i]` times, for `threads` thread-instructions in all.
+    pub(crate) fn from_issues(program: &Program, issued: &[u64], threads: u64) -> Counters {
+        let mut counters = Counters {
+            thread_instructions: threads,
+            ..Counters::default()
+        };
+        for (instr, &n) in program.instrs().iter().zip(issued) {
+            if n != 0 {
+                counters.warp_instructions += n;
+                *counters.per_op.entry(mnemonic(&instr.op)).or_default() += n;
+            }
+        }
+        counters
     }
 
     /// Adds another run's counts (workgroups of one draw).

@@ -9,10 +9,11 @@ use crate::counters::{Counters, PipelineStatistics};
 use crate::error::SimError;
 use crate::isbe::{Isbe, IsbeRegion};
 use crate::memory::Resources;
-use crate::mesh::{MeshDraw, TaskWorkgroup, read_mesh_outputs, run_mesh};
+use crate::mesh::{MeshDraw, MeshWorkgroup, TaskWorkgroup, read_mesh_outputs, run_mesh};
 use crate::program::Program;
 use crate::warp::{Launch, lane_count, run_workgroup};
-use spvsass_backend::binary::{Binary, MeshState, Stage};
+use rayon::prelude::*;
+use spvsass_backend::binary::{Binary, MeshState, Stage, TaskState};
 use spvsass_backend::isbe_layout::task as task_attr;
 use spvsass_backend::methods::{self, MethodError};
 use spvsass_backend::sph::{ShaderType, Sph, bits};
@@ -151,80 +152,46 @@ pub fn run_draw(
     let mesh_invocations = invocations(mesh.workgroup_size);
     let total = groups.iter().map(|&g| u64::from(g)).product::<u64>();
     let total = u32::try_from(total).map_err(|_| DrawError::TooManyTaskGroups { groups })?;
-    // Task and mesh shaders use no global memory or constant banks yet.
-    let mut resources = Resources::default();
+    // Task workgroups run in parallel (and the mesh workgroups of each);
+    // results are gathered in launch order and the first error in that
+    // order wins, so the draw is the same whatever the thread count.
+    let runs: Vec<Result<TaskRun, DrawError>> = (0..total)
+        .into_par_iter()
+        .map(|index| {
+            let id = [
+                index % groups[0],
+                index / groups[0] % groups[1],
+                index / (groups[0] * groups[1]),
+            ];
+            run_task(
+                &task_program,
+                &mesh_program,
+                TaskLaunch {
+                    task,
+                    task_state,
+                    mesh,
+                    mesh_state,
+                    index,
+                    id,
+                },
+                options,
+            )
+        })
+        .collect();
     let mut counters = Counters::default();
     let mut statistics = PipelineStatistics::default();
     let mut tasks = Vec::new();
     let mut workgroups = Vec::new();
-    for index in 0..total {
-        let id = [
-            index % groups[0],
-            index / groups[0] % groups[1],
-            index / (groups[0] * groups[1]),
-        ];
-        let mut isbe = Isbe::for_task(task_state, index);
-        let launch = Launch {
-            workgroup_size: task.workgroup_size,
-            workgroup_id: id,
-        };
-        let run = run_workgroup(&task_program, &launch, &mut isbe, &mut resources, options)
-            .map_err(|e| SimError::InWorkgroup {
-                workgroup: id,
-                error: Box::new(e),
-            })?;
-        counters.add(&run);
+    for run in runs {
+        let run = run?;
+        counters.add(&run.counters);
         statistics.task_invocations += task_invocations;
-        let out = isbe.bytes(IsbeRegion::OutputAttr);
-        let word = |a: u32| {
-            let a = a as usize;
-            u32::from_le_bytes([out[a], out[a + 1], out[a + 2], out[a + 3]])
-        };
-        let [count, x, y, z] = [
-            task_attr::GROUP_COUNT,
-            task_attr::GROUP_X,
-            task_attr::GROUP_Y,
-            task_attr::GROUP_Z,
-        ]
-        .map(word);
-        let product = u128::from(x) * u128::from(y) * u128::from(z);
-        if u128::from(count) != product {
-            return Err(DrawError::TaskCountMismatch {
-                workgroup: index,
-                count,
-                x,
-                y,
-                z,
-            });
-        }
-        if count > MAX_MESH_GROUPS_PER_TASK {
-            return Err(DrawError::TooManyMeshGroups {
-                workgroup: index,
-                count,
-            });
-        }
-        tasks.push(TaskWorkgroup {
-            id,
-            mesh_groups: [x, y, z],
-        });
-        for m in 0..count {
-            let mesh_id = [m % x, m / x % y, m / (x * y)];
-            let mut misbe = Isbe::for_mesh_from_task(mesh_state, out, m);
-            let launch = Launch {
-                workgroup_size: mesh.workgroup_size,
-                workgroup_id: mesh_id,
-            };
-            let run = run_workgroup(&mesh_program, &launch, &mut misbe, &mut resources, options)
-                .map_err(|e| SimError::InWorkgroup {
-                    workgroup: mesh_id,
-                    error: Box::new(e),
-                })?;
-            counters.add(&run);
+        tasks.push(run.task);
+        for wg in run.workgroups {
+            counters.add(&wg.1);
             statistics.mesh_invocations += mesh_invocations;
-            let mut wg = read_mesh_outputs(mesh_state, &misbe, mesh_id)?;
-            statistics.mesh_primitives_generated += u64::from(wg.primitive_count);
-            wg.task_workgroup = Some(index);
-            workgroups.push(wg);
+            statistics.mesh_primitives_generated += u64::from(wg.0.primitive_count);
+            workgroups.push(wg.0);
         }
     }
     Ok(MeshDraw {
@@ -239,4 +206,122 @@ pub fn run_draw(
 /// The invocations of one workgroup as the API counts them.
 pub(crate) fn invocations(size: [u32; 3]) -> u64 {
     size.iter().map(|&n| u64::from(n)).product()
+}
+
+/// What one task workgroup and the mesh workgroups it launched produced.
+struct TaskRun {
+    task: TaskWorkgroup,
+    counters: Counters,
+    /// Each mesh workgroup's outputs and counts, in mesh group order.
+    workgroups: Vec<(MeshWorkgroup, Counters)>,
+}
+
+/// The task workgroup `index` of a draw and the binaries it runs with.
+#[derive(Clone, Copy)]
+struct TaskLaunch<'a> {
+    task: &'a Binary,
+    task_state: &'a TaskState,
+    mesh: &'a Binary,
+    mesh_state: &'a MeshState,
+    index: u32,
+    id: [u32; 3],
+}
+
+/// Runs one task workgroup, then the mesh workgroups it launches (in
+/// parallel), each with its own ISBE and memories: task and mesh shaders
+/// use no global memory or constant banks yet, so nothing is shared.
+fn run_task(
+    task_program: &Program,
+    mesh_program: &Program,
+    t: TaskLaunch<'_>,
+    options: &SimOptions,
+) -> Result<TaskRun, DrawError> {
+    let TaskLaunch {
+        task,
+        task_state,
+        mesh,
+        mesh_state,
+        index,
+        id,
+    } = t;
+    let mut isbe = Isbe::for_task(task_state, index);
+    let launch = Launch {
+        workgroup_size: task.workgroup_size,
+        workgroup_id: id,
+    };
+    let counters = run_workgroup(
+        task_program,
+        &launch,
+        &mut isbe,
+        &mut Resources::default(),
+        options,
+    )
+    .map_err(|e| SimError::InWorkgroup {
+        workgroup: id,
+        error: Box::new(e),
+    })?;
+    let out = isbe.bytes(IsbeRegion::OutputAttr);
+    let word = |a: u32| {
+        let a = a as usize;
+        u32::from_le_bytes([out[a], out[a + 1], out[a + 2], out[a + 3]])
+    };
+    let [count, x, y, z] = [
+        task_attr::GROUP_COUNT,
+        task_attr::GROUP_X,
+        task_attr::GROUP_Y,
+        task_attr::GROUP_Z,
+    ]
+    .map(word);
+    let product = u128::from(x) * u128::from(y) * u128::from(z);
+    if u128::from(count) != product {
+        return Err(DrawError::TaskCountMismatch {
+            workgroup: index,
+            count,
+            x,
+            y,
+            z,
+        });
+    }
+    if count > MAX_MESH_GROUPS_PER_TASK {
+        return Err(DrawError::TooManyMeshGroups {
+            workgroup: index,
+            count,
+        });
+    }
+    let workgroups = (0..count)
+        .into_par_iter()
+        .map(|m| {
+            let mesh_id = [m % x, m / x % y, m / (x * y)];
+            let mut misbe = Isbe::for_mesh_from_task(mesh_state, out, m);
+            let launch = Launch {
+                workgroup_size: mesh.workgroup_size,
+                workgroup_id: mesh_id,
+            };
+            let run = run_workgroup(
+                mesh_program,
+                &launch,
+                &mut misbe,
+                &mut Resources::default(),
+                options,
+            )
+            .map_err(|e| SimError::InWorkgroup {
+                workgroup: mesh_id,
+                error: Box::new(e),
+            })?;
+            let mut wg = read_mesh_outputs(mesh_state, &misbe, mesh_id)?;
+            wg.task_workgroup = Some(index);
+            Ok((wg, run))
+        })
+        .collect::<Vec<Result<_, SimError>>>()
+        // In order, so the first failing mesh workgroup is the one reported.
+        .into_iter()
+        .collect::<Result<Vec<_>, SimError>>()?;
+    Ok(TaskRun {
+        task: TaskWorkgroup {
+            id,
+            mesh_groups: [x, y, z],
+        },
+        counters,
+        workgroups,
+    })
 }

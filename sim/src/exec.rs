@@ -5,7 +5,11 @@
 use crate::error::SimError;
 use crate::isbe::{IsbeFault, IsbeRegion};
 use crate::memory::{MemFault, Space};
-use crate::warp::{Env, Launch, WARPSYNC, WORKGROUP_BARRIER, Warp, lanes};
+use crate::warp::{
+    Env, Launch, RZ, WARP_LANES, WARPSYNC, WORKGROUP_BARRIER, Warp, gpr_index, lanes,
+};
+
+const WARP: usize = WARP_LANES as usize;
 use spvsass_backend::isa::{Dst, Instr, IsbeAccess, IsbeSize, Op, SpecialReg, Src, SrcRef, Target};
 
 impl Warp<'_> {
@@ -20,9 +24,7 @@ impl Warp<'_> {
         env: &mut Env<'_>,
     ) -> Result<u32, SimError> {
         let (launch, isbe) = (env.launch, &mut *env.isbe);
-        let exec = lanes(active)
-            .filter(|&l| self.pred(l, &instr.guard))
-            .fold(0, |m, l| m | 1 << l);
+        let exec = self.pred_mask(active, &instr.guard);
         match &instr.op {
             Op::Mov(o) => self.alu(exec, o.dst, &[o.src], pc, |[a]| o.eval(a))?,
             Op::Conv(o) => self.alu(exec, o.dst, &[o.src], pc, |[a]| o.eval(a))?,
@@ -234,6 +236,10 @@ impl Warp<'_> {
     }
 
     /// An ALU op without predicate operands: `dst = eval(srcs)` per lane.
+    /// Sources are read as whole rows (a register's 32 lanes, or a value
+    /// every lane shares), so a constant-bank fault is found once, before
+    /// any lane runs, and the per-lane loop does no operand matching; with
+    /// every lane executing, it is a straight loop the compiler vectorises.
     pub(crate) fn alu<const N: usize>(
         &mut self,
         mask: u32,
@@ -242,11 +248,35 @@ impl Warp<'_> {
         pc: u32,
         eval: impl Fn([u32; N]) -> u32,
     ) -> Result<(), SimError> {
-        self.each(mask, |w, l| {
-            let x = w.srcs(l, srcs, pc)?;
-            w.set_gpr(l, dst, eval(x));
-            Ok(())
-        })
+        if mask == 0 {
+            return Ok(());
+        }
+        let first = mask.trailing_zeros() as usize;
+        let mut x = [[0u32; WARP]; N];
+        for (row, s) in x.iter_mut().zip(srcs) {
+            *row = match s.src {
+                SrcRef::Reg(r) => self.gpr[gpr_index(r)],
+                _ => [self.src(first, s, pc)?; WARP],
+            };
+        }
+        let Dst::Reg(r) = dst else { return Ok(()) };
+        let d = gpr_index(r);
+        if d == RZ {
+            return Ok(());
+        }
+        let row = &mut self.gpr[d];
+        if mask == u32::MAX {
+            for (l, out) in row.iter_mut().enumerate() {
+                *out = eval(std::array::from_fn(|i| x[i][l]));
+            }
+        } else {
+            // Inactive lanes are not evaluated: their stale values could
+            // reach an op's edge cases that active lanes never meet.
+            for l in lanes(mask) {
+                row[l] = eval(std::array::from_fn(|i| x[i][l]));
+            }
+        }
+        Ok(())
     }
 
     /// A source operand's raw bits; the op's `eval` applies its modifiers.

@@ -10,6 +10,7 @@ use crate::isbe::{Isbe, IsbeRegion, attr_layouts};
 use crate::memory::Resources;
 use crate::program::Program;
 use crate::warp::{Launch, lane_count, run_workgroup};
+use rayon::prelude::*;
 use serde::Serialize;
 use spvsass_backend::binary::{Binary, MeshState};
 use spvsass_backend::isbe_layout::{AttrLayout, addr, map};
@@ -101,30 +102,40 @@ pub fn run_mesh(
         stage: binary.stage.name(),
     })?;
     let program = Program::decode(&binary.code)?;
-    let ids = (0..groups[2])
-        .flat_map(|z| (0..groups[1]).flat_map(move |y| (0..groups[0]).map(move |x| [x, y, z])));
-    let mut counters = Counters::default();
-    let mut statistics = PipelineStatistics::default();
+    let ids: Vec<[u32; 3]> = (0..groups[2])
+        .flat_map(|z| (0..groups[1]).flat_map(move |y| (0..groups[0]).map(move |x| [x, y, z])))
+        .collect();
     lane_count(binary.workgroup_size)?;
     let invocations = crate::draw::invocations(binary.workgroup_size);
-    let mut workgroups = Vec::new();
-    // No buffers are bound to mesh draws yet.
-    let mut resources = Resources::default();
-    for (index, id) in ids.enumerate() {
-        let launch = Launch {
-            workgroup_size: binary.workgroup_size,
-            workgroup_id: id,
-        };
-        let mut isbe = Isbe::for_mesh(mesh, index as u32);
-        let run =
-            run_workgroup(&program, &launch, &mut isbe, &mut resources, options).map_err(|e| {
-                SimError::InWorkgroup {
+    // Workgroups run in parallel, each into its own ISBE; results are
+    // gathered in launch order and the first error in that order wins, so
+    // the draw is the same whatever the thread count.
+    let runs: Vec<Result<(Counters, MeshWorkgroup), SimError>> = ids
+        .par_iter()
+        .enumerate()
+        .map(|(index, &id)| {
+            let launch = Launch {
+                workgroup_size: binary.workgroup_size,
+                workgroup_id: id,
+            };
+            let mut isbe = Isbe::for_mesh(mesh, index as u32);
+            // No buffers are bound to mesh draws yet, so nothing global is
+            // shared between workgroups.
+            let mut resources = Resources::default();
+            let run = run_workgroup(&program, &launch, &mut isbe, &mut resources, options)
+                .map_err(|e| SimError::InWorkgroup {
                     workgroup: id,
                     error: Box::new(e),
-                }
-            })?;
+                })?;
+            Ok((run, read_mesh_outputs(mesh, &isbe, id)?))
+        })
+        .collect();
+    let mut counters = Counters::default();
+    let mut statistics = PipelineStatistics::default();
+    let mut workgroups = Vec::with_capacity(runs.len());
+    for run in runs {
+        let (run, wg) = run?;
         counters.add(&run);
-        let wg = read_mesh_outputs(mesh, &isbe, id)?;
         statistics.mesh_invocations += invocations;
         statistics.mesh_primitives_generated += u64::from(wg.primitive_count);
         workgroups.push(wg);

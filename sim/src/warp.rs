@@ -82,7 +82,7 @@ pub fn lane_count(size: [u32; 3]) -> Result<u32, SimError> {
 }
 
 /// The GPR index of RZ: it reads as zero and writes to it are dropped.
-const RZ: usize = RegFile::Gpr.zero_index() as usize;
+pub(crate) const RZ: usize = RegFile::Gpr.zero_index() as usize;
 /// Predicates P0..P6; PT (7) reads as true.
 const PT: u8 = RegFile::Pred.zero_index();
 
@@ -96,8 +96,10 @@ pub(crate) struct Warp<'r> {
     pub(crate) consts: &'r ConstantBanks,
     /// Warp-instructions issued so far: what SR_CLOCKLO/HI read.
     pub(crate) clock: u64,
-    /// Per lane R0..R254 and RZ, which stays 0.
-    gpr: Vec<[u32; RZ + 1]>,
+    /// R0..R254 and RZ (which stays 0), each a row of 32 lanes: an ALU op
+    /// reads and writes whole rows, a loop over lanes the compiler
+    /// vectorises.
+    pub(crate) gpr: Vec<[u32; WARP_LANES as usize]>,
     /// Per lane, bit n is Pn.
     pred: [u8; WARP_LANES as usize],
     pub(crate) pc: [u32; WARP_LANES as usize],
@@ -131,7 +133,7 @@ impl<'r> Warp<'r> {
             shares_barrier,
             consts,
             clock: 0,
-            gpr: vec![[0; RZ + 1]; WARP_LANES as usize],
+            gpr: vec![[0; WARP_LANES as usize]; RZ + 1],
             pred: [0; WARP_LANES as usize],
             pc: [0; WARP_LANES as usize],
             live: low_lanes(lanes),
@@ -151,8 +153,37 @@ impl<'r> Warp<'r> {
         options: &SimOptions,
         counters: &mut Counters,
     ) -> Result<Stop, SimError> {
+        // Issues per instruction, turned into per-op counts when the run
+        // stops: a map lookup by name per step would cost more than the step.
+        let mut issued = vec![0u64; program.instrs().len()];
+        let mut threads = 0u64;
+        let result = self.steps(
+            program,
+            env,
+            options,
+            counters.warp_instructions,
+            &mut issued,
+            &mut threads,
+        );
+        counters.add(&Counters::from_issues(program, &issued, threads));
+        result
+    }
+
+    /// The scheduling loop of `run`, counting issues into `issued` (per
+    /// instruction) and executing lanes into `threads`.
+    fn steps(
+        &mut self,
+        program: &Program,
+        env: &mut Env<'_>,
+        options: &SimOptions,
+        mut steps: u64,
+        issued: &mut [u64],
+        threads: &mut u64,
+    ) -> Result<Stop, SimError> {
         loop {
-            self.release_barriers();
+            if self.waiting != 0 {
+                self.release_barriers();
+            }
             let ready = self.live & !self.waiting;
             if ready == 0 {
                 return if self.live == 0 {
@@ -163,20 +194,20 @@ impl<'r> Warp<'r> {
                     Err(self.deadlock())
                 };
             }
-            let pc = lanes(ready).map(|l| self.pc[l]).min().unwrap_or(0);
+            let pc = self.min_pc(ready);
             let active = self.lanes_at(ready, pc);
-            let Some(instr) = program.at(pc) else {
+            let index = (pc / INSTR_BYTES) as usize;
+            let Some(instr) = program.instrs().get(index) else {
                 return Err(SimError::PcOutOfRange { pc, lanes: active });
             };
-            if counters.warp_instructions >= options.max_steps {
-                return Err(SimError::StepLimit {
-                    pc,
-                    steps: counters.warp_instructions,
-                });
+            if steps >= options.max_steps {
+                return Err(SimError::StepLimit { pc, steps });
             }
-            self.clock = counters.warp_instructions;
+            self.clock = steps;
             let executed = self.execute(instr, pc, active, env)?;
-            counters.record(&instr.op, executed.count_ones());
+            steps += 1;
+            issued[index] += 1;
+            *threads += u64::from(executed.count_ones());
         }
     }
 
@@ -193,6 +224,17 @@ impl<'r> Warp<'r> {
         let at_bar = self.at_workgroup_barrier();
         self.waiting &= !at_bar;
         self.advance(at_bar);
+    }
+
+    /// The smallest pc of the lanes of `mask` (not empty); a fixed loop
+    /// over all lanes, so it compiles to vector code.
+    fn min_pc(&self, mask: u32) -> u32 {
+        let mut min = u32::MAX;
+        for (l, &pc) in self.pc.iter().enumerate() {
+            let pc = if mask >> l & 1 != 0 { pc } else { u32::MAX };
+            min = min.min(pc);
+        }
+        min
     }
 
     /// Lets the lanes waiting at a BSYNC go on once every live lane of its
@@ -253,20 +295,22 @@ impl<'r> Warp<'r> {
 
     /// The lanes of `mask` whose pc is `pc`.
     pub(crate) fn lanes_at(&self, mask: u32, pc: u32) -> u32 {
-        lanes(mask)
-            .filter(|&l| self.pc[l] == pc)
-            .fold(0, |m, l| m | 1 << l)
+        let mut at = 0;
+        for (l, &p) in self.pc.iter().enumerate() {
+            at |= u32::from(p == pc) << l;
+        }
+        at & mask
     }
 
     /// Moves `mask`'s lanes to the next instruction.
     pub(crate) fn advance(&mut self, mask: u32) {
-        for l in lanes(mask) {
-            self.pc[l] += INSTR_BYTES;
+        for (l, pc) in self.pc.iter_mut().enumerate() {
+            *pc += (mask >> l & 1) * INSTR_BYTES;
         }
     }
 
     pub(crate) fn gpr(&self, lane: usize, r: Reg) -> u32 {
-        self.gpr[lane][gpr_index(r)]
+        self.gpr[gpr_index(r)][lane]
     }
 
     /// Register `i` of the group starting at `r` (RZ reads as zero).
@@ -275,7 +319,7 @@ impl<'r> Warp<'r> {
         if base == RZ {
             0
         } else {
-            self.gpr[lane][(base + usize::from(i)).min(RZ)]
+            self.gpr[(base + usize::from(i)).min(RZ)][lane]
         }
     }
 
@@ -285,7 +329,7 @@ impl<'r> Warp<'r> {
             let base = gpr_index(r);
             for (i, v) in values.iter().enumerate() {
                 if base + i < RZ {
-                    self.gpr[lane][base + i] = *v;
+                    self.gpr[base + i][lane] = *v;
                 }
             }
         }
@@ -295,9 +339,24 @@ impl<'r> Warp<'r> {
         if let Dst::Reg(r) = dst {
             let i = gpr_index(r);
             if i != RZ {
-                self.gpr[lane][i] = value;
+                self.gpr[i][lane] = value;
             }
         }
+    }
+
+    /// The lanes of `mask` for which `p` holds.
+    pub(crate) fn pred_mask(&self, mask: u32, p: &PredSrc) -> u32 {
+        let held = match p.reg.and_then(Reg::phys) {
+            Some(n) if n < PT => {
+                let mut m = 0;
+                for (l, &bits) in self.pred.iter().enumerate() {
+                    m |= u32::from(bits >> n & 1) << l;
+                }
+                m
+            }
+            _ => u32::MAX,
+        };
+        mask & if p.neg { !held } else { held }
     }
 
     pub(crate) fn pred(&self, lane: usize, p: &PredSrc) -> bool {
@@ -319,7 +378,7 @@ impl<'r> Warp<'r> {
 
 /// A decoded program only holds physical registers (the decoder maps
 /// index 255 to RZ), so a virtual one cannot reach here; it would read RZ.
-fn gpr_index(r: Reg) -> usize {
+pub(crate) fn gpr_index(r: Reg) -> usize {
     r.phys().map_or(RZ, usize::from)
 }
 
