@@ -21,8 +21,10 @@ use backend::binary::{Binary, BinaryError};
 use backend::compile::BackendOptions;
 pub use backend::compile::Compiled;
 use backend::target::Arch;
+pub mod compare;
 pub mod reference;
 mod report;
+pub mod simulate_run;
 pub use report::describe;
 
 use std::fmt::Write;

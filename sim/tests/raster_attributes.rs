@@ -123,13 +123,11 @@ fn a_primitive_with_viewport_mask_0_is_culled() {
         )
     };
     let mut d = quad();
-    per_primitive(
-        &mut d,
-        vec![
-            with_other(addr::VIEWPORT_MASK, 1),
-            with_other(addr::VIEWPORT_MASK, 0),
-        ],
-    );
+    let culled = |cull| Attributes {
+        cull: Some(cull),
+        ..Attributes::default()
+    };
+    per_primitive(&mut d, vec![culled(false), culled(true)]);
     // Only the first (upper-right) half is left.
     assert_eq!(covered(&d, &state()), {
         let mut first = quad();

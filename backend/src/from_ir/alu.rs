@@ -16,6 +16,14 @@ fn is_const(s: &Src) -> bool {
     matches!(s.src, SrcRef::Imm(_) | SrcRef::Zero)
 }
 
+/// log2 of a constant unsigned divisor that is a power of two.
+fn power_of_two(s: &Src) -> Option<u32> {
+    match s.src {
+        SrcRef::Imm(v) if !s.neg && !s.abs && v.is_power_of_two() => Some(v.trailing_zeros()),
+        _ => None,
+    }
+}
+
 impl Isel<'_> {
     /// Emits an ALU op whose destination is filled in here, or folds it.
     /// Legalizes sources first: src0 must be a register, and at most one of
@@ -142,6 +150,9 @@ impl Isel<'_> {
         b: Comp,
         inst: &InstData,
     ) -> Result<Comp, BackendError> {
+        if let BinaryOp::LogicalAnd | BinaryOp::LogicalOr = op {
+            return Ok(self.logical(op == BinaryOp::LogicalAnd, a, b));
+        }
         let (a, b) = (self.src(a), self.src(b));
         let iadd = |a: Src, b: Src| {
             Op::IAdd3(OpIAdd3 {
@@ -211,8 +222,47 @@ impl Isel<'_> {
                 let p = self.int_cmp(cmp, signed, a, b);
                 self.select(p, a, b)
             }
+            // Unsigned division and remainder by a constant power of two
+            // are a shift and a mask, as every compiler emits them; other
+            // divisors need the reciprocal sequence, not written yet.
+            BinaryOp::UDiv | BinaryOp::UMod => match power_of_two(&b) {
+                Some(k) if op == BinaryOp::UDiv => self.alu(shf(a, Src::imm(k), true)),
+                Some(k) => self.lop(a, Src::imm((1 << k) - 1), Src::ZERO, OpLop3::A & OpLop3::B),
+                None => return Err(self.unsupported("this arithmetic operation", inst)),
+            },
             _ => return Err(self.unsupported("this arithmetic operation", inst)),
         })
+    }
+
+    /// `a && b` or `a || b` on booleans: `a` as 0 or 1 in a register, then
+    /// ISETP.NE combined with `b`. (PLOP3 would take one instruction; the
+    /// selector does not emit it yet.)
+    fn logical(&mut self, and: bool, a: Comp, b: Comp) -> Comp {
+        match (a, b) {
+            (Comp::Bool(x), other) | (other, Comp::Bool(x)) => {
+                return match (and, x) {
+                    (true, true) | (false, false) => other,
+                    (true, false) => Comp::Bool(false),
+                    (false, true) => Comp::Bool(true),
+                };
+            }
+            _ => {}
+        }
+        let a = self.select(a, Src::imm(1), Src::ZERO);
+        let a = self.src(a);
+        let accum = self.pred(b).unwrap_or(PredSrc::TRUE);
+        self.alu(Op::ISetP(OpISetP {
+            dst: Dst::None,
+            cmp: IntCmp::Ne,
+            signed: false,
+            combine: if and {
+                PredCombine::And
+            } else {
+                PredCombine::Or
+            },
+            srcs: [a, Src::ZERO],
+            accum,
+        }))
     }
 
     fn int_cmp(&mut self, cmp: IntCmp, signed: bool, a: Src, b: Src) -> Comp {

@@ -61,12 +61,11 @@ fn colour(attrs: &Attributes) -> Option<[f64; 4]> {
     })
 }
 
-/// Whether the shader culled the primitive. The hardware culls through
-/// the per-primitive VIEWPORT_MASK: a culled primitive has mask 0
-/// (nvidia-facts.md §3, how CullPrimitiveEXT is lowered), so a mask of 0
-/// is what this checks.
+/// Whether the shader culled the primitive (gl_CullPrimitiveEXT). The
+/// hardware culls through the per-primitive VIEWPORT_MASK, 0 for a culled
+/// primitive (nvidia-facts.md §3); the draw reads it back as `cull`.
 fn culled(primitive: Option<&Attributes>) -> bool {
-    primitive.and_then(|p| p.other.get(&addr::VIEWPORT_MASK)) == Some(&0)
+    primitive.and_then(|p| p.cull) == Some(true)
 }
 
 /// The primitive `index` of `wg`, or `None` when it is culled.
