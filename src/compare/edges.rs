@@ -127,38 +127,38 @@ fn vertices_point_size(wg: &crate::sim::MeshWorkgroup, vertex: u32) -> f64 {
         .map_or(1.0, f64::from)
 }
 
-/// Clips a polygon (or a segment, given as two points) to w > 0 and
-/// 0 <= z <= w (Sutherland–Hodgman); x and y need no clipping for
-/// distances.
+/// The depth half-spaces of the view volume, as signed distances: w > 0,
+/// z >= 0, z <= w. x and y need no clipping for distances.
+const DEPTH_PLANES: [fn(&[f64; 4]) -> f64; 3] = [|p| p[3] - 1e-12, |p| p[2], |p| p[3] - p[2]];
+
+fn lerp(a: [f64; 4], b: [f64; 4], t: f64) -> [f64; 4] {
+    std::array::from_fn(|k| a[k] + (b[k] - a[k]) * t)
+}
+
+/// Clips a polygon to the depth planes (Sutherland–Hodgman), or, given
+/// two points, a segment.
 fn clip_depth(points: &[[f64; 4]]) -> Vec<[f64; 4]> {
-    let planes: [fn(&[f64; 4]) -> f64; 3] = [|p| p[3] - 1e-12, |p| p[2], |p| p[3] - p[2]];
-    let closed = points.len() > 2;
     let mut poly = points.to_vec();
-    for plane in planes {
-        let mut next = Vec::new();
-        let n = poly.len();
-        let pairs = if closed { n } else { n.saturating_sub(1) };
-        if !closed && n == 2 {
-            let (da, db) = (plane(&poly[0]), plane(&poly[1]));
-            let lerp = |t: f64| std::array::from_fn(|i| poly[0][i] + (poly[1][i] - poly[0][i]) * t);
-            match (da >= 0.0, db >= 0.0) {
-                (true, true) => next = poly.clone(),
-                (true, false) => next = vec![poly[0], lerp(da / (da - db))],
-                (false, true) => next = vec![lerp(da / (da - db)), poly[1]],
-                (false, false) => {}
-            }
-            poly = next;
+    for plane in DEPTH_PLANES {
+        if let [a, b] = poly[..] {
+            let (da, db) = (plane(&a), plane(&b));
+            poly = match (da >= 0.0, db >= 0.0) {
+                (true, true) => vec![a, b],
+                (true, false) => vec![a, lerp(a, b, da / (da - db))],
+                (false, true) => vec![lerp(a, b, da / (da - db)), b],
+                (false, false) => Vec::new(),
+            };
             continue;
         }
-        for i in 0..pairs {
-            let (a, b) = (poly[i], poly[(i + 1) % n]);
+        let mut next = Vec::new();
+        for i in 0..poly.len() {
+            let (a, b) = (poly[i], poly[(i + 1) % poly.len()]);
             let (da, db) = (plane(&a), plane(&b));
             if da >= 0.0 {
                 next.push(a);
             }
             if (da >= 0.0) != (db >= 0.0) {
-                let t = da / (da - db);
-                next.push(std::array::from_fn(|k| a[k] + (b[k] - a[k]) * t));
+                next.push(lerp(a, b, da / (da - db)));
             }
         }
         poly = next;
