@@ -11,6 +11,8 @@
 //! print!("{}", spvsass::listing(&compiled.binary, false).unwrap());
 //! let draw = spvsass::simulate(&compiled.binary, [1, 1, 1], &Default::default()).unwrap();
 //! println!("{} primitives", draw.workgroups[0].primitive_count);
+//! let image = spvsass::render(&draw, &Default::default()).unwrap();
+//! std::fs::write("point.png", spvsass::sim::image::png(&image).unwrap()).unwrap();
 //! ```
 
 pub use spvsass_backend as backend;
@@ -44,6 +46,12 @@ pub enum Error {
     Sim(#[from] sim::SimError),
     #[error(transparent)]
     Draw(#[from] sim::DrawError),
+    #[error("a draw of {}x{}x{} workgroups: the count does not fit in 32 bits", .0[0], .0[1], .0[2])]
+    TooManyGroups([u32; 3]),
+    #[error(transparent)]
+    Raster(#[from] sim::raster::RasterError),
+    #[error(transparent)]
+    Image(#[from] sim::image::ImageError),
 }
 
 /// Compilation options.
@@ -141,14 +149,34 @@ pub fn simulate(
     Ok(sim::run_mesh(binary, groups, options)?)
 }
 
-/// Runs a draw in the simulator: `groups` task workgroups, each launching
-/// the mesh workgroups it emits, or without a task shader `groups` mesh
-/// workgroups.
+/// The method stream of a draw of `group_count` workgroups (task
+/// workgroups when there is a task shader), as pushbuffer words.
+pub fn draw_methods(task: Option<&Binary>, mesh: &Binary, group_count: u32) -> Vec<u32> {
+    backend::methods::encode_draw(task, mesh, group_count)
+}
+
+/// Rasterizes a simulated mesh draw into an image (Vulkan's rules, the
+/// colour at Location 0); [`sim::image`] writes it as PNG or raw RGBA32F.
+pub fn render(
+    draw: &sim::MeshDraw,
+    state: &sim::raster::RenderState,
+) -> Result<sim::raster::Framebuffer, Error> {
+    Ok(sim::raster::render(draw, state)?)
+}
+
+/// Runs a draw in the simulator, started like the hardware from its method
+/// stream: `groups` (X*Y*Z of them) task workgroups, each launching the
+/// mesh workgroups it emits, or without a task shader mesh workgroups.
 pub fn simulate_draw(
     task: Option<&Binary>,
     mesh: &Binary,
     groups: [u32; 3],
     options: &sim::SimOptions,
 ) -> Result<sim::MeshDraw, Error> {
-    Ok(sim::run_draw(task, mesh, groups, options)?)
+    let count = groups
+        .iter()
+        .try_fold(1u32, |acc, &g| acc.checked_mul(g))
+        .ok_or(Error::TooManyGroups(groups))?;
+    let words = draw_methods(task, mesh, count);
+    Ok(sim::run_methods(&words, task, mesh, options)?)
 }

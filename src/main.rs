@@ -3,6 +3,7 @@
 use clap::{Parser, Subcommand, ValueEnum};
 use spvsass::backend::target::Arch;
 use spvsass::frontend::SpecValue;
+use spvsass::sim::raster::{CullMode, FrontFace, RenderState};
 use spvsass::{Input, Options};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -16,6 +17,12 @@ use std::process::ExitCode;
 struct Cli {
     #[command(subcommand)]
     command: Command,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum Emit {
+    Listing,
+    Methods,
 }
 
 #[derive(Subcommand)]
@@ -46,6 +53,23 @@ enum Command {
         /// workgroup index read without SKEW).
         #[arg(long)]
         task_present: bool,
+        /// What to print: the listing, or the draw's method stream.
+        #[arg(long, value_enum, default_value = "listing")]
+        emit: Emit,
+        /// The task shader of the draw (--emit methods); implies
+        /// --task-present.
+        #[arg(long)]
+        task: Option<PathBuf>,
+        /// Workgroup counts of the draw (--emit methods): X or X,Y,Z.
+        #[arg(long, default_value = "1", value_parser = parse_groups)]
+        groups: [u32; 3],
+    },
+    /// Assemble a listing (the syntax `disasm` prints) into a compute binary.
+    Asm {
+        source: PathBuf,
+        /// The binary to write.
+        #[arg(short, long)]
+        output: PathBuf,
     },
     /// Print the listing of a compiled binary.
     Disasm {
@@ -78,6 +102,22 @@ enum Command {
         /// Stop a warp after this many executed instructions.
         #[arg(long, default_value_t = spvsass::sim::SimOptions::default().max_steps)]
         max_steps: u64,
+        /// Image size for --image, --raw and --reference: WxH pixels.
+        #[arg(long, default_value = "64x64", value_parser = parse_size)]
+        size: [u32; 2],
+        /// Rasterize the draw and write it as an 8-bit RGBA PNG.
+        #[arg(long)]
+        image: Option<PathBuf>,
+        /// Rasterize the draw and write it as raw RGBA32F (little-endian,
+        /// row 0 at the top).
+        #[arg(long)]
+        raw: Option<PathBuf>,
+        /// Face culling: none, front or back.
+        #[arg(long, default_value = "none", value_parser = str::parse::<CullMode>)]
+        cull_mode: CullMode,
+        /// The front-facing winding as seen on the image: ccw or cw.
+        #[arg(long, default_value = "ccw", value_parser = str::parse::<FrontFace>)]
+        front_face: FrontFace,
         /// Also run the draw on this reference (vulkan: the system's Vulkan
         /// driver) and report the differences; exit 1 on a mismatch.
         #[arg(long, value_enum)]
@@ -233,6 +273,22 @@ fn parse_spec(s: &str) -> Result<(u32, SpecValue), String> {
     Ok((id, value.parse::<SpecValue>()?))
 }
 
+fn parse_size(s: &str) -> Result<[u32; 2], String> {
+    let bad = || format!("expected WxH (e.g. 64x64), got '{s}'");
+    let (w, h) = s.split_once('x').ok_or_else(bad)?;
+    let side = |p: &str| p.trim().parse::<u32>().map_err(|_| bad());
+    let size = [side(w)?, side(h)?];
+    let max = spvsass::sim::raster::MAX_SIDE;
+    if size.iter().any(|&n| n == 0 || n > max) {
+        return Err(format!("image sides must be 1 to {max} pixels, got '{s}'"));
+    }
+    Ok(size)
+}
+
+fn write(path: &Path, bytes: &[u8]) -> Result<(), String> {
+    std::fs::write(path, bytes).map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
 fn read(path: &Path) -> Result<Vec<u8>, String> {
     std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))
 }
@@ -255,7 +311,12 @@ fn compile_input(
         task_present,
         print_passes,
     };
-    spvsass::compile(&words, &options).map_err(|e| format!("{}: {e}", path.display()))
+    let compiled =
+        spvsass::compile(&words, &options).map_err(|e| format!("{}: {e}", path.display()))?;
+    for w in &compiled.warnings {
+        eprintln!("warning: {}: {w}", path.display());
+    }
+    Ok(compiled)
 }
 
 /// A binary as given, or compiled from SPIR-V.
@@ -286,19 +347,61 @@ fn run(cli: Cli) -> Result<(), String> {
             ctrl,
             print_passes,
             task_present,
+            emit,
+            task,
+            groups,
         } => {
-            let compiled = compile_input(&shader, arch, entry, spec, print_passes, task_present)?;
+            let task_present = task_present || task.is_some();
+            let compiled = compile_input(
+                &shader,
+                arch,
+                entry,
+                spec.clone(),
+                print_passes,
+                task_present,
+            )?;
             for (pass, text) in &compiled.pass_dumps {
                 println!("// ---- after {pass} ----\n{text}");
             }
-            match output {
-                Some(out) => std::fs::write(&out, compiled.binary.to_bytes())
+            match (output, emit) {
+                (Some(out), _) => std::fs::write(&out, compiled.binary.to_bytes())
                     .map_err(|e| format!("cannot write {}: {e}", out.display()))?,
-                None => print!(
+                (None, Emit::Listing) => print!(
                     "{}",
                     spvsass::listing(&compiled.binary, ctrl).map_err(|e| e.to_string())?
                 ),
+                (None, Emit::Methods) => {
+                    if compiled.binary.mesh.is_none() {
+                        return Err(format!(
+                            "{}: --emit methods takes the mesh shader of the draw \
+                             (and its task shader with --task)",
+                            shader.display()
+                        ));
+                    }
+                    let task_binary = match &task {
+                        Some(t) => Some(load_binary(t, arch, None, &spec, false)?),
+                        None => None,
+                    };
+                    let count = groups.iter().product();
+                    let words =
+                        spvsass::draw_methods(task_binary.as_ref(), &compiled.binary, count);
+                    print!(
+                        "{}",
+                        spvsass::backend::methods::print(&words, arch).map_err(|e| e.to_string())?
+                    );
+                }
             }
+        }
+        Command::Asm { source, output } => {
+            let bytes = read(&source)?;
+            let text = String::from_utf8(bytes)
+                .map_err(|_| format!("{}: not UTF-8 text", source.display()))?;
+            let binary = spvsass::backend::asm::assemble(&text)
+                .map_err(|e| format!("{}: {e}", source.display()))?
+                .to_binary()
+                .map_err(|e| format!("{}: {e}", source.display()))?;
+            std::fs::write(&output, binary.to_bytes())
+                .map_err(|e| format!("cannot write {}: {e}", output.display()))?;
         }
         Command::Disasm { binary, ctrl } => {
             let bytes = read(&binary)?;
@@ -318,6 +421,11 @@ fn run(cli: Cli) -> Result<(), String> {
             spec,
             json,
             max_steps,
+            size,
+            image,
+            raw,
+            cull_mode,
+            front_face,
             reference,
         } => {
             if let Some(ReferenceKind::Vulkan) = reference {
@@ -330,7 +438,13 @@ fn run(cli: Cli) -> Result<(), String> {
                     .file_stem()
                     .map(|s| s.to_string_lossy().into_owned())
                     .unwrap_or_default();
-                let render = spvsass::sim::raster::RenderState::default();
+                let render = RenderState {
+                    width: size[0],
+                    height: size[1],
+                    cull_mode,
+                    front_face,
+                    ..RenderState::default()
+                };
                 let desc = run_description(&shader, task.as_deref(), entry, groups, &render);
                 let options = spvsass::simulate_run::SimulateOptions {
                     arch: Some(arch),
@@ -356,6 +470,24 @@ fn run(cli: Cli) -> Result<(), String> {
                 );
             } else {
                 print!("{}", spvsass::describe(&draw));
+            }
+            if image.is_some() || raw.is_some() {
+                let state = RenderState {
+                    width: size[0],
+                    height: size[1],
+                    cull_mode,
+                    front_face,
+                    ..RenderState::default()
+                };
+                let frame = spvsass::render(&draw, &state)
+                    .map_err(|e| format!("{}: {e}", shader.display()))?;
+                if let Some(path) = image {
+                    let png = spvsass::sim::image::png(&frame).map_err(|e| e.to_string())?;
+                    write(&path, &png)?;
+                }
+                if let Some(path) = raw {
+                    write(&path, &spvsass::sim::image::raw_rgba32f(&frame))?;
+                }
             }
         }
         Command::Compare {

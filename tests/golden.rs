@@ -41,6 +41,41 @@ golden! {
     d_prims_mesh_sm86: "d_prims.mesh", Arch::Sm86;
     d_viewport_mesh_sm75: "d_viewport.mesh", Arch::Sm75;
     d_cull_narrow_mesh_sm86: "d_cull_narrow.mesh", Arch::Sm86;
+    d_return_task_sm86: "d_return.task", Arch::Sm86;
+    d_return_mesh_sm86: "d_return.mesh", Arch::Sm86;
+    d_groupid_task_sm86: "d_groupid.task", Arch::Sm86;
+    d_groupid_mesh_sm86: "d_groupid.mesh", Arch::Sm86;
+    d_groupid_mesh_sm75: "d_groupid.mesh", Arch::Sm75;
+}
+
+/// The decoded method stream of a one-workgroup draw of mesh shader
+/// `name` (behind its task shader, when it has one), on sm86.
+fn check_methods(name: &str) {
+    let mesh = common::compile(name, Arch::Sm86);
+    let task = common::task_partner(name).map(|t| common::compile(&t, Arch::Sm86));
+    let words = spvsass::draw_methods(task.as_ref().map(|t| &t.binary), &mesh.binary, 1);
+    let text = spvsass::backend::methods::print(&words, Arch::Sm86).expect("prints");
+    let mut mint = goldenfile::Mint::new(golden_dir());
+    let mut file = mint
+        .new_goldenfile(format!("{name}.methods"))
+        .expect("golden file");
+    file.write_all(text.as_bytes()).expect("write methods");
+}
+
+macro_rules! golden_methods {
+    ($($test:ident: $name:literal;)*) => {
+        $(#[test] fn $test() { check_methods($name); })*
+        const METHOD_GOLDENS: &[&str] = &[$($name),*];
+    };
+}
+
+golden_methods! {
+    point_methods: "point.mesh";
+    triangle_methods: "triangle.mesh";
+    d_payload_methods: "d_payload.mesh";
+    d_prims_methods: "d_prims.mesh";
+    d_viewport_methods: "d_viewport.mesh";
+    d_cull_narrow_methods: "d_cull_narrow.mesh";
 }
 
 #[test]
@@ -48,6 +83,7 @@ fn goldens_shaders_and_tests_agree() {
     let mut expected: Vec<String> = GOLDENS
         .iter()
         .map(|(n, a)| format!("{n}.{a}.sass"))
+        .chain(METHOD_GOLDENS.iter().map(|n| format!("{n}.methods")))
         .collect();
     expected.sort();
     let mut found: Vec<String> = std::fs::read_dir(golden_dir())
@@ -58,6 +94,8 @@ fn goldens_shaders_and_tests_agree() {
                 .to_string_lossy()
                 .into_owned()
         })
+        // Image goldens are tests/images.rs's.
+        .filter(|n| n.ends_with(".sass") || n.ends_with(".methods"))
         .collect();
     found.sort();
     assert_eq!(

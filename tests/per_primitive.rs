@@ -13,9 +13,18 @@ use spvsass::sim::SimOptions;
 /// d_prims.task launches 4 mesh workgroups of d_prims.mesh with cull_mask
 /// 3; mesh workgroup g emits 40 triangles (p, p+1, p+2) over 42 vertices.
 #[test]
-fn per_primitive_values_and_culling_through_a_task_draw() {
-    let t = common::compile("d_prims.task", Arch::Sm86);
-    let m = common::compile("d_prims.mesh", Arch::Sm86);
+fn per_primitive_values_and_culling_through_a_task_draw_sm86() {
+    check_prims(Arch::Sm86);
+}
+
+#[test]
+fn per_primitive_values_and_culling_through_a_task_draw_sm75() {
+    check_prims(Arch::Sm75);
+}
+
+fn check_prims(arch: Arch) {
+    let t = common::compile("d_prims.task", arch);
+    let m = common::compile("d_prims.mesh", arch);
     let d = spvsass::simulate_draw(
         Some(&t.binary),
         &m.binary,

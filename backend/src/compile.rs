@@ -1,6 +1,7 @@
 //! The compilation pipeline, written as a plain list of passes. With
 //! `print_passes` set, the machine IR is captured after each pass.
 
+use crate::advice::{Warning, advise};
 use crate::assign_regs::assign_regs;
 use crate::binary::{Binary, MeshState, TaskState};
 use crate::error::BackendError;
@@ -8,6 +9,7 @@ use crate::from_ir::select;
 use crate::from_ir::task_out::payload_bytes;
 use crate::isa::Instr;
 use crate::layout::layout;
+use crate::limits;
 use crate::program;
 use crate::sph::{ShaderType, Sph};
 use crate::target::Arch;
@@ -38,6 +40,8 @@ impl Default for BackendOptions {
 #[derive(Clone, Debug)]
 pub struct Compiled {
     pub binary: Binary,
+    /// Performance advice (`crate::advice`).
+    pub warnings: Vec<Warning>,
     pub instrs: Vec<Instr>,
     pub pass_dumps: Vec<(&'static str, String)>,
 }
@@ -56,6 +60,7 @@ pub fn compile(sh: &Shader, opts: &BackendOptions) -> Result<Compiled, BackendEr
             spirv_id: None,
         });
     }
+    limits::check_shader(sh)?;
     if sh.invocations() > 32 {
         return Err(BackendError::Unsupported {
             what: format!(
@@ -69,6 +74,7 @@ pub fn compile(sh: &Shader, opts: &BackendOptions) -> Result<Compiled, BackendEr
 
     // The pipeline.
     let selected = select(sh, opts.arch, opts.task_present)?;
+    let computed_offset_stores = selected.computed_offset_stores;
     let mut func = selected.func;
     dump("select", &|| func.to_string());
     let num_gprs = assign_regs(&mut func)?;
@@ -91,6 +97,7 @@ pub fn compile(sh: &Shader, opts: &BackendOptions) -> Result<Compiled, BackendEr
                 vertex_attrs: selected.vertex_attrs,
                 primitive_attrs: selected.primitive_attrs,
             };
+            limits::check_outputs(&mesh)?;
             // Bound as VERTEX alone, as TESSELLATION behind a task shader
             // (facts §2, seed 000 "Mesh").
             let shader_type = if opts.task_present {
@@ -113,6 +120,7 @@ pub fn compile(sh: &Shader, opts: &BackendOptions) -> Result<Compiled, BackendEr
             (None, Some(task), Sph::task(), None)
         }
     };
+    let warnings = advise(sh.invocations(), mesh.as_ref(), &computed_offset_stores);
     let binary = Binary {
         arch: opts.arch,
         stage: sh.stage,
@@ -125,6 +133,7 @@ pub fn compile(sh: &Shader, opts: &BackendOptions) -> Result<Compiled, BackendEr
         gs_sph,
     };
     Ok(Compiled {
+        warnings,
         binary,
         instrs,
         pass_dumps: dumps,

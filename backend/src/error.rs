@@ -13,6 +13,13 @@ pub enum BackendError {
     },
     #[error("{what}{}", id_text(*.spirv_id))]
     Invalid { what: String, spirv_id: Option<u32> },
+    #[error("{what} = {value} exceeds the limit of {limit} ({property}, H100)")]
+    Limit {
+        what: String,
+        value: u32,
+        limit: u32,
+        property: &'static str,
+    },
     #[error("register allocation failed: {0}")]
     RegAlloc(String),
     #[error(

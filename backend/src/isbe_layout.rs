@@ -34,6 +34,12 @@ pub mod task {
     pub const GROUP_Y: u32 = 0x0c;
     pub const GROUP_Z: u32 = 0x10;
     pub const PAYLOAD: u32 = 0x20;
+    /// The most workgroups of one draw, and the most mesh workgroups one
+    /// task workgroup may launch: 2^22, the minimum VK_EXT_mesh_shader
+    /// requires of maxTask/MeshWorkGroupTotalCount, taken as the project's
+    /// bound (facts §6 does not give the H100's value). Workgroup indices
+    /// stay below 2^22, which the workgroup-id split relies on.
+    pub const MAX_MESH_GROUPS: u32 = 1 << 22;
 }
 
 /// One ISBE memory line: 128 bytes, 32 lanes of one 32-bit component.

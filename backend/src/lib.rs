@@ -1,12 +1,16 @@
 //! spvsass backend: the SASS-like ISA and everything that turns the IR into
 //! encoded machine code.
 
+pub mod advice;
+pub mod asm;
 pub mod assign_regs;
 pub mod binary;
 pub mod compile;
 pub mod isa;
 pub mod isbe_layout;
 pub mod layout;
+pub mod limits;
+pub mod methods;
 pub mod mir;
 pub mod program;
 pub mod sph;

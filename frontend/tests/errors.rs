@@ -189,6 +189,25 @@ fn images_are_rejected_at_the_instruction_using_them() {
 }
 
 #[test]
+fn unknown_extension_is_rejected_by_name() {
+    let mut words = compute_module(|b| b.ret().unwrap());
+    // Add `OpExtension "SPV_NV_ray_tracing"` after the header: 19 bytes of
+    // name and a terminating zero in 5 words, plus the opcode word.
+    let mut name = b"SPV_NV_ray_tracing".to_vec();
+    name.resize(20, 0);
+    let mut inst = vec![(6 << 16) | 10];
+    inst.extend(
+        name.chunks(4)
+            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])),
+    );
+    words.splice(5..5, inst);
+    assert_eq!(
+        translate_words(&words).unwrap_err(),
+        FrontendError::UnsupportedExtension("SPV_NV_ray_tracing".into())
+    );
+}
+
+#[test]
 fn unknown_capability_is_rejected_by_name() {
     let mut words = compute_module(|b| b.ret().unwrap());
     // Add "OpCapability Kernel" after the header.

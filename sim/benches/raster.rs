@@ -5,7 +5,7 @@
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use spvsass_sim::raster::{RenderState, render};
-use spvsass_sim::{Attributes, Counters, MeshDraw, MeshWorkgroup};
+use spvsass_sim::{Attributes, Counters, MeshDraw, MeshWorkgroup, PipelineStatistics};
 use std::hint::black_box;
 
 const SIDE: u32 = 256;
@@ -53,8 +53,8 @@ fn dense_mesh(topology: &'static str) -> MeshDraw {
                 }
             }
             workgroups.push(MeshWorkgroup {
-                task_workgroup: None,
                 id: [mi, mj, 0],
+                task_workgroup: None,
                 primitive_count: indices.len() as u32,
                 indices,
                 vertices,
@@ -63,11 +63,11 @@ fn dense_mesh(topology: &'static str) -> MeshDraw {
         }
     }
     MeshDraw {
-        tasks: Vec::new(),
-        statistics: Default::default(),
         topology,
+        tasks: Vec::new(),
         workgroups,
         counters: Counters::default(),
+        statistics: PipelineStatistics::default(),
     }
 }
 

@@ -14,16 +14,18 @@ use crate::program::Program;
 use crate::warp::{Launch, lane_count, run_workgroup};
 use spvsass_backend::binary::{Binary, MeshState, Stage};
 use spvsass_backend::isbe_layout::task as task_attr;
+use spvsass_backend::methods::{self, MethodError};
 use spvsass_backend::sph::{ShaderType, Sph, bits};
 
-/// The most mesh workgroups one task workgroup may launch
-/// (maxMeshWorkGroupTotalCount of the H100's driver is 2^22).
-pub const MAX_MESH_GROUPS_PER_TASK: u32 = 1 << 22;
+/// The most mesh workgroups one task workgroup may launch.
+pub const MAX_MESH_GROUPS_PER_TASK: u32 = task_attr::MAX_MESH_GROUPS;
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum DrawError {
     #[error(transparent)]
     Sim(#[from] SimError),
+    #[error(transparent)]
+    Methods(#[from] MethodError),
     #[error("the {role} shader of the draw is a {stage} shader")]
     WrongStage {
         role: &'static str,
@@ -36,6 +38,11 @@ pub enum DrawError {
         if *.task { "with" } else { "without" }
     )]
     TaskPresentMismatch { found: &'static str, task: bool },
+    #[error(
+        "a draw of {}x{}x{} task workgroups: the count does not fit in 32 bits",
+        groups[0], groups[1], groups[2]
+    )]
+    TooManyTaskGroups { groups: [u32; 3] },
     #[error(
         "task workgroup {workgroup}: it emitted {count} mesh workgroups at 0x4 but \
          x*y*z = {x}*{y}*{z} at 0x8..0x10"
@@ -51,7 +58,7 @@ pub enum DrawError {
         "task workgroup {workgroup}: it launches {count} mesh workgroups, over the limit \
          of {MAX_MESH_GROUPS_PER_TASK}"
     )]
-    TooManyMeshGroups { workgroup: u32, count: u64 },
+    TooManyMeshGroups { workgroup: u32, count: u32 },
 }
 
 fn shader_type_name(sph: Option<&[u32; 32]>) -> (&'static str, Option<u32>) {
@@ -84,6 +91,33 @@ fn check_mesh(mesh: &Binary, task: bool) -> Result<&MeshState, DrawError> {
     Ok(state)
 }
 
+/// Runs the draw a method stream describes (facts §5) with the bound
+/// shaders: the group count and the stage state come from the decoded
+/// stream, which must agree with the binaries. The hardware only sees a
+/// count, so workgroups get ids (index, 0, 0).
+pub fn run_methods(
+    words: &[u32],
+    task: Option<&Binary>,
+    mesh: &Binary,
+    options: &SimOptions,
+) -> Result<MeshDraw, DrawError> {
+    let state = methods::decode(words)?;
+    let mesh_state = check_mesh(mesh, task.is_some())?;
+    let threads = mesh.workgroup_size.iter().product();
+    state.check(task, mesh_state, threads)?;
+    let count = state.group_count.unwrap_or(0);
+    if count == 0 {
+        return Ok(MeshDraw {
+            topology: mesh_state.topology.name(),
+            tasks: Vec::new(),
+            workgroups: Vec::new(),
+            counters: Counters::default(),
+            statistics: PipelineStatistics::default(),
+        });
+    }
+    run_draw(task, mesh, [count, 1, 1], options)
+}
+
 /// Runs a mesh draw of `groups` workgroups: of the task shader when there
 /// is one (each launching mesh workgroups), else of the mesh shader.
 pub fn run_draw(
@@ -111,13 +145,14 @@ pub fn run_draw(
     let task_lanes = lane_count(task.workgroup_size)?;
     let mesh_lanes = lane_count(mesh.workgroup_size)?;
     let total = groups.iter().map(|&g| u64::from(g)).product::<u64>();
+    let total = u32::try_from(total).map_err(|_| DrawError::TooManyTaskGroups { groups })?;
     // Task and mesh shaders use no global memory or constant banks yet.
     let mut resources = Resources::default();
     let mut counters = Counters::default();
     let mut statistics = PipelineStatistics::default();
     let mut tasks = Vec::new();
     let mut workgroups = Vec::new();
-    for index in 0..total as u32 {
+    for index in 0..total {
         let id = [
             index % groups[0],
             index / groups[0] % groups[1],
@@ -147,8 +182,8 @@ pub fn run_draw(
             task_attr::GROUP_Z,
         ]
         .map(word);
-        let product = u64::from(x) * u64::from(y) * u64::from(z);
-        if u64::from(count) != product {
+        let product = u128::from(x) * u128::from(y) * u128::from(z);
+        if u128::from(count) != product {
             return Err(DrawError::TaskCountMismatch {
                 workgroup: index,
                 count,
@@ -160,7 +195,7 @@ pub fn run_draw(
         if count > MAX_MESH_GROUPS_PER_TASK {
             return Err(DrawError::TooManyMeshGroups {
                 workgroup: index,
-                count: product,
+                count,
             });
         }
         tasks.push(TaskWorkgroup {

@@ -26,6 +26,9 @@ use spvsass_backend::isa::IsbeSize;
 use spvsass_backend::isbe_layout::{AttrLayout, BLOCK_ELEMS, LINE, map, task as task_attr};
 use std::fmt;
 
+/// The byte a task's output ATTR region starts filled with.
+pub const TASK_POISON: u8 = 0xcd;
+
 /// The regions the simulator models.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub enum IsbeRegion {
@@ -85,9 +88,14 @@ impl Isbe {
 
     /// The regions a task shader needs: the counts and the payload in the
     /// output ATTR region (whole lines), no MAP region.
+    /// The output starts filled with `TASK_POISON` bytes, not zeros: the
+    /// hardware does not clear it, so a count or payload word the shader
+    /// never wrote shows up as 0xcdcdcdcd instead of a plausible 0.
     pub fn for_task(task: &TaskState, workgroup_index: u32) -> Isbe {
         let bytes = (task_attr::PAYLOAD + task.payload_bytes).next_multiple_of(LINE);
-        Isbe::new(workgroup_index, 0, bytes)
+        let mut isbe = Isbe::new(workgroup_index, 0, bytes);
+        isbe.output_attr.fill(TASK_POISON);
+        isbe
     }
 
     /// The regions of a mesh workgroup launched by a task workgroup: its

@@ -24,7 +24,7 @@ pub mod raster;
 mod warp;
 
 pub use counters::{Counters, PipelineStatistics, mnemonic};
-pub use draw::{DrawError, MAX_MESH_GROUPS_PER_TASK, run_draw};
+pub use draw::{DrawError, MAX_MESH_GROUPS_PER_TASK, run_draw, run_methods};
 pub use error::SimError;
 pub use isbe::{Isbe, IsbeFault, IsbeRegion};
 pub use memory::{BUFFER_STRIDE, ConstantBanks, GlobalMemory, MemFault, Resources, Space};

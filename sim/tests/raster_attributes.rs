@@ -5,7 +5,6 @@
 mod raster_common;
 
 use raster_common::*;
-use spvsass_backend::isbe_layout::addr;
 use spvsass_sim::raster::{Interpolation, RasterError, RenderState, render};
 use spvsass_sim::{Attributes, MeshDraw};
 
@@ -107,14 +106,22 @@ fn without_a_colour_output_fragments_are_white() {
     assert_eq!(c[&(3, 3)], [1.0; 4]);
 }
 
-fn with_other(a: u16, bits: u32) -> Attributes {
-    let mut attrs = Attributes::default();
-    attrs.other.insert(a, bits);
-    attrs
+fn culled(cull: bool) -> Attributes {
+    Attributes {
+        cull: Some(cull),
+        ..Attributes::default()
+    }
+}
+
+fn on_layer(layer: i32) -> Attributes {
+    Attributes {
+        layer: Some(layer),
+        ..Attributes::default()
+    }
 }
 
 #[test]
-fn a_primitive_with_viewport_mask_0_is_culled() {
+fn a_primitive_the_shader_culls_is_dropped() {
     let quad = || {
         draw(
             "triangles",
@@ -123,10 +130,6 @@ fn a_primitive_with_viewport_mask_0_is_culled() {
         )
     };
     let mut d = quad();
-    let culled = |cull| Attributes {
-        cull: Some(cull),
-        ..Attributes::default()
-    };
     per_primitive(&mut d, vec![culled(false), culled(true)]);
     // Only the first (upper-right) half is left.
     assert_eq!(covered(&d, &state()), {
@@ -140,10 +143,7 @@ fn a_primitive_with_viewport_mask_0_is_culled() {
 #[test]
 fn primitives_go_to_their_layer() {
     let mut d = draw("points", &[&[0], &[0]], vec![coloured(at(3.5, 3.5), RED)]);
-    per_primitive(
-        &mut d,
-        vec![with_other(addr::LAYER, 0), with_other(addr::LAYER, 2)],
-    );
+    per_primitive(&mut d, vec![on_layer(0), on_layer(2)]);
     let image = render(
         &d,
         &RenderState {
@@ -160,7 +160,7 @@ fn primitives_go_to_their_layer() {
 #[test]
 fn a_layer_outside_the_image_is_an_error() {
     let mut d = draw("points", &[&[0]], vec![at(3.5, 3.5)]);
-    per_primitive(&mut d, vec![with_other(addr::LAYER, u32::MAX)]);
+    per_primitive(&mut d, vec![on_layer(-1)]);
     let err = render(&d, &state()).unwrap_err();
     assert_eq!(
         err,
@@ -236,4 +236,22 @@ fn an_image_without_pixels_is_an_error() {
     )
     .unwrap_err();
     assert!(err.to_string().contains("image size 0x16"), "{err}");
+}
+
+#[test]
+fn a_viewport_index_other_than_0_is_an_error() {
+    let mut d = draw("points", &[&[0]], vec![at(3.5, 3.5)]);
+    per_primitive(
+        &mut d,
+        vec![Attributes {
+            viewport_index: Some(2),
+            ..Attributes::default()
+        }],
+    );
+    let err = render(&d, &state()).unwrap_err();
+    assert!(
+        matches!(err, RasterError::ViewportOutOfRange { viewport: 2, .. }),
+        "{err}"
+    );
+    assert!(err.to_string().contains("gl_ViewportIndex 2"), "{err}");
 }

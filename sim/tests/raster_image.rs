@@ -4,7 +4,6 @@
 mod raster_common;
 
 use raster_common::*;
-use spvsass_backend::isbe_layout::addr;
 use spvsass_sim::image::{png, raw_rgba32f};
 use spvsass_sim::raster::{Framebuffer, RenderState, render};
 use spvsass_sim::{Attributes, MeshDraw};
@@ -29,10 +28,9 @@ fn image() -> Framebuffer {
             p(0.5, 0.5, [0.0, 0.0, 1.0, 1.0]),
         ],
     );
-    let layer = |l| {
-        let mut a = Attributes::default();
-        a.other.insert(addr::LAYER, l);
-        a
+    let layer = |l| Attributes {
+        layer: Some(l),
+        ..Attributes::default()
     };
     d.workgroups[0].primitives = vec![layer(0), layer(0), layer(1)];
     render(&d, &s).expect("renders")

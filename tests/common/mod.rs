@@ -13,6 +13,10 @@ pub const SHADERS: &[&str] = &[
     "d_prims.mesh",
     "d_viewport.mesh",
     "d_cull_narrow.mesh",
+    "d_return.task",
+    "d_return.mesh",
+    "d_groupid.task",
+    "d_groupid.mesh",
 ];
 
 pub fn shader_path(name: &str) -> PathBuf {
@@ -26,18 +30,19 @@ pub fn shader_words(name: &str) -> Vec<u32> {
     spvsass::frontend::words_from_bytes(&bytes).expect("test shader is SPIR-V")
 }
 
-/// Whether mesh shader `name` has a task shader of the same base name in
-/// front of it (it is then compiled with `task_present`, as the CLI does
-/// for a task+mesh pair).
-pub fn has_task_partner(name: &str) -> bool {
-    name.strip_suffix(".mesh")
-        .is_some_and(|base| shader_path(&format!("{base}.task")).exists())
+/// The task shader of the same base name in front of mesh shader `name`,
+/// if there is one (the mesh shader is then compiled with
+/// `task_present`, as the CLI does for a task+mesh pair).
+pub fn task_partner(name: &str) -> Option<String> {
+    let base = name.strip_suffix(".mesh")?;
+    let task = format!("{base}.task");
+    shader_path(&task).exists().then_some(task)
 }
 
 pub fn compile(name: &str, arch: spvsass::backend::target::Arch) -> spvsass::Compiled {
     let options = spvsass::Options {
         arch: Some(arch),
-        task_present: has_task_partner(name),
+        task_present: task_partner(name).is_some(),
         ..Default::default()
     };
     spvsass::compile(&shader_words(name), &options)

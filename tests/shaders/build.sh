@@ -13,3 +13,38 @@ for src in shaders/*.glsl shaders/fragment/*.glsl data/*.glsl; do
     spirv-val --target-env vulkan1.3 "$out"
     echo "built $out"
 done
+
+# Shaders also built for SPIR-V 1.4 (the oldest version with mesh shaders),
+# into name.stage.spirv14.spv.
+SPIRV14=(
+    shaders/meshlet_cone_culling.task.glsl
+    shaders/meshlet_instanced.mesh.glsl
+    shaders/shared_reduction.comp.glsl
+    shaders/function_calls.comp.glsl
+)
+for src in "${SPIRV14[@]}"; do
+    stage=$(basename "$src" .glsl); stage=${stage##*.}
+    out=${src%.glsl}.spirv14.spv
+    glslangValidator -V --target-env spirv1.4 -S "$stage" -o "$out" "$src" >/dev/null
+    spirv-val --target-env spv1.4 "$out"
+    echo "built $out"
+done
+
+# Hand-written SPIR-V assembly for other producers' idioms (DXC, Slang,
+# spirv-opt), assembled with spirv-as.
+SPVASM=(
+    shaders/copy_logical.comp.spvasm
+    shaders/dxc_barrier_before_emit.task.spvasm
+    shaders/dxc_counter_atomics.comp.spvasm
+    shaders/opt_switch_merges.comp.spvasm
+    shaders/phi_heavy_loop.comp.spvasm
+    shaders/ptr_access_chain.comp.spvasm
+    shaders/spec_op_quantize.comp.spvasm
+    shaders/two_entry_points.comp.spvasm
+)
+for src in "${SPVASM[@]}"; do
+    out=${src%.spvasm}.spv
+    spirv-as --target-env vulkan1.3 -o "$out" "$src"
+    spirv-val --target-env vulkan1.3 "$out"
+    echo "built $out"
+done

@@ -117,6 +117,7 @@ pub fn classify(
             let loc = var
                 .location
                 .ok_or_else(|| unsupported("an output without Location", spirv_id))?;
+            crate::limits::max_location(loc, var.spirv_id)?;
             (
                 addr::generic(loc, var.component.unwrap_or(0)),
                 place.path.get(1),
@@ -158,8 +159,9 @@ fn is_per_primitive_builtin(b: Option<BuiltIn>) -> bool {
 pub struct WrittenOutputs {
     pub vertex: Vec<u16>,
     pub primitive: Vec<u16>,
-    /// The SPIR-V id of a CullPrimitiveEXT store, if any.
-    pub cull: Option<Option<u32>>,
+    /// Whether the shader stores CullPrimitiveEXT.
+    pub cull: bool,
+    /// A ViewportIndex store, if any: `Some(its SPIR-V id, when known)`.
     pub viewport_index: Option<Option<u32>>,
 }
 
@@ -191,7 +193,7 @@ pub fn written_outputs(sh: &Shader) -> Result<WrittenOutputs, BackendError> {
                 }
             }
             OutputTarget::Cull { .. } => {
-                w.cull = Some(inst.spirv_id);
+                w.cull = true;
                 w.primitive.push(addr::VIEWPORT_MASK);
             }
             OutputTarget::Indices { .. } => {}
@@ -200,7 +202,7 @@ pub fn written_outputs(sh: &Shader) -> Result<WrittenOutputs, BackendError> {
     // The mask this project writes for CullPrimitiveEXT says "viewport 0"
     // for a kept primitive; with ViewportIndex the mask would have to be
     // 1 << index, which needs the value shadowed until the end (NVK).
-    if let (Some(_), Some(id)) = (w.cull, w.viewport_index) {
+    if let (true, Some(id)) = (w.cull, w.viewport_index) {
         return Err(unsupported(
             "CullPrimitiveEXT together with ViewportIndex (one VIEWPORT_MASK for both)",
             id,
@@ -334,7 +336,8 @@ impl Isel<'_> {
             Step::Const(k) => (Src::ZERO, Some(k), false),
             Step::Dyn(v) => {
                 let elem = self.value_comp(v)?;
-                (self.vertex_offset(elem, &layout), None, false)
+                self.computed_offset_stores.push(spirv_id);
+                (self.elem_offset(elem, &layout), None, false)
             }
         };
         for (&a, &c) in addrs.iter().zip(comps) {
@@ -377,9 +380,9 @@ impl Isel<'_> {
         Ok(layout.offset(k, a).unwrap_or(0))
     }
 
-    /// `(v / 32) * block_size + (v % 32) * 4`: the vertex-dependent part of
-    /// a non-SKEW attribute offset.
-    fn vertex_offset(&mut self, v: Comp, layout: &AttrLayout) -> Src {
+    /// `(v / 32) * block_size + (v % 32) * 4`: the element-dependent part
+    /// of a non-SKEW attribute offset (vertex or primitive `v`).
+    fn elem_offset(&mut self, v: Comp, layout: &AttrLayout) -> Src {
         // Stores of one element in one block share the computation.
         let key = (self.cur, v, layout.block_size());
         if let Some(&off) = self.elem_offsets.get(&key) {
@@ -498,7 +501,7 @@ impl Isel<'_> {
                     _ => PredSrc::TRUE,
                 }
             };
-            let off = self.vertex_offset(p, &layout);
+            let off = self.elem_offset(p, &layout);
             let w = OpIsbeWr {
                 addr: off,
                 imm: base,

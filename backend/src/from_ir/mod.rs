@@ -35,6 +35,9 @@ pub struct Selected {
     pub vertex_attrs: Vec<u16>,
     /// Per-primitive output components, ascending (mesh shaders).
     pub primitive_attrs: Vec<u16>,
+    /// The SPIR-V ids of output stores of an element other than the
+    /// writing invocation's own (offsets computed, no SKEW).
+    pub computed_offset_stores: Vec<Option<u32>>,
 }
 
 pub(crate) struct Isel<'a> {
@@ -66,6 +69,10 @@ pub(crate) struct Isel<'a> {
     /// Element offsets computed in a MIR block: (block, element, layout
     /// block size) -> offset register.
     elem_offsets: HashMap<(usize, Comp, u32), Src>,
+    computed_offset_stores: Vec<Option<u32>>,
+    /// gl_WorkGroupID of a mesh shader behind a task shader, per (MIR
+    /// block, y/z wanted).
+    workgroup_ids: HashMap<(usize, bool), Vec<Comp>>,
     /// The register holding the workgroup index, once read.
     workgroup_index: Option<u32>,
 }
@@ -101,13 +108,15 @@ pub fn select(sh: &Shader, target: Arch, task_present: bool) -> Result<Selected,
         task_present,
         workgroup_index: None,
         elem_offsets: HashMap::new(),
+        computed_offset_stores: Vec::new(),
+        workgroup_ids: HashMap::new(),
     };
     isel.plan_barriers()?;
     for &b in &sh.layout {
         let mb = isel.f.new_block();
         isel.blocks.insert(b, mb);
     }
-    if written.cull.is_some() {
+    if written.cull {
         isel.cur = isel.blocks[&sh.entry_block()];
         isel.init_viewport_masks();
     }
@@ -119,6 +128,7 @@ pub fn select(sh: &Shader, target: Arch, task_present: bool) -> Result<Selected,
         func: isel.f,
         vertex_attrs: written.vertex,
         primitive_attrs: written.primitive,
+        computed_offset_stores: isel.computed_offset_stores,
     })
 }
 
@@ -353,6 +363,14 @@ impl<'a> Isel<'a> {
                 self.emit_mesh_tasks(x, y, z);
                 return Ok(());
             }
+            // A task workgroup that returns launches no mesh workgroups:
+            // it writes a zero count (the output ISBE is not cleared on
+            // the hardware).
+            I::Return if self.sh.stage == Stage::Task => {
+                let zero = Comp::Const(0);
+                self.emit_mesh_tasks(zero, zero, zero);
+                return Ok(());
+            }
             I::Jump(_) | I::Branch { .. } | I::Return | I::Unreachable => {
                 return self.terminator(b, inst);
             }
@@ -397,7 +415,12 @@ impl<'a> Isel<'a> {
             // index (facts §3). A task shader's or lone mesh shader's draw
             // is one-dimensional here (DRAW_VERTEX_ARRAY's COUNT): the
             // y/z split of a vkCmdDrawMeshTasks grid needs the counts
-            // from a driver constant buffer, which is not modelled.
+            // from a driver constant buffer, which is not modelled. Behind
+            // a task shader the counts are in the input ISBE (above).
+            Some(BuiltIn::WorkgroupId) if self.sh.stage == Stage::Mesh && self.task_present => {
+                let want_yz = !matches!(place.path.as_slice(), [places::Step::Const(0)]);
+                self.mesh_workgroup_id(want_yz)
+            }
             Some(BuiltIn::WorkgroupId) if self.sh.stage != Stage::Compute => {
                 vec![
                     Comp::Reg(self.workgroup_index()),

@@ -236,6 +236,116 @@ impl Isel<'_> {
             .collect()
     }
 
+    /// gl_WorkGroupID of a mesh shader launched by a task shader: its
+    /// index within the launch split by the task's x/y/z counts from the
+    /// input ISBE (x = i % cx, y = i / cx % cy, z = i / cx / cy). `want_yz`
+    /// is false when only .x is read (one division instead of two).
+    /// Computed once per MIR block.
+    pub(super) fn mesh_workgroup_id(&mut self, want_yz: bool) -> Vec<Comp> {
+        if let Some(c) = self.workgroup_ids.get(&(self.cur, want_yz)) {
+            return c.clone();
+        }
+        let index = Comp::Reg(self.workgroup_index());
+        let cx = Comp::Reg(self.isbe_read(Src::ZERO, task_attr::GROUP_X, false, false));
+        let (q, x) = self.udiv_rem(index, cx, want_yz);
+        let comps = if want_yz {
+            let cy = Comp::Reg(self.isbe_read(Src::ZERO, task_attr::GROUP_Y, false, false));
+            let (z, y) = self.udiv_rem(q, cy, true);
+            vec![x, y, z]
+        } else {
+            vec![x, Comp::Const(0), Comp::Const(0)]
+        };
+        self.workgroup_ids
+            .insert((self.cur, want_yz), comps.clone());
+        comps
+    }
+
+    /// `n / d` and `n % d` for `n` below 2^22 (mesh workgroup indices) and
+    /// `d` at least 1 (the ISA has no integer division): a float estimate
+    /// `n * (1 / d)`, the reciprocal from an integer first guess and four
+    /// Newton steps, truncated and then corrected by one in either
+    /// direction. With `n` under 2^22 the estimate is off by less than one
+    /// (f32 keeps 24 bits), so the corrections make it exact. Without
+    /// `need_q` the quotient's corrections are left out (it is returned
+    /// uncorrected).
+    fn udiv_rem(&mut self, n: Comp, d: Comp, need_q: bool) -> (Comp, Comp) {
+        use crate::isa::{ConvKind, FloatArith, OpConv, OpFArith, OpIAdd3};
+        let conv = |kind, src| {
+            Op::Conv(OpConv {
+                kind,
+                dst: Dst::None,
+                src,
+                signed: false,
+            })
+        };
+        let farith = |kind, srcs| {
+            Op::FArith(OpFArith {
+                kind,
+                dst: Dst::None,
+                srcs,
+                ftz: false,
+                rnd: Default::default(),
+            })
+        };
+        let iadd = |a: Src, b: Src| {
+            Op::IAdd3(OpIAdd3 {
+                dst: Dst::None,
+                srcs: [a, b, Src::ZERO],
+            })
+        };
+        let (ns, ds) = (self.src_of(n), self.src_of(d));
+        let fnum = self.alu(conv(ConvKind::IntToFloat, ns));
+        let fden = self.alu(conv(ConvKind::IntToFloat, ds));
+        let fden = self.src_of(fden);
+        // 1/x guess from the float's bits (relative error under 1/8).
+        let mut r = self.alu(iadd(fden.negated(), Src::imm(0x7ef3_11c7)));
+        for _ in 0..4 {
+            let rs = self.src_of(r);
+            let two = Src::imm(2.0f32.to_bits());
+            let e = self.alu(farith(FloatArith::Fma, [fden.negated(), rs, two]));
+            let es = self.src_of(e);
+            r = self.alu(farith(FloatArith::Mul, [rs, es, Src::ZERO]));
+        }
+        let (fnum, rs) = (self.src_of(fnum), self.src_of(r));
+        let qf = self.alu(farith(FloatArith::Mul, [fnum, rs, Src::ZERO]));
+        let qf = self.src_of(qf);
+        let mut q = self.alu(conv(ConvKind::FloatToInt, qf));
+        let qs = self.src_of(q);
+        let t = self.alu(Op::IMad(crate::isa::OpIMad {
+            dst: Dst::None,
+            srcs: [qs, ds, Src::ZERO],
+            signed: false,
+        }));
+        let ts = self.src_of(t);
+        let mut rem = self.alu(iadd(ns, ts.negated()));
+        // One too big: the remainder went negative.
+        for (cmp, signed, q_step, rem_step) in [
+            (IntCmp::Lt, true, Src::imm(u32::MAX), ds),
+            (IntCmp::Ge, false, Src::imm(1), ds.negated()),
+        ] {
+            let rems = self.src_of(rem);
+            let limit = if signed { Src::ZERO } else { ds };
+            let fix = self.alu(Op::ISetP(OpISetP {
+                dst: Dst::None,
+                cmp,
+                signed,
+                combine: PredCombine::And,
+                srcs: [rems, limit],
+                accum: PredSrc::TRUE,
+            }));
+            let fixed = self.alu(iadd(rems, rem_step));
+            let fixed = self.src_of(fixed);
+            rem = self.select(fix, fixed, rems);
+            if need_q {
+                let qs = self.src_of(q);
+                let fixed = self.alu(iadd(qs, q_step));
+                let fixed = self.src_of(fixed);
+                q = self.select(fix, fixed, qs);
+            }
+        }
+        (q, rem)
+    }
+
     /// EmitMeshTasksEXT: one invocation writes the count x*y*z and x/y/z,
     /// then the task shader ends.
     pub(super) fn emit_mesh_tasks(&mut self, x: Comp, y: Comp, z: Comp) {

@@ -185,7 +185,7 @@ pub enum PredCombine {
 }
 
 impl PredCombine {
-    const ALL: [PredCombine; 3] = [PredCombine::And, PredCombine::Or, PredCombine::Xor];
+    pub const ALL: [PredCombine; 3] = [PredCombine::And, PredCombine::Or, PredCombine::Xor];
     pub(crate) fn bits(self) -> u64 {
         self as u64
     }
@@ -225,7 +225,7 @@ pub enum IntCmp {
 }
 
 impl IntCmp {
-    const ALL: [IntCmp; 6] = [
+    pub const ALL: [IntCmp; 6] = [
         IntCmp::Eq,
         IntCmp::Ne,
         IntCmp::Lt,
@@ -244,7 +244,7 @@ impl IntCmp {
             IntCmp::Ge => 6,
         }
     }
-    fn name(self) -> &'static str {
+    pub fn name(self) -> &'static str {
         match self {
             IntCmp::Eq => "EQ",
             IntCmp::Ne => "NE",

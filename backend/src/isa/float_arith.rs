@@ -26,7 +26,7 @@ pub enum FloatCmp {
 }
 
 impl FloatCmp {
-    const ALL: [FloatCmp; 12] = [
+    pub const ALL: [FloatCmp; 12] = [
         FloatCmp::OrdLt,
         FloatCmp::OrdEq,
         FloatCmp::OrdLe,
@@ -45,7 +45,7 @@ impl FloatCmp {
         let i = FloatCmp::ALL.iter().position(|c| *c == self).unwrap_or(0) as u64;
         if i < 6 { i + 1 } else { i + 3 }
     }
-    fn name(self) -> &'static str {
+    pub fn name(self) -> &'static str {
         match self {
             FloatCmp::OrdLt => "LT",
             FloatCmp::OrdEq => "EQ",
@@ -96,13 +96,7 @@ impl OpFSetP {
     const FTZ: usize = 80;
 
     pub fn encode(&self, w: &mut InstWord) -> Result<(), EncodeError> {
-        w.set_alu_srcs(
-            Self::OPCODE,
-            Some(&self.srcs[0]),
-            &self.srcs[1],
-            None,
-            false,
-        )?;
+        w.set_alu_srcs(Self::OPCODE, Some(&self.srcs[0]), &self.srcs[1], None, true)?;
         w.set(Self::COMBINE, self.combine.bits());
         w.set(Self::CMP, self.cmp.bits());
         w.set_bit(Self::FTZ, self.ftz);
@@ -111,7 +105,7 @@ impl OpFSetP {
         w.set_pred_src(field::PSRC, field::PSRC_NEG, &self.accum)
     }
     pub fn decode(w: &InstWord) -> Result<Self, DecodeError> {
-        let (a, b, _) = w.get_alu_srcs(false)?;
+        let (a, b, _) = w.get_alu_srcs(true)?;
         let cmp_bits = w.get(Self::CMP);
         let cmp = FloatCmp::ALL
             .into_iter()
@@ -136,7 +130,8 @@ impl OpFSetP {
         visit_dst(&mut self.dst, RegFile::Pred, 1, v);
     }
     pub fn eval(&self, a: u32, b: u32, accum: bool) -> bool {
-        let c = self.cmp.eval(fin(self.ftz, a), fin(self.ftz, b));
+        let [a, b] = [(0, a), (1, b)].map(|(i, v)| fin(self.ftz, float_src(&self.srcs[i], v)));
+        let c = self.cmp.eval(a, b);
         self.combine.apply(c, accum)
     }
     pub fn fmt_op(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

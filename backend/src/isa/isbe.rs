@@ -17,13 +17,13 @@ pub enum IsbeAccess {
 }
 
 impl IsbeAccess {
-    const ALL: [IsbeAccess; 4] = [
+    pub const ALL: [IsbeAccess; 4] = [
         IsbeAccess::Map,
         IsbeAccess::Patch,
         IsbeAccess::Prim,
         IsbeAccess::Attr,
     ];
-    fn suffix(self) -> &'static str {
+    pub fn suffix(self) -> &'static str {
         match self {
             IsbeAccess::Map => "",
             IsbeAccess::Patch => ".PATCH",
@@ -42,7 +42,7 @@ pub enum IsbeSize {
 }
 
 impl IsbeSize {
-    const ALL: [IsbeSize; 3] = [IsbeSize::U8, IsbeSize::U16, IsbeSize::B32];
+    pub const ALL: [IsbeSize; 3] = [IsbeSize::U8, IsbeSize::U16, IsbeSize::B32];
     pub fn bytes(self) -> u32 {
         match self {
             IsbeSize::U8 => 1,
@@ -50,7 +50,7 @@ impl IsbeSize {
             IsbeSize::B32 => 4,
         }
     }
-    fn suffix(self) -> &'static str {
+    pub fn suffix(self) -> &'static str {
         match self {
             IsbeSize::U8 => "",
             IsbeSize::U16 => ".U16",

@@ -75,6 +75,16 @@ pub enum DecodeError {
     BadField { field: &'static str, value: u64 },
 }
 
+/// Every op's mnemonic (what [`Op::mnemonic`] returns), for tests that
+/// check the emit table and docs/ISA.md cover the whole ISA.
+pub const MNEMONICS: [&str; 53] = [
+    "MOV", "IADD3", "IMAD", "ISETP", "FSETP", "FADD", "FMUL", "FFMA", "SEL", "LOP3", "SHF", "I2F",
+    "F2I", "S2R", "ISBEWR", "ISBERD", "BRA", "BSSY", "BSYNC", "LDG", "LDS", "LDL", "STG", "STS",
+    "STL", "ATOMG", "ATOMS", "RED", "LDC", "CS2R", "BAR", "MEMBAR", "IMNMX", "POPC", "FLO", "BREV",
+    "BMSK", "PRMT", "SGXT", "LEA", "FMNMX", "FSEL", "MUFU", "F2F", "FRND", "PLOP3", "SHFL", "VOTE",
+    "MATCH", "REDUX", "WARPSYNC", "EXIT", "NOP",
+];
+
 /// One operation with its operands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Op {

@@ -69,6 +69,8 @@ fn accepted(cap: C) -> bool {
             | C::RoundingModeRTE
             | C::RoundingModeRTZ
             | C::SubgroupBallotKHR
+            // Declared for `sample` interpolation on mesh outputs.
+            | C::SampleRateShading
     )
 }
 

@@ -65,39 +65,46 @@ impl<'m> ModuleInfo<'m> {
         Ok(info)
     }
 
-    /// Maps each (SpecId, value) onto the constant decorated with it.
+    /// Maps each (SpecId, value) onto the constants decorated with it
+    /// (glslang decorates two with the SpecId of local_size_x_id: the
+    /// LocalSizeId operand and the WorkgroupSize component).
     fn resolve_overrides(
         &self,
         spec_values: &[(u32, SpecValue)],
     ) -> Result<HashMap<u32, u64>, FrontendError> {
-        let by_spec_id: HashMap<u32, u32> = self
-            .decorations
-            .spec_ids()
-            .map(|(id, spec)| (spec, id))
-            .collect();
+        let mut by_spec_id: HashMap<u32, Vec<u32>> = HashMap::new();
+        for (id, spec) in self.decorations.spec_ids() {
+            by_spec_id.entry(spec).or_default().push(id);
+        }
         let mut overrides = HashMap::new();
         for &(spec_id, value) in spec_values {
-            let target = by_spec_id.get(&spec_id).and_then(|&id| {
-                let def = self.def(id)?;
-                matches!(
-                    def.class.opcode,
-                    spirv::Op::SpecConstant
-                        | spirv::Op::SpecConstantTrue
-                        | spirv::Op::SpecConstantFalse
-                )
-                .then_some((id, def))
-            });
-            let Some((id, def)) = target else {
+            let targets: Vec<&Instruction> = by_spec_id
+                .get(&spec_id)
+                .into_iter()
+                .flatten()
+                .filter_map(|&id| self.def(id))
+                .filter(|def| {
+                    matches!(
+                        def.class.opcode,
+                        spirv::Op::SpecConstant
+                            | spirv::Op::SpecConstantTrue
+                            | spirv::Op::SpecConstantFalse
+                    )
+                })
+                .collect();
+            if targets.is_empty() {
                 return Err(FrontendError::Specialization {
                     spec_id,
                     what: "no specialization constant has this SpecId".into(),
                 });
-            };
-            let ty = def
-                .result_type
-                .and_then(|t| ConstType::of(self, t))
-                .ok_or_else(|| malformed(def, "the type is not a scalar"))?;
-            overrides.insert(id, override_bits(spec_id, ty, value)?);
+            }
+            for def in targets {
+                let ty = def
+                    .result_type
+                    .and_then(|t| ConstType::of(self, t))
+                    .ok_or_else(|| malformed(def, "the type is not a scalar"))?;
+                overrides.insert(result_id(def)?, override_bits(spec_id, ty, value)?);
+            }
         }
         Ok(overrides)
     }

@@ -30,15 +30,14 @@ pub(super) fn check(shader: &Shader, doms: &Dominators) -> Result<(), FrontendEr
             Some(Merge::Loop {
                 merge,
                 continue_target,
-            }) => {
-                if merge == block || merge == continue_target {
-                    return Err(invalid(
-                        &name,
-                        None,
-                        "the loop's merge block is its header or continue target",
-                    ));
-                }
+            }) if merge == block || merge == continue_target => {
+                return Err(invalid(
+                    &name,
+                    None,
+                    "the loop's merge block is its header or continue target",
+                ));
             }
+            Some(Merge::Loop { .. }) => {}
             None => {}
         }
         for succ in shader.successors(block) {

@@ -106,28 +106,22 @@ fn check_inst(shader: &Shader, inst: Inst) -> Result<(), String> {
                 return Err("the selected values and the result differ in type".into());
             }
         }
-        Op::Load { ptr } => {
-            if Some(pointee(*ptr)?) != result {
-                return Err(format!(
-                    "loads {} through {ptr}",
-                    name(result.unwrap_or(ty(*ptr)))
-                ));
-            }
-        }
+        Op::Load { ptr } => ensure(Some(pointee(*ptr)?) == result, || {
+            format!("loads {} through {ptr}", name(result.unwrap_or(ty(*ptr))))
+        })?,
         Op::Store { ptr, value } => {
-            if pointee(*ptr)? != ty(*value) {
-                return Err(format!(
+            let target = pointee(*ptr)?;
+            ensure(target == ty(*value), || {
+                format!(
                     "stores {} through a pointer to {}",
                     name(ty(*value)),
-                    name(pointee(*ptr)?)
-                ));
-            }
+                    name(target)
+                )
+            })?
         }
-        Op::CopyMemory { dst, src } => {
-            if pointee(*dst)? != pointee(*src)? {
-                return Err("copies between pointers to different types".into());
-            }
-        }
+        Op::CopyMemory { dst, src } => ensure(pointee(*dst)? == pointee(*src)?, || {
+            "copies between pointers to different types".into()
+        })?,
         Op::AccessChain { base, .. } | Op::PtrAccessChain { base, .. } => {
             pointee(*base)?;
         }
@@ -153,9 +147,9 @@ fn check_inst(shader: &Shader, inst: Inst) -> Result<(), String> {
             ));
         }
         Op::Switch { selector, .. } => {
-            if !matches!(shape_of(*selector)?, Shape::Int(_, 1)) {
-                return Err(format!("the selector {selector} is not an integer scalar"));
-            }
+            ensure(matches!(shape_of(*selector)?, Shape::Int(_, 1)), || {
+                format!("the selector {selector} is not an integer scalar")
+            })?
         }
         Op::SetMeshOutputs {
             vertex_count,
@@ -170,6 +164,10 @@ fn check_inst(shader: &Shader, inst: Inst) -> Result<(), String> {
         _ => {}
     }
     Ok(())
+}
+
+fn ensure(ok: bool, what: impl FnOnce() -> String) -> Result<(), String> {
+    if ok { Ok(()) } else { Err(what()) }
 }
 
 /// The result has shape `expected`.

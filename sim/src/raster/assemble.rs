@@ -8,7 +8,6 @@ use super::error::RasterError;
 use super::interpolate::Shading;
 use super::{Interpolation, RenderState};
 use crate::mesh::{Attributes, MeshWorkgroup};
-use spvsass_backend::isbe_layout::addr;
 
 /// What a draw rasterizes as: its topology.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -79,21 +78,28 @@ pub fn primitive(
     if culled(per_primitive) {
         return Ok(None);
     }
-    let layer = match per_primitive.and_then(|p| p.other.get(&addr::LAYER)) {
+    let layer = match per_primitive.and_then(|p| p.layer) {
         None => 0,
-        Some(&bits) => {
-            let layer = bits as i32;
-            u32::try_from(layer)
-                .ok()
-                .filter(|&l| l < state.layers)
-                .ok_or(RasterError::LayerOutOfRange {
-                    workgroup: wg.id,
-                    primitive: index,
-                    layer,
-                    layers: state.layers,
-                })?
-        }
+        Some(layer) => u32::try_from(layer)
+            .ok()
+            .filter(|&l| l < state.layers)
+            .ok_or(RasterError::LayerOutOfRange {
+                workgroup: wg.id,
+                primitive: index,
+                layer,
+                layers: state.layers,
+            })?,
     };
+    if let Some(viewport) = per_primitive
+        .and_then(|p| p.viewport_index)
+        .filter(|&v| v != 0)
+    {
+        return Err(RasterError::ViewportOutOfRange {
+            workgroup: wg.id,
+            primitive: index,
+            viewport,
+        });
+    }
     let mut vertices = Vec::with_capacity(3);
     let mut point_size = 1.0;
     let indices = wg

@@ -71,4 +71,15 @@ pub enum RasterError {
         layer: i32,
         layers: u32,
     },
+
+    #[error(
+        "workgroup ({}, {}, {}) primitive {primitive}: gl_ViewportIndex {viewport}, but the \
+         rasterizer has one viewport (the whole image)",
+        workgroup[0], workgroup[1], workgroup[2]
+    )]
+    ViewportOutOfRange {
+        workgroup: [u32; 3],
+        primitive: u32,
+        viewport: i32,
+    },
 }

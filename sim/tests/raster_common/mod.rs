@@ -4,7 +4,7 @@
 #![allow(dead_code)] // each test binary uses a different subset
 
 use spvsass_sim::raster::{RenderState, fragments};
-use spvsass_sim::{Attributes, Counters, MeshDraw, MeshWorkgroup};
+use spvsass_sim::{Attributes, Counters, MeshDraw, MeshWorkgroup, PipelineStatistics};
 use std::collections::BTreeMap;
 
 /// The side of the square test image.
@@ -45,9 +45,6 @@ pub fn coloured(mut attrs: Attributes, colour: [f32; 4]) -> Attributes {
 /// A one-workgroup draw.
 pub fn draw(topology: &'static str, indices: &[&[u32]], vertices: Vec<Attributes>) -> MeshDraw {
     MeshDraw {
-        topology,
-        tasks: Vec::new(),
-        statistics: Default::default(),
         workgroups: vec![MeshWorkgroup {
             id: [0, 0, 0],
             task_workgroup: None,
@@ -56,7 +53,18 @@ pub fn draw(topology: &'static str, indices: &[&[u32]], vertices: Vec<Attributes
             vertices,
             primitives: Vec::new(),
         }],
+        ..empty_draw(topology)
+    }
+}
+
+/// A draw without workgroups.
+pub fn empty_draw(topology: &'static str) -> MeshDraw {
+    MeshDraw {
+        topology,
+        tasks: Vec::new(),
+        workgroups: Vec::new(),
         counters: Counters::default(),
+        statistics: PipelineStatistics::default(),
     }
 }
 

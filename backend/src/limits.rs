@@ -1,0 +1,120 @@
+//! The limits an H100's driver reports for task and mesh shaders
+//! (nvidia-facts.md §6, VK_EXT_mesh_shader properties), checked at compile
+//! time so that a shader the hardware could not run is refused with the
+//! execution mode or declaration and the value that break it.
+
+use crate::binary::MeshState;
+use crate::error::BackendError;
+use crate::from_ir::places::comp_count;
+use crate::isbe_layout::AttrLayout;
+use spvsass_frontend::ir::{Shader, Stage, StorageClass};
+
+pub const MAX_INVOCATIONS: u32 = 128;
+pub const MAX_OUTPUT_VERTICES: u32 = 256;
+pub const MAX_OUTPUT_PRIMITIVES: u32 = 256;
+pub const MAX_OUTPUT_COMPONENTS: u32 = 128;
+/// The generic attributes of the SPH map: 128 components, 4 per location.
+pub const MAX_LOCATION: u32 = MAX_OUTPUT_COMPONENTS / 4 - 1;
+
+/// A user output's Location must fit the attribute map.
+pub fn max_location(loc: u32, spirv_id: u32) -> Result<(), BackendError> {
+    limit(
+        format!("the Location of output %{spirv_id}"),
+        loc,
+        MAX_LOCATION,
+        "maxMeshOutputComponents: 128 components, locations 0..31",
+    )
+}
+pub const MAX_OUTPUT_MEMORY: u32 = 32768;
+pub const MAX_PAYLOAD_BYTES: u32 = 16384;
+pub const MAX_TASK_SHARED_BYTES: u32 = 32768;
+pub const MAX_MESH_SHARED_BYTES: u32 = 28672;
+
+fn limit(
+    what: impl Into<String>,
+    value: u32,
+    limit: u32,
+    property: &'static str,
+) -> Result<(), BackendError> {
+    if value > limit {
+        return Err(BackendError::Limit {
+            what: what.into(),
+            value,
+            limit,
+            property,
+        });
+    }
+    Ok(())
+}
+
+/// Bytes of the variables of one storage class (32-bit components, the
+/// project's packing of payload and shared memory).
+fn class_bytes(sh: &Shader, class: StorageClass) -> u32 {
+    sh.globals
+        .values()
+        .filter(|g| g.class == class)
+        .filter_map(|g| comp_count(sh, g.ty))
+        .map(|n| 4 * n)
+        .sum()
+}
+
+/// The limits known before instruction selection: workgroup size, output
+/// counts, payload and shared memory sizes.
+pub fn check_shader(sh: &Shader) -> Result<(), BackendError> {
+    let [x, y, z] = sh.workgroup_size;
+    limit(
+        format!("OpExecutionMode LocalSize {x} {y} {z}: invocations"),
+        sh.invocations(),
+        MAX_INVOCATIONS,
+        "maxTaskWorkGroupInvocations / maxMeshWorkGroupInvocations",
+    )?;
+    if let Some(m) = sh.mesh {
+        limit(
+            "OpExecutionMode OutputVertices",
+            m.max_vertices,
+            MAX_OUTPUT_VERTICES,
+            "maxMeshOutputVertices",
+        )?;
+        limit(
+            "OpExecutionMode OutputPrimitivesEXT",
+            m.max_primitives,
+            MAX_OUTPUT_PRIMITIVES,
+            "maxMeshOutputPrimitives",
+        )?;
+    }
+    limit(
+        "the TaskPayloadWorkgroupEXT variable: bytes",
+        class_bytes(sh, StorageClass::TaskPayload),
+        MAX_PAYLOAD_BYTES,
+        "maxTaskPayloadSize",
+    )?;
+    let (shared_limit, property) = match sh.stage {
+        Stage::Task => (MAX_TASK_SHARED_BYTES, "maxTaskSharedMemorySize"),
+        _ => (MAX_MESH_SHARED_BYTES, "maxMeshSharedMemorySize"),
+    };
+    if sh.stage != Stage::Compute {
+        limit(
+            "Workgroup variables: bytes",
+            class_bytes(sh, StorageClass::Workgroup),
+            shared_limit,
+            property,
+        )?;
+    }
+    Ok(())
+}
+
+/// The limit on what a mesh shader writes: output memory (the SKEW
+/// layouts, which hold whole blocks of 32 elements: the output granularity
+/// 32 of facts §6). The 128 output components are the 32 locations of the
+/// attribute map, checked where a Location becomes an address
+/// (`max_location`).
+pub fn check_outputs(m: &MeshState) -> Result<(), BackendError> {
+    let vertices = AttrLayout::new(0, m.vertex_attrs.clone(), m.max_vertices);
+    let primitives = AttrLayout::new(0, m.primitive_attrs.clone(), m.max_primitives);
+    limit(
+        "mesh output memory: bytes",
+        vertices.size() + primitives.size(),
+        MAX_OUTPUT_MEMORY,
+        "maxMeshOutputMemorySize",
+    )
+}

@@ -1,0 +1,669 @@
+//! The pushbuffer method stream of a mesh draw (nvidia-facts.md §5, seeds
+//! 000 and 003): encoded as the words a driver pushes, decoded back into
+//! methods, printed in the format of the XDC 2024 slides, and checked into
+//! the state the simulator starts a draw from.
+//!
+//! Header word (facts §5): bits 29..32 type (1 incrementing, printed
+//! `NINC` as in the slides' dump; 3 non-incrementing; 4 immediate `IMMD`;
+//! 5 increment once), 16..29 the data word count (IMMD: the 13-bit value),
+//! 13..16 the subchannel, 0..13 the method address / 4.
+//!
+//! Method addresses: facts §5, plus SET_VERTEX_ID_BASE 0x1118 and
+//! SET_MESH_INIT_SHADER 0x1158 (public NVC597 headers and NVK's early mesh
+//! header, where the latter is named SET_TASK_LAYOUT). Field positions:
+//! SET_DRAW_CONTROL_A INSTANCE_ID 5..7, INSTANCE_ITERATE_ENABLE 9,
+//! IGNORE_GLOBAL_BASE_VERTEX/INSTANCE 10/11 (public NVC597 header; the
+//! slides' `8c000098` = value 0xc00 confirms 10 and 11); TOPOLOGY 0..4,
+//! PRIMITIVE_ID 4 and SPLIT_MODE 7..9 are inferred (the values used are 0).
+//! SET_MESH_SHADER_A TOPOLOGY 0..4, MAX_VERTEX 4..13, MAX_PRIMITIVE 13..22
+//! and SET_MESH_SHADER_B THREAD_COUNT 20..32, SET_MESH_INIT_SHADER
+//! THREAD_COUNT 0..12 come from NVK's early mesh header (which overlaps
+//! the first two fields by one bit; this project does not);
+//! SHARED_MEM_LINES 0..9, LOCAL_BUFFER_LINES 12..22 and OUTPUT_TO_M_S_LINES
+//! 22..32 are project-defined.
+
+use crate::binary::{Binary, MeshState, MeshTopology};
+use crate::isbe_layout::{LINE, task as task_attr};
+use crate::target::Arch;
+use std::fmt::Write;
+use std::ops::Range;
+
+pub mod mthd {
+    pub const SET_DRAW_CONTROL_A: u32 = 0x0260;
+    pub const DRAW_VERTEX_ARRAY_BEGIN_END_A: u32 = 0x0270;
+    pub const DRAW_VERTEX_ARRAY_BEGIN_END_B: u32 = 0x0274;
+    pub const SET_VERTEX_ID_BASE: u32 = 0x1118;
+    pub const SET_MESH_CONTROL: u32 = 0x114c;
+    pub const SET_MESH_SHADER_A: u32 = 0x1150;
+    pub const SET_MESH_SHADER_B: u32 = 0x1154;
+    pub const SET_MESH_INIT_SHADER: u32 = 0x1158;
+    pub const SET_GLOBAL_BASE_INSTANCE_INDEX: u32 = 0x1438;
+}
+
+/// The header types.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HeaderType {
+    /// Type 1: data words go to consecutive methods.
+    Incrementing = 1,
+    /// Type 3: every data word goes to the same method.
+    NonIncrementing = 3,
+    /// Type 4: the value is in the header.
+    Immediate = 4,
+    /// Type 5: the first data word goes to the method, the rest to the next.
+    IncrementOnce = 5,
+}
+
+impl HeaderType {
+    fn from_bits(b: u32) -> Option<HeaderType> {
+        Some(match b {
+            1 => HeaderType::Incrementing,
+            3 => HeaderType::NonIncrementing,
+            4 => HeaderType::Immediate,
+            5 => HeaderType::IncrementOnce,
+            _ => return None,
+        })
+    }
+
+    /// The name the slides' dump prints.
+    fn name(self) -> &'static str {
+        match self {
+            HeaderType::Incrementing => "NINC",
+            HeaderType::NonIncrementing => "NONINC",
+            HeaderType::Immediate => "IMMD",
+            HeaderType::IncrementOnce => "1INC",
+        }
+    }
+}
+
+/// The largest IMMD value (13 bits).
+pub const MAX_IMMEDIATE: u32 = 0x1fff;
+
+/// A pushbuffer header word.
+pub fn header(ty: HeaderType, count_or_value: u32, subchannel: u32, method: u32) -> u32 {
+    ((ty as u32) << 29)
+        | ((count_or_value & 0x1fff) << 16)
+        | ((subchannel & 7) << 13)
+        | ((method / 4) & 0x1fff)
+}
+
+fn field(v: u32, r: Range<u32>) -> u32 {
+    (v >> r.start) & ((1u32 << (r.end - r.start)) - 1)
+}
+
+fn put(v: u32, r: Range<u32>) -> u32 {
+    (v & ((1u32 << (r.end - r.start)) - 1)) << r.start
+}
+
+mod f {
+    use std::ops::Range;
+    pub const DC_TOPOLOGY: Range<u32> = 0..4;
+    pub const DC_PRIMITIVE_ID: Range<u32> = 4..5;
+    pub const DC_INSTANCE_ID: Range<u32> = 5..7;
+    pub const DC_SPLIT_MODE: Range<u32> = 7..9;
+    pub const DC_INSTANCE_ITERATE: Range<u32> = 9..10;
+    pub const DC_IGNORE_BASE_VERTEX: Range<u32> = 10..11;
+    pub const DC_IGNORE_BASE_INSTANCE: Range<u32> = 11..12;
+    pub const A_TOPOLOGY: Range<u32> = 0..4;
+    pub const A_MAX_VERTEX: Range<u32> = 4..13;
+    pub const A_MAX_PRIMITIVE: Range<u32> = 13..22;
+    pub const B_SHARED_MEM_LINES: Range<u32> = 0..9;
+    pub const B_THREAD_COUNT: Range<u32> = 20..32;
+    pub const I_THREAD_COUNT: Range<u32> = 0..12;
+    pub const I_LOCAL_BUFFER_LINES: Range<u32> = 12..22;
+    pub const I_OUTPUT_TO_M_S_LINES: Range<u32> = 22..32;
+}
+
+/// Draw topology codes (SET_DRAW_CONTROL_A, SET_MESH_SHADER_A).
+fn topology_code(t: MeshTopology) -> u32 {
+    match t {
+        MeshTopology::Points => 0,
+        MeshTopology::Lines => 1,
+        MeshTopology::Triangles => 4,
+    }
+}
+
+fn topology_name(code: u32) -> Option<&'static str> {
+    Some(match code {
+        0 => "POINTS",
+        1 => "LINES",
+        4 => "TRIANGLES",
+        _ => return None,
+    })
+}
+
+/// What the decoded stream set up: the state a draw starts from.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct DrawState {
+    pub mesh_enabled: bool,
+    /// THREAD_COUNT, LOCAL_BUFFER_LINES, OUTPUT_TO_M_S_LINES (task present).
+    pub init_shader: Option<[u32; 3]>,
+    /// OUTPUT_TOPOLOGY code, MAX_VERTEX, MAX_PRIMITIVE.
+    pub mesh_shader_a: Option<[u32; 3]>,
+    /// SHARED_MEM_LINES, THREAD_COUNT.
+    pub mesh_shader_b: Option<[u32; 2]>,
+    pub vertex_id_base: u32,
+    pub global_base_instance: u32,
+    pub draw_control_a: Option<u32>,
+    pub start: u32,
+    /// DRAW_VERTEX_ARRAY_BEGIN_END_B.COUNT: the workgroups to launch.
+    pub group_count: Option<u32>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MethodError {
+    #[error("method stream word {index:#x}: header {word:#010x} has unknown type {ty}")]
+    BadHeaderType { index: usize, word: u32, ty: u32 },
+    #[error(
+        "method stream word {index:#x}: header {word:#010x} announces {count} data words, \
+         {left} left"
+    )]
+    Truncated {
+        index: usize,
+        word: u32,
+        count: u32,
+        left: usize,
+    },
+    #[error("method stream word {index:#x}: method {method:#06x} is not a mesh draw method")]
+    UnknownMethod { index: usize, method: u32 },
+    #[error("method stream word {index:#x}: {method} has value {value:#x}: {why}")]
+    BadValue {
+        index: usize,
+        method: &'static str,
+        value: u32,
+        why: &'static str,
+    },
+    #[error("method stream word {index:#x}: {method} before SET_MESH_CONTROL.ENABLE = TRUE")]
+    MeshNotEnabled { index: usize, method: &'static str },
+    #[error("the method stream never sets {0}")]
+    Missing(&'static str),
+    #[error("the method stream sets {what} = {stream} but the {shader} shader has {binary}")]
+    Mismatch {
+        what: &'static str,
+        stream: u32,
+        binary: u32,
+        shader: &'static str,
+    },
+}
+
+/// The method words of a draw of `group_count` workgroups (of the task
+/// shader when there is one, else of the mesh shader), in the order of the
+/// slides: SET_MESH_CONTROL, the stage setup, then the draw.
+pub fn encode_draw(task: Option<&Binary>, mesh: &Binary, group_count: u32) -> Vec<u32> {
+    use HeaderType::*;
+    let mut w = vec![header(Immediate, 1, 0, mthd::SET_MESH_CONTROL)];
+    if let Some(t) = task {
+        let payload = t.task.as_ref().map_or(0, |s| s.payload_bytes);
+        // The task's output: the reserved words and the payload; there is
+        // no task shared memory yet, so both counts are the same lines.
+        let lines = (task_attr::PAYLOAD + payload).div_ceil(LINE);
+        w.push(header(Incrementing, 1, 0, mthd::SET_MESH_INIT_SHADER));
+        w.push(
+            put(threads(t), f::I_THREAD_COUNT)
+                | put(lines, f::I_LOCAL_BUFFER_LINES)
+                | put(lines, f::I_OUTPUT_TO_M_S_LINES),
+        );
+    }
+    if let Some(m) = &mesh.mesh {
+        w.push(header(Incrementing, 2, 0, mthd::SET_MESH_SHADER_A));
+        w.push(
+            put(topology_code(m.topology), f::A_TOPOLOGY)
+                | put(m.max_vertices, f::A_MAX_VERTEX)
+                | put(m.max_primitives, f::A_MAX_PRIMITIVE),
+        );
+        w.push(
+            put(m.shared_mem_lines, f::B_SHARED_MEM_LINES) | put(threads(mesh), f::B_THREAD_COUNT),
+        );
+    }
+    w.push(header(Immediate, 0, 0, mthd::SET_VERTEX_ID_BASE));
+    w.push(header(
+        Immediate,
+        0,
+        0,
+        mthd::SET_GLOBAL_BASE_INSTANCE_INDEX,
+    ));
+    let dc = put(1, f::DC_IGNORE_BASE_VERTEX) | put(1, f::DC_IGNORE_BASE_INSTANCE);
+    w.push(header(Immediate, dc, 0, mthd::SET_DRAW_CONTROL_A));
+    w.push(header(
+        Incrementing,
+        2,
+        0,
+        mthd::DRAW_VERTEX_ARRAY_BEGIN_END_A,
+    ));
+    w.push(0);
+    w.push(group_count);
+    w
+}
+
+fn threads(b: &Binary) -> u32 {
+    b.workgroup_size.iter().product()
+}
+
+/// One method write of a decoded stream.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Write1 {
+    /// The header's word index, and the header.
+    index: usize,
+    header: u32,
+    method: u32,
+    value: u32,
+}
+
+/// Splits a stream into method writes, grouped by header.
+fn writes(words: &[u32]) -> Result<Vec<Vec<Write1>>, MethodError> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < words.len() {
+        let h = words[i];
+        let ty_bits = h >> 29;
+        let ty = HeaderType::from_bits(ty_bits).ok_or(MethodError::BadHeaderType {
+            index: i,
+            word: h,
+            ty: ty_bits,
+        })?;
+        let count = field(h, 16..29);
+        let method = field(h, 0..13) * 4;
+        let mut group = Vec::new();
+        if ty == HeaderType::Immediate {
+            group.push(Write1 {
+                index: i,
+                header: h,
+                method,
+                value: count,
+            });
+            i += 1;
+        } else {
+            let data = words
+                .get(i + 1..i + 1 + count as usize)
+                .ok_or(MethodError::Truncated {
+                    index: i,
+                    word: h,
+                    count,
+                    left: words.len() - i - 1,
+                })?;
+            for (k, &value) in data.iter().enumerate() {
+                let step = match ty {
+                    HeaderType::Incrementing => k as u32,
+                    HeaderType::NonIncrementing => 0,
+                    _ => u32::from(k > 0),
+                };
+                group.push(Write1 {
+                    index: i,
+                    header: h,
+                    method: method + 4 * step,
+                    value,
+                });
+            }
+            i += 1 + count as usize;
+        }
+        out.push(group);
+    }
+    Ok(out)
+}
+
+fn method_name(m: u32) -> Option<&'static str> {
+    Some(match m {
+        mthd::SET_DRAW_CONTROL_A => "SET_DRAW_CONTROL_A",
+        mthd::DRAW_VERTEX_ARRAY_BEGIN_END_A => "DRAW_VERTEX_ARRAY_BEGIN_END_A",
+        mthd::DRAW_VERTEX_ARRAY_BEGIN_END_B => "DRAW_VERTEX_ARRAY_BEGIN_END_B",
+        mthd::SET_VERTEX_ID_BASE => "SET_VERTEX_ID_BASE",
+        mthd::SET_MESH_CONTROL => "SET_MESH_CONTROL",
+        mthd::SET_MESH_SHADER_A => "SET_MESH_SHADER_A",
+        mthd::SET_MESH_SHADER_B => "SET_MESH_SHADER_B",
+        mthd::SET_MESH_INIT_SHADER => "SET_MESH_INIT_SHADER",
+        mthd::SET_GLOBAL_BASE_INSTANCE_INDEX => "SET_GLOBAL_BASE_INSTANCE_INDEX",
+        _ => return None,
+    })
+}
+
+/// The fields of a method value, as the slides print them.
+fn fields(method: u32, v: u32) -> Vec<(&'static str, String)> {
+    let num = |x: u32| format!("({x:#x})");
+    let bool_ = |x: u32| if x != 0 { "TRUE" } else { "FALSE" }.to_string();
+    let topo = |x: u32| topology_name(x).map_or_else(|| num(x), str::to_string);
+    let first = |x: u32, other: &str| {
+        if x == 0 {
+            "FIRST".into()
+        } else {
+            other.to_string()
+        }
+    };
+    match method {
+        mthd::SET_MESH_CONTROL => vec![("ENABLE", bool_(field(v, 0..1)))],
+        mthd::SET_MESH_INIT_SHADER => vec![
+            ("THREAD_COUNT", num(field(v, f::I_THREAD_COUNT))),
+            ("LOCAL_BUFFER_LINES", num(field(v, f::I_LOCAL_BUFFER_LINES))),
+            (
+                "OUTPUT_TO_M_S_LINES",
+                num(field(v, f::I_OUTPUT_TO_M_S_LINES)),
+            ),
+        ],
+        mthd::SET_MESH_SHADER_A => vec![
+            ("OUTPUT_TOPOLOGY", topo(field(v, f::A_TOPOLOGY))),
+            ("MAX_VERTEX", num(field(v, f::A_MAX_VERTEX))),
+            ("MAX_PRIMITIVE", num(field(v, f::A_MAX_PRIMITIVE))),
+        ],
+        mthd::SET_MESH_SHADER_B => vec![
+            ("SHARED_MEM_LINES", num(field(v, f::B_SHARED_MEM_LINES))),
+            ("THREAD_COUNT", num(field(v, f::B_THREAD_COUNT))),
+        ],
+        mthd::SET_DRAW_CONTROL_A => vec![
+            ("TOPOLOGY", topo(field(v, f::DC_TOPOLOGY))),
+            (
+                "PRIMITIVE_ID",
+                first(field(v, f::DC_PRIMITIVE_ID), "UNCHANGED"),
+            ),
+            (
+                "INSTANCE_ID",
+                first(field(v, f::DC_INSTANCE_ID), "SUBSEQUENT"),
+            ),
+            (
+                "SPLIT_MODE",
+                if field(v, f::DC_SPLIT_MODE) == 0 {
+                    "NORMAL_BEGIN_NORMAL_END".into()
+                } else {
+                    num(field(v, f::DC_SPLIT_MODE))
+                },
+            ),
+            (
+                "INSTANCE_ITERATE_ENABLE",
+                bool_(field(v, f::DC_INSTANCE_ITERATE)),
+            ),
+            (
+                "IGNORE_GLOBAL_BASE_VERTEX_INDEX",
+                bool_(field(v, f::DC_IGNORE_BASE_VERTEX)),
+            ),
+            (
+                "IGNORE_GLOBAL_BASE_INSTANCE_INDEX",
+                bool_(field(v, f::DC_IGNORE_BASE_INSTANCE)),
+            ),
+        ],
+        mthd::DRAW_VERTEX_ARRAY_BEGIN_END_A => vec![("START", num(v))],
+        mthd::DRAW_VERTEX_ARRAY_BEGIN_END_B => vec![("COUNT", num(v))],
+        _ => vec![("V", num(v))],
+    }
+}
+
+/// The class prefix of method names: Turing's 3D class C597 on sm75,
+/// Ampere's C697 otherwise (Ada's and Hopper's classes are not modelled).
+pub fn class_name(arch: Arch) -> &'static str {
+    if arch == Arch::Sm75 {
+        "NVC597"
+    } else {
+        "NVC697"
+    }
+}
+
+/// The stream printed as in the XDC 2024 slides:
+/// `[0x0000000b] HDR 80010453 subch 0 IMMD`, `mthd 114c NVC697_SET_MESH_CONTROL`,
+/// `    .ENABLE = TRUE`. Word indices count from the stream's start.
+pub fn print(words: &[u32], arch: Arch) -> Result<String, MethodError> {
+    let mut s = String::new();
+    for group in writes(words)? {
+        let Some(first) = group.first() else { continue };
+        let ty = HeaderType::from_bits(first.header >> 29).map_or("?", HeaderType::name);
+        // Writing into a String cannot fail.
+        let _ = writeln!(
+            s,
+            "[{:#010x}] HDR {:08x} subch {} {ty}",
+            first.index,
+            first.header,
+            field(first.header, 13..16)
+        );
+        for w in &group {
+            let name = method_name(w.method).ok_or(MethodError::UnknownMethod {
+                index: w.index,
+                method: w.method,
+            })?;
+            let _ = writeln!(s, "mthd {:04x} {}_{name}", w.method, class_name(arch));
+            for (fname, value) in fields(w.method, w.value) {
+                let _ = writeln!(s, "    .{fname} = {value}");
+            }
+        }
+    }
+    Ok(s)
+}
+
+/// Decodes a stream into the draw state it sets, rejecting streams the
+/// hardware would not run as a mesh draw.
+pub fn decode(words: &[u32]) -> Result<DrawState, MethodError> {
+    let mut st = DrawState::default();
+    for w in writes(words)?.into_iter().flatten() {
+        let name = method_name(w.method).ok_or(MethodError::UnknownMethod {
+            index: w.index,
+            method: w.method,
+        })?;
+        let bad = |why| MethodError::BadValue {
+            index: w.index,
+            method: name,
+            value: w.value,
+            why,
+        };
+        let needs_mesh = matches!(
+            w.method,
+            mthd::SET_MESH_INIT_SHADER | mthd::SET_MESH_SHADER_A | mthd::SET_MESH_SHADER_B
+        );
+        if needs_mesh && !st.mesh_enabled {
+            return Err(MethodError::MeshNotEnabled {
+                index: w.index,
+                method: name,
+            });
+        }
+        match w.method {
+            mthd::SET_MESH_CONTROL => {
+                if w.value > 1 {
+                    return Err(bad("reserved bits set"));
+                }
+                st.mesh_enabled = w.value == 1;
+            }
+            mthd::SET_MESH_INIT_SHADER => {
+                let t = field(w.value, f::I_THREAD_COUNT);
+                if t == 0 || t > 32 {
+                    return Err(bad("THREAD_COUNT must be 1..=32 (one warp)"));
+                }
+                st.init_shader = Some([
+                    t,
+                    field(w.value, f::I_LOCAL_BUFFER_LINES),
+                    field(w.value, f::I_OUTPUT_TO_M_S_LINES),
+                ]);
+            }
+            mthd::SET_MESH_SHADER_A => {
+                let topo = field(w.value, f::A_TOPOLOGY);
+                if topology_name(topo).is_none() {
+                    return Err(bad("OUTPUT_TOPOLOGY is not POINTS, LINES or TRIANGLES"));
+                }
+                if w.value >> f::A_MAX_PRIMITIVE.end != 0 {
+                    return Err(bad("reserved bits set"));
+                }
+                st.mesh_shader_a = Some([
+                    topo,
+                    field(w.value, f::A_MAX_VERTEX),
+                    field(w.value, f::A_MAX_PRIMITIVE),
+                ]);
+            }
+            mthd::SET_MESH_SHADER_B => {
+                let t = field(w.value, f::B_THREAD_COUNT);
+                if t == 0 || t > 32 {
+                    return Err(bad("THREAD_COUNT must be 1..=32 (one warp)"));
+                }
+                if field(w.value, f::B_SHARED_MEM_LINES.end..f::B_THREAD_COUNT.start) != 0 {
+                    return Err(bad("reserved bits set"));
+                }
+                st.mesh_shader_b = Some([field(w.value, f::B_SHARED_MEM_LINES), t]);
+            }
+            mthd::SET_VERTEX_ID_BASE => st.vertex_id_base = w.value,
+            mthd::SET_GLOBAL_BASE_INSTANCE_INDEX => st.global_base_instance = w.value,
+            mthd::SET_DRAW_CONTROL_A => st.draw_control_a = Some(w.value),
+            mthd::DRAW_VERTEX_ARRAY_BEGIN_END_A => st.start = w.value,
+            mthd::DRAW_VERTEX_ARRAY_BEGIN_END_B => {
+                if st.group_count.is_some() {
+                    return Err(bad("a second draw in one stream"));
+                }
+                if w.value > task_attr::MAX_MESH_GROUPS {
+                    return Err(bad("COUNT over the 2^22 workgroups of one draw \
+                         (maxTaskWorkGroupTotalCount / maxMeshWorkGroupTotalCount)"));
+                }
+                st.group_count = Some(w.value);
+            }
+            _ => unreachable!("method_name knows only the methods above"),
+        }
+    }
+    if !st.mesh_enabled {
+        return Err(MethodError::Missing("SET_MESH_CONTROL.ENABLE = TRUE"));
+    }
+    if st.mesh_shader_a.is_none() {
+        return Err(MethodError::Missing("SET_MESH_SHADER_A"));
+    }
+    if st.mesh_shader_b.is_none() {
+        return Err(MethodError::Missing("SET_MESH_SHADER_B"));
+    }
+    let dc = st
+        .draw_control_a
+        .ok_or(MethodError::Missing("SET_DRAW_CONTROL_A"))?;
+    // A mesh draw ignores the base indices (seed 000 "Draw").
+    if field(dc, f::DC_IGNORE_BASE_VERTEX) == 0 || field(dc, f::DC_IGNORE_BASE_INSTANCE) == 0 {
+        return Err(MethodError::BadValue {
+            index: 0,
+            method: "SET_DRAW_CONTROL_A",
+            value: dc,
+            why: "a mesh draw must ignore the global base vertex and instance indices",
+        });
+    }
+    if st.group_count.is_none() {
+        return Err(MethodError::Missing("DRAW_VERTEX_ARRAY_BEGIN_END_B"));
+    }
+    Ok(st)
+}
+
+impl DrawState {
+    /// Checks the stream against the shaders bound for the draw.
+    pub fn check(
+        &self,
+        task: Option<&Binary>,
+        mesh: &MeshState,
+        mesh_threads: u32,
+    ) -> Result<(), MethodError> {
+        let mismatch = |what, stream, binary, shader| {
+            Err(MethodError::Mismatch {
+                what,
+                stream,
+                binary,
+                shader,
+            })
+        };
+        let [topo, max_v, max_p] = self.mesh_shader_a.unwrap_or_default();
+        if topo != topology_code(mesh.topology) {
+            return mismatch(
+                "SET_MESH_SHADER_A.OUTPUT_TOPOLOGY",
+                topo,
+                topology_code(mesh.topology),
+                "mesh",
+            );
+        }
+        if max_v != mesh.max_vertices {
+            return mismatch(
+                "SET_MESH_SHADER_A.MAX_VERTEX",
+                max_v,
+                mesh.max_vertices,
+                "mesh",
+            );
+        }
+        if max_p != mesh.max_primitives {
+            return mismatch(
+                "SET_MESH_SHADER_A.MAX_PRIMITIVE",
+                max_p,
+                mesh.max_primitives,
+                "mesh",
+            );
+        }
+        let [_, threads_b] = self.mesh_shader_b.unwrap_or_default();
+        if threads_b != mesh_threads {
+            return mismatch(
+                "SET_MESH_SHADER_B.THREAD_COUNT",
+                threads_b,
+                mesh_threads,
+                "mesh",
+            );
+        }
+        match (task, self.init_shader) {
+            (Some(t), Some([threads_i, ..])) if threads_i != threads(t) => mismatch(
+                "SET_MESH_INIT_SHADER.THREAD_COUNT",
+                threads_i,
+                threads(t),
+                "task",
+            ),
+            (Some(_), None) => Err(MethodError::Missing(
+                "SET_MESH_INIT_SHADER (a task shader is bound)",
+            )),
+            (None, Some([t, ..])) => {
+                mismatch("SET_MESH_INIT_SHADER.THREAD_COUNT", t, 0, "(absent) task")
+            }
+            _ if self.start != 0 => mismatch(
+                "DRAW_VERTEX_ARRAY_BEGIN_END_A.START",
+                self.start,
+                0,
+                "mesh draw's",
+            ),
+            _ => Ok(()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The two header words nvidia-facts.md §5 decodes from the slides.
+    #[test]
+    fn header_words_of_the_slides() {
+        assert_eq!(
+            header(HeaderType::Immediate, 1, 0, mthd::SET_MESH_CONTROL),
+            0x8001_0453
+        );
+        assert_eq!(
+            header(HeaderType::Incrementing, 2, 0, mthd::SET_MESH_SHADER_A),
+            0x2002_0454
+        );
+        assert_eq!(
+            header(
+                HeaderType::Immediate,
+                0,
+                0,
+                mthd::SET_GLOBAL_BASE_INSTANCE_INDEX
+            ),
+            0x8000_050e
+        );
+        assert_eq!(
+            header(
+                HeaderType::Incrementing,
+                2,
+                0,
+                mthd::DRAW_VERTEX_ARRAY_BEGIN_END_A
+            ),
+            0x2002_009c
+        );
+    }
+
+    #[test]
+    fn draw_control_a_of_the_slides() {
+        // `HDR 8c000098`: IMMD, SET_DRAW_CONTROL_A, both IGNORE_* bits.
+        let dc = put(1, f::DC_IGNORE_BASE_VERTEX) | put(1, f::DC_IGNORE_BASE_INSTANCE);
+        assert_eq!(
+            header(HeaderType::Immediate, dc, 0, mthd::SET_DRAW_CONTROL_A),
+            0x8c00_0098
+        );
+    }
+
+    #[test]
+    fn subchannel_and_immediate_fields_decode() {
+        let h = header(
+            HeaderType::Immediate,
+            MAX_IMMEDIATE,
+            5,
+            mthd::SET_VERTEX_ID_BASE,
+        );
+        let w = writes(&[h]).unwrap();
+        assert_eq!(w[0][0].value, MAX_IMMEDIATE);
+        assert_eq!(w[0][0].method, mthd::SET_VERTEX_ID_BASE);
+        assert_eq!(field(h, 13..16), 5);
+    }
+}
