@@ -24,9 +24,11 @@ use backend::compile::BackendOptions;
 pub use backend::compile::Compiled;
 use backend::target::Arch;
 pub mod compare;
+mod compute_report;
 pub mod reference;
 mod report;
 pub mod simulate_run;
+pub use compute_report::{compute_json, describe_compute};
 pub use report::describe;
 
 use std::fmt::Write;
@@ -179,4 +181,15 @@ pub fn simulate_draw(
         .ok_or(Error::TooManyGroups(groups))?;
     let words = draw_methods(task, mesh, count);
     Ok(sim::run_methods(&words, task, mesh, options)?)
+}
+
+/// Runs a compute dispatch of `groups` workgroups in the simulator with the
+/// given buffers and push constants bound (see `backend::abi`).
+pub fn dispatch(
+    binary: &Binary,
+    groups: [u32; 3],
+    inputs: sim::ComputeInputs,
+    options: &sim::SimOptions,
+) -> Result<sim::ComputeRun, Error> {
+    Ok(sim::run_compute(binary, groups, inputs, options)?)
 }

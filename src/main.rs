@@ -77,9 +77,10 @@ enum Command {
         #[arg(long)]
         ctrl: bool,
     },
-    /// Simulate a mesh draw and print the outputs of every workgroup.
+    /// Simulate a mesh draw and print the outputs of every workgroup, or a
+    /// compute dispatch and print (or write) its buffers.
     Run {
-        /// A SPIR-V mesh shader (compiled first) or a compiled binary.
+        /// A SPIR-V mesh or compute shader (compiled first) or a compiled binary.
         shader: PathBuf,
         /// A task shader (SPIR-V or binary) that launches the mesh
         /// workgroups; --groups then counts task workgroups.
@@ -118,6 +119,8 @@ enum Command {
         /// The front-facing winding as seen on the image: ccw or cw.
         #[arg(long, default_value = "ccw", value_parser = str::parse::<FrontFace>)]
         front_face: FrontFace,
+        #[command(flatten)]
+        compute: ComputeArgs,
         /// Also run the draw on this reference (vulkan: the system's Vulkan
         /// driver) and report the differences; exit 1 on a mismatch.
         #[arg(long, value_enum)]
@@ -242,6 +245,133 @@ fn run_description(
         buffers: Vec::new(),
         push_constants: Vec::new(),
     }
+}
+
+/// The resources of a compute dispatch (set 0).
+#[derive(clap::Args)]
+struct ComputeArgs {
+    /// Compute: storage buffer BINDING, initialised from FILE or zero-filled
+    /// with SIZE bytes (a number). Repeatable.
+    #[arg(long = "buffer", value_name = "BINDING=FILE|SIZE", value_parser = parse_buffer)]
+    buffers: Vec<(u32, BufferInit)>,
+    /// Compute: write storage buffer BINDING to FILE after the dispatch.
+    #[arg(long = "out", value_name = "BINDING=FILE", value_parser = parse_binding_path)]
+    outs: Vec<(u32, PathBuf)>,
+    /// Compute: push constants from FILE (at most 128 bytes).
+    #[arg(long, value_name = "FILE")]
+    push: Option<PathBuf>,
+    /// Compute: uniform buffer BINDING from FILE. Repeatable.
+    #[arg(long = "uniform", value_name = "BINDING=FILE", value_parser = parse_binding_path)]
+    uniforms: Vec<(u32, PathBuf)>,
+}
+
+impl ComputeArgs {
+    fn given(&self) -> bool {
+        !self.buffers.is_empty()
+            || !self.outs.is_empty()
+            || self.push.is_some()
+            || !self.uniforms.is_empty()
+    }
+}
+
+#[derive(Clone, Debug)]
+enum BufferInit {
+    File(PathBuf),
+    Zeroed(usize),
+}
+
+fn split_binding(s: &str) -> Result<(u32, &str), String> {
+    let (b, rest) = s
+        .split_once('=')
+        .ok_or_else(|| format!("expected BINDING=..., got '{s}'"))?;
+    let binding = b
+        .trim()
+        .parse()
+        .map_err(|_| format!("'{b}' is not a binding number"))?;
+    if rest.is_empty() {
+        return Err(format!("nothing after '=' in '{s}'"));
+    }
+    Ok((binding, rest))
+}
+
+fn parse_buffer(s: &str) -> Result<(u32, BufferInit), String> {
+    let (binding, rest) = split_binding(s)?;
+    Ok(match rest.parse::<usize>() {
+        Ok(size) => (binding, BufferInit::Zeroed(size)),
+        Err(_) => (binding, BufferInit::File(PathBuf::from(rest))),
+    })
+}
+
+fn parse_binding_path(s: &str) -> Result<(u32, PathBuf), String> {
+    let (binding, rest) = split_binding(s)?;
+    Ok((binding, PathBuf::from(rest)))
+}
+
+/// Exits with clap's usage error (status 2).
+fn usage_error(msg: String) -> ! {
+    use clap::CommandFactory;
+    Cli::command()
+        .error(clap::error::ErrorKind::ArgumentConflict, msg)
+        .exit()
+}
+
+/// Checks the compute arguments against each other (usage errors).
+fn check_compute_args(args: &ComputeArgs) {
+    let mut bound = std::collections::BTreeSet::new();
+    for (b, _) in &args.buffers {
+        if !bound.insert(*b) {
+            usage_error(format!("binding {b} is given twice with --buffer"));
+        }
+    }
+    for (b, _) in &args.uniforms {
+        if !bound.insert(*b) {
+            usage_error(format!("binding {b} is bound twice (--buffer/--uniform)"));
+        }
+    }
+    for (b, _) in &args.outs {
+        if !args.buffers.iter().any(|(x, _)| x == b) {
+            usage_error(format!("--out {b}=...: binding {b} has no --buffer"));
+        }
+    }
+}
+
+fn run_dispatch(
+    shader: &Path,
+    binary: &spvsass::backend::binary::Binary,
+    groups: [u32; 3],
+    args: &ComputeArgs,
+    options: &spvsass::sim::SimOptions,
+    json: bool,
+) -> Result<(), String> {
+    let mut inputs = spvsass::sim::ComputeInputs::default();
+    for (b, init) in &args.buffers {
+        let bytes = match init {
+            BufferInit::File(path) => read(path)?,
+            BufferInit::Zeroed(size) => vec![0; *size],
+        };
+        inputs.buffers.insert(*b, bytes);
+    }
+    for (b, path) in &args.uniforms {
+        inputs.uniforms.insert(*b, read(path)?);
+    }
+    if let Some(path) = &args.push {
+        inputs.push_constants = read(path)?;
+    }
+    let run = spvsass::dispatch(binary, groups, inputs, options)
+        .map_err(|e| format!("{}: {e}", shader.display()))?;
+    for (b, path) in &args.outs {
+        let bytes = run.buffers.get(b).map_or(&[][..], Vec::as_slice);
+        std::fs::write(path, bytes).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
+    if json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&spvsass::compute_json(&run)).map_err(|e| e.to_string())?
+        );
+    } else {
+        print!("{}", spvsass::describe_compute(&run));
+    }
+    Ok(())
 }
 
 fn parse_groups(s: &str) -> Result<[u32; 3], String> {
@@ -426,8 +556,10 @@ fn run(cli: Cli) -> Result<(), String> {
             raw,
             cull_mode,
             front_face,
+            compute,
             reference,
         } => {
+            check_compute_args(&compute);
             if let Some(ReferenceKind::Vulkan) = reference {
                 if !spec.is_empty() {
                     return Err("--spec cannot be used with --reference: run descriptions \
@@ -452,15 +584,31 @@ fn run(cli: Cli) -> Result<(), String> {
                 };
                 return run_with_reference(&desc, &name, &options);
             }
+            let options = spvsass::sim::SimOptions { max_steps };
             // A task+mesh pair: the mesh shader is compiled for a task
             // shader in front of it.
             let task_present = task.is_some();
             let binary = load_binary(&shader, arch, entry.clone(), &spec, task_present)?;
+            if binary.stage == spvsass::backend::binary::Stage::Compute {
+                if task.is_some() {
+                    usage_error(format!(
+                        "--task applies to mesh shaders; {} is a compute shader",
+                        shader.display()
+                    ));
+                }
+                return run_dispatch(&shader, &binary, groups, &compute, &options, json);
+            }
+            if compute.given() {
+                usage_error(format!(
+                    "--buffer, --out, --push and --uniform apply to compute shaders; {} is a {} shader",
+                    shader.display(),
+                    binary.stage.name()
+                ));
+            }
             let task_binary = match &task {
                 Some(t) => Some(load_binary(t, arch, entry, &spec, false)?),
                 None => None,
             };
-            let options = spvsass::sim::SimOptions { max_steps };
             let draw = spvsass::simulate_draw(task_binary.as_ref(), &binary, groups, &options)
                 .map_err(|e| format!("{}: {e}", shader.display()))?;
             if json {

@@ -7,8 +7,9 @@
 //! [`SimulateRunError::Unsupported`] naming the feature, never run halfway.
 
 use crate::reference::{
-    Capture, CullMode, DeviceInfo, FORMAT, FrontFace, IMAGE_FILE, ImageResult, Pipeline,
-    ReferenceError, RunDescription, RunResult, ShaderRef, Statistics,
+    BufferKind, BufferResult, Capture, CullMode, DeviceInfo, FORMAT, FrontFace, IMAGE_FILE,
+    ImageResult, Pipeline, ReferenceError, RunDescription, RunResult, ShaderRef, Statistics,
+    resolve_data,
 };
 use crate::sim::raster::{self, RenderState};
 use crate::{Error, Options};
@@ -18,8 +19,6 @@ use std::path::{Path, PathBuf};
 /// A part of a run description the simulator does not model yet.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Feature {
-    /// A compute pipeline (`stages.compute`).
-    Compute,
     /// A non-zero `view_mask`.
     Multiview { view_mask: u32 },
     /// A descriptor buffer bound to a task or mesh shader.
@@ -33,7 +32,6 @@ pub enum Feature {
 impl std::fmt::Display for Feature {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Feature::Compute => write!(f, "compute dispatches (stages.compute)"),
             Feature::Multiview { view_mask } => {
                 write!(f, "multiview (view_mask {view_mask:#b})")
             }
@@ -77,13 +75,12 @@ pub struct SimulateOptions {
 }
 
 /// What the simulator produced: the result in the reference's shape, and
-/// the draw itself (the comparison needs its primitives to tell pixels
-/// near an edge from the others).
+/// for a mesh run the draw itself (the comparison needs its primitives to
+/// tell pixels near an edge from the others).
 #[derive(Clone, Debug)]
 pub struct SimulatedRun {
     pub capture: Capture,
-    pub draw: crate::sim::MeshDraw,
-    pub render: RenderState,
+    pub draw: Option<(crate::sim::MeshDraw, RenderState)>,
 }
 
 /// Loads the run description at `path` and simulates it; the run is named
@@ -123,7 +120,7 @@ pub fn simulate_run(
             problem,
         })?;
     let (task, mesh, image) = match pipeline {
-        Pipeline::Compute(_) => return Err(unsupported(Feature::Compute)),
+        Pipeline::Compute(shader) => return simulate_compute(desc, name, base, shader, options),
         Pipeline::Mesh { task, mesh, image } => (task, mesh, image),
     };
     if desc.view_mask != 0 {
@@ -217,8 +214,82 @@ pub fn simulate_run(
     };
     Ok(SimulatedRun {
         capture: Capture { result, pixels },
-        draw,
-        render,
+        draw: Some((draw, render)),
+    })
+}
+
+/// A compute run: the description's buffers and push constants bound as
+/// the reference binds them, the read-back buffers returned.
+fn simulate_compute(
+    desc: &RunDescription,
+    name: &str,
+    base: &Path,
+    shader: &ShaderRef,
+    options: &SimulateOptions,
+) -> Result<SimulatedRun, SimulateRunError> {
+    let binary = compile(base, shader, false, options.arch)?;
+    let mut inputs = crate::sim::ComputeInputs::default();
+    for b in &desc.buffers {
+        let bytes = resolve_data(
+            &b.contents,
+            base,
+            &format!("buffer at binding {}", b.binding),
+        )?;
+        match b.kind {
+            BufferKind::Storage => inputs.buffers.insert(b.binding, bytes),
+            BufferKind::Uniform => inputs.uniforms.insert(b.binding, bytes),
+        };
+    }
+    inputs.push_constants = resolve_data(&desc.push_constants, base, "push constants")?;
+    let run = crate::dispatch(&binary, desc.groups, inputs, &options.sim).map_err(|source| {
+        SimulateRunError::Draw {
+            run: name.to_owned(),
+            source,
+        }
+    })?;
+    let buffers = desc
+        .buffers
+        .iter()
+        .filter(|b| b.read_back)
+        .map(|b| BufferResult {
+            binding: b.binding,
+            words: run
+                .buffers
+                .get(&b.binding)
+                .map(|bytes| {
+                    bytes
+                        .chunks_exact(4)
+                        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                        .collect()
+                })
+                .unwrap_or_default(),
+        })
+        .collect();
+    let size = binary.workgroup_size.iter().map(|&n| u64::from(n));
+    let invocations = desc
+        .groups
+        .iter()
+        .map(|&n| u64::from(n))
+        .chain(size)
+        .product();
+    let result = RunResult {
+        format: FORMAT,
+        run: name.to_owned(),
+        command: None,
+        device: simulator_device(options.arch.unwrap_or(Arch::DEFAULT)),
+        statistics: Statistics {
+            compute_shader_invocations: Some(invocations),
+            ..Statistics::default()
+        },
+        buffers,
+        image: None,
+    };
+    Ok(SimulatedRun {
+        capture: Capture {
+            result,
+            pixels: Vec::new(),
+        },
+        draw: None,
     })
 }
 

@@ -46,6 +46,14 @@ golden! {
     d_groupid_task_sm86: "d_groupid.task", Arch::Sm86;
     d_groupid_mesh_sm86: "d_groupid.mesh", Arch::Sm86;
     d_groupid_mesh_sm75: "d_groupid.mesh", Arch::Sm75;
+    c_add_push_sm86: "c_add_push.comp", Arch::Sm86;
+    c_struct_index_sm86: "c_struct_index.comp", Arch::Sm86;
+    c_reduce128_sm86: "c_reduce128.comp", Arch::Sm86;
+    c_reduce256_sm86: "c_reduce256.comp", Arch::Sm86;
+    c_loop_sm86: "c_loop.comp", Arch::Sm86;
+    c_uniform_sm86: "c_uniform.comp", Arch::Sm86;
+    c_builtins_sm86: "c_builtins.comp", Arch::Sm86;
+    c_local_array_sm86: "c_local_array.comp", Arch::Sm86;
 }
 
 /// The decoded method stream of a one-workgroup draw of mesh shader

@@ -6,6 +6,21 @@
 //! The register file: GPRs R0..R63 in regalloc2's Int class (regalloc2
 //! allows 64 registers per class), predicates P0..P6 in its Float class.
 //! RZ and PT are operand kinds, never allocated.
+//!
+//! Register groups (64-bit addresses and values in an aligned pair, 128-bit
+//! ones in an aligned quad): regalloc2 allocates single registers only, so
+//! a group is `width` virtual registers (consecutive ones, or any listed in
+//! `MFunc::groups`; each an ordinary 32-bit value elsewhere), and
+//! at the instruction that needs the group every member gets a
+//! fixed-register constraint: the instruction's first group of each kind
+//! (uses, defs) at R0, the next at the following aligned register (a
+//! pair at R0:R1 and a quad at R4..R7, say). regalloc2 then inserts the
+//! moves that bring the members there (or defines them there), and its
+//! checker verifies the result like any other constraint. Uses are read
+//! early and defs written late, so use and def groups may share registers.
+//! The fixed registers are the lowest eight, inside every budget tried.
+//! The price is moves around group operands that a tuple-aware allocator
+//! would avoid.
 
 use crate::error::BackendError;
 use crate::isa::{
@@ -58,14 +73,32 @@ impl<'a> Flat<'a> {
             let start = flat.insts.len();
             for ins in &b.instrs {
                 let mut ops = Vec::new();
+                // The next free fixed register for use and def groups.
+                let (mut next_use, mut next_def) = (0u8, 0u8);
                 // visit_regs needs &mut; operands are collected from a copy.
                 let mut copy = *ins;
-                copy.visit_regs(&mut |r, file, kind, _width| {
-                    if let Reg::Virt(v) = *r {
+                copy.visit_regs(&mut |r, file, kind, width| {
+                    let Reg::Virt(v) = *r else { return };
+                    if width == 1 {
                         let vr = VReg::new(v as usize, class(file));
                         ops.push(match kind {
                             OperandKind::Use => Operand::reg_use(vr),
                             OperandKind::Def => Operand::reg_def(vr),
+                        });
+                        return;
+                    }
+                    let next = match kind {
+                        OperandKind::Use => &mut next_use,
+                        OperandKind::Def => &mut next_def,
+                    };
+                    let base = next.div_ceil(width) * width;
+                    *next = base + width;
+                    for (i, m) in (0..width).zip(f.group_members(v, width)) {
+                        let vr = VReg::new(m as usize, class(file));
+                        let preg = PReg::new(usize::from(base + i), class(file));
+                        ops.push(match kind {
+                            OperandKind::Use => Operand::reg_fixed_use(vr, preg),
+                            OperandKind::Def => Operand::reg_fixed_def(vr, preg),
                         });
                     }
                 });
@@ -182,19 +215,6 @@ fn copy(file: RegClass, from: u8, to: u8) -> Instr {
 /// Allocates registers and rewrites `f` in place with physical registers
 /// and the moves regalloc2 asks for. Returns the number of GPRs used.
 pub fn assign_regs(f: &mut MFunc) -> Result<u32, BackendError> {
-    // Aligned register groups (64/128-bit operands) are not allocated yet.
-    for ins in f.blocks.iter().flat_map(|b| &b.instrs) {
-        let mut wide = false;
-        let mut copy = *ins;
-        copy.visit_regs(&mut |_, _, _, width| wide |= width > 1);
-        if wide {
-            return Err(BackendError::Unsupported {
-                what: format!("the 64/128-bit register group of `{ins}`"),
-                opcode: "register allocation".into(),
-                spirv_id: None,
-            });
-        }
-    }
     let flat = Flat::new(f);
     let opts = RegallocOptions {
         validate_ssa: cfg!(debug_assertions),
@@ -203,8 +223,12 @@ pub fn assign_regs(f: &mut MFunc) -> Result<u32, BackendError> {
     let mut result = None;
     for budget in GPR_BUDGETS {
         let env = machine_env(budget);
-        let out = regalloc2::run(&flat, &env, &opts)
-            .map_err(|e| BackendError::RegAlloc(format!("{e:?}")))?;
+        // Fixed group registers can crowd a small budget: try the next.
+        let out = match regalloc2::run(&flat, &env, &opts) {
+            Ok(out) => out,
+            Err(_) if budget < NUM_GPRS => continue,
+            Err(e) => return Err(BackendError::RegAlloc(format!("{e:?}"))),
+        };
         if cfg!(debug_assertions) {
             let mut checker = regalloc2::checker::Checker::new(&flat, &env);
             checker.prepare(&out);
@@ -240,13 +264,16 @@ pub fn assign_regs(f: &mut MFunc) -> Result<u32, BackendError> {
             }
             let allocs = out.inst_allocs(here);
             let mut i = 0;
-            ins.visit_regs(&mut |r, file, _, _| {
+            ins.visit_regs(&mut |r, file, _, width| {
                 if let Reg::Virt(_) = *r {
+                    // A group's members sit at consecutive fixed registers:
+                    // the operand names the first.
                     let preg = allocs[i].as_reg().expect("no spill slots were used");
-                    i += 1;
+                    i += usize::from(width);
                     let n = preg.hw_enc() as u8;
                     if file == RegFile::Gpr {
-                        max_gpr = Some(max_gpr.map_or(n, |m| m.max(n)));
+                        let last = n + width - 1;
+                        max_gpr = Some(max_gpr.map_or(last, |m| m.max(last)));
                     }
                     *r = Reg::Phys(n);
                 }

@@ -9,6 +9,7 @@
 //!   max vertices, max primitives, shared memory lines,
 //!   n per-vertex components, their SPH addresses,
 //!   n per-primitive components, their SPH addresses],
+//! compute stage only: shared bytes per workgroup, local bytes per invocation,
 //! task state present (0/1) [payload bytes],
 //! SPH word count (0 or 32), SPH words, code word count, code words,
 //! GEOMETRY header word count (0 or 32), its words
@@ -41,6 +42,13 @@ pub struct TaskState {
     pub payload_bytes: u32,
 }
 
+/// What a compute dispatch allocates per workgroup and per invocation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ComputeState {
+    pub shared_bytes: u32,
+    pub local_bytes: u32,
+}
+
 /// A compiled shader.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Binary {
@@ -50,6 +58,7 @@ pub struct Binary {
     pub num_gprs: u32,
     pub mesh: Option<MeshState>,
     pub task: Option<TaskState>,
+    pub compute: Option<ComputeState>,
     pub sph: Option<[u32; 32]>,
     /// Encoded instructions, four words each.
     pub code: Vec<u32>,
@@ -108,6 +117,14 @@ impl Binary {
                     w.extend(list.iter().map(|&a| u32::from(a)));
                 }
             }
+        }
+        // Only compute binaries carry it, so mesh binaries are unchanged.
+        if self.stage == Stage::Compute {
+            let c = self.compute.unwrap_or(ComputeState {
+                shared_bytes: 0,
+                local_bytes: 0,
+            });
+            w.extend([c.shared_bytes, c.local_bytes]);
         }
         match &self.task {
             None => w.push(0),
@@ -189,6 +206,13 @@ impl Binary {
                 });
             }
         };
+        let compute = match stage {
+            Stage::Compute => Some(ComputeState {
+                shared_bytes: r.word("shared bytes")?,
+                local_bytes: r.word("local bytes")?,
+            }),
+            _ => None,
+        };
         let task = match r.word("task state flag")? {
             0 => None,
             1 => Some(TaskState {
@@ -221,6 +245,7 @@ impl Binary {
             num_gprs,
             mesh,
             task,
+            compute,
             sph,
             code,
             gs_sph,

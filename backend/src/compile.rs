@@ -3,7 +3,7 @@
 
 use crate::advice::{Warning, advise};
 use crate::assign_regs::assign_regs;
-use crate::binary::{Binary, MeshState, TaskState};
+use crate::binary::{Binary, ComputeState, MeshState, TaskState};
 use crate::error::BackendError;
 use crate::from_ir::select;
 use crate::from_ir::task_out::payload_bytes;
@@ -54,14 +54,11 @@ pub fn compile(sh: &Shader, opts: &BackendOptions) -> Result<Compiled, BackendEr
         }
     };
     if sh.stage == Stage::Compute {
-        return Err(BackendError::Unsupported {
-            what: "compute shaders (issue [C])".into(),
-            opcode: "OpEntryPoint".into(),
-            spirv_id: None,
-        });
+        check_compute_size(sh)?;
+    } else {
+        limits::check_shader(sh)?;
     }
-    limits::check_shader(sh)?;
-    if sh.invocations() > 32 {
+    if sh.stage != Stage::Compute && sh.invocations() > 32 {
         return Err(BackendError::Unsupported {
             what: format!(
                 "workgroups of {} invocations (over one warp: issue [D])",
@@ -83,6 +80,10 @@ pub fn compile(sh: &Shader, opts: &BackendOptions) -> Result<Compiled, BackendEr
     dump("layout", &|| program::listing(&instrs, false));
     let code = program::encode(&instrs)?;
 
+    let compute = (sh.stage == Stage::Compute).then_some(ComputeState {
+        shared_bytes: selected.shared_bytes,
+        local_bytes: selected.local_bytes,
+    });
     let (mesh, task, sph, gs_sph) = match sh.stage {
         Stage::Mesh => {
             let info = sh.mesh.ok_or_else(|| BackendError::Invalid {
@@ -110,14 +111,18 @@ pub fn compile(sh: &Shader, opts: &BackendOptions) -> Result<Compiled, BackendEr
             // passthrough mode, with only its header (seed 000).
             let gs = (!mesh.primitive_attrs.is_empty())
                 .then(|| Sph::passthrough_gs(&mesh.primitive_attrs).0);
-            (Some(mesh), None, sph, gs)
+            (Some(mesh), None, Some(sph), gs)
         }
+        // Compute launches are described by a QMD on the hardware, which
+        // the simulator does not model: the binary carries the memory
+        // sizes a dispatch allocates instead of an SPH.
+        Stage::Compute => (None, None, None, None),
         // A task shader is always bound as a VERTEX shader (seed 000).
         _ => {
             let task = TaskState {
                 payload_bytes: payload_bytes(sh),
             };
-            (None, Some(task), Sph::task(), None)
+            (None, Some(task), Some(Sph::task()), None)
         }
     };
     let warnings = advise(sh.invocations(), mesh.as_ref(), &computed_offset_stores);
@@ -128,7 +133,8 @@ pub fn compile(sh: &Shader, opts: &BackendOptions) -> Result<Compiled, BackendEr
         num_gprs,
         mesh,
         task,
-        sph: Some(sph.0),
+        compute,
+        sph: sph.map(|s| s.0),
         code,
         gs_sph,
     };
@@ -138,4 +144,21 @@ pub fn compile(sh: &Shader, opts: &BackendOptions) -> Result<Compiled, BackendEr
         instrs,
         pass_dumps: dumps,
     })
+}
+
+/// The largest compute workgroup (Vulkan's maxComputeWorkGroupInvocations
+/// on NVIDIA; 32 warps).
+pub const MAX_COMPUTE_INVOCATIONS: u32 = 1024;
+
+fn check_compute_size(sh: &Shader) -> Result<(), BackendError> {
+    if sh.invocations() > MAX_COMPUTE_INVOCATIONS {
+        return Err(BackendError::Invalid {
+            what: format!(
+                "a workgroup of {} invocations (at most {MAX_COMPUTE_INVOCATIONS})",
+                sh.invocations()
+            ),
+            spirv_id: None,
+        });
+    }
+    Ok(())
 }

@@ -1,6 +1,7 @@
 //! spvsass backend: the SASS-like ISA and everything that turns the IR into
 //! encoded machine code.
 
+pub mod abi;
 pub mod advice;
 pub mod asm;
 pub mod assign_regs;

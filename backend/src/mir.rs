@@ -22,12 +22,25 @@ pub struct MFunc {
     pub blocks: Vec<MBlock>,
     /// The register file of each virtual register.
     pub vregs: Vec<RegFile>,
+    /// Register groups whose members are not consecutive virtual
+    /// registers: the operand names a key register (never itself
+    /// allocated), this maps it to its members. Other groups of width n at
+    /// `%v` are `%v .. %v+n-1`.
+    pub groups: std::collections::HashMap<u32, Vec<u32>>,
 }
 
 impl MFunc {
     pub fn new_vreg(&mut self, file: RegFile) -> u32 {
         self.vregs.push(file);
         (self.vregs.len() - 1) as u32
+    }
+
+    /// The virtual registers of the group of `width` named by `v`.
+    pub fn group_members(&self, v: u32, width: u8) -> Vec<u32> {
+        match self.groups.get(&v) {
+            Some(members) => members.clone(),
+            None => (v..v + u32::from(width)).collect(),
+        }
     }
 
     pub fn new_block(&mut self) -> usize {

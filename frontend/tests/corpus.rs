@@ -45,6 +45,30 @@ fn topology(shader: &Shader) -> Option<MeshTopology> {
     shader.mesh.map(|m| m.topology)
 }
 
+/// Runs spirv-val on the committed module, when spirv-tools is installed
+/// (CI installs it): the corpus must be valid SPIR-V, not just SPIR-V this
+/// frontend accepts.
+fn spirv_val(path: &str) {
+    let env = if path.contains(".spirv14.") {
+        "spv1.4"
+    } else {
+        "vulkan1.3"
+    };
+    let file = repo_path(path);
+    match std::process::Command::new("spirv-val")
+        .args(["--target-env", env])
+        .arg(&file)
+        .output()
+    {
+        Ok(out) => assert!(
+            out.status.success(),
+            "spirv-val rejects {path}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        ),
+        Err(e) => eprintln!("spirv-val not run on {path}: {e}"),
+    }
+}
+
 macro_rules! corpus {
     ($($test:ident: $file:literal $(entry $entry:literal)?, $stage:ident, $check:expr;)*) => {
         $(
@@ -58,6 +82,7 @@ macro_rules! corpus {
                 let shader = translate(&words_of(path), &options)
                     .unwrap_or_else(|e| panic!("{path}: {e}"));
                 validate(&shader).unwrap();
+                spirv_val(path);
                 assert_eq!(shader.stage, Stage::$stage, "{path}");
                 let check: fn(&Shader) -> bool = $check;
                 assert!(check(&shader), "{path}: {}\n{shader}", stringify!($check));
@@ -218,6 +243,19 @@ corpus! {
         |s| has(s, |op| matches!(op, Op::CopyLogical(_))) && has(s, |op| matches!(op, Op::CopyMemory { .. }));
     phi_heavy_loop: "phi_heavy_loop.comp.spv", Compute,
         |s| s.blocks.values().any(|b| b.params.len() == 3);
+    // The compute path's own shaders (tests/compute.rs).
+    c_add_push: "c_add_push.comp.spv", Compute, |s| has_global(s, StorageClass::PushConstant);
+    c_struct_index: "c_struct_index.comp.spv", Compute, |s| has_global(s, StorageClass::StorageBuffer);
+    c_reduce128: "c_reduce128.comp.spv", Compute,
+        |s| s.workgroup_size == [128, 1, 1] && has(s, |op| matches!(op, Op::ControlBarrier));
+    c_reduce256: "c_reduce256.comp.spv", Compute,
+        |s| s.invocations() == 256 && has_global(s, StorageClass::Workgroup);
+    c_loop: "c_loop.comp.spv", Compute, |s| s.blocks.len() > 3;
+    c_uniform: "c_uniform.comp.spv", Compute, |s| has_global(s, StorageClass::Uniform);
+    c_builtins: "c_builtins.comp.spv", Compute, |s| has_builtin(s, BuiltIn::NumWorkgroups);
+    c_local_array: "c_local_array.comp.spv", Compute, |s| has_global(s, StorageClass::Function);
+    c_bad_set: "c_bad_set.comp.spv", Compute, |s| has_global(s, StorageClass::StorageBuffer);
+    c_pressure: "c_pressure.comp.spv", Compute, |s| s.insts.len() > 100;
     // The reference runner's shaders (src/reference/, tests/runs/).
     ref_add: "ref_add.comp.spv", Compute,
         |s| s.workgroup_size == [64, 1, 1] && has_global(s, StorageClass::PushConstant);

@@ -189,6 +189,16 @@ fn images_are_rejected_at_the_instruction_using_them() {
 }
 
 #[test]
+fn self_referential_buffer_reference_is_unsupported_not_a_hang() {
+    let err = translate_file("frontend/tests/data/linked_list.comp.spv").unwrap_err();
+    let FrontendError::Unsupported { opcode, what, .. } = &err else {
+        panic!("{err:?}");
+    };
+    assert!(opcode.starts_with("OpType"), "{err}");
+    assert!(what.contains("recursive types"), "{err}");
+}
+
+#[test]
 fn unknown_extension_is_rejected_by_name() {
     let mut words = compute_module(|b| b.ret().unwrap());
     // Add `OpExtension "SPV_NV_ray_tracing"` after the header: 19 bytes of
@@ -343,4 +353,93 @@ fn module_without_entry_point_is_an_error() {
         translate_words(&words).unwrap_err(),
         FrontendError::NoEntryPoint
     );
+}
+
+/// A long chain of blocks between a store and a load of a promoted
+/// variable: SSA construction must not recurse once per block (a stack
+/// overflow aborts the process, it cannot be caught as an error).
+#[test]
+fn long_block_chains_do_not_overflow_the_stack() {
+    let words = compute_module(|b| {
+        let uint = b.type_int(32, 0);
+        let ptr = b.type_pointer(None, rspirv::spirv::StorageClass::Function, uint);
+        let var = b.variable(ptr, None, rspirv::spirv::StorageClass::Function, None);
+        let seven = b.constant_bit32(uint, 7);
+        b.store(var, seven, None, []).unwrap();
+        for _ in 0..16_000 {
+            let next = b.id();
+            b.branch(next).unwrap();
+            b.begin_block(Some(next)).unwrap();
+        }
+        b.load(uint, None, var, None, []).unwrap();
+        b.ret().unwrap();
+    });
+    translate_words(&words).unwrap();
+}
+
+/// As above with a chain of if/else diamonds, each storing to the
+/// variable on one side: every merge block needs a parameter, and reading
+/// the variable at the end walks back through all of them.
+#[test]
+fn long_chains_of_merges_do_not_overflow_the_stack() {
+    let words = compute_module(|b| {
+        let uint = b.type_int(32, 0);
+        let boolean = b.type_bool();
+        let ptr = b.type_pointer(None, rspirv::spirv::StorageClass::Function, uint);
+        let var = b.variable(ptr, None, rspirv::spirv::StorageClass::Function, None);
+        let seven = b.constant_bit32(uint, 7);
+        let yes = b.constant_true(boolean);
+        b.store(var, seven, None, []).unwrap();
+        // 5000 diamonds: 15001 blocks, under the 16384 limit.
+        for _ in 0..5000 {
+            let (then, other, merge) = (b.id(), b.id(), b.id());
+            b.selection_merge(merge, rspirv::spirv::SelectionControl::NONE)
+                .unwrap();
+            b.branch_conditional(yes, then, other, []).unwrap();
+            b.begin_block(Some(then)).unwrap();
+            b.store(var, seven, None, []).unwrap();
+            b.branch(merge).unwrap();
+            b.begin_block(Some(other)).unwrap();
+            b.branch(merge).unwrap();
+            b.begin_block(Some(merge)).unwrap();
+        }
+        b.load(uint, None, var, None, []).unwrap();
+        b.ret().unwrap();
+    });
+    translate_words(&words).unwrap();
+}
+
+#[test]
+fn too_many_blocks_is_an_error() {
+    let words = compute_module(|b| {
+        for _ in 0..17_000 {
+            let next = b.id();
+            b.branch(next).unwrap();
+            b.begin_block(Some(next)).unwrap();
+        }
+        b.ret().unwrap();
+    });
+    let err = translate_words(&words).unwrap_err();
+    assert!(
+        matches!(&err, FrontendError::Unsupported { opcode, .. } if opcode == "OpFunction"),
+        "{err:?}"
+    );
+}
+
+#[test]
+fn deeply_nested_types_are_an_error() {
+    let words = compute_module(|b| {
+        let uint = b.type_int(32, 0);
+        let two = b.constant_bit32(uint, 2);
+        let mut ty = uint;
+        for _ in 0..100 {
+            ty = b.type_array(ty, two);
+        }
+        let ptr = b.type_pointer(None, rspirv::spirv::StorageClass::Function, ty);
+        let var = b.variable(ptr, None, rspirv::spirv::StorageClass::Function, None);
+        b.load(ty, None, var, None, []).unwrap();
+        b.ret().unwrap();
+    });
+    let err = translate_words(&words).unwrap_err();
+    assert!(err.to_string().contains("nested deeper than 64"), "{err}");
 }

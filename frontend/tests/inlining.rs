@@ -152,3 +152,75 @@ fn translate_words_ok(words: &[u32]) -> spvsass_frontend::ir::Shader {
 fn translate_words(words: &[u32]) -> Result<spvsass_frontend::ir::Shader, FrontendError> {
     spvsass_frontend::translate(words, &Default::default())
 }
+
+#[test]
+fn a_callee_variable_initializer_applies_at_every_call() {
+    // counter() { var c: u32 = 5; c = c + 1; return c; }, called in a loop:
+    // the variable moves to main's first block, yet every iteration's call
+    // must start from 5 again.
+    let mut b = Builder::new();
+    b.set_version(1, 6);
+    b.capability(Capability::Shader);
+    b.memory_model(AddressingModel::Logical, MemoryModel::GLSL450);
+    let void = b.type_void();
+    let uint = b.type_int(32, 0);
+    let boolean = b.type_bool();
+    let ptr = b.type_pointer(None, StorageClass::Function, uint);
+    let private_ptr = b.type_pointer(None, StorageClass::Private, uint);
+    let out = b.variable(private_ptr, None, StorageClass::Private, None);
+    let zero = b.constant_bit32(uint, 0);
+    let one = b.constant_bit32(uint, 1);
+    let two = b.constant_bit32(uint, 2);
+    let five = b.constant_bit32(uint, 5);
+    let counter_ty = b.type_function(uint, vec![]);
+    let counter = b
+        .begin_function(uint, None, FunctionControl::NONE, counter_ty)
+        .unwrap();
+    b.begin_block(None).unwrap();
+    let c = b.variable(ptr, None, StorageClass::Function, Some(five));
+    let v = b.load(uint, None, c, None, []).unwrap();
+    let next = b.i_add(uint, None, v, one).unwrap();
+    b.store(c, next, None, []).unwrap();
+    b.ret_value(next).unwrap();
+    b.end_function().unwrap();
+    let main_ty = b.type_function(void, vec![]);
+    let main = b
+        .begin_function(void, None, FunctionControl::NONE, main_ty)
+        .unwrap();
+    let (header, body, cont, merge) = (b.id(), b.id(), b.id(), b.id());
+    let entry = b.begin_block(None).unwrap();
+    b.branch(header).unwrap();
+    b.begin_block(Some(header)).unwrap();
+    let i_next = b.id();
+    let i = b.phi(uint, None, [(zero, entry), (i_next, cont)]).unwrap();
+    b.loop_merge(merge, cont, rspirv::spirv::LoopControl::NONE, [])
+        .unwrap();
+    b.branch(body).unwrap();
+    b.begin_block(Some(body)).unwrap();
+    let r = b.function_call(uint, None, counter, []).unwrap();
+    b.store(out, r, None, []).unwrap();
+    b.branch(cont).unwrap();
+    b.begin_block(Some(cont)).unwrap();
+    b.i_add(uint, Some(i_next), i, one).unwrap();
+    let again = b.u_less_than(boolean, None, i_next, two).unwrap();
+    b.branch_conditional(again, header, merge, []).unwrap();
+    b.begin_block(Some(merge)).unwrap();
+    b.ret().unwrap();
+    b.end_function().unwrap();
+    b.entry_point(ExecutionModel::GLCompute, main, "main", []);
+    b.execution_mode(main, ExecutionMode::LocalSize, [1, 1, 1]);
+    let shader = translate_words_ok(&b.module().assemble());
+    // The callee's increment adds 1 to the constant 5, not to a value
+    // carried around the loop.
+    let increments: Vec<_> = ops(&shader)
+        .into_iter()
+        .filter_map(|op| match op {
+            Op::Binary(BinaryOp::IAdd, a, b) if shader.const_value(*b) == Some(1) => {
+                Some(shader.const_value(*a))
+            }
+            _ => None,
+        })
+        .collect();
+    assert!(increments.contains(&Some(5)), "{shader}");
+    assert_eq!(increments.len(), 2, "{shader}");
+}

@@ -104,6 +104,21 @@ pub enum SimError {
     #[error("/*{pc:04x}*/: step limit reached after {steps} warp-instructions (an endless loop?)")]
     StepLimit { pc: u32, steps: u64 },
 
+    #[error("the binary is a {stage} shader, not a compute shader")]
+    NotCompute { stage: &'static str },
+
+    #[error(
+        "workgroup size {}x{}x{} ({invocations} invocations): a compute workgroup has 1 to 1024",
+        size[0], size[1], size[2]
+    )]
+    ComputeWorkgroupSize { size: [u32; 3], invocations: u64 },
+
+    #[error(transparent)]
+    Abi(#[from] spvsass_backend::abi::AbiError),
+
+    #[error("warp {warp} (invocations {}..{}): {error}", 32 * warp, 32 * warp + 31)]
+    InWarp { warp: u32, error: Box<SimError> },
+
     #[error("workgroup ({}, {}, {}): {error}", workgroup[0], workgroup[1], workgroup[2])]
     InWorkgroup {
         workgroup: [u32; 3],

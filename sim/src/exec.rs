@@ -114,7 +114,7 @@ impl Warp<'_> {
                 Ok(())
             })?,
             Op::S2R(o) => self.each(exec, |w, l| {
-                let value = special(o.sr, l as u32, launch, w.clock, pc)?;
+                let value = special(o.sr, l as u32, w.base + l as u32, launch, w.clock, pc)?;
                 w.set_gpr(l, o.dst, value);
                 Ok(())
             })?,
@@ -315,11 +315,13 @@ impl Warp<'_> {
     }
 }
 
-/// The value of a special register for `lane`. The local invocation index
-/// is the lane; the invocation id unpacks it over the workgroup size.
+/// The value of a special register for `lane`, whose local invocation
+/// index is `invocation`; the invocation id unpacks it over the workgroup
+/// size.
 fn special(
     sr: SpecialReg,
     lane: u32,
+    invocation: u32,
     launch: &Launch,
     clock: u64,
     pc: u32,
@@ -328,9 +330,9 @@ fn special(
     let eq = 1u32 << lane;
     Ok(match sr {
         SpecialReg::LaneId => lane,
-        SpecialReg::TidX => lane % sx,
-        SpecialReg::TidY => lane / sx % sy,
-        SpecialReg::TidZ => lane / (sx * sy),
+        SpecialReg::TidX => invocation % sx,
+        SpecialReg::TidY => invocation / sx % sy,
+        SpecialReg::TidZ => invocation / (sx * sy),
         SpecialReg::CtaIdX => launch.workgroup_id[0],
         SpecialReg::CtaIdY => launch.workgroup_id[1],
         SpecialReg::CtaIdZ => launch.workgroup_id[2],

@@ -5,11 +5,14 @@
 //! ([`Isbe`]); a mesh draw runs every workgroup of a grid and reads their
 //! outputs back by meaning ([`run_mesh`]); the rasterizer draws them into
 //! an image ([`raster::render`]), written as PNG or raw RGBA32F
-//! ([`image`]). Op semantics come from the ISA's
-//! `eval` methods, output locations from `isbe_layout`: the simulator checks
-//! the compiler against the same definitions the compiler uses.
+//! ([`image`]); a compute dispatch runs a grid of workgroups of up to 32
+//! warps each over bound buffers ([`run_compute`]). Op semantics come from
+//! the ISA's `eval` methods, output locations from `isbe_layout`: the
+//! simulator checks the compiler against the same definitions the compiler
+//! uses.
 
 mod counters;
+mod dispatch;
 mod draw;
 mod error;
 mod exec;
@@ -24,6 +27,7 @@ pub mod raster;
 mod warp;
 
 pub use counters::{Counters, PipelineStatistics, mnemonic};
+pub use dispatch::{ComputeInputs, ComputeRun, run_compute};
 pub use draw::{DrawError, MAX_MESH_GROUPS_PER_TASK, run_draw, run_methods};
 pub use error::SimError;
 pub use isbe::{Isbe, IsbeFault, IsbeRegion};

@@ -44,7 +44,20 @@ pub fn run_workgroup(
         global,
         local: &mut local,
     };
-    Warp::new(lanes, constants).run(program, &mut env, options)
+    let mut counters = Counters::default();
+    let mut warp = Warp::new(lanes, 0, false, constants);
+    warp.run(program, &mut env, options, &mut counters)?;
+    Ok(counters)
+}
+
+/// Why [`Warp::run`] returned.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Stop {
+    /// Every lane exited.
+    Exited,
+    /// Every lane still running waits at a BAR.SYNC (warps of a
+    /// multi-warp workgroup only): the dispatch releases it.
+    Barrier,
 }
 
 /// What an executing instruction can reach besides the warp's registers.
@@ -97,11 +110,23 @@ pub(crate) struct Warp<'r> {
     pub(crate) wait_mask: [u32; WARP_LANES as usize],
     /// Convergence barrier registers B0..B15: lane masks set by BSSY.
     pub(crate) barriers: [u32; OpBssy::BARRIERS as usize],
+    /// The local invocation index of lane 0 (warp n of a workgroup starts
+    /// at 32n).
+    pub(crate) base: u32,
+    /// BAR.SYNC waits for other warps too: stop there instead of releasing.
+    pub(crate) shares_barrier: bool,
 }
 
 impl<'r> Warp<'r> {
-    fn new(lanes: u32, consts: &'r ConstantBanks) -> Warp<'r> {
+    pub(crate) fn new(
+        lanes: u32,
+        base: u32,
+        shares_barrier: bool,
+        consts: &'r ConstantBanks,
+    ) -> Warp<'r> {
         Warp {
+            base,
+            shares_barrier,
             consts,
             clock: 0,
             gpr: vec![[0; RZ + 1]; WARP_LANES as usize],
@@ -115,19 +140,23 @@ impl<'r> Warp<'r> {
         }
     }
 
-    fn run(
-        mut self,
+    /// Runs until every lane exited or, for a warp that shares its
+    /// workgroup barrier, until every running lane waits at one.
+    pub(crate) fn run(
+        &mut self,
         program: &Program,
         env: &mut Env<'_>,
         options: &SimOptions,
-    ) -> Result<Counters, SimError> {
-        let mut counters = Counters::default();
+        counters: &mut Counters,
+    ) -> Result<Stop, SimError> {
         loop {
             self.release_barriers();
             let ready = self.live & !self.waiting;
             if ready == 0 {
                 return if self.live == 0 {
-                    Ok(counters)
+                    Ok(Stop::Exited)
+                } else if self.shares_barrier && self.at_workgroup_barrier() != 0 {
+                    Ok(Stop::Barrier)
                 } else {
                     Err(self.deadlock())
                 };
@@ -149,11 +178,30 @@ impl<'r> Warp<'r> {
         }
     }
 
+    /// The lanes waiting at a BAR.SYNC.
+    fn at_workgroup_barrier(&self) -> u32 {
+        lanes(self.waiting)
+            .filter(|&l| self.wait_bar[l] == WORKGROUP_BARRIER)
+            .fold(0, |m, l| m | 1 << l)
+    }
+
+    /// Lets the lanes waiting at a BAR.SYNC go on: every warp of the
+    /// workgroup has arrived.
+    pub(crate) fn release_workgroup_barrier(&mut self) {
+        let at_bar = self.at_workgroup_barrier();
+        self.waiting &= !at_bar;
+        self.advance(at_bar);
+    }
+
     /// Lets the lanes waiting at a BSYNC go on once every live lane of its
     /// barrier waits there, and those at a BAR.SYNC once every live lane of
-    /// the workgroup does (lanes that exited no longer count).
+    /// the workgroup does (lanes that exited no longer count; a warp that
+    /// shares the barrier with other warps leaves that to the dispatch).
     fn release_barriers(&mut self) {
         let mut pending = self.waiting;
+        if self.shares_barrier {
+            pending &= !self.at_workgroup_barrier();
+        }
         while pending != 0 {
             let first = pending.trailing_zeros() as usize;
             let at_pc = self.lanes_at(pending, self.pc[first]);

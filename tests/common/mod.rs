@@ -17,6 +17,14 @@ pub const SHADERS: &[&str] = &[
     "d_return.mesh",
     "d_groupid.task",
     "d_groupid.mesh",
+    "c_add_push.comp",
+    "c_struct_index.comp",
+    "c_reduce128.comp",
+    "c_reduce256.comp",
+    "c_loop.comp",
+    "c_uniform.comp",
+    "c_builtins.comp",
+    "c_local_array.comp",
 ];
 
 pub fn shader_path(name: &str) -> PathBuf {

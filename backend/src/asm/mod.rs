@@ -385,6 +385,8 @@ impl Assembled {
             num_gprs: max.map_or(0, |m| m + 1),
             mesh: None,
             task: None,
+            // No shared or local memory: the syntax has no directive for it yet.
+            compute: None,
             sph: None,
             gs_sph: None,
             code: crate::program::encode(&self.instrs)?,

@@ -12,6 +12,23 @@ use crate::isa::{
 };
 use spvsass_frontend::ir::{self, BinaryOp, CmpOp, ConvOp, InstData, Scalar, Type, UnaryOp};
 
+/// Sets the destination of an ALU op.
+fn set_alu_dst(op: &mut Op, d: Dst) {
+    match op {
+        Op::Mov(o) => o.dst = d,
+        Op::IAdd3(o) => o.dst = d,
+        Op::IMad(o) => o.dst = d,
+        Op::ISetP(o) => o.dst = d,
+        Op::FSetP(o) => o.dst = d,
+        Op::FArith(o) => o.dst = d,
+        Op::Sel(o) => o.dst = d,
+        Op::Lop3(o) => o.dst = d,
+        Op::Shf(o) => o.dst = d,
+        Op::Conv(o) => o.dst = d,
+        _ => unreachable!("alu() takes ALU ops"),
+    }
+}
+
 fn is_const(s: &Src) -> bool {
     matches!(s.src, SrcRef::Imm(_) | SrcRef::Zero)
 }
@@ -43,26 +60,29 @@ impl Isel<'_> {
             RegFile::Gpr
         };
         let r = self.f.new_vreg(file);
-        let d = Dst::Reg(Reg::Virt(r));
-        match &mut op {
-            Op::Mov(o) => o.dst = d,
-            Op::IAdd3(o) => o.dst = d,
-            Op::IMad(o) => o.dst = d,
-            Op::ISetP(o) => o.dst = d,
-            Op::FSetP(o) => o.dst = d,
-            Op::FArith(o) => o.dst = d,
-            Op::Sel(o) => o.dst = d,
-            Op::Lop3(o) => o.dst = d,
-            Op::Shf(o) => o.dst = d,
-            Op::Conv(o) => o.dst = d,
-            _ => unreachable!("alu() takes ALU ops"),
-        }
+        set_alu_dst(&mut op, Dst::Reg(Reg::Virt(r)));
         self.emit(Instr::new(op));
         if pred_dst {
             Comp::Pred(r)
         } else {
             Comp::Reg(r)
         }
+    }
+
+    /// Emits a GPR-writing ALU op into the given virtual register (a member
+    /// of a register group); a folded result is moved there.
+    pub(super) fn alu_to(&mut self, mut op: Op, r: u32) {
+        let d = Dst::Reg(Reg::Virt(r));
+        if let Some(Folded::Word(w)) = fold(&op) {
+            op = Op::Mov(crate::isa::OpMov {
+                dst: d,
+                src: Src::imm(w),
+            });
+        } else {
+            self.legalize(&mut op);
+            set_alu_dst(&mut op, d);
+        }
+        self.emit(Instr::new(op));
     }
 
     /// Moves constants out of slots that cannot hold them.
@@ -265,7 +285,7 @@ impl Isel<'_> {
         }))
     }
 
-    fn int_cmp(&mut self, cmp: IntCmp, signed: bool, a: Src, b: Src) -> Comp {
+    pub(super) fn int_cmp(&mut self, cmp: IntCmp, signed: bool, a: Src, b: Src) -> Comp {
         let (a, b, cmp) = if is_const(&a) && !is_const(&b) {
             (b, a, flip_int(cmp))
         } else {

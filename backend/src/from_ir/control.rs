@@ -7,19 +7,109 @@ use crate::error::BackendError;
 use crate::isa::{Instr, Op, OpBra, OpBssy, PredSrc, Reg, Target};
 use crate::mir::MFunc;
 use spvsass_frontend::ir::{self, BlockCall, InstData, Merge};
+use std::collections::{HashMap, HashSet};
+
+fn predecessors(sh: &ir::Shader) -> HashMap<ir::Block, Vec<ir::Block>> {
+    let mut preds: HashMap<ir::Block, Vec<ir::Block>> = HashMap::new();
+    for &b in &sh.layout {
+        for s in sh.successors(b) {
+            preds.entry(s).or_default().push(b);
+        }
+    }
+    preds
+}
+
+/// Whether the selection construct headed by `header` has an edge that
+/// leaves it other than to `merge`. The construct is the blocks reachable
+/// from the header before the merge that the header dominates (found by
+/// dropping, until none is left, every block with a predecessor outside).
+fn escapes(
+    sh: &ir::Shader,
+    preds: &HashMap<ir::Block, Vec<ir::Block>>,
+    header: ir::Block,
+    merge: ir::Block,
+) -> bool {
+    let mut inside = HashSet::new();
+    let mut stack = vec![header];
+    while let Some(b) = stack.pop() {
+        if b != merge && inside.insert(b) {
+            stack.extend(sh.successors(b));
+        }
+    }
+    loop {
+        let outside_pred = inside.iter().copied().find(|&b| {
+            b != header
+                && preds
+                    .get(&b)
+                    .is_some_and(|ps| ps.iter().any(|p| !inside.contains(p)))
+        });
+        match outside_pred {
+            Some(b) => {
+                inside.remove(&b);
+            }
+            None => break,
+        }
+    }
+    inside.iter().any(|&b| {
+        sh.successors(b)
+            .iter()
+            .any(|s| *s != merge && !inside.contains(s))
+    })
+}
 
 impl Isel<'_> {
     /// Gives each selection construct with a conditional branch a
-    /// convergence barrier, numbered by nesting depth.
+    /// convergence barrier, numbered by nesting depth. A selection that a
+    /// branch leaves other than through its merge block (a `break` or
+    /// `continue` to the enclosing loop) gets none: its lanes would never
+    /// all reach the BSYNC. Such lanes reconverge where the loop's do.
+    ///
+    /// A loop gets one too: BSSY in the block that enters it, BSYNC at its
+    /// merge block, where lanes that left at different iterations wait
+    /// for each other.
     pub(super) fn plan_barriers(&mut self) -> Result<(), BackendError> {
+        let preds = predecessors(self.sh);
+        let position: HashMap<ir::Block, usize> = self
+            .sh
+            .layout
+            .iter()
+            .enumerate()
+            .map(|(i, &b)| (b, i))
+            .collect();
         let mut open: Vec<ir::Block> = Vec::new();
         for &b in &self.sh.layout {
             while open.last() == Some(&b) {
                 open.pop();
             }
             let data = &self.sh.blocks[b];
+            if let Some(Merge::Loop { merge, .. }) = data.merge
+                && !self.bsync_at.contains_key(&merge)
+            {
+                // The entering edges come from blocks laid out before the
+                // header; the back edge from after it.
+                let entering: Vec<ir::Block> = preds
+                    .get(&b)
+                    .into_iter()
+                    .flatten()
+                    .copied()
+                    .filter(|p| position[p] < position[&b])
+                    .collect();
+                if let [pre] = entering[..]
+                    && matches!(self.sh.terminator(pre), Some(ir::Op::Jump(_)))
+                {
+                    let bar = u8::try_from(open.len()).unwrap_or(u8::MAX);
+                    if bar >= OpBssy::BARRIERS {
+                        return Err(BackendError::TooDeep(OpBssy::BARRIERS));
+                    }
+                    self.loop_bssy.insert(pre, (bar, merge));
+                    self.bsync_at.insert(merge, bar);
+                    open.push(merge);
+                }
+            }
             let conditional = matches!(self.sh.terminator(b), Some(ir::Op::Branch { .. }));
-            if let (Some(Merge::Selection { merge }), true) = (data.merge, conditional) {
+            if let (Some(Merge::Selection { merge }), true) = (data.merge, conditional)
+                && !escapes(self.sh, &preds, b, merge)
+            {
                 let bar = u8::try_from(open.len()).unwrap_or(u8::MAX);
                 if bar >= OpBssy::BARRIERS {
                     return Err(BackendError::TooDeep(OpBssy::BARRIERS));
@@ -45,7 +135,13 @@ impl Isel<'_> {
     pub(super) fn terminator(&mut self, b: ir::Block, inst: &InstData) -> Result<(), BackendError> {
         let from = self.cur;
         match &inst.op {
-            ir::Op::Jump(call) => self.jump(from, call)?,
+            ir::Op::Jump(call) => {
+                if let Some(&(bar, merge)) = self.loop_bssy.get(&b) {
+                    let target = Target::Block(self.blocks[&merge] as u32);
+                    self.emit(Instr::new(Op::Bssy(OpBssy { bar, target })));
+                }
+                self.jump(from, call)?
+            }
             ir::Op::Branch {
                 cond,
                 then_dest,

@@ -3,7 +3,11 @@
 //! become places, mesh outputs become ISBE writes.
 
 mod alu;
+mod compute;
 mod control;
+mod dce;
+mod mem_layout;
+mod memory;
 mod mesh_out;
 pub mod places;
 pub mod task_out;
@@ -38,6 +42,9 @@ pub struct Selected {
     /// The SPIR-V ids of output stores of an element other than the
     /// writing invocation's own (offsets computed, no SKEW).
     pub computed_offset_stores: Vec<Option<u32>>,
+    /// Shared memory per workgroup and local memory per invocation, bytes.
+    pub shared_bytes: u32,
+    pub local_bytes: u32,
 }
 
 pub(crate) struct Isel<'a> {
@@ -61,6 +68,8 @@ pub(crate) struct Isel<'a> {
     /// block that closes it.
     bssy_at: HashMap<ir::Block, u8>,
     bsync_at: HashMap<ir::Block, u8>,
+    /// Blocks that enter a loop: the barrier they open and the loop's merge.
+    loop_bssy: HashMap<ir::Block, (u8, ir::Block)>,
     /// Constants already moved into a register, per MIR block.
     const_regs: HashMap<(usize, u32), u32>,
     /// A task shader launches this mesh shader (the workgroup index is
@@ -75,6 +84,8 @@ pub(crate) struct Isel<'a> {
     workgroup_ids: HashMap<(usize, bool), Vec<Comp>>,
     /// The register holding the workgroup index, once read.
     workgroup_index: Option<u32>,
+    /// Shared and local variable placement.
+    mem: memory::MemPlan,
 }
 
 pub fn select(sh: &Shader, target: Arch, task_present: bool) -> Result<Selected, BackendError> {
@@ -104,12 +115,14 @@ pub fn select(sh: &Shader, target: Arch, task_present: bool) -> Result<Selected,
         primitive_layout,
         bssy_at: HashMap::new(),
         bsync_at: HashMap::new(),
+        loop_bssy: HashMap::new(),
         const_regs: HashMap::new(),
         task_present,
         workgroup_index: None,
         elem_offsets: HashMap::new(),
         computed_offset_stores: Vec::new(),
         workgroup_ids: HashMap::new(),
+        mem: memory::MemPlan::new(sh)?,
     };
     isel.plan_barriers()?;
     for &b in &sh.layout {
@@ -124,11 +137,14 @@ pub fn select(sh: &Shader, target: Arch, task_present: bool) -> Result<Selected,
         isel.block(b)?;
     }
     control::split_critical_edges(&mut isel.f);
+    dce::eliminate_dead_code(&mut isel.f);
     Ok(Selected {
         func: isel.f,
         vertex_attrs: written.vertex,
         primitive_attrs: written.primitive,
         computed_offset_stores: isel.computed_offset_stores,
+        shared_bytes: isel.mem.shared_bytes,
+        local_bytes: isel.mem.local_bytes,
     })
 }
 
@@ -334,9 +350,11 @@ impl<'a> Isel<'a> {
                     StorageClass::TaskPayload => {
                         self.store_payload(&place, &comps, inst.spirv_id)?
                     }
-                    class => {
+                    StorageClass::Input | StorageClass::Output => {
+                        let class = self.sh.globals[place.var].class;
                         return Err(self.unsupported(format!("stores to {class:?} memory"), inst));
                     }
+                    _ => self.store_memory(&place, &comps, inst)?,
                 }
                 return Ok(());
             }
@@ -371,6 +389,10 @@ impl<'a> Isel<'a> {
                 self.emit_mesh_tasks(zero, zero, zero);
                 return Ok(());
             }
+            I::ControlBarrier | I::MemoryBarrier if self.sh.stage == Stage::Compute => {
+                self.barrier(matches!(inst.op, I::ControlBarrier));
+                return Ok(());
+            }
             I::Jump(_) | I::Branch { .. } | I::Return | I::Unreachable => {
                 return self.terminator(b, inst);
             }
@@ -392,8 +414,12 @@ impl<'a> Isel<'a> {
             })?;
             return self.load_payload(&place, result, inst.spirv_id);
         }
-        if var.class != StorageClass::Input {
-            return Err(self.unsupported(format!("loads from {:?} memory", var.class), inst));
+        match var.class {
+            StorageClass::Input => {}
+            StorageClass::Output => {
+                return Err(self.unsupported("loads from Output memory", inst));
+            }
+            _ => return self.load_memory(&place, inst),
         }
         let one_warp = self.sh.stage != Stage::Compute && self.sh.invocations() <= 32;
         let [_, y, z] = self.sh.workgroup_size;
@@ -431,7 +457,7 @@ impl<'a> Isel<'a> {
             Some(BuiltIn::NumWorkgroups) if self.sh.stage == Stage::Mesh && self.task_present => {
                 self.mesh_group_counts()
             }
-            Some(BuiltIn::NumWorkgroups) => {
+            Some(BuiltIn::NumWorkgroups) if self.sh.stage != Stage::Compute => {
                 return Err(self.unsupported(
                     "gl_NumWorkGroups outside a mesh shader launched by a task shader (the \
                      draw's group counts live in a driver constant buffer, not modelled)",
@@ -439,6 +465,7 @@ impl<'a> Isel<'a> {
                 ));
             }
             Some(BuiltIn::WorkgroupSize) => self.sh.workgroup_size.map(Comp::Const).to_vec(),
+            Some(b) if self.sh.stage == Stage::Compute => self.compute_builtin(b, inst)?,
             Some(b) => {
                 return Err(self.unsupported(
                     format!(

@@ -6,7 +6,14 @@
 //! with access chains) so that the backend sees which output, buffer or
 //! built-in each access touches; function-local variables that are only
 //! loaded and stored are already promoted to SSA values, with block
-//! parameters in place of phis.
+//! parameters in place of phis, and every function call is inlined.
+//!
+//! `Op` has one variant per operation family: `Unary` / `Binary` / `Cmp` /
+//! `Convert` for the one- and two-operand arithmetic, `Math` for the rest
+//! of GLSL.std.450 and the vector, matrix, bit-field and extended-result
+//! instructions ([`MathOp`]), `Atomic` ([`AtomicOp`]), `Subgroup`
+//! ([`SubgroupOp`]), and one variant each for memory, composite and
+//! control-flow instructions. Each prints as one line (`math.Dot v1, v2`).
 
 mod display;
 mod families;

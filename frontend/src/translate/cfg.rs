@@ -3,11 +3,17 @@
 //! every block's predecessors up front, and branches may name blocks that
 //! come later.
 
-use super::operands::{Operands, malformed};
+use super::operands::{Operands, malformed, unsupported};
 use crate::FrontendError;
 use crate::ir::{Block, Shader};
 use rspirv::dr::{self, Instruction};
 use std::collections::{HashMap, HashSet};
+
+/// The most blocks an entry point may have after inlining. SSA
+/// construction recurses once per merge block on the way from a use to
+/// its definition; this bound keeps that depth far from the stack's limit
+/// (shaders in the wild have hundreds of blocks, not thousands).
+pub(super) const MAX_BLOCKS: usize = 1 << 14;
 
 pub(super) struct Cfg {
     labels: HashMap<u32, Block>,
@@ -28,6 +34,17 @@ impl Cfg {
             && let Some(def) = &function.def
         {
             return Err(malformed(def, "the entry point function has no body"));
+        }
+        if function.blocks.len() > MAX_BLOCKS
+            && let Some(def) = &function.def
+        {
+            return Err(unsupported(
+                def,
+                format!(
+                    "{} blocks (after inlining) is more than the {MAX_BLOCKS} supported",
+                    function.blocks.len()
+                ),
+            ));
         }
         let mut labels = HashMap::new();
         for block in &function.blocks {

@@ -22,6 +22,15 @@ impl Translator<'_> {
         if let Some(&v) = self.values.get(&id) {
             return Ok(v);
         }
+        if self.in_progress.len() >= super::types::MAX_NESTING {
+            return Err(unsupported(
+                inst,
+                format!(
+                    "types and constants nested deeper than {}",
+                    super::types::MAX_NESTING
+                ),
+            ));
+        }
         if !self.in_progress.insert(id) {
             return Err(malformed(inst, "the constant contains itself"));
         }

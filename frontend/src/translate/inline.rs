@@ -11,7 +11,8 @@
 //! rest of the caller's block, and the call's result is an OpPhi there.
 //! A callee with several returns is wrapped in a one-trip loop whose merge
 //! is the continuation, so that the early returns are structured breaks.
-//! The callee's variables move to the caller's first block.
+//! The callee's variables move to the caller's first block; their
+//! initializers become stores at the start of each copy.
 
 use super::operands::{Operands, malformed, result_id, unsupported};
 use crate::FrontendError;
@@ -22,6 +23,11 @@ use std::collections::{HashMap, HashSet};
 /// More instructions than this after inlining is taken as a call tree
 /// built to exhaust memory.
 const MAX_INSTRUCTIONS: usize = 1 << 20;
+
+/// Inlining recurses once per level of nested calls: real shaders nest a
+/// few levels, the bound keeps adversarial call chains off the end of the
+/// stack.
+const MAX_CALL_DEPTH: usize = 64;
 
 /// `entry` with every call inlined, recursively.
 pub(super) fn inline_calls(
@@ -87,6 +93,12 @@ impl Inliner<'_> {
         }
         if self.stack.contains(&id) {
             return Err(unsupported(call, "recursive calls cannot be inlined"));
+        }
+        if self.stack.len() >= MAX_CALL_DEPTH {
+            return Err(unsupported(
+                call,
+                format!("calls nested deeper than {MAX_CALL_DEPTH}"),
+            ));
         }
         let Some(&function) = self.functions.get(&id) else {
             return Err(malformed(call, format!("%{id} is not a function")));
@@ -270,7 +282,24 @@ impl Inliner<'_> {
             for inst in &block.instructions {
                 let inst = renamed(inst, &rename);
                 match inst.class.opcode {
-                    Op::Variable => vars.push(inst),
+                    // An initializer applies at every call, so it becomes a
+                    // store at the start of the copy; the variable itself
+                    // moves to the caller's first block.
+                    Op::Variable => {
+                        let mut var = inst;
+                        if let (Some(id), Some(Operand::IdRef(init))) =
+                            (var.result_id, var.operands.get(1).cloned())
+                        {
+                            var.operands.truncate(1);
+                            instructions.push(Instruction::new(
+                                Op::Store,
+                                None,
+                                None,
+                                vec![Operand::IdRef(id), Operand::IdRef(init)],
+                            ));
+                        }
+                        vars.push(var);
+                    }
                     Op::Return => {
                         returns.push((None, label_id));
                         instructions.push(branch(continuation));

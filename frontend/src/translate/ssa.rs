@@ -103,32 +103,46 @@ impl Translator<'_> {
         }
     }
 
+    /// Walks up single-predecessor chains in a loop rather than by
+    /// recursion: a long chain (adversarial, or unrolled code) would
+    /// otherwise recurse once per block and overflow the stack. Recursion
+    /// remains only through blocks with several predecessors, whose
+    /// number the CFG bounds ([`super::cfg::MAX_BLOCKS`]).
     fn read_var_recursive(&mut self, var: Var, block: Block) -> Value {
-        let preds = self.cfg.preds(block).to_vec();
-        let value = if preds.is_empty() || !self.cfg.is_reachable(block) {
-            // The entry block, or dead code, where any value will do. (The
-            // recursion below only walks reachable blocks, so a cycle of
-            // single-predecessor dead blocks cannot loop forever.)
-            self.initial_value(var)
-        } else if !self.ssa.sealed.contains(&block) {
-            let param = self.shader.add_block_param(block, self.ssa.vars[var].ty);
-            self.ssa
-                .incomplete
-                .entry(block)
-                .or_default()
-                .push((var, param));
-            param
-        } else if let [pred] = preds[..] {
-            self.read_var(var, pred)
-        } else {
-            let param = self.shader.add_block_param(block, self.ssa.vars[var].ty);
-            // Written before the operands are read, so that a read around a
-            // loop finds the parameter and stops.
-            self.write_var(var, block, param);
-            self.add_param_operands(var, param, block);
-            param
+        let mut chain = Vec::new();
+        let mut b = block;
+        let value = loop {
+            let preds = self.cfg.preds(b).to_vec();
+            if preds.is_empty() || !self.cfg.is_reachable(b) {
+                // The entry block, or dead code, where any value will do.
+                // (Only reachable blocks are walked, so a cycle of
+                // single-predecessor dead blocks cannot loop forever.)
+                let v = self.initial_value(var);
+                self.write_var(var, b, v);
+                break v;
+            } else if !self.ssa.sealed.contains(&b) {
+                let param = self.shader.add_block_param(b, self.ssa.vars[var].ty);
+                self.ssa.incomplete.entry(b).or_default().push((var, param));
+                self.write_var(var, b, param);
+                break param;
+            } else if let [pred] = preds[..] {
+                chain.push(b);
+                b = pred;
+                if let Some(&v) = self.ssa.current_def.get(&(var, b)) {
+                    break v;
+                }
+            } else {
+                let param = self.shader.add_block_param(b, self.ssa.vars[var].ty);
+                // Written before the operands are read, so that a read
+                // around a loop finds the parameter and stops.
+                self.write_var(var, b, param);
+                self.add_param_operands(var, param, b);
+                break param;
+            }
         };
-        self.write_var(var, block, value);
+        for c in chain {
+            self.write_var(var, c, value);
+        }
         value
     }
 

@@ -9,6 +9,11 @@ use crate::FrontendError;
 use crate::ir::{Scalar, StructMember, Type, TypeId};
 use rspirv::dr::{Instruction, Operand};
 
+/// How deep types (and constants, which share the guard) may nest: real
+/// shaders nest a handful of levels; the bound keeps the recursive
+/// translation of adversarial modules off the end of the stack.
+pub(super) const MAX_NESTING: usize = 64;
+
 /// How a matrix is laid out in memory. SPIR-V puts this on the struct
 /// member holding the matrix (or an array of matrices), not on the matrix
 /// type, so the same matrix type may be translated with different layouts.
@@ -53,8 +58,21 @@ impl Translator<'_> {
         if !inst.class.opcode.is_type() {
             return Err(malformed(user, format!("%{id} is not a type")));
         }
+        if self.in_progress.len() >= MAX_NESTING {
+            return Err(unsupported(
+                inst,
+                format!("types and constants nested deeper than {MAX_NESTING}"),
+            ));
+        }
+        // Valid SPIR-V can only be recursive through a physical storage
+        // buffer pointer (a buffer_reference struct that points to its own
+        // type, as in a linked list), which the IR's interned types cannot
+        // express.
         if !self.in_progress.insert(id) {
-            return Err(malformed(inst, "the type contains itself"));
+            return Err(unsupported(
+                inst,
+                "recursive types (a buffer reference to its own struct) are not supported",
+            ));
         }
         let ty = self.type_of_def(inst, id, layout);
         self.in_progress.remove(&id);

@@ -25,9 +25,9 @@ use std::collections::HashSet;
 ///   values record where they are defined;
 /// - in reachable blocks, every definition dominates its uses (a block
 ///   argument is used at the end of the block that passes it);
-/// - operands have the types their op needs ([`types`]);
+/// - operands have the types their op needs;
 /// - every back edge goes to a loop header, and headers name blocks that
-///   make sense as their merge and continue targets ([`structure`]).
+///   make sense as their merge and continue targets.
 pub fn validate(shader: &Shader) -> Result<(), FrontendError> {
     let Some(&entry) = shader.layout.first() else {
         return Err(invalid("the shader", None, "it has no blocks"));

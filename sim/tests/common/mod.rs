@@ -205,6 +205,7 @@ pub fn mesh_binary(instrs: &[Instr], workgroup_size: [u32; 3], mesh: MeshState) 
         num_gprs: 16,
         mesh: Some(mesh),
         task: None,
+        compute: None,
         sph: None,
         code: code(instrs),
         gs_sph: None,

@@ -1,0 +1,153 @@
+//! The resource ABI between compiled code and the driver that launches it
+//! (here the simulator's dispatch): where a shader finds its workgroup
+//! count, push constants, storage buffers and uniform buffers. The compiler
+//! reads these offsets when it selects loads; the simulator writes the root
+//! table with [`RootTable`]; both use this one file, so they cannot disagree.
+//! docs/ABI.md describes it and how it differs from NVK.
+//!
+//! Constant bank 0 is the root table:
+//!
+//! ```text
+//! 0x00  NumWorkgroups x, y, z          (3 × u32)
+//! 0x0c  view index (multiview)          u32, reserved: written 0
+//! 0x10  culling control                 u32, reserved: written 0
+//! 0x14  reserved                        (3 × u32)
+//! 0x20  push constants                  128 bytes
+//! 0xa0  storage buffer of binding b     16 bytes each, b = 0..15:
+//!         +0 base address (u64), +8 size in bytes (u32), +12 reserved
+//! 0x1a0 end
+//! ```
+//!
+//! Uniform buffers of set 0 are constant banks: binding b is bank 1 + b.
+
+/// The constant bank holding the root table.
+pub const ROOT_BANK: u8 = 0;
+/// `NumWorkgroups`: three u32.
+pub const NUM_WORKGROUPS: u16 = 0x00;
+/// The multiview view index (reserved for multiview; the dispatch writes 0).
+pub const VIEW_INDEX: u16 = 0x0c;
+/// The culling-control word (reserved for in-shader culling; written 0).
+pub const CULL_CONTROL: u16 = 0x10;
+/// Push constants start here.
+pub const PUSH_CONSTANTS: u16 = 0x20;
+/// The largest push-constant block (Vulkan's guaranteed minimum of
+/// `maxPushConstantsSize`).
+pub const PUSH_CONSTANT_BYTES: u16 = 128;
+/// The first storage-buffer entry.
+pub const BUFFERS: u16 = PUSH_CONSTANTS + PUSH_CONSTANT_BYTES;
+/// Bytes per storage-buffer entry.
+pub const BUFFER_ENTRY: u16 = 16;
+/// Set-0 bindings a shader may use (storage and uniform buffers).
+pub const MAX_BINDINGS: u32 = 16;
+/// The root table's size in bytes.
+pub const ROOT_BYTES: u16 = BUFFERS + BUFFER_ENTRY * MAX_BINDINGS as u16;
+
+/// Where the 64-bit base address of storage buffer `binding` is.
+pub fn buffer_address(binding: u32) -> Option<u16> {
+    (binding < MAX_BINDINGS).then(|| BUFFERS + BUFFER_ENTRY * binding as u16)
+}
+
+/// Where the byte size of storage buffer `binding` is.
+pub fn buffer_size(binding: u32) -> Option<u16> {
+    buffer_address(binding).map(|a| a + 8)
+}
+
+/// The constant bank of uniform buffer `binding`.
+pub fn uniform_bank(binding: u32) -> Option<u8> {
+    (binding < MAX_BINDINGS).then(|| 1 + binding as u8)
+}
+
+/// What a driver cannot put in the root table.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum AbiError {
+    #[error("push constants of {0} bytes exceed the {PUSH_CONSTANT_BYTES}-byte limit")]
+    PushConstantsTooLarge(usize),
+    #[error("binding {0} is outside the supported set-0 bindings 0..{MAX_BINDINGS}")]
+    Binding(u32),
+    #[error("buffer of binding {binding} is {size} bytes: over the 4 GiB the size word holds")]
+    BufferTooLarge { binding: u32, size: u64 },
+}
+
+/// The root table a driver fills before a dispatch.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RootTable {
+    bytes: Vec<u8>,
+}
+
+impl Default for RootTable {
+    fn default() -> Self {
+        RootTable {
+            bytes: vec![0; usize::from(ROOT_BYTES)],
+        }
+    }
+}
+
+impl RootTable {
+    fn put(&mut self, at: u16, data: &[u8]) {
+        let at = usize::from(at);
+        self.bytes[at..at + data.len()].copy_from_slice(data);
+    }
+
+    pub fn set_num_workgroups(&mut self, groups: [u32; 3]) {
+        for (i, g) in groups.iter().enumerate() {
+            self.put(NUM_WORKGROUPS + 4 * i as u16, &g.to_le_bytes());
+        }
+    }
+
+    pub fn set_push_constants(&mut self, data: &[u8]) -> Result<(), AbiError> {
+        if data.len() > usize::from(PUSH_CONSTANT_BYTES) {
+            return Err(AbiError::PushConstantsTooLarge(data.len()));
+        }
+        self.put(PUSH_CONSTANTS, data);
+        Ok(())
+    }
+
+    pub fn set_buffer(&mut self, binding: u32, address: u64, size: u64) -> Result<(), AbiError> {
+        let at = buffer_address(binding).ok_or(AbiError::Binding(binding))?;
+        let size32 = u32::try_from(size).map_err(|_| AbiError::BufferTooLarge { binding, size })?;
+        self.put(at, &address.to_le_bytes());
+        self.put(at + 8, &size32.to_le_bytes());
+        Ok(())
+    }
+
+    pub fn bytes(&self) -> &[u8] {
+        &self.bytes
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // The fixed entries do not overlap (checked at compile time).
+    const _: () = assert!(NUM_WORKGROUPS + 12 <= VIEW_INDEX);
+    const _: () = assert!(VIEW_INDEX + 4 <= CULL_CONTROL);
+    const _: () = assert!(CULL_CONTROL + 4 <= PUSH_CONSTANTS);
+
+    #[test]
+    fn buffer_entries_fit_the_table() {
+        assert_eq!(buffer_address(0), Some(BUFFERS));
+        assert_eq!(buffer_size(15), Some(ROOT_BYTES - 8));
+        assert_eq!(buffer_address(16), None);
+        assert_eq!(uniform_bank(15), Some(16));
+    }
+
+    #[test]
+    fn root_table_places_values() {
+        let mut t = RootTable::default();
+        t.set_num_workgroups([2, 3, 4]);
+        t.set_push_constants(&[9; 8]).unwrap();
+        t.set_buffer(1, 0x1_0000_0000, 64).unwrap();
+        let b = t.bytes();
+        assert_eq!(&b[4..8], &3u32.to_le_bytes());
+        assert_eq!(b[usize::from(PUSH_CONSTANTS) + 7], 9);
+        let a = usize::from(buffer_address(1).unwrap());
+        assert_eq!(&b[a..a + 8], &0x1_0000_0000u64.to_le_bytes());
+        assert_eq!(&b[a + 8..a + 12], &64u32.to_le_bytes());
+        assert_eq!(
+            t.set_push_constants(&[0; 129]),
+            Err(AbiError::PushConstantsTooLarge(129))
+        );
+        assert_eq!(t.set_buffer(16, 0, 0), Err(AbiError::Binding(16)));
+    }
+}

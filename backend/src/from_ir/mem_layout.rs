@@ -1,0 +1,180 @@
+//! Byte layout of IR types in memory. Buffer types carry their layout
+//! decorations (Offset, ArrayStride, MatrixStride) and those win; types
+//! without them (shared, local and private variables) get a std430-like
+//! layout: scalars aligned to their size, two-component vectors to twice
+//! that, three- and four-component ones to four times; array strides and
+//! struct sizes rounded up to the alignment.
+
+use spvsass_frontend::ir::{Scalar, Shader, Type, TypeId};
+
+fn round_up(x: u32, align: u32) -> u32 {
+    x.div_ceil(align.max(1)) * align.max(1)
+}
+
+/// Size and alignment in bytes; a runtime array has size 0 (it is the
+/// last member of a buffer block and runs to the end of the buffer).
+pub fn size_align(sh: &Shader, ty: TypeId) -> Option<(u32, u32)> {
+    Some(match &sh.types[ty] {
+        Type::Scalar(s) => (s.size(), s.size()),
+        Type::Vector { scalar, len } => {
+            let n = u32::from(*len);
+            (
+                scalar.size() * n,
+                scalar.size() * if n == 3 { 4 } else { n },
+            )
+        }
+        Type::Matrix {
+            column, columns, ..
+        } => {
+            let (_, align) = size_align(sh, *column)?;
+            (stride_of(sh, ty)? * u32::from(*columns), align)
+        }
+        Type::Array { elem, len, .. } => {
+            let (_, align) = size_align(sh, *elem)?;
+            (stride_of(sh, ty)? * len.unwrap_or(0), align)
+        }
+        Type::Struct { members, .. } => {
+            let (mut end, mut align) = (0, 1);
+            for (i, m) in members.iter().enumerate() {
+                let (size, a) = size_align(sh, m.ty)?;
+                end = end.max(member_offset(sh, ty, i as u32)? + size);
+                align = align.max(a);
+            }
+            (round_up(end, align), align)
+        }
+        Type::Void | Type::Pointer { .. } => return None,
+    })
+}
+
+/// The element stride of an array or the column stride of a matrix.
+fn stride_of(sh: &Shader, ty: TypeId) -> Option<u32> {
+    match &sh.types[ty] {
+        Type::Array { elem, stride, .. } => match stride {
+            Some(s) => Some(*s),
+            None => {
+                let (size, align) = size_align(sh, *elem)?;
+                Some(round_up(size, align))
+            }
+        },
+        Type::Matrix { column, stride, .. } => match stride {
+            Some(s) => Some(*s),
+            None => {
+                let (size, align) = size_align(sh, *column)?;
+                Some(round_up(size, align))
+            }
+        },
+        _ => None,
+    }
+}
+
+fn member_offset(sh: &Shader, ty: TypeId, index: u32) -> Option<u32> {
+    let Type::Struct { members, .. } = &sh.types[ty] else {
+        return None;
+    };
+    let mut end = 0;
+    for (i, m) in members.iter().enumerate().take(index as usize + 1) {
+        let (size, align) = size_align(sh, m.ty)?;
+        let offset = m.offset.unwrap_or(round_up(end, align));
+        if i == index as usize {
+            return Some(offset);
+        }
+        end = offset + size;
+    }
+    None
+}
+
+/// One step into a composite: the child type, the constant byte offset of
+/// child `index` (for a constant index) and the stride a dynamic index is
+/// multiplied by.
+pub struct Child {
+    pub ty: TypeId,
+    pub offset: u32,
+    pub stride: u32,
+}
+
+/// Child `index` of `ty` (`index` only matters for structs and constant
+/// steps; arrays, matrices and vectors scale it by the stride).
+pub fn child(sh: &Shader, ty: TypeId, index: u32) -> Option<Child> {
+    match &sh.types[ty] {
+        Type::Struct { members, .. } => Some(Child {
+            ty: members.get(index as usize)?.ty,
+            offset: member_offset(sh, ty, index)?,
+            stride: 0,
+        }),
+        Type::Array { elem, .. } => {
+            let stride = stride_of(sh, ty)?;
+            Some(Child {
+                ty: *elem,
+                offset: stride.wrapping_mul(index),
+                stride,
+            })
+        }
+        // Row-major matrices interleave their columns: not supported.
+        Type::Matrix {
+            column,
+            row_major: false,
+            ..
+        } => {
+            let stride = stride_of(sh, ty)?;
+            Some(Child {
+                ty: *column,
+                offset: stride.wrapping_mul(index),
+                stride,
+            })
+        }
+        Type::Vector { scalar, .. } => {
+            let scalar_ty = scalar_type(sh, *scalar)?;
+            Some(Child {
+                ty: scalar_ty,
+                offset: scalar.size().wrapping_mul(index),
+                stride: scalar.size(),
+            })
+        }
+        _ => None,
+    }
+}
+
+fn scalar_type(sh: &Shader, s: Scalar) -> Option<TypeId> {
+    sh.types
+        .iter()
+        .find(|(_, t)| **t == Type::Scalar(s))
+        .map(|(id, _)| id)
+}
+
+/// The scalars of a value of type `ty` at byte offset `base`, in the order
+/// of the value's register components.
+pub fn scalars(sh: &Shader, ty: TypeId, base: u32, out: &mut Vec<(u32, Scalar)>) -> Option<()> {
+    match &sh.types[ty] {
+        Type::Scalar(s) => out.push((base, *s)),
+        Type::Vector { scalar, len } => {
+            for i in 0..u32::from(*len) {
+                out.push((base + i * scalar.size(), *scalar));
+            }
+        }
+        Type::Matrix {
+            columns, row_major, ..
+        } => {
+            if *row_major {
+                return None;
+            }
+            for i in 0..u32::from(*columns) {
+                let c = child(sh, ty, i)?;
+                scalars(sh, c.ty, base + c.offset, out)?;
+            }
+        }
+        Type::Array { len: Some(n), .. } => {
+            for i in 0..*n {
+                let c = child(sh, ty, i)?;
+                scalars(sh, c.ty, base + c.offset, out)?;
+            }
+        }
+        Type::Struct { members, .. } => {
+            for i in 0..members.len() as u32 {
+                let c = child(sh, ty, i)?;
+                scalars(sh, c.ty, base + c.offset, out)?;
+            }
+        }
+        Type::Array { len: None, .. } | Type::Void | Type::Pointer { .. } => return None,
+    }
+    Some(())
+}

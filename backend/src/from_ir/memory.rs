@@ -1,0 +1,536 @@
+//! Loads and stores through pointers into memory: storage buffers (LDG/STG
+//! at a 64-bit address: the buffer's base from the root table plus the
+//! access chain's byte offset), uniform buffers and push constants (LDC
+//! from their constant banks, see `abi.rs`), shared memory (LDS/STS) and
+//! function or private variables that were not promoted to SSA values
+//! (LDL/STL, per-lane local memory).
+//!
+//! An access chain becomes a constant byte offset, folded into the
+//! instruction's immediate, plus a dynamic byte offset in a register (the
+//! sum of each dynamic index times its stride). Contiguous aligned words
+//! of a value (a vec4 at a 16-byte boundary, say) are accessed together
+//! by one 64- or 128-bit load or store in an aligned register group;
+//! constant banks are read a word at a time.
+
+use super::mem_layout::{child, scalars, size_align};
+use super::places::{Place, Step};
+use super::{Comp, Isel};
+use crate::abi;
+use crate::error::{BackendError, spirv_opcode};
+use crate::isa::{
+    Dst, Instr, IntCmp, MemSize, MemSpace, Op, OpIAdd3, OpIMad, OpLd, OpLdc, OpMov, OpSt, Reg,
+    RegFile, Src, SrcRef,
+};
+use spvsass_frontend::ir::{GlobalVar, InstData, Scalar, Shader, Stage, StorageClass, TypeId};
+use std::collections::HashMap;
+
+/// Where shared and local variables live, and how much of each memory a
+/// workgroup needs.
+#[derive(Clone, Debug, Default)]
+pub struct MemPlan {
+    pub offsets: HashMap<GlobalVar, u32>,
+    /// Shared memory per workgroup, in bytes.
+    pub shared_bytes: u32,
+    /// Local memory per invocation, in bytes.
+    pub local_bytes: u32,
+}
+
+/// Variables are placed 16-byte aligned, in declaration order.
+const VAR_ALIGN: u32 = 16;
+
+impl MemPlan {
+    pub fn new(sh: &Shader) -> Result<MemPlan, BackendError> {
+        let mut plan = MemPlan::default();
+        for (var, data) in sh.globals.iter() {
+            let end = match data.class {
+                StorageClass::Workgroup => &mut plan.shared_bytes,
+                StorageClass::Function | StorageClass::Private => &mut plan.local_bytes,
+                _ => continue,
+            };
+            if data.initializer.is_some() {
+                return Err(BackendError::Unsupported {
+                    what: format!("an initializer on a {:?} variable in memory", data.class),
+                    opcode: "OpVariable".into(),
+                    spirv_id: Some(data.spirv_id),
+                });
+            }
+            let (size, _) = size_align(sh, data.ty).ok_or_else(|| BackendError::Unsupported {
+                what: format!("the memory layout of {}", sh.type_name(data.ty)),
+                opcode: "OpVariable".into(),
+                spirv_id: Some(data.spirv_id),
+            })?;
+            let offset = end.div_ceil(VAR_ALIGN) * VAR_ALIGN;
+            plan.offsets.insert(var, offset);
+            *end = offset + size;
+        }
+        Ok(plan)
+    }
+}
+
+/// The memory an access goes to.
+#[derive(Clone, Copy)]
+enum Target {
+    /// A storage buffer of set 0.
+    Global {
+        binding: u32,
+    },
+    /// A constant bank, from byte `base` on, `limit` bytes long.
+    Const {
+        bank: u8,
+        base: u32,
+        limit: u32,
+    },
+    Shared {
+        base: u32,
+    },
+    Local {
+        base: u32,
+    },
+}
+
+/// A resolved access: the type at the end of the chain, its constant byte
+/// offset and the dynamic byte offset (a register), if any.
+struct Addressed {
+    leaf: TypeId,
+    konst: u32,
+    dynamic: Option<Src>,
+    /// A power of two the dynamic offset is a multiple of.
+    dyn_align: u32,
+}
+
+/// The widest access: 128 bits. Buffer bases are at least this aligned
+/// (docs/ABI.md), and shared and local variables are placed so.
+const MAX_VECTOR_BYTES: u32 = 16;
+
+/// Splits a value's scalars into accesses: runs of 4 or 2 contiguous
+/// 32-bit words whose address (`base` + offset, plus a dynamic part that
+/// is a multiple of `dyn_align`) is aligned to the run's size become one
+/// 128- or 64-bit access; the rest are single. Returns (first index,
+/// count) pairs.
+fn vector_chunks(parts: &[(u32, MemSize, Scalar)], base: u32, dyn_align: u32) -> Vec<(usize, u32)> {
+    let mut chunks = Vec::new();
+    let mut i = 0;
+    while i < parts.len() {
+        let n = [4u32, 2]
+            .into_iter()
+            .find(|&n| {
+                let run = &parts[i..(i + n as usize).min(parts.len())];
+                let bytes = 4 * n;
+                run.len() == n as usize
+                    && base.wrapping_add(parts[i].0).is_multiple_of(bytes)
+                    && dyn_align.is_multiple_of(bytes)
+                    && run.iter().enumerate().all(|(k, &(off, size, s))| {
+                        size == MemSize::B32
+                            && s != Scalar::Bool
+                            && off == parts[i].0 + 4 * k as u32
+                    })
+            })
+            .unwrap_or(1);
+        chunks.push((i, n));
+        i += n as usize;
+    }
+    chunks
+}
+
+fn mem_size(s: Scalar) -> Option<MemSize> {
+    Some(match s {
+        Scalar::Int {
+            bits: 8,
+            signed: false,
+        } => MemSize::U8,
+        Scalar::Int { bits: 8, .. } => MemSize::S8,
+        Scalar::Int {
+            bits: 16,
+            signed: false,
+        } => MemSize::U16,
+        Scalar::Int { bits: 16, .. } => MemSize::S16,
+        Scalar::Bool | Scalar::Int { bits: 32, .. } | Scalar::Float { bits: 32 } => MemSize::B32,
+        _ => return None,
+    })
+}
+
+impl Isel<'_> {
+    fn mem_error(&self, what: String, inst: &InstData) -> BackendError {
+        BackendError::Unsupported {
+            what,
+            opcode: spirv_opcode(&inst.op),
+            spirv_id: inst.spirv_id,
+        }
+    }
+
+    fn target(&self, var: GlobalVar, inst: &InstData) -> Result<Target, BackendError> {
+        let data = &self.sh.globals[var];
+        let binding = || -> Result<u32, BackendError> {
+            match (data.descriptor_set, data.binding) {
+                (Some(0), Some(b)) if b < abi::MAX_BINDINGS => Ok(b),
+                (set, b) => {
+                    let num = |n: Option<u32>| n.map_or("(none)".to_string(), |n| n.to_string());
+                    Err(self.mem_error(
+                        format!(
+                            "a buffer at descriptor set {} binding {} (only set 0, bindings 0..{})",
+                            num(set),
+                            num(b),
+                            abi::MAX_BINDINGS
+                        ),
+                        inst,
+                    ))
+                }
+            }
+        };
+        Ok(match data.class {
+            StorageClass::StorageBuffer => Target::Global {
+                binding: binding()?,
+            },
+            StorageClass::Uniform => Target::Const {
+                bank: abi::uniform_bank(binding()?).expect("binding was checked"),
+                base: 0,
+                limit: 1 << 16,
+            },
+            StorageClass::PushConstant => Target::Const {
+                bank: abi::ROOT_BANK,
+                base: u32::from(abi::PUSH_CONSTANTS),
+                limit: u32::from(abi::PUSH_CONSTANT_BYTES),
+            },
+            // Task and mesh shaders keep shared memory in the ISBE (facts
+            // §3), not in the SM's shared memory that LDS/STS reach.
+            StorageClass::Workgroup if self.sh.stage != Stage::Compute => {
+                return Err(self.mem_error(
+                    format!(
+                        "shared memory in a {} shader (kept in the ISBE)",
+                        self.sh.stage.name()
+                    ),
+                    inst,
+                ));
+            }
+            StorageClass::Workgroup => Target::Shared {
+                base: self.mem.offsets[&var],
+            },
+            StorageClass::Function | StorageClass::Private => Target::Local {
+                base: self.mem.offsets[&var],
+            },
+            class => return Err(self.mem_error(format!("accesses to {class:?} memory"), inst)),
+        })
+    }
+
+    /// Walks the access chain: constant steps add to the constant offset,
+    /// dynamic ones add `index * stride` to a register (IMAD).
+    fn address(&mut self, place: &Place, inst: &InstData) -> Result<Addressed, BackendError> {
+        let sh = self.sh;
+        let mut ty = sh.globals[place.var].ty;
+        let mut konst = 0u32;
+        let mut dynamic: Option<Src> = None;
+        let mut dyn_align = MAX_VECTOR_BYTES;
+        for step in &place.path {
+            let index = match step {
+                Step::Const(i) => Comp::Const(*i),
+                Step::Dyn(v) => self.value_comp(*v)?,
+            };
+            let c = match index {
+                Comp::Const(i) => child(sh, ty, i),
+                _ => child(sh, ty, 0),
+            }
+            .ok_or_else(|| {
+                self.mem_error(
+                    format!("an access chain step into {}", sh.type_name(ty)),
+                    inst,
+                )
+            })?;
+            match index {
+                Comp::Const(_) => konst = konst.wrapping_add(c.offset),
+                Comp::Reg(r) if c.stride != 0 => {
+                    let acc = dynamic.unwrap_or(Src::ZERO);
+                    let sum = self.alu(Op::IMad(OpIMad {
+                        dst: Dst::None,
+                        srcs: [Src::reg(Reg::Virt(r)), Src::imm(c.stride), acc],
+                        signed: false,
+                    }));
+                    dynamic = Some(self.src_of(sum));
+                    dyn_align = dyn_align.min(1 << c.stride.trailing_zeros());
+                }
+                _ => {
+                    return Err(
+                        self.mem_error(format!("a dynamic index into {}", sh.type_name(ty)), inst)
+                    );
+                }
+            }
+            ty = c.ty;
+        }
+        Ok(Addressed {
+            leaf: ty,
+            konst,
+            dynamic,
+            dyn_align,
+        })
+    }
+
+    fn leaf_scalars(
+        &self,
+        a: &Addressed,
+        inst: &InstData,
+    ) -> Result<Vec<(u32, MemSize, Scalar)>, BackendError> {
+        let mut out = Vec::new();
+        scalars(self.sh, a.leaf, a.konst, &mut out).ok_or_else(|| {
+            self.mem_error(
+                format!("memory accesses to {}", self.sh.type_name(a.leaf)),
+                inst,
+            )
+        })?;
+        out.into_iter()
+            .map(|(offset, s)| match mem_size(s) {
+                Some(size) => Ok((offset, size, s)),
+                None => Err(self.mem_error(format!("{s} values in memory"), inst)),
+            })
+            .collect()
+    }
+
+    /// Consecutive virtual registers standing for an aligned register group
+    /// (see `assign_regs.rs`); returns the first.
+    fn new_group(&mut self, n: u32) -> u32 {
+        let first = self.f.new_vreg(RegFile::Gpr);
+        for _ in 1..n {
+            self.f.new_vreg(RegFile::Gpr);
+        }
+        first
+    }
+
+    /// The 64-bit address `base + dynamic` in a register pair, the base
+    /// read straight from the root table as a constant-bank operand (as
+    /// ptxas reads kernel parameters), so no register holds it between
+    /// accesses. Without an add-with-carry in the ISA yet, the carry is a
+    /// compare: the low sum is below the addend exactly when it wrapped.
+    fn global_address(&mut self, binding: u32, dynamic: Option<Src>) -> Src {
+        let at = abi::buffer_address(binding).expect("binding was checked");
+        let word = |offset: u16| Src {
+            src: SrcRef::CBuf {
+                bank: abi::ROOT_BANK,
+                offset,
+            },
+            neg: false,
+            abs: false,
+        };
+        let pair = self.new_group(2);
+        let Some(off) = dynamic else {
+            for (k, offset) in [at, at + 4].into_iter().enumerate() {
+                self.alu_to(
+                    Op::Mov(OpMov {
+                        dst: Dst::None,
+                        src: word(offset),
+                    }),
+                    pair + k as u32,
+                );
+            }
+            return Src::reg(Reg::Virt(pair));
+        };
+        self.alu_to(
+            Op::IAdd3(OpIAdd3 {
+                dst: Dst::None,
+                srcs: [off, word(at), Src::ZERO],
+            }),
+            pair,
+        );
+        let no_wrap = self.int_cmp(IntCmp::Ge, false, Src::reg(Reg::Virt(pair)), off);
+        // SEL takes its immediate second: carry = no wrap ? 0 : 1.
+        let carry = self.select(no_wrap, Src::ZERO, Src::imm(1));
+        let carry = self.reg_or_zero(carry);
+        self.alu_to(
+            Op::IAdd3(OpIAdd3 {
+                dst: Dst::None,
+                srcs: [carry, word(at + 4), Src::ZERO],
+            }),
+            pair + 1,
+        );
+        Src::reg(Reg::Virt(pair))
+    }
+
+    /// The address operand and the offset base of a shared, local or
+    /// constant access: the dynamic register or RZ.
+    fn offset_reg(dynamic: Option<Src>) -> Src {
+        dynamic.unwrap_or(Src::ZERO)
+    }
+
+    pub(super) fn load_memory(
+        &mut self,
+        place: &Place,
+        inst: &InstData,
+    ) -> Result<Vec<Comp>, BackendError> {
+        let target = self.target(place.var, inst)?;
+        let a = self.address(place, inst)?;
+        let parts = self.leaf_scalars(&a, inst)?;
+        let (space, base) = match target {
+            Target::Const { bank, base, limit } => {
+                let addr = Self::offset_reg(a.dynamic);
+                return parts
+                    .into_iter()
+                    .map(|(offset, size, scalar)| {
+                        self.load_const(bank, base, limit, addr, offset, size, scalar, inst)
+                    })
+                    .collect();
+            }
+            Target::Global { .. } => (MemSpace::Global, 0),
+            Target::Shared { base } => (MemSpace::Shared, base),
+            Target::Local { base } => (MemSpace::Local, base),
+        };
+        let addr = match target {
+            Target::Global { binding } => self.global_address(binding, a.dynamic),
+            _ => Self::offset_reg(a.dynamic),
+        };
+        let mut comps = Vec::with_capacity(parts.len());
+        for (start, n) in vector_chunks(&parts, base, a.dyn_align) {
+            let (offset, size, scalar) = parts[start];
+            let size = match n {
+                4 => MemSize::B128,
+                2 => MemSize::B64,
+                _ => size,
+            };
+            let r = self.new_group(n);
+            let offset = self.imm_offset(base.wrapping_add(offset), space, inst)?;
+            self.emit(Instr::new(Op::Ld(OpLd {
+                dst: Dst::Reg(Reg::Virt(r)),
+                addr,
+                offset,
+                space,
+                size,
+            })));
+            if scalar == Scalar::Bool {
+                comps.push(self.int_cmp(IntCmp::Ne, false, Src::reg(Reg::Virt(r)), Src::ZERO));
+            } else {
+                comps.extend((0..n).map(|k| Comp::Reg(r + k)));
+            }
+        }
+        Ok(comps)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn load_const(
+        &mut self,
+        bank: u8,
+        base: u32,
+        limit: u32,
+        addr: Src,
+        offset: u32,
+        size: MemSize,
+        scalar: Scalar,
+        inst: &InstData,
+    ) -> Result<Comp, BackendError> {
+        let end = offset.checked_add(size.bytes());
+        let at = base.checked_add(offset).and_then(|o| u16::try_from(o).ok());
+        let (Some(at), Some(end)) = (at, end) else {
+            return Err(self.mem_error("a constant-bank offset over 64 KiB".into(), inst));
+        };
+        if end > limit {
+            return Err(self.mem_error(
+                format!("an access at byte {offset} of a {limit}-byte constant block"),
+                inst,
+            ));
+        }
+        let r = self.f.new_vreg(RegFile::Gpr);
+        self.emit(Instr::new(Op::Ldc(OpLdc {
+            dst: Dst::Reg(Reg::Virt(r)),
+            bank,
+            addr,
+            offset: at,
+            size,
+        })));
+        Ok(if scalar == Scalar::Bool {
+            self.int_cmp(IntCmp::Ne, false, Src::reg(Reg::Virt(r)), Src::ZERO)
+        } else {
+            Comp::Reg(r)
+        })
+    }
+
+    /// The immediate offset field: 32 bits signed for global accesses, 24
+    /// for shared and local ones.
+    fn imm_offset(
+        &self,
+        offset: u32,
+        space: MemSpace,
+        inst: &InstData,
+    ) -> Result<i32, BackendError> {
+        let limit = match space {
+            MemSpace::Global => i32::MAX as u32,
+            MemSpace::Shared | MemSpace::Local => (1 << 23) - 1,
+        };
+        if offset > limit {
+            return Err(self.mem_error(
+                format!(
+                    "a constant offset of {offset:#x} bytes into {} memory",
+                    space.name()
+                ),
+                inst,
+            ));
+        }
+        Ok(offset as i32)
+    }
+
+    pub(super) fn store_memory(
+        &mut self,
+        place: &Place,
+        comps: &[Comp],
+        inst: &InstData,
+    ) -> Result<(), BackendError> {
+        let target = self.target(place.var, inst)?;
+        let (space, base) = match target {
+            Target::Global { .. } => (MemSpace::Global, 0),
+            Target::Shared { base } => (MemSpace::Shared, base),
+            Target::Local { base } => (MemSpace::Local, base),
+            Target::Const { .. } => {
+                return Err(BackendError::Invalid {
+                    what: "a store to a uniform buffer or push constant".into(),
+                    spirv_id: inst.spirv_id,
+                });
+            }
+        };
+        let a = self.address(place, inst)?;
+        let parts = self.leaf_scalars(&a, inst)?;
+        if parts.len() != comps.len() {
+            return Err(BackendError::Invalid {
+                what: format!(
+                    "a store of {} components to {} ({} scalars)",
+                    comps.len(),
+                    self.sh.type_name(a.leaf),
+                    parts.len()
+                ),
+                spirv_id: inst.spirv_id,
+            });
+        }
+        let addr = match target {
+            Target::Global { binding } => self.global_address(binding, a.dynamic),
+            _ => Self::offset_reg(a.dynamic),
+        };
+        for (start, n) in vector_chunks(&parts, base, a.dyn_align) {
+            let (offset, size, _) = parts[start];
+            let (data, size) = if n == 1 {
+                let c = comps[start];
+                let data = match c {
+                    Comp::Pred(_) | Comp::Bool(_) => {
+                        let word = self.select(c, Src::imm(1), Src::ZERO);
+                        self.reg_or_zero(word)
+                    }
+                    other => self.reg_or_zero(other),
+                };
+                (data, size)
+            } else {
+                // The components form the group as they are (constants
+                // moved into registers); register allocation brings them
+                // together.
+                let members = comps[start..start + n as usize]
+                    .iter()
+                    .map(|&c| self.materialize(c))
+                    .collect();
+                let group = self.f.new_vreg(RegFile::Gpr);
+                self.f.groups.insert(group, members);
+                let size = if n == 4 { MemSize::B128 } else { MemSize::B64 };
+                (Src::reg(Reg::Virt(group)), size)
+            };
+            let offset = self.imm_offset(base.wrapping_add(offset), space, inst)?;
+            self.emit(Instr::new(Op::St(OpSt {
+                addr,
+                offset,
+                data,
+                space,
+                size,
+            })));
+        }
+        Ok(())
+    }
+}

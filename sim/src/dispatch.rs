@@ -1,0 +1,196 @@
+//! Compute dispatches: a grid of workgroups, each of up to 1024
+//! invocations run as warps of 32 lanes that share the workgroup's shared
+//! memory and meet at BAR.SYNC.
+//!
+//! The driver side follows `spvsass_backend::abi`: storage buffers are
+//! mapped in global memory and their base addresses and sizes written to
+//! the root table (constant bank 0) with the workgroup count and the push
+//! constants; uniform buffers become constant banks.
+//!
+//! Order: workgroups run one after another, x fastest, then y, then z;
+//! inside a workgroup, warp 0 runs until it exits or reaches a BAR.SYNC,
+//! then warp 1, and so on; when every warp still running waits at the
+//! barrier, all are released. Exited warps do not count at a barrier, as
+//! on the hardware, so warps cannot deadlock on one another; a warp whose
+//! own lanes deadlock (at a BSYNC) is reported with its index. The order
+//! is fixed, so a run is deterministic, atomics included.
+
+use crate::SimOptions;
+use crate::counters::Counters;
+use crate::error::SimError;
+use crate::isbe::Isbe;
+use crate::memory::{Resources, WorkgroupMemory};
+use crate::program::Program;
+use crate::warp::{Env, Launch, Stop, WARP_LANES, Warp};
+use spvsass_backend::abi::{self, RootTable};
+use spvsass_backend::binary::{Binary, Stage};
+use spvsass_backend::compile::MAX_COMPUTE_INVOCATIONS;
+use std::collections::BTreeMap;
+
+/// What a dispatch binds: storage buffers and uniform buffers of set 0 by
+/// binding, and the push constants.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ComputeInputs {
+    pub buffers: BTreeMap<u32, Vec<u8>>,
+    pub uniforms: BTreeMap<u32, Vec<u8>>,
+    pub push_constants: Vec<u8>,
+}
+
+/// The result of a dispatch: every storage buffer's final contents.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ComputeRun {
+    pub buffers: BTreeMap<u32, Vec<u8>>,
+    pub workgroups: u64,
+    /// Warps per workgroup.
+    pub warps: u32,
+    pub counters: Counters,
+}
+
+/// Runs a compute dispatch of `groups` workgroups. The step budget
+/// applies to each workgroup.
+pub fn run_compute(
+    binary: &Binary,
+    groups: [u32; 3],
+    inputs: ComputeInputs,
+    options: &SimOptions,
+) -> Result<ComputeRun, SimError> {
+    let compute = match (binary.stage, binary.compute) {
+        (Stage::Compute, Some(c)) => c,
+        _ => {
+            return Err(SimError::NotCompute {
+                stage: binary.stage.name(),
+            });
+        }
+    };
+    let size = binary.workgroup_size;
+    let invocations = size.iter().map(|&n| u64::from(n)).product::<u64>();
+    if invocations == 0 || invocations > u64::from(MAX_COMPUTE_INVOCATIONS) {
+        return Err(SimError::ComputeWorkgroupSize { size, invocations });
+    }
+    let program = Program::decode(&binary.code)?;
+
+    let mut resources = Resources {
+        shared_bytes: compute.shared_bytes,
+        local_bytes: compute.local_bytes,
+        ..Resources::default()
+    };
+    let mut root = RootTable::default();
+    root.set_num_workgroups(groups);
+    root.set_push_constants(&inputs.push_constants)?;
+    let mut bases = BTreeMap::new();
+    for (binding, bytes) in inputs.buffers {
+        let size = bytes.len() as u64;
+        let base = resources.global.map(bytes);
+        root.set_buffer(binding, base, size)?;
+        bases.insert(binding, base);
+    }
+    for (binding, bytes) in inputs.uniforms {
+        let bank = abi::uniform_bank(binding).ok_or(abi::AbiError::Binding(binding))?;
+        resources.constants.set(bank, bytes);
+    }
+    resources
+        .constants
+        .set(abi::ROOT_BANK, root.bytes().to_vec());
+
+    let warps = invocations.div_ceil(u64::from(WARP_LANES)) as u32;
+    let mut counters = Counters::default();
+    let mut workgroups = 0;
+    for z in 0..groups[2] {
+        for y in 0..groups[1] {
+            for x in 0..groups[0] {
+                let launch = Launch {
+                    workgroup_size: size,
+                    workgroup_id: [x, y, z],
+                };
+                let run = run_workgroup(
+                    &program,
+                    &launch,
+                    invocations as u32,
+                    &mut resources,
+                    options,
+                )
+                .map_err(|e| SimError::InWorkgroup {
+                    workgroup: [x, y, z],
+                    error: Box::new(e),
+                })?;
+                counters.add(&run);
+                workgroups += 1;
+            }
+        }
+    }
+    let buffers = bases
+        .into_iter()
+        .map(|(binding, base)| {
+            let bytes = resources.global.buffer(base).unwrap_or_default().to_vec();
+            (binding, bytes)
+        })
+        .collect();
+    Ok(ComputeRun {
+        buffers,
+        workgroups,
+        warps,
+        counters,
+    })
+}
+
+/// Runs one workgroup of `invocations` invocations on as many warps as it
+/// takes.
+fn run_workgroup(
+    program: &Program,
+    launch: &Launch,
+    invocations: u32,
+    resources: &mut Resources,
+    options: &SimOptions,
+) -> Result<Counters, SimError> {
+    let warp_count = invocations.div_ceil(WARP_LANES);
+    let shared = warp_count > 1;
+    // One shared memory for the workgroup; each warp's lanes keep their own
+    // local memory, swapped in while the warp runs.
+    let mut memory = WorkgroupMemory::new(resources, WARP_LANES);
+    let mut locals: Vec<Vec<Vec<u8>>> = (0..warp_count).map(|_| memory.local.clone()).collect();
+    let Resources {
+        global, constants, ..
+    } = &mut *resources;
+    let mut warps: Vec<Warp<'_>> = (0..warp_count)
+        .map(|w| {
+            let lanes = (invocations - w * WARP_LANES).min(WARP_LANES);
+            Warp::new(lanes, w * WARP_LANES, shared, constants)
+        })
+        .collect();
+    // Compute workgroups have no ISBE; an empty one satisfies the executor.
+    let mut isbe = Isbe::new(0, 0, 0);
+    let mut counters = Counters::default();
+    let mut done = vec![false; warps.len()];
+    loop {
+        for (w, warp) in warps.iter_mut().enumerate() {
+            if done[w] {
+                continue;
+            }
+            std::mem::swap(&mut memory.local, &mut locals[w]);
+            let mut env = Env {
+                launch,
+                isbe: &mut isbe,
+                global,
+                local: &mut memory,
+            };
+            let stop = warp.run(program, &mut env, options, &mut counters);
+            std::mem::swap(&mut memory.local, &mut locals[w]);
+            match stop.map_err(|e| SimError::InWarp {
+                warp: w as u32,
+                error: Box::new(e),
+            })? {
+                Stop::Exited => done[w] = true,
+                Stop::Barrier => {}
+            }
+        }
+        if done.iter().all(|&d| d) {
+            return Ok(counters);
+        }
+        // Every warp still running waits at the barrier.
+        for (w, warp) in warps.iter_mut().enumerate() {
+            if !done[w] {
+                warp.release_workgroup_barrier();
+            }
+        }
+    }
+}

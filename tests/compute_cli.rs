@@ -1,0 +1,161 @@
+//! `spvsass run` on compute shaders: buffers from files and sizes, push
+//! constants, --out files, and exit statuses (1 for a failed run, 2 for bad
+//! arguments).
+
+mod common;
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn spvsass(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_spvsass"))
+        .args(args)
+        .output()
+        .expect("spvsass runs")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("spvsass-compute-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir.join(name)
+}
+
+/// Writes an input file; each call gets its own (tests run in parallel).
+fn write_words(name: &str, words: &[u32]) -> String {
+    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let path = tmp(&format!("{n}-{name}"));
+    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    std::fs::write(&path, bytes).expect("write input");
+    path.to_string_lossy().into_owned()
+}
+
+/// c_add_push over 2 workgroups: a[i] = i, b[i] = 1000 + i, n = 100,
+/// k = 3; `c` binds buffer 2.
+fn add_push_args(c: &str, extra: &[&str]) -> Output {
+    let a = write_words("a.bin", &(0..100).collect::<Vec<u32>>());
+    let b = write_words("b.bin", &(0..100).map(|i| 1000 + i).collect::<Vec<u32>>());
+    let push = write_words("push.bin", &[100, 3]);
+    let shader = common::shader_path("c_add_push.comp");
+    let mut args: Vec<String> = [
+        "run",
+        shader.to_str().unwrap(),
+        "--groups",
+        "2",
+        "--buffer",
+        &format!("0={a}"),
+        "--buffer",
+        &format!("1={b}"),
+        "--buffer",
+        c,
+        "--push",
+        &push,
+    ]
+    .map(String::from)
+    .to_vec();
+    args.extend(extra.iter().map(|s| s.to_string()));
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    spvsass(&args)
+}
+
+#[test]
+fn run_writes_out_buffers_and_prints_a_summary() {
+    let out = tmp("c.bin");
+    let out_arg = format!("2={}", out.display());
+    let o = add_push_args("2=512", &["--out", &out_arg]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = String::from_utf8(o.stdout).unwrap();
+    assert!(
+        text.starts_with("dispatch: 2 workgroups of 2 warps"),
+        "{text}"
+    );
+    assert!(text.contains("buffer 2: 512 bytes"), "{text}");
+    let bytes = std::fs::read(&out).expect("--out was written");
+    assert_eq!(bytes.len(), 512);
+    for i in 0..128usize {
+        let w = u32::from_le_bytes(bytes[4 * i..4 * i + 4].try_into().unwrap());
+        let expected = if i < 100 {
+            i as u32 + 3 * (1000 + i as u32)
+        } else {
+            0
+        };
+        assert_eq!(w, expected, "c[{i}]");
+    }
+}
+
+#[test]
+fn run_prints_json() {
+    let o = add_push_args("2=400", &["--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    assert_eq!(v["workgroups"], 2);
+    assert_eq!(v["buffers"]["2"]["words"][5], 5 + 3 * 1005);
+}
+
+#[test]
+fn out_of_bounds_access_exits_1_with_pc_lane_and_address() {
+    let o = add_push_args("2=40", &[]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(
+        err.contains("lane 10") && err.contains("global access at 0x300000028"),
+        "{err}"
+    );
+}
+
+#[test]
+fn bad_compute_arguments_exit_2() {
+    let shader = common::shader_path("c_add_push.comp");
+    let shader = shader.to_str().unwrap();
+    let mesh = common::shader_path("point.mesh");
+    for args in [
+        vec!["run", shader, "--buffer", "x=1"],
+        vec!["run", shader, "--buffer", "0="],
+        vec!["run", shader, "--buffer", "0=4", "--buffer", "0=8"],
+        vec!["run", shader, "--out", "3=/dev/null"],
+        vec!["run", mesh.to_str().unwrap(), "--buffer", "0=4"],
+    ] {
+        let o = spvsass(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(!stderr(&o).contains("panicked"), "{}", stderr(&o));
+    }
+}
+
+#[test]
+fn a_compiled_compute_binary_runs_like_its_spirv() {
+    let bin = tmp("reduce.bin");
+    let shader = common::shader_path("c_reduce128.comp");
+    let o = spvsass(&[
+        "compile",
+        shader.to_str().unwrap(),
+        "-o",
+        bin.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let data = write_words("data.bin", &(0..256).collect::<Vec<u32>>());
+    let run = |input: &str| {
+        let o = spvsass(&[
+            "run",
+            input,
+            "--groups",
+            "2",
+            "--buffer",
+            &format!("0={data}"),
+            "--buffer",
+            "1=8",
+            "--json",
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        serde_json::from_slice::<serde_json::Value>(&o.stdout).expect("JSON")
+    };
+    let from_binary = run(bin.to_str().unwrap());
+    assert_eq!(from_binary, run(shader.to_str().unwrap()));
+    // Shared memory size travelled in the binary: the sums are right.
+    let sum = |r: std::ops::Range<u32>| r.sum::<u32>();
+    assert_eq!(from_binary["buffers"]["1"]["words"][0], sum(0..128));
+    assert_eq!(from_binary["buffers"]["1"]["words"][1], sum(128..256));
+}

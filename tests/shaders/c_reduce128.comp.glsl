@@ -1,0 +1,22 @@
+#version 450
+// Sum of 128 values per workgroup: a tree reduction in shared memory with a
+// barrier after every level (4 warps).
+layout(local_size_x = 128) in;
+layout(set = 0, binding = 0) readonly buffer In { uint data[]; };
+layout(set = 0, binding = 1) writeonly buffer Out { uint sums[]; };
+shared uint tmp[128];
+void main() {
+    uint l = gl_LocalInvocationIndex;
+    uint g = gl_WorkGroupID.x;
+    tmp[l] = data[g * 128u + l];
+    barrier();
+    for (uint s = 128u / 2u; s > 0u; s >>= 1u) {
+        if (l < s) {
+            tmp[l] += tmp[l + s];
+        }
+        barrier();
+    }
+    if (l == 0u) {
+        sums[g] = tmp[0];
+    }
+}
