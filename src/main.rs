@@ -113,7 +113,7 @@ enum Command {
         /// row 0 at the top).
         #[arg(long)]
         raw: Option<PathBuf>,
-        /// Face culling: none, front or back.
+        /// Face culling: none, front, back or front_and_back.
         #[arg(long, default_value = "none", value_parser = str::parse::<CullMode>)]
         cull_mode: CullMode,
         /// The front-facing winding as seen on the image: ccw or cw.
@@ -237,6 +237,7 @@ fn run_description(
             raster::CullMode::None => CullMode::None,
             raster::CullMode::Front => CullMode::Front,
             raster::CullMode::Back => CullMode::Back,
+            raster::CullMode::FrontAndBack => CullMode::FrontAndBack,
         },
         front_face: match render.front_face {
             raster::FrontFace::CounterClockwise => FrontFace::CounterClockwise,

@@ -25,8 +25,6 @@ pub enum Feature {
     MeshBuffer { binding: u32 },
     /// Push constants for a task or mesh shader.
     MeshPushConstants,
-    /// `cull_mode: front_and_back`.
-    CullFrontAndBack,
 }
 
 impl std::fmt::Display for Feature {
@@ -39,7 +37,6 @@ impl std::fmt::Display for Feature {
                 write!(f, "buffers for task and mesh shaders (binding {binding})")
             }
             Feature::MeshPushConstants => write!(f, "push constants for task and mesh shaders"),
-            Feature::CullFrontAndBack => write!(f, "cull_mode front_and_back"),
         }
     }
 }
@@ -138,7 +135,7 @@ pub fn simulate_run(
         CullMode::None => raster::CullMode::None,
         CullMode::Front => raster::CullMode::Front,
         CullMode::Back => raster::CullMode::Back,
-        CullMode::FrontAndBack => return Err(unsupported(Feature::CullFrontAndBack)),
+        CullMode::FrontAndBack => raster::CullMode::FrontAndBack,
     };
     let front_face = match desc.front_face {
         FrontFace::CounterClockwise => raster::FrontFace::CounterClockwise,

@@ -150,3 +150,22 @@ fn run_prints_the_mesh_outputs_readably() {
         "{out}"
     );
 }
+
+#[test]
+fn spec_overrides_reach_the_shader() {
+    // SpecId 0 is the shader's local_size_x: 200 invocations break the
+    // mesh limit, which proves the override was applied.
+    let shader = "tests/shaders/spec_workgroup_size.mesh.spv";
+    let o = spvsass(&["compile", shader, "--spec", "0=200"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("LocalSize 200 1 1"), "{}", stderr(&o));
+    let o = spvsass(&["compile", shader, "--spec", "9=2"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("specialization constant 9"),
+        "{}",
+        stderr(&o)
+    );
+    let o = spvsass(&["compile", shader, "--spec", "0=x"]);
+    assert_eq!(o.status.code(), Some(2));
+}

@@ -4,6 +4,7 @@
 use crate::advice::{Warning, advise};
 use crate::assign_regs::assign_regs;
 use crate::binary::{Binary, ComputeState, MeshState, TaskState};
+use crate::calc_instr_deps::calc_instr_deps;
 use crate::error::BackendError;
 use crate::from_ir::select;
 use crate::from_ir::task_out::payload_bytes;
@@ -76,8 +77,10 @@ pub fn compile(sh: &Shader, opts: &BackendOptions) -> Result<Compiled, BackendEr
     dump("select", &|| func.to_string());
     let num_gprs = assign_regs(&mut func)?;
     dump("assign_regs", &|| func.to_string());
-    let instrs = layout(&func);
+    let mut instrs = layout(&func);
     dump("layout", &|| program::listing(&instrs, false));
+    calc_instr_deps(&mut instrs);
+    dump("calc_instr_deps", &|| program::listing(&instrs, true));
     let code = program::encode(&instrs)?;
 
     let compute = (sh.stage == Stage::Compute).then_some(ComputeState {

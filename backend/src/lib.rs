@@ -6,6 +6,7 @@ pub mod advice;
 pub mod asm;
 pub mod assign_regs;
 pub mod binary;
+pub mod calc_instr_deps;
 pub mod compile;
 pub mod isa;
 pub mod isbe_layout;

@@ -261,3 +261,8 @@ fn shfl(mode: ShflMode) -> OpShfl {
         mode,
     }
 }
+
+#[test]
+fn shfl_uses_the_low_five_bits_of_b() {
+    assert_eq!(shfl(ShflMode::Down).source(3, 0x21, 0x1f), (4, true));
+}

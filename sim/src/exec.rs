@@ -281,6 +281,20 @@ impl Warp<'_> {
                     v[usize::from(i)] = self.gpr_in_group(lane, r, i);
                 }
             }
+            // A wide constant-bank operand is consecutive words.
+            SrcRef::CBuf { bank, offset } => {
+                for i in 0..u16::from(n) {
+                    let word = Src {
+                        src: SrcRef::CBuf {
+                            bank,
+                            offset: offset.wrapping_add(4 * i),
+                        },
+                        ..*s
+                    };
+                    v[usize::from(i)] = self.src(lane, &word, pc)?;
+                }
+            }
+            // An immediate is zero-extended.
             _ => v[0] = self.src(lane, s, pc)?,
         }
         Ok(v)

@@ -271,3 +271,22 @@ fn warpsync_for_exited_lanes_is_released() {
     .expect("runs");
     assert_eq!(got, [3, 3, 0, 0]);
 }
+
+#[test]
+fn wide_constant_bank_operand_reads_two_words() {
+    // c[0x0][0x0] holds the buffer base, 0x1_0000_0000 (both words):
+    // out[lane] = the low word of base + lane*4 if the high word is right.
+    let got = run(
+        "
+        MOV R6, 0x4 ;
+        IMAD.WIDE.U32 R4, R31, R6, c[0x0][0x0] ;
+        IADD3 R0, R4, RZ, RZ ;
+        ISETP.EQ.U32.AND P0, PT, R5, c[0x0][0x4], PT ;
+    @!P0 MOV R0, RZ ;
+    ",
+        4,
+    )
+    .expect("runs");
+    assert_eq!(spvsass_sim::BUFFER_STRIDE, 1 << 32);
+    assert_eq!(got, [0, 4, 8, 12]);
+}

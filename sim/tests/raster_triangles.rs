@@ -133,6 +133,16 @@ fn front_face_culling_keeps_back_faces() {
 }
 
 #[test]
+fn front_and_back_culling_removes_both_windings() {
+    assert!(!drawn(
+        true,
+        CullMode::FrontAndBack,
+        FrontFace::CounterClockwise
+    ));
+    assert!(!drawn(false, CullMode::FrontAndBack, FrontFace::Clockwise));
+}
+
+#[test]
 fn no_culling_draws_both_windings() {
     assert!(drawn(true, CullMode::None, FrontFace::CounterClockwise));
     assert!(drawn(false, CullMode::None, FrontFace::CounterClockwise));

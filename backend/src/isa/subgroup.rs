@@ -128,13 +128,12 @@ impl OpShfl {
     /// The lane `lane` reads from, and whether it was in range (PTX's
     /// shfl.sync rules).
     pub fn source(&self, lane: u32, b: u32, c: u32) -> (u32, bool) {
-        let clamp = c & 0x1f;
-        let seg = c >> 8 & 0x1f;
+        let (b, clamp, seg) = (b & 0x1f, c & 0x1f, c >> 8 & 0x1f);
         let max_lane = (lane & seg) | (clamp & !seg);
         let min_lane = lane & seg;
         let (j, ok) = match self.mode {
             ShflMode::Idx => {
-                let j = min_lane | (b & 0x1f & !seg);
+                let j = min_lane | (b & !seg);
                 (j, j <= max_lane)
             }
             ShflMode::Up => {
@@ -142,11 +141,11 @@ impl OpShfl {
                 (j, j as i32 >= max_lane as i32)
             }
             ShflMode::Down => {
-                let j = lane.wrapping_add(b);
+                let j = lane + b;
                 (j, j <= max_lane)
             }
             ShflMode::Bfly => {
-                let j = lane ^ (b & 0x1f);
+                let j = lane ^ b;
                 (j, j <= max_lane)
             }
         };

@@ -42,8 +42,9 @@ pub const DEFAULT_COLOUR: [f64; 4] = [1.0, 1.0, 1.0, 1.0];
 
 /// One primitive ready for clipping.
 pub struct Primitive {
-    /// 1, 2 or 3 vertices by topology.
-    pub vertices: Vec<ClipVertex>,
+    /// The first 1, 2 or 3 by topology are the primitive's (no allocation
+    /// per primitive).
+    pub vertices: [ClipVertex; 3],
     /// PointSize of the (only) vertex of a point, 1 when not written.
     pub point_size: f32,
     pub shading: Shading,
@@ -67,13 +68,84 @@ fn culled(primitive: Option<&Attributes>) -> bool {
     primitive.and_then(|p| p.cull) == Some(true)
 }
 
-/// The primitive `index` of `wg`, or `None` when it is culled.
-pub fn primitive(
-    wg: &MeshWorkgroup,
-    index: u32,
+/// The vertices of one workgroup in clip space, each converted and
+/// checked when a primitive first uses it (vertices are shared; one no
+/// primitive uses may hold anything).
+pub struct VertexCache<'a> {
+    wg: &'a MeshWorkgroup,
     topology: Topology,
+    converted: Vec<Option<(ClipVertex, f32)>>,
+}
+
+impl<'a> VertexCache<'a> {
+    pub fn new(wg: &'a MeshWorkgroup, topology: Topology) -> VertexCache<'a> {
+        VertexCache {
+            wg,
+            topology,
+            converted: vec![None; wg.vertices.len()],
+        }
+    }
+
+    /// Vertex `v` (used by `primitive`) and its point size.
+    fn get(&mut self, primitive: u32, v: u32) -> Result<(ClipVertex, f32), RasterError> {
+        let wg = self.wg;
+        let slot = self
+            .converted
+            .get_mut(v as usize)
+            .ok_or(RasterError::MissingVertex {
+                workgroup: wg.id,
+                primitive,
+                index: v,
+                count: wg.vertices.len(),
+            })?;
+        if let Some(done) = slot {
+            return Ok(*done);
+        }
+        let attrs = &wg.vertices[v as usize];
+        let finite = |what, value: f32| {
+            if value.is_finite() {
+                Ok(f64::from(value))
+            } else {
+                Err(RasterError::NotFinite {
+                    workgroup: wg.id,
+                    vertex: v,
+                    what,
+                    value,
+                })
+            }
+        };
+        let position = attrs.position.ok_or(RasterError::NoPosition {
+            workgroup: wg.id,
+            vertex: v,
+        })?;
+        let pos = [
+            finite("gl_Position.x", position[0])?,
+            finite("gl_Position.y", position[1])?,
+            finite("gl_Position.z", position[2])?,
+            finite("gl_Position.w", position[3])?,
+        ];
+        // Only points read their size.
+        let size = match (attrs.point_size, self.topology) {
+            (Some(size), Topology::Points) => finite("gl_PointSize", size)? as f32,
+            _ => 1.0,
+        };
+        let vertex = ClipVertex {
+            pos,
+            colour: colour(attrs).unwrap_or(DEFAULT_COLOUR),
+        };
+        *slot = Some((vertex, size));
+        Ok((vertex, size))
+    }
+}
+
+/// The primitive `index` of the cache's workgroup, or `None` when it is
+/// culled.
+pub fn primitive(
+    cache: &mut VertexCache,
+    index: u32,
     state: &RenderState,
 ) -> Result<Option<Primitive>, RasterError> {
+    let (wg, topology) = (cache.wg, cache.topology);
     let per_primitive = wg.primitives.get(index as usize);
     if culled(per_primitive) {
         return Ok(None);
@@ -100,7 +172,7 @@ pub fn primitive(
             viewport,
         });
     }
-    let mut vertices = Vec::with_capacity(3);
+    let mut vertices = [ClipVertex::default(); 3];
     let mut point_size = 1.0;
     let indices = wg
         .indices
@@ -114,57 +186,16 @@ pub fn primitive(
             expected: topology.vertices_per_primitive(),
         });
     }
-    for &v in indices {
-        let attrs = wg
-            .vertices
-            .get(v as usize)
-            .ok_or(RasterError::MissingVertex {
-                workgroup: wg.id,
-                primitive: index,
-                index: v,
-                count: wg.vertices.len(),
-            })?;
-        let finite = |what, value: f32| {
-            if value.is_finite() {
-                Ok(f64::from(value))
-            } else {
-                Err(RasterError::NotFinite {
-                    workgroup: wg.id,
-                    vertex: v,
-                    what,
-                    value,
-                })
-            }
-        };
-        let position = attrs.position.ok_or(RasterError::NoPosition {
-            workgroup: wg.id,
-            vertex: v,
-        })?;
-        let pos = [
-            finite("gl_Position.x", position[0])?,
-            finite("gl_Position.y", position[1])?,
-            finite("gl_Position.z", position[2])?,
-            finite("gl_Position.w", position[3])?,
-        ];
-        // Only points read their size.
-        if let (Some(size), Topology::Points) = (attrs.point_size, topology) {
-            point_size = finite("gl_PointSize", size)? as f32;
-        }
-        vertices.push(ClipVertex {
-            pos,
-            colour: colour(attrs).unwrap_or(DEFAULT_COLOUR),
-        });
+    for (slot, &v) in vertices.iter_mut().zip(indices) {
+        let (vertex, size) = cache.get(index, v)?;
+        *slot = vertex;
+        point_size = size;
     }
     let per_primitive_colour = per_primitive.and_then(colour);
     let shading = match (per_primitive_colour, state.interpolation) {
         (Some(c), _) => Shading::Flat(c.map(|c| c as f32)),
         // The provoking vertex is the first.
-        (None, Interpolation::Flat) => Shading::Flat(
-            vertices
-                .first()
-                .map_or(DEFAULT_COLOUR, |v| v.colour)
-                .map(|c| c as f32),
-        ),
+        (None, Interpolation::Flat) => Shading::Flat(vertices[0].colour.map(|c| c as f32)),
         (None, Interpolation::Smooth) => Shading::Smooth,
     };
     Ok(Some(Primitive {

@@ -17,7 +17,7 @@ const GUARD_BAND: f64 = 4.0;
 const W_MIN: f64 = 1e-12;
 
 /// A vertex in clip space with the attribute it carries.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct ClipVertex {
     pub pos: [f64; 4],
     pub colour: [f64; 4],
@@ -71,16 +71,13 @@ fn crossing(inside: &ClipVertex, d_in: f64, outside: &ClipVertex, d_out: f64) ->
 }
 
 /// Whether a vertex is inside every plane (the common case: no clipping).
-fn inside_all(v: &ClipVertex) -> bool {
+pub fn inside_all(v: &ClipVertex) -> bool {
     PLANES.iter().all(|p| p.distance(v) >= 0.0)
 }
 
 /// Clips a convex polygon (Sutherland–Hodgman, plane after plane). The
 /// result is empty or has at least three vertices.
 pub fn clip_polygon(polygon: &[ClipVertex]) -> Vec<ClipVertex> {
-    if polygon.iter().all(inside_all) {
-        return polygon.to_vec();
-    }
     let mut current = polygon.to_vec();
     let mut next = Vec::with_capacity(polygon.len() + PLANES.len());
     for plane in &PLANES {

@@ -2,12 +2,12 @@
 //! by Vulkan's rules, as a pass-through fragment shader would colour them.
 //!
 //! The pipeline, one module per step: primitive assembly with the
-//! shader's culling ([`assemble`]), clipping in clip space ([`clip`]), the
-//! viewport transform and snapping to 1/256 pixel ([`viewport`]), coverage
-//! by integer edge functions with the top-left rule ([`edge`]) for
-//! triangles ([`triangle`]), lines ([`line`]) and points ([`point`]),
-//! attribute interpolation ([`interpolate`]), and the image
-//! ([`framebuffer`]).
+//! shader's culling (`assemble`), clipping in clip space (`clip`), the
+//! viewport transform and snapping to 1/256 pixel (`viewport`), coverage
+//! by integer edge functions with the top-left rule (`edge`) for
+//! triangles (`triangle`), lines (`line`) and points (`point`),
+//! attribute interpolation (`interpolate`), and the image
+//! (`framebuffer`).
 //!
 //! There is no depth test and no blending: fragments are written in
 //! primitive order (workgroup order, then primitive index), so where
@@ -32,7 +32,7 @@ pub use point::POINT_SIZE_RANGE;
 pub use viewport::SUBPIXEL_BITS;
 
 use crate::mesh::MeshDraw;
-use assemble::{Topology, primitive};
+use assemble::{Topology, VertexCache, primitive};
 use std::str::FromStr;
 use viewport::Viewport;
 
@@ -49,6 +49,8 @@ pub enum CullMode {
     None,
     Front,
     Back,
+    /// Every triangle (lines and points are never culled by facing).
+    FrontAndBack,
 }
 
 /// Which winding is front-facing (VkFrontFace), as seen on the image
@@ -76,7 +78,10 @@ impl FromStr for CullMode {
             "none" => Ok(CullMode::None),
             "front" => Ok(CullMode::Front),
             "back" => Ok(CullMode::Back),
-            _ => Err(format!("'{s}' is not a cull mode: none, front or back")),
+            "front_and_back" => Ok(CullMode::FrontAndBack),
+            _ => Err(format!(
+                "'{s}' is not a cull mode: none, front, back or front_and_back"
+            )),
         }
     }
 }
@@ -158,8 +163,9 @@ pub fn fragments(
     let viewport = state.check()?;
     let topology = Topology::from_name(draw.topology)?;
     for (workgroup, wg) in draw.workgroups.iter().enumerate() {
+        let mut cache = VertexCache::new(wg, topology);
         for index in 0..wg.primitive_count {
-            let Some(p) = primitive(wg, index, topology, state)? else {
+            let Some(p) = primitive(&mut cache, index, state)? else {
                 continue;
             };
             let emit = |s: triangle::Sample| {

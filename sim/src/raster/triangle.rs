@@ -2,7 +2,7 @@
 //! polygon as a fan of triangles sharing its first vertex (the top-left
 //! rule makes the fan's inner edges cover each pixel once).
 
-use super::clip::{ClipVertex, clip_polygon};
+use super::clip::{ClipVertex, clip_polygon, inside_all};
 use super::edge::{Point, area2, cover};
 use super::interpolate::{ScreenVertex, Shading, perspective};
 use super::viewport::Viewport;
@@ -25,6 +25,21 @@ pub fn survives_culling(area2: i64, cull: CullMode, front_face: FrontFace) -> bo
         CullMode::None => true,
         CullMode::Front => !front,
         CullMode::Back => front,
+        CullMode::FrontAndBack => false,
+    }
+}
+
+fn on_screen(v: &ClipVertex, viewport: &Viewport) -> ScreenVertex {
+    ScreenVertex {
+        at: viewport.snap(v.pos),
+        colour: v.colour,
+    }
+}
+
+fn point(v: &ScreenVertex) -> Point {
+    Point {
+        x: v.at.x,
+        y: v.at.y,
     }
 }
 
@@ -36,26 +51,30 @@ pub fn rasterize(
     cull: (CullMode, FrontFace),
     mut emit: impl FnMut(Sample),
 ) {
-    let polygon = clip_polygon(&triangle);
-    let screen: Vec<ScreenVertex> = polygon
-        .iter()
-        .map(|v| ScreenVertex {
-            at: viewport.snap(v.pos),
-            colour: v.colour,
-        })
-        .collect();
-    let point = |v: &ScreenVertex| Point {
-        x: v.at.x,
-        y: v.at.y,
+    // Most triangles need no clipping: they skip the polygon's allocation.
+    let clipped;
+    let polygon: &[ClipVertex] = if triangle.iter().all(inside_all) {
+        &triangle
+    } else {
+        clipped = clip_polygon(&triangle);
+        &clipped
     };
-    let Some(first) = screen.first() else {
+    let Some(first) = polygon.first().map(|v| on_screen(v, viewport)) else {
         return;
     };
-    let fan = || screen[1..].windows(2).map(|w| [first, &w[0], &w[1]]);
+    let fan = || {
+        polygon[1..].windows(2).map(move |w| {
+            [
+                first,
+                on_screen(&w[0], viewport),
+                on_screen(&w[1], viewport),
+            ]
+        })
+    };
     // Facing comes from the whole polygon, so every part of a clipped
     // triangle faces the same way.
     let total: i64 = fan()
-        .map(|t| area2(point(t[0]), point(t[1]), point(t[2])))
+        .map(|t| area2(point(&t[0]), point(&t[1]), point(&t[2])))
         .sum();
     if total == 0 || !survives_culling(total, cull.0, cull.1) {
         return;
@@ -64,15 +83,15 @@ pub fn rasterize(
         // Snapping can flip a sliver of the fan; each part is scanned
         // with its own winding made clockwise. Parts of zero area cover
         // nothing.
-        let t = match area2(point(t[0]), point(t[1]), point(t[2])) {
+        let t = match area2(point(&t[0]), point(&t[1]), point(&t[2])) {
             0 => continue,
             a if a < 0 => [t[0], t[2], t[1]],
             _ => t,
         };
-        cover(t.map(point), viewport, |c| {
+        cover(t.each_ref().map(point), viewport, |c| {
             let colour = match shading {
                 Shading::Flat(colour) => colour,
-                Shading::Smooth => perspective(t, c.weights.map(|w| w as f64)),
+                Shading::Smooth => perspective(t.each_ref(), c.weights.map(|w| w as f64)),
             };
             emit(Sample {
                 x: c.x,

@@ -1,0 +1,239 @@
+//! Control bits: for every instruction of the laid-out program, the stall
+//! count, yield, the read and write scoreboards it sets and the scoreboards
+//! it waits on, from a latency table (docs/ISA.md, "Control bits").
+//!
+//! Fixed-latency ops (the ALU) have their results ready a fixed number of
+//! cycles after issue: a consumer is delayed by raising the stall count of
+//! the instruction before it. Variable-latency ops (memory, MUFU,
+//! conversions, S2R, warp-wide ops, ISBE) set a write scoreboard that
+//! consumers wait on; those that read their sources after issue (stores,
+//! atomics, ISBEWR) also set a read scoreboard that a later writer of those
+//! registers waits on. There are six scoreboards; when all are in use the
+//! oldest is waited on and reused.
+//!
+//! Control flow is handled conservatively: a branch, a convergence or
+//! workgroup barrier, WARPSYNC, EXIT and every branch target wait for all
+//! outstanding results, so no dependency crosses a jump.
+
+use crate::isa::{Instr, Op, OperandKind, Reg, RegFile, Target};
+use crate::program::INSTR_BYTES;
+use std::collections::BTreeSet;
+
+/// Scoreboards the hardware has (nvidia-facts.md §1: a 6-bit wait mask).
+const SCOREBOARDS: usize = 6;
+/// "No scoreboard" in the control bits.
+const NONE: u8 = 7;
+const MAX_STALL: u64 = 15;
+
+/// How an op's results become available.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Latency {
+    /// Ready this many cycles after issue.
+    Fixed(u8),
+    /// Ready when the op's write scoreboard is released; `reads_late`
+    /// when its sources are read after issue too.
+    Variable { reads_late: bool },
+}
+
+/// The latency table. Fixed latencies are approximate (published
+/// microbenchmarks of Volta and Turing: about 4 cycles for FP32 and
+/// integer ALU ops, 5 for IMAD); which ops are variable follows NAK's SM70
+/// model.
+pub fn latency(op: &Op) -> Latency {
+    match op {
+        Op::IMad(_) | Op::IMadWide(_) => Latency::Fixed(5),
+        Op::Ld(_)
+        | Op::Ldc(_)
+        | Op::S2R(_)
+        | Op::Mufu(_)
+        | Op::Conv(_)
+        | Op::F2F(_)
+        | Op::Frnd(_)
+        | Op::Bit(_)
+        | Op::Shfl(_)
+        | Op::Match(_)
+        | Op::Redux(_)
+        | Op::IsbeRd(_) => Latency::Variable { reads_late: false },
+        Op::St(_) | Op::Atom(_) | Op::Red(_) | Op::IsbeWr(_) => {
+            Latency::Variable { reads_late: true }
+        }
+        _ => Latency::Fixed(4),
+    }
+}
+
+/// Ops after which (or before which) nothing may be outstanding.
+fn is_sync_point(op: &Op) -> bool {
+    matches!(
+        op,
+        Op::Bra(_)
+            | Op::Bssy(_)
+            | Op::Bsync(_)
+            | Op::Exit
+            | Op::Bar(_)
+            | Op::WarpSync(_)
+            | Op::Membar(_)
+    )
+}
+
+/// A register slot: GPRs 0..255, predicates 256..263.
+fn slot(r: &Reg, file: RegFile, i: u8) -> Option<usize> {
+    let n = r.phys()?;
+    match file {
+        RegFile::Gpr if n != RegFile::Gpr.zero_index() => {
+            Some(usize::from(n) + usize::from(i)).filter(|&s| s < 255)
+        }
+        RegFile::Pred if n != RegFile::Pred.zero_index() => Some(256 + usize::from(n)),
+        _ => None,
+    }
+}
+
+/// The register slots an instruction reads and writes.
+fn operands(ins: &Instr) -> (Vec<usize>, Vec<usize>) {
+    let (mut uses, mut defs) = (Vec::new(), Vec::new());
+    let mut copy = *ins;
+    copy.visit_regs(&mut |r, file, kind, width| {
+        for i in 0..width {
+            if let Some(s) = slot(r, file, i) {
+                match kind {
+                    OperandKind::Use => uses.push(s),
+                    OperandKind::Def => defs.push(s),
+                }
+            }
+        }
+    });
+    (uses, defs)
+}
+
+struct State {
+    /// Cycle at which each slot's fixed-latency value is ready.
+    ready: Vec<u64>,
+    /// The scoreboard a pending variable-latency write to the slot set.
+    write_sb: Vec<Option<u8>>,
+    /// The scoreboard a pending late read of the slot set.
+    read_sb: Vec<Option<u8>>,
+    /// Issue order of the scoreboards in use (oldest first).
+    busy: Vec<u8>,
+}
+
+impl State {
+    fn release(&mut self, sb: u8) {
+        self.busy.retain(|&b| b != sb);
+        for s in self.write_sb.iter_mut().chain(self.read_sb.iter_mut()) {
+            if *s == Some(sb) {
+                *s = None;
+            }
+        }
+    }
+
+    /// A free scoreboard; when none is, the oldest, which the instruction
+    /// then waits on (added to `wait`).
+    fn allocate(&mut self, wait: &mut u8) -> u8 {
+        let free = (0..SCOREBOARDS as u8).find(|b| !self.busy.contains(b));
+        let sb = free.unwrap_or_else(|| {
+            let oldest = self.busy[0];
+            *wait |= 1 << oldest;
+            self.release(oldest);
+            oldest
+        });
+        self.busy.push(sb);
+        sb
+    }
+}
+
+/// Computes the control bits of a laid-out program in place.
+pub fn calc_instr_deps(instrs: &mut [Instr]) {
+    let targets: BTreeSet<u32> = instrs
+        .iter()
+        .filter_map(|i| match i.op {
+            Op::Bra(b) => Some(b.target),
+            Op::Bssy(b) => Some(b.target),
+            _ => None,
+        })
+        .filter_map(|t| match t {
+            Target::Addr(a) => Some(a),
+            Target::Block(_) => None,
+        })
+        .collect();
+    let mut st = State {
+        ready: vec![0; 264],
+        write_sb: vec![None; 264],
+        read_sb: vec![None; 264],
+        busy: Vec::new(),
+    };
+    let mut now = 0u64;
+    for i in 0..instrs.len() {
+        let pc = i as u32 * INSTR_BYTES;
+        let (uses, defs) = operands(&instrs[i]);
+        let sync = is_sync_point(&instrs[i].op) || targets.contains(&pc);
+
+        // Scoreboards: RAW on uses, WAW and WAR on defs, all at a sync point.
+        let mut wait = 0u8;
+        if sync {
+            wait = st.busy.iter().fold(0, |m, &b| m | 1 << b);
+        }
+        for &s in &uses {
+            wait |= st.write_sb[s].map_or(0, |b| 1 << b);
+        }
+        for &s in &defs {
+            wait |= st.write_sb[s].map_or(0, |b| 1 << b);
+            wait |= st.read_sb[s].map_or(0, |b| 1 << b);
+        }
+        for b in 0..SCOREBOARDS as u8 {
+            if wait & 1 << b != 0 {
+                st.release(b);
+            }
+        }
+
+        // Fixed latencies: delay issue until the sources are ready (all
+        // registers at a sync point; EXIT leaves nothing to read them).
+        let needed = if sync && instrs[i].op != Op::Exit {
+            st.ready.iter().copied().max().unwrap_or(0)
+        } else {
+            uses.iter().map(|&s| st.ready[s]).max().unwrap_or(0)
+        };
+        if needed > now && i > 0 {
+            let prev = &mut instrs[i - 1].ctrl;
+            let extra = (needed - now).min(MAX_STALL - u64::from(prev.stall));
+            prev.stall += extra as u8;
+            now += extra;
+        }
+
+        // Yield at loop back edges, so other warps get to run.
+        let backward = matches!(
+            instrs[i].op,
+            Op::Bra(b) if matches!(b.target, Target::Addr(a) if a <= pc)
+        );
+        let lat = latency(&instrs[i].op);
+        let ctrl = &mut instrs[i].ctrl;
+        ctrl.stall = 1;
+        ctrl.yield_ = backward;
+        ctrl.read_sb = NONE;
+        ctrl.write_sb = NONE;
+        match lat {
+            Latency::Fixed(cycles) => {
+                for &s in &defs {
+                    st.ready[s] = now + u64::from(cycles);
+                }
+            }
+            Latency::Variable { reads_late } => {
+                if reads_late && !uses.is_empty() {
+                    let sb = st.allocate(&mut wait);
+                    ctrl.read_sb = sb;
+                    for &s in &uses {
+                        st.read_sb[s] = Some(sb);
+                    }
+                }
+                if !defs.is_empty() {
+                    let sb = st.allocate(&mut wait);
+                    ctrl.write_sb = sb;
+                    for &s in &defs {
+                        st.write_sb[s] = Some(sb);
+                        st.ready[s] = 0;
+                    }
+                }
+            }
+        }
+        ctrl.wait = wait;
+        now += 1;
+    }
+}
