@@ -377,5 +377,5 @@ captures! {
     point_matches_the_h100: "point";
     triangle_matches_the_h100: "triangle";
     triangle_cull_front_matches_the_h100: "triangle_cull_front";
-    ref_quads_matches_the_h100: "ref_quads", "OpUMod is not lowered yet";
+    ref_quads_matches_the_h100: "ref_quads";
 }
