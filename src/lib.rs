@@ -23,9 +23,11 @@ use backend::binary::{Binary, BinaryError};
 use backend::compile::BackendOptions;
 pub use backend::compile::Compiled;
 use backend::target::Arch;
+pub mod compare;
 mod compute_report;
 pub mod reference;
 mod report;
+pub mod simulate_run;
 pub use compute_report::{compute_json, describe_compute};
 pub use report::describe;
 

@@ -1,6 +1,6 @@
 //! The `spvsass` command: compile, disassemble and simulate shaders.
 
-use clap::{Parser, Subcommand};
+use clap::{Parser, Subcommand, ValueEnum};
 use spvsass::backend::target::Arch;
 use spvsass::frontend::SpecValue;
 use spvsass::sim::raster::{CullMode, FrontFace, RenderState};
@@ -107,7 +107,7 @@ enum Command {
         /// Stop a warp after this many executed instructions.
         #[arg(long, default_value_t = spvsass::sim::SimOptions::default().max_steps)]
         max_steps: u64,
-        /// Image size for --image and --raw: WxH pixels.
+        /// Image size for --image, --raw and --reference: WxH pixels.
         #[arg(long, default_value = "64x64", value_parser = parse_size)]
         size: [u32; 2],
         /// Rasterize the draw and write it as an 8-bit RGBA PNG.
@@ -125,6 +125,30 @@ enum Command {
         front_face: FrontFace,
         #[command(flatten)]
         compute: ComputeArgs,
+        /// Also run the draw on this reference (vulkan: the system's Vulkan
+        /// driver) and report the differences; exit 1 on a mismatch.
+        #[arg(long, value_enum)]
+        reference: Option<ReferenceKind>,
+    },
+    /// Simulate a run description (docs/RUNS.md) and compare the result
+    /// with a stored reference capture; exit 1 on a mismatch.
+    Compare {
+        run: PathBuf,
+        /// The capture's folder (result.json, image.rgba32f).
+        #[arg(long)]
+        against: PathBuf,
+        #[arg(long)]
+        arch: Option<Arch>,
+        /// Compare the buffer at BINDING as f32 within N ULPs (default:
+        /// as integers, exactly); repeatable.
+        #[arg(long = "float-ulps", value_name = "BINDING=N", value_parser = parse_ulps)]
+        float_ulps: Vec<(u32, u32)>,
+        /// Pixels whose centre lies within this many pixels of an edge
+        /// may differ in coverage.
+        #[arg(long, default_value_t = spvsass::compare::EDGE_DISTANCE)]
+        edge_distance: f64,
+        #[arg(long, default_value_t = spvsass::sim::SimOptions::default().max_steps)]
+        max_steps: u64,
     },
     /// Run a run description (docs/RUNS.md) on the system's Vulkan driver and
     /// write result.json (and image.rgba32f for mesh runs) into --out.
@@ -133,6 +157,99 @@ enum Command {
         #[arg(long)]
         out: PathBuf,
     },
+}
+
+/// What `run --reference` compares with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum ReferenceKind {
+    /// The system's Vulkan driver (docs/RUNS.md).
+    Vulkan,
+}
+
+fn parse_ulps(s: &str) -> Result<(u32, u32), String> {
+    let (binding, n) = s
+        .split_once('=')
+        .ok_or_else(|| format!("\"{s}\" is not BINDING=N"))?;
+    let number = |t: &str| {
+        t.trim()
+            .parse::<u32>()
+            .map_err(|_| format!("\"{t}\" is not a number"))
+    };
+    Ok((number(binding)?, number(n)?))
+}
+
+/// Prints the comparison; a mismatch is an error (exit 1).
+fn report(comparison: &spvsass::compare::Comparison) -> Result<(), String> {
+    print!("{comparison}");
+    if comparison.matches() {
+        Ok(())
+    } else {
+        Err(format!(
+            "{}: the simulator does not match the reference",
+            comparison.run
+        ))
+    }
+}
+
+/// `run --reference vulkan`: the run's arguments as a run description,
+/// simulated and run on the Vulkan driver, then compared.
+fn run_with_reference(
+    desc: &spvsass::reference::RunDescription,
+    name: &str,
+    options: &spvsass::simulate_run::SimulateOptions,
+) -> Result<(), String> {
+    let base = Path::new(".");
+    let sim = spvsass::simulate_run::simulate_run(desc, name, base, options)
+        .map_err(|e| e.to_string())?;
+    let reference = spvsass::reference::run(desc, name, base).map_err(|e| e.to_string())?;
+    report(&spvsass::compare::compare(
+        &sim,
+        &reference,
+        &Default::default(),
+    ))
+}
+
+/// The description of a mesh draw given on the command line.
+fn run_description(
+    shader: &Path,
+    task: Option<&Path>,
+    entry: Option<String>,
+    groups: [u32; 3],
+    render: &spvsass::sim::raster::RenderState,
+) -> spvsass::reference::RunDescription {
+    use spvsass::reference::{CullMode, FrontFace, ImageSize, RunDescription, ShaderRef, Stages};
+    use spvsass::sim::raster;
+    let entry = entry.unwrap_or_else(|| "main".into());
+    let shader_ref = |p: &Path| ShaderRef {
+        spirv: p.to_owned(),
+        entry: entry.clone(),
+    };
+    RunDescription {
+        comment: None,
+        stages: Stages {
+            compute: None,
+            task: task.map(shader_ref),
+            mesh: Some(shader_ref(shader)),
+        },
+        groups,
+        image: Some(ImageSize {
+            width: render.width,
+            height: render.height,
+        }),
+        view_mask: 0,
+        cull_mode: match render.cull_mode {
+            raster::CullMode::None => CullMode::None,
+            raster::CullMode::Front => CullMode::Front,
+            raster::CullMode::Back => CullMode::Back,
+            raster::CullMode::FrontAndBack => CullMode::FrontAndBack,
+        },
+        front_face: match render.front_face {
+            raster::FrontFace::CounterClockwise => FrontFace::CounterClockwise,
+            raster::FrontFace::Clockwise => FrontFace::Clockwise,
+        },
+        buffers: Vec::new(),
+        push_constants: Vec::new(),
+    }
 }
 
 /// The resources of a compute dispatch (set 0).
@@ -446,8 +563,33 @@ fn run(cli: Cli) -> Result<(), String> {
             cull_mode,
             front_face,
             compute,
+            reference,
         } => {
             check_compute_args(&compute);
+            if let Some(ReferenceKind::Vulkan) = reference {
+                if !spec.is_empty() {
+                    return Err("--spec cannot be used with --reference: run descriptions \
+                                have no specialization constants"
+                        .into());
+                }
+                let name = shader
+                    .file_stem()
+                    .map(|s| s.to_string_lossy().into_owned())
+                    .unwrap_or_default();
+                let render = RenderState {
+                    width: size[0],
+                    height: size[1],
+                    cull_mode,
+                    front_face,
+                    ..RenderState::default()
+                };
+                let desc = run_description(&shader, task.as_deref(), entry, groups, &render);
+                let options = spvsass::simulate_run::SimulateOptions {
+                    arch: Some(arch),
+                    sim: spvsass::sim::SimOptions { max_steps },
+                };
+                return run_with_reference(&desc, &name, &options);
+            }
             let options = spvsass::sim::SimOptions { max_steps };
             // A task+mesh pair: the mesh shader is compiled for a task
             // shader in front of it.
@@ -505,6 +647,29 @@ fn run(cli: Cli) -> Result<(), String> {
                     write(&path, &spvsass::sim::image::raw_rgba32f(&frame))?;
                 }
             }
+        }
+        Command::Compare {
+            run,
+            against,
+            arch,
+            float_ulps,
+            edge_distance,
+            max_steps,
+        } => {
+            let options = spvsass::simulate_run::SimulateOptions {
+                arch,
+                sim: spvsass::sim::SimOptions { max_steps },
+            };
+            let sim = spvsass::simulate_run::simulate_run_file(&run, &options)
+                .map_err(|e| e.to_string())?;
+            let reference =
+                spvsass::reference::Capture::read(&against).map_err(|e| e.to_string())?;
+            let tolerances = spvsass::compare::Tolerances {
+                edge_distance,
+                float_ulps: float_ulps.into_iter().collect(),
+                ..Default::default()
+            };
+            report(&spvsass::compare::compare(&sim, &reference, &tolerances))?;
         }
         Command::Reference { run, out } => {
             let mut capture = spvsass::reference::run_file(&run).map_err(|e| e.to_string())?;

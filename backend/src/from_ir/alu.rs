@@ -166,6 +166,9 @@ impl Isel<'_> {
         inst: &InstData,
     ) -> Result<Comp, BackendError> {
         match op {
+            BinaryOp::LogicalAnd | BinaryOp::LogicalOr => {
+                return Ok(self.logical(op == BinaryOp::LogicalAnd, a, b));
+            }
             BinaryOp::UDiv => return Ok(self.udiv_rem(a, b).0),
             BinaryOp::UMod => return Ok(self.udiv_rem(a, b).1),
             BinaryOp::SDiv => return Ok(self.sdiv_rem(a, b, false).0),
@@ -244,6 +247,37 @@ impl Isel<'_> {
             }
             _ => return Err(self.unsupported("this arithmetic operation", inst)),
         })
+    }
+
+    /// `a && b` or `a || b` on booleans: `a` as 0 or 1 in a register, then
+    /// ISETP.NE combined with `b`. (PLOP3 would take one instruction; the
+    /// selector does not emit it yet.)
+    fn logical(&mut self, and: bool, a: Comp, b: Comp) -> Comp {
+        match (a, b) {
+            (Comp::Bool(x), other) | (other, Comp::Bool(x)) => {
+                return match (and, x) {
+                    (true, true) | (false, false) => other,
+                    (true, false) => Comp::Bool(false),
+                    (false, true) => Comp::Bool(true),
+                };
+            }
+            _ => {}
+        }
+        let a = self.select(a, Src::imm(1), Src::ZERO);
+        let a = self.src(a);
+        let accum = self.pred(b).unwrap_or(PredSrc::TRUE);
+        self.alu(Op::ISetP(OpISetP {
+            dst: Dst::None,
+            cmp: IntCmp::Ne,
+            signed: false,
+            combine: if and {
+                PredCombine::And
+            } else {
+                PredCombine::Or
+            },
+            srcs: [a, Src::ZERO],
+            accum,
+        }))
     }
 
     pub(super) fn int_cmp(&mut self, cmp: IntCmp, signed: bool, a: Src, b: Src) -> Comp {

@@ -9,7 +9,7 @@
 use super::{Comp, Isel};
 use crate::isa::{
     ConvKind, Dst, FloatArith, IntCmp, MufuOp, Op, OpConv, OpFArith, OpIAdd3, OpIMad, OpIMadWide,
-    OpISetP, OpLop3, OpMufu, PredCombine, PredSrc, Round, Src,
+    OpISetP, OpLop3, OpMufu, OpShf, PredCombine, PredSrc, Round, Src,
 };
 
 /// 2^32 - 512 as an f32: scales the reciprocal into 32-bit fixed point
@@ -17,9 +17,30 @@ use crate::isa::{
 const RCP_SCALE: u32 = 0x4f7f_fffe;
 
 impl Isel<'_> {
-    /// `(n / d, n % d)` for unsigned 32-bit `n` and `d`.
+    /// `(n / d, n % d)` for unsigned 32-bit `n` and `d`. (Unused halves
+    /// are removed by dead-code elimination.)
     pub(super) fn udiv_rem(&mut self, n: Comp, d: Comp) -> (Comp, Comp) {
-        let (ns, ds) = (self.src_of(n), self.src_of(d));
+        let ns = self.src_of(n);
+        // A constant power of two: a shift and a mask, as every compiler
+        // emits them.
+        if let Comp::Const(d) = d
+            && d.is_power_of_two()
+        {
+            let q = self.alu(Op::Shf(OpShf {
+                dst: Dst::None,
+                srcs: [ns, Src::imm(d.trailing_zeros()), Src::ZERO],
+                right: true,
+                wrap: false,
+                high: false,
+            }));
+            let r = self.alu(Op::Lop3(OpLop3 {
+                dst: Dst::None,
+                srcs: [ns, Src::imm(d - 1), Src::ZERO],
+                lut: OpLop3::A & OpLop3::B,
+            }));
+            return (q, r);
+        }
+        let ds = self.src_of(d);
         let fd = self.alu(Op::Conv(OpConv {
             kind: ConvKind::IntToFloat,
             dst: Dst::None,

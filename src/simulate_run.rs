@@ -1,0 +1,334 @@
+//! The simulator side of a run description (docs/RUNS.md): the same file
+//! the Vulkan reference runner reads, compiled and run by spvsass, with a
+//! result of the same shape as the reference's ([`Capture`]), so the two
+//! can be compared field by field (`crate::compare`).
+//!
+//! What the simulator cannot do yet is refused with
+//! [`SimulateRunError::Unsupported`] naming the feature, never run halfway.
+
+use crate::reference::{
+    BufferKind, BufferResult, Capture, CullMode, DeviceInfo, FORMAT, FrontFace, IMAGE_FILE,
+    ImageResult, Pipeline, ReferenceError, RunDescription, RunResult, ShaderRef, Statistics,
+    resolve_data,
+};
+use crate::sim::raster::{self, RenderState};
+use crate::{Error, Options};
+use spvsass_backend::target::Arch;
+use std::path::{Path, PathBuf};
+
+/// A part of a run description the simulator does not model yet.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Feature {
+    /// A non-zero `view_mask`.
+    Multiview { view_mask: u32 },
+    /// A descriptor buffer bound to a task or mesh shader.
+    MeshBuffer { binding: u32 },
+    /// Push constants for a task or mesh shader.
+    MeshPushConstants,
+}
+
+impl std::fmt::Display for Feature {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Feature::Multiview { view_mask } => {
+                write!(f, "multiview (view_mask {view_mask:#b})")
+            }
+            Feature::MeshBuffer { binding } => {
+                write!(f, "buffers for task and mesh shaders (binding {binding})")
+            }
+            Feature::MeshPushConstants => write!(f, "push constants for task and mesh shaders"),
+        }
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum SimulateRunError {
+    #[error(transparent)]
+    Description(#[from] ReferenceError),
+    #[error("{run}: {feature} is not supported by the simulator yet")]
+    Unsupported { run: String, feature: Feature },
+    #[error("cannot read {}: {source}", path.display())]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{}: {source}", path.display())]
+    Compile { path: PathBuf, source: Error },
+    #[error("{run}: {source}")]
+    Draw { run: String, source: Error },
+    #[error("{run}: {source}")]
+    Raster {
+        run: String,
+        source: raster::RasterError,
+    },
+}
+
+/// How the simulator runs a description.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct SimulateOptions {
+    /// The architecture compiled for; `None` takes the default.
+    pub arch: Option<Arch>,
+    pub sim: crate::sim::SimOptions,
+}
+
+/// What the simulator produced: the result in the reference's shape, and
+/// for a mesh run the draw itself (the comparison needs its primitives to
+/// tell pixels near an edge from the others).
+#[derive(Clone, Debug)]
+pub struct SimulatedRun {
+    pub capture: Capture,
+    pub draw: Option<(crate::sim::MeshDraw, RenderState)>,
+}
+
+/// Loads the run description at `path` and simulates it; the run is named
+/// after the file, as [`crate::reference::run_file`] names it.
+pub fn simulate_run_file(
+    path: &Path,
+    options: &SimulateOptions,
+) -> Result<SimulatedRun, SimulateRunError> {
+    let desc = RunDescription::load(path)?;
+    let name = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    simulate_run(
+        &desc,
+        &name,
+        path.parent().unwrap_or(Path::new(".")),
+        options,
+    )
+}
+
+/// Simulates `desc`, whose relative paths start at `base`.
+pub fn simulate_run(
+    desc: &RunDescription,
+    name: &str,
+    base: &Path,
+    options: &SimulateOptions,
+) -> Result<SimulatedRun, SimulateRunError> {
+    let unsupported = |feature| SimulateRunError::Unsupported {
+        run: name.to_owned(),
+        feature,
+    };
+    let pipeline = desc
+        .pipeline()
+        .map_err(|problem| ReferenceError::InvalidDescription {
+            path: base.join(format!("{name}.json")),
+            problem,
+        })?;
+    let (task, mesh, image) = match pipeline {
+        Pipeline::Compute(shader) => return simulate_compute(desc, name, base, shader, options),
+        Pipeline::Mesh { task, mesh, image } => (task, mesh, image),
+    };
+    if desc.view_mask != 0 {
+        return Err(unsupported(Feature::Multiview {
+            view_mask: desc.view_mask,
+        }));
+    }
+    if let Some(b) = desc.buffers.first() {
+        return Err(unsupported(Feature::MeshBuffer { binding: b.binding }));
+    }
+    if !desc.push_constants.is_empty() {
+        return Err(unsupported(Feature::MeshPushConstants));
+    }
+    let cull_mode = match desc.cull_mode {
+        CullMode::None => raster::CullMode::None,
+        CullMode::Front => raster::CullMode::Front,
+        CullMode::Back => raster::CullMode::Back,
+        CullMode::FrontAndBack => raster::CullMode::FrontAndBack,
+    };
+    let front_face = match desc.front_face {
+        FrontFace::CounterClockwise => raster::FrontFace::CounterClockwise,
+        FrontFace::Clockwise => raster::FrontFace::Clockwise,
+    };
+
+    let task_binary = task
+        .map(|t| compile(base, t, false, options.arch))
+        .transpose()?;
+    let mesh_binary = compile(base, mesh, task.is_some(), options.arch)?;
+    let draw = crate::simulate_draw(
+        task_binary.as_ref(),
+        &mesh_binary,
+        desc.groups,
+        &options.sim,
+    )
+    .map_err(|source| SimulateRunError::Draw {
+        run: name.to_owned(),
+        source,
+    })?;
+
+    // The pass-through fragment shader of the reference interpolates a
+    // per-vertex colour smoothly and keeps a per-primitive one flat, which
+    // is what the rasterizer does with the default interpolation.
+    let render = RenderState {
+        width: image.width,
+        height: image.height,
+        layers: desc.layers(),
+        cull_mode,
+        front_face,
+        ..RenderState::default()
+    };
+    let raster_error = |source| SimulateRunError::Raster {
+        run: name.to_owned(),
+        source,
+    };
+    let frame = raster::render(&draw, &render).map_err(raster_error)?;
+    let mut fragments = 0u64;
+    raster::fragments(&draw, &render, |_| fragments += 1).map_err(raster_error)?;
+    // Primitives that reach clipping: those the shader did not cull.
+    let unculled = draw
+        .workgroups
+        .iter()
+        .flat_map(|wg| (0..wg.primitive_count as usize).map(move |i| wg.primitives.get(i)))
+        .filter(|p| p.and_then(|p| p.cull) != Some(true))
+        .count() as u64;
+    let statistics = Statistics {
+        compute_shader_invocations: None,
+        task_shader_invocations: task.map(|_| draw.statistics.task_invocations),
+        mesh_shader_invocations: Some(draw.statistics.mesh_invocations),
+        clipping_invocations: Some(unculled),
+        // How many primitives the clipper emits is the implementation's
+        // business (guard bands, splitting); not modelled.
+        clipping_primitives: None,
+        fragment_shader_invocations: Some(fragments),
+        mesh_primitives_generated: Some(draw.statistics.mesh_primitives_generated),
+    };
+    let pixels = frame.pixels().iter().flatten().copied().collect();
+    let result = RunResult {
+        format: FORMAT,
+        run: name.to_owned(),
+        command: None,
+        device: simulator_device(options.arch.unwrap_or(Arch::DEFAULT)),
+        statistics,
+        buffers: Vec::new(),
+        image: Some(ImageResult {
+            file: IMAGE_FILE.into(),
+            width: image.width,
+            height: image.height,
+            layers: desc.layers(),
+            format: "rgba32f".into(),
+        }),
+    };
+    Ok(SimulatedRun {
+        capture: Capture { result, pixels },
+        draw: Some((draw, render)),
+    })
+}
+
+/// A compute run: the description's buffers and push constants bound as
+/// the reference binds them, the read-back buffers returned.
+fn simulate_compute(
+    desc: &RunDescription,
+    name: &str,
+    base: &Path,
+    shader: &ShaderRef,
+    options: &SimulateOptions,
+) -> Result<SimulatedRun, SimulateRunError> {
+    let binary = compile(base, shader, false, options.arch)?;
+    let mut inputs = crate::sim::ComputeInputs::default();
+    for b in &desc.buffers {
+        let bytes = resolve_data(
+            &b.contents,
+            base,
+            &format!("buffer at binding {}", b.binding),
+        )?;
+        match b.kind {
+            BufferKind::Storage => inputs.buffers.insert(b.binding, bytes),
+            BufferKind::Uniform => inputs.uniforms.insert(b.binding, bytes),
+        };
+    }
+    inputs.push_constants = resolve_data(&desc.push_constants, base, "push constants")?;
+    let run = crate::dispatch(&binary, desc.groups, inputs, &options.sim).map_err(|source| {
+        SimulateRunError::Draw {
+            run: name.to_owned(),
+            source,
+        }
+    })?;
+    let buffers = desc
+        .buffers
+        .iter()
+        .filter(|b| b.read_back)
+        .map(|b| BufferResult {
+            binding: b.binding,
+            words: run
+                .buffers
+                .get(&b.binding)
+                .map(|bytes| {
+                    bytes
+                        .chunks_exact(4)
+                        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                        .collect()
+                })
+                .unwrap_or_default(),
+        })
+        .collect();
+    let size = binary.workgroup_size.iter().map(|&n| u64::from(n));
+    let invocations = desc
+        .groups
+        .iter()
+        .map(|&n| u64::from(n))
+        .chain(size)
+        .product();
+    let result = RunResult {
+        format: FORMAT,
+        run: name.to_owned(),
+        command: None,
+        device: simulator_device(options.arch.unwrap_or(Arch::DEFAULT)),
+        statistics: Statistics {
+            compute_shader_invocations: Some(invocations),
+            ..Statistics::default()
+        },
+        buffers,
+        image: None,
+    };
+    Ok(SimulatedRun {
+        capture: Capture {
+            result,
+            pixels: Vec::new(),
+        },
+        draw: None,
+    })
+}
+
+fn compile(
+    base: &Path,
+    shader: &ShaderRef,
+    task_present: bool,
+    arch: Option<Arch>,
+) -> Result<crate::backend::binary::Binary, SimulateRunError> {
+    let path = base.join(&shader.spirv);
+    let bytes = std::fs::read(&path).map_err(|source| SimulateRunError::Read {
+        path: path.clone(),
+        source,
+    })?;
+    let compile = || {
+        let words = crate::frontend::words_from_bytes(&bytes)?;
+        let options = Options {
+            arch,
+            entry: Some(shader.entry.clone()),
+            task_present,
+            ..Options::default()
+        };
+        crate::compile(&words, &options)
+    };
+    compile()
+        .map(|c| c.binary)
+        .map_err(|source| SimulateRunError::Compile { path, source })
+}
+
+/// The simulator in the place of the device of a reference result.
+fn simulator_device(arch: Arch) -> DeviceInfo {
+    let version = env!("CARGO_PKG_VERSION");
+    DeviceInfo {
+        device_name: format!("spvsass simulator ({arch})"),
+        device_type: "simulator".into(),
+        vendor_id: 0,
+        device_id: 0,
+        api_version: String::new(),
+        driver_name: "spvsass".into(),
+        driver_info: version.into(),
+        driver_version: version.into(),
+        driver_version_raw: 0,
+        conformance_version: String::new(),
+    }
+}

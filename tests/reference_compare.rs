@@ -1,0 +1,222 @@
+//! The simulator against the real captures from an NVIDIA H100
+//! (tests/reference/NAME, made from tests/runs/NAME.json): one test per
+//! capture. Where the simulator runs the description, coverage must be
+//! identical away from edge pixels, colours within 1e-5, read-back
+//! buffers equal word for word and statistics equal; where it cannot yet, the test asserts the precise "not supported
+//! by the simulator yet" error, so it fails (and must be turned into a
+//! comparison) when the support lands.
+
+use spvsass::compare::{StatisticVerdict, Tolerances, compare};
+use spvsass::reference::Capture;
+use spvsass::simulate_run::{Feature, SimulateOptions, SimulateRunError, simulate_run_file};
+use std::path::PathBuf;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Simulates the run and compares it with its capture; panics with the
+/// report on any mismatch.
+fn agrees(name: &str) {
+    let run = root().join(format!("tests/runs/{name}.json"));
+    let sim =
+        simulate_run_file(&run, &SimulateOptions::default()).unwrap_or_else(|e| panic!("{e}"));
+    let reference = Capture::read(&root().join(format!("tests/reference/{name}")))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let c = compare(&sim, &reference, &Tolerances::default());
+    assert!(c.matches(), "{c}");
+    // What a match means here, spelt out: the image was compared and the
+    // counts the simulator models are equal.
+    let image = c.image.as_ref().ok().and_then(Option::as_ref);
+    if reference.result.image.is_some() {
+        assert!(image.is_some_and(|i| i.only_simulator.is_empty() && i.only_reference.is_empty()));
+    }
+    assert!(
+        c.buffers
+            .iter()
+            .all(|b| b.simulator_words == Some(b.reference_words))
+    );
+    for s in &c.statistics {
+        let modelled = [
+            "compute_shader_invocations",
+            "task_shader_invocations",
+            "mesh_shader_invocations",
+            "clipping_invocations",
+            "fragment_shader_invocations",
+            "mesh_primitives_generated",
+        ];
+        if modelled.contains(&s.name) && s.reference.is_some() {
+            assert_eq!(s.verdict(), StatisticVerdict::Equal, "{c}");
+        }
+    }
+}
+
+/// Simulating the run fails with exactly this unsupported feature.
+fn not_supported_yet(name: &str, feature: Feature) {
+    let run = root().join(format!("tests/runs/{name}.json"));
+    match simulate_run_file(&run, &SimulateOptions::default()) {
+        Err(SimulateRunError::Unsupported { run, feature: f }) => {
+            assert_eq!((run.as_str(), f), (name, feature));
+        }
+        Err(e) => panic!("{name}: expected an unsupported feature, got: {e}"),
+        Ok(_) => panic!("{name}: the simulator runs it now: compare it with its capture"),
+    }
+}
+
+/// The compiler refuses one of the run's shaders with exactly this error.
+fn not_compiled_yet(name: &str, error: &str) {
+    let run = root().join(format!("tests/runs/{name}.json"));
+    match simulate_run_file(&run, &SimulateOptions::default()) {
+        Err(SimulateRunError::Compile { source, .. }) => assert_eq!(source.to_string(), error),
+        Err(e) => panic!("{name}: expected a compile error, got: {e}"),
+        Ok(_) => panic!("{name}: it compiles now: compare it with its capture"),
+    }
+}
+
+macro_rules! captures {
+    (
+        agree: [$($agree:ident),* $(,)?],
+        unsupported: [$($unsupported:ident => $feature:expr),* $(,)?],
+        not_compiled: [$($failing:ident => $error:expr),* $(,)?] $(,)?
+    ) => {
+        const CAPTURES: &[&str] = &[
+            $(stringify!($agree),)* $(stringify!($unsupported),)* $(stringify!($failing),)*
+        ];
+        $(
+            #[test]
+            fn $agree() {
+                agrees(stringify!($agree));
+            }
+        )*
+        $(
+            #[test]
+            fn $unsupported() {
+                not_supported_yet(stringify!($unsupported), $feature);
+            }
+        )*
+        $(
+            #[test]
+            fn $failing() {
+                not_compiled_yet(stringify!($failing), $error);
+            }
+        )*
+    };
+}
+
+captures! {
+    agree: [point, triangle, triangle_cull_front, ref_quads, ref_add, ref_reduce],
+    unsupported: [
+        // Multiview: the simulator draws one view.
+        triangle_multiview => Feature::Multiview { view_mask: 3 },
+        ref_views => Feature::Multiview { view_mask: 3 },
+    ],
+    not_compiled: [
+        // Atomics on storage buffers (ATOMG) are not selected yet.
+        ref_atomic => "this instruction is not supported yet by the backend \
+                       (OpAtomicIAdd, result %48)",
+    ],
+}
+
+#[test]
+fn every_capture_has_a_test() {
+    let mut on_disk: Vec<String> = std::fs::read_dir(root().join("tests/reference"))
+        .unwrap_or_else(|e| panic!("{e}"))
+        .filter_map(Result::ok)
+        .filter(|e| e.path().is_dir())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    on_disk.sort();
+    let mut listed: Vec<String> = CAPTURES.iter().map(|s| s.to_string()).collect();
+    listed.sort();
+    assert_eq!(listed, on_disk);
+}
+
+#[test]
+fn unsupported_features_are_named_in_the_message() {
+    let run = root().join("tests/runs/ref_views.json");
+    let e = simulate_run_file(&run, &SimulateOptions::default()).err();
+    assert_eq!(
+        e.map(|e| e.to_string()).as_deref(),
+        Some("ref_views: multiview (view_mask 0b11) is not supported by the simulator yet")
+    );
+}
+
+/// The comparison catches what it is meant to: a capture with one pixel
+/// cleared away from the edges, and one with a colour off by 1e-4.
+#[test]
+fn a_changed_capture_is_a_mismatch() {
+    let run = root().join("tests/runs/triangle.json");
+    let sim =
+        simulate_run_file(&run, &SimulateOptions::default()).unwrap_or_else(|e| panic!("{e}"));
+    let capture =
+        Capture::read(&root().join("tests/reference/triangle")).unwrap_or_else(|e| panic!("{e}"));
+    // Pixel (32, 32) is inside the triangle, far from its edges.
+    let at = (32 * 64 + 32) * 4;
+    let mut cleared = capture.clone();
+    cleared.pixels[at..at + 4].fill(0.0);
+    let c = compare(&sim, &cleared, &Tolerances::default());
+    let image = c.image.as_ref().ok().and_then(Option::as_ref);
+    assert_eq!(
+        image.map(|i| i
+            .only_simulator
+            .iter()
+            .map(|p| (p.x, p.y))
+            .collect::<Vec<_>>()),
+        Some(vec![(32, 32)])
+    );
+    assert!(!c.matches());
+    assert!(
+        c.to_string()
+            .contains("covered by the simulator only: 1: (32, 32)"),
+        "{c}"
+    );
+
+    let mut tinted = capture;
+    tinted.pixels[at] += 1e-4;
+    let c = compare(&sim, &tinted, &Tolerances::default());
+    assert!(!c.matches(), "{c}");
+}
+
+fn spvsass(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_spvsass"))
+        .args(args)
+        .current_dir(root())
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"))
+}
+
+#[test]
+fn the_compare_command_exits_1_on_a_mismatch() {
+    let ok = spvsass(&[
+        "compare",
+        "tests/runs/ref_quads.json",
+        "--against",
+        "tests/reference/ref_quads",
+    ]);
+    let out = String::from_utf8_lossy(&ok.stdout);
+    assert_eq!(ok.status.code(), Some(0), "{out}");
+    assert!(
+        out.starts_with(
+            "ref_quads: simulator vs NVIDIA H100 80GB HBM3 (NVIDIA 580.159.04): match\n"
+        )
+    );
+    // The triangle against the point's capture: same image size, other
+    // coverage and statistics.
+    let bad = spvsass(&[
+        "compare",
+        "tests/runs/triangle.json",
+        "--against",
+        "tests/reference/point",
+    ]);
+    let out = String::from_utf8_lossy(&bad.stdout);
+    assert_eq!(bad.status.code(), Some(1), "{out}");
+    assert!(out.contains("MISMATCH"), "{out}");
+    assert!(
+        out.contains("fragment_shader_invocations: simulator 512, reference 4096  DIFFERS"),
+        "{out}"
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&bad.stderr),
+        "error: point: the simulator does not match the reference\n"
+    );
+}
