@@ -115,28 +115,13 @@ impl Isel<'_> {
         spirv_id: Option<u32>,
     ) -> Result<(), BackendError> {
         let (base, imm) = self.shared_offset(place, spirv_id)?;
-        for (j, &c) in comps.iter().enumerate() {
-            if matches!(c, Comp::Pred(_) | Comp::Bool(_)) {
-                return Err(BackendError::Unsupported {
-                    what: "boolean Workgroup variables in task/mesh shaders".into(),
-                    opcode: "OpStore".into(),
-                    spirv_id,
-                });
-            }
-            let data = self.reg_or_zero(c);
-            self.isbe_write(
-                OpIsbeWr {
-                    addr: base,
-                    imm: imm + 4 * j as u32,
-                    data,
-                    access: IsbeAccess::Attr,
-                    size: IsbeSize::B32,
-                    skew: false,
-                },
-                PredSrc::TRUE,
-            );
-        }
-        Ok(())
+        self.write_attr_words(
+            base,
+            imm,
+            comps,
+            "boolean Workgroup variables in task/mesh shaders",
+            spirv_id,
+        )
     }
 
     pub(super) fn load_shared(

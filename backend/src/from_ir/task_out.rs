@@ -161,10 +161,24 @@ impl Isel<'_> {
             });
         }
         let (base, imm) = self.payload_offset(place, spirv_id)?;
+        self.write_attr_words(base, imm, comps, "boolean task payload members", spirv_id)
+    }
+
+    /// Writes 32-bit components to consecutive words of the output ATTR
+    /// region from `base + imm` (no SKEW): the payload and task/mesh shared
+    /// memory. Booleans have no memory form there (`what` names the case).
+    pub(super) fn write_attr_words(
+        &mut self,
+        base: Src,
+        imm: u32,
+        comps: &[Comp],
+        what: &str,
+        spirv_id: Option<u32>,
+    ) -> Result<(), BackendError> {
         for (j, &c) in comps.iter().enumerate() {
             if matches!(c, Comp::Pred(_) | Comp::Bool(_)) {
                 return Err(BackendError::Unsupported {
-                    what: "boolean task payload members".into(),
+                    what: what.into(),
                     opcode: "OpStore".into(),
                     spirv_id,
                 });
