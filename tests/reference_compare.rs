@@ -63,24 +63,13 @@ fn not_supported_yet(name: &str, feature: Feature) {
     }
 }
 
-/// The compiler refuses one of the run's shaders with exactly this error.
-fn not_compiled_yet(name: &str, error: &str) {
-    let run = root().join(format!("tests/runs/{name}.json"));
-    match simulate_run_file(&run, &SimulateOptions::default()) {
-        Err(SimulateRunError::Compile { source, .. }) => assert_eq!(source.to_string(), error),
-        Err(e) => panic!("{name}: expected a compile error, got: {e}"),
-        Ok(_) => panic!("{name}: it compiles now: compare it with its capture"),
-    }
-}
-
 macro_rules! captures {
     (
         agree: [$($agree:ident),* $(,)?],
-        unsupported: [$($unsupported:ident => $feature:expr),* $(,)?],
-        not_compiled: [$($failing:ident => $error:expr),* $(,)?] $(,)?
+        unsupported: [$($unsupported:ident => $feature:expr),* $(,)?] $(,)?
     ) => {
         const CAPTURES: &[&str] = &[
-            $(stringify!($agree),)* $(stringify!($unsupported),)* $(stringify!($failing),)*
+            $(stringify!($agree),)* $(stringify!($unsupported),)*
         ];
         $(
             #[test]
@@ -94,26 +83,23 @@ macro_rules! captures {
                 not_supported_yet(stringify!($unsupported), $feature);
             }
         )*
-        $(
-            #[test]
-            fn $failing() {
-                not_compiled_yet(stringify!($failing), $error);
-            }
-        )*
     };
 }
 
 captures! {
-    agree: [point, triangle, triangle_cull_front, ref_quads, ref_add, ref_reduce],
+    agree: [
+        point,
+        triangle,
+        triangle_cull_front,
+        ref_quads,
+        ref_add,
+        ref_reduce,
+        ref_atomic,
+    ],
     unsupported: [
         // Multiview: the simulator draws one view.
         triangle_multiview => Feature::Multiview { view_mask: 3 },
         ref_views => Feature::Multiview { view_mask: 3 },
-    ],
-    not_compiled: [
-        // Atomics on storage buffers (ATOMG) are not selected yet.
-        ref_atomic => "this instruction is not supported yet by the backend \
-                       (OpAtomicIAdd, result %48)",
     ],
 }
 

@@ -1,9 +1,10 @@
 //! Dead-code elimination on the machine IR: instruction selection computes
 //! every component of a vector it reads (all three axes of
 //! gl_GlobalInvocationID, say) and shaders often use one; instructions
-//! without side effects whose results nobody reads are dropped here.
+//! without side effects whose results nobody reads are dropped here, and
+//! global atomics whose old value nobody reads become RED.
 
-use crate::isa::{Instr, Op, OperandKind, Reg};
+use crate::isa::{AtomOp, Dst, Instr, MemSpace, Op, OpRed, OperandKind, Reg};
 use crate::mir::MFunc;
 use std::collections::HashSet;
 
@@ -50,6 +51,9 @@ pub fn eliminate_dead_code(f: &mut MFunc) {
         let mut changed = false;
         let mut blocks = std::mem::take(&mut f.blocks);
         for b in &mut blocks {
+            for ins in &mut b.instrs {
+                reduce_if_unread(ins, &used);
+            }
             b.instrs.retain(|ins| {
                 let dead = is_pure(&ins.op)
                     && regs(f, ins, OperandKind::Def)
@@ -63,5 +67,23 @@ pub fn eliminate_dead_code(f: &mut MFunc) {
         if !changed {
             return;
         }
+    }
+}
+
+/// A global atomic whose old value nobody reads becomes RED (no result;
+/// exchange and compare-and-swap have no RED form and stay).
+fn reduce_if_unread(ins: &mut Instr, used: &HashSet<u32>) {
+    if let Op::Atom(a) = ins.op
+        && a.space == MemSpace::Global
+        && !matches!(a.op, AtomOp::Exch | AtomOp::CmpExch)
+        && matches!(a.dst, Dst::Reg(Reg::Virt(v)) if !used.contains(&v))
+    {
+        ins.op = Op::Red(OpRed {
+            addr: a.addr,
+            offset: a.offset,
+            data: a.data,
+            op: a.op,
+            ty: a.ty,
+        });
     }
 }

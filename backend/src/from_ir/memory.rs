@@ -101,6 +101,13 @@ struct Addressed {
     dyn_align: u32,
 }
 
+/// The word an atomic works on (`Isel::atomic_word`).
+pub(super) struct AtomicWord {
+    pub space: MemSpace,
+    pub addr: Src,
+    pub offset: i32,
+}
+
 /// The widest access: 128 bits. Buffer bases are at least this aligned
 /// (docs/ABI.md), and shared and local variables are placed so.
 const MAX_VECTOR_BYTES: u32 = 16;
@@ -452,6 +459,56 @@ impl Isel<'_> {
             ));
         }
         Ok(offset as i32)
+    }
+
+    /// The word an atomic works on (atomic.rs): its memory (global or
+    /// shared), the address operand as loads and stores compute it, the
+    /// immediate offset (24 bits signed in ATOMG/ATOMS/RED).
+    pub(super) fn atomic_word(
+        &mut self,
+        place: &Place,
+        inst: &InstData,
+    ) -> Result<AtomicWord, BackendError> {
+        let target = self.target(place.var, inst)?;
+        let (space, base) = match target {
+            Target::Global { .. } => (MemSpace::Global, 0),
+            Target::Shared { base } => (MemSpace::Shared, base),
+            Target::Const { .. } | Target::Local { .. } => {
+                let class = self.sh.globals[place.var].class;
+                return Err(self.mem_error(format!("atomics on {class:?} memory"), inst));
+            }
+        };
+        let a = self.address(place, inst)?;
+        let parts = self.leaf_scalars(&a, inst)?;
+        let offset = match parts.as_slice() {
+            [(offset, MemSize::B32, scalar)] if *scalar != Scalar::Bool => *offset,
+            _ => {
+                return Err(self.mem_error(
+                    format!(
+                        "atomics on {} (32-bit scalars only)",
+                        self.sh.type_name(a.leaf)
+                    ),
+                    inst,
+                ));
+            }
+        };
+        // ATOMG has the 24-bit offset field of the shared-memory forms.
+        let offset = base.wrapping_add(offset);
+        if offset > (1 << 23) - 1 {
+            return Err(self.mem_error(
+                format!("an atomic at a constant offset of {offset:#x} bytes (24-bit field)"),
+                inst,
+            ));
+        }
+        let addr = match target {
+            Target::Global { binding } => self.global_address(binding, a.dynamic),
+            _ => Self::offset_reg(a.dynamic),
+        };
+        Ok(AtomicWord {
+            space,
+            addr,
+            offset: offset as i32,
+        })
     }
 
     pub(super) fn store_memory(

@@ -8,6 +8,7 @@ mod compute;
 mod control;
 mod dce;
 mod idiv;
+mod mem_atomics;
 mod mem_layout;
 mod memory;
 mod mesh_out;
@@ -438,6 +439,7 @@ impl<'a> Isel<'a> {
             I::Atomic { op, ptr, args } if self.isbe_atomic(*ptr, inst.spirv_id)? => {
                 self.atomic(*op, *ptr, args, inst)?
             }
+            I::Atomic { op, ptr, args } => self.memory_atomic(*op, *ptr, args, inst)?,
             _ => self.alu_inst(inst)?,
         };
         if let Some(r) = result {

@@ -1,0 +1,102 @@
+//! Atomics on storage buffers (ATOMG at the 64-bit address loads and
+//! stores use) and on the shared memory of compute shaders (ATOMS), one
+//! instruction per atomic: the hardware has both (facts §1), unlike the
+//! ISBE memory of task and mesh shaders (atomics.rs).
+//!
+//! SPIR-V's ops map onto the instruction's: signed and unsigned min/max by
+//! the type (.S32 or none), subtract, increment and decrement as an add of
+//! the negated operand, +1 or -1 (the ISA's INC/DEC wrap at an operand,
+//! which is CUDA's atomicInc, not SPIR-V's). An atomic load or store is a
+//! plain load or store of the word. ATOMG whose old value nobody reads
+//! becomes RED in dead-code elimination (dce.rs).
+
+use super::places::resolve;
+use super::{Comp, Isel};
+use crate::error::BackendError;
+use crate::isa::{AtomOp, AtomType, Dst, Instr, MemSpace, Op, OpAtom, OpIAdd3, Reg, RegFile, Src};
+use spvsass_frontend::ir::{AtomicOp, InstData, Value};
+
+impl Isel<'_> {
+    pub(super) fn memory_atomic(
+        &mut self,
+        op: AtomicOp,
+        ptr: Value,
+        args: &[Value],
+        inst: &InstData,
+    ) -> Result<Vec<Comp>, BackendError> {
+        let place = resolve(self.sh, ptr, inst.spirv_id)?;
+        let mut comps = Vec::with_capacity(args.len());
+        for &a in args {
+            comps.push(self.value_comp(a)?);
+        }
+        match op {
+            AtomicOp::Load => return self.load_memory(&place, inst),
+            AtomicOp::Store => {
+                self.store_memory(&place, &comps, inst)?;
+                return Ok(Vec::new());
+            }
+            _ => {}
+        }
+        let word = self.atomic_word(&place, inst)?;
+        let operand = comps.first().copied().unwrap_or(Comp::Const(0));
+        let (aop, ty, data) = match op {
+            AtomicOp::IIncrement => (AtomOp::Add, AtomType::U32, Comp::Const(1)),
+            AtomicOp::IDecrement => (AtomOp::Add, AtomType::U32, Comp::Const(u32::MAX)),
+            AtomicOp::ISub => (AtomOp::Add, AtomType::U32, self.negate(operand)),
+            AtomicOp::IAdd => (AtomOp::Add, AtomType::U32, operand),
+            AtomicOp::FAdd if word.space == MemSpace::Global => {
+                (AtomOp::Add, AtomType::F32, operand)
+            }
+            AtomicOp::SMin => (AtomOp::Min, AtomType::S32, operand),
+            AtomicOp::UMin => (AtomOp::Min, AtomType::U32, operand),
+            AtomicOp::SMax => (AtomOp::Max, AtomType::S32, operand),
+            AtomicOp::UMax => (AtomOp::Max, AtomType::U32, operand),
+            AtomicOp::And => (AtomOp::And, AtomType::U32, operand),
+            AtomicOp::Or => (AtomOp::Or, AtomType::U32, operand),
+            AtomicOp::Xor => (AtomOp::Xor, AtomType::U32, operand),
+            AtomicOp::Exchange => (AtomOp::Exch, AtomType::U32, operand),
+            AtomicOp::CompareExchange => (AtomOp::CmpExch, AtomType::U32, operand),
+            AtomicOp::FAdd | AtomicOp::FMin | AtomicOp::FMax | AtomicOp::Load | AtomicOp::Store => {
+                return Err(self.unsupported(
+                    format!(
+                        "the atomic {op:?} on {} memory (of the float atomics, only add on \
+                         storage buffers)",
+                        word.space.name()
+                    ),
+                    inst,
+                ));
+            }
+        };
+        let data = self.reg_or_zero(data);
+        let cmp = match comps.get(1) {
+            Some(&c) if op == AtomicOp::CompareExchange => self.reg_or_zero(c),
+            _ => Src::ZERO,
+        };
+        let dst = self.f.new_vreg(RegFile::Gpr);
+        self.emit(Instr::new(Op::Atom(OpAtom {
+            dst: Dst::Reg(Reg::Virt(dst)),
+            addr: word.addr,
+            offset: word.offset,
+            data,
+            cmp,
+            op: aop,
+            ty,
+            space: word.space,
+        })));
+        Ok(vec![Comp::Reg(dst)])
+    }
+
+    /// `-c` (two's complement).
+    fn negate(&mut self, c: Comp) -> Comp {
+        match c {
+            Comp::Const(v) => Comp::Const(v.wrapping_neg()),
+            other => {
+                let s = self.src_of(other);
+                self.alu(Op::IAdd3(OpIAdd3 {
+                    dst: Dst::None,
+                    srcs: [Src::ZERO, s.negated(), Src::ZERO],
+                }))
+            }
+        }
+    }
+}
