@@ -404,3 +404,141 @@ fn integer_division_is_exact_for_every_pair() {
         assert_eq!(out[4 * i..4 * i + 4], expected, "pair {i}: {a:#x}, {b:#x}");
     }
 }
+
+/// c_atomics.comp over 4 workgroups of 96 invocations.
+const ATOMIC_GROUPS: usize = 4;
+const ATOMIC_N: usize = ATOMIC_GROUPS * 96;
+
+/// Totals' words: count, sum, umin, umax, smin, smax, and, or, xor,
+/// exchange, compare-and-swap, then the 8-bin histogram.
+const TOTALS_INIT: [u32; 19] = [
+    0,
+    0,
+    u32::MAX,
+    0,
+    i32::MAX as u32,
+    i32::MIN as u32,
+    u32::MAX,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+];
+
+struct AtomicsRun {
+    vals: Vec<u32>,
+    totals: Vec<u32>,
+    /// Per invocation: ticket, exchange's old, CAS's old, shared ticket.
+    olds: Vec<[u32; 4]>,
+    /// Per workgroup: shared count and shared sum.
+    groups: Vec<[u32; 2]>,
+}
+
+fn run_atomics() -> AtomicsRun {
+    let vals = noise(ATOMIC_N, 21);
+    let inputs = ComputeInputs {
+        buffers: buffers(&[
+            (0, bytes_of(&vals)),
+            (1, bytes_of(&TOTALS_INIT)),
+            (2, vec![0; 16 * ATOMIC_N]),
+            (3, vec![0; 8 * ATOMIC_GROUPS]),
+        ]),
+        ..Default::default()
+    };
+    let run = dispatch("c_atomics.comp", [ATOMIC_GROUPS as u32, 1, 1], inputs).unwrap();
+    assert_eq!(run.warps, 3, "warps per workgroup");
+    let olds = words_of(&run.buffers[&2])
+        .chunks_exact(4)
+        .map(|c| [c[0], c[1], c[2], c[3]])
+        .collect();
+    let groups = words_of(&run.buffers[&3])
+        .chunks_exact(2)
+        .map(|c| [c[0], c[1]])
+        .collect();
+    AtomicsRun {
+        vals,
+        totals: words_of(&run.buffers[&1]),
+        olds,
+        groups,
+    }
+}
+
+/// Whether `v` holds each of `0..v.len()` once.
+fn is_permutation(mut v: Vec<u32>) -> bool {
+    v.sort_unstable();
+    v.iter().enumerate().all(|(i, &x)| x == i as u32)
+}
+
+#[test]
+fn atomic_add_on_a_buffer_returns_every_ticket_once() {
+    let r = run_atomics();
+    assert_eq!(r.totals[0], ATOMIC_N as u32);
+    assert!(is_permutation(r.olds.iter().map(|o| o[0]).collect()));
+}
+
+#[test]
+fn atomic_adds_with_unread_results_sum_and_count_into_a_histogram() {
+    let r = run_atomics();
+    let sum = r.vals.iter().fold(0u32, |s, &v| s.wrapping_add(v));
+    assert_eq!(r.totals[1], sum);
+    for bin in 0..8u32 {
+        let n = r.vals.iter().filter(|&&v| v & 7 == bin).count() as u32;
+        assert_eq!(r.totals[11 + bin as usize], n, "bin {bin}");
+    }
+}
+
+#[test]
+fn atomic_min_and_max_on_a_buffer_signed_and_unsigned() {
+    let r = run_atomics();
+    let signed = || r.vals.iter().map(|&v| v as i32);
+    assert_eq!(r.totals[2], *r.vals.iter().min().unwrap());
+    assert_eq!(r.totals[3], *r.vals.iter().max().unwrap());
+    assert_eq!(r.totals[4] as i32, signed().min().unwrap());
+    assert_eq!(r.totals[5] as i32, signed().max().unwrap());
+}
+
+#[test]
+fn atomic_and_or_xor_on_a_buffer() {
+    let r = run_atomics();
+    let and = r.vals.iter().fold(u32::MAX, |a, &v| a & (v | 0x00ff_00ff));
+    let or = r.vals.iter().fold(0, |a, &v| a | (v & 0x0f0f_0f0f));
+    let xor = r.vals.iter().fold(0, |a, &v| a ^ v);
+    assert_eq!(r.totals[6..9], [and, or, xor]);
+}
+
+#[test]
+fn atomic_exchange_hands_each_stored_value_on_once() {
+    let r = run_atomics();
+    // Every invocation stores its index + 1 and gets the previous one: the
+    // old values and the final word are 0..=n, each once.
+    let mut seen: Vec<u32> = r.olds.iter().map(|o| o[1]).collect();
+    seen.push(r.totals[9]);
+    assert!(is_permutation(seen));
+}
+
+#[test]
+fn compare_and_swap_loop_increments_once_per_invocation() {
+    let r = run_atomics();
+    assert_eq!(r.totals[10], ATOMIC_N as u32);
+    assert!(is_permutation(r.olds.iter().map(|o| o[2]).collect()));
+}
+
+#[test]
+fn atomic_add_on_shared_memory_counts_each_workgroup() {
+    let r = run_atomics();
+    for (g, group) in r.groups.iter().enumerate() {
+        let vals = &r.vals[g * 96..(g + 1) * 96];
+        let sum = vals.iter().fold(0u32, |s, &v| s.wrapping_add(v));
+        assert_eq!(*group, [96, sum], "workgroup {g}");
+        let tickets = r.olds[g * 96..(g + 1) * 96].iter().map(|o| o[3]).collect();
+        assert!(is_permutation(tickets), "workgroup {g}");
+    }
+}

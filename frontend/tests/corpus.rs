@@ -258,6 +258,10 @@ corpus! {
     c_pressure: "c_pressure.comp.spv", Compute, |s| s.insts.len() > 100;
     c_divide: "c_divide.comp.spv", Compute,
         |s| has(s, |op| matches!(op, Op::Binary(spvsass_frontend::ir::BinaryOp::SMod, ..)));
+    c_atomics: "c_atomics.comp.spv", Compute,
+        |s| has(s, |op| matches!(op, Op::Atomic { op: AtomicOp::CompareExchange, .. }))
+            && has(s, |op| matches!(op, Op::Atomic { op: AtomicOp::SMin, .. }))
+            && has_global(s, StorageClass::Workgroup);
     // The reference runner's shaders (src/reference/, tests/runs/).
     ref_add: "ref_add.comp.spv", Compute,
         |s| s.workgroup_size == [64, 1, 1] && has_global(s, StorageClass::PushConstant);
