@@ -410,8 +410,8 @@ const ATOMIC_GROUPS: usize = 4;
 const ATOMIC_N: usize = ATOMIC_GROUPS * 96;
 
 /// Totals' words: count, sum, umin, umax, smin, smax, and, or, xor,
-/// exchange, compare-and-swap, then the 8-bin histogram.
-const TOTALS_INIT: [u32; 19] = [
+/// exchange, compare-and-swap, the 8-bin histogram, then a float sum.
+const TOTALS_INIT: [u32; 20] = [
     0,
     0,
     u32::MAX,
@@ -419,6 +419,7 @@ const TOTALS_INIT: [u32; 19] = [
     i32::MAX as u32,
     i32::MIN as u32,
     u32::MAX,
+    0,
     0,
     0,
     0,
@@ -496,6 +497,13 @@ fn atomic_adds_with_unread_results_sum_and_count_into_a_histogram() {
 }
 
 #[test]
+fn float_atomic_add_on_a_buffer() {
+    let r = run_atomics();
+    let sum: u32 = r.vals.iter().map(|&v| v & 0xff).sum();
+    assert_eq!(f32::from_bits(r.totals[19]), sum as f32);
+}
+
+#[test]
 fn atomic_min_and_max_on_a_buffer_signed_and_unsigned() {
     let r = run_atomics();
     let signed = || r.vals.iter().map(|&v| v as i32);
@@ -541,4 +549,25 @@ fn atomic_add_on_shared_memory_counts_each_workgroup() {
         let tickets = r.olds[g * 96..(g + 1) * 96].iter().map(|o| o[3]).collect();
         assert!(is_permutation(tickets), "workgroup {g}");
     }
+}
+
+#[test]
+fn a_float_atomic_add_on_shared_memory_is_refused_naming_the_atomic() {
+    let options = spvsass::Options {
+        arch: Some(Arch::Sm86),
+        ..Default::default()
+    };
+    let err = spvsass::compile(&common::shader_words("c_atomic_float.comp"), &options)
+        .expect_err("no float atomics on shared memory");
+    let spvsass::Error::Backend(BackendError::Unsupported {
+        what,
+        opcode,
+        spirv_id,
+    }) = &err
+    else {
+        panic!("{err}")
+    };
+    assert_eq!(opcode, "OpAtomicFAdd", "{err}");
+    assert!(spirv_id.is_some(), "{err}");
+    assert!(what.contains("FAdd on shared memory"), "{err}");
 }

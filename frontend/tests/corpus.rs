@@ -262,6 +262,9 @@ corpus! {
         |s| has(s, |op| matches!(op, Op::Atomic { op: AtomicOp::CompareExchange, .. }))
             && has(s, |op| matches!(op, Op::Atomic { op: AtomicOp::SMin, .. }))
             && has_global(s, StorageClass::Workgroup);
+    c_atomic_float: "c_atomic_float.comp.spv", Compute,
+        |s| has(s, |op| matches!(op, Op::Atomic { op: AtomicOp::FAdd, .. }))
+            && has_global(s, StorageClass::Workgroup);
     // The reference runner's shaders (src/reference/, tests/runs/).
     ref_add: "ref_add.comp.spv", Compute,
         |s| s.workgroup_size == [64, 1, 1] && has_global(s, StorageClass::PushConstant);

@@ -1,4 +1,5 @@
 #version 450
+#extension GL_EXT_shader_atomic_float : require
 // Atomics from 4 workgroups of 3 warps: on storage-buffer words every
 // invocation hits (ATOMG, or RED where the old value is unread), on a
 // histogram indexed dynamically, and on shared memory (ATOMS). The old
@@ -19,6 +20,7 @@ layout(set = 0, binding = 1) buffer Totals {
     uint exch;
     uint cas;
     uint hist[8];
+    float fsum;
 };
 struct Olds { uint ticket; uint exch; uint cas; uint local_ticket; };
 layout(set = 0, binding = 2) writeonly buffer PerInvocation { Olds olds[]; };
@@ -46,6 +48,8 @@ void main() {
     atomicOr(bor, v & 0x0f0f0f0fu);
     atomicXor(bxor, v);
     atomicAdd(hist[v & 7u], 1u);
+    // Small whole numbers: the float sum is exact in any order.
+    atomicAdd(fsum, float(v & 0xffu));
     olds[i].exch = atomicExchange(exch, i + 1u);
     // A compare-and-swap increment, retried until it lands.
     uint expected = 0u;
