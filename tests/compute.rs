@@ -571,3 +571,19 @@ fn a_float_atomic_add_on_shared_memory_is_refused_naming_the_atomic() {
     assert!(spirv_id.is_some(), "{err}");
     assert!(what.contains("FAdd on shared memory"), "{err}");
 }
+
+#[test]
+fn atomic_increment_decrement_and_subtract_on_a_buffer() {
+    // dxc_counter_atomics.comp: every invocation increments the counter,
+    // the odd ones then decrement it and subtract 3 (adds of 1, -1, -3).
+    let inputs = ComputeInputs {
+        buffers: buffers(&[(1, bytes_of(&[1000]))]),
+        ..Default::default()
+    };
+    let run = dispatch("dxc_counter_atomics.comp", [2, 1, 1], inputs).unwrap();
+    let (n, odd) = (128, 64);
+    assert_eq!(
+        words_of(&run.buffers[&1]),
+        [(1000 + n - odd - 3 * odd) as u32]
+    );
+}
