@@ -587,3 +587,17 @@ fn atomic_increment_decrement_and_subtract_on_a_buffer() {
         [(1000 + n - odd - 3 * odd) as u32]
     );
 }
+
+#[test]
+fn a_break_inside_an_if_leaves_the_loop_without_deadlock() {
+    let inputs = ComputeInputs {
+        buffers: buffers(&[(0, vec![0; 64 * 4])]),
+        ..Default::default()
+    };
+    let run = dispatch("c_loop_break.comp", [1, 1, 1], inputs).unwrap();
+    let v = words_of(&run.buffers[&0]);
+    for i in 0..32u32 {
+        assert_eq!(v[i as usize], i + 1, "v[{i}]");
+        assert_eq!(v[i as usize + 32], (i + 1) * 10, "v[{}]", i + 32);
+    }
+}

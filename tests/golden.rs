@@ -55,6 +55,7 @@ golden! {
     c_builtins_sm86: "c_builtins.comp", Arch::Sm86;
     c_local_array_sm86: "c_local_array.comp", Arch::Sm86;
     c_divide_sm86: "c_divide.comp", Arch::Sm86;
+    c_loop_break_sm86: "c_loop_break.comp", Arch::Sm86;
     c_atomics_sm86: "c_atomics.comp", Arch::Sm86;
     s_compact_task_sm86: "s_compact.task", Arch::Sm86;
     s_compact_match_task_sm86: "s_compact_match.task", Arch::Sm86;

@@ -26,6 +26,7 @@ pub const SHADERS: &[&str] = &[
     "c_builtins.comp",
     "c_local_array.comp",
     "c_divide.comp",
+    "c_loop_break.comp",
     "c_atomics.comp",
 ];
 

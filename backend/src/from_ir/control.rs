@@ -19,20 +19,42 @@ fn predecessors(sh: &ir::Shader) -> HashMap<ir::Block, Vec<ir::Block>> {
     preds
 }
 
+/// The merge block and continue target of every loop, each with its
+/// loop's header: the blocks a `break` or `continue` branches to.
+fn loop_exits(sh: &ir::Shader) -> HashMap<ir::Block, ir::Block> {
+    let mut exits = HashMap::new();
+    for &b in &sh.layout {
+        if let Some(Merge::Loop {
+            merge,
+            continue_target,
+        }) = sh.blocks[b].merge
+        {
+            exits.insert(merge, b);
+            exits.insert(continue_target, b);
+        }
+    }
+    exits
+}
+
 /// Whether the selection construct headed by `header` has an edge that
 /// leaves it other than to `merge`. The construct is the blocks reachable
-/// from the header before the merge that the header dominates (found by
-/// dropping, until none is left, every block with a predecessor outside).
+/// from the header before the merge, stopping at the exits of loops that
+/// enclose it, that the header dominates (found by dropping, until none is
+/// left, every block with a predecessor outside).
 fn escapes(
     sh: &ir::Shader,
     preds: &HashMap<ir::Block, Vec<ir::Block>>,
+    exits: &HashMap<ir::Block, ir::Block>,
     header: ir::Block,
     merge: ir::Block,
 ) -> bool {
     let mut inside = HashSet::new();
     let mut stack = vec![header];
     while let Some(b) = stack.pop() {
-        if b != merge && inside.insert(b) {
+        // A loop exit whose loop header is not inside belongs to an
+        // enclosing loop: reaching it is a break or continue.
+        let enclosing_exit = b != header && exits.get(&b).is_some_and(|h| !inside.contains(h));
+        if b != merge && !enclosing_exit && inside.insert(b) {
             stack.extend(sh.successors(b));
         }
     }
@@ -69,6 +91,7 @@ impl Isel<'_> {
     /// for each other.
     pub(super) fn plan_barriers(&mut self) -> Result<(), BackendError> {
         let preds = predecessors(self.sh);
+        let exits = loop_exits(self.sh);
         let position: HashMap<ir::Block, usize> = self
             .sh
             .layout
@@ -108,7 +131,7 @@ impl Isel<'_> {
             }
             let conditional = matches!(self.sh.terminator(b), Some(ir::Op::Branch { .. }));
             if let (Some(Merge::Selection { merge }), true) = (data.merge, conditional)
-                && !escapes(self.sh, &preds, b, merge)
+                && !escapes(self.sh, &preds, &exits, b, merge)
             {
                 let bar = u8::try_from(open.len()).unwrap_or(u8::MAX);
                 if bar >= OpBssy::BARRIERS {
