@@ -175,12 +175,27 @@ pub fn simulate_draw(
     groups: [u32; 3],
     options: &sim::SimOptions,
 ) -> Result<sim::MeshDraw, Error> {
+    simulate_multiview_draw(task, mesh, groups, 0, options)
+}
+
+/// [`simulate_draw`] under a multiview render pass: the draw runs once per
+/// set bit of `view_mask`, each view into its own image layer (0: a plain
+/// draw; see `sim::run_draw_multiview`).
+pub fn simulate_multiview_draw(
+    task: Option<&Binary>,
+    mesh: &Binary,
+    groups: [u32; 3],
+    view_mask: u32,
+    options: &sim::SimOptions,
+) -> Result<sim::MeshDraw, Error> {
     let count = groups
         .iter()
         .try_fold(1u32, |acc, &g| acc.checked_mul(g))
         .ok_or(Error::TooManyGroups(groups))?;
     let words = draw_methods(task, mesh, count);
-    Ok(sim::run_methods(&words, task, mesh, options)?)
+    Ok(sim::run_methods_multiview(
+        &words, task, mesh, view_mask, options,
+    )?)
 }
 
 /// Runs a compute dispatch of `groups` workgroups in the simulator with the

@@ -19,8 +19,6 @@ use std::path::{Path, PathBuf};
 /// A part of a run description the simulator does not model yet.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Feature {
-    /// A non-zero `view_mask`.
-    Multiview { view_mask: u32 },
     /// A descriptor buffer bound to a task or mesh shader.
     MeshBuffer { binding: u32 },
     /// Push constants for a task or mesh shader.
@@ -30,9 +28,6 @@ pub enum Feature {
 impl std::fmt::Display for Feature {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Feature::Multiview { view_mask } => {
-                write!(f, "multiview (view_mask {view_mask:#b})")
-            }
             Feature::MeshBuffer { binding } => {
                 write!(f, "buffers for task and mesh shaders (binding {binding})")
             }
@@ -78,6 +73,10 @@ pub struct SimulateOptions {
 pub struct SimulatedRun {
     pub capture: Capture,
     pub draw: Option<(crate::sim::MeshDraw, RenderState)>,
+    /// The views the draw ran for: the set bits of a multiview run's view
+    /// mask, else 1 (the comparison needs it: some statistics are counted
+    /// once per view, `crate::compare::PER_VIEW`).
+    pub views: u32,
 }
 
 /// Loads the run description at `path` and simulates it; the run is named
@@ -120,11 +119,6 @@ pub fn simulate_run(
         Pipeline::Compute(shader) => return simulate_compute(desc, name, base, shader, options),
         Pipeline::Mesh { task, mesh, image } => (task, mesh, image),
     };
-    if desc.view_mask != 0 {
-        return Err(unsupported(Feature::Multiview {
-            view_mask: desc.view_mask,
-        }));
-    }
     if let Some(b) = desc.buffers.first() {
         return Err(unsupported(Feature::MeshBuffer { binding: b.binding }));
     }
@@ -146,10 +140,11 @@ pub fn simulate_run(
         .map(|t| compile(base, t, false, options.arch))
         .transpose()?;
     let mesh_binary = compile(base, mesh, task.is_some(), options.arch)?;
-    let draw = crate::simulate_draw(
+    let draw = crate::simulate_multiview_draw(
         task_binary.as_ref(),
         &mesh_binary,
         desc.groups,
+        desc.view_mask,
         &options.sim,
     )
     .map_err(|source| SimulateRunError::Draw {
@@ -212,6 +207,7 @@ pub fn simulate_run(
     Ok(SimulatedRun {
         capture: Capture { result, pixels },
         draw: Some((draw, render)),
+        views: desc.view_mask.count_ones().max(1),
     })
 }
 
@@ -287,6 +283,7 @@ fn simulate_compute(
             pixels: Vec::new(),
         },
         draw: None,
+        views: 1,
     })
 }
 

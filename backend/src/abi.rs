@@ -9,7 +9,7 @@
 //!
 //! ```text
 //! 0x00  NumWorkgroups x, y, z          (3 × u32)
-//! 0x0c  view index (multiview)          u32, reserved: written 0
+//! 0x0c  view index (multiview)          u32: the view a draw renders
 //! 0x10  culling control                 u32, reserved: written 0
 //! 0x14  reserved                        (3 × u32)
 //! 0x20  push constants                  128 bytes
@@ -24,7 +24,8 @@
 pub const ROOT_BANK: u8 = 0;
 /// `NumWorkgroups`: three u32.
 pub const NUM_WORKGROUPS: u16 = 0x00;
-/// The multiview view index (reserved for multiview; the dispatch writes 0).
+/// The multiview view index: the view a draw launch renders (0 without
+/// multiview; a dispatch writes 0).
 pub const VIEW_INDEX: u16 = 0x0c;
 /// The culling-control word (reserved for in-shader culling; written 0).
 pub const CULL_CONTROL: u16 = 0x10;
@@ -92,6 +93,11 @@ impl RootTable {
         for (i, g) in groups.iter().enumerate() {
             self.put(NUM_WORKGROUPS + 4 * i as u16, &g.to_le_bytes());
         }
+    }
+
+    /// The view a multiview draw's launch renders.
+    pub fn set_view_index(&mut self, view: u32) {
+        self.put(VIEW_INDEX, &view.to_le_bytes());
     }
 
     pub fn set_push_constants(&mut self, data: &[u8]) -> Result<(), AbiError> {

@@ -8,8 +8,10 @@ use crate::SimOptions;
 use crate::counters::{Counters, PipelineStatistics};
 use crate::error::SimError;
 use crate::isbe::{Isbe, IsbeRegion};
-use crate::memory::Resources;
-use crate::mesh::{MeshDraw, MeshWorkgroup, TaskWorkgroup, read_mesh_outputs, run_mesh};
+use crate::mesh::{
+    Attributes, MeshDraw, MeshWorkgroup, TaskWorkgroup, read_mesh_outputs, run_mesh_view,
+    view_resources,
+};
 use crate::program::Program;
 use crate::warp::{Launch, lane_count, run_workgroup};
 use rayon::prelude::*;
@@ -102,6 +104,19 @@ pub fn run_methods(
     mesh: &Binary,
     options: &SimOptions,
 ) -> Result<MeshDraw, DrawError> {
+    run_methods_multiview(words, task, mesh, 0, options)
+}
+
+/// [`run_methods`] under a multiview render pass: `view_mask` 0 is a plain
+/// draw; otherwise the draw runs once per set bit, as
+/// [`run_draw_multiview`] describes.
+pub fn run_methods_multiview(
+    words: &[u32],
+    task: Option<&Binary>,
+    mesh: &Binary,
+    view_mask: u32,
+    options: &SimOptions,
+) -> Result<MeshDraw, DrawError> {
     let state = methods::decode(words)?;
     let mesh_state = check_mesh(mesh, task.is_some())?;
     // The hardware threads: one warp, whatever the API workgroup size.
@@ -117,7 +132,54 @@ pub fn run_methods(
             statistics: PipelineStatistics::default(),
         });
     }
-    run_draw(task, mesh, [count, 1, 1], options)
+    run_draw_multiview(task, mesh, [count, 1, 1], view_mask, options)
+}
+
+/// A draw under a multiview render pass. `view_mask` 0 is a plain draw
+/// (view index 0, primitives keep their own gl_Layer). Otherwise the draw
+/// runs once per set bit of the mask, in ascending view order, as NVK's
+/// per-view draw loop does (seed 002): each view's workgroups see their
+/// view index in the root table, and each view's primitives go to the
+/// image layer of that view, whatever gl_Layer they wrote (Vulkan renders
+/// view i into layer i). Outputs, counters and statistics are those of the
+/// views one after the other, so every mesh invocation is counted once
+/// per view.
+pub fn run_draw_multiview(
+    task: Option<&Binary>,
+    mesh: &Binary,
+    groups: [u32; 3],
+    view_mask: u32,
+    options: &SimOptions,
+) -> Result<MeshDraw, DrawError> {
+    if view_mask == 0 {
+        return run_draw_view(task, mesh, groups, 0, options);
+    }
+    let first = view_mask.trailing_zeros();
+    let mut all = run_draw_view(task, mesh, groups, first, options)?;
+    to_layer(&mut all, first);
+    for view in (first + 1..32).filter(|v| view_mask & (1 << v) != 0) {
+        let mut draw = run_draw_view(task, mesh, groups, view, options)?;
+        to_layer(&mut draw, view);
+        all.tasks.extend(draw.tasks);
+        all.workgroups.extend(draw.workgroups);
+        all.counters.add(&draw.counters);
+        all.statistics.task_invocations += draw.statistics.task_invocations;
+        all.statistics.mesh_invocations += draw.statistics.mesh_invocations;
+        all.statistics.mesh_primitives_generated += draw.statistics.mesh_primitives_generated;
+    }
+    Ok(all)
+}
+
+/// Sends every primitive of one view's draw to the image layer `view`.
+fn to_layer(draw: &mut MeshDraw, view: u32) {
+    for wg in &mut draw.workgroups {
+        wg.primitives
+            .resize(wg.primitive_count as usize, Attributes::default());
+        for p in &mut wg.primitives {
+            // A view is below 32, so the cast is exact.
+            p.layer = Some(view as i32);
+        }
+    }
 }
 
 /// Runs a mesh draw of `groups` workgroups: of the task shader when there
@@ -128,9 +190,21 @@ pub fn run_draw(
     groups: [u32; 3],
     options: &SimOptions,
 ) -> Result<MeshDraw, DrawError> {
+    run_draw_view(task, mesh, groups, 0, options)
+}
+
+/// [`run_draw`] for one view: `view` is in the root table of every task
+/// and mesh workgroup.
+fn run_draw_view(
+    task: Option<&Binary>,
+    mesh: &Binary,
+    groups: [u32; 3],
+    view: u32,
+    options: &SimOptions,
+) -> Result<MeshDraw, DrawError> {
     let Some(task) = task else {
         check_mesh(mesh, false)?;
-        return Ok(run_mesh(mesh, groups, options)?);
+        return Ok(run_mesh_view(mesh, groups, view, options)?);
     };
     let mesh_state = check_mesh(mesh, true)?;
     let task_state = match (&task.task, task.stage) {
@@ -173,6 +247,7 @@ pub fn run_draw(
                     mesh_state,
                     index,
                     id,
+                    view,
                 },
                 options,
             )
@@ -225,11 +300,14 @@ struct TaskLaunch<'a> {
     mesh_state: &'a MeshState,
     index: u32,
     id: [u32; 3],
+    /// The view the draw renders (0 without multiview).
+    view: u32,
 }
 
 /// Runs one task workgroup, then the mesh workgroups it launches (in
 /// parallel), each with its own ISBE and memories: task and mesh shaders
-/// use no global memory or constant banks yet, so nothing is shared.
+/// use no global memory yet and their root table holds only the view, so
+/// nothing is shared.
 fn run_task(
     task_program: &Program,
     mesh_program: &Program,
@@ -243,6 +321,7 @@ fn run_task(
         mesh_state,
         index,
         id,
+        view,
     } = t;
     let mut isbe = Isbe::for_task(task_state, index);
     let launch = Launch {
@@ -253,7 +332,7 @@ fn run_task(
         task_program,
         &launch,
         &mut isbe,
-        &mut Resources::default(),
+        &mut view_resources(view),
         options,
     )
     .map_err(|e| SimError::InWorkgroup {
@@ -301,7 +380,7 @@ fn run_task(
                 mesh_program,
                 &launch,
                 &mut misbe,
-                &mut Resources::default(),
+                &mut view_resources(view),
                 options,
             )
             .map_err(|e| SimError::InWorkgroup {

@@ -28,7 +28,10 @@ mod warp;
 
 pub use counters::{Counters, PipelineStatistics, mnemonic};
 pub use dispatch::{ComputeInputs, ComputeRun, run_compute};
-pub use draw::{DrawError, MAX_MESH_GROUPS_PER_TASK, run_draw, run_methods};
+pub use draw::{
+    DrawError, MAX_MESH_GROUPS_PER_TASK, run_draw, run_draw_multiview, run_methods,
+    run_methods_multiview,
+};
 pub use error::SimError;
 pub use isbe::{Isbe, IsbeFault, IsbeRegion};
 pub use memory::{BUFFER_STRIDE, ConstantBanks, GlobalMemory, MemFault, Resources, Space};

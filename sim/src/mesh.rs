@@ -12,6 +12,7 @@ use crate::program::Program;
 use crate::warp::{Launch, lane_count, run_workgroup};
 use rayon::prelude::*;
 use serde::Serialize;
+use spvsass_backend::abi::{self, RootTable};
 use spvsass_backend::binary::{Binary, MeshState};
 use spvsass_backend::isbe_layout::{AttrLayout, addr, map};
 use std::collections::BTreeMap;
@@ -98,6 +99,17 @@ pub fn run_mesh(
     groups: [u32; 3],
     options: &SimOptions,
 ) -> Result<MeshDraw, SimError> {
+    run_mesh_view(binary, groups, 0, options)
+}
+
+/// [`run_mesh`] for one view of a draw: `view` is the view index the root
+/// table (constant bank 0) holds while its workgroups run.
+pub(crate) fn run_mesh_view(
+    binary: &Binary,
+    groups: [u32; 3],
+    view: u32,
+    options: &SimOptions,
+) -> Result<MeshDraw, SimError> {
     let mesh = binary.mesh.as_ref().ok_or(SimError::NotMesh {
         stage: binary.stage.name(),
     })?;
@@ -120,8 +132,8 @@ pub fn run_mesh(
             };
             let mut isbe = Isbe::for_mesh(mesh, index as u32);
             // No buffers are bound to mesh draws yet, so nothing global is
-            // shared between workgroups.
-            let mut resources = Resources::default();
+            // shared between workgroups; the root table holds the view.
+            let mut resources = view_resources(view);
             let run = run_workgroup(&program, &launch, &mut isbe, &mut resources, options)
                 .map_err(|e| SimError::InWorkgroup {
                     workgroup: id,
@@ -147,6 +159,19 @@ pub fn run_mesh(
         counters,
         statistics,
     })
+}
+
+/// The resources of a task or mesh workgroup rendering `view`: constant
+/// bank 0 is the root table with the view index at its ABI slot (the rest
+/// zero: no buffers or push constants are bound to mesh draws yet).
+pub(crate) fn view_resources(view: u32) -> Resources {
+    let mut root = RootTable::default();
+    root.set_view_index(view);
+    let mut resources = Resources::default();
+    resources
+        .constants
+        .set(abi::ROOT_BANK, root.bytes().to_vec());
+    resources
 }
 
 /// Reads one workgroup's outputs back from its ISBE; `workgroup` only

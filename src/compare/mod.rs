@@ -12,7 +12,7 @@ mod statistics;
 pub use buffers::{BufferComparison, WordMismatch, ulp_distance};
 pub use edges::{Segment, distance_to_edge, edges};
 pub use image::{ImageComparison, Pixel};
-pub use statistics::{StatisticComparison, StatisticVerdict};
+pub use statistics::{PER_VIEW, StatisticComparison, StatisticVerdict};
 
 use crate::reference::Capture;
 use crate::simulate_run::SimulatedRun;
@@ -102,6 +102,7 @@ pub fn compare(sim: &SimulatedRun, reference: &Capture, tolerances: &Tolerances)
         statistics: statistics::compare(
             &sim.capture.result.statistics,
             &reference.result.statistics,
+            sim.views,
         ),
     }
 }

@@ -102,9 +102,12 @@ impl fmt::Display for Comparison {
         for s in &self.statistics {
             let show = |v: Option<u64>| v.map_or("-".to_owned(), |v| v.to_string());
             let note = match s.verdict() {
-                StatisticVerdict::Equal => "",
-                StatisticVerdict::Differ => "  DIFFERS",
-                StatisticVerdict::NotModelled => "  (not modelled by the simulator)",
+                StatisticVerdict::Equal => String::new(),
+                StatisticVerdict::Differ => "  DIFFERS".into(),
+                StatisticVerdict::NotModelled => "  (not modelled by the simulator)".into(),
+                StatisticVerdict::PerView { views } => {
+                    format!("  (counted once per view: {views} views)")
+                }
                 StatisticVerdict::NotCounted => continue,
             };
             writeln!(

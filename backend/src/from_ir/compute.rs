@@ -117,7 +117,7 @@ impl Isel<'_> {
     }
 
     /// A word of the root table (constant bank 0), loaded where it is used.
-    fn root_word(&mut self, offset: u16) -> Comp {
+    pub(super) fn root_word(&mut self, offset: u16) -> Comp {
         let r = self.f.new_vreg(RegFile::Gpr);
         self.emit(Instr::new(Op::Ldc(OpLdc {
             dst: Dst::Reg(Reg::Virt(r)),

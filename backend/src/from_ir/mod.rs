@@ -17,6 +17,7 @@ pub mod shared;
 mod subgroups;
 pub mod task_out;
 
+use crate::abi;
 use crate::error::{BackendError, spirv_opcode};
 use crate::isa::{
     Dst, Instr, IntCmp, Op, OpISetP, OpMov, PredCombine, PredSrc, Reg, RegFile, SpecialReg, Src,
@@ -521,6 +522,12 @@ impl<'a> Isel<'a> {
                 ));
             }
             Some(BuiltIn::WorkgroupSize) => self.sh.workgroup_size.map(Comp::Const).to_vec(),
+            // The draw writes the view it is rendering into the root
+            // table before each view's launch (docs/ABI.md), as NVK's
+            // per-view draw loop writes its root descriptor.
+            Some(BuiltIn::ViewIndex) if self.sh.stage != Stage::Compute => {
+                vec![self.root_word(abi::VIEW_INDEX)]
+            }
             Some(b) if self.sh.stage == Stage::Compute => self.compute_builtin(b, inst)?,
             Some(b) => {
                 return Err(self.unsupported(
