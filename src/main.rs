@@ -117,6 +117,11 @@ enum Command {
         /// row 0 at the top).
         #[arg(long)]
         raw: Option<PathBuf>,
+        /// Multiview: render view i of each set bit i (0b101 or 5), one
+        /// draw per view in ascending order, view i into image layer i;
+        /// the image has highest view + 1 layers. 0: no multiview.
+        #[arg(long, default_value = "0", value_parser = parse_view_mask)]
+        view_mask: u32,
         /// Face culling: none, front, back or front_and_back.
         #[arg(long, default_value = "none", value_parser = str::parse::<CullMode>)]
         cull_mode: CullMode,
@@ -215,6 +220,7 @@ fn run_description(
     task: Option<&Path>,
     entry: Option<String>,
     groups: [u32; 3],
+    view_mask: u32,
     render: &spvsass::sim::raster::RenderState,
 ) -> spvsass::reference::RunDescription {
     use spvsass::reference::{CullMode, FrontFace, ImageSize, RunDescription, ShaderRef, Stages};
@@ -236,7 +242,7 @@ fn run_description(
             width: render.width,
             height: render.height,
         }),
-        view_mask: 0,
+        view_mask,
         cull_mode: match render.cull_mode {
             raster::CullMode::None => CullMode::None,
             raster::CullMode::Front => CullMode::Front,
@@ -408,6 +414,15 @@ fn parse_spec(s: &str) -> Result<(u32, SpecValue), String> {
     Ok((id, value.parse::<SpecValue>()?))
 }
 
+/// A view mask: binary with a 0b prefix, else decimal.
+fn parse_view_mask(s: &str) -> Result<u32, String> {
+    let bad = || format!("expected a view mask such as 0b101 or 5, got '{s}'");
+    match s.strip_prefix("0b") {
+        Some(bits) => u32::from_str_radix(bits, 2).map_err(|_| bad()),
+        None => s.parse::<u32>().map_err(|_| bad()),
+    }
+}
+
 fn parse_size(s: &str) -> Result<[u32; 2], String> {
     let bad = || format!("expected WxH (e.g. 64x64), got '{s}'");
     let (w, h) = s.split_once('x').ok_or_else(bad)?;
@@ -560,6 +575,7 @@ fn run(cli: Cli) -> Result<(), String> {
             size,
             image,
             raw,
+            view_mask,
             cull_mode,
             front_face,
             compute,
@@ -583,7 +599,8 @@ fn run(cli: Cli) -> Result<(), String> {
                     front_face,
                     ..RenderState::default()
                 };
-                let desc = run_description(&shader, task.as_deref(), entry, groups, &render);
+                let desc =
+                    run_description(&shader, task.as_deref(), entry, groups, view_mask, &render);
                 let options = spvsass::simulate_run::SimulateOptions {
                     arch: Some(arch),
                     sim: spvsass::sim::SimOptions { max_steps },
@@ -602,6 +619,12 @@ fn run(cli: Cli) -> Result<(), String> {
                         shader.display()
                     ));
                 }
+                if view_mask != 0 {
+                    usage_error(format!(
+                        "--view-mask applies to mesh shaders; {} is a compute shader",
+                        shader.display()
+                    ));
+                }
                 return run_dispatch(&shader, &binary, groups, &compute, &options, json);
             }
             if compute.given() {
@@ -616,8 +639,14 @@ fn run(cli: Cli) -> Result<(), String> {
                 None => None,
             };
             let start = std::time::Instant::now();
-            let draw = spvsass::simulate_draw(task_binary.as_ref(), &binary, groups, &options)
-                .map_err(|e| format!("{}: {e}", shader.display()))?;
+            let draw = spvsass::simulate_multiview_draw(
+                task_binary.as_ref(),
+                &binary,
+                groups,
+                view_mask,
+                &options,
+            )
+            .map_err(|e| format!("{}: {e}", shader.display()))?;
             if stats {
                 print_stats(&draw.counters, start.elapsed());
             }
@@ -633,6 +662,8 @@ fn run(cli: Cli) -> Result<(), String> {
                 let state = RenderState {
                     width: size[0],
                     height: size[1],
+                    // One layer per view up to the highest (at least one).
+                    layers: 32 - view_mask.leading_zeros().min(31),
                     cull_mode,
                     front_face,
                     ..RenderState::default()
