@@ -66,6 +66,7 @@ golden! {
     w_loop_task_sm86: "w_loop.task", Arch::Sm86;
     w_partial48_task_sm86: "w_partial48.task", Arch::Sm86;
     w_uniform_if_task_sm86: "w_uniform_if.task", Arch::Sm86;
+    ref_views_mesh_sm86: "ref_views.mesh", Arch::Sm86;
 }
 
 /// The decoded method stream of a one-workgroup draw of mesh shader
