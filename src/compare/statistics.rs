@@ -106,3 +106,59 @@ pub fn compare(sim: &Statistics, reference: &Statistics, views: u32) -> Vec<Stat
         ),
     ]
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn mesh_stats(invocations: u64, primitives: u64, fragments: u64) -> Statistics {
+        Statistics {
+            mesh_shader_invocations: Some(invocations),
+            mesh_primitives_generated: Some(primitives),
+            fragment_shader_invocations: Some(fragments),
+            ..Statistics::default()
+        }
+    }
+
+    fn verdict(list: &[StatisticComparison], name: &str) -> StatisticVerdict {
+        let found = list.iter().find(|s| s.name == name);
+        found
+            .map(StatisticComparison::verdict)
+            .unwrap_or_else(|| panic!("{name} listed"))
+    }
+
+    #[test]
+    fn per_view_counts_are_allowed_for_multiview_runs_only() {
+        let sim = mesh_stats(64, 2, 512);
+        let reference = mesh_stats(32, 1, 512);
+        let two_views = compare(&sim, &reference, 2);
+        let per_view = StatisticVerdict::PerView { views: 2 };
+        assert_eq!(verdict(&two_views, "mesh_shader_invocations"), per_view);
+        assert_eq!(verdict(&two_views, "mesh_primitives_generated"), per_view);
+        assert_eq!(
+            verdict(&two_views, "fragment_shader_invocations"),
+            StatisticVerdict::Equal
+        );
+        // The same counts in a run of one view differ.
+        let one_view = compare(&sim, &reference, 1);
+        let differ = StatisticVerdict::Differ;
+        assert_eq!(verdict(&one_view, "mesh_shader_invocations"), differ);
+    }
+
+    #[test]
+    fn only_the_exact_multiple_of_the_views_is_allowed() {
+        let two_views = compare(&mesh_stats(63, 3, 512), &mesh_stats(32, 1, 256), 2);
+        for name in ["mesh_shader_invocations", "mesh_primitives_generated"] {
+            assert_eq!(
+                verdict(&two_views, name),
+                StatisticVerdict::Differ,
+                "{name}"
+            );
+        }
+        // Fragments are counted per view on both sides: twice is a mismatch.
+        assert_eq!(
+            verdict(&two_views, "fragment_shader_invocations"),
+            StatisticVerdict::Differ
+        );
+    }
+}
