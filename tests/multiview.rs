@@ -152,3 +152,44 @@ fn the_run_command_takes_a_view_mask() {
             .contains("expected a view mask such as 0b101 or 5, got '0b12'")
     );
 }
+
+/// A task+mesh draw (ref_quads, with a shader-culled primitive) under
+/// multiview: both stages run once per view (the
+/// task workgroups' root table holds the view too) and each layer is the
+/// plain draw's image.
+#[test]
+fn a_task_draw_renders_every_view() {
+    let task = common::compile("ref_quads.task", Arch::Sm86);
+    let mesh = common::compile("ref_quads.mesh", Arch::Sm86);
+    let run = |mask| {
+        spvsass::simulate_multiview_draw(
+            Some(&task.binary),
+            &mesh.binary,
+            [1, 1, 1],
+            mask,
+            &SimOptions::default(),
+        )
+        .expect("simulates")
+    };
+    let (plain, views) = (run(0), run(0b11));
+    assert_eq!(
+        views.statistics.task_invocations,
+        2 * plain.statistics.task_invocations
+    );
+    assert_eq!(views.workgroups.len(), 2 * plain.workgroups.len());
+    let one = render(&plain, 1);
+    let two = render(&views, 2);
+    let covered = one.pixels().iter().filter(|p| p[3] != 0.0).count();
+    assert!(covered > 0);
+    for layer in 0..2 {
+        for y in 0..SIDE {
+            for x in 0..SIDE {
+                assert_eq!(
+                    two.pixel(x, y, layer),
+                    one.pixel(x, y, 0),
+                    "layer {layer} ({x}, {y})"
+                );
+            }
+        }
+    }
+}
