@@ -205,3 +205,27 @@ fn the_compare_command_exits_1_on_a_mismatch() {
         "error: point: the simulator does not match the reference\n"
     );
 }
+
+/// A multiview run matches, its report naming the statistics counted once
+/// per view by the simulator and once in all on the H100.
+#[test]
+fn the_compare_report_names_per_view_counts() {
+    let out = spvsass(&[
+        "compare",
+        "tests/runs/ref_views.json",
+        "--against",
+        "tests/reference/ref_views",
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(
+        text.contains(
+            "mesh_shader_invocations: simulator 64, reference 32  (counted once per view: 2 views)\n"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("fragment_shader_invocations: simulator 1024, reference 1024\n"),
+        "{text}"
+    );
+}
