@@ -449,3 +449,32 @@ fn subcommand_names_a_missing_description() {
         "{stderr}"
     );
 }
+
+/// The differential test: the same description on the machine's Vulkan
+/// driver (lavapipe in CI) and in the simulator, compared like the stored
+/// H100 captures are (buffers word for word, statistics equal).
+fn simulator_agrees_with_the_driver(name: &str) {
+    use spvsass::compare::{Tolerances, compare};
+    use spvsass::simulate_run::{SimulateOptions, simulate_run_file};
+    let Some(driver) = compute(name) else { return };
+    let sim = simulate_run_file(&run_path(name), &SimulateOptions::default())
+        .unwrap_or_else(|e| panic!("{name}: {e}"));
+    let c = compare(&sim, &driver, &Tolerances::default());
+    assert!(c.matches(), "{name}: {c}");
+    assert!(!c.buffers.is_empty(), "{name}: no buffer was compared");
+}
+
+#[test]
+fn simulator_agrees_with_the_driver_on_ref_add() {
+    simulator_agrees_with_the_driver("ref_add");
+}
+
+#[test]
+fn simulator_agrees_with_the_driver_on_ref_reduce() {
+    simulator_agrees_with_the_driver("ref_reduce");
+}
+
+#[test]
+fn simulator_agrees_with_the_driver_on_ref_atomic() {
+    simulator_agrees_with_the_driver("ref_atomic");
+}
