@@ -45,6 +45,28 @@ fn noise(n: usize, seed: u32) -> Vec<u32> {
         .collect()
 }
 
+/// Compiles `name` for sm86 and expects the backend's "unsupported" error
+/// at `opcode` (with its result id), its text containing `what_part`.
+fn assert_unsupported(name: &str, opcode_expected: &str, what_part: &str) {
+    let options = spvsass::Options {
+        arch: Some(Arch::Sm86),
+        ..Default::default()
+    };
+    let err = spvsass::compile(&common::shader_words(name), &options)
+        .expect_err("the backend refuses it");
+    let spvsass::Error::Backend(BackendError::Unsupported {
+        what,
+        opcode,
+        spirv_id,
+    }) = &err
+    else {
+        panic!("{err}")
+    };
+    assert_eq!(opcode, opcode_expected, "{err}");
+    assert!(spirv_id.is_some(), "{err}");
+    assert!(what.contains(what_part), "{err}");
+}
+
 const SENTINEL: u32 = 0xdead_beef;
 
 fn add_push_inputs(n: u32, k: u32, c_words: usize) -> (Vec<u32>, Vec<u32>, ComputeInputs) {
@@ -332,23 +354,7 @@ fn function_array_indexed_dynamically_lives_in_local_memory() {
 
 #[test]
 fn a_buffer_outside_set_0_is_refused_naming_the_store() {
-    let options = spvsass::Options {
-        arch: Some(Arch::Sm86),
-        ..Default::default()
-    };
-    let err = spvsass::compile(&common::shader_words("c_bad_set.comp"), &options)
-        .expect_err("set 1 has no root-table entry");
-    let spvsass::Error::Backend(BackendError::Unsupported {
-        what,
-        opcode,
-        spirv_id,
-    }) = &err
-    else {
-        panic!("{err}")
-    };
-    assert_eq!(opcode, "OpStore", "{err}");
-    assert!(spirv_id.is_some(), "{err}");
-    assert!(what.contains("descriptor set 1 binding 0"), "{err}");
+    assert_unsupported("c_bad_set.comp", "OpStore", "descriptor set 1 binding 0");
 }
 
 /// SPIR-V's OpSMod: the remainder takes the sign of the divisor.
@@ -553,23 +559,11 @@ fn atomic_add_on_shared_memory_counts_each_workgroup() {
 
 #[test]
 fn a_float_atomic_add_on_shared_memory_is_refused_naming_the_atomic() {
-    let options = spvsass::Options {
-        arch: Some(Arch::Sm86),
-        ..Default::default()
-    };
-    let err = spvsass::compile(&common::shader_words("c_atomic_float.comp"), &options)
-        .expect_err("no float atomics on shared memory");
-    let spvsass::Error::Backend(BackendError::Unsupported {
-        what,
-        opcode,
-        spirv_id,
-    }) = &err
-    else {
-        panic!("{err}")
-    };
-    assert_eq!(opcode, "OpAtomicFAdd", "{err}");
-    assert!(spirv_id.is_some(), "{err}");
-    assert!(what.contains("FAdd on shared memory"), "{err}");
+    assert_unsupported(
+        "c_atomic_float.comp",
+        "OpAtomicFAdd",
+        "FAdd on shared memory",
+    );
 }
 
 #[test]
