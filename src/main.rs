@@ -8,6 +8,8 @@ use spvsass::{Input, Options};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+mod run_reference;
+
 #[derive(Parser)]
 #[command(
     name = "spvsass",
@@ -134,6 +136,10 @@ enum Command {
         /// driver) and report the differences; exit 1 on a mismatch.
         #[arg(long, value_enum)]
         reference: Option<ReferenceKind>,
+        /// With --reference: compare the storage buffer at BINDING as f32
+        /// within N ULPs (default: as integers, exactly); repeatable.
+        #[arg(long = "float-ulps", value_name = "BINDING=N", value_parser = parse_ulps)]
+        float_ulps: Vec<(u32, u32)>,
     },
     /// Simulate a run description (docs/RUNS.md) and compare the result
     /// with a stored reference capture; exit 1 on a mismatch.
@@ -193,68 +199,6 @@ fn report(comparison: &spvsass::compare::Comparison) -> Result<(), String> {
             "{}: the simulator does not match the reference",
             comparison.run
         ))
-    }
-}
-
-/// `run --reference vulkan`: the run's arguments as a run description,
-/// simulated and run on the Vulkan driver, then compared.
-fn run_with_reference(
-    desc: &spvsass::reference::RunDescription,
-    name: &str,
-    options: &spvsass::simulate_run::SimulateOptions,
-) -> Result<(), String> {
-    let base = Path::new(".");
-    let sim = spvsass::simulate_run::simulate_run(desc, name, base, options)
-        .map_err(|e| e.to_string())?;
-    let reference = spvsass::reference::run(desc, name, base).map_err(|e| e.to_string())?;
-    report(&spvsass::compare::compare(
-        &sim,
-        &reference,
-        &Default::default(),
-    ))
-}
-
-/// The description of a mesh draw given on the command line.
-fn run_description(
-    shader: &Path,
-    task: Option<&Path>,
-    entry: Option<String>,
-    groups: [u32; 3],
-    view_mask: u32,
-    render: &spvsass::sim::raster::RenderState,
-) -> spvsass::reference::RunDescription {
-    use spvsass::reference::{CullMode, FrontFace, ImageSize, RunDescription, ShaderRef, Stages};
-    use spvsass::sim::raster;
-    let entry = entry.unwrap_or_else(|| "main".into());
-    let shader_ref = |p: &Path| ShaderRef {
-        spirv: p.to_owned(),
-        entry: entry.clone(),
-    };
-    RunDescription {
-        comment: None,
-        stages: Stages {
-            compute: None,
-            task: task.map(shader_ref),
-            mesh: Some(shader_ref(shader)),
-        },
-        groups,
-        image: Some(ImageSize {
-            width: render.width,
-            height: render.height,
-        }),
-        view_mask,
-        cull_mode: match render.cull_mode {
-            raster::CullMode::None => CullMode::None,
-            raster::CullMode::Front => CullMode::Front,
-            raster::CullMode::Back => CullMode::Back,
-            raster::CullMode::FrontAndBack => CullMode::FrontAndBack,
-        },
-        front_face: match render.front_face {
-            raster::FrontFace::CounterClockwise => FrontFace::CounterClockwise,
-            raster::FrontFace::Clockwise => FrontFace::Clockwise,
-        },
-        buffers: Vec::new(),
-        push_constants: Vec::new(),
     }
 }
 
@@ -580,8 +524,38 @@ fn run(cli: Cli) -> Result<(), String> {
             front_face,
             compute,
             reference,
+            float_ulps,
         } => {
             check_compute_args(&compute);
+            let options = spvsass::sim::SimOptions { max_steps };
+            // A task+mesh pair: the mesh shader is compiled for a task
+            // shader in front of it.
+            let task_present = task.is_some();
+            let binary = load_binary(&shader, arch, entry.clone(), &spec, task_present)?;
+            let is_compute = binary.stage == spvsass::backend::binary::Stage::Compute;
+            if is_compute {
+                if task.is_some() {
+                    usage_error(format!(
+                        "--task applies to mesh shaders; {} is a compute shader",
+                        shader.display()
+                    ));
+                }
+                if view_mask != 0 {
+                    usage_error(format!(
+                        "--view-mask applies to mesh shaders; {} is a compute shader",
+                        shader.display()
+                    ));
+                }
+            } else if compute.given() {
+                usage_error(format!(
+                    "--buffer, --out, --push and --uniform apply to compute shaders; {} is a {} shader",
+                    shader.display(),
+                    binary.stage.name()
+                ));
+            }
+            if !float_ulps.is_empty() && reference.is_none() {
+                usage_error("--float-ulps applies to runs with --reference".into());
+            }
             if let Some(ReferenceKind::Vulkan) = reference {
                 if !spec.is_empty() {
                     return Err("--spec cannot be used with --reference: run descriptions \
@@ -599,40 +573,24 @@ fn run(cli: Cli) -> Result<(), String> {
                     front_face,
                     ..RenderState::default()
                 };
-                let desc =
-                    run_description(&shader, task.as_deref(), entry, groups, view_mask, &render);
+                let desc = run_reference::describe(&run_reference::RunArgs {
+                    shader: &shader,
+                    task: task.as_deref(),
+                    entry,
+                    groups,
+                    render: (!is_compute).then_some(&render),
+                    view_mask,
+                    resources: &compute,
+                    float_ulps: &float_ulps,
+                });
                 let options = spvsass::simulate_run::SimulateOptions {
                     arch: Some(arch),
-                    sim: spvsass::sim::SimOptions { max_steps },
+                    sim: options,
                 };
-                return run_with_reference(&desc, &name, &options);
+                return run_reference::run(&desc, &name, &options, &compute.outs);
             }
-            let options = spvsass::sim::SimOptions { max_steps };
-            // A task+mesh pair: the mesh shader is compiled for a task
-            // shader in front of it.
-            let task_present = task.is_some();
-            let binary = load_binary(&shader, arch, entry.clone(), &spec, task_present)?;
-            if binary.stage == spvsass::backend::binary::Stage::Compute {
-                if task.is_some() {
-                    usage_error(format!(
-                        "--task applies to mesh shaders; {} is a compute shader",
-                        shader.display()
-                    ));
-                }
-                if view_mask != 0 {
-                    usage_error(format!(
-                        "--view-mask applies to mesh shaders; {} is a compute shader",
-                        shader.display()
-                    ));
-                }
+            if is_compute {
                 return run_dispatch(&shader, &binary, groups, &compute, &options, json);
-            }
-            if compute.given() {
-                usage_error(format!(
-                    "--buffer, --out, --push and --uniform apply to compute shaders; {} is a {} shader",
-                    shader.display(),
-                    binary.stage.name()
-                ));
             }
             let task_binary = match &task {
                 Some(t) => Some(load_binary(t, arch, entry, &spec, false)?),
@@ -695,11 +653,14 @@ fn run(cli: Cli) -> Result<(), String> {
                 .map_err(|e| e.to_string())?;
             let reference =
                 spvsass::reference::Capture::read(&against).map_err(|e| e.to_string())?;
-            let tolerances = spvsass::compare::Tolerances {
+            // The description's own ULP bounds, overridden by the command
+            // line's.
+            let desc = spvsass::reference::RunDescription::load(&run).map_err(|e| e.to_string())?;
+            let mut tolerances = spvsass::compare::Tolerances {
                 edge_distance,
-                float_ulps: float_ulps.into_iter().collect(),
-                ..Default::default()
+                ..spvsass::compare::Tolerances::for_run(&desc)
             };
+            tolerances.float_ulps.extend(float_ulps);
             report(&spvsass::compare::compare(&sim, &reference, &tolerances))?;
         }
         Command::Reference { run, out } => {

@@ -459,7 +459,7 @@ fn simulator_agrees_with_the_driver(name: &str) {
     let Some(driver) = compute(name) else { return };
     let sim = simulate_run_file(&run_path(name), &SimulateOptions::default())
         .unwrap_or_else(|e| panic!("{name}: {e}"));
-    let c = compare(&sim, &driver, &Tolerances::default());
+    let c = compare(&sim, &driver, &Tolerances::for_run(&description(name)));
     assert!(c.matches(), "{name}: {c}");
     assert!(!c.buffers.is_empty(), "{name}: no buffer was compared");
 }
@@ -477,4 +477,87 @@ fn simulator_agrees_with_the_driver_on_ref_reduce() {
 #[test]
 fn simulator_agrees_with_the_driver_on_ref_atomic() {
     simulator_agrees_with_the_driver("ref_atomic");
+}
+
+fn write_words(path: &Path, words: &[u32]) {
+    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    std::fs::write(path, bytes).expect("temporary file written");
+}
+
+/// `spvsass run COMP.spv ... --reference vulkan`: the command line's
+/// buffers, uniform and push constants reach both sides, the two agree,
+/// and `--out` writes the simulator's buffer.
+#[test]
+fn run_with_reference_on_a_compute_shader() {
+    let dir = out_dir("run-compute");
+    std::fs::create_dir_all(&dir).expect("temporary folder");
+    let a: Vec<u32> = [0.5f32, 1.5, -2.0, 3.25]
+        .iter()
+        .map(|f| f.to_bits())
+        .chain(std::iter::repeat_n(0, 124))
+        .collect();
+    let offsets: Vec<u32> = [10.0f32, 20.0, -30.0, 0.125].map(f32::to_bits).to_vec();
+    write_words(&dir.join("a.bin"), &a);
+    write_words(&dir.join("offsets.bin"), &offsets);
+    write_words(&dir.join("push.bin"), &[4, 2.0f32.to_bits()]);
+    let path = |f: &str| dir.join(f).to_str().expect("utf-8 path").to_owned();
+    let o = spvsass(&[
+        "run",
+        "tests/shaders/ref_add.comp.spv",
+        "--groups",
+        "1,1,1",
+        "--buffer",
+        &format!("0={}", path("a.bin")),
+        "--uniform",
+        &format!("1={}", path("offsets.bin")),
+        "--buffer",
+        "2=512",
+        "--buffer",
+        "3=512",
+        "--push",
+        &path("push.bin"),
+        "--float-ulps",
+        "2=0",
+        "--out",
+        &format!("2={}", path("out.bin")),
+        "--reference",
+        "vulkan",
+    ]);
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    if !o.status.success() && stderr.contains("no Vulkan") {
+        assert!(!vulkan_required(), "SPVSASS_REQUIRE_VULKAN=1, but {stderr}");
+        eprintln!("skipped: {stderr}");
+        return;
+    }
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{stdout}{stderr}");
+    // Both written buffers were compared; the float one as f32.
+    assert!(
+        stdout.contains("buffer 2 (f32 within 0 ULPs): 128 words equal"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("buffer 3 (integers, exact): 128 words equal"),
+        "{stdout}"
+    );
+    let out = words(std::fs::read(dir.join("out.bin")).expect("--out written"));
+    let expected = [11.0f32, 23.0, -34.0, 6.625];
+    assert_eq!(out.len(), 128);
+    assert_eq!(&out[..4], &expected.map(f32::to_bits)[..]);
+    assert!(out[4..].iter().all(|&w| w == 0));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn float_ulps_without_reference_is_a_usage_error() {
+    let o = spvsass(&[
+        "run",
+        "tests/shaders/ref_add.comp.spv",
+        "--groups",
+        "1,1,1",
+        "--float-ulps",
+        "2=1",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--float-ulps"));
 }

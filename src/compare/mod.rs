@@ -14,7 +14,7 @@ pub use edges::{Segment, distance_to_edge, edges};
 pub use image::{ImageComparison, Pixel};
 pub use statistics::{PER_VIEW, StatisticComparison, StatisticVerdict};
 
-use crate::reference::Capture;
+use crate::reference::{Capture, RunDescription};
 use crate::simulate_run::SimulatedRun;
 use std::collections::BTreeMap;
 
@@ -47,6 +47,21 @@ impl Default for Tolerances {
             edge_distance: EDGE_DISTANCE,
             colour: COLOUR_TOLERANCE,
             float_ulps: BTreeMap::new(),
+        }
+    }
+}
+
+impl Tolerances {
+    /// The default tolerances, with the f32 buffers and their ULP bounds
+    /// that the run description declares.
+    pub fn for_run(desc: &RunDescription) -> Tolerances {
+        Tolerances {
+            float_ulps: desc
+                .buffers
+                .iter()
+                .filter_map(|b| Some((b.binding, b.float_ulps?)))
+                .collect(),
+            ..Tolerances::default()
         }
     }
 }
@@ -104,5 +119,29 @@ pub fn compare(sim: &SimulatedRun, reference: &Capture, tolerances: &Tolerances)
             &reference.result.statistics,
             sim.views,
         ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_description_declares_its_float_buffers() {
+        let desc: RunDescription = serde_json::from_str(
+            r#"{
+                "stages": { "compute": { "spirv": "x.spv" } },
+                "groups": [1, 1, 1],
+                "buffers": [
+                    { "binding": 0, "kind": "storage", "contents": [ { "zero": 4 } ] },
+                    { "binding": 2, "kind": "storage", "contents": [ { "zero": 4 } ],
+                      "read_back": true, "float_ulps": 3 }
+                ]
+            }"#,
+        )
+        .expect("a valid description");
+        let t = Tolerances::for_run(&desc);
+        assert_eq!(t.float_ulps, BTreeMap::from([(2, 3)]));
+        assert_eq!(t.edge_distance, EDGE_DISTANCE);
     }
 }

@@ -105,6 +105,12 @@ pub struct BufferDescription {
     /// Report the buffer's bytes after the run.
     #[serde(default)]
     pub read_back: bool,
+    /// The read-back words are f32 values that may differ from the
+    /// reference by this many ULPs: the sum of the bounds of the float
+    /// operations on the way to them (docs/RUNS.md lists the bound of each
+    /// op). Absent: the words are compared exactly.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub float_ulps: Option<u32>,
 }
 
 /// A piece of initial data. Floats that JSON cannot spell (NaN, infinities,
