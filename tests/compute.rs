@@ -280,22 +280,6 @@ fn uniform_buffer_read() {
 }
 
 #[test]
-fn register_pressure_over_64_live_values_is_a_clear_spill_error() {
-    // 120 values live at once need more than the 64 allocatable GPRs;
-    // spilling (issue [C]) is not implemented yet.
-    let options = spvsass::Options {
-        arch: Some(Arch::Sm86),
-        ..Default::default()
-    };
-    let err = spvsass::compile(&common::shader_words("c_pressure.comp"), &options)
-        .expect_err("120 live values do not fit 64 registers");
-    assert!(
-        matches!(err, spvsass::Error::Backend(BackendError::Spill(n)) if n > 0),
-        "{err}"
-    );
-}
-
-#[test]
 fn every_compute_builtin_over_a_3d_grid_of_three_warp_workgroups() {
     // 48x2 invocations (three warps) per workgroup, 2x2x2 workgroups.
     let inputs = ComputeInputs {

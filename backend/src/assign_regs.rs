@@ -23,13 +23,12 @@
 //! would avoid.
 
 use crate::error::BackendError;
-use crate::isa::{
-    Dst, Instr, IntCmp, Op, OpISetP, OpMov, OperandKind, PredCombine, PredSrc, Reg, RegFile, Src,
-};
+use crate::isa::{Instr, Op, OperandKind, Reg, RegFile};
 use crate::mir::MFunc;
+use crate::spill::{SpillFrame, spills_predicate};
 use regalloc2::{
-    Allocation, Block, Edit, Function, Inst, InstRange, MachineEnv, Operand, PReg, PRegSet,
-    RegClass, RegallocOptions, VReg,
+    Block, Edit, Function, Inst, InstPosition, InstRange, MachineEnv, Operand, Output, PReg,
+    PRegSet, RegClass, RegallocOptions, VReg,
 };
 
 /// Allocatable GPRs.
@@ -173,7 +172,8 @@ impl Function for Flat<'_> {
 
 /// Register budgets tried in turn: regalloc2 spreads values over all the
 /// registers it is given, so a small budget first keeps the count (and so
-/// the occupancy cost reported in the header) low.
+/// the occupancy cost reported in the header) low. Only the full file may
+/// spill.
 const GPR_BUDGETS: [u8; 4] = [8, 16, 32, NUM_GPRS];
 
 fn machine_env(gprs_allowed: u8) -> MachineEnv {
@@ -193,111 +193,160 @@ fn machine_env(gprs_allowed: u8) -> MachineEnv {
     }
 }
 
-/// A register-to-register copy in the ISA: MOV for GPRs; for predicates
-/// `(0 == 0) AND src`.
-fn copy(file: RegClass, from: u8, to: u8) -> Instr {
-    match file {
-        RegClass::Float => Instr::new(Op::ISetP(OpISetP {
-            dst: Dst::Reg(Reg::Phys(to)),
-            cmp: IntCmp::Eq,
-            signed: false,
-            combine: PredCombine::And,
-            srcs: [Src::ZERO, Src::ZERO],
-            accum: PredSrc::reg(Reg::Phys(from)),
-        })),
-        _ => Instr::new(Op::Mov(OpMov {
-            dst: Dst::Reg(Reg::Phys(to)),
-            src: Src::reg(Reg::Phys(from)),
-        })),
-    }
+/// The result of allocation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Assigned {
+    /// GPRs the code touches (R0 up to the highest one used).
+    pub num_gprs: u32,
+    /// Local memory per invocation: the local arrays and the spill frame.
+    pub local_bytes: u32,
+    /// The spill frame (no slots when nothing spilled).
+    pub frame: SpillFrame,
 }
 
 /// Allocates registers and rewrites `f` in place with physical registers
-/// and the moves regalloc2 asks for. Returns the number of GPRs used.
-pub fn assign_regs(f: &mut MFunc) -> Result<u32, BackendError> {
+/// and the moves, spills and reloads regalloc2 asks for. `local_bytes` is
+/// the local memory the shader's own arrays take; the spill frame follows.
+pub fn assign_regs(f: &mut MFunc, local_bytes: u32) -> Result<Assigned, BackendError> {
     let flat = Flat::new(f);
+    let (out, pred_scratch) = allocate(&flat)?;
+    drop(flat);
+    let frame = SpillFrame::new(local_bytes, out.num_spillslots, pred_scratch)?;
+    rewrite(f, &out, &frame)?;
+    let num_gprs = gprs_used(f).max(pred_scratch.map_or(0, |s| u32::from(s) + 1));
+    Ok(Assigned {
+        num_gprs,
+        local_bytes: frame.local_bytes(local_bytes),
+        frame,
+    })
+}
+
+/// Runs regalloc2 over the budgets; returns its output and, when
+/// predicates spill, the GPR set aside for them.
+fn allocate(flat: &Flat<'_>) -> Result<(Output, Option<u8>), BackendError> {
+    let mut spilled = None;
+    for budget in GPR_BUDGETS {
+        // Fixed group registers can crowd a small budget: try the next.
+        match run(flat, budget) {
+            Ok(out) if out.num_spillslots == 0 => return Ok((out, None)),
+            Ok(out) => spilled = Some(out),
+            Err(Failed::Alloc(_)) if budget < NUM_GPRS => continue,
+            Err(e) => return Err(e.into()),
+        }
+    }
+    let out = spilled.expect("the full budget either spilled or returned");
+    let moves_predicates = out.edits.iter().any(|(_, e)| match *e {
+        Edit::Move { from, to } => spills_predicate(from, to),
+    });
+    if !moves_predicates {
+        return Ok((out, None));
+    }
+    // Predicates go to local memory through a GPR: set the last aside.
+    let scratch = NUM_GPRS - 1;
+    let out = run(flat, scratch).map_err(BackendError::from)?;
+    Ok((out, Some(scratch)))
+}
+
+/// Why one allocation attempt failed.
+enum Failed {
+    Alloc(regalloc2::RegAllocError),
+    Checker(regalloc2::checker::CheckerErrors),
+}
+
+impl From<Failed> for BackendError {
+    fn from(e: Failed) -> BackendError {
+        match e {
+            Failed::Alloc(e) => BackendError::RegAlloc(format!("{e:?}")),
+            Failed::Checker(e) => BackendError::RegAlloc(format!("checker: {e:?}")),
+        }
+    }
+}
+
+/// One regalloc2 run with `gprs` registers, checked in debug builds.
+fn run(flat: &Flat<'_>, gprs: u8) -> Result<Output, Failed> {
+    let env = machine_env(gprs);
     let opts = RegallocOptions {
         validate_ssa: cfg!(debug_assertions),
         ..RegallocOptions::default()
     };
-    let mut result = None;
-    for budget in GPR_BUDGETS {
-        let env = machine_env(budget);
-        // Fixed group registers can crowd a small budget: try the next.
-        let out = match regalloc2::run(&flat, &env, &opts) {
-            Ok(out) => out,
-            Err(_) if budget < NUM_GPRS => continue,
-            Err(e) => return Err(BackendError::RegAlloc(format!("{e:?}"))),
-        };
-        if cfg!(debug_assertions) {
-            let mut checker = regalloc2::checker::Checker::new(&flat, &env);
-            checker.prepare(&out);
-            checker
-                .run()
-                .map_err(|e| BackendError::RegAlloc(format!("checker: {e:?}")))?;
-        }
-        let spills = out.num_spillslots;
-        result = Some(out);
-        if spills == 0 {
-            break;
-        }
+    let out = regalloc2::run(flat, &env, &opts).map_err(Failed::Alloc)?;
+    if cfg!(debug_assertions) {
+        let mut checker = regalloc2::checker::Checker::new(flat, &env);
+        checker.prepare(&out);
+        checker.run().map_err(Failed::Checker)?;
     }
-    drop(flat);
-    let out = result.expect("at least one budget was tried");
-    if out.num_spillslots > 0 {
-        return Err(BackendError::Spill(out.num_spillslots));
-    }
+    Ok(out)
+}
+
+/// Writes the allocation into `f`: physical registers in every operand
+/// (through the shared operand visitor) and regalloc2's edits lowered in
+/// place.
+fn rewrite(f: &mut MFunc, out: &Output, frame: &SpillFrame) -> Result<(), BackendError> {
     let mut edits = out.edits.iter().peekable();
+    // The edits at `here`/`pos`, lowered, in regalloc2's order.
+    let mut take = |here: Inst, pos: InstPosition, to: &mut Vec<Instr>| {
+        while let Some((p, Edit::Move { from, to: dst })) = edits.peek().map(|(p, e)| (*p, e)) {
+            if p.inst() != here || p.pos() != pos {
+                break;
+            }
+            to.extend(frame.lower_move(*from, *dst)?);
+            edits.next();
+        }
+        Ok::<(), BackendError>(())
+    };
     let mut inst_index = 0usize;
-    let mut max_gpr: Option<u8> = None;
     for block in &mut f.blocks {
         let old = std::mem::take(&mut block.instrs);
         for mut ins in old {
             let here = Inst::new(inst_index);
-            // Moves before this instruction.
-            while let Some((pos, Edit::Move { from, to })) = edits.peek().map(|(p, e)| (*p, e)) {
-                if pos.inst() != here || pos.pos() != regalloc2::InstPosition::Before {
-                    break;
-                }
-                block.instrs.push(edit_move(*from, *to)?);
-                edits.next();
-            }
+            take(here, InstPosition::Before, &mut block.instrs)?;
             let allocs = out.inst_allocs(here);
             let mut i = 0;
-            ins.visit_regs(&mut |r, file, _, width| {
-                if let Reg::Virt(_) = *r {
+            let mut on_stack = None;
+            ins.visit_regs(&mut |r, _, _, width| {
+                if let Reg::Virt(v) = *r {
                     // A group's members sit at consecutive fixed registers:
                     // the operand names the first.
-                    let preg = allocs[i].as_reg().expect("no spill slots were used");
-                    i += usize::from(width);
-                    let n = preg.hw_enc() as u8;
-                    if file == RegFile::Gpr {
-                        let last = n + width - 1;
-                        max_gpr = Some(max_gpr.map_or(last, |m| m.max(last)));
+                    match allocs[i].as_reg() {
+                        Some(preg) => *r = Reg::Phys(preg.hw_enc() as u8),
+                        None => on_stack = Some(v),
                     }
-                    *r = Reg::Phys(n);
+                    i += usize::from(width);
                 }
             });
+            if let Some(v) = on_stack {
+                // Every operand has a register constraint.
+                return Err(BackendError::RegAlloc(format!(
+                    "%{v} was given a stack slot as an operand of `{ins}`"
+                )));
+            }
             let is_term = ins.op.is_terminator();
             block.instrs.push(ins);
-            // Moves after a non-branch instruction.
-            while let Some((pos, Edit::Move { from, to })) = edits.peek().map(|(p, e)| (*p, e)) {
-                if pos.inst() != here || pos.pos() != regalloc2::InstPosition::After {
-                    break;
-                }
-                debug_assert!(!is_term, "regalloc2 places no moves after a branch");
-                block.instrs.push(edit_move(*from, *to)?);
-                edits.next();
+            let len = block.instrs.len();
+            take(here, InstPosition::After, &mut block.instrs)?;
+            if is_term && block.instrs.len() != len {
+                // regalloc2 puts a branch's moves before it.
+                return Err(BackendError::RegAlloc(format!(
+                    "a move after `{}`, the end of a block",
+                    block.instrs[len - 1]
+                )));
             }
             inst_index += 1;
         }
     }
-    Ok(max_gpr.map_or(0, |m| u32::from(m) + 1))
+    Ok(())
 }
 
-fn edit_move(from: Allocation, to: Allocation) -> Result<Instr, BackendError> {
-    match (from.as_reg(), to.as_reg()) {
-        (Some(a), Some(b)) => Ok(copy(a.class(), a.hw_enc() as u8, b.hw_enc() as u8)),
-        _ => Err(BackendError::Spill(1)),
+/// GPRs from R0 to the highest one any instruction names (allocated
+/// values, copies, spills and reloads alike).
+fn gprs_used(f: &mut MFunc) -> u32 {
+    let mut count = 0u32;
+    for ins in f.blocks.iter_mut().flat_map(|b| b.instrs.iter_mut()) {
+        ins.visit_regs(&mut |r, file, _, width| {
+            if let (Reg::Phys(n), RegFile::Gpr) = (*r, file) {
+                count = count.max(u32::from(n) + u32::from(width));
+            }
+        });
     }
+    count
 }

@@ -4,6 +4,7 @@
 use crate::advice::{Warning, advise};
 use crate::assign_regs::assign_regs;
 use crate::binary::{Binary, ComputeState, MeshState, TaskState};
+use crate::block_order::order_blocks;
 use crate::calc_instr_deps::calc_instr_deps;
 use crate::error::BackendError;
 use crate::from_ir::select;
@@ -65,7 +66,9 @@ pub fn compile(sh: &Shader, opts: &BackendOptions) -> Result<Compiled, BackendEr
     let computed_offset_stores = selected.computed_offset_stores;
     let mut func = selected.func;
     dump("select", &|| func.to_string());
-    let num_gprs = assign_regs(&mut func)?;
+    order_blocks(&mut func);
+    dump("order_blocks", &|| func.to_string());
+    let assigned = assign_regs(&mut func, selected.local_bytes)?;
     dump("assign_regs", &|| func.to_string());
     let mut instrs = layout(&func);
     dump("layout", &|| program::listing(&instrs, false));
@@ -75,7 +78,7 @@ pub fn compile(sh: &Shader, opts: &BackendOptions) -> Result<Compiled, BackendEr
 
     let compute = (sh.stage == Stage::Compute).then_some(ComputeState {
         shared_bytes: selected.shared_bytes,
-        local_bytes: selected.local_bytes,
+        local_bytes: assigned.local_bytes,
     });
     let (mesh, task, sph, gs_sph) = match sh.stage {
         Stage::Mesh => {
@@ -124,7 +127,7 @@ pub fn compile(sh: &Shader, opts: &BackendOptions) -> Result<Compiled, BackendEr
         arch: opts.arch,
         stage: sh.stage,
         workgroup_size: sh.workgroup_size,
-        num_gprs,
+        num_gprs: assigned.num_gprs,
         mesh,
         task,
         compute,

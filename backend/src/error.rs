@@ -23,9 +23,9 @@ pub enum BackendError {
     #[error("register allocation failed: {0}")]
     RegAlloc(String),
     #[error(
-        "register pressure needs spilling to local memory, which is not implemented yet ({0} spill slots)"
+        "register pressure needs {slots} spill slots, more than local-memory offsets reach ({max_bytes} bytes)"
     )]
-    Spill(usize),
+    SpillFrameTooLarge { slots: usize, max_bytes: u32 },
     #[error("structured control flow nests deeper than the {0} convergence barriers")]
     TooDeep(u8),
     #[error("encoding failed: {0}")]

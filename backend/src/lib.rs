@@ -6,6 +6,7 @@ pub mod advice;
 pub mod asm;
 pub mod assign_regs;
 pub mod binary;
+pub mod block_order;
 pub mod calc_instr_deps;
 pub mod compile;
 pub mod isa;
@@ -17,6 +18,7 @@ pub mod methods;
 pub mod mir;
 pub mod program;
 pub mod sph;
+pub mod spill;
 pub mod target;
 pub mod uniformity;
 

@@ -2,7 +2,7 @@
 //! SSA form with block parameters, as regalloc2 wants it (critical edges
 //! split, every block ending in a branch or EXIT).
 
-use crate::isa::{Instr, RegFile};
+use crate::isa::{Instr, Op, OpBra, OpBssy, RegFile, Target};
 use std::fmt::{self, Write};
 
 #[derive(Clone, Debug, Default)]
@@ -53,6 +53,39 @@ impl MFunc {
         self.blocks[from].succ_args.push(args);
         self.blocks[to].preds.push(from);
     }
+
+    /// Lays the blocks out in `order` (a permutation of the old indices),
+    /// renumbering successors, predecessors and branch targets.
+    pub fn reorder(&mut self, order: &[usize]) {
+        let mut new_index = vec![0usize; self.blocks.len()];
+        for (i, &b) in order.iter().enumerate() {
+            new_index[b] = i;
+        }
+        let mut old: Vec<Option<MBlock>> = std::mem::take(&mut self.blocks)
+            .into_iter()
+            .map(Some)
+            .collect();
+        for &b in order {
+            let mut blk = old[b].take().expect("each block is placed once");
+            blk.succs.iter_mut().for_each(|s| *s = new_index[*s]);
+            blk.preds.iter_mut().for_each(|p| *p = new_index[*p]);
+            for ins in &mut blk.instrs {
+                match &mut ins.op {
+                    Op::Bra(OpBra {
+                        target: Target::Block(t),
+                    })
+                    | Op::Bssy(OpBssy {
+                        target: Target::Block(t),
+                        ..
+                    }) => {
+                        *t = new_index[*t as usize] as u32;
+                    }
+                    _ => {}
+                }
+            }
+            self.blocks.push(blk);
+        }
+    }
 }
 
 impl fmt::Display for MFunc {
@@ -63,7 +96,26 @@ impl fmt::Display for MFunc {
                 let ps: Vec<String> = b.params.iter().map(|p| format!("%{p}")).collect();
                 let _ = write!(head, "({})", ps.join(", "));
             }
-            writeln!(f, "{head}:  ; preds {:?} succs {:?}", b.preds, b.succs)?;
+            // Successors with the values passed to their parameters.
+            let succs: Vec<String> = b
+                .succs
+                .iter()
+                .zip(&b.succ_args)
+                .map(|(s, args)| {
+                    let args: Vec<String> = args.iter().map(|a| format!("%{a}")).collect();
+                    if args.is_empty() {
+                        format!(".L_{s}")
+                    } else {
+                        format!(".L_{s}({})", args.join(", "))
+                    }
+                })
+                .collect();
+            writeln!(
+                f,
+                "{head}:  ; preds {:?} succs [{}]",
+                b.preds,
+                succs.join(", ")
+            )?;
             for ins in &b.instrs {
                 writeln!(f, "        {ins}")?;
             }

@@ -405,7 +405,7 @@ pub(super) fn place_split_blocks(f: &mut MFunc, split_off: &HashMap<usize, Vec<u
             visit(b, split_off, &mut order);
         }
     }
-    super::control::apply_order(f, &order);
+    f.reorder(&order);
 }
 
 /// IMNMX/FMNMX's selector: PT picks the minimum, !PT the maximum.

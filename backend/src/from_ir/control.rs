@@ -268,38 +268,5 @@ pub fn split_critical_edges(f: &mut MFunc) {
         order.extend(split);
         order.push(b);
     }
-    apply_order(f, &order);
-}
-
-/// Lays the blocks out in `order` (old indices), renumbering successors,
-/// predecessors and branch targets.
-pub(super) fn apply_order(f: &mut MFunc, order: &[usize]) {
-    let mut new_index = vec![0usize; f.blocks.len()];
-    for (i, &b) in order.iter().enumerate() {
-        new_index[b] = i;
-    }
-    let mut old: Vec<Option<crate::mir::MBlock>> = std::mem::take(&mut f.blocks)
-        .into_iter()
-        .map(Some)
-        .collect();
-    for &b in order {
-        let mut blk = old[b].take().expect("each block is placed once");
-        blk.succs.iter_mut().for_each(|s| *s = new_index[*s]);
-        blk.preds.iter_mut().for_each(|p| *p = new_index[*p]);
-        for ins in &mut blk.instrs {
-            match &mut ins.op {
-                Op::Bra(OpBra {
-                    target: Target::Block(t),
-                })
-                | Op::Bssy(OpBssy {
-                    target: Target::Block(t),
-                    ..
-                }) => {
-                    *t = new_index[*t as usize] as u32;
-                }
-                _ => {}
-            }
-        }
-        f.blocks.push(blk);
-    }
+    f.reorder(&order);
 }
