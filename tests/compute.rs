@@ -542,15 +542,6 @@ fn atomic_add_on_shared_memory_counts_each_workgroup() {
 }
 
 #[test]
-fn a_float_atomic_add_on_shared_memory_is_refused_naming_the_atomic() {
-    assert_unsupported(
-        "c_atomic_float.comp",
-        "OpAtomicFAdd",
-        "FAdd on shared memory",
-    );
-}
-
-#[test]
 fn atomic_increment_decrement_and_subtract_on_a_buffer() {
     // dxc_counter_atomics.comp: every invocation increments the counter,
     // the odd ones then decrement it and subtract 3 (adds of 1, -1, -3).

@@ -57,6 +57,11 @@ golden! {
     c_divide_sm86: "c_divide.comp", Arch::Sm86;
     c_loop_break_sm86: "c_loop_break.comp", Arch::Sm86;
     c_atomics_sm86: "c_atomics.comp", Arch::Sm86;
+    c_atomic_float_sm86: "c_atomic_float.comp", Arch::Sm86;
+    subgroup_vote_shuffle_sm86: "subgroup_vote_shuffle.comp", Arch::Sm86;
+    c_subgroup_quads_sm86: "c_subgroup_quads.comp", Arch::Sm86;
+    c_subgroup_divergent_sm86: "c_subgroup_divergent.comp", Arch::Sm86;
+    c_subgroup_divergent_sm75: "c_subgroup_divergent.comp", Arch::Sm75;
     s_compact_task_sm86: "s_compact.task", Arch::Sm86;
     s_compact_match_task_sm86: "s_compact_match.task", Arch::Sm86;
     w_vertices128_mesh_sm86: "w_vertices128.mesh", Arch::Sm86;

@@ -142,6 +142,44 @@ fn check_ref_atomic(desc: &RunDescription, c: &Capture) {
     check_invocations(&c.result.statistics, desc, 64);
 }
 
+/// c_subgroup_quads.comp.glsl: quad swaps and broadcasts of a vec2
+/// (values multiples of 1/8 below 512: every result exact).
+fn check_c_subgroup_quads(desc: &RunDescription, c: &Capture) {
+    let texels: Vec<f32> = input(desc, 0).into_iter().map(f32::from_bits).collect();
+    let out = c.buffer(1).expect("binding 1 read back");
+    let t = |i: usize| (texels[2 * i], texels[2 * i + 1]);
+    for i in 0..texels.len() / 2 {
+        let quad = i & !3;
+        let (h, v, d, b) = (t(i ^ 1), t(i ^ 2), t(i ^ 3), t(quad + 2));
+        let want = [h.0 + 10.0 * v.1, d.0 - b.1, t(quad).0, h.1 - d.1].map(f32::to_bits);
+        assert_eq!(out[4 * i..4 * i + 4], want, "outs[{i}]");
+    }
+    check_invocations(&c.result.statistics, desc, 64);
+}
+
+/// c_float_atomic_olds.comp.glsl (the old values are not read back:
+/// they depend on the order the lanes' swaps land in): min/max on a
+/// buffer, and per workgroup the float tickets, the odd lanes' sum and
+/// the shared min/max (whole numbers: every sum exact in any order).
+fn check_c_float_atomic_olds(desc: &RunDescription, c: &Capture) {
+    let vals: Vec<f32> = input(desc, 0).into_iter().map(f32::from_bits).collect();
+    let out: Vec<f32> = c
+        .buffer(2)
+        .expect("binding 2 read back")
+        .iter()
+        .map(|&w| f32::from_bits(w))
+        .collect();
+    let fmin = |xs: &[f32]| xs.iter().copied().fold(f32::INFINITY, f32::min);
+    let fmax = |xs: &[f32]| xs.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+    assert_eq!(out[..2], [fmin(&vals), fmax(&vals)], "buffer min/max");
+    for (g, group) in vals.chunks(64).enumerate() {
+        let odd = group.iter().skip(1).step_by(2).fold(0.0f32, |a, &v| a + v);
+        let want = [64.0, odd, fmin(group), fmax(group)];
+        assert_eq!(out[2 + 4 * g..6 + 4 * g], want, "workgroup {g}");
+    }
+    check_invocations(&c.result.statistics, desc, 64);
+}
+
 macro_rules! compute_runs {
     ($($name:ident => $check:ident),* $(,)?) => {$(
         #[test]
@@ -158,6 +196,8 @@ compute_runs!(
     ref_add => check_ref_add,
     ref_reduce => check_ref_reduce,
     ref_atomic => check_ref_atomic,
+    c_subgroup_quads => check_c_subgroup_quads,
+    c_float_atomic_olds => check_c_float_atomic_olds,
 );
 
 /// Mesh runs: a driver without VK_EXT_mesh_shader (lavapipe of Mesa 22.3)
@@ -560,4 +600,14 @@ fn float_ulps_without_reference_is_a_usage_error() {
     ]);
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("--float-ulps"));
+}
+
+#[test]
+fn simulator_agrees_with_the_driver_on_c_subgroup_quads() {
+    simulator_agrees_with_the_driver("c_subgroup_quads");
+}
+
+#[test]
+fn simulator_agrees_with_the_driver_on_c_float_atomic_olds() {
+    simulator_agrees_with_the_driver("c_float_atomic_olds");
 }

@@ -34,6 +34,13 @@ impl Arch {
     pub fn has_isbe_imm_offset(self) -> bool {
         self >= Arch::Sm86
     }
+
+    /// REDUX (a warp-wide integer reduction) exists from SM80 on: PTX's
+    /// redux.sync needs sm_80, and ptxas emits REDUX.SUM/MAX on sm_90
+    /// (nvidia-facts.md §1). Before, reductions are SHFL ladders.
+    pub fn has_redux(self) -> bool {
+        self >= Arch::Sm86
+    }
 }
 
 impl fmt::Display for Arch {

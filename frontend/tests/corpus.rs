@@ -267,6 +267,17 @@ corpus! {
     c_atomic_float: "c_atomic_float.comp.spv", Compute,
         |s| has(s, |op| matches!(op, Op::Atomic { op: AtomicOp::FAdd, .. }))
             && has_global(s, StorageClass::Workgroup);
+    c_float_atomic_olds: "c_float_atomic_olds.comp.spv", Compute,
+        |s| has(s, |op| matches!(op, Op::Atomic { op: AtomicOp::FMin, .. }))
+            && has(s, |op| matches!(op, Op::Atomic { op: AtomicOp::FMax, .. }));
+    c_subgroup_divergent: "c_subgroup_divergent.comp.spv", Compute,
+        |s| s.workgroup_size == [48, 1, 1] && has(s, |op| matches!(op, Op::Subgroup(..)));
+    c_subgroup_quads: "c_subgroup_quads.comp.spv", Compute,
+        |s| has(s, |op| matches!(op, Op::Subgroup(..)));
+    w_subgroup_add64_mesh: "w_subgroup_add64.mesh.spv", Mesh,
+        |s| s.workgroup_size == [64, 1, 1] && has(s, |op| matches!(op, Op::Subgroup(..)));
+    w_subgroup_add48_mesh: "w_subgroup_add48.mesh.spv", Mesh,
+        |s| s.workgroup_size == [48, 1, 1] && has(s, |op| matches!(op, Op::Subgroup(..)));
     // The reference runner's shaders (src/reference/, tests/runs/).
     ref_add: "ref_add.comp.spv", Compute,
         |s| s.workgroup_size == [64, 1, 1] && has_global(s, StorageClass::PushConstant);

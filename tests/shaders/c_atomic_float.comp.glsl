@@ -1,8 +1,7 @@
 #version 450
 #extension GL_EXT_shader_atomic_float : require
 // Float atomic adds: on a storage buffer (ATOMG.ADD.F32) and on shared
-// memory, which the backend refuses with a precise error (the float
-// atomics it selects are adds on storage buffers only).
+// memory (no instruction there: a CAS loop on ATOMS.CAS).
 layout(local_size_x = 64) in;
 layout(set = 0, binding = 0) buffer Sums { float total; float group_total[]; };
 shared float local_total;

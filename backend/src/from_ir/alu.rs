@@ -337,6 +337,7 @@ impl Isel<'_> {
         b: Comp,
         inst: &InstData,
     ) -> Result<Comp, BackendError> {
+        let (ca, cb) = (a, b);
         let (a, b) = (self.src(a), self.src(b));
         use CmpOp as C;
         Ok(match op {
@@ -362,10 +363,26 @@ impl Isel<'_> {
             C::FUnordLe => self.float_cmp(FloatCmp::UnordLe, a, b),
             C::FUnordGt => self.float_cmp(FloatCmp::UnordGt, a, b),
             C::FUnordGe => self.float_cmp(FloatCmp::UnordGe, a, b),
-            C::LogicalEq | C::LogicalNe => {
-                return Err(self.unsupported("comparisons of booleans", inst));
-            }
+            C::LogicalEq | C::LogicalNe => self
+                .bool_cmp(op == C::LogicalEq, ca, cb)
+                .ok_or_else(|| self.unsupported("a logical comparison of non-booleans", inst))?,
         })
+    }
+
+    /// `a == b` (or `a != b`) on booleans: PLOP3 with XNOR (XOR).
+    fn bool_cmp(&mut self, eq: bool, a: Comp, b: Comp) -> Option<Comp> {
+        if let (Comp::Bool(x), Comp::Bool(y)) = (a, b) {
+            return Some(Comp::Bool((x == y) == eq));
+        }
+        let (pa, pb) = (self.pred(a)?, self.pred(b)?);
+        let r = self.f.new_vreg(RegFile::Pred);
+        let xor = OpLop3::A ^ OpLop3::B;
+        self.emit(Instr::new(Op::PLop3(crate::isa::OpPLop3 {
+            dst: Dst::Reg(Reg::Virt(r)),
+            srcs: [pa, pb, PredSrc::TRUE],
+            lut: if eq { !xor } else { xor },
+        })));
+        Some(Comp::Pred(r))
     }
 
     fn unary(&mut self, op: UnaryOp, a: Comp, inst: &InstData) -> Result<Comp, BackendError> {

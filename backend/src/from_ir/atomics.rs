@@ -409,7 +409,7 @@ pub(super) fn place_split_blocks(f: &mut MFunc, split_off: &HashMap<usize, Vec<u
 }
 
 /// IMNMX/FMNMX's selector: PT picks the minimum, !PT the maximum.
-fn min_flag(min: bool) -> PredSrc {
+pub(super) fn min_flag(min: bool) -> PredSrc {
     PredSrc {
         reg: None,
         neg: !min,

@@ -7,7 +7,8 @@
 //! the type (.S32 or none), subtract, increment and decrement as an add of
 //! the negated operand, +1 or -1 (the ISA's INC/DEC wrap at an operand,
 //! which is CUDA's atomicInc, not SPIR-V's). An atomic load or store is a
-//! plain load or store of the word. ATOMG whose old value nobody reads
+//! plain load or store of the word. Float min/max, and float add on shared
+//! memory, have no instruction: a CAS loop (cas_loop.rs). ATOMG whose old value nobody reads
 //! becomes RED in dead-code elimination (dce.rs).
 
 use super::places::resolve;
@@ -56,16 +57,12 @@ impl Isel<'_> {
             AtomicOp::Xor => (AtomOp::Xor, AtomType::U32, operand),
             AtomicOp::Exchange => (AtomOp::Exch, AtomType::U32, operand),
             AtomicOp::CompareExchange => (AtomOp::CmpExch, AtomType::U32, operand),
-            AtomicOp::FAdd | AtomicOp::FMin | AtomicOp::FMax | AtomicOp::Load | AtomicOp::Store => {
-                return Err(self.unsupported(
-                    format!(
-                        "the atomic {op:?} on {} memory (of the float atomics, only add on \
-                         storage buffers)",
-                        word.space.name()
-                    ),
-                    inst,
-                ));
+            // No instruction for these: a CAS loop (cas_loop.rs).
+            AtomicOp::FAdd | AtomicOp::FMin | AtomicOp::FMax => {
+                let v = self.reg_or_zero(operand);
+                return Ok(vec![self.float_cas_loop(op, &word, v)]);
             }
+            AtomicOp::Load | AtomicOp::Store => unreachable!("returned above"),
         };
         let data = self.reg_or_zero(data);
         let cmp = match comps.get(1) {

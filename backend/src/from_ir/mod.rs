@@ -4,6 +4,7 @@
 
 mod alu;
 mod atomics;
+mod cas_loop;
 mod compute;
 mod control;
 mod dce;
@@ -14,6 +15,8 @@ mod memory;
 mod mesh_out;
 pub mod places;
 pub mod shared;
+mod subgroup_ops;
+mod subgroup_scan;
 mod subgroups;
 pub mod task_out;
 
@@ -441,6 +444,7 @@ impl<'a> Isel<'a> {
                 self.atomic(*op, *ptr, args, inst)?
             }
             I::Atomic { op, ptr, args } => self.memory_atomic(*op, *ptr, args, inst)?,
+            I::Subgroup(op, args) => self.subgroup_op(*op, args, inst)?,
             _ => self.alu_inst(inst)?,
         };
         if let Some(r) = result {
@@ -476,7 +480,7 @@ impl<'a> Isel<'a> {
         let one_warp = self.sh.stage != Stage::Compute && self.sh.invocations() <= 32;
         let [_, y, z] = self.sh.workgroup_size;
         let logical = match var.builtin {
-            Some(b) => self.logical_builtin(b, inst)?,
+            Some(b) => self.subgroup_builtin(b, inst)?,
             None => None,
         };
         let comps = match var.builtin {

@@ -367,13 +367,33 @@ impl Isel<'_> {
         PredSrc::reg(Reg::Virt(p))
     }
 
-    /// Built-ins that depend on the logical subgroup of a wide workgroup;
-    /// `None` for the others (and for workgroups of one warp).
-    pub(super) fn logical_builtin(
+    /// Built-ins that depend on the subgroup: the lane masks (in every
+    /// stage), and those that depend on the logical subgroup of a wide
+    /// workgroup; `None` for the others.
+    pub(super) fn subgroup_builtin(
         &mut self,
         b: BuiltIn,
         inst: &InstData,
     ) -> Result<Option<Vec<Comp>>, BackendError> {
+        use crate::isa::SpecialReg as Sr;
+        let mask = match b {
+            BuiltIn::SubgroupEqMask => Some(Sr::EqMask),
+            BuiltIn::SubgroupGeMask => Some(Sr::GeMask),
+            BuiltIn::SubgroupGtMask => Some(Sr::GtMask),
+            BuiltIn::SubgroupLeMask => Some(Sr::LeMask),
+            BuiltIn::SubgroupLtMask => Some(Sr::LtMask),
+            _ => None,
+        };
+        if let Some(sr) = mask {
+            // A u32x4 whose upper words name no lane of a 32-wide subgroup.
+            let m = Comp::Reg(self.special_reg(sr));
+            return Ok(Some(vec![
+                m,
+                Comp::Const(0),
+                Comp::Const(0),
+                Comp::Const(0),
+            ]));
+        }
         if self.copies <= 1 {
             return Ok(None);
         }

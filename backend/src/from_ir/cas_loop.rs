@@ -1,0 +1,111 @@
+//! Float atomics the memory has no instruction for, emulated with a
+//! compare-and-swap loop, as ptxas does (facts §1: "CAS loops for float
+//! atomics"): float min/max on storage buffers and compute shared memory,
+//! and float add on shared memory (ATOMG has ADD.F32, mem_atomics.rs).
+//!
+//! ```text
+//!         LD     old0, [a]
+//! head(old):
+//!         new  = old op v
+//!         ATOM.CAS got, [a], old, new
+//!         ISETP.EQ P, got, old      ; the word was still `old`: stored
+//!     @P  BRA done
+//! latch:  BRA head(got)             ; someone wrote in between: retry
+//! done:   result = got
+//! ```
+//!
+//! The compare is on the bits, so a NaN or -0.0 in memory cannot make the
+//! loop spin. Each lane leaves as soon as its own swap succeeds; lanes on
+//! one word succeed one at a time (the swap is atomic per lane, in lane
+//! order in the simulator), so every add is applied exactly once and each
+//! lane returns the value its swap replaced.
+
+use super::memory::AtomicWord;
+use super::{Comp, Isel};
+use crate::isa::{
+    AtomOp, AtomType, Dst, FloatArith, Instr, IntCmp, MemSize, Op, OpAtom, OpBra, OpFArith,
+    OpFMnMx, OpISetP, OpLd, PredCombine, PredSrc, Reg, RegFile, Src, Target,
+};
+use spvsass_frontend::ir::AtomicOp;
+
+impl Isel<'_> {
+    /// The CAS loop of `op` (FAdd, FMin or FMax) with operand `v` on
+    /// `word`; the old value.
+    pub(super) fn float_cas_loop(&mut self, op: AtomicOp, word: &AtomicWord, v: Src) -> Comp {
+        let old0 = self.f.new_vreg(RegFile::Gpr);
+        self.emit(Instr::new(Op::Ld(OpLd {
+            dst: Dst::Reg(Reg::Virt(old0)),
+            addr: word.addr,
+            offset: word.offset,
+            space: word.space,
+            size: MemSize::B32,
+        })));
+        let head = self.f.new_block();
+        let latch = self.f.new_block();
+        let done = self.f.new_block();
+        self.split_off
+            .entry(self.cur)
+            .or_default()
+            .extend([head, latch, done]);
+        self.emit(Instr::new(Op::Bra(OpBra {
+            target: Target::Block(head as u32),
+        })));
+        self.f.add_edge(self.cur, head, vec![old0]);
+        self.cur = head;
+        let old = self.f.new_vreg(RegFile::Gpr);
+        self.f.blocks[head].params = vec![old];
+        let o = Src::reg(Reg::Virt(old));
+        let new = self.f.new_vreg(RegFile::Gpr);
+        let dst = Dst::Reg(Reg::Virt(new));
+        self.emit(Instr::new(match op {
+            AtomicOp::FAdd => Op::FArith(OpFArith {
+                kind: FloatArith::Add,
+                dst,
+                srcs: [o, v, Src::ZERO],
+                ftz: false,
+                rnd: Default::default(),
+            }),
+            _ => Op::FMnMx(OpFMnMx {
+                dst,
+                srcs: [o, v],
+                ftz: false,
+                min: super::atomics::min_flag(op == AtomicOp::FMin),
+            }),
+        }));
+        let got = self.f.new_vreg(RegFile::Gpr);
+        self.emit(Instr::new(Op::Atom(OpAtom {
+            dst: Dst::Reg(Reg::Virt(got)),
+            addr: word.addr,
+            offset: word.offset,
+            data: Src::reg(Reg::Virt(new)),
+            cmp: o,
+            op: AtomOp::CmpExch,
+            ty: AtomType::U32,
+            space: word.space,
+        })));
+        let stored = self.f.new_vreg(RegFile::Pred);
+        self.emit(Instr::new(Op::ISetP(OpISetP {
+            dst: Dst::Reg(Reg::Virt(stored)),
+            cmp: IntCmp::Eq,
+            signed: false,
+            combine: PredCombine::And,
+            srcs: [Src::reg(Reg::Virt(got)), o],
+            accum: PredSrc::TRUE,
+        })));
+        self.emit(Instr::guarded(
+            PredSrc::reg(Reg::Virt(stored)),
+            Op::Bra(OpBra {
+                target: Target::Block(done as u32),
+            }),
+        ));
+        self.f.add_edge(head, done, Vec::new());
+        self.f.add_edge(head, latch, Vec::new());
+        self.cur = latch;
+        self.emit(Instr::new(Op::Bra(OpBra {
+            target: Target::Block(head as u32),
+        })));
+        self.f.add_edge(latch, head, vec![got]);
+        self.cur = done;
+        Comp::Reg(got)
+    }
+}
