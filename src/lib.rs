@@ -194,7 +194,12 @@ pub fn simulate_multiview_draw(
         .ok_or(Error::TooManyGroups(groups))?;
     let words = draw_methods(task, mesh, count);
     Ok(sim::run_methods_multiview(
-        &words, task, mesh, view_mask, options,
+        &words,
+        task,
+        mesh,
+        Some(groups),
+        view_mask,
+        options,
     )?)
 }
 

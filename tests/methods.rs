@@ -30,8 +30,16 @@ fn a_grid_is_a_count_for_the_hardware() {
     let m = point();
     let d =
         spvsass::simulate_draw(None, &m.binary, [2, 3, 1], &SimOptions::default()).expect("runs");
+    // The stream carries the count 6; the shader splits its linear index
+    // by the grid in the root table (x fastest).
+    assert_eq!(
+        methods::decode(&spvsass::draw_methods(None, &m.binary, 6))
+            .unwrap()
+            .group_count,
+        Some(6)
+    );
     assert_eq!(d.workgroups.len(), 6);
-    assert_eq!(d.workgroups[5].id, [5, 0, 0]);
+    assert_eq!(d.workgroups[5].id, [1, 2, 0]);
 }
 
 #[test]

@@ -6,9 +6,12 @@
 
 mod common;
 
+use spvsass::backend::abi;
 use spvsass::backend::isbe_layout::task as task_attr;
 use spvsass::backend::target::Arch;
-use spvsass::sim::{Isbe, Launch, Program, SimOptions, read_mesh_outputs, run_workgroup};
+use spvsass::sim::{
+    Isbe, Launch, Program, Resources, SimOptions, read_mesh_outputs, run_workgroup,
+};
 
 /// Runs one workgroup of d_groupid.mesh with index `n` of a launch of
 /// `counts` and returns its gl_WorkGroupID (as written to Position).
@@ -33,11 +36,19 @@ fn group_id(
         workgroup_size: bin.workgroup_size,
         workgroup_id: [0; 3],
     };
+    // The root table points at a query block the shader counts into.
+    let mut resources = Resources::default();
+    let query = resources.global.map(vec![0; abi::query::BYTES as usize]);
+    let mut root = abi::RootTable::default();
+    root.set_query_address(query);
+    resources
+        .constants
+        .set(abi::ROOT_BANK, root.bytes().to_vec());
     run_workgroup(
         program,
         &launch,
         &mut isbe,
-        &mut Default::default(),
+        &mut resources,
         &SimOptions::default(),
     )
     .expect("runs");

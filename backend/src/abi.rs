@@ -11,7 +11,9 @@
 //! 0x00  NumWorkgroups x, y, z          (3 × u32)
 //! 0x0c  view index (multiview)          u32: the view a draw renders
 //! 0x10  culling control                 u32, reserved: written 0
-//! 0x14  reserved                        (3 × u32)
+//! 0x14  draw index (gl_DrawID)          u32: 0 for a direct draw
+//! 0x18  statistics query address        u64: where task/mesh shaders count
+//!                                       their invocations (mesh draws)
 //! 0x20  push constants                  128 bytes
 //! 0xa0  storage buffer of binding b     16 bytes each, b = 0..15:
 //!         +0 base address (u64), +8 size in bytes (u32), +12 reserved
@@ -29,6 +31,12 @@ pub const NUM_WORKGROUPS: u16 = 0x00;
 pub const VIEW_INDEX: u16 = 0x0c;
 /// The culling-control word (reserved for in-shader culling; written 0).
 pub const CULL_CONTROL: u16 = 0x10;
+/// gl_DrawID: the index of the draw within a multi-draw (0 for one
+/// direct draw).
+pub const DRAW_INDEX: u16 = 0x14;
+/// The 64-bit address of the draw's pipeline-statistics counters, which
+/// task and mesh shaders add to themselves (facts §4; [`query`]).
+pub const QUERY_ADDRESS: u16 = 0x18;
 /// Push constants start here.
 pub const PUSH_CONSTANTS: u16 = 0x20;
 /// The largest push-constant block (Vulkan's guaranteed minimum of
@@ -56,6 +64,21 @@ pub fn buffer_size(binding: u32) -> Option<u16> {
 /// The constant bank of uniform buffer `binding`.
 pub fn uniform_bank(binding: u32) -> Option<u8> {
     (binding < MAX_BINDINGS).then(|| 1 + binding as u8)
+}
+
+/// The pipeline-statistics counters a mesh draw's shaders add to, at the
+/// root table's query address: 32-bit words, each workgroup adding with
+/// one `RED.E.ADD` from one lane (facts §4: the hardware does not count
+/// task and mesh invocations; the shader must).
+pub mod query {
+    /// Task shader invocations.
+    pub const TASK_INVOCATIONS: u32 = 0x0;
+    /// Mesh shader invocations.
+    pub const MESH_INVOCATIONS: u32 = 0x4;
+    /// Primitives the mesh shaders emitted, culled ones included.
+    pub const MESH_PRIMITIVES: u32 = 0x8;
+    /// The size of the counter block.
+    pub const BYTES: u32 = 0xc;
 }
 
 /// What a driver cannot put in the root table.
@@ -95,6 +118,16 @@ impl RootTable {
         }
     }
 
+    /// The index of the draw within a multi-draw.
+    pub fn set_draw_index(&mut self, index: u32) {
+        self.put(DRAW_INDEX, &index.to_le_bytes());
+    }
+
+    /// Where task and mesh shaders add their statistics ([`query`]).
+    pub fn set_query_address(&mut self, address: u64) {
+        self.put(QUERY_ADDRESS, &address.to_le_bytes());
+    }
+
     /// The view a multiview draw's launch renders.
     pub fn set_view_index(&mut self, view: u32) {
         self.put(VIEW_INDEX, &view.to_le_bytes());
@@ -128,7 +161,9 @@ mod tests {
     // The fixed entries do not overlap (checked at compile time).
     const _: () = assert!(NUM_WORKGROUPS + 12 <= VIEW_INDEX);
     const _: () = assert!(VIEW_INDEX + 4 <= CULL_CONTROL);
-    const _: () = assert!(CULL_CONTROL + 4 <= PUSH_CONSTANTS);
+    const _: () = assert!(CULL_CONTROL + 4 <= DRAW_INDEX);
+    const _: () = assert!(DRAW_INDEX + 4 <= QUERY_ADDRESS);
+    const _: () = assert!(QUERY_ADDRESS.is_multiple_of(8) && QUERY_ADDRESS + 8 <= PUSH_CONSTANTS);
 
     #[test]
     fn buffer_entries_fit_the_table() {

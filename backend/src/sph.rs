@@ -90,16 +90,25 @@ impl Sph {
         s
     }
 
+    /// The header of a task or mesh stage: every such shader adds its
+    /// pipeline statistics to global memory (`from_ir/statistics.rs`).
+    fn task_mesh(shader_type: ShaderType) -> Sph {
+        let mut s = Sph::vtg(shader_type);
+        s.set_bit(bits::DOES_GLOBAL_STORE, true);
+        s.set_bit(bits::DOES_LOAD_OR_STORE, true);
+        s
+    }
+
     /// The header of a task shader: always bound as VERTEX (seed 000). Its
     /// outputs (counts and payload) are raw ATTR words, not SPH attributes.
     pub fn task() -> Sph {
-        Sph::vtg(ShaderType::Vertex)
+        Sph::task_mesh(ShaderType::Vertex)
     }
 
     /// The header of a mesh shader (bound as VERTEX, or TESSELLATION when a
     /// task shader feeds it).
     pub fn mesh(m: &MeshState, shader_type: ShaderType) -> Sph {
-        let mut s = Sph::vtg(shader_type);
+        let mut s = Sph::task_mesh(shader_type);
         s.set(
             bits::OUTPUT_TOPOLOGY,
             match m.topology {

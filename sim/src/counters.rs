@@ -45,14 +45,24 @@ impl Counters {
 
 /// The pipeline statistics of a draw as the H100's driver reports them
 /// (facts §4): invocations, not workgroups; generated primitives include
-/// culled ones. The hardware needs the shaders to count these themselves;
-/// the simulator's draw driver counts them from the launch (the workgroup
-/// size in the binary, the workgroups run, the primitive counts written).
+/// culled ones. The hardware needs the shaders to count these themselves,
+/// and they do: each workgroup adds its counts to the query block the root
+/// table points to (`abi::query`, `from_ir/statistics.rs`); the draw sums
+/// those blocks.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct PipelineStatistics {
     pub task_invocations: u64,
     pub mesh_invocations: u64,
     pub mesh_primitives_generated: u64,
+}
+
+impl PipelineStatistics {
+    /// Adds another workgroup's or view's counts.
+    pub fn add(&mut self, other: &PipelineStatistics) {
+        self.task_invocations += other.task_invocations;
+        self.mesh_invocations += other.mesh_invocations;
+        self.mesh_primitives_generated += other.mesh_primitives_generated;
+    }
 }
 
 /// The op's name without modifiers, as the listing begins it.

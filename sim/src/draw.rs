@@ -9,8 +9,8 @@ use crate::counters::{Counters, PipelineStatistics};
 use crate::error::SimError;
 use crate::isbe::{Isbe, IsbeRegion};
 use crate::mesh::{
-    Attributes, MeshDraw, MeshWorkgroup, TaskWorkgroup, read_mesh_outputs, run_mesh_view,
-    view_resources,
+    Attributes, DrawResources, MeshDraw, MeshWorkgroup, TaskWorkgroup, read_mesh_outputs,
+    run_mesh_view,
 };
 use crate::program::Program;
 use crate::warp::{Launch, lane_count, run_workgroup};
@@ -46,6 +46,12 @@ pub enum DrawError {
         groups[0], groups[1], groups[2]
     )]
     TooManyTaskGroups { groups: [u32; 3] },
+    #[error(
+        "the root table's grid {}x{}x{} does not multiply to the method stream's \
+         count {count}",
+        groups[0], groups[1], groups[2]
+    )]
+    GridMismatch { groups: [u32; 3], count: u32 },
     #[error(
         "task workgroup {workgroup}: it emitted {count} mesh workgroups at 0x4 but \
          x*y*z = {x}*{y}*{z} at 0x8..0x10"
@@ -97,23 +103,25 @@ fn check_mesh(mesh: &Binary, task: bool) -> Result<&MeshState, DrawError> {
 /// Runs the draw a method stream describes (facts §5) with the bound
 /// shaders: the group count and the stage state come from the decoded
 /// stream, which must agree with the binaries. The hardware only sees a
-/// count, so workgroups get ids (index, 0, 0).
+/// count, so the draw is one-dimensional: (count, 1, 1) in the root table.
 pub fn run_methods(
     words: &[u32],
     task: Option<&Binary>,
     mesh: &Binary,
     options: &SimOptions,
 ) -> Result<MeshDraw, DrawError> {
-    run_methods_multiview(words, task, mesh, 0, options)
+    run_methods_multiview(words, task, mesh, None, 0, options)
 }
 
-/// [`run_methods`] under a multiview render pass: `view_mask` 0 is a plain
-/// draw; otherwise the draw runs once per set bit, as
-/// [`run_draw_multiview`] describes.
+/// [`run_methods`] with the grid the driver wrote into the root table
+/// (`None`: one-dimensional), whose product must be the stream's count,
+/// under a multiview render pass: `view_mask` 0 is a plain draw; otherwise
+/// the draw runs once per set bit, as [`run_draw_multiview`] describes.
 pub fn run_methods_multiview(
     words: &[u32],
     task: Option<&Binary>,
     mesh: &Binary,
+    grid: Option<[u32; 3]>,
     view_mask: u32,
     options: &SimOptions,
 ) -> Result<MeshDraw, DrawError> {
@@ -132,7 +140,11 @@ pub fn run_methods_multiview(
             statistics: PipelineStatistics::default(),
         });
     }
-    run_draw_multiview(task, mesh, [count, 1, 1], view_mask, options)
+    let groups = grid.unwrap_or([count, 1, 1]);
+    if groups.iter().map(|&g| u64::from(g)).product::<u64>() != u64::from(count) {
+        return Err(DrawError::GridMismatch { groups, count });
+    }
+    run_draw_multiview(task, mesh, groups, view_mask, options)
 }
 
 /// A draw under a multiview render pass. `view_mask` 0 is a plain draw
@@ -163,9 +175,7 @@ pub fn run_draw_multiview(
         all.tasks.extend(draw.tasks);
         all.workgroups.extend(draw.workgroups);
         all.counters.add(&draw.counters);
-        all.statistics.task_invocations += draw.statistics.task_invocations;
-        all.statistics.mesh_invocations += draw.statistics.mesh_invocations;
-        all.statistics.mesh_primitives_generated += draw.statistics.mesh_primitives_generated;
+        all.statistics.add(&draw.statistics);
     }
     Ok(all)
 }
@@ -218,12 +228,8 @@ fn run_draw_view(
     };
     let task_program = Program::decode(&task.code)?;
     let mesh_program = Program::decode(&mesh.code)?;
-    // Checks the sizes; statistics count the API's invocations (facts §4),
-    // not the lanes a wide workgroup's logical subgroups share.
     lane_count(task.workgroup_size)?;
     lane_count(mesh.workgroup_size)?;
-    let task_invocations = invocations(task.workgroup_size);
-    let mesh_invocations = invocations(mesh.workgroup_size);
     let total = groups.iter().map(|&g| u64::from(g)).product::<u64>();
     let total = u32::try_from(total).map_err(|_| DrawError::TooManyTaskGroups { groups })?;
     // Task workgroups run in parallel (and the mesh workgroups of each);
@@ -247,6 +253,7 @@ fn run_draw_view(
                     mesh_state,
                     index,
                     id,
+                    groups,
                     view,
                 },
                 options,
@@ -260,13 +267,12 @@ fn run_draw_view(
     for run in runs {
         let run = run?;
         counters.add(&run.counters);
-        statistics.task_invocations += task_invocations;
+        statistics.add(&run.statistics);
         tasks.push(run.task);
-        for wg in run.workgroups {
-            counters.add(&wg.1);
-            statistics.mesh_invocations += mesh_invocations;
-            statistics.mesh_primitives_generated += u64::from(wg.0.primitive_count);
-            workgroups.push(wg.0);
+        for (wg, run, counted) in run.workgroups {
+            counters.add(&run);
+            statistics.add(&counted);
+            workgroups.push(wg);
         }
     }
     Ok(MeshDraw {
@@ -278,17 +284,15 @@ fn run_draw_view(
     })
 }
 
-/// The invocations of one workgroup as the API counts them.
-pub(crate) fn invocations(size: [u32; 3]) -> u64 {
-    size.iter().map(|&n| u64::from(n)).product()
-}
-
 /// What one task workgroup and the mesh workgroups it launched produced.
 struct TaskRun {
     task: TaskWorkgroup,
     counters: Counters,
-    /// Each mesh workgroup's outputs and counts, in mesh group order.
-    workgroups: Vec<(MeshWorkgroup, Counters)>,
+    /// What the task workgroup counted into its query block.
+    statistics: PipelineStatistics,
+    /// Each mesh workgroup's outputs, counts and statistics, in mesh group
+    /// order.
+    workgroups: Vec<(MeshWorkgroup, Counters, PipelineStatistics)>,
 }
 
 /// The task workgroup `index` of a draw and the binaries it runs with.
@@ -300,6 +304,8 @@ struct TaskLaunch<'a> {
     mesh_state: &'a MeshState,
     index: u32,
     id: [u32; 3],
+    /// The draw's grid of task workgroups (in the root table).
+    groups: [u32; 3],
     /// The view the draw renders (0 without multiview).
     view: u32,
 }
@@ -321,6 +327,7 @@ fn run_task(
         mesh_state,
         index,
         id,
+        groups,
         view,
     } = t;
     let mut isbe = Isbe::for_task(task_state, index);
@@ -328,11 +335,12 @@ fn run_task(
         workgroup_size: task.workgroup_size,
         workgroup_id: id,
     };
+    let mut task_resources = DrawResources::new(groups, view);
     let counters = run_workgroup(
         task_program,
         &launch,
         &mut isbe,
-        &mut view_resources(view),
+        &mut task_resources.resources,
         options,
     )
     .map_err(|e| SimError::InWorkgroup {
@@ -376,11 +384,12 @@ fn run_task(
                 workgroup_size: mesh.workgroup_size,
                 workgroup_id: mesh_id,
             };
+            let mut draw = DrawResources::new(groups, view);
             let run = run_workgroup(
                 mesh_program,
                 &launch,
                 &mut misbe,
-                &mut view_resources(view),
+                &mut draw.resources,
                 options,
             )
             .map_err(|e| SimError::InWorkgroup {
@@ -389,7 +398,7 @@ fn run_task(
             })?;
             let mut wg = read_mesh_outputs(mesh_state, &misbe, mesh_id)?;
             wg.task_workgroup = Some(index);
-            Ok((wg, run))
+            Ok((wg, run, draw.statistics()))
         })
         .collect::<Vec<Result<_, SimError>>>()
         // In order, so the first failing mesh workgroup is the one reported.
@@ -401,6 +410,7 @@ fn run_task(
             mesh_groups: [x, y, z],
         },
         counters,
+        statistics: task_resources.statistics(),
         workgroups,
     })
 }

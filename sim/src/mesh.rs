@@ -118,11 +118,10 @@ pub(crate) fn run_mesh_view(
         .flat_map(|z| (0..groups[1]).flat_map(move |y| (0..groups[0]).map(move |x| [x, y, z])))
         .collect();
     lane_count(binary.workgroup_size)?;
-    let invocations = crate::draw::invocations(binary.workgroup_size);
     // Workgroups run in parallel, each into its own ISBE; results are
     // gathered in launch order and the first error in that order wins, so
     // the draw is the same whatever the thread count.
-    let runs: Vec<Result<(Counters, MeshWorkgroup), SimError>> = ids
+    let runs: Vec<Result<(Counters, PipelineStatistics, MeshWorkgroup), SimError>> = ids
         .par_iter()
         .enumerate()
         .map(|(index, &id)| {
@@ -132,24 +131,24 @@ pub(crate) fn run_mesh_view(
             };
             let mut isbe = Isbe::for_mesh(mesh, index as u32);
             // No buffers are bound to mesh draws yet, so nothing global is
-            // shared between workgroups; the root table holds the view.
-            let mut resources = view_resources(view);
-            let run = run_workgroup(&program, &launch, &mut isbe, &mut resources, options)
+            // shared between workgroups but the statistics, which each
+            // workgroup counts into its own query block.
+            let mut draw = DrawResources::new(groups, view);
+            let run = run_workgroup(&program, &launch, &mut isbe, &mut draw.resources, options)
                 .map_err(|e| SimError::InWorkgroup {
                     workgroup: id,
                     error: Box::new(e),
                 })?;
-            Ok((run, read_mesh_outputs(mesh, &isbe, id)?))
+            Ok((run, draw.statistics(), read_mesh_outputs(mesh, &isbe, id)?))
         })
         .collect();
     let mut counters = Counters::default();
     let mut statistics = PipelineStatistics::default();
     let mut workgroups = Vec::with_capacity(runs.len());
     for run in runs {
-        let (run, wg) = run?;
+        let (run, counted, wg) = run?;
         counters.add(&run);
-        statistics.mesh_invocations += invocations;
-        statistics.mesh_primitives_generated += u64::from(wg.primitive_count);
+        statistics.add(&counted);
         workgroups.push(wg);
     }
     Ok(MeshDraw {
@@ -161,17 +160,45 @@ pub(crate) fn run_mesh_view(
     })
 }
 
-/// The resources of a task or mesh workgroup rendering `view`: constant
-/// bank 0 is the root table with the view index at its ABI slot (the rest
-/// zero: no buffers or push constants are bound to mesh draws yet).
-pub(crate) fn view_resources(view: u32) -> Resources {
-    let mut root = RootTable::default();
-    root.set_view_index(view);
-    let mut resources = Resources::default();
-    resources
-        .constants
-        .set(abi::ROOT_BANK, root.bytes().to_vec());
-    resources
+/// The resources of one task or mesh workgroup of a draw.
+pub(crate) struct DrawResources {
+    pub resources: Resources,
+    /// Where the query block the shaders count statistics into is mapped.
+    query: u64,
+}
+
+impl DrawResources {
+    /// The resources of a workgroup of a draw of `groups` rendering
+    /// `view`: constant bank 0 is the root table with the draw's grid
+    /// (which the shaders split their linear index by), the view index,
+    /// draw index 0 and the address of a zeroed statistics query block
+    /// (`abi::query`) at their ABI slots (the rest zero: no buffers or push
+    /// constants are bound to mesh draws yet). Each workgroup gets its own
+    /// query block; the draw sums them in launch order.
+    pub fn new(groups: [u32; 3], view: u32) -> DrawResources {
+        let mut resources = Resources::default();
+        let query = resources.global.map(vec![0; abi::query::BYTES as usize]);
+        let mut root = RootTable::default();
+        root.set_num_workgroups(groups);
+        root.set_view_index(view);
+        root.set_draw_index(0);
+        root.set_query_address(query);
+        resources
+            .constants
+            .set(abi::ROOT_BANK, root.bytes().to_vec());
+        DrawResources { resources, query }
+    }
+
+    /// What the workgroup's shader counted into its query block.
+    pub fn statistics(&self) -> PipelineStatistics {
+        let block = self.resources.global.buffer(self.query).unwrap_or_default();
+        let word = |at: u32| u64::from(word(block, at));
+        PipelineStatistics {
+            task_invocations: word(abi::query::TASK_INVOCATIONS),
+            mesh_invocations: word(abi::query::MESH_INVOCATIONS),
+            mesh_primitives_generated: word(abi::query::MESH_PRIMITIVES),
+        }
+    }
 }
 
 /// Reads one workgroup's outputs back from its ISBE; `workgroup` only

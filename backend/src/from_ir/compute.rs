@@ -21,7 +21,7 @@ impl Isel<'_> {
 
     /// `a * b + c` (folded when constant; `c` alone when `a` is zero, as
     /// for the z axis of a 2D workgroup, and `a` alone for `a * 1 + 0`).
-    fn mad(&mut self, a: Comp, b: u32, c: Comp) -> Comp {
+    pub(super) fn mad(&mut self, a: Comp, b: u32, c: Comp) -> Comp {
         if a == Comp::Const(0) {
             return c;
         }

@@ -433,6 +433,7 @@ impl Isel<'_> {
     /// one lane. A one-invocation workgroup has only lane 0, so it needs no
     /// guard.
     pub(super) fn set_mesh_outputs(&mut self, primitive_count: Comp) {
+        self.count_primitives(primitive_count);
         let data = self.reg_or_zero(primitive_count);
         let guard = self.lane0_guard();
         self.isbe_write(

@@ -8,6 +8,7 @@ mod cas_loop;
 mod compute;
 mod control;
 mod dce;
+mod draw_ids;
 mod idiv;
 mod mem_atomics;
 mod mem_layout;
@@ -15,6 +16,7 @@ mod memory;
 mod mesh_out;
 pub mod places;
 pub mod shared;
+mod statistics;
 mod subgroup_ops;
 mod subgroup_scan;
 mod subgroups;
@@ -91,6 +93,9 @@ pub(crate) struct Isel<'a> {
     /// gl_WorkGroupID of a mesh shader behind a task shader, per (MIR
     /// block, y/z wanted).
     workgroup_ids: HashMap<(usize, bool), Vec<Comp>>,
+    /// The register pair holding the statistics query address, per MIR
+    /// block (`statistics`).
+    query_address: HashMap<usize, u32>,
     /// The register holding the workgroup index, once read.
     workgroup_index: Option<u32>,
     /// Shared and local variable placement.
@@ -149,6 +154,7 @@ pub fn select(sh: &Shader, target: Arch, task_present: bool) -> Result<Selected,
         const_regs: HashMap::new(),
         task_present,
         workgroup_index: None,
+        query_address: HashMap::new(),
         elem_offsets: HashMap::new(),
         computed_offset_stores: Vec::new(),
         workgroup_ids: HashMap::new(),
@@ -171,6 +177,7 @@ pub fn select(sh: &Shader, target: Arch, task_present: bool) -> Result<Selected,
             isel.init_viewport_masks();
         }
         isel.init_shared()?;
+        isel.count_invocations();
         for &b in &sh.layout {
             isel.block(b)?;
         }
@@ -483,6 +490,8 @@ impl<'a> Isel<'a> {
             Some(b) => self.subgroup_builtin(b, inst)?,
             None => None,
         };
+        // Only .x read: the y/z split of the workgroup index is not needed.
+        let want_yz = !matches!(place.path.as_slice(), [places::Step::Const(0)]);
         let comps = match var.builtin {
             _ if logical.is_some() => logical.unwrap_or_default(),
             Some(BuiltIn::LocalInvocationIndex | BuiltIn::SubgroupLocalInvocationId)
@@ -499,31 +508,23 @@ impl<'a> Isel<'a> {
             }
             Some(BuiltIn::SubgroupSize) => vec![Comp::Const(32)],
             // The hardware gives task and mesh workgroups only a linear
-            // index (facts §3). A task shader's or lone mesh shader's draw
-            // is one-dimensional here (DRAW_VERTEX_ARRAY's COUNT): the
-            // y/z split of a vkCmdDrawMeshTasks grid needs the counts
-            // from a driver constant buffer, which is not modelled. Behind
-            // a task shader the counts are in the input ISBE (above).
-            Some(BuiltIn::WorkgroupId) if self.sh.stage == Stage::Mesh && self.task_present => {
-                let want_yz = !matches!(place.path.as_slice(), [places::Step::Const(0)]);
-                self.mesh_workgroup_id(want_yz)
-            }
+            // index (facts §3); draw_ids.rs splits it by the grid.
             Some(BuiltIn::WorkgroupId) if self.sh.stage != Stage::Compute => {
-                vec![
-                    Comp::Reg(self.workgroup_index()),
-                    Comp::Const(0),
-                    Comp::Const(0),
-                ]
-            }
-            Some(BuiltIn::NumWorkgroups) if self.sh.stage == Stage::Mesh && self.task_present => {
-                self.mesh_group_counts()
+                self.draw_workgroup_id(want_yz)
             }
             Some(BuiltIn::NumWorkgroups) if self.sh.stage != Stage::Compute => {
-                return Err(self.unsupported(
-                    "gl_NumWorkGroups outside a mesh shader launched by a task shader (the \
-                     draw's group counts live in a driver constant buffer, not modelled)",
-                    inst,
-                ));
+                self.draw_num_workgroups()
+            }
+            Some(BuiltIn::GlobalInvocationId) if self.sh.stage != Stage::Compute => {
+                self.draw_global_id(want_yz, inst)?
+            }
+            Some(BuiltIn::LocalInvocationId) if self.sh.stage != Stage::Compute => {
+                self.draw_local_id(inst)?
+            }
+            // One direct draw per launch: the driver writes its index
+            // (0 for vkCmdDrawMeshTasksEXT) into the root table.
+            Some(BuiltIn::DrawIndex) if self.sh.stage != Stage::Compute => {
+                vec![self.root_word(abi::DRAW_INDEX)]
             }
             Some(BuiltIn::WorkgroupSize) => self.sh.workgroup_size.map(Comp::Const).to_vec(),
             // The draw writes the view it is rendering into the root

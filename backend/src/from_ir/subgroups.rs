@@ -89,6 +89,7 @@ impl Isel<'_> {
             self.init_viewport_masks();
         }
         self.init_shared()?;
+        self.count_invocations();
         // Copy 0 is entered between the steps (the spine map stays in
         // `spine`).
         self.copy = 0;

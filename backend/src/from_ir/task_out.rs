@@ -253,39 +253,6 @@ impl Isel<'_> {
         r
     }
 
-    /// gl_NumWorkGroups of a mesh shader launched by a task shader: the
-    /// counts the task shader emitted, from its input ISBE.
-    pub(super) fn mesh_group_counts(&mut self) -> Vec<Comp> {
-        [task_attr::GROUP_X, task_attr::GROUP_Y, task_attr::GROUP_Z]
-            .into_iter()
-            .map(|a| Comp::Reg(self.isbe_read(Src::ZERO, a, false, false)))
-            .collect()
-    }
-
-    /// gl_WorkGroupID of a mesh shader launched by a task shader: its
-    /// index within the launch split by the task's x/y/z counts from the
-    /// input ISBE (x = i % cx, y = i / cx % cy, z = i / cx / cy). `want_yz`
-    /// is false when only .x is read (one division instead of two).
-    /// Computed once per MIR block.
-    pub(super) fn mesh_workgroup_id(&mut self, want_yz: bool) -> Vec<Comp> {
-        if let Some(c) = self.workgroup_ids.get(&(self.cur, want_yz)) {
-            return c.clone();
-        }
-        let index = Comp::Reg(self.workgroup_index());
-        let cx = Comp::Reg(self.isbe_read(Src::ZERO, task_attr::GROUP_X, false, false));
-        let (q, x) = self.udiv_rem(index, cx);
-        let comps = if want_yz {
-            let cy = Comp::Reg(self.isbe_read(Src::ZERO, task_attr::GROUP_Y, false, false));
-            let (z, y) = self.udiv_rem(q, cy);
-            vec![x, y, z]
-        } else {
-            vec![x, Comp::Const(0), Comp::Const(0)]
-        };
-        self.workgroup_ids
-            .insert((self.cur, want_yz), comps.clone());
-        comps
-    }
-
     /// EmitMeshTasksEXT: one invocation writes the count x*y*z and x/y/z,
     /// then the task shader ends.
     pub(super) fn emit_mesh_tasks(&mut self, x: Comp, y: Comp, z: Comp) {
