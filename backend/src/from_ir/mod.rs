@@ -6,7 +6,7 @@ mod alu;
 mod atomics;
 mod compute;
 mod control;
-mod dce;
+pub mod dce;
 mod idiv;
 mod mem_atomics;
 mod mem_layout;
