@@ -83,6 +83,7 @@ pub fn compile(words: &[u32], options: &Options) -> Result<Compiled, Error> {
         arch: options.arch.unwrap_or(Arch::DEFAULT),
         task_present: options.task_present,
         print_passes: options.print_passes,
+        ..BackendOptions::default()
     };
     Ok(backend::compile::compile(&shader, &backend_options)?)
 }

@@ -7,11 +7,19 @@ use crate::binary::{Binary, ComputeState, MeshState, TaskState};
 use crate::block_order::order_blocks;
 use crate::calc_instr_deps::calc_instr_deps;
 use crate::error::BackendError;
+use crate::from_ir::dce::eliminate_dead_code;
 use crate::from_ir::select;
 use crate::from_ir::task_out::payload_bytes;
 use crate::isa::Instr;
 use crate::layout::layout;
 use crate::limits;
+use crate::mir::MFunc;
+use crate::opt_const_fold::const_fold;
+use crate::opt_copy_prop::copy_prop;
+use crate::opt_cse::cse;
+use crate::opt_ffma::form_ffma;
+use crate::opt_imad::form_imad;
+use crate::opt_lop3::fuse_lop3;
 use crate::program;
 use crate::sph::{ShaderType, Sph};
 use crate::target::Arch;
@@ -25,6 +33,9 @@ pub struct BackendOptions {
     pub task_present: bool,
     /// Capture the machine IR after every pass.
     pub print_passes: bool,
+    /// Fuse FMUL + FADD into FFMA (one rounding instead of two:
+    /// `opt_ffma.rs` says why this is not the default).
+    pub fp_contract: bool,
 }
 
 impl Default for BackendOptions {
@@ -33,6 +44,7 @@ impl Default for BackendOptions {
             arch: Arch::DEFAULT,
             task_present: false,
             print_passes: false,
+            fp_contract: false,
         }
     }
 }
@@ -48,11 +60,51 @@ pub struct Compiled {
     pub pass_dumps: Vec<(&'static str, String)>,
 }
 
+/// A machine-IR pass; it returns whether it changed anything.
+pub type Pass = fn(&mut MFunc) -> bool;
+
+/// The optimisations between instruction selection and register
+/// allocation, in order. Folding exposes copies and copies expose folds,
+/// hence the second copy propagation; CSE runs once operands are
+/// canonical; the fusions need single-use producers, which CSE and copy
+/// propagation leave; dead-code elimination removes what they orphaned.
+pub fn optimisations(opts: &BackendOptions) -> Vec<(&'static str, Pass)> {
+    let mut passes: Vec<(&'static str, Pass)> = vec![
+        ("copy_prop", copy_prop),
+        ("const_fold", const_fold),
+        ("copy_prop", copy_prop),
+        ("cse", cse),
+        ("imad", form_imad),
+    ];
+    if opts.fp_contract {
+        passes.push(("ffma", form_ffma));
+    }
+    passes.extend([
+        ("lop3", fuse_lop3 as Pass),
+        ("dce", |f| {
+            eliminate_dead_code(f);
+            true
+        }),
+    ]);
+    passes
+}
+
+/// `SPVSASS_PRINT=after-each-pass` prints the IR after each pass to
+/// standard error, for any caller (the CLI's `--print-passes` captures it
+/// into `Compiled::pass_dumps` instead).
+fn print_env() -> bool {
+    std::env::var("SPVSASS_PRINT").is_ok_and(|v| v == "after-each-pass")
+}
+
 pub fn compile(sh: &Shader, opts: &BackendOptions) -> Result<Compiled, BackendError> {
     let mut dumps = Vec::new();
+    let to_stderr = print_env();
     let mut dump = |name: &'static str, text: &dyn Fn() -> String| {
         if opts.print_passes {
             dumps.push((name, text()));
+        }
+        if to_stderr {
+            eprintln!("// ---- after {name} ----\n{}", text());
         }
     };
     if sh.stage == Stage::Compute {
@@ -66,6 +118,10 @@ pub fn compile(sh: &Shader, opts: &BackendOptions) -> Result<Compiled, BackendEr
     let computed_offset_stores = selected.computed_offset_stores;
     let mut func = selected.func;
     dump("select", &|| func.to_string());
+    for (name, pass) in optimisations(opts) {
+        pass(&mut func);
+        dump(name, &|| func.to_string());
+    }
     order_blocks(&mut func);
     dump("order_blocks", &|| func.to_string());
     let assigned = assign_regs(&mut func, selected.local_bytes)?;

@@ -6,26 +6,8 @@
 
 use crate::isa::{AtomOp, Dst, Instr, MemSpace, Op, OpRed, OperandKind, Reg};
 use crate::mir::MFunc;
+use crate::mir_info::is_pure;
 use std::collections::HashSet;
-
-/// Whether removing `op` when its results are unused changes nothing.
-fn is_pure(op: &Op) -> bool {
-    matches!(
-        op,
-        Op::Mov(_)
-            | Op::IAdd3(_)
-            | Op::IMad(_)
-            | Op::ISetP(_)
-            | Op::FSetP(_)
-            | Op::FArith(_)
-            | Op::Sel(_)
-            | Op::Lop3(_)
-            | Op::Shf(_)
-            | Op::Conv(_)
-            | Op::S2R(_)
-            | Op::Ldc(_)
-    )
-}
 
 /// The virtual registers `ins` defines or uses (each member of a group).
 fn regs(f: &MFunc, ins: &Instr, kind: OperandKind) -> Vec<u32> {

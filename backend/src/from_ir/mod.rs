@@ -7,7 +7,7 @@ mod atomics;
 mod cas_loop;
 mod compute;
 mod control;
-mod dce;
+pub mod dce;
 mod draw_ids;
 mod idiv;
 mod mem_atomics;

@@ -1,0 +1,132 @@
+//! Copy propagation with immediate and constant-bank operand folding.
+//!
+//! A register defined once by an unguarded `MOV` of a register, RZ, an
+//! immediate or a constant-bank word, or by an `LDC` of a fixed
+//! constant-bank word, is replaced in its uses by what it copies: another
+//! register anywhere, a constant only in the ALU source slots that can
+//! encode it (the ISA's encoder decides, commuting sources where that
+//! helps). The copies that become unused are left to dead-code
+//! elimination. Constant-bank operands cost nothing on NVIDIA GPUs (the ALU
+//! reads them through the constant cache), so folding an LDC saves an
+//! instruction and a register.
+
+use crate::isa::{MemSize, Op, OperandKind, Reg, Src, SrcRef, float_src};
+use crate::mir::MFunc;
+use crate::mir_info::{Info, alu_srcs, dst_vreg, place_src};
+use std::collections::HashMap;
+
+/// What each copy stands for, before modifiers.
+fn copies(f: &MFunc, info: &Info) -> HashMap<u32, SrcRef> {
+    let mut out = HashMap::new();
+    for ins in f.blocks.iter().flat_map(|b| &b.instrs) {
+        if !ins.guard.is_true() {
+            continue;
+        }
+        let (d, value) = match ins.op {
+            Op::Mov(m) if !m.src.neg && !m.src.abs => (dst_vreg(&m.dst), m.src.src),
+            Op::Ldc(l) if l.addr.src == SrcRef::Zero && l.size == MemSize::B32 => (
+                dst_vreg(&l.dst),
+                SrcRef::CBuf {
+                    bank: l.bank,
+                    offset: l.offset,
+                },
+            ),
+            _ => continue,
+        };
+        let Some(d) = d.filter(|&d| info.is_plain(d)) else {
+            continue;
+        };
+        let source_ok = match value {
+            // The copied register must not change between the copy and a
+            // use: SSA, one definition.
+            SrcRef::Reg(Reg::Virt(s)) => info.defs.get(s as usize) == Some(&1),
+            SrcRef::Reg(Reg::Phys(_)) => false,
+            _ => true,
+        };
+        if source_ok {
+            out.insert(d, value);
+        }
+    }
+    out
+}
+
+/// Follows copies of copies to the original value.
+fn resolve(map: &HashMap<u32, SrcRef>, v: u32) -> Option<SrcRef> {
+    let mut cur = *map.get(&v)?;
+    for _ in 0..map.len() {
+        match cur {
+            SrcRef::Reg(Reg::Virt(w)) => match map.get(&w) {
+                Some(&next) => cur = next,
+                None => break,
+            },
+            _ => break,
+        }
+    }
+    Some(cur)
+}
+
+/// The source `s` (reading a register) rewritten to read constant `c`,
+/// with its modifiers applied to an immediate, which cannot carry them.
+fn constant_src(op: &Op, s: &Src, c: SrcRef) -> Option<Src> {
+    match c {
+        SrcRef::Zero | SrcRef::CBuf { .. } => Some(Src { src: c, ..*s }),
+        SrcRef::Imm(k) if !s.neg && !s.abs => Some(Src::imm(k)),
+        SrcRef::Imm(k) => match op {
+            Op::IAdd3(_) if !s.abs => Some(Src::imm(k.wrapping_neg())),
+            Op::FArith(_) | Op::FSetP(_) | Op::FMnMx(_) => Some(Src::imm(float_src(s, k))),
+            _ => None,
+        },
+        SrcRef::Reg(_) => None,
+    }
+}
+
+/// Runs the pass; returns whether anything changed.
+pub fn copy_prop(f: &mut MFunc) -> bool {
+    let info = Info::new(f);
+    let map = copies(f, &info);
+    if map.is_empty() {
+        return false;
+    }
+    let mut changed = false;
+    for b in &mut f.blocks {
+        for a in b.succ_args.iter_mut().flatten() {
+            if let Some(SrcRef::Reg(Reg::Virt(w))) = resolve(&map, *a) {
+                *a = w;
+                changed = true;
+            }
+        }
+        for ins in &mut b.instrs {
+            // Registers for registers, in any operand.
+            ins.visit_regs(&mut |r, _, kind, _| {
+                if let (Reg::Virt(v), OperandKind::Use) = (*r, kind)
+                    && let Some(SrcRef::Reg(w)) = resolve(&map, v)
+                {
+                    *r = w;
+                    changed = true;
+                }
+            });
+            // Constants where the operand form allows them.
+            let n = alu_srcs(&mut ins.op).map_or(0, |s| s.len());
+            for slot in 0..n {
+                let mut op = ins.op;
+                let Some(s) = alu_srcs(&mut op).map(|s| s[slot]) else {
+                    continue;
+                };
+                let Some(c) = s
+                    .as_reg()
+                    .and_then(|r| match r {
+                        Reg::Virt(v) => resolve(&map, v),
+                        Reg::Phys(_) => None,
+                    })
+                    .filter(|c| !matches!(c, SrcRef::Reg(_)))
+                else {
+                    continue;
+                };
+                if let Some(new) = constant_src(&ins.op, &s, c) {
+                    changed |= place_src(ins, slot, new);
+                }
+            }
+        }
+    }
+    changed
+}

@@ -1,0 +1,83 @@
+//! Common-subexpression elimination over the dominator tree.
+//!
+//! Walking the dominator tree from the entry, an unguarded pure instruction
+//! (`mir_info::is_cse_candidate`: no memory but the read-only constant
+//! banks, no warp-wide op, not the clock) with the same op and operands as
+//! one in a dominating position is dropped and its result renamed to the
+//! earlier one. Lane-varying S2R values (SR_TID.X, SR_LANEID) are the same
+//! for a thread wherever they are read, so they are merged too. Registers
+//! in 64/128-bit groups are left alone.
+
+use crate::isa::{Instr, OperandKind, Reg};
+use crate::mir::MFunc;
+use crate::mir_info::{Info, idoms, is_cse_candidate, rename_uses, single_def};
+use std::collections::HashMap;
+
+/// Runs the pass; returns whether anything changed.
+pub fn cse(f: &mut MFunc) -> bool {
+    let info = Info::new(f);
+    let idom = idoms(f);
+    let mut children = vec![Vec::new(); f.blocks.len()];
+    for (b, d) in idom.iter().enumerate() {
+        if let Some(d) = d {
+            children[*d].push(b);
+        }
+    }
+    let mut table: HashMap<Instr, u32> = HashMap::new();
+    let mut rename: HashMap<u32, u32> = HashMap::new();
+    let mut dead: Vec<(usize, usize)> = Vec::new();
+    // (block, entering): on leaving a block its expressions go out of scope.
+    let mut stack = vec![(0usize, true)];
+    let mut scopes: Vec<Vec<Instr>> = Vec::new();
+    while let Some((b, entering)) = stack.pop() {
+        if !entering {
+            for key in scopes.pop().unwrap_or_default() {
+                table.remove(&key);
+            }
+            continue;
+        }
+        stack.push((b, false));
+        stack.extend(children[b].iter().rev().map(|&c| (c, true)));
+        let mut added = Vec::new();
+        for (i, ins) in f.blocks[b].instrs.iter_mut().enumerate() {
+            ins.visit_regs(&mut |r, _, kind, _| {
+                if let (Reg::Virt(v), OperandKind::Use) = (*r, kind)
+                    && let Some(&n) = rename.get(&v)
+                {
+                    *r = Reg::Virt(n);
+                }
+            });
+            if !ins.guard.is_true() || !is_cse_candidate(&ins.op) {
+                continue;
+            }
+            let Some((d, _)) = single_def(ins).filter(|(d, _)| info.is_plain(*d)) else {
+                continue;
+            };
+            let mut key = *ins;
+            key.visit_regs(&mut |r, _, kind, _| {
+                if kind == OperandKind::Def {
+                    *r = Reg::Virt(u32::MAX);
+                }
+            });
+            match table.get(&key) {
+                Some(&prev) => {
+                    rename.insert(d, prev);
+                    dead.push((b, i));
+                }
+                None => {
+                    table.insert(key, d);
+                    added.push(key);
+                }
+            }
+        }
+        scopes.push(added);
+    }
+    if dead.is_empty() {
+        return false;
+    }
+    for &(b, i) in dead.iter().rev() {
+        f.blocks[b].instrs.remove(i);
+    }
+    rename_uses(f, &rename);
+    true
+}
