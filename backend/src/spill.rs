@@ -120,10 +120,11 @@ impl SpillFrame {
     }
 }
 
-/// Whether `from -> to` moves a predicate to or from a spill slot.
-pub fn spills_predicate(from: Allocation, to: Allocation) -> bool {
-    let is_pred = |a: Allocation| a.as_reg().map(PReg::class) == Some(RegClass::Float);
-    (is_pred(from) && to.is_stack()) || (from.is_stack() && is_pred(to))
+/// Whether `from -> to` moves a register of `class` to or from a spill
+/// slot.
+pub fn spills_class(from: Allocation, to: Allocation, class: RegClass) -> bool {
+    let is = |a: Allocation| a.as_reg().map(PReg::class) == Some(class);
+    (is(from) && to.is_stack()) || (from.is_stack() && is(to))
 }
 
 /// A register-to-register copy in the ISA: MOV for GPRs; for predicates
