@@ -154,3 +154,43 @@ fn over_a_hundred_live_values_spill_to_local_memory_and_compute_right() {
         assert_eq!(got, expected, "o[{id}]");
     }
 }
+
+#[test]
+fn twelve_live_predicates_spill_through_a_scratch_gpr() {
+    // c_pred_pressure.comp keeps 12 comparisons live (P0..P6 hold seven),
+    // then folds them as s = s * 2 + c[k] from k = 11 down to 0.
+    let compiled = common::compile("c_pred_pressure.comp", Arch::Sm86);
+    let binary = &compiled.binary;
+    let listing = spvsass::listing(binary, false).unwrap();
+    // A predicate is stored as a word (SEL 1 or 0, STL) and read back
+    // (LDL, ISETP.NE) through a GPR.
+    let lines: Vec<&str> = listing.lines().collect();
+    let spills = lines
+        .windows(2)
+        .filter(|w| w[0].contains(" SEL ") && w[0].contains(", !P") && w[1].contains(" STL "))
+        .count();
+    let reloads = lines
+        .windows(2)
+        .filter(|w| w[0].contains(" LDL ") && w[1].contains(" ISETP.NE.U32.AND P"))
+        .count();
+    assert!(
+        spills >= 5 && reloads >= 5,
+        "{spills} spills, {reloads} reloads"
+    );
+    // Few values besides the predicates: the scratch register is one of
+    // a small file, not R63.
+    assert!(binary.num_gprs <= 32, "{} GPRs", binary.num_gprs);
+
+    let a: Vec<u32> = (0..64 * 12u32).map(|i| (i * 37) % 131).collect();
+    let out = run(
+        "c_pred_pressure.comp",
+        2,
+        &[(0, a.clone()), (1, vec![0; 64])],
+    );
+    for (id, &got) in out[&1].iter().enumerate() {
+        let expected = (0..12u32).rev().fold(0, |s, k| {
+            s * 2 + u32::from(a[id * 12 + k as usize] > k * 10)
+        });
+        assert_eq!(got, expected, "o[{id}]");
+    }
+}

@@ -25,7 +25,7 @@
 use crate::error::BackendError;
 use crate::isa::{Instr, Op, OperandKind, Reg, RegFile};
 use crate::mir::MFunc;
-use crate::spill::{SpillFrame, spills_predicate};
+use crate::spill::{SpillFrame, spills_class};
 use regalloc2::{
     Block, Edit, Function, Inst, InstPosition, InstRange, MachineEnv, Operand, Output, PReg,
     PRegSet, RegClass, RegallocOptions, VReg,
@@ -222,29 +222,57 @@ pub fn assign_regs(f: &mut MFunc, local_bytes: u32) -> Result<Assigned, BackendE
 }
 
 /// Runs regalloc2 over the budgets; returns its output and, when
-/// predicates spill, the GPR set aside for them.
+/// predicates spill, the GPR their spills and reloads go through.
 fn allocate(flat: &Flat<'_>) -> Result<(Output, Option<u8>), BackendError> {
-    let mut spilled = None;
+    let spills = |out: &Output, class| {
+        out.edits.iter().any(|(_, e)| match *e {
+            Edit::Move { from, to } => spills_class(from, to, class),
+        })
+    };
+    let mut chosen = None;
     for budget in GPR_BUDGETS {
         // Fixed group registers can crowd a small budget: try the next.
         match run(flat, budget) {
-            Ok(out) if out.num_spillslots == 0 => return Ok((out, None)),
-            Ok(out) => spilled = Some(out),
+            Ok(out) => {
+                // More GPRs do not help predicates spill less.
+                let done = !spills(&out, RegClass::Int);
+                chosen = Some(out);
+                if done {
+                    break;
+                }
+            }
             Err(Failed::Alloc(_)) if budget < NUM_GPRS => continue,
             Err(e) => return Err(e.into()),
         }
     }
-    let out = spilled.expect("the full budget either spilled or returned");
-    let moves_predicates = out.edits.iter().any(|(_, e)| match *e {
-        Edit::Move { from, to } => spills_predicate(from, to),
-    });
-    if !moves_predicates {
+    let out = chosen.expect("the full budget either gave an output or returned");
+    if !spills(&out, RegClass::Float) {
         return Ok((out, None));
     }
-    // Predicates go to local memory through a GPR: set the last aside.
+    // Predicates reach local memory through a GPR that holds no value
+    // anywhere: the lowest one the allocation left unused, or else the
+    // last, set aside in a second run.
+    let used = gprs_in(&out);
+    if used != u64::MAX {
+        return Ok((out, Some((!used).trailing_zeros() as u8)));
+    }
     let scratch = NUM_GPRS - 1;
     let out = run(flat, scratch).map_err(BackendError::from)?;
     Ok((out, Some(scratch)))
+}
+
+/// The GPRs an allocation puts values in, as a bit mask.
+fn gprs_in(out: &Output) -> u64 {
+    let edits = out.edits.iter().flat_map(|(_, e)| match *e {
+        Edit::Move { from, to } => [from, to],
+    });
+    out.allocs
+        .iter()
+        .copied()
+        .chain(edits)
+        .filter_map(|a| a.as_reg())
+        .filter(|r| r.class() == RegClass::Int)
+        .fold(0u64, |m, r| m | 1 << r.hw_enc())
 }
 
 /// Why one allocation attempt failed.

@@ -120,10 +120,11 @@ impl SpillFrame {
     }
 }
 
-/// Whether `from -> to` moves a predicate to or from a spill slot.
-pub fn spills_predicate(from: Allocation, to: Allocation) -> bool {
-    let is_pred = |a: Allocation| a.as_reg().map(PReg::class) == Some(RegClass::Float);
-    (is_pred(from) && to.is_stack()) || (from.is_stack() && is_pred(to))
+/// Whether `from -> to` moves a register of `class` to or from a spill
+/// slot.
+pub fn spills_class(from: Allocation, to: Allocation, class: RegClass) -> bool {
+    let is = |a: Allocation| a.as_reg().map(PReg::class) == Some(class);
+    (is(from) && to.is_stack()) || (from.is_stack() && is(to))
 }
 
 /// A register-to-register copy in the ISA: MOV for GPRs; for predicates
@@ -189,4 +190,69 @@ fn gpr_to_pred(g: u8, p: u8) -> Instr {
         srcs: [Src::reg(Reg::Phys(g)), Src::ZERO],
         accum: PredSrc::TRUE,
     }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn gpr(n: usize) -> Allocation {
+        Allocation::reg(PReg::new(n, RegClass::Int))
+    }
+    fn pred(n: usize) -> Allocation {
+        Allocation::reg(PReg::new(n, RegClass::Float))
+    }
+    fn slot(n: usize) -> Allocation {
+        Allocation::stack(SpillSlot::new(n))
+    }
+    fn text(instrs: &[Instr]) -> Vec<String> {
+        instrs.iter().map(|i| i.to_string()).collect()
+    }
+
+    #[test]
+    fn the_frame_follows_the_local_arrays_word_aligned() {
+        let frame = SpillFrame::new(10, 3, None).unwrap();
+        assert_eq!(frame.base, 12);
+        assert_eq!(frame.local_bytes(10), 24);
+        // No slots: the local arrays alone.
+        assert_eq!(SpillFrame::new(10, 0, None).unwrap().local_bytes(10), 10);
+        let moves = frame.lower_move(gpr(5), slot(2)).unwrap();
+        assert_eq!(text(&moves), ["STL [0x14], R5 ;"]);
+        let moves = frame.lower_move(slot(0), gpr(7)).unwrap();
+        assert_eq!(text(&moves), ["LDL R7, [0xc] ;"]);
+    }
+
+    #[test]
+    fn a_frame_past_local_offsets_is_an_error() {
+        let slots = (1 << 21) + 1;
+        let err = SpillFrame::new(0, slots, None).unwrap_err();
+        assert!(
+            matches!(err, BackendError::SpillFrameTooLarge { slots: s, .. } if s == slots),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn register_copies_are_mov_and_predicate_and() {
+        let frame = SpillFrame::new(0, 0, None).unwrap();
+        let moves = frame.lower_move(gpr(1), gpr(2)).unwrap();
+        assert_eq!(text(&moves), ["MOV R2, R1 ;"]);
+        let moves = frame.lower_move(pred(1), pred(3)).unwrap();
+        assert_eq!(text(&moves), ["ISETP.EQ.U32.AND P3, PT, RZ, RZ, P1 ;"]);
+    }
+
+    #[test]
+    fn predicates_spill_through_the_scratch_gpr() {
+        let frame = SpillFrame::new(0, 2, Some(9)).unwrap();
+        let moves = frame.lower_move(pred(2), slot(1)).unwrap();
+        assert_eq!(text(&moves), ["SEL R9, RZ, 0x1, !P2 ;", "STL [0x4], R9 ;"]);
+        let moves = frame.lower_move(slot(1), pred(4)).unwrap();
+        assert_eq!(
+            text(&moves),
+            ["LDL R9, [0x4] ;", "ISETP.NE.U32.AND P4, PT, R9, RZ, PT ;"]
+        );
+        // Without a scratch register there is no lowering.
+        let bare = SpillFrame::new(0, 2, None).unwrap();
+        assert!(bare.lower_move(pred(2), slot(1)).is_err());
+    }
 }

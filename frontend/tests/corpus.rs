@@ -256,6 +256,7 @@ corpus! {
     c_local_array: "c_local_array.comp.spv", Compute, |s| has_global(s, StorageClass::Function);
     c_bad_set: "c_bad_set.comp.spv", Compute, |s| has_global(s, StorageClass::StorageBuffer);
     c_pressure: "c_pressure.comp.spv", Compute, |s| s.insts.len() > 100;
+    c_pred_pressure: "c_pred_pressure.comp.spv", Compute, |s| s.insts.len() > 50;
     c_loop_break: "c_loop_break.comp.spv", Compute,
         |s| s.blocks.values().any(|b| matches!(b.merge, Some(Merge::Loop { .. })));
     c_divide: "c_divide.comp.spv", Compute,
