@@ -62,6 +62,7 @@ golden! {
     c_subgroup_quads_sm86: "c_subgroup_quads.comp", Arch::Sm86;
     c_subgroup_divergent_sm86: "c_subgroup_divergent.comp", Arch::Sm86;
     c_subgroup_divergent_sm75: "c_subgroup_divergent.comp", Arch::Sm75;
+    w_subgroup_add48_mesh_sm86: "w_subgroup_add48.mesh", Arch::Sm86;
     s_compact_task_sm86: "s_compact.task", Arch::Sm86;
     s_compact_match_task_sm86: "s_compact_match.task", Arch::Sm86;
     w_vertices128_mesh_sm86: "w_vertices128.mesh", Arch::Sm86;
