@@ -2,6 +2,7 @@
 #extension GL_EXT_mesh_shader : require
 #extension GL_KHR_shader_subgroup_arithmetic : require
 #extension GL_KHR_shader_subgroup_ballot : require
+#extension GL_KHR_shader_subgroup_vote : require
 
 // Subgroup operations in a mesh workgroup of 64 invocations: logical
 // subgroups of 32 on one warp, each its own subgroup.
@@ -15,7 +16,10 @@ void main()
     uint s = subgroupAdd(i);
     uint x = subgroupExclusiveAdd(i);
     uint f = subgroupBroadcastFirst(i);
-    gl_MeshVerticesEXT[i].gl_Position = vec4(float(s), float(x), float(f), float(gl_SubgroupID));
+    uint w = gl_SubgroupID;
+    if (subgroupAll(i < 48u)) w += 10u;
+    if (subgroupAny(i >= 48u)) w += 100u;
+    gl_MeshVerticesEXT[i].gl_Position = vec4(float(s), float(x), float(f), float(w));
     if (i < 16u) {
         gl_PrimitiveTriangleIndicesEXT[i] = uvec3(i * 3u, i * 3u + 1u, i * 3u + 2u);
     }

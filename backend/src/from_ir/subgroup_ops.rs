@@ -11,9 +11,11 @@
 //!
 //! Workgroups of more than 32 task/mesh invocations run as logical
 //! subgroups of the one warp (`subgroups.rs`): each copy is a full warp,
-//! so the same code is right for it, except when the last copy has lanes
-//! that are not invocations (N not a multiple of 32): those would take
-//! part, so such shaders are refused.
+//! so the same code is right for it, except where the last copy has lanes
+//! that are not invocations (N not a multiple of 32). There every ballot
+//! is masked to the invocations' lanes, votes are computed from ballots,
+//! and reductions take the loop over the ballot's lanes instead of REDUX
+//! (subgroup_scan.rs), so those lanes never contribute.
 
 use super::{Comp, Isel};
 use crate::error::BackendError;
@@ -61,16 +63,38 @@ impl Isel<'_> {
         }))
     }
 
-    /// The ballot of `p` over the executing lanes (`VOTE.ANY Rd, PT, p`).
+    /// In the last logical subgroup of a task/mesh workgroup whose size is
+    /// not a multiple of 32, the lanes that are invocations (0..N % 32);
+    /// `None` where every lane of the warp is one.
+    pub(super) fn invocation_lanes(&self) -> Option<u32> {
+        if self.partial.is_none() || self.copy + 1 != self.copies {
+            return None;
+        }
+        Some((1u32 << (self.sh.invocations() % 32)) - 1)
+    }
+
+    /// The ballot of `p` over the executing lanes (`VOTE.ANY Rd, PT, p`),
+    /// lanes that are no invocations left out.
     pub(super) fn ballot(&mut self, p: PredSrc) -> Src {
-        self.warp_def(|dst| {
+        let b = self.warp_def(|dst| {
             Op::Vote(OpVote {
                 dst,
                 pdst: Dst::None,
                 src: p,
                 mode: VoteMode::Any,
             })
-        })
+        });
+        match self.invocation_lanes() {
+            Some(mask) => {
+                let r = self.alu(Op::Lop3(OpLop3 {
+                    dst: Dst::None,
+                    srcs: [b, Src::imm(mask), Src::ZERO],
+                    lut: OpLop3::A & OpLop3::B,
+                }));
+                self.src_of(r)
+            }
+            None => b,
+        }
     }
 
     /// The lowest set bit's index of `mask` (FLO.SH of the reversed mask).
@@ -123,7 +147,40 @@ impl Isel<'_> {
         out
     }
 
+    /// VOTE's predicate result; where some lanes are no invocations, from
+    /// ballots that leave them out (all: the ballot is every executing
+    /// invocation; any: it is not empty; eq: either).
     fn vote(&mut self, mode: VoteMode, p: PredSrc) -> Comp {
+        if self.invocation_lanes().is_some() {
+            let yes = self.ballot(p);
+            let all = self.ballot(PredSrc::TRUE);
+            let cmp = |isel: &mut Self, a: Src, b: Src| {
+                isel.alu(Op::ISetP(OpISetP {
+                    dst: Dst::None,
+                    cmp: IntCmp::Eq,
+                    signed: false,
+                    combine: PredCombine::And,
+                    srcs: [a, b],
+                    accum: PredSrc::TRUE,
+                }))
+            };
+            return match mode {
+                VoteMode::All => cmp(self, yes, all),
+                VoteMode::Any => self.nonzero(yes),
+                VoteMode::Eq => {
+                    let none = cmp(self, yes, Src::ZERO);
+                    let none = self.pred(none).unwrap_or(PredSrc::TRUE);
+                    self.alu(Op::ISetP(OpISetP {
+                        dst: Dst::None,
+                        cmp: IntCmp::Eq,
+                        signed: false,
+                        combine: PredCombine::Or,
+                        srcs: [yes, all],
+                        accum: none,
+                    }))
+                }
+            };
+        }
         let r = self.f.new_vreg(RegFile::Pred);
         self.emit(Instr::new(Op::Vote(OpVote {
             dst: Dst::None,
@@ -141,17 +198,6 @@ impl Isel<'_> {
         args: &[Value],
         inst: &InstData,
     ) -> Result<Vec<Comp>, BackendError> {
-        if self.copies > 1 && self.partial.is_some() {
-            return Err(self.unsupported(
-                format!(
-                    "subgroup operations in a workgroup of {} invocations (over 32 and not a \
-                     multiple of 32: the last logical subgroup has lanes that are not \
-                     invocations)",
-                    self.sh.invocations()
-                ),
-                inst,
-            ));
-        }
         let mut vals = Vec::with_capacity(args.len());
         for &a in args {
             vals.push(self.value(a)?.clone());

@@ -364,19 +364,24 @@ impl Isel<'_> {
         }
         let xs: Vec<Src> = comps.iter().map(|&c| self.word_reg(c)).collect();
         let words: Vec<Src> = match op.redux() {
-            Some((rop, signed)) if group == GroupOperation::Reduce && self.target.has_redux() => xs
-                .iter()
-                .map(|&src| {
-                    self.warp_def(|dst| {
-                        Op::Redux(OpRedux {
-                            dst,
-                            src,
-                            op: rop,
-                            signed,
+            Some((rop, signed))
+                if group == GroupOperation::Reduce
+                    && self.target.has_redux()
+                    && self.invocation_lanes().is_none() =>
+            {
+                xs.iter()
+                    .map(|&src| {
+                        self.warp_def(|dst| {
+                            Op::Redux(OpRedux {
+                                dst,
+                                src,
+                                op: rop,
+                                signed,
+                            })
                         })
                     })
-                })
-                .collect(),
+                    .collect()
+            }
             _ => self.ladder_or_loop(op, group, cluster, &xs),
         };
         Ok(words

@@ -26,6 +26,10 @@ pub(super) struct CopyState {
     vals: HashMap<Value, Vec<Comp>>,
     lane_ids: HashSet<Value>,
     blocks: HashMap<ir::Block, usize>,
+    /// Per region header, this copy's blocks of the region and of its
+    /// merge: a merge that is also the next region's header has a block
+    /// in each (never swapped by `enter_copy`).
+    regions: HashMap<ir::Block, Vec<(ir::Block, usize)>>,
 }
 
 impl Isel<'_> {
@@ -59,10 +63,11 @@ impl Isel<'_> {
                     .take_while(|x| plan.region_of.get(x) == Some(&b))
                     .collect();
                 for c in copies.iter_mut() {
-                    for &rb in &inner {
-                        c.blocks.insert(rb, self.f.new_block());
-                    }
-                    c.blocks.insert(merge, self.f.new_block());
+                    let mut pairs: Vec<(ir::Block, usize)> =
+                        inner.iter().map(|&rb| (rb, self.f.new_block())).collect();
+                    pairs.push((merge, self.f.new_block()));
+                    c.blocks.extend(pairs.iter().copied());
+                    c.regions.insert(b, pairs);
                 }
                 li += inner.len();
             } else {
@@ -269,6 +274,14 @@ impl Isel<'_> {
     ) -> Result<(), BackendError> {
         let sh = self.sh;
         let k = copies.len();
+        // This region's blocks for every copy (the merge's block may have
+        // been taken by a later region whose header it is).
+        for i in 0..k {
+            self.enter_copy(copies, i);
+            let pairs = copies[i].regions.get(&header).cloned().unwrap_or_default();
+            self.blocks.extend(pairs);
+        }
+        self.enter_copy(copies, 0);
         // E(H): the header's parameters for every copy; for a selection,
         // also its instructions before the branch, and each copy of H is
         // then the branch alone.
