@@ -264,6 +264,9 @@ corpus! {
         |s| has(s, |op| matches!(op, Op::Atomic { op: AtomicOp::CompareExchange, .. }))
             && has(s, |op| matches!(op, Op::Atomic { op: AtomicOp::SMin, .. }))
             && has_global(s, StorageClass::Workgroup);
+    c_math_edges: "c_math_edges.comp.spv", Compute,
+        |s| has(s, |op| matches!(op, Op::Math(MathOp::Atan2, _)))
+            && has(s, |op| matches!(op, Op::Binary(spvsass_frontend::ir::BinaryOp::FDiv, ..)));
     c_atomic_float: "c_atomic_float.comp.spv", Compute,
         |s| has(s, |op| matches!(op, Op::Atomic { op: AtomicOp::FAdd, .. }))
             && has_global(s, StorageClass::Workgroup);
