@@ -400,3 +400,143 @@ fn meshlet_per_primitive_colour_positions_and_hashed_colours() {
         }
     }
 }
+
+/// Column-major n×n matrix (m[col][row]) inverse in f64 by Gauss-Jordan.
+fn inverse_f64(m: &[Vec<f64>]) -> Vec<Vec<f64>> {
+    let n = m.len();
+    // Row-major augmented [A | I] with A[r][c] = m[c][r].
+    let mut a: Vec<Vec<f64>> = (0..n)
+        .map(|r| {
+            (0..2 * n)
+                .map(|c| {
+                    if c < n {
+                        m[c][r]
+                    } else {
+                        f64::from(u8::from(c - n == r))
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    for col in 0..n {
+        let p = (col..n)
+            .max_by(|&x, &y| a[x][col].abs().total_cmp(&a[y][col].abs()))
+            .expect("rows");
+        a.swap(col, p);
+        let d = a[col][col];
+        a[col].iter_mut().for_each(|v| *v /= d);
+        for r in 0..n {
+            if r != col {
+                let f = a[r][col];
+                let pivot = a[col].clone();
+                a[r].iter_mut().zip(&pivot).for_each(|(v, p)| *v -= f * p);
+            }
+        }
+    }
+    (0..n)
+        .map(|c| (0..n).map(|r| a[r][n + c]).collect())
+        .collect()
+}
+
+/// Determinant of a column-major n×n matrix by Laplace expansion.
+fn det_f64(m: &[Vec<f64>]) -> f64 {
+    let n = m.len();
+    if n == 1 {
+        return m[0][0];
+    }
+    (0..n)
+        .map(|c| {
+            let minor: Vec<Vec<f64>> = (0..n)
+                .filter(|&k| k != c)
+                .map(|k| m[k][1..].to_vec())
+                .collect();
+            let sign = if c % 2 == 0 { 1.0 } else { -1.0 };
+            sign * m[c][0] * det_f64(&minor)
+        })
+        .sum()
+}
+
+fn upper_left(m: &[Vec<f64>], n: usize) -> Vec<Vec<f64>> {
+    m[..n].iter().map(|c| c[..n].to_vec()).collect()
+}
+
+#[test]
+fn matrix_inverses_determinants_and_products() {
+    // Diagonally dominant (3·I + noise in [-1, 1)), so well conditioned.
+    let noise = noise(32 * 16, 8, -1.0, 1.0);
+    let mats: Vec<f32> = (0..32 * 16)
+        .map(|k| noise[k] + if (k % 16) % 5 == 0 { 3.0 } else { 0.0 })
+        .collect();
+    let run = run(
+        "c_matrix.comp",
+        [1, 1, 1],
+        vec![
+            (0, bytes_of_f32(&mats)),
+            (1, vec![0; 32 * 64]),
+            (2, vec![0; 32 * 64]),
+            (3, vec![0; 32 * 64]),
+        ],
+    );
+    let (inv, prod, misc) = (
+        f32s(&run.buffers[&1]),
+        f32s(&run.buffers[&2]),
+        f32s(&run.buffers[&3]),
+    );
+    let tol = 1e-5;
+    for i in 0..32 {
+        let m: Vec<Vec<f64>> = (0..4)
+            .map(|c| {
+                (0..4)
+                    .map(|r| f64::from(mats[16 * i + 4 * c + r]))
+                    .collect()
+            })
+            .collect();
+        let want_inv = inverse_f64(&m);
+        for c in 0..4 {
+            for r in 0..4 {
+                let what = format!("inverse {i} [{c}][{r}]");
+                close(inv[16 * i + 4 * c + r], want_inv[c][r], tol, &what);
+            }
+        }
+        let x: Vec<f64> = (0..4).map(|r| m[0][r] + m[3][r]).collect();
+        for c in 0..4 {
+            for r in 0..4 {
+                let aat: f64 = (0..4).map(|k| m[k][r] * m[k][c]).sum();
+                let want = aat + x[r] * m[1][c] * 0.5;
+                close(
+                    prod[16 * i + 4 * c + r],
+                    want,
+                    tol,
+                    &format!("product {i} [{c}][{r}]"),
+                );
+            }
+        }
+        let misc_i = &misc[16 * i..16 * (i + 1)];
+        let dets = [4, 3, 2].map(|n| det_f64(&upper_left(&m, n)));
+        for (k, want) in dets.iter().enumerate() {
+            close(misc_i[k], *want, tol, &format!("determinant {i} #{k}"));
+        }
+        for r in 0..4 {
+            let ax: f64 = (0..4).map(|j| m[j][r] * x[j]).sum();
+            let xa: f64 = (0..4).map(|k| x[k] * m[r][k]).sum();
+            close(misc_i[4 + r], ax + xa, tol, &format!("a·x + x·a {i}.{r}"));
+        }
+        let i3 = inverse_f64(&upper_left(&m, 3));
+        for r in 0..3 {
+            let want: f64 = (0..3).map(|k| i3[k][r] * m[2][k]).sum();
+            close(misc_i[8 + r], want, tol, &format!("inverse3 · v {i}.{r}"));
+        }
+        close(misc_i[11], i3[1][2], tol, &format!("inverse3 {i} [1][2]"));
+        let i2 = inverse_f64(&upper_left(&m, 2));
+        for c in 0..2 {
+            let want: f64 = (0..2).map(|k| m[1][k] * i2[c][k]).sum();
+            close(misc_i[12 + c], want, tol, &format!("v · inverse2 {i}.{c}"));
+            close(
+                misc_i[14 + c],
+                i2[0][c],
+                tol,
+                &format!("inverse2 {i} [0][{c}]"),
+            );
+        }
+    }
+}
