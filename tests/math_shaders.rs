@@ -540,3 +540,103 @@ fn matrix_inverses_determinants_and_products() {
         }
     }
 }
+
+/// An f16 bit pattern as f32 (exact).
+fn f16_to_f32(h: u32) -> f32 {
+    let sign = if h & 0x8000 != 0 { -1.0 } else { 1.0 };
+    let exp = (h >> 10) & 0x1f;
+    let mant = (h & 0x3ff) as f32;
+    sign * match exp {
+        0 => mant * 2f32.powi(-24),
+        31 if mant == 0.0 => f32::INFINITY,
+        31 => f32::NAN,
+        e => (1.0 + mant / 1024.0) * 2f32.powi(e as i32 - 15),
+    }
+}
+
+/// A value exactly representable in f16 (|x| in [2^-14, 65504]) as bits.
+fn f32_to_f16_exact(x: f32) -> u32 {
+    if x == 0.0 {
+        return if x.is_sign_negative() { 0x8000 } else { 0 };
+    }
+    let b = x.to_bits();
+    let exp = ((b >> 23) & 0xff) as i32 - 127 + 15;
+    (b >> 16 & 0x8000) | (exp as u32) << 10 | (b & 0x7f_ffff) >> 13
+}
+
+#[test]
+fn pack_and_unpack() {
+    // x, y: multiples of 1/8 in [-4, 4) (exact in f16); z, w: noise in
+    // [-1.5, 1.5), so the clamps matter; a few exact ties too.
+    let raw = noise(32 * 4, 9, -1.5, 1.5);
+    let mut c: Vec<f32> = raw
+        .chunks(4)
+        .flat_map(|v| {
+            [
+                (v[0] * 21.0).floor() / 8.0,
+                (v[1] * 21.0).floor() / 8.0,
+                v[2],
+                v[3],
+            ]
+        })
+        .collect();
+    c[..4].copy_from_slice(&[0.5, -0.0, 0.5 / 255.0, -1.0]);
+    c[4..8].copy_from_slice(&[1.0, 0.0, 2.5 / 127.0, 1.5]);
+    let run = run(
+        "c_pack.comp",
+        [1, 1, 1],
+        vec![
+            (0, bytes_of_f32(&c)),
+            (1, vec![0; 32 * 16]),
+            (2, vec![0; 32 * 4]),
+            (3, vec![0; 32 * 64]),
+        ],
+    );
+    let (p, h, u) = (
+        u32s(&run.buffers[&1]),
+        u32s(&run.buffers[&2]),
+        f32s(&run.buffers[&3]),
+    );
+    let field = |x: f32, lo: f32, scale: f32| (x.clamp(lo, 1.0) * scale).round_ties_even() as i32;
+    for i in 0..32 {
+        let v = &c[4 * i..4 * i + 4];
+        let pack = |bits: u32, vals: &[f32], signed: bool| {
+            let (lo, scale) = if signed {
+                (-1.0, ((1u32 << (bits - 1)) - 1) as f32)
+            } else {
+                (0.0, ((1u32 << bits) - 1) as f32)
+            };
+            vals.iter().enumerate().fold(0u32, |acc, (k, &x)| {
+                let f = field(x, lo, scale) as u32 & ((1u32 << bits) - 1);
+                acc | f << (bits * k as u32)
+            })
+        };
+        let want = [
+            pack(8, v, false),
+            pack(8, v, true),
+            pack(16, &v[..2], false),
+            pack(16, &v[2..], true),
+        ];
+        assert_eq!(&p[4 * i..4 * i + 4], &want, "packed {i} for {v:?}");
+        let want_h = f32_to_f16_exact(v[0]) | f32_to_f16_exact(v[1]) << 16;
+        assert_eq!(h[i], want_h, "packHalf2x16 {i} for {v:?}");
+        let unorm = |w: u32, bits: u32, k: u32| ((w >> (bits * k)) & ((1 << bits) - 1)) as f32;
+        let snorm = |w: u32, bits: u32, k: u32| {
+            let shift = 32 - bits;
+            (((w >> (bits * k)) << shift) as i32 >> shift) as f32
+        };
+        let mut want_u = Vec::new();
+        want_u.extend((0..4).map(|k| unorm(want[0], 8, k) / 255.0));
+        want_u.extend((0..4).map(|k| (snorm(want[1], 8, k) / 127.0).max(-1.0)));
+        want_u.extend((0..2).map(|k| unorm(want[2], 16, k) / 65535.0));
+        want_u.extend((0..2).map(|k| (snorm(want[3], 16, k) / 32767.0).max(-1.0)));
+        want_u.extend([v[0], v[1]]);
+        want_u.extend([f16_to_f32(want[1] & 0xffff), f16_to_f32(want[1] >> 16)]);
+        for (k, (&got, &want)) in u[16 * i..16 * i + 16].iter().zip(&want_u).enumerate() {
+            assert!(
+                got.to_bits() == want.to_bits() || (got.is_nan() && want.is_nan()),
+                "unpacked {i}.{k}: got {got}, want {want} for {v:?}"
+            );
+        }
+    }
+}
