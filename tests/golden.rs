@@ -66,6 +66,8 @@ golden! {
     loops_break_continue_sm86: "loops_break_continue.comp", Arch::Sm86;
     phi_heavy_loop_sm86: "phi_heavy_loop.comp", Arch::Sm86;
     w_subgroup_add48_mesh_sm86: "w_subgroup_add48.mesh", Arch::Sm86;
+    geometric_sm86: "geometric.comp", Arch::Sm86;
+    bit_operations_sm86: "bit_operations.comp", Arch::Sm86;
     s_compact_task_sm86: "s_compact.task", Arch::Sm86;
     s_compact_match_task_sm86: "s_compact_match.task", Arch::Sm86;
     w_vertices128_mesh_sm86: "w_vertices128.mesh", Arch::Sm86;

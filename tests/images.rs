@@ -158,7 +158,7 @@ images! {
     triangle: check_triangle, "triangle.mesh";
     d_cull_narrow: check_d_cull_narrow, "d_cull_narrow.mesh";
     ref_quads: check_ref_quads, "ref_quads.mesh";
-    sine: check_sine, "sine.mesh", "sin() is not lowered yet (MUFU.SIN, issue [C]); the golden is ready";
+    sine: check_sine, "sine.mesh";
 }
 
 #[test]

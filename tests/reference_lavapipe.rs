@@ -611,3 +611,65 @@ fn simulator_agrees_with_the_driver_on_c_subgroup_quads() {
 fn simulator_agrees_with_the_driver_on_c_float_atomic_olds() {
     simulator_agrees_with_the_driver("c_float_atomic_olds");
 }
+
+/// The Math family against the driver. Integers are compared word for
+/// word, except `y % 7` of bit_operations.comp for negative y: OpSMod
+/// takes the divisor's sign, and Mesa 22.3's lavapipe returns the
+/// dividend's (OpSRem's) there, so those words are left to
+/// tests/math_shaders.rs, which checks them against the SPIR-V definition.
+/// Floats are compared within an absolute 2e-6 (relative above 1): the
+/// sums of geometric.comp cancel, so a value near 0 may be many ulps from
+/// the driver's while its error is that of its terms (docs/ISA.md "Float
+/// functions").
+/// Buffers 0 and 1 of a run: simulator's, then driver's.
+type BufferPairs = (Vec<u32>, Vec<u32>, Vec<u32>, Vec<u32>);
+
+fn simulated_and_driver(name: &str) -> Option<BufferPairs> {
+    use spvsass::simulate_run::{SimulateOptions, simulate_run_file};
+    let driver = compute(name)?;
+    let sim = simulate_run_file(&run_path(name), &SimulateOptions::default())
+        .unwrap_or_else(|e| panic!("{name}: {e}"));
+    let get = |c: &Capture, b: u32| c.buffer(b).map(<[u32]>::to_vec).unwrap_or_default();
+    Some((
+        get(&sim.capture, 0),
+        get(&driver, 0),
+        get(&sim.capture, 1),
+        get(&driver, 1),
+    ))
+}
+
+#[test]
+fn simulator_agrees_with_the_driver_on_math_bits() {
+    let desc = description("math_bits");
+    let Some((u_sim, u_drv, s_sim, s_drv)) = simulated_and_driver("math_bits") else {
+        return;
+    };
+    assert_eq!(u_sim.len(), 32);
+    assert_eq!(u_sim, u_drv, "u[]");
+    let ys = input(&desc, 1);
+    let mut compared = 0;
+    for (i, &y) in ys.iter().enumerate() {
+        if (y as i32) >= 0 {
+            assert_eq!(s_sim[i], s_drv[i], "s[{i}] for y = {}", y as i32);
+            compared += 1;
+        }
+    }
+    assert!(compared >= 16, "only {compared} non-negative inputs");
+}
+
+#[test]
+fn simulator_agrees_with_the_driver_on_math_geometric() {
+    let Some((sim, drv, _, _)) = simulated_and_driver("math_geometric") else {
+        return;
+    };
+    assert_eq!(sim.len(), 128);
+    for (i, (&a, &b)) in sim.iter().zip(&drv).enumerate() {
+        let (a, b) = (f32::from_bits(a), f32::from_bits(b));
+        assert!(
+            (a - b).abs() <= 2e-6 * b.abs().max(1.0),
+            "n[{}].{}: simulator {a}, driver {b}",
+            i / 4,
+            i % 4
+        );
+    }
+}

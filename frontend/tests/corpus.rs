@@ -265,6 +265,15 @@ corpus! {
         |s| has(s, |op| matches!(op, Op::Atomic { op: AtomicOp::CompareExchange, .. }))
             && has(s, |op| matches!(op, Op::Atomic { op: AtomicOp::SMin, .. }))
             && has_global(s, StorageClass::Workgroup);
+    c_math_edges: "c_math_edges.comp.spv", Compute,
+        |s| has(s, |op| matches!(op, Op::Math(MathOp::Atan2, _)))
+            && has(s, |op| matches!(op, Op::Binary(spvsass_frontend::ir::BinaryOp::FDiv, ..)));
+    c_matrix: "c_matrix.comp.spv", Compute,
+        |s| has(s, |op| matches!(op, Op::Math(MathOp::MatrixInverse, _)))
+            && has(s, |op| matches!(op, Op::Math(MathOp::VectorTimesMatrix, _)));
+    c_pack: "c_pack.comp.spv", Compute,
+        |s| has(s, |op| matches!(op, Op::Math(MathOp::PackSnorm2x16, _)))
+            && has(s, |op| matches!(op, Op::Math(MathOp::UnpackHalf2x16, _)));
     c_atomic_float: "c_atomic_float.comp.spv", Compute,
         |s| has(s, |op| matches!(op, Op::Atomic { op: AtomicOp::FAdd, .. }))
             && has_global(s, StorageClass::Workgroup);

@@ -1,8 +1,8 @@
 #version 460
 #extension GL_EXT_mesh_shader : require
 
-// Uses sin(), which the backend does not lower yet (MUFU.SIN, issue [C]):
-// the CLI must reject it naming the instruction.
+// sin() of a varying value: FMUL by 1/2π, then MUFU.SIN (tests/images.rs
+// checks the one white pixel it draws).
 layout(local_size_x = 1) in;
 layout(points, max_vertices = 1, max_primitives = 1) out;
 

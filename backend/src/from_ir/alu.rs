@@ -27,6 +27,16 @@ fn set_alu_dst(op: &mut Op, d: Dst) {
         Op::Conv(o) => o.dst = d,
         Op::Mufu(o) => o.dst = d,
         Op::IMadWide(o) if o.hi => o.dst = d,
+        Op::FMnMx(o) => o.dst = d,
+        Op::FSel(o) => o.dst = d,
+        Op::IMnMx(o) => o.dst = d,
+        Op::Bit(o) => o.dst = d,
+        Op::Bmsk(o) => o.dst = d,
+        Op::Sgxt(o) => o.dst = d,
+        Op::Prmt(o) => o.dst = d,
+        Op::Lea(o) => o.dst = d,
+        Op::Frnd(o) => o.dst = d,
+        Op::F2F(o) => o.dst = d,
         _ => unreachable!("alu() takes ALU ops"),
     }
 }
@@ -81,7 +91,10 @@ impl Isel<'_> {
 
     /// Moves constants out of slots that cannot hold them.
     fn legalize(&mut self, op: &mut Op) {
-        let float = matches!(op, Op::FArith(_) | Op::FSetP(_));
+        let float = matches!(
+            op,
+            Op::FArith(_) | Op::FSetP(_) | Op::FMnMx(_) | Op::FSel(_)
+        );
         let srcs: &mut [Src] = match op {
             Op::IAdd3(o) => &mut o.srcs,
             Op::IMad(o) => &mut o.srcs,
@@ -93,6 +106,13 @@ impl Isel<'_> {
             Op::Lop3(o) => &mut o.srcs,
             Op::Shf(o) => &mut o.srcs,
             Op::IMadWide(o) => &mut o.srcs,
+            Op::FMnMx(o) => &mut o.srcs,
+            Op::FSel(o) => &mut o.srcs,
+            Op::IMnMx(o) => &mut o.srcs,
+            Op::Bmsk(o) => &mut o.srcs,
+            Op::Sgxt(o) => &mut o.srcs,
+            Op::Prmt(o) => &mut o.srcs,
+            Op::Lea(o) => &mut o.srcs,
             _ => return,
         };
         if let SrcRef::Imm(v) = srcs[0].src {
@@ -174,6 +194,12 @@ impl Isel<'_> {
             BinaryOp::SDiv => return Ok(self.sdiv_rem(a, b, false).0),
             BinaryOp::SRem => return Ok(self.sdiv_rem(a, b, false).1),
             BinaryOp::SMod => return Ok(self.sdiv_rem(a, b, true).1),
+            BinaryOp::FDiv
+            | BinaryOp::FRem
+            | BinaryOp::FMod
+            | BinaryOp::FMin
+            | BinaryOp::FMax
+            | BinaryOp::ShrArithmetic => return self.float_binary(op, a, b, inst),
             _ => {}
         }
         let (a, b) = (self.src(a), self.src(b));
@@ -411,7 +437,7 @@ impl Isel<'_> {
                     }))
                 }
             },
-            _ => return Err(self.unsupported("this operation", inst)),
+            _ => return self.float_unary(op, a, inst),
         })
     }
 
@@ -580,6 +606,7 @@ impl Isel<'_> {
                 }
                 out
             }
+            I::Math(op, args) => return self.math_inst(*op, args, inst),
             _ => return Err(self.unsupported("this instruction", inst)),
         })
     }

@@ -4,16 +4,21 @@
 
 mod alu;
 mod atomics;
+mod bits;
 mod cas_loop;
 mod compute;
 mod control;
 pub mod dce;
 mod draw_ids;
+mod geometric;
 mod idiv;
+mod math;
+mod matrix;
 mod mem_atomics;
 mod mem_layout;
 mod memory;
 mod mesh_out;
+mod pack;
 pub mod places;
 pub mod shared;
 mod statistics;
@@ -21,6 +26,7 @@ mod subgroup_ops;
 mod subgroup_scan;
 mod subgroups;
 pub mod task_out;
+mod unreachable;
 
 use crate::abi;
 use crate::error::{BackendError, spirv_opcode};
@@ -183,6 +189,7 @@ pub fn select(sh: &Shader, target: Arch, task_present: bool) -> Result<Selected,
         }
     }
     atomics::place_split_blocks(&mut isel.f, &isel.split_off);
+    unreachable::cut_unreachable(&mut isel.f);
     control::split_critical_edges(&mut isel.f);
     dce::eliminate_dead_code(&mut isel.f);
     Ok(Selected {

@@ -1,0 +1,27 @@
+//! Blocks no path from the entry reaches (a loop's continue block after an
+//! inlined early return, a region header the wide-workgroup selection
+//! replaced) may be empty or pass values never defined; regalloc2 refuses
+//! both. Each becomes a lone EXIT with no successors.
+
+use crate::isa::{Instr, Op};
+use crate::mir::MFunc;
+
+pub fn cut_unreachable(f: &mut MFunc) {
+    let mut seen = vec![false; f.blocks.len()];
+    let mut stack = vec![0];
+    while let Some(b) = stack.pop() {
+        if std::mem::replace(&mut seen[b], true) {
+            continue;
+        }
+        stack.extend(f.blocks[b].succs.iter().copied());
+    }
+    for (b, _) in seen.iter().enumerate().filter(|(_, reached)| !**reached) {
+        for s in std::mem::take(&mut f.blocks[b].succs) {
+            f.blocks[s].preds.retain(|&p| p != b);
+        }
+        let block = &mut f.blocks[b];
+        block.succ_args.clear();
+        block.preds.clear();
+        block.instrs = vec![Instr::new(Op::Exit)];
+    }
+}
