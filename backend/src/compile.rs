@@ -121,7 +121,23 @@ pub fn compile(sh: &Shader, opts: &BackendOptions) -> Result<Compiled, BackendEr
         pass(&mut func);
         dump(name, &|| func.to_string());
     }
-    let num_gprs = assign_regs(&mut func)?;
+    let num_gprs = match assign_regs(&mut func) {
+        // CSE keeps values alive from their first computation to their
+        // last reuse; until spilling exists, a shader that this pushes
+        // past the register file is selected again and optimised without
+        // CSE.
+        Err(BackendError::Spill(_)) => {
+            func = select(sh, opts.arch, opts.task_present)?.func;
+            for (name, pass) in optimisations(opts) {
+                if name != "cse" {
+                    pass(&mut func);
+                }
+            }
+            dump("without_cse", &|| func.to_string());
+            assign_regs(&mut func)?
+        }
+        r => r?,
+    };
     dump("assign_regs", &|| func.to_string());
     let mut instrs = layout(&func);
     dump("layout", &|| program::listing(&instrs, false));
