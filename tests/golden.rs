@@ -57,6 +57,9 @@ golden! {
     c_divide_sm86: "c_divide.comp", Arch::Sm86;
     c_loop_break_sm86: "c_loop_break.comp", Arch::Sm86;
     c_atomics_sm86: "c_atomics.comp", Arch::Sm86;
+    c_switch_sm86: "c_switch.comp", Arch::Sm86;
+    c_uniform_branch_sm86: "c_uniform_branch.comp", Arch::Sm86;
+    c_divergent_branch_sm86: "c_divergent_branch.comp", Arch::Sm86;
     s_compact_task_sm86: "s_compact.task", Arch::Sm86;
     s_compact_match_task_sm86: "s_compact_match.task", Arch::Sm86;
     w_vertices128_mesh_sm86: "w_vertices128.mesh", Arch::Sm86;

@@ -17,6 +17,7 @@ pub mod methods;
 pub mod mir;
 pub mod program;
 pub mod sph;
+pub mod structured;
 pub mod target;
 pub mod uniformity;
 

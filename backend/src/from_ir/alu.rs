@@ -280,6 +280,30 @@ impl Isel<'_> {
         }))
     }
 
+    /// `a == b` (or `!=`) on booleans: `a` as 0 or 1, then ISETP.EQ (NE)
+    /// against zero, XOR-combined with `b`: (a == 0) ^ b is a == b.
+    fn logical_eq(&mut self, eq: bool, a: Comp, b: Comp) -> Comp {
+        if let (Comp::Bool(x), Comp::Bool(y)) = (a, b) {
+            return Comp::Bool((x == y) == eq);
+        }
+        let (a, b) = if matches!(a, Comp::Bool(_)) {
+            (b, a)
+        } else {
+            (a, b)
+        };
+        let a = self.select(a, Src::imm(1), Src::ZERO);
+        let a = self.src(a);
+        let accum = self.pred(b).unwrap_or(PredSrc::TRUE);
+        self.alu(Op::ISetP(OpISetP {
+            dst: Dst::None,
+            cmp: if eq { IntCmp::Eq } else { IntCmp::Ne },
+            signed: false,
+            combine: PredCombine::Xor,
+            srcs: [a, Src::ZERO],
+            accum,
+        }))
+    }
+
     pub(super) fn int_cmp(&mut self, cmp: IntCmp, signed: bool, a: Src, b: Src) -> Comp {
         let (a, b, cmp) = if is_const(&a) && !is_const(&b) {
             (b, a, flip_int(cmp))
@@ -330,16 +354,11 @@ impl Isel<'_> {
         }))
     }
 
-    fn compare(
-        &mut self,
-        op: CmpOp,
-        a: Comp,
-        b: Comp,
-        inst: &InstData,
-    ) -> Result<Comp, BackendError> {
+    fn compare(&mut self, op: CmpOp, a: Comp, b: Comp) -> Comp {
+        let (a0, b0) = (a, b);
         let (a, b) = (self.src(a), self.src(b));
         use CmpOp as C;
-        Ok(match op {
+        match op {
             C::IEq => self.int_cmp(IntCmp::Eq, false, a, b),
             C::INe => self.int_cmp(IntCmp::Ne, false, a, b),
             C::ULt => self.int_cmp(IntCmp::Lt, false, a, b),
@@ -362,10 +381,8 @@ impl Isel<'_> {
             C::FUnordLe => self.float_cmp(FloatCmp::UnordLe, a, b),
             C::FUnordGt => self.float_cmp(FloatCmp::UnordGt, a, b),
             C::FUnordGe => self.float_cmp(FloatCmp::UnordGe, a, b),
-            C::LogicalEq | C::LogicalNe => {
-                return Err(self.unsupported("comparisons of booleans", inst));
-            }
-        })
+            C::LogicalEq | C::LogicalNe => self.logical_eq(op == C::LogicalEq, a0, b0),
+        }
     }
 
     fn unary(&mut self, op: UnaryOp, a: Comp, inst: &InstData) -> Result<Comp, BackendError> {
@@ -471,7 +488,7 @@ impl Isel<'_> {
                 let (x, y) = (per_comp(self, *a)?, per_comp(self, *b)?);
                 let mut out = Vec::new();
                 for (p, q) in x.into_iter().zip(y) {
-                    out.push(self.compare(*op, p, q, inst)?);
+                    out.push(self.compare(*op, p, q));
                 }
                 out
             }

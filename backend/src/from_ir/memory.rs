@@ -21,7 +21,9 @@ use crate::isa::{
     Dst, Instr, IntCmp, MemSize, MemSpace, Op, OpIAdd3, OpIMad, OpLd, OpLdc, OpMov, OpSt, Reg,
     RegFile, Src, SrcRef,
 };
-use spvsass_frontend::ir::{GlobalVar, InstData, Scalar, Shader, Stage, StorageClass, TypeId};
+use spvsass_frontend::ir::{
+    self, GlobalVar, InstData, Scalar, Shader, Stage, StorageClass, TypeId, Value,
+};
 use std::collections::HashMap;
 
 /// Where shared and local variables live, and how much of each memory a
@@ -33,6 +35,9 @@ pub struct MemPlan {
     pub shared_bytes: u32,
     /// Local memory per invocation, in bytes.
     pub local_bytes: u32,
+    /// Function and Private variables in memory with an initializer, by
+    /// the value (a constant of the entry block) they start with.
+    pub initializers: HashMap<Value, Vec<GlobalVar>>,
 }
 
 /// Variables are placed 16-byte aligned, in declaration order.
@@ -50,7 +55,11 @@ impl MemPlan {
                 StorageClass::Function | StorageClass::Private => &mut plan.local_bytes,
                 _ => continue,
             };
-            if data.initializer.is_some() {
+            if let (Some(init), StorageClass::Function | StorageClass::Private) =
+                (data.initializer, data.class)
+            {
+                plan.initializers.entry(init).or_default().push(var);
+            } else if data.initializer.is_some() {
                 return Err(BackendError::Unsupported {
                     what: format!("an initializer on a {:?} variable in memory", data.class),
                     opcode: "OpVariable".into(),
@@ -509,6 +518,142 @@ impl Isel<'_> {
             addr,
             offset: offset as i32,
         })
+    }
+
+    /// OpArrayLength: `(size - offset) / stride` of the runtime array that
+    /// is member `member` of the buffer block `ptr` points to, with the
+    /// buffer's byte size read from the root table (docs/ABI.md). Vulkan
+    /// requires a bound range to cover the members before the array, so
+    /// the subtraction does not wrap for a valid binding.
+    pub(super) fn array_length(
+        &mut self,
+        ptr: Value,
+        member: u32,
+        inst: &InstData,
+    ) -> Result<Vec<Comp>, BackendError> {
+        let place = super::places::resolve(self.sh, ptr, inst.spirv_id)?;
+        let Target::Global { binding } = self.target(place.var, inst)? else {
+            let class = self.sh.globals[place.var].class;
+            return Err(self.mem_error(format!("the length of an array in {class:?} memory"), inst));
+        };
+        let a = self.address(&place, inst)?;
+        let sh = self.sh;
+        let array = child(sh, a.leaf, member)
+            .filter(|c| matches!(sh.types[c.ty], ir::Type::Array { len: None, .. }))
+            .ok_or_else(|| {
+                self.mem_error(
+                    format!("the length of member {member} of {}", sh.type_name(a.leaf)),
+                    inst,
+                )
+            })?;
+        let stride = child(sh, array.ty, 0).map_or(0, |c| c.stride);
+        if stride == 0 {
+            return Err(self.mem_error(
+                format!("the length of {} (no stride)", sh.type_name(array.ty)),
+                inst,
+            ));
+        }
+        let offset = a.konst.wrapping_add(array.offset);
+        let size = self.root_word(abi::buffer_size(binding).expect("binding was checked"));
+        let bytes = if offset == 0 {
+            size
+        } else {
+            let size = self.src_of(size);
+            self.alu(Op::IAdd3(OpIAdd3 {
+                dst: Dst::None,
+                srcs: [size, Src::imm(offset.wrapping_neg()), Src::ZERO],
+            }))
+        };
+        Ok(vec![self.udiv_rem(bytes, Comp::Const(stride)).0])
+    }
+
+    /// OpCopyMemory between buffers, shared, local and private memory: a
+    /// load of the whole value, then a store of it.
+    pub(super) fn copy_memory(
+        &mut self,
+        dst: Value,
+        src: Value,
+        inst: &InstData,
+    ) -> Result<(), BackendError> {
+        let from = super::places::resolve(self.sh, src, inst.spirv_id)?;
+        let to = super::places::resolve(self.sh, dst, inst.spirv_id)?;
+        for place in [&from, &to] {
+            // Built-ins, outputs, payloads and task/mesh shared memory have
+            // their own accesses (mod.rs), not these.
+            let class = self.sh.globals[place.var].class;
+            let isbe_shared = class == StorageClass::Workgroup && self.sh.stage != Stage::Compute;
+            if isbe_shared
+                || matches!(
+                    class,
+                    StorageClass::Input | StorageClass::Output | StorageClass::TaskPayload
+                )
+            {
+                return Err(self.mem_error(format!("copies of {class:?} memory"), inst));
+            }
+        }
+        self.copy_place(&from, &to, inst)
+    }
+
+    /// Copies an aggregate piece by piece (arrays element by element,
+    /// structs member by member) until a piece fits in a few registers, so
+    /// that a large copy does not hold the whole value at once.
+    fn copy_place(
+        &mut self,
+        from: &Place,
+        to: &Place,
+        inst: &InstData,
+    ) -> Result<(), BackendError> {
+        const PIECE_WORDS: u32 = 16;
+        let sh = self.sh;
+        let mut ty = sh.globals[from.var].ty;
+        for step in &from.path {
+            let i = match step {
+                Step::Const(i) => *i,
+                Step::Dyn(_) => 0,
+            };
+            ty = child(sh, ty, i).map_or(ty, |c| c.ty);
+        }
+        let pieces = match &sh.types[ty] {
+            _ if super::places::comp_count(sh, ty).is_some_and(|n| n <= PIECE_WORDS) => 0,
+            ir::Type::Array { len: Some(n), .. } => *n,
+            ir::Type::Struct { members, .. } => members.len() as u32,
+            _ => 0,
+        };
+        if pieces == 0 {
+            let comps = self.load_memory(from, inst)?;
+            return self.store_memory(to, &comps, inst);
+        }
+        for i in 0..pieces {
+            let step = |p: &Place| Place {
+                var: p.var,
+                path: p.path.iter().copied().chain([Step::Const(i)]).collect(),
+            };
+            self.copy_place(&step(from), &step(to), inst)?;
+        }
+        Ok(())
+    }
+
+    /// Stores the initial value of the variables in memory that `v`
+    /// initializes, right after `v` is defined (in the entry block, before
+    /// any access to them).
+    pub(super) fn store_initializers(&mut self, v: Value) -> Result<(), BackendError> {
+        let Some(vars) = self.mem.initializers.get(&v).cloned() else {
+            return Ok(());
+        };
+        let comps = self.value(v)?.clone();
+        for var in vars {
+            let decl = InstData {
+                op: ir::Op::VarAddr(var),
+                result: None,
+                spirv_id: Some(self.sh.globals[var].spirv_id),
+            };
+            let place = Place {
+                var,
+                path: Vec::new(),
+            };
+            self.store_memory(&place, &comps, &decl)?;
+        }
+        Ok(())
     }
 
     pub(super) fn store_memory(
