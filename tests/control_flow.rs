@@ -178,3 +178,60 @@ fn divergent_branches_and_loops_keep_their_convergence_barriers() {
     assert_eq!(text.matches("BSSY").count(), 3, "{text}");
     assert_eq!(text.matches("BSYNC").count(), 3, "{text}");
 }
+
+fn translate(name: &str) -> spvsass::frontend::ir::Shader {
+    spvsass::frontend::translate(
+        &common::shader_words(name),
+        &spvsass::frontend::FrontendOptions::default(),
+    )
+    .expect("translates")
+}
+
+fn loop_headers(sh: &spvsass::frontend::ir::Shader) -> Vec<spvsass::frontend::ir::Block> {
+    sh.layout
+        .iter()
+        .copied()
+        .filter(|&b| {
+            matches!(
+                sh.blocks[b].merge,
+                Some(spvsass::frontend::ir::Merge::Loop { .. })
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn divergence_analysis_keeps_loop_counters_of_uniform_loops_uniform() {
+    use spvsass::backend::uniformity::Divergence;
+    let sh = translate("c_uniform_branch.comp");
+    let d = Divergence::analyse(&sh);
+    assert!(sh.layout.iter().all(|&b| !d.divergent_branch(b)));
+    let headers = loop_headers(&sh);
+    assert_eq!(headers.len(), 1);
+    assert!(!d.divergent_loop(headers[0]));
+    // The counter `i` is a parameter of the loop header, fed 0 and i + 1:
+    // uniform. The running value `v` (loaded per invocation) is not.
+    let params = &sh.blocks[headers[0]].params;
+    assert_eq!(
+        params.iter().filter(|&&p| d.is_uniform(p)).count(),
+        1,
+        "{params:?}"
+    );
+}
+
+#[test]
+fn divergence_analysis_marks_a_loop_left_at_different_iterations() {
+    use spvsass::backend::uniformity::Divergence;
+    let sh = translate("c_divergent_branch.comp");
+    let d = Divergence::analyse(&sh);
+    let headers = loop_headers(&sh);
+    assert_eq!(headers.len(), 1);
+    assert!(d.divergent_loop(headers[0]));
+    // Invocations leave it at different iterations: its counter differs.
+    assert!(
+        sh.blocks[headers[0]]
+            .params
+            .iter()
+            .all(|&p| !d.is_uniform(p))
+    );
+}
