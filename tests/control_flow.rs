@@ -74,6 +74,30 @@ fn switch_with_fall_through_shared_targets_and_nesting() {
 }
 
 #[test]
+fn switch_cases_straight_to_the_merge_feed_its_phi() {
+    // opt_switch_merges.comp: sel = v & 7; 0 and -1 go to the merge (0),
+    // 1 and 2 share a target (v + 1), 5 gives 42, the rest -1.
+    let data: Vec<u32> = (0..64i32).map(|i| (i * 5 - 100) as u32).collect();
+    let out = run(
+        "opt_switch_merges.comp",
+        2,
+        0,
+        &data,
+        ComputeInputs::default(),
+    );
+    for (i, (&v, &r)) in data.iter().zip(&out).enumerate() {
+        let v = v as i32;
+        let want = match v & 7 {
+            0 => 0,
+            1 | 2 => v + 1,
+            5 => 42,
+            _ => -1,
+        };
+        assert_eq!(r as i32, want, "data[{i}] = {v}");
+    }
+}
+
+#[test]
 fn switch_on_a_per_invocation_value_keeps_its_convergence_barriers() {
     let text = listing("c_switch.comp");
     // The outer and the nested switch each open and close one.
