@@ -25,6 +25,7 @@ use spvsass_frontend::ir::{
     self, GlobalVar, InstData, Scalar, Shader, Stage, StorageClass, TypeId, Value,
 };
 use std::collections::HashMap;
+use std::ops::Range;
 
 /// Where shared and local variables live, and how much of each memory a
 /// workgroup needs.
@@ -169,7 +170,7 @@ fn mem_size(s: Scalar) -> Option<MemSize> {
 }
 
 impl Isel<'_> {
-    fn mem_error(&self, what: String, inst: &InstData) -> BackendError {
+    pub(super) fn mem_error(&self, what: String, inst: &InstData) -> BackendError {
         BackendError::Unsupported {
             what,
             opcode: spirv_opcode(&inst.op),
@@ -361,9 +362,24 @@ impl Isel<'_> {
         place: &Place,
         inst: &InstData,
     ) -> Result<Vec<Comp>, BackendError> {
+        self.load_range(place, None, inst)
+    }
+
+    /// Loads the scalars `range` (in component order) of the value at
+    /// `place`, or all of them.
+    pub(super) fn load_range(
+        &mut self,
+        place: &Place,
+        range: Option<Range<usize>>,
+        inst: &InstData,
+    ) -> Result<Vec<Comp>, BackendError> {
         let target = self.target(place.var, inst)?;
         let a = self.address(place, inst)?;
         let parts = self.leaf_scalars(&a, inst)?;
+        let parts = match range {
+            Some(r) => parts.get(r).unwrap_or_default().to_vec(),
+            None => parts,
+        };
         let (space, base) = match target {
             Target::Const { bank, base, limit } => {
                 let addr = Self::offset_reg(a.dynamic);
@@ -567,99 +583,22 @@ impl Isel<'_> {
         Ok(vec![self.udiv_rem(bytes, Comp::Const(stride)).0])
     }
 
-    /// OpCopyMemory between buffers, shared, local and private memory: a
-    /// load of the whole value, then a store of it.
-    pub(super) fn copy_memory(
-        &mut self,
-        dst: Value,
-        src: Value,
-        inst: &InstData,
-    ) -> Result<(), BackendError> {
-        let from = super::places::resolve(self.sh, src, inst.spirv_id)?;
-        let to = super::places::resolve(self.sh, dst, inst.spirv_id)?;
-        for place in [&from, &to] {
-            // Built-ins, outputs, payloads and task/mesh shared memory have
-            // their own accesses (mod.rs), not these.
-            let class = self.sh.globals[place.var].class;
-            let isbe_shared = class == StorageClass::Workgroup && self.sh.stage != Stage::Compute;
-            if isbe_shared
-                || matches!(
-                    class,
-                    StorageClass::Input | StorageClass::Output | StorageClass::TaskPayload
-                )
-            {
-                return Err(self.mem_error(format!("copies of {class:?} memory"), inst));
-            }
-        }
-        self.copy_place(&from, &to, inst)
-    }
-
-    /// Copies an aggregate piece by piece (arrays element by element,
-    /// structs member by member) until a piece fits in a few registers, so
-    /// that a large copy does not hold the whole value at once.
-    fn copy_place(
-        &mut self,
-        from: &Place,
-        to: &Place,
-        inst: &InstData,
-    ) -> Result<(), BackendError> {
-        const PIECE_WORDS: u32 = 16;
-        let sh = self.sh;
-        let mut ty = sh.globals[from.var].ty;
-        for step in &from.path {
-            let i = match step {
-                Step::Const(i) => *i,
-                Step::Dyn(_) => 0,
-            };
-            ty = child(sh, ty, i).map_or(ty, |c| c.ty);
-        }
-        let pieces = match &sh.types[ty] {
-            _ if super::places::comp_count(sh, ty).is_some_and(|n| n <= PIECE_WORDS) => 0,
-            ir::Type::Array { len: Some(n), .. } => *n,
-            ir::Type::Struct { members, .. } => members.len() as u32,
-            _ => 0,
-        };
-        if pieces == 0 {
-            let comps = self.load_memory(from, inst)?;
-            return self.store_memory(to, &comps, inst);
-        }
-        for i in 0..pieces {
-            let step = |p: &Place| Place {
-                var: p.var,
-                path: p.path.iter().copied().chain([Step::Const(i)]).collect(),
-            };
-            self.copy_place(&step(from), &step(to), inst)?;
-        }
-        Ok(())
-    }
-
-    /// Stores the initial value of the variables in memory that `v`
-    /// initializes, right after `v` is defined (in the entry block, before
-    /// any access to them).
-    pub(super) fn store_initializers(&mut self, v: Value) -> Result<(), BackendError> {
-        let Some(vars) = self.mem.initializers.get(&v).cloned() else {
-            return Ok(());
-        };
-        let comps = self.value(v)?.clone();
-        for var in vars {
-            let decl = InstData {
-                op: ir::Op::VarAddr(var),
-                result: None,
-                spirv_id: Some(self.sh.globals[var].spirv_id),
-            };
-            let place = Place {
-                var,
-                path: Vec::new(),
-            };
-            self.store_memory(&place, &comps, &decl)?;
-        }
-        Ok(())
-    }
-
     pub(super) fn store_memory(
         &mut self,
         place: &Place,
         comps: &[Comp],
+        inst: &InstData,
+    ) -> Result<(), BackendError> {
+        self.store_range(place, comps, None, inst)
+    }
+
+    /// Stores `comps` as the scalars `range` of the value at `place`, or
+    /// as all of them.
+    pub(super) fn store_range(
+        &mut self,
+        place: &Place,
+        comps: &[Comp],
+        range: Option<Range<usize>>,
         inst: &InstData,
     ) -> Result<(), BackendError> {
         let target = self.target(place.var, inst)?;
@@ -676,6 +615,10 @@ impl Isel<'_> {
         };
         let a = self.address(place, inst)?;
         let parts = self.leaf_scalars(&a, inst)?;
+        let parts = match range {
+            Some(r) => parts.get(r).unwrap_or_default().to_vec(),
+            None => parts,
+        };
         if parts.len() != comps.len() {
             return Err(BackendError::Invalid {
                 what: format!(

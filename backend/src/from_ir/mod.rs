@@ -10,6 +10,7 @@ mod control;
 mod dce;
 mod idiv;
 mod mem_atomics;
+mod mem_copy;
 mod mem_layout;
 mod memory;
 mod mesh_out;
