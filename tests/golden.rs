@@ -68,6 +68,9 @@ golden! {
     w_subgroup_add48_mesh_sm86: "w_subgroup_add48.mesh", Arch::Sm86;
     geometric_sm86: "geometric.comp", Arch::Sm86;
     bit_operations_sm86: "bit_operations.comp", Arch::Sm86;
+    c_switch_sm86: "c_switch.comp", Arch::Sm86;
+    c_uniform_branch_sm86: "c_uniform_branch.comp", Arch::Sm86;
+    c_divergent_branch_sm86: "c_divergent_branch.comp", Arch::Sm86;
     s_compact_task_sm86: "s_compact.task", Arch::Sm86;
     s_compact_match_task_sm86: "s_compact_match.task", Arch::Sm86;
     w_vertices128_mesh_sm86: "w_vertices128.mesh", Arch::Sm86;

@@ -673,3 +673,30 @@ fn simulator_agrees_with_the_driver_on_math_geometric() {
         );
     }
 }
+
+// Control flow and memory instructions (tests/control_flow.rs and
+// tests/memory_ops.rs check the values on the CPU).
+#[test]
+fn simulator_agrees_with_the_driver_on_ref_switch() {
+    simulator_agrees_with_the_driver("ref_switch");
+}
+
+#[test]
+fn simulator_agrees_with_the_driver_on_ref_uniform_branch() {
+    simulator_agrees_with_the_driver("ref_uniform_branch");
+}
+
+#[test]
+fn simulator_agrees_with_the_driver_on_ref_divergent_branch() {
+    simulator_agrees_with_the_driver("ref_divergent_branch");
+}
+
+#[test]
+fn simulator_agrees_with_the_driver_on_ref_private_globals() {
+    simulator_agrees_with_the_driver("ref_private_globals");
+}
+
+#[test]
+fn simulator_agrees_with_the_driver_on_ref_vector_dynamic() {
+    simulator_agrees_with_the_driver("ref_vector_dynamic");
+}

@@ -26,6 +26,7 @@ pub mod opt_lop3;
 pub mod program;
 pub mod sph;
 pub mod spill;
+pub mod structured;
 pub mod target;
 pub mod uniformity;
 

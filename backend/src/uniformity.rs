@@ -1,63 +1,202 @@
-//! Which IR values are the same in every invocation of a workgroup
-//! (uniform), for the warp-aggregated atomics (from_ir/atomics.rs).
+//! Divergence analysis: which IR values are the same in every invocation
+//! that executes them together (uniform), which branches send all their
+//! invocations the same way, and which loops all invocations leave at the
+//! same iteration. Instruction selection uses it to drop the convergence
+//! barriers (BSSY/BSYNC) of uniform branches and loops
+//! (from_ir/control.rs) and for the warp-aggregated atomics
+//! (from_ir/atomics.rs).
 //!
-//! A small forward analysis, conservative by construction: a value is
-//! uniform when it is
-//! - a constant (or undef),
-//! - a load of a built-in that is one per workgroup: WorkgroupId,
-//!   NumWorkgroups, WorkgroupSize, SubgroupSize,
-//! - a pointer (variable address, access chain) whose indices are uniform,
-//! - the result of a pure operation (arithmetic, comparison, conversion,
-//!   select, composite access, math) whose operands are all uniform.
+//! Everything starts uniform and divergence spreads until nothing changes
+//! (the sets only grow, so this ends). Divergence starts at
+//! - loads of memory other than uniform buffers and push constants
+//!   (another invocation may have stored a different value) and of the
+//!   built-ins that differ per invocation (ids, masks),
+//! - atomics and subgroup operations,
 //!
-//! Everything else is not: loads of memory (another invocation may have
-//! stored a different value, and the invocation id built-ins differ by
-//! lane), atomics, subgroup ops, and block parameters (a value merged after
-//! a divergent branch differs per lane). The blocks are visited in layout
-//! order, which puts every definition before its uses outside block
-//! parameters, so one pass suffices. Uniform here means uniform among the
-//! invocations that execute the instruction together, which is what the
-//! atomics' fast path needs.
+//! and spreads through
+//! - data: the result of an operation with a divergent operand, a block
+//!   parameter with a divergent incoming argument;
+//! - control: a branch (or switch) on a divergent value is divergent. The
+//!   parameters of the blocks where its paths meet again (the blocks of its
+//!   selection construct and its merge block) are divergent, because which
+//!   edge an invocation came along differs. A divergent branch that leaves
+//!   a loop, or a selection that a branch inside leaves by `break` or
+//!   `continue`, makes the innermost loop around it divergent: invocations
+//!   leave it at different iterations, so the parameters of every block of
+//!   the loop (its counters among them) and of its merge block are
+//!   divergent.
+//!
+//! Uniform built-ins are those one per workgroup (WorkgroupId,
+//! NumWorkgroups, WorkgroupSize, SubgroupSize, NumSubgroups, ViewIndex,
+//! DrawIndex); in a mesh shader the task payload is uniform too (the task
+//! workgroup wrote it before the launch).
 
-use spvsass_frontend::ir::{BuiltIn, Op, Shader, Value};
-use std::collections::HashSet;
+use crate::from_ir::places;
+use crate::structured;
+use spvsass_frontend::ir::{Block, BuiltIn, Merge, Op, Shader, Stage, StorageClass, Value};
+use std::collections::{HashMap, HashSet};
 
-/// The uniform values of `sh`.
-pub fn uniform_values(sh: &Shader) -> HashSet<Value> {
-    let mut uniform = HashSet::new();
-    for &b in &sh.layout {
-        for &i in &sh.blocks[b].insts {
-            let inst = &sh.insts[i];
-            let Some(result) = inst.result else { continue };
-            if is_uniform(sh, &inst.op, &uniform) {
-                uniform.insert(result);
+/// The result of the analysis.
+#[derive(Clone, Debug, Default)]
+pub struct Divergence {
+    divergent: HashSet<Value>,
+    /// Blocks whose terminator is a branch or switch on a divergent value.
+    branches: HashSet<Block>,
+    /// Headers of loops that invocations may leave at different iterations.
+    loops: HashSet<Block>,
+}
+
+impl Divergence {
+    pub fn analyse(sh: &Shader) -> Divergence {
+        let exits = structured::loop_exits(sh);
+        let loops = structured::loops(sh);
+        let incoming = incoming_args(sh);
+        let preds = structured::predecessors(sh);
+        let mut d = Divergence::default();
+        // Blocks whose parameters are divergent whatever their arguments.
+        let mut joins: HashSet<Block> = HashSet::new();
+        loop {
+            let before = (d.divergent.len(), d.branches.len(), joins.len());
+            for &b in &sh.layout {
+                let data = &sh.blocks[b];
+                for &p in &data.params {
+                    let args = incoming.get(&p).map(Vec::as_slice).unwrap_or_default();
+                    if joins.contains(&b) || args.iter().any(|a| d.divergent.contains(a)) {
+                        d.divergent.insert(p);
+                    }
+                }
+                for &i in &data.insts {
+                    let inst = &sh.insts[i];
+                    if let Some(r) = inst.result
+                        && !d.divergent.contains(&r)
+                        && !is_uniform(sh, &inst.op, &d.divergent)
+                    {
+                        d.divergent.insert(r);
+                    }
+                }
+                let cond = match sh.terminator(b) {
+                    Some(Op::Branch { cond, .. }) => *cond,
+                    Some(Op::Switch { selector, .. }) => *selector,
+                    _ => continue,
+                };
+                if !d.divergent.contains(&cond) || !d.branches.insert(b) {
+                    continue;
+                }
+                let mut leaves_loop = true;
+                if let Some(Merge::Selection { merge }) = sh.blocks[b].merge {
+                    joins.extend(structured::reachable_before(sh, &exits, b, merge));
+                    joins.insert(merge);
+                    leaves_loop = structured::escapes(sh, &preds, &exits, b, merge);
+                }
+                if leaves_loop {
+                    let innermost = loops
+                        .iter()
+                        .filter(|(_, _, body)| body.contains(&b))
+                        .min_by_key(|(_, _, body)| body.len());
+                    match innermost {
+                        Some((header, merge, body)) => {
+                            d.loops.insert(*header);
+                            joins.extend(body.iter().copied());
+                            joins.insert(*merge);
+                        }
+                        // Not in a loop (a conditional branch without a
+                        // merge): every block after it is a join.
+                        None => joins.extend(reachable(sh, b)),
+                    }
+                }
+            }
+            if before == (d.divergent.len(), d.branches.len(), joins.len()) {
+                return d;
             }
         }
     }
-    uniform
+
+    pub fn is_uniform(&self, v: Value) -> bool {
+        !self.divergent.contains(&v)
+    }
+
+    /// Whether the branch or switch ending `b` may send invocations
+    /// different ways.
+    pub fn divergent_branch(&self, b: Block) -> bool {
+        self.branches.contains(&b)
+    }
+
+    /// Whether invocations may leave the loop headed by `header` at
+    /// different iterations.
+    pub fn divergent_loop(&self, header: Block) -> bool {
+        self.loops.contains(&header)
+    }
+
+    /// The uniform values of `sh`.
+    pub fn uniform_values(&self, sh: &Shader) -> HashSet<Value> {
+        sh.values
+            .keys()
+            .filter(|v| !self.divergent.contains(v))
+            .collect()
+    }
 }
 
-fn is_uniform(sh: &Shader, op: &Op, uniform: &HashSet<Value>) -> bool {
+/// The incoming arguments of every block parameter.
+fn incoming_args(sh: &Shader) -> HashMap<Value, Vec<Value>> {
+    let mut incoming: HashMap<Value, Vec<Value>> = HashMap::new();
+    for &b in &sh.layout {
+        let Some(term) = sh.terminator(b) else {
+            continue;
+        };
+        for call in term.block_calls() {
+            for (&p, &a) in sh.blocks[call.block].params.iter().zip(&call.args) {
+                incoming.entry(p).or_default().push(a);
+            }
+        }
+    }
+    incoming
+}
+
+fn reachable(sh: &Shader, from: Block) -> HashSet<Block> {
+    let mut seen = HashSet::new();
+    let mut stack = vec![from];
+    while let Some(b) = stack.pop() {
+        if seen.insert(b) {
+            stack.extend(sh.successors(b));
+        }
+    }
+    seen
+}
+
+fn uniform_builtin(b: BuiltIn) -> bool {
+    matches!(
+        b,
+        BuiltIn::WorkgroupId
+            | BuiltIn::NumWorkgroups
+            | BuiltIn::WorkgroupSize
+            | BuiltIn::SubgroupSize
+            | BuiltIn::NumSubgroups
+            | BuiltIn::ViewIndex
+            | BuiltIn::DrawIndex
+    )
+}
+
+/// Whether `op`'s result is uniform given the divergent values so far.
+fn is_uniform(sh: &Shader, op: &Op, divergent: &HashSet<Value>) -> bool {
     let all_args = || {
         let mut all = true;
-        op.for_each_arg(|v| all &= uniform.contains(&v));
+        op.for_each_arg(|v| all &= !divergent.contains(&v));
         all
     };
     match op {
         Op::Const(_) | Op::Undef | Op::VarAddr(_) => true,
         Op::Load { ptr } => {
-            let Ok(place) = crate::from_ir::places::resolve(sh, *ptr, None) else {
+            let Ok(place) = places::resolve(sh, *ptr, None) else {
                 return false;
             };
-            matches!(
-                sh.globals[place.var].builtin,
-                Some(
-                    BuiltIn::WorkgroupId
-                        | BuiltIn::NumWorkgroups
-                        | BuiltIn::WorkgroupSize
-                        | BuiltIn::SubgroupSize
-                )
-            ) && all_args()
+            let var = &sh.globals[place.var];
+            let read_only = match var.class {
+                StorageClass::Uniform | StorageClass::PushConstant => true,
+                StorageClass::TaskPayload => sh.stage == Stage::Mesh,
+                StorageClass::Input => var.builtin.is_some_and(uniform_builtin),
+                _ => false,
+            };
+            read_only && all_args()
         }
         Op::Unary(..)
         | Op::Binary(..)
@@ -73,7 +212,13 @@ fn is_uniform(sh: &Shader, op: &Op, uniform: &HashSet<Value>) -> bool {
         | Op::ExtractDynamic { .. }
         | Op::InsertDynamic { .. }
         | Op::CopyLogical(_)
+        | Op::ArrayLength { .. }
         | Op::Math(..) => all_args(),
         _ => false,
     }
+}
+
+/// The uniform values of `sh` (the analysis run for them alone).
+pub fn uniform_values(sh: &Shader) -> HashSet<Value> {
+    Divergence::analyse(sh).uniform_values(sh)
 }

@@ -33,6 +33,7 @@ done
 # Hand-written SPIR-V assembly for other producers' idioms (DXC, Slang,
 # spirv-opt), assembled with spirv-as.
 SPVASM=(
+    shaders/c_vector_dynamic.comp.spvasm
     shaders/copy_logical.comp.spvasm
     shaders/dxc_barrier_before_emit.task.spvasm
     shaders/dxc_counter_atomics.comp.spvasm

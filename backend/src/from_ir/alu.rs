@@ -306,6 +306,30 @@ impl Isel<'_> {
         }))
     }
 
+    /// `a == b` (or `!=`) on booleans: `a` as 0 or 1, then ISETP.EQ (NE)
+    /// against zero, XOR-combined with `b`: (a == 0) ^ b is a == b.
+    fn logical_eq(&mut self, eq: bool, a: Comp, b: Comp) -> Comp {
+        if let (Comp::Bool(x), Comp::Bool(y)) = (a, b) {
+            return Comp::Bool((x == y) == eq);
+        }
+        let (a, b) = if matches!(a, Comp::Bool(_)) {
+            (b, a)
+        } else {
+            (a, b)
+        };
+        let a = self.select(a, Src::imm(1), Src::ZERO);
+        let a = self.src(a);
+        let accum = self.pred(b).unwrap_or(PredSrc::TRUE);
+        self.alu(Op::ISetP(OpISetP {
+            dst: Dst::None,
+            cmp: if eq { IntCmp::Eq } else { IntCmp::Ne },
+            signed: false,
+            combine: PredCombine::Xor,
+            srcs: [a, Src::ZERO],
+            accum,
+        }))
+    }
+
     pub(super) fn int_cmp(&mut self, cmp: IntCmp, signed: bool, a: Src, b: Src) -> Comp {
         let (a, b, cmp) = if is_const(&a) && !is_const(&b) {
             (b, a, flip_int(cmp))
@@ -356,17 +380,11 @@ impl Isel<'_> {
         }))
     }
 
-    fn compare(
-        &mut self,
-        op: CmpOp,
-        a: Comp,
-        b: Comp,
-        inst: &InstData,
-    ) -> Result<Comp, BackendError> {
-        let (ca, cb) = (a, b);
+    fn compare(&mut self, op: CmpOp, a: Comp, b: Comp) -> Comp {
+        let (a0, b0) = (a, b);
         let (a, b) = (self.src(a), self.src(b));
         use CmpOp as C;
-        Ok(match op {
+        match op {
             C::IEq => self.int_cmp(IntCmp::Eq, false, a, b),
             C::INe => self.int_cmp(IntCmp::Ne, false, a, b),
             C::ULt => self.int_cmp(IntCmp::Lt, false, a, b),
@@ -389,27 +407,10 @@ impl Isel<'_> {
             C::FUnordLe => self.float_cmp(FloatCmp::UnordLe, a, b),
             C::FUnordGt => self.float_cmp(FloatCmp::UnordGt, a, b),
             C::FUnordGe => self.float_cmp(FloatCmp::UnordGe, a, b),
-            C::LogicalEq | C::LogicalNe => self
-                .bool_cmp(op == C::LogicalEq, ca, cb)
-                .ok_or_else(|| self.unsupported("a logical comparison of non-booleans", inst))?,
-        })
+            C::LogicalEq | C::LogicalNe => self.logical_eq(op == C::LogicalEq, a0, b0),
+        }
     }
 
-    /// `a == b` (or `a != b`) on booleans: PLOP3 with XNOR (XOR).
-    fn bool_cmp(&mut self, eq: bool, a: Comp, b: Comp) -> Option<Comp> {
-        if let (Comp::Bool(x), Comp::Bool(y)) = (a, b) {
-            return Some(Comp::Bool((x == y) == eq));
-        }
-        let (pa, pb) = (self.pred(a)?, self.pred(b)?);
-        let r = self.f.new_vreg(RegFile::Pred);
-        let xor = OpLop3::A ^ OpLop3::B;
-        self.emit(Instr::new(Op::PLop3(crate::isa::OpPLop3 {
-            dst: Dst::Reg(Reg::Virt(r)),
-            srcs: [pa, pb, PredSrc::TRUE],
-            lut: if eq { !xor } else { xor },
-        })));
-        Some(Comp::Pred(r))
-    }
 
     fn unary(&mut self, op: UnaryOp, a: Comp, inst: &InstData) -> Result<Comp, BackendError> {
         let s = self.src(a);
@@ -514,7 +515,7 @@ impl Isel<'_> {
                 let (x, y) = (per_comp(self, *a)?, per_comp(self, *b)?);
                 let mut out = Vec::new();
                 for (p, q) in x.into_iter().zip(y) {
-                    out.push(self.compare(*op, p, q, inst)?);
+                    out.push(self.compare(*op, p, q));
                 }
                 out
             }

@@ -4,94 +4,28 @@
 
 use super::{Comp, Isel};
 use crate::error::BackendError;
-use crate::isa::{Instr, Op, OpBra, OpBssy, PredSrc, Reg, Target};
+use crate::isa::{
+    Dst, Instr, IntCmp, Op, OpBra, OpBssy, OpISetP, PredCombine, PredSrc, Reg, RegFile, Target,
+};
 use crate::mir::MFunc;
+use crate::structured;
 use spvsass_frontend::ir::{self, BlockCall, InstData, Merge};
-use std::collections::{HashMap, HashSet};
-
-fn predecessors(sh: &ir::Shader) -> HashMap<ir::Block, Vec<ir::Block>> {
-    let mut preds: HashMap<ir::Block, Vec<ir::Block>> = HashMap::new();
-    for &b in &sh.layout {
-        for s in sh.successors(b) {
-            preds.entry(s).or_default().push(b);
-        }
-    }
-    preds
-}
-
-/// The merge block and continue target of every loop, each with its
-/// loop's header: the blocks a `break` or `continue` branches to.
-fn loop_exits(sh: &ir::Shader) -> HashMap<ir::Block, ir::Block> {
-    let mut exits = HashMap::new();
-    for &b in &sh.layout {
-        if let Some(Merge::Loop {
-            merge,
-            continue_target,
-        }) = sh.blocks[b].merge
-        {
-            exits.insert(merge, b);
-            exits.insert(continue_target, b);
-        }
-    }
-    exits
-}
-
-/// Whether the selection construct headed by `header` has an edge that
-/// leaves it other than to `merge`. The construct is the blocks reachable
-/// from the header before the merge, stopping at the exits of loops that
-/// enclose it, that the header dominates (found by dropping, until none is
-/// left, every block with a predecessor outside).
-fn escapes(
-    sh: &ir::Shader,
-    preds: &HashMap<ir::Block, Vec<ir::Block>>,
-    exits: &HashMap<ir::Block, ir::Block>,
-    header: ir::Block,
-    merge: ir::Block,
-) -> bool {
-    let mut inside = HashSet::new();
-    let mut stack = vec![header];
-    while let Some(b) = stack.pop() {
-        // A loop exit whose loop header is not inside belongs to an
-        // enclosing loop: reaching it is a break or continue.
-        let enclosing_exit = b != header && exits.get(&b).is_some_and(|h| !inside.contains(h));
-        if b != merge && !enclosing_exit && inside.insert(b) {
-            stack.extend(sh.successors(b));
-        }
-    }
-    loop {
-        let outside_pred = inside.iter().copied().find(|&b| {
-            b != header
-                && preds
-                    .get(&b)
-                    .is_some_and(|ps| ps.iter().any(|p| !inside.contains(p)))
-        });
-        match outside_pred {
-            Some(b) => {
-                inside.remove(&b);
-            }
-            None => break,
-        }
-    }
-    inside.iter().any(|&b| {
-        sh.successors(b)
-            .iter()
-            .any(|s| *s != merge && !inside.contains(s))
-    })
-}
+use std::collections::HashMap;
 
 impl Isel<'_> {
-    /// Gives each selection construct with a conditional branch a
-    /// convergence barrier, numbered by nesting depth. A selection that a
+    /// Gives each selection construct with a divergent branch or switch
+    /// (crate::uniformity) a convergence barrier, numbered by nesting
+    /// depth; a uniform one needs none. A selection that a
     /// branch leaves other than through its merge block (a `break` or
     /// `continue` to the enclosing loop) gets none: its lanes would never
     /// all reach the BSYNC. Such lanes reconverge where the loop's do.
     ///
-    /// A loop gets one too: BSSY in the block that enters it, BSYNC at its
-    /// merge block, where lanes that left at different iterations wait
-    /// for each other.
+    /// A loop that lanes may leave at different iterations gets one too:
+    /// BSSY in the block that enters it, BSYNC at its merge block, where
+    /// they wait for each other.
     pub(super) fn plan_barriers(&mut self) -> Result<(), BackendError> {
-        let preds = predecessors(self.sh);
-        let exits = loop_exits(self.sh);
+        let preds = structured::predecessors(self.sh);
+        let exits = structured::loop_exits(self.sh);
         let position: HashMap<ir::Block, usize> = self
             .sh
             .layout
@@ -106,6 +40,7 @@ impl Isel<'_> {
             }
             let data = &self.sh.blocks[b];
             if let Some(Merge::Loop { merge, .. }) = data.merge
+                && self.divergence.divergent_loop(b)
                 && !self.bsync_at.contains_key(&merge)
             {
                 // The entering edges come from blocks laid out before the
@@ -129,9 +64,11 @@ impl Isel<'_> {
                     open.push(merge);
                 }
             }
-            let conditional = matches!(self.sh.terminator(b), Some(ir::Op::Branch { .. }));
-            if let (Some(Merge::Selection { merge }), true) = (data.merge, conditional)
-                && !escapes(self.sh, &preds, &exits, b, merge)
+            // A uniform branch sends every invocation the same way: they
+            // stay together without a barrier.
+            let divergent = self.divergence.divergent_branch(b);
+            if let (Some(Merge::Selection { merge }), true) = (data.merge, divergent)
+                && !structured::escapes(self.sh, &preds, &exits, b, merge)
             {
                 let bar = u8::try_from(open.len()).unwrap_or(u8::MAX);
                 if bar >= OpBssy::BARRIERS {
@@ -202,9 +139,104 @@ impl Isel<'_> {
                 self.f.add_edge(from, e, other_args);
             }
             ir::Op::Return | ir::Op::Unreachable => self.emit(Instr::new(Op::Exit)),
-            ir::Op::Switch { .. } => return Err(self.unsupported("OpSwitch", inst)),
+            ir::Op::Switch {
+                selector,
+                default,
+                cases,
+            } => self.switch(b, inst, *selector, default, cases)?,
             _ => unreachable!("only terminators reach here"),
         }
+        Ok(())
+    }
+
+    /// OpSwitch as a chain of conditional branches: the cases that go to
+    /// one target (with the same arguments) share one predicate, an OR of
+    /// compares; cases that go where the default goes need none. The
+    /// header computes every predicate and edge argument, opens the
+    /// convergence barrier if the switch has one, and branches to the
+    /// first target; each further branch is a block of its own (laid out
+    /// right after the header), the last one jumping to the default.
+    fn switch(
+        &mut self,
+        b: ir::Block,
+        inst: &InstData,
+        selector: ir::Value,
+        default: &BlockCall,
+        cases: &[(u64, BlockCall)],
+    ) -> Result<(), BackendError> {
+        let from = self.cur;
+        let sel = self.value_comp(selector)?;
+        if let Comp::Const(k) = sel {
+            let hit = cases.iter().find(|(lit, _)| *lit == u64::from(k));
+            return self.jump(from, hit.map_or(default, |(_, call)| call));
+        }
+        let mut groups: Vec<(&BlockCall, Vec<u32>)> = Vec::new();
+        for (lit, call) in cases {
+            let lit = u32::try_from(*lit)
+                .map_err(|_| self.unsupported("a switch on a 64-bit selector", inst))?;
+            if call == default {
+                continue;
+            }
+            match groups.iter_mut().find(|(c, _)| *c == call) {
+                Some((_, lits)) => lits.push(lit),
+                None => groups.push((call, vec![lit])),
+            }
+        }
+        let sel = self.src_of(sel);
+        let mut arms = Vec::new();
+        for (call, lits) in &groups {
+            let mut p: Option<u32> = None;
+            for &lit in lits {
+                let lit = self.src_of(Comp::Const(lit));
+                let accum = p.map_or(PredSrc::TRUE, |p| PredSrc::reg(Reg::Virt(p)));
+                let r = self.f.new_vreg(RegFile::Pred);
+                self.emit(Instr::new(Op::ISetP(OpISetP {
+                    dst: Dst::Reg(Reg::Virt(r)),
+                    cmp: IntCmp::Eq,
+                    signed: false,
+                    combine: if p.is_some() {
+                        PredCombine::Or
+                    } else {
+                        PredCombine::And
+                    },
+                    srcs: [sel, lit],
+                    accum,
+                })));
+                p = Some(r);
+            }
+            let args = self.edge_args(call)?;
+            arms.push((p.expect("a group has a case"), call.block, args));
+        }
+        let default_args = self.edge_args(default)?;
+        if let Some(&bar) = self.bssy_at.get(&b) {
+            let Some(Merge::Selection { merge }) = self.sh.blocks[b].merge else {
+                unreachable!("barriers open at selection headers")
+            };
+            let target = Target::Block(self.blocks[&merge] as u32);
+            self.emit(Instr::new(Op::Bssy(OpBssy { bar, target })));
+        }
+        let mut at = from;
+        for (p, block, args) in arms {
+            let t = self.blocks[&block];
+            self.cur = at;
+            self.emit(Instr::guarded(
+                PredSrc::reg(Reg::Virt(p)),
+                Op::Bra(OpBra {
+                    target: Target::Block(t as u32),
+                }),
+            ));
+            self.f.add_edge(at, t, args);
+            let next = self.f.new_block();
+            self.split_off.entry(from).or_default().push(next);
+            self.f.add_edge(at, next, Vec::new());
+            at = next;
+        }
+        self.cur = at;
+        let t = self.blocks[&default.block];
+        self.emit(Instr::new(Op::Bra(OpBra {
+            target: Target::Block(t as u32),
+        })));
+        self.f.add_edge(at, t, default_args);
         Ok(())
     }
 

@@ -3,7 +3,9 @@
 //! without them (shared, local and private variables) get a std430-like
 //! layout: scalars aligned to their size, two-component vectors to twice
 //! that, three- and four-component ones to four times; array strides and
-//! struct sizes rounded up to the alignment.
+//! struct sizes rounded up to the alignment. A row-major matrix's stride
+//! steps over rows: whole-matrix accesses follow it (`scalars`), an access
+//! chain into one of its columns is refused (`child`).
 
 use spvsass_frontend::ir::{Scalar, Shader, Type, TypeId};
 
@@ -24,10 +26,19 @@ pub fn size_align(sh: &Shader, ty: TypeId) -> Option<(u32, u32)> {
             )
         }
         Type::Matrix {
-            column, columns, ..
+            column,
+            columns,
+            row_major,
+            ..
         } => {
             let (_, align) = size_align(sh, *column)?;
-            (stride_of(sh, ty)? * u32::from(*columns), align)
+            // The stride steps over columns, or over rows when row-major.
+            let count = if *row_major {
+                rows(sh, *column)?
+            } else {
+                u32::from(*columns)
+            };
+            (stride_of(sh, ty)? * count, align)
         }
         Type::Array { elem, len, .. } => {
             let (_, align) = size_align(sh, *elem)?;
@@ -44,6 +55,14 @@ pub fn size_align(sh: &Shader, ty: TypeId) -> Option<(u32, u32)> {
         }
         Type::Void | Type::Pointer { .. } => return None,
     })
+}
+
+/// The number of rows of a matrix with columns of type `column`.
+fn rows(sh: &Shader, column: TypeId) -> Option<u32> {
+    match sh.types[column] {
+        Type::Vector { len, .. } => Some(u32::from(len)),
+        _ => None,
+    }
 }
 
 /// The element stride of an array or the column stride of a matrix.
@@ -109,7 +128,8 @@ pub fn child(sh: &Shader, ty: TypeId, index: u32) -> Option<Child> {
                 stride,
             })
         }
-        // Row-major matrices interleave their columns: not supported.
+        // A column of a row-major matrix is not contiguous: no child type
+        // describes it.
         Type::Matrix {
             column,
             row_major: false,
@@ -152,11 +172,23 @@ pub fn scalars(sh: &Shader, ty: TypeId, base: u32, out: &mut Vec<(u32, Scalar)>)
             }
         }
         Type::Matrix {
-            columns, row_major, ..
+            column,
+            columns,
+            row_major: true,
+            ..
         } => {
-            if *row_major {
+            // Row-major: element (column i, row j) at j * stride + i * size.
+            let Type::Vector { scalar, len } = sh.types[*column] else {
                 return None;
+            };
+            let stride = stride_of(sh, ty)?;
+            for i in 0..u32::from(*columns) {
+                for j in 0..u32::from(len) {
+                    out.push((base + j * stride + i * scalar.size(), scalar));
+                }
             }
+        }
+        Type::Matrix { columns, .. } => {
             for i in 0..u32::from(*columns) {
                 let c = child(sh, ty, i)?;
                 scalars(sh, c.ty, base + c.offset, out)?;

@@ -21,8 +21,11 @@ use crate::isa::{
     Dst, Instr, IntCmp, MemSize, MemSpace, Op, OpIAdd3, OpIMad, OpLd, OpLdc, OpMov, OpSt, Reg,
     RegFile, Src, SrcRef,
 };
-use spvsass_frontend::ir::{GlobalVar, InstData, Scalar, Shader, Stage, StorageClass, TypeId};
+use spvsass_frontend::ir::{
+    self, GlobalVar, InstData, Scalar, Shader, Stage, StorageClass, TypeId, Value,
+};
 use std::collections::HashMap;
+use std::ops::Range;
 
 /// Where shared and local variables live, and how much of each memory a
 /// workgroup needs.
@@ -33,6 +36,9 @@ pub struct MemPlan {
     pub shared_bytes: u32,
     /// Local memory per invocation, in bytes.
     pub local_bytes: u32,
+    /// Function and Private variables in memory with an initializer, by
+    /// the value (a constant of the entry block) they start with.
+    pub initializers: HashMap<Value, Vec<GlobalVar>>,
 }
 
 /// Variables are placed 16-byte aligned, in declaration order.
@@ -50,7 +56,11 @@ impl MemPlan {
                 StorageClass::Function | StorageClass::Private => &mut plan.local_bytes,
                 _ => continue,
             };
-            if data.initializer.is_some() {
+            if let (Some(init), StorageClass::Function | StorageClass::Private) =
+                (data.initializer, data.class)
+            {
+                plan.initializers.entry(init).or_default().push(var);
+            } else if data.initializer.is_some() {
                 return Err(BackendError::Unsupported {
                     what: format!("an initializer on a {:?} variable in memory", data.class),
                     opcode: "OpVariable".into(),
@@ -160,7 +170,7 @@ fn mem_size(s: Scalar) -> Option<MemSize> {
 }
 
 impl Isel<'_> {
-    fn mem_error(&self, what: String, inst: &InstData) -> BackendError {
+    pub(super) fn mem_error(&self, what: String, inst: &InstData) -> BackendError {
         BackendError::Unsupported {
             what,
             opcode: spirv_opcode(&inst.op),
@@ -352,9 +362,24 @@ impl Isel<'_> {
         place: &Place,
         inst: &InstData,
     ) -> Result<Vec<Comp>, BackendError> {
+        self.load_range(place, None, inst)
+    }
+
+    /// Loads the scalars `range` (in component order) of the value at
+    /// `place`, or all of them.
+    pub(super) fn load_range(
+        &mut self,
+        place: &Place,
+        range: Option<Range<usize>>,
+        inst: &InstData,
+    ) -> Result<Vec<Comp>, BackendError> {
         let target = self.target(place.var, inst)?;
         let a = self.address(place, inst)?;
         let parts = self.leaf_scalars(&a, inst)?;
+        let parts = match range {
+            Some(r) => parts.get(r).unwrap_or_default().to_vec(),
+            None => parts,
+        };
         let (space, base) = match target {
             Target::Const { bank, base, limit } => {
                 let addr = Self::offset_reg(a.dynamic);
@@ -511,10 +536,69 @@ impl Isel<'_> {
         })
     }
 
+    /// OpArrayLength: `(size - offset) / stride` of the runtime array that
+    /// is member `member` of the buffer block `ptr` points to, with the
+    /// buffer's byte size read from the root table (docs/ABI.md). Vulkan
+    /// requires a bound range to cover the members before the array, so
+    /// the subtraction does not wrap for a valid binding.
+    pub(super) fn array_length(
+        &mut self,
+        ptr: Value,
+        member: u32,
+        inst: &InstData,
+    ) -> Result<Vec<Comp>, BackendError> {
+        let place = super::places::resolve(self.sh, ptr, inst.spirv_id)?;
+        let Target::Global { binding } = self.target(place.var, inst)? else {
+            let class = self.sh.globals[place.var].class;
+            return Err(self.mem_error(format!("the length of an array in {class:?} memory"), inst));
+        };
+        let a = self.address(&place, inst)?;
+        let sh = self.sh;
+        let array = child(sh, a.leaf, member)
+            .filter(|c| matches!(sh.types[c.ty], ir::Type::Array { len: None, .. }))
+            .ok_or_else(|| {
+                self.mem_error(
+                    format!("the length of member {member} of {}", sh.type_name(a.leaf)),
+                    inst,
+                )
+            })?;
+        let stride = child(sh, array.ty, 0).map_or(0, |c| c.stride);
+        if stride == 0 {
+            return Err(self.mem_error(
+                format!("the length of {} (no stride)", sh.type_name(array.ty)),
+                inst,
+            ));
+        }
+        let offset = a.konst.wrapping_add(array.offset);
+        let size = self.root_word(abi::buffer_size(binding).expect("binding was checked"));
+        let bytes = if offset == 0 {
+            size
+        } else {
+            let size = self.src_of(size);
+            self.alu(Op::IAdd3(OpIAdd3 {
+                dst: Dst::None,
+                srcs: [size, Src::imm(offset.wrapping_neg()), Src::ZERO],
+            }))
+        };
+        Ok(vec![self.udiv_rem(bytes, Comp::Const(stride)).0])
+    }
+
     pub(super) fn store_memory(
         &mut self,
         place: &Place,
         comps: &[Comp],
+        inst: &InstData,
+    ) -> Result<(), BackendError> {
+        self.store_range(place, comps, None, inst)
+    }
+
+    /// Stores `comps` as the scalars `range` of the value at `place`, or
+    /// as all of them.
+    pub(super) fn store_range(
+        &mut self,
+        place: &Place,
+        comps: &[Comp],
+        range: Option<Range<usize>>,
         inst: &InstData,
     ) -> Result<(), BackendError> {
         let target = self.target(place.var, inst)?;
@@ -531,6 +615,10 @@ impl Isel<'_> {
         };
         let a = self.address(place, inst)?;
         let parts = self.leaf_scalars(&a, inst)?;
+        let parts = match range {
+            Some(r) => parts.get(r).unwrap_or_default().to_vec(),
+            None => parts,
+        };
         if parts.len() != comps.len() {
             return Err(BackendError::Invalid {
                 what: format!(

@@ -6,6 +6,7 @@ mod alu;
 mod atomics;
 mod bits;
 mod cas_loop;
+mod composite;
 mod compute;
 mod control;
 pub mod dce;
@@ -15,6 +16,7 @@ mod idiv;
 mod math;
 mod matrix;
 mod mem_atomics;
+mod mem_copy;
 mod mem_layout;
 mod memory;
 mod mesh_out;
@@ -110,6 +112,8 @@ pub(crate) struct Isel<'a> {
     shared: shared::SharedLayout,
     /// Values equal in every invocation (crate::uniformity).
     uniform: HashSet<Value>,
+    /// Divergent branches and loops (crate::uniformity).
+    divergence: crate::uniformity::Divergence,
     /// Blocks an atomic's loop split off a block, to be laid out right
     /// after it (atomics.rs).
     split_off: HashMap<usize, Vec<usize>>,
@@ -140,9 +144,11 @@ pub fn select(sh: &Shader, target: Arch, task_present: bool) -> Result<Selected,
         Stage::Task => task_out::payload_bytes(sh) + crate::isbe_layout::task::PAYLOAD,
         _ => primitive_layout.base + primitive_layout.size(),
     };
+    let divergence = crate::uniformity::Divergence::analyse(sh);
     let mut isel = Isel {
         shared: shared::SharedLayout::new(sh, shared_after),
-        uniform: crate::uniformity::uniform_values(sh),
+        uniform: divergence.uniform_values(sh),
+        divergence,
         split_off: HashMap::new(),
         sh,
         target,
@@ -226,6 +232,9 @@ impl<'a> Isel<'a> {
         }
         for &inst in &data.insts {
             self.inst(b, &sh.insts[inst])?;
+            if let Some(r) = sh.insts[inst].result {
+                self.store_initializers(r)?;
+            }
         }
         Ok(())
     }
@@ -415,6 +424,7 @@ impl<'a> Isel<'a> {
                 }
                 return Ok(());
             }
+            I::CopyMemory { dst, src } => return self.copy_memory(*dst, *src, inst),
             I::SetMeshOutputs {
                 primitive_count, ..
             } => {
@@ -451,7 +461,7 @@ impl<'a> Isel<'a> {
                 self.barrier(matches!(inst.op, I::ControlBarrier));
                 return Ok(());
             }
-            I::Jump(_) | I::Branch { .. } | I::Return | I::Unreachable => {
+            I::Jump(_) | I::Branch { .. } | I::Switch { .. } | I::Return | I::Unreachable => {
                 return self.terminator(b, inst);
             }
             I::Atomic { op, ptr, args } if self.isbe_atomic(*ptr, inst.spirv_id)? => {
@@ -459,6 +469,14 @@ impl<'a> Isel<'a> {
             }
             I::Atomic { op, ptr, args } => self.memory_atomic(*op, *ptr, args, inst)?,
             I::Subgroup(op, args) => self.subgroup_op(*op, args, inst)?,
+            I::ExtractDynamic { vector, index } => self.extract_dynamic(*vector, *index, inst)?,
+            I::InsertDynamic {
+                vector,
+                component,
+                index,
+            } => self.insert_dynamic(*vector, *component, *index, inst)?,
+            I::CopyLogical(a) => self.copy_logical(*a)?,
+            I::ArrayLength { ptr, member } => self.array_length(*ptr, *member, inst)?,
             _ => self.alu_inst(inst)?,
         };
         if let Some(r) = result {

@@ -1,0 +1,109 @@
+//! Queries on the IR's structured control flow (the merge blocks SPIR-V
+//! declares on selection and loop headers), shared by the convergence
+//! barriers (from_ir/control.rs) and the divergence analysis
+//! (uniformity.rs).
+
+use spvsass_frontend::ir::{Block, Merge, Shader};
+use std::collections::{HashMap, HashSet};
+
+pub fn predecessors(sh: &Shader) -> HashMap<Block, Vec<Block>> {
+    let mut preds: HashMap<Block, Vec<Block>> = HashMap::new();
+    for &b in &sh.layout {
+        for s in sh.successors(b) {
+            preds.entry(s).or_default().push(b);
+        }
+    }
+    preds
+}
+
+/// The merge block and continue target of every loop, each with its
+/// loop's header: the blocks a `break` or `continue` branches to.
+pub fn loop_exits(sh: &Shader) -> HashMap<Block, Block> {
+    let mut exits = HashMap::new();
+    for &b in &sh.layout {
+        if let Some(Merge::Loop {
+            merge,
+            continue_target,
+        }) = sh.blocks[b].merge
+        {
+            exits.insert(merge, b);
+            exits.insert(continue_target, b);
+        }
+    }
+    exits
+}
+
+/// The blocks reachable from `header` before `merge`, stopping at the
+/// exits of loops that enclose the header (a `break` or `continue` out of
+/// the construct).
+pub fn reachable_before(
+    sh: &Shader,
+    exits: &HashMap<Block, Block>,
+    header: Block,
+    merge: Block,
+) -> HashSet<Block> {
+    let mut inside = HashSet::new();
+    let mut stack = vec![header];
+    while let Some(b) = stack.pop() {
+        // A loop exit whose loop header is not inside belongs to an
+        // enclosing loop: reaching it is a break or continue.
+        let enclosing_exit = b != header && exits.get(&b).is_some_and(|h| !inside.contains(h));
+        if b != merge && !enclosing_exit && inside.insert(b) {
+            stack.extend(sh.successors(b));
+        }
+    }
+    inside
+}
+
+/// Whether the selection construct headed by `header` has an edge that
+/// leaves it other than to `merge`. The construct is the blocks reachable
+/// from the header before the merge (`reachable_before`) that the header
+/// dominates (found by dropping, until none is left, every block with a
+/// predecessor outside).
+pub fn escapes(
+    sh: &Shader,
+    preds: &HashMap<Block, Vec<Block>>,
+    exits: &HashMap<Block, Block>,
+    header: Block,
+    merge: Block,
+) -> bool {
+    let mut inside = reachable_before(sh, exits, header, merge);
+    loop {
+        let outside_pred = inside.iter().copied().find(|&b| {
+            b != header
+                && preds
+                    .get(&b)
+                    .is_some_and(|ps| ps.iter().any(|p| !inside.contains(p)))
+        });
+        match outside_pred {
+            Some(b) => {
+                inside.remove(&b);
+            }
+            None => break,
+        }
+    }
+    inside.iter().any(|&b| {
+        sh.successors(b)
+            .iter()
+            .any(|s| *s != merge && !inside.contains(s))
+    })
+}
+
+/// Every loop: its header, merge block and body (the blocks reachable
+/// from the header before the merge, nested loops included).
+pub fn loops(sh: &Shader) -> Vec<(Block, Block, HashSet<Block>)> {
+    let mut out = Vec::new();
+    for &h in &sh.layout {
+        if let Some(Merge::Loop { merge, .. }) = sh.blocks[h].merge {
+            let mut body = HashSet::new();
+            let mut stack = vec![h];
+            while let Some(b) = stack.pop() {
+                if b != merge && body.insert(b) {
+                    stack.extend(sh.successors(b));
+                }
+            }
+            out.push((h, merge, body));
+        }
+    }
+    out
+}
