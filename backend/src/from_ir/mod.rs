@@ -13,6 +13,7 @@ mod mem_atomics;
 mod mem_layout;
 mod memory;
 mod mesh_out;
+mod output_slots;
 pub mod places;
 pub mod shared;
 mod statistics;
