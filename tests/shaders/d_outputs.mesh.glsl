@@ -4,7 +4,8 @@
 // Output placement by Location and Component: an output block whose
 // members take consecutive locations (0, 1, 2-3), a matrix (4-6), an
 // array (7-8), a Component-decorated scalar (9.z), and clip/cull
-// distances (0x2c0: clip 0, clip 1, then cull 0). Vertex i writes values
+// distances (0x2c0: clip 0, clip 1, then cull 0; the clip distances
+// written under a dynamic index). Vertex i writes values
 // from i so every word is checked.
 layout(local_size_x = 2) in;
 layout(points, max_vertices = 2, max_primitives = 2) out;
@@ -30,8 +31,10 @@ void main()
     float f = float(i);
     SetMeshOutputsEXT(2, 2);
     gl_MeshVerticesEXT[i].gl_Position = vec4(f, 0.0, 0.0, 1.0);
-    gl_MeshVerticesEXT[i].gl_ClipDistance[0] = f + 0.5;
-    gl_MeshVerticesEXT[i].gl_ClipDistance[1] = -f;
+    // A dynamic index: one store per element, guarded by index == k.
+    for (int k = 0; k < 2; ++k) {
+        gl_MeshVerticesEXT[i].gl_ClipDistance[k] = k == 0 ? f + 0.5 : -f;
+    }
     gl_MeshVerticesEXT[i].gl_CullDistance[0] = f - 2.0;
     blk[i].a = vec4(1.0, 2.0, 3.0, f);
     blk[i].b = i + 7u;

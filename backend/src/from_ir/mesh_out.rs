@@ -7,10 +7,11 @@ use super::places::{Place, Step, resolve};
 use super::{Comp, Isel};
 use crate::error::BackendError;
 use crate::isa::{
-    Dst, Instr, IsbeAccess, IsbeSize, Op, OpIMad, OpIsbeWr, OpLop3, OpShf, PredSrc, Src,
+    Dst, Instr, IntCmp, IsbeAccess, IsbeSize, Op, OpIMad, OpIsbeWr, OpLop3, OpShf, PredSrc, Reg,
+    Src,
 };
 use crate::isbe_layout::{AttrLayout, addr, map};
-use spvsass_frontend::ir::{BuiltIn, Op as IrOp, Shader, StorageClass, Type};
+use spvsass_frontend::ir::{BuiltIn, Op as IrOp, Shader, StorageClass, Type, Value};
 
 /// Where a store to an output goes.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -21,6 +22,14 @@ pub enum OutputTarget {
         elem: Step,
         addrs: Vec<u16>,
         per_primitive: bool,
+    },
+    /// One per-vertex component of vertex `elem` chosen at run time:
+    /// `choices[index]` (a ClipDistance or CullDistance element under a
+    /// dynamic index).
+    Select {
+        elem: Step,
+        choices: Vec<u16>,
+        index: Value,
     },
     /// CullPrimitiveEXT of primitive `prim`: its VIEWPORT_MASK (facts §3).
     Cull { prim: Step },
@@ -110,6 +119,20 @@ pub fn classify(
                 Some(BuiltIn::ViewportIndex) => addr::VIEWPORT_INDEX,
                 Some(BuiltIn::PrimitiveShadingRate) => addr::SHADING_RATE,
                 Some(BuiltIn::CullPrimitive) => return Ok(OutputTarget::Cull { prim: elem }),
+                Some(b @ (BuiltIn::ClipDistance | BuiltIn::CullDistance))
+                    if matches!(member_path, [Step::Dyn(_)]) =>
+                {
+                    let [Step::Dyn(index)] = member_path else {
+                        unreachable!("matched above")
+                    };
+                    let choices = output_slots::clip_cull_addrs(sh, members, m, &[])
+                        .map_err(|e| slot_error(e, &format!("{b:?}")))?;
+                    return Ok(OutputTarget::Select {
+                        elem,
+                        choices,
+                        index: *index,
+                    });
+                }
                 Some(b @ (BuiltIn::ClipDistance | BuiltIn::CullDistance)) => {
                     let addrs = output_slots::clip_cull_addrs(sh, members, m, member_path)
                         .map_err(|e| slot_error(e, &format!("{b:?}")))?;
@@ -243,6 +266,7 @@ pub fn written_outputs(sh: &Shader) -> Result<WrittenOutputs, BackendError> {
                     w.vertex.extend(addrs)
                 }
             }
+            OutputTarget::Select { choices, .. } => w.vertex.extend(choices),
             OutputTarget::Cull { .. } => {
                 w.cull = true;
                 w.primitive.push(addr::VIEWPORT_MASK);
@@ -303,13 +327,38 @@ impl Isel<'_> {
                     Comp::Bool(b) => Comp::Const(u32::from(!b)),
                     other => self.select(other, Src::ZERO, Src::imm(1)),
                 };
-                self.store_attr(prim, &[addr::VIEWPORT_MASK], &[mask], true, spirv_id)?;
+                self.store_attr(
+                    prim,
+                    &[addr::VIEWPORT_MASK],
+                    &[mask],
+                    true,
+                    spirv_id,
+                    PredSrc::TRUE,
+                )?;
             }
             OutputTarget::Attr {
                 elem,
                 addrs,
                 per_primitive,
-            } => self.store_attr(elem, &addrs, comps, per_primitive, spirv_id)?,
+            } => self.store_attr(elem, &addrs, comps, per_primitive, spirv_id, PredSrc::TRUE)?,
+            OutputTarget::Select {
+                elem,
+                choices,
+                index,
+            } => {
+                // One store per element, each guarded by index == k, so
+                // the word's place in the layout stays a constant.
+                let index = self.value_comp(index)?;
+                let index = self.src_of(index);
+                for (k, a) in choices.into_iter().enumerate() {
+                    let guard = match self.int_cmp(IntCmp::Eq, false, index, Src::imm(k as u32)) {
+                        Comp::Pred(p) => PredSrc::reg(Reg::Virt(p)),
+                        Comp::Bool(true) => PredSrc::TRUE,
+                        _ => continue,
+                    };
+                    self.store_attr(elem, &[a], comps, false, spirv_id, guard)?;
+                }
+            }
             OutputTarget::Indices { prim, first, count } => {
                 let mesh = self.sh.mesh.ok_or_else(|| BackendError::Invalid {
                     what: "primitive indices written by a shader that is not a mesh shader".into(),
@@ -371,6 +420,7 @@ impl Isel<'_> {
         comps: &[Comp],
         per_primitive: bool,
         spirv_id: Option<u32>,
+        guard: PredSrc,
     ) -> Result<(), BackendError> {
         let layout = if per_primitive {
             self.primitive_layout.clone()
@@ -412,7 +462,7 @@ impl Isel<'_> {
                 size: IsbeSize::B32,
                 skew,
             };
-            self.isbe_write(w, PredSrc::TRUE);
+            self.isbe_write(w, guard);
         }
         Ok(())
     }
