@@ -199,6 +199,8 @@ pub fn attr_name(a: u16) -> String {
             let g = a - addr::GENERIC;
             format!("Generic{}.{}", g / 16, XYZW[usize::from((g % 16) / 4)])
         }
+        // Clip distances, then cull distances (from_ir/output_slots.rs).
+        0x2c0..0x2e0 => format!("ClipCull{}", (a - addr::CLIP_DISTANCE) / 4),
         _ => format!("{a:#x}"),
     }
 }

@@ -2,14 +2,16 @@
 //! its output ISBE and SPH), and the lowering of stores to them and of
 //! SetMeshOutputsEXT into ISBEWR (nvidia-facts.md §3).
 
+use super::output_slots::{self, SlotError};
 use super::places::{Place, Step, resolve};
 use super::{Comp, Isel};
 use crate::error::BackendError;
 use crate::isa::{
-    Dst, Instr, IsbeAccess, IsbeSize, Op, OpIMad, OpIsbeWr, OpLop3, OpShf, PredSrc, Src,
+    Dst, Instr, IntCmp, IsbeAccess, IsbeSize, Op, OpIMad, OpIsbeWr, OpLop3, OpShf, PredSrc, Reg,
+    Src,
 };
 use crate::isbe_layout::{AttrLayout, addr, map};
-use spvsass_frontend::ir::{BuiltIn, Op as IrOp, Shader, StorageClass, Type};
+use spvsass_frontend::ir::{BuiltIn, Op as IrOp, Shader, StorageClass, Type, Value};
 
 /// Where a store to an output goes.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -20,6 +22,14 @@ pub enum OutputTarget {
         elem: Step,
         addrs: Vec<u16>,
         per_primitive: bool,
+    },
+    /// One per-vertex component of vertex `elem` chosen at run time:
+    /// `choices[index]` (a ClipDistance or CullDistance element under a
+    /// dynamic index).
+    Select {
+        elem: Step,
+        choices: Vec<u16>,
+        index: Value,
     },
     /// CullPrimitiveEXT of primitive `prim`: its VIEWPORT_MASK (facts §3).
     Cull { prim: Step },
@@ -83,12 +93,24 @@ pub fn classify(
     let Type::Array { elem: elem_ty, .. } = &sh.types[var.ty] else {
         return Err(unsupported("a mesh output that is not an array", spirv_id));
     };
-    let (base, comp_step) = match &sh.types[*elem_ty] {
+    let slot_error = |e: SlotError, what: &str| match e {
+        SlotError::Dynamic => unsupported(
+            format!("a dynamic array, column or component index into {what}"),
+            spirv_id,
+        ),
+        SlotError::Shape(s) => BackendError::Invalid {
+            what: format!("{what}: {s}"),
+            spirv_id,
+        },
+    };
+    let rest = place.path.get(1..).unwrap_or_default();
+    let addrs = match &sh.types[*elem_ty] {
         Type::Struct { members, .. } => {
             let m = const_step(place.path.get(1), "member", spirv_id)? as usize;
             let member = members
                 .get(m)
                 .ok_or_else(|| unsupported("a member index out of range", spirv_id))?;
+            let member_path = place.path.get(2..).unwrap_or_default();
             let base = match member.builtin {
                 Some(BuiltIn::Position) => addr::POSITION,
                 Some(BuiltIn::PointSize) => addr::POINT_SIZE,
@@ -97,6 +119,29 @@ pub fn classify(
                 Some(BuiltIn::ViewportIndex) => addr::VIEWPORT_INDEX,
                 Some(BuiltIn::PrimitiveShadingRate) => addr::SHADING_RATE,
                 Some(BuiltIn::CullPrimitive) => return Ok(OutputTarget::Cull { prim: elem }),
+                Some(b @ (BuiltIn::ClipDistance | BuiltIn::CullDistance))
+                    if matches!(member_path, [Step::Dyn(_)]) =>
+                {
+                    let [Step::Dyn(index)] = member_path else {
+                        unreachable!("matched above")
+                    };
+                    let choices = output_slots::clip_cull_addrs(sh, members, m, &[])
+                        .map_err(|e| slot_error(e, &format!("{b:?}")))?;
+                    return Ok(OutputTarget::Select {
+                        elem,
+                        choices,
+                        index: *index,
+                    });
+                }
+                Some(b @ (BuiltIn::ClipDistance | BuiltIn::CullDistance)) => {
+                    let addrs = output_slots::clip_cull_addrs(sh, members, m, member_path)
+                        .map_err(|e| slot_error(e, &format!("{b:?}")))?;
+                    return Ok(OutputTarget::Attr {
+                        elem,
+                        addrs: fit(addrs, count, spirv_id)?,
+                        per_primitive,
+                    });
+                }
                 Some(b) => {
                     return Err(unsupported(
                         format!("the mesh output built-in {b:?}"),
@@ -104,39 +149,68 @@ pub fn classify(
                     ));
                 }
                 None => {
-                    return Err(unsupported(
-                        "user outputs inside an output block (issue [D])",
-                        spirv_id,
-                    ));
+                    // A user output in an output block.
+                    let block_loc = var.location.unwrap_or(0);
+                    let loc = output_slots::member_location(sh, members, m, block_loc);
+                    crate::limits::max_location(loc, var.spirv_id)?;
+                    per_primitive |= member.per_primitive;
+                    let addrs = output_slots::user_addrs(sh, member.ty, loc, 0, member_path)
+                        .map_err(|e| slot_error(e, "a user output"))?;
+                    check_locations(&addrs, var.spirv_id)?;
+                    return Ok(OutputTarget::Attr {
+                        elem,
+                        addrs: fit(addrs, count, spirv_id)?,
+                        per_primitive,
+                    });
                 }
             };
             per_primitive |= member.per_primitive || is_per_primitive_builtin(member.builtin);
-            (base, place.path.get(2))
+            let first = const_step(member_path.first(), "component", spirv_id)?;
+            (0..count).map(|j| base + 4 * (first + j) as u16).collect()
         }
-        Type::Scalar(_) | Type::Vector { .. } => {
+        _ => {
             let loc = var
                 .location
                 .ok_or_else(|| unsupported("an output without Location", spirv_id))?;
             crate::limits::max_location(loc, var.spirv_id)?;
-            (
-                addr::generic(loc, var.component.unwrap_or(0)),
-                place.path.get(1),
-            )
-        }
-        _ => {
-            return Err(unsupported(
-                "mesh outputs of matrix or array element type (issue [D])",
-                spirv_id,
-            ));
+            let addrs =
+                output_slots::user_addrs(sh, *elem_ty, loc, var.component.unwrap_or(0), rest)
+                    .map_err(|e| slot_error(e, "a user output"))?;
+            check_locations(&addrs, var.spirv_id)?;
+            fit(addrs, count, spirv_id)?
         }
     };
-    let first = const_step(comp_step, "component", spirv_id)?;
-    let addrs = (0..count).map(|j| base + 4 * (first + j) as u16).collect();
     Ok(OutputTarget::Attr {
         elem,
         addrs,
         per_primitive,
     })
+}
+
+/// The addresses of a store of `count` components: as many as the place
+/// has.
+fn fit(addrs: Vec<u16>, count: u32, spirv_id: Option<u32>) -> Result<Vec<u16>, BackendError> {
+    if addrs.len() != count as usize {
+        return Err(BackendError::Invalid {
+            what: format!(
+                "a store of {count} components to an output of {}",
+                addrs.len()
+            ),
+            spirv_id,
+        });
+    }
+    Ok(addrs)
+}
+
+/// Every location an output covers is within the limit (a matrix or array
+/// can run past the last location from a valid first one).
+fn check_locations(addrs: &[u16], spirv_id: u32) -> Result<(), BackendError> {
+    match addrs.iter().max() {
+        Some(&a) if a >= addr::GENERIC_END => {
+            crate::limits::max_location(u32::from(a - addr::GENERIC) / 16, spirv_id)
+        }
+        _ => Ok(()),
+    }
 }
 
 fn is_per_primitive_builtin(b: Option<BuiltIn>) -> bool {
@@ -192,6 +266,7 @@ pub fn written_outputs(sh: &Shader) -> Result<WrittenOutputs, BackendError> {
                     w.vertex.extend(addrs)
                 }
             }
+            OutputTarget::Select { choices, .. } => w.vertex.extend(choices),
             OutputTarget::Cull { .. } => {
                 w.cull = true;
                 w.primitive.push(addr::VIEWPORT_MASK);
@@ -252,13 +327,38 @@ impl Isel<'_> {
                     Comp::Bool(b) => Comp::Const(u32::from(!b)),
                     other => self.select(other, Src::ZERO, Src::imm(1)),
                 };
-                self.store_attr(prim, &[addr::VIEWPORT_MASK], &[mask], true, spirv_id)?;
+                self.store_attr(
+                    prim,
+                    &[addr::VIEWPORT_MASK],
+                    &[mask],
+                    true,
+                    spirv_id,
+                    PredSrc::TRUE,
+                )?;
             }
             OutputTarget::Attr {
                 elem,
                 addrs,
                 per_primitive,
-            } => self.store_attr(elem, &addrs, comps, per_primitive, spirv_id)?,
+            } => self.store_attr(elem, &addrs, comps, per_primitive, spirv_id, PredSrc::TRUE)?,
+            OutputTarget::Select {
+                elem,
+                choices,
+                index,
+            } => {
+                // One store per element, each guarded by index == k, so
+                // the word's place in the layout stays a constant.
+                let index = self.value_comp(index)?;
+                let index = self.src_of(index);
+                for (k, a) in choices.into_iter().enumerate() {
+                    let guard = match self.int_cmp(IntCmp::Eq, false, index, Src::imm(k as u32)) {
+                        Comp::Pred(p) => PredSrc::reg(Reg::Virt(p)),
+                        Comp::Bool(true) => PredSrc::TRUE,
+                        _ => continue,
+                    };
+                    self.store_attr(elem, &[a], comps, false, spirv_id, guard)?;
+                }
+            }
             OutputTarget::Indices { prim, first, count } => {
                 let mesh = self.sh.mesh.ok_or_else(|| BackendError::Invalid {
                     what: "primitive indices written by a shader that is not a mesh shader".into(),
@@ -320,6 +420,7 @@ impl Isel<'_> {
         comps: &[Comp],
         per_primitive: bool,
         spirv_id: Option<u32>,
+        guard: PredSrc,
     ) -> Result<(), BackendError> {
         let layout = if per_primitive {
             self.primitive_layout.clone()
@@ -361,7 +462,7 @@ impl Isel<'_> {
                 size: IsbeSize::B32,
                 skew,
             };
-            self.isbe_write(w, PredSrc::TRUE);
+            self.isbe_write(w, guard);
         }
         Ok(())
     }

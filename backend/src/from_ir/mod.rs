@@ -21,6 +21,7 @@ mod mem_layout;
 mod memory;
 mod mesh_out;
 mod pack;
+mod output_slots;
 pub mod places;
 pub mod shared;
 mod statistics;

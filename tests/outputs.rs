@@ -1,0 +1,62 @@
+//! Mesh outputs placed by Location and Component (output blocks, matrices,
+//! arrays, Component decorations) and the clip and cull distances
+//! (from_ir/output_slots.rs), read back value by value from the simulated
+//! output ISBE.
+
+mod common;
+
+use spvsass::backend::target::Arch;
+use spvsass::sim::SimOptions;
+
+fn check(arch: Arch) {
+    let m = common::compile("d_outputs.mesh", arch);
+    let d = spvsass::simulate_draw(None, &m.binary, [1, 1, 1], &SimOptions::default())
+        .expect("draw runs");
+    let wg = &d.workgroups[0];
+    assert_eq!(wg.primitive_count, 2);
+    for i in 0..2u32 {
+        let f = i as f32;
+        let v = &wg.vertices[i as usize];
+        let g = |loc: u32| v.generic[&loc];
+        assert_eq!(v.position, Some([f, 0.0, 0.0, 1.0]));
+        assert_eq!(g(0), [Some(1.0), Some(2.0), Some(3.0), Some(f)], "blk.a");
+        // blk.b is a uint: its bits read as a float.
+        assert_eq!(g(1)[0].map(f32::to_bits), Some(i + 7), "blk.b");
+        assert_eq!(g(2), [Some(10.0), Some(11.0), None, None], "blk.c[0]");
+        assert_eq!(g(3), [Some(12.0), Some(f), None, None], "blk.c[1]");
+        assert_eq!(g(4), [Some(20.0), Some(21.0), Some(22.0), None], "m[0]");
+        assert_eq!(g(5), [Some(23.0), Some(24.0), Some(25.0), None], "m[1]");
+        assert_eq!(g(6), [Some(26.0), Some(27.0), Some(f), None], "m[2]");
+        assert_eq!(g(7), [Some(30.0), None, None, None], "arr[0]");
+        assert_eq!(g(8), [Some(31.0 + f), None, None, None], "arr[1]");
+        assert_eq!(g(9), [None, None, Some(40.0 + f), None], "z at component 2");
+        // Clip 0, clip 1, then cull 0 in the clip/cull words.
+        let distance = |a: u16| f32::from_bits(v.other[&a]);
+        assert_eq!(distance(0x2c0), f + 0.5, "gl_ClipDistance[0]");
+        assert_eq!(distance(0x2c4), -f, "gl_ClipDistance[1]");
+        assert_eq!(distance(0x2c8), f - 2.0, "gl_CullDistance[0]");
+    }
+}
+
+#[test]
+fn outputs_by_location_and_component_sm86() {
+    check(Arch::Sm86);
+}
+
+#[test]
+fn outputs_by_location_and_component_sm75() {
+    check(Arch::Sm75);
+}
+
+/// The clip distances are written in a loop (a dynamic index): one ISBE
+/// store per element, each under its own predicate.
+#[test]
+fn a_dynamic_clip_distance_index_stores_under_predicates() {
+    let m = common::compile("d_outputs.mesh", Arch::Sm86);
+    let listing = spvsass::listing(&m.binary, false).expect("listing");
+    let guarded = listing
+        .lines()
+        .filter(|l| l.contains("@P") && l.contains("ISBEWR.O.ATTR"))
+        .count();
+    assert!(guarded >= 2, "{listing}");
+}
