@@ -12,6 +12,7 @@
 
 use serde::Serialize;
 use std::fmt;
+use std::sync::Arc;
 
 /// Distance between buffer base addresses, and the first base.
 pub const BUFFER_STRIDE: u64 = 1 << 32;
@@ -47,17 +48,24 @@ pub enum MemFault {
     Unaligned,
 }
 
-/// Storage buffers, each at its own base address.
+/// Storage buffers, each at its own base address. Copies share the bytes
+/// until one of them writes (workgroups that only read buffers run in
+/// parallel, each on its own copy, without copying the bytes).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct GlobalMemory {
-    buffers: Vec<Vec<u8>>,
+    buffers: Vec<Arc<Vec<u8>>>,
 }
 
 impl GlobalMemory {
     /// Maps `bytes` as a new buffer and returns its base address.
     pub fn map(&mut self, bytes: Vec<u8>) -> u64 {
-        self.buffers.push(bytes);
+        self.buffers.push(Arc::new(bytes));
         self.buffers.len() as u64 * BUFFER_STRIDE
+    }
+
+    /// Whether no buffer is mapped.
+    pub fn is_empty(&self) -> bool {
+        self.buffers.is_empty()
     }
 
     /// The contents of the buffer mapped at `base`.
@@ -96,7 +104,7 @@ impl GlobalMemory {
     /// The `n` bytes at `addr`, for a read-modify-write.
     pub(crate) fn cell(&mut self, addr: u64, n: u32) -> Result<&mut [u8], MemFault> {
         let (i, start) = self.locate(addr, n)?;
-        Ok(&mut self.buffers[i][start..start + n as usize])
+        Ok(&mut Arc::make_mut(&mut self.buffers[i])[start..start + n as usize])
     }
 }
 

@@ -7,10 +7,10 @@ use crate::SimOptions;
 use crate::counters::{Counters, PipelineStatistics};
 use crate::error::SimError;
 use crate::isbe::{Isbe, IsbeRegion, attr_layouts};
+use crate::launch_order::in_launch_order;
 use crate::memory::Resources;
 use crate::program::Program;
 use crate::warp::{Launch, lane_count, run_workgroup};
-use rayon::prelude::*;
 use serde::Serialize;
 use spvsass_backend::abi::{self, RootTable};
 use spvsass_backend::binary::{Binary, MeshState};
@@ -99,15 +99,15 @@ pub fn run_mesh(
     groups: [u32; 3],
     options: &SimOptions,
 ) -> Result<MeshDraw, SimError> {
-    run_mesh_view(binary, groups, 0, options)
+    run_mesh_view(binary, groups, &mut view_resources(0), options)
 }
 
-/// [`run_mesh`] for one view of a draw: `view` is the view index the root
-/// table (constant bank 0) holds while its workgroups run.
+/// [`run_mesh`] with the draw's `resources`: the root table (constant bank
+/// 0) with the view index of the view it renders, and the bound buffers.
 pub(crate) fn run_mesh_view(
     binary: &Binary,
     groups: [u32; 3],
-    view: u32,
+    resources: &mut Resources,
     options: &SimOptions,
 ) -> Result<MeshDraw, SimError> {
     let mesh = binary.mesh.as_ref().ok_or(SimError::NotMesh {
@@ -119,34 +119,30 @@ pub(crate) fn run_mesh_view(
         .collect();
     lane_count(binary.workgroup_size)?;
     let invocations = crate::draw::invocations(binary.workgroup_size);
-    // Workgroups run in parallel, each into its own ISBE; results are
-    // gathered in launch order and the first error in that order wins, so
-    // the draw is the same whatever the thread count.
-    let runs: Vec<Result<(Counters, MeshWorkgroup), SimError>> = ids
-        .par_iter()
-        .enumerate()
-        .map(|(index, &id)| {
-            let launch = Launch {
-                workgroup_size: binary.workgroup_size,
-                workgroup_id: id,
-            };
-            let mut isbe = Isbe::for_mesh(mesh, index as u32);
-            // No buffers are bound to mesh draws yet, so nothing global is
-            // shared between workgroups; the root table holds the view.
-            let mut resources = view_resources(view);
-            let run = run_workgroup(&program, &launch, &mut isbe, &mut resources, options)
-                .map_err(|e| SimError::InWorkgroup {
-                    workgroup: id,
-                    error: Box::new(e),
-                })?;
-            Ok((run, read_mesh_outputs(mesh, &isbe, id)?))
-        })
-        .collect();
+    // Each workgroup runs into its own ISBE; results come in launch order
+    // and the first error in that order wins, so the draw is the same
+    // whatever the thread count.
+    // The ids are in memory, 12 bytes each: far fewer than 2^32 of them.
+    let writes = program.writes_global();
+    let runs = in_launch_order(ids.len() as u32, resources, writes, |index, resources| {
+        let id = ids[index as usize];
+        let launch = Launch {
+            workgroup_size: binary.workgroup_size,
+            workgroup_id: id,
+        };
+        let mut isbe = Isbe::for_mesh(mesh, index);
+        let run = run_workgroup(&program, &launch, &mut isbe, resources, options).map_err(|e| {
+            SimError::InWorkgroup {
+                workgroup: id,
+                error: Box::new(e),
+            }
+        })?;
+        Ok::<_, SimError>((run, read_mesh_outputs(mesh, &isbe, id)?))
+    })?;
     let mut counters = Counters::default();
     let mut statistics = PipelineStatistics::default();
     let mut workgroups = Vec::with_capacity(runs.len());
-    for run in runs {
-        let (run, wg) = run?;
+    for (run, wg) in runs {
         counters.add(&run);
         statistics.mesh_invocations += invocations;
         statistics.mesh_primitives_generated += u64::from(wg.primitive_count);
