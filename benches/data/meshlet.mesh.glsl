@@ -2,8 +2,8 @@
 #extension GL_EXT_mesh_shader : require
 
 // The meshlet benchmark's mesh shader: each workgroup expands one meshlet
-// the task shader kept into an 8x8 grid of terrain vertices (height from
-// sines, a normal, a perspective projection) and its 98 triangles.
+// the task shader kept into an 8x8 grid of terrain vertices (a height
+// field, its unnormalised normal as the colour, a perspective projection) and its 98 triangles.
 layout(local_size_x = 32) in;
 layout(triangles, max_vertices = 64, max_primitives = 98) out;
 
@@ -17,21 +17,21 @@ const uint GRID = 64u;
 void main()
 {
     uint id = payload.meshletIds[gl_WorkGroupID.x];
-    vec2 origin = vec2(id % GRID, id / GRID) / float(GRID) * 2.0 - 1.0;
+    float x0 = float(id % GRID) * (2.0 / 64.0) - 1.0;
+    float z0 = float(id / GRID) * (2.0 / 64.0) - 1.0;
     SetMeshOutputsEXT(64, 98);
     for (uint v = gl_LocalInvocationIndex; v < 64u; v += 32u) {
-        vec2 xz = origin + vec2(v % 8u, v / 8u) / 7.0 * (2.0 / float(GRID));
-        float h = 0.1 * sin(6.0 * xz.x) * cos(5.0 * xz.y);
-        vec3 n = normalize(vec3(-0.6 * cos(6.0 * xz.x), 1.0, 0.5 * sin(5.0 * xz.y)));
-        vec3 view = vec3(xz.x, h - 1.0, xz.y - 1.5);
-        gl_MeshVerticesEXT[v].gl_Position = vec4(view.x, view.y, -view.z * 0.5, -view.z);
-        colour[v] = n * 0.5 + 0.5;
+        float x = x0 + float(v % 8u) * (2.0 / 7.0 / 64.0);
+        float z = z0 + float(v / 8u) * (2.0 / 7.0 / 64.0);
+        float h = 0.3 * x * z - 0.2 * x * x;
+        gl_MeshVerticesEXT[v].gl_Position = vec4(x, h - 1.0, 0.75 - 0.5 * z, 1.5 - z);
+        colour[v] = vec3(0.2 * x - 0.15 * z + 0.5, 1.0, 0.5 - 0.15 * x);
     }
     for (uint t = gl_LocalInvocationIndex; t < 98u; t += 32u) {
         uint quad = t / 2u;
         uint base = quad / 7u * 8u + quad % 7u;
-        gl_PrimitiveTriangleIndicesEXT[t] = (t & 1u) == 0u
-            ? uvec3(base, base + 1u, base + 8u)
-            : uvec3(base + 1u, base + 9u, base + 8u);
+        // Even: (base, base + 1, base + 8); odd: (base + 1, base + 9, base + 8).
+        uint odd = t & 1u;
+        gl_PrimitiveTriangleIndicesEXT[t] = uvec3(base + odd, base + 1u + 8u * odd, base + 8u);
     }
 }
