@@ -189,17 +189,40 @@ pub fn simulate_multiview_draw(
     view_mask: u32,
     options: &sim::SimOptions,
 ) -> Result<sim::MeshDraw, Error> {
+    let bound = simulate_bound_draw(
+        task,
+        mesh,
+        groups,
+        view_mask,
+        sim::ComputeInputs::default(),
+        options,
+    )?;
+    Ok(bound.draw)
+}
+
+/// [`simulate_multiview_draw`] with buffers and push constants bound to
+/// the task and mesh shaders as a compute dispatch binds them (see
+/// `backend::abi`); the result holds the storage buffers' final contents.
+pub fn simulate_bound_draw(
+    task: Option<&Binary>,
+    mesh: &Binary,
+    groups: [u32; 3],
+    view_mask: u32,
+    inputs: sim::ComputeInputs,
+    options: &sim::SimOptions,
+) -> Result<sim::BoundDraw, Error> {
     let count = groups
         .iter()
         .try_fold(1u32, |acc, &g| acc.checked_mul(g))
         .ok_or(Error::TooManyGroups(groups))?;
     let words = draw_methods(task, mesh, count);
-    Ok(sim::run_methods_multiview(
+    Ok(sim::run_methods_bound(
         &words,
         task,
         mesh,
         Some(groups),
         view_mask,
+        inputs,
         options,
     )?)
 }

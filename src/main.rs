@@ -5,6 +5,7 @@ use spvsass::backend::target::Arch;
 use spvsass::frontend::SpecValue;
 use spvsass::sim::raster::{CullMode, FrontFace, RenderState};
 use spvsass::{Input, Options};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -202,30 +203,53 @@ fn report(comparison: &spvsass::compare::Comparison) -> Result<(), String> {
     }
 }
 
-/// The resources of a compute dispatch (set 0).
+/// The resources of a compute dispatch or a task/mesh draw (set 0; a
+/// draw binds them to both its stages).
 #[derive(clap::Args)]
 struct ComputeArgs {
-    /// Compute: storage buffer BINDING, initialised from FILE or zero-filled
-    /// with SIZE bytes (a number). Repeatable.
+    /// Storage buffer BINDING, initialised from FILE or zero-filled with
+    /// SIZE bytes (a number). Repeatable.
     #[arg(long = "buffer", value_name = "BINDING=FILE|SIZE", value_parser = parse_buffer)]
     buffers: Vec<(u32, BufferInit)>,
-    /// Compute: write storage buffer BINDING to FILE after the dispatch.
+    /// Write storage buffer BINDING to FILE after the dispatch or draw.
     #[arg(long = "out", value_name = "BINDING=FILE", value_parser = parse_binding_path)]
     outs: Vec<(u32, PathBuf)>,
-    /// Compute: push constants from FILE (at most 128 bytes).
+    /// Push constants from FILE (at most 128 bytes).
     #[arg(long, value_name = "FILE")]
     push: Option<PathBuf>,
-    /// Compute: uniform buffer BINDING from FILE. Repeatable.
+    /// Uniform buffer BINDING from FILE. Repeatable.
     #[arg(long = "uniform", value_name = "BINDING=FILE", value_parser = parse_binding_path)]
     uniforms: Vec<(u32, PathBuf)>,
 }
 
 impl ComputeArgs {
-    fn given(&self) -> bool {
-        !self.buffers.is_empty()
-            || !self.outs.is_empty()
-            || self.push.is_some()
-            || !self.uniforms.is_empty()
+    /// The buffers and push constants, read from their files.
+    fn inputs(&self) -> Result<spvsass::sim::ComputeInputs, String> {
+        let mut inputs = spvsass::sim::ComputeInputs::default();
+        for (b, init) in &self.buffers {
+            let bytes = match init {
+                BufferInit::File(path) => read(path)?,
+                BufferInit::Zeroed(size) => vec![0; *size],
+            };
+            inputs.buffers.insert(*b, bytes);
+        }
+        for (b, path) in &self.uniforms {
+            inputs.uniforms.insert(*b, read(path)?);
+        }
+        if let Some(path) = &self.push {
+            inputs.push_constants = read(path)?;
+        }
+        Ok(inputs)
+    }
+
+    /// Writes the storage buffers `--out` names after the run.
+    fn write_outs(&self, buffers: &BTreeMap<u32, Vec<u8>>) -> Result<(), String> {
+        for (b, path) in &self.outs {
+            let bytes = buffers.get(b).map_or(&[][..], Vec::as_slice);
+            std::fs::write(path, bytes)
+                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        }
+        Ok(())
     }
 }
 
@@ -298,26 +322,9 @@ fn run_dispatch(
     options: &spvsass::sim::SimOptions,
     json: bool,
 ) -> Result<(), String> {
-    let mut inputs = spvsass::sim::ComputeInputs::default();
-    for (b, init) in &args.buffers {
-        let bytes = match init {
-            BufferInit::File(path) => read(path)?,
-            BufferInit::Zeroed(size) => vec![0; *size],
-        };
-        inputs.buffers.insert(*b, bytes);
-    }
-    for (b, path) in &args.uniforms {
-        inputs.uniforms.insert(*b, read(path)?);
-    }
-    if let Some(path) = &args.push {
-        inputs.push_constants = read(path)?;
-    }
-    let run = spvsass::dispatch(binary, groups, inputs, options)
+    let run = spvsass::dispatch(binary, groups, args.inputs()?, options)
         .map_err(|e| format!("{}: {e}", shader.display()))?;
-    for (b, path) in &args.outs {
-        let bytes = run.buffers.get(b).map_or(&[][..], Vec::as_slice);
-        std::fs::write(path, bytes).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-    }
+    args.write_outs(&run.buffers)?;
     if json {
         println!(
             "{}",
@@ -546,12 +553,6 @@ fn run(cli: Cli) -> Result<(), String> {
                         shader.display()
                     ));
                 }
-            } else if compute.given() {
-                usage_error(format!(
-                    "--buffer, --out, --push and --uniform apply to compute shaders; {} is a {} shader",
-                    shader.display(),
-                    binary.stage.name()
-                ));
             }
             if !float_ulps.is_empty() && reference.is_none() {
                 usage_error("--float-ulps applies to runs with --reference".into());
@@ -596,15 +597,19 @@ fn run(cli: Cli) -> Result<(), String> {
                 Some(t) => Some(load_binary(t, arch, entry, &spec, false)?),
                 None => None,
             };
+            let inputs = compute.inputs()?;
             let start = std::time::Instant::now();
-            let draw = spvsass::simulate_multiview_draw(
+            let bound = spvsass::simulate_bound_draw(
                 task_binary.as_ref(),
                 &binary,
                 groups,
                 view_mask,
+                inputs,
                 &options,
             )
             .map_err(|e| format!("{}: {e}", shader.display()))?;
+            compute.write_outs(&bound.buffers)?;
+            let draw = bound.draw;
             if stats {
                 print_stats(&draw.counters, start.elapsed());
             }

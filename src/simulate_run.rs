@@ -3,8 +3,8 @@
 //! result of the same shape as the reference's ([`Capture`]), so the two
 //! can be compared field by field (`crate::compare`).
 //!
-//! What the simulator cannot do yet is refused with
-//! [`SimulateRunError::Unsupported`] naming the feature, never run halfway.
+//! Buffers and push constants are bound alike for compute, task and mesh
+//! shaders (set 0, `backend::abi`).
 
 use crate::reference::{
     BufferKind, BufferResult, Capture, CullMode, DeviceInfo, FORMAT, FrontFace, IMAGE_FILE,
@@ -16,32 +16,10 @@ use crate::{Error, Options};
 use spvsass_backend::target::Arch;
 use std::path::{Path, PathBuf};
 
-/// A part of a run description the simulator does not model yet.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Feature {
-    /// A descriptor buffer bound to a task or mesh shader.
-    MeshBuffer { binding: u32 },
-    /// Push constants for a task or mesh shader.
-    MeshPushConstants,
-}
-
-impl std::fmt::Display for Feature {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Feature::MeshBuffer { binding } => {
-                write!(f, "buffers for task and mesh shaders (binding {binding})")
-            }
-            Feature::MeshPushConstants => write!(f, "push constants for task and mesh shaders"),
-        }
-    }
-}
-
 #[derive(Debug, thiserror::Error)]
 pub enum SimulateRunError {
     #[error(transparent)]
     Description(#[from] ReferenceError),
-    #[error("{run}: {feature} is not supported by the simulator yet")]
-    Unsupported { run: String, feature: Feature },
     #[error("cannot read {}: {source}", path.display())]
     Read {
         path: PathBuf,
@@ -105,10 +83,6 @@ pub fn simulate_run(
     base: &Path,
     options: &SimulateOptions,
 ) -> Result<SimulatedRun, SimulateRunError> {
-    let unsupported = |feature| SimulateRunError::Unsupported {
-        run: name.to_owned(),
-        feature,
-    };
     let pipeline = desc
         .pipeline()
         .map_err(|problem| ReferenceError::InvalidDescription {
@@ -119,12 +93,6 @@ pub fn simulate_run(
         Pipeline::Compute(shader) => return simulate_compute(desc, name, base, shader, options),
         Pipeline::Mesh { task, mesh, image } => (task, mesh, image),
     };
-    if let Some(b) = desc.buffers.first() {
-        return Err(unsupported(Feature::MeshBuffer { binding: b.binding }));
-    }
-    if !desc.push_constants.is_empty() {
-        return Err(unsupported(Feature::MeshPushConstants));
-    }
     let cull_mode = match desc.cull_mode {
         CullMode::None => raster::CullMode::None,
         CullMode::Front => raster::CullMode::Front,
@@ -140,17 +108,19 @@ pub fn simulate_run(
         .map(|t| compile(base, t, false, options.arch))
         .transpose()?;
     let mesh_binary = compile(base, mesh, task.is_some(), options.arch)?;
-    let draw = crate::simulate_multiview_draw(
+    let bound = crate::simulate_bound_draw(
         task_binary.as_ref(),
         &mesh_binary,
         desc.groups,
         desc.view_mask,
+        inputs(desc, base)?,
         &options.sim,
     )
     .map_err(|source| SimulateRunError::Draw {
         run: name.to_owned(),
         source,
     })?;
+    let draw = bound.draw;
 
     // The pass-through fragment shader of the reference interpolates a
     // per-vertex colour smoothly and keeps a per-primitive one flat, which
@@ -195,7 +165,7 @@ pub fn simulate_run(
         command: None,
         device: simulator_device(options.arch.unwrap_or(Arch::DEFAULT)),
         statistics,
-        buffers: Vec::new(),
+        buffers: read_back(desc, &bound.buffers),
         image: Some(ImageResult {
             file: IMAGE_FILE.into(),
             width: image.width,
@@ -221,43 +191,13 @@ fn simulate_compute(
     options: &SimulateOptions,
 ) -> Result<SimulatedRun, SimulateRunError> {
     let binary = compile(base, shader, false, options.arch)?;
-    let mut inputs = crate::sim::ComputeInputs::default();
-    for b in &desc.buffers {
-        let bytes = resolve_data(
-            &b.contents,
-            base,
-            &format!("buffer at binding {}", b.binding),
-        )?;
-        match b.kind {
-            BufferKind::Storage => inputs.buffers.insert(b.binding, bytes),
-            BufferKind::Uniform => inputs.uniforms.insert(b.binding, bytes),
-        };
-    }
-    inputs.push_constants = resolve_data(&desc.push_constants, base, "push constants")?;
-    let run = crate::dispatch(&binary, desc.groups, inputs, &options.sim).map_err(|source| {
-        SimulateRunError::Draw {
+    let run = crate::dispatch(&binary, desc.groups, inputs(desc, base)?, &options.sim).map_err(
+        |source| SimulateRunError::Draw {
             run: name.to_owned(),
             source,
-        }
-    })?;
-    let buffers = desc
-        .buffers
-        .iter()
-        .filter(|b| b.read_back)
-        .map(|b| BufferResult {
-            binding: b.binding,
-            words: run
-                .buffers
-                .get(&b.binding)
-                .map(|bytes| {
-                    bytes
-                        .chunks_exact(4)
-                        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-                        .collect()
-                })
-                .unwrap_or_default(),
-        })
-        .collect();
+        },
+    )?;
+    let buffers = read_back(desc, &run.buffers);
     let size = binary.workgroup_size.iter().map(|&n| u64::from(n));
     let invocations = desc
         .groups
@@ -285,6 +225,52 @@ fn simulate_compute(
         draw: None,
         views: 1,
     })
+}
+
+/// The description's buffers and push constants, bound as the reference
+/// binds them (the same set 0 for compute, task and mesh shaders).
+fn inputs(
+    desc: &RunDescription,
+    base: &Path,
+) -> Result<crate::sim::ComputeInputs, SimulateRunError> {
+    let mut inputs = crate::sim::ComputeInputs::default();
+    for b in &desc.buffers {
+        let bytes = resolve_data(
+            &b.contents,
+            base,
+            &format!("buffer at binding {}", b.binding),
+        )?;
+        match b.kind {
+            BufferKind::Storage => inputs.buffers.insert(b.binding, bytes),
+            BufferKind::Uniform => inputs.uniforms.insert(b.binding, bytes),
+        };
+    }
+    inputs.push_constants = resolve_data(&desc.push_constants, base, "push constants")?;
+    Ok(inputs)
+}
+
+/// The buffers the description reads back, as words, from a run's final
+/// storage buffers.
+fn read_back(
+    desc: &RunDescription,
+    buffers: &std::collections::BTreeMap<u32, Vec<u8>>,
+) -> Vec<BufferResult> {
+    desc.buffers
+        .iter()
+        .filter(|b| b.read_back)
+        .map(|b| BufferResult {
+            binding: b.binding,
+            words: buffers
+                .get(&b.binding)
+                .map(|bytes| {
+                    bytes
+                        .chunks_exact(4)
+                        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                        .collect()
+                })
+                .unwrap_or_default(),
+        })
+        .collect()
 }
 
 fn compile(

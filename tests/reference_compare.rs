@@ -7,10 +7,7 @@
 
 use spvsass::compare::{PER_VIEW, StatisticVerdict, Tolerances, compare};
 use spvsass::reference::Capture;
-use spvsass::reference::{Data, RunDescription};
-use spvsass::simulate_run::{
-    Feature, SimulateOptions, SimulateRunError, simulate_run, simulate_run_file,
-};
+use spvsass::simulate_run::{SimulateOptions, simulate_run_file};
 use std::path::PathBuf;
 
 fn root() -> PathBuf {
@@ -95,35 +92,6 @@ fn every_capture_has_a_test() {
     let mut listed: Vec<String> = CAPTURES.iter().map(|s| s.to_string()).collect();
     listed.sort();
     assert_eq!(listed, on_disk);
-}
-
-#[test]
-fn unsupported_features_are_named_in_the_message() {
-    // No capture uses a feature the simulator lacks any more: push
-    // constants added to a mesh run stand in for one.
-    let mut desc = RunDescription::load(&root().join("tests/runs/triangle.json"))
-        .unwrap_or_else(|e| panic!("{e}"));
-    desc.push_constants = vec![Data::U32(vec![1])];
-    let e = simulate_run(
-        &desc,
-        "triangle",
-        &root().join("tests/runs"),
-        &SimulateOptions::default(),
-    )
-    .err();
-    assert!(matches!(
-        e,
-        Some(SimulateRunError::Unsupported {
-            feature: Feature::MeshPushConstants,
-            ..
-        })
-    ));
-    assert_eq!(
-        e.map(|e| e.to_string()).as_deref(),
-        Some(
-            "triangle: push constants for task and mesh shaders is not supported by the simulator yet"
-        )
-    );
 }
 
 /// The comparison catches what it is meant to: a capture with one pixel

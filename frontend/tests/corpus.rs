@@ -146,6 +146,10 @@ corpus! {
             && has_global(s, StorageClass::Workgroup);
     lod_select: "lod_select.task.spv", Task,
         |s| has(s, |op| matches!(op, Op::Switch { cases, .. } if cases.len() == 3));
+    b_store_task: "b_store.task.spv", Task,
+        |s| !has_global(s, StorageClass::TaskPayload) && has(s, |op| matches!(op, Op::EmitMeshTasks { .. }));
+    b_store_mesh: "b_store.mesh.spv", Mesh,
+        |s| has(s, |op| matches!(op, Op::Atomic { op: AtomicOp::IAdd, .. }));
     no_payload: "no_payload.task.spv", Task,
         |s| !has_global(s, StorageClass::TaskPayload) && has(s, |op| matches!(op, Op::EmitMeshTasks { .. }));
     instance_frustum_culling: "instance_frustum_culling.task.spv", Task,

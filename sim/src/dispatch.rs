@@ -69,25 +69,14 @@ pub fn run_compute(
     }
     let program = Program::decode(&binary.code)?;
 
+    let mut root = RootTable::default();
+    root.set_num_workgroups(groups);
     let mut resources = Resources {
         shared_bytes: compute.shared_bytes,
         local_bytes: compute.local_bytes,
         ..Resources::default()
     };
-    let mut root = RootTable::default();
-    root.set_num_workgroups(groups);
-    root.set_push_constants(&inputs.push_constants)?;
-    let mut bases = BTreeMap::new();
-    for (binding, bytes) in inputs.buffers {
-        let size = bytes.len() as u64;
-        let base = resources.global.map(bytes);
-        root.set_buffer(binding, base, size)?;
-        bases.insert(binding, base);
-    }
-    for (binding, bytes) in inputs.uniforms {
-        let bank = abi::uniform_bank(binding).ok_or(abi::AbiError::Binding(binding))?;
-        resources.constants.set(bank, bytes);
-    }
+    let bases = bind(inputs, &mut root, &mut resources)?;
     resources
         .constants
         .set(abi::ROOT_BANK, root.bytes().to_vec());
@@ -118,19 +107,53 @@ pub fn run_compute(
             }
         }
     }
-    let buffers = bases
-        .into_iter()
-        .map(|(binding, base)| {
-            let bytes = resources.global.buffer(base).unwrap_or_default().to_vec();
-            (binding, bytes)
-        })
-        .collect();
+    let buffers = read_back(&bases, &resources);
     Ok(ComputeRun {
         buffers,
         workgroups,
         warps,
         counters,
     })
+}
+
+/// Binds `inputs` as `spvsass_backend::abi` places them: storage buffers
+/// mapped in global memory with their base addresses and sizes in `root`,
+/// the push constants in `root`, uniform buffers as constant banks. The
+/// caller writes `root` to the root bank once it holds the rest. Returns
+/// each storage buffer's base address by binding.
+pub(crate) fn bind(
+    inputs: ComputeInputs,
+    root: &mut RootTable,
+    resources: &mut Resources,
+) -> Result<BTreeMap<u32, u64>, SimError> {
+    root.set_push_constants(&inputs.push_constants)?;
+    let mut bases = BTreeMap::new();
+    for (binding, bytes) in inputs.buffers {
+        let size = bytes.len() as u64;
+        let base = resources.global.map(bytes);
+        root.set_buffer(binding, base, size)?;
+        bases.insert(binding, base);
+    }
+    for (binding, bytes) in inputs.uniforms {
+        let bank = abi::uniform_bank(binding).ok_or(abi::AbiError::Binding(binding))?;
+        resources.constants.set(bank, bytes);
+    }
+    Ok(bases)
+}
+
+/// Every storage buffer's contents by binding, from the bases [`bind`]
+/// returned.
+pub(crate) fn read_back(
+    bases: &BTreeMap<u32, u64>,
+    resources: &Resources,
+) -> BTreeMap<u32, Vec<u8>> {
+    bases
+        .iter()
+        .map(|(&binding, &base)| {
+            let bytes = resources.global.buffer(base).unwrap_or_default().to_vec();
+            (binding, bytes)
+        })
+        .collect()
 }
 
 /// Runs one workgroup of `invocations` invocations on as many warps as it

@@ -6,19 +6,23 @@
 
 use crate::SimOptions;
 use crate::counters::{Counters, PipelineStatistics};
+use crate::dispatch::{ComputeInputs, bind, read_back};
 use crate::error::SimError;
 use crate::isbe::{Isbe, IsbeRegion};
+use crate::launch_order::in_launch_order;
+use crate::memory::Resources;
 use crate::mesh::{
-    Attributes, DrawResources, MeshDraw, MeshWorkgroup, TaskWorkgroup, read_mesh_outputs,
+    Attributes, MeshDraw, MeshWorkgroup, QueryBlock, TaskWorkgroup, draw_root, read_mesh_outputs,
     run_mesh_view,
 };
 use crate::program::Program;
 use crate::warp::{Launch, lane_count, run_workgroup};
-use rayon::prelude::*;
+use spvsass_backend::abi::{self, RootTable};
 use spvsass_backend::binary::{Binary, MeshState, Stage, TaskState};
 use spvsass_backend::isbe_layout::task as task_attr;
 use spvsass_backend::methods::{self, MethodError};
 use spvsass_backend::sph::{ShaderType, Sph, bits};
+use std::collections::BTreeMap;
 
 /// The most mesh workgroups one task workgroup may launch.
 pub const MAX_MESH_GROUPS_PER_TASK: u32 = task_attr::MAX_MESH_GROUPS;
@@ -125,26 +129,44 @@ pub fn run_methods_multiview(
     view_mask: u32,
     options: &SimOptions,
 ) -> Result<MeshDraw, DrawError> {
+    let bound = run_methods_bound(
+        words,
+        task,
+        mesh,
+        grid,
+        view_mask,
+        ComputeInputs::default(),
+        options,
+    )?;
+    Ok(bound.draw)
+}
+
+/// [`run_methods_multiview`] with `inputs` bound, as [`run_draw_bound`]
+/// binds them.
+pub fn run_methods_bound(
+    words: &[u32],
+    task: Option<&Binary>,
+    mesh: &Binary,
+    grid: Option<[u32; 3]>,
+    view_mask: u32,
+    inputs: ComputeInputs,
+    options: &SimOptions,
+) -> Result<BoundDraw, DrawError> {
     let state = methods::decode(words)?;
     let mesh_state = check_mesh(mesh, task.is_some())?;
     // The hardware threads: one warp, whatever the API workgroup size.
     let threads = lane_count(mesh.workgroup_size)?;
     state.check(task, mesh_state, threads)?;
     let count = state.group_count.unwrap_or(0);
-    if count == 0 {
-        return Ok(MeshDraw {
-            topology: mesh_state.topology.name(),
-            tasks: Vec::new(),
-            workgroups: Vec::new(),
-            counters: Counters::default(),
-            statistics: PipelineStatistics::default(),
-        });
-    }
-    let groups = grid.unwrap_or([count, 1, 1]);
+    // An empty draw runs no workgroup, whatever grid the root table holds.
+    let groups = match grid {
+        Some(groups) if count != 0 => groups,
+        _ => [count, 1, 1],
+    };
     if groups.iter().map(|&g| u64::from(g)).product::<u64>() != u64::from(count) {
         return Err(DrawError::GridMismatch { groups, count });
     }
-    run_draw_multiview(task, mesh, groups, view_mask, options)
+    run_draw_bound(task, mesh, groups, view_mask, inputs, options)
 }
 
 /// A draw under a multiview render pass. `view_mask` 0 is a plain draw
@@ -163,21 +185,70 @@ pub fn run_draw_multiview(
     view_mask: u32,
     options: &SimOptions,
 ) -> Result<MeshDraw, DrawError> {
-    if view_mask == 0 {
-        return run_draw_view(task, mesh, groups, 0, options);
-    }
-    let first = view_mask.trailing_zeros();
-    let mut all = run_draw_view(task, mesh, groups, first, options)?;
-    to_layer(&mut all, first);
-    for view in (first + 1..32).filter(|v| view_mask & (1 << v) != 0) {
-        let mut draw = run_draw_view(task, mesh, groups, view, options)?;
-        to_layer(&mut draw, view);
-        all.tasks.extend(draw.tasks);
-        all.workgroups.extend(draw.workgroups);
-        all.counters.add(&draw.counters);
-        all.statistics.add(&draw.statistics);
-    }
-    Ok(all)
+    let bound = run_draw_bound(
+        task,
+        mesh,
+        groups,
+        view_mask,
+        ComputeInputs::default(),
+        options,
+    )?;
+    Ok(bound.draw)
+}
+
+/// A draw with bound buffers, and what it left in its storage buffers.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BoundDraw {
+    pub draw: MeshDraw,
+    /// Every storage buffer's final contents, by binding.
+    pub buffers: BTreeMap<u32, Vec<u8>>,
+}
+
+/// [`run_draw_multiview`] with `inputs` bound to both stages as a compute
+/// dispatch binds them (`spvsass_backend::abi`): storage buffers of set 0
+/// in global memory, uniform buffers as constant banks, push constants in
+/// the root table. The views of a multiview draw run one after another on
+/// the same buffers; when a stage writes them, workgroups run one at a
+/// time in launch order (`launch_order`).
+pub fn run_draw_bound(
+    task: Option<&Binary>,
+    mesh: &Binary,
+    groups: [u32; 3],
+    view_mask: u32,
+    inputs: ComputeInputs,
+    options: &SimOptions,
+) -> Result<BoundDraw, DrawError> {
+    let mut root = RootTable::default();
+    let mut resources = Resources::default();
+    let bases = bind(inputs, &mut root, &mut resources)?;
+    let query = draw_root(&mut root, &mut resources, groups, 0);
+    let mut run_view = |view| {
+        root.set_view_index(view);
+        resources
+            .constants
+            .set(abi::ROOT_BANK, root.bytes().to_vec());
+        run_draw_view(task, mesh, groups, &mut resources, query, options)
+    };
+    let draw = if view_mask == 0 {
+        run_view(0)?
+    } else {
+        let first = view_mask.trailing_zeros();
+        let mut all = run_view(first)?;
+        to_layer(&mut all, first);
+        for view in (first + 1..32).filter(|v| view_mask & (1 << v) != 0) {
+            let mut draw = run_view(view)?;
+            to_layer(&mut draw, view);
+            all.tasks.extend(draw.tasks);
+            all.workgroups.extend(draw.workgroups);
+            all.counters.add(&draw.counters);
+            all.statistics.add(&draw.statistics);
+        }
+        all
+    };
+    Ok(BoundDraw {
+        draw,
+        buffers: read_back(&bases, &resources),
+    })
 }
 
 /// Sends every primitive of one view's draw to the image layer `view`.
@@ -200,21 +271,22 @@ pub fn run_draw(
     groups: [u32; 3],
     options: &SimOptions,
 ) -> Result<MeshDraw, DrawError> {
-    run_draw_view(task, mesh, groups, 0, options)
+    run_draw_multiview(task, mesh, groups, 0, options)
 }
 
-/// [`run_draw`] for one view: `view` is in the root table of every task
-/// and mesh workgroup.
+/// [`run_draw`] for one view, with the draw's `resources` (the root table
+/// holds the view index).
 fn run_draw_view(
     task: Option<&Binary>,
     mesh: &Binary,
     groups: [u32; 3],
-    view: u32,
+    resources: &mut Resources,
+    query: QueryBlock,
     options: &SimOptions,
 ) -> Result<MeshDraw, DrawError> {
     let Some(task) = task else {
         check_mesh(mesh, false)?;
-        return Ok(run_mesh_view(mesh, groups, view, options)?);
+        return Ok(run_mesh_view(mesh, groups, resources, query, options)?);
     };
     let mesh_state = check_mesh(mesh, true)?;
     let task_state = match (&task.task, task.stage) {
@@ -232,40 +304,38 @@ fn run_draw_view(
     lane_count(mesh.workgroup_size)?;
     let total = groups.iter().map(|&g| u64::from(g)).product::<u64>();
     let total = u32::try_from(total).map_err(|_| DrawError::TooManyTaskGroups { groups })?;
-    // Task workgroups run in parallel (and the mesh workgroups of each);
-    // results are gathered in launch order and the first error in that
-    // order wins, so the draw is the same whatever the thread count.
-    let runs: Vec<Result<TaskRun, DrawError>> = (0..total)
-        .into_par_iter()
-        .map(|index| {
-            let id = [
-                index % groups[0],
-                index / groups[0] % groups[1],
-                index / (groups[0] * groups[1]),
-            ];
-            run_task(
-                &task_program,
-                &mesh_program,
-                TaskLaunch {
-                    task,
-                    task_state,
-                    mesh,
-                    mesh_state,
-                    index,
-                    id,
-                    groups,
-                    view,
-                },
-                options,
-            )
-        })
-        .collect();
+    // Task workgroups run in parallel (and the mesh workgroups of each)
+    // unless one writes a bound storage buffer (`launch_order`); results
+    // are gathered in launch order and the first error in that order wins,
+    // so the draw is the same whatever the thread count.
+    let writes = task_program.writes_global() || mesh_program.writes_global();
+    let runs = in_launch_order(total, resources, query, writes, |index, resources| {
+        let id = [
+            index % groups[0],
+            index / groups[0] % groups[1],
+            index / (groups[0] * groups[1]),
+        ];
+        run_task(
+            &task_program,
+            &mesh_program,
+            TaskLaunch {
+                task,
+                task_state,
+                mesh,
+                mesh_state,
+                index,
+                id,
+                query,
+            },
+            resources,
+            options,
+        )
+    })?;
     let mut counters = Counters::default();
     let mut statistics = PipelineStatistics::default();
     let mut tasks = Vec::new();
     let mut workgroups = Vec::new();
     for run in runs {
-        let run = run?;
         counters.add(&run.counters);
         statistics.add(&run.statistics);
         tasks.push(run.task);
@@ -304,20 +374,17 @@ struct TaskLaunch<'a> {
     mesh_state: &'a MeshState,
     index: u32,
     id: [u32; 3],
-    /// The draw's grid of task workgroups (in the root table).
-    groups: [u32; 3],
-    /// The view the draw renders (0 without multiview).
-    view: u32,
+    /// The draw's statistics query block.
+    query: QueryBlock,
 }
 
-/// Runs one task workgroup, then the mesh workgroups it launches (in
-/// parallel), each with its own ISBE and memories: task and mesh shaders
-/// use no global memory yet and their root table holds only the view, so
-/// nothing is shared.
+/// Runs one task workgroup, then the mesh workgroups it launches, each
+/// with its own ISBE; they share the draw's `resources` (`launch_order`).
 fn run_task(
     task_program: &Program,
     mesh_program: &Program,
     t: TaskLaunch<'_>,
+    resources: &mut Resources,
     options: &SimOptions,
 ) -> Result<TaskRun, DrawError> {
     let TaskLaunch {
@@ -327,26 +394,22 @@ fn run_task(
         mesh_state,
         index,
         id,
-        groups,
-        view,
+        query,
     } = t;
     let mut isbe = Isbe::for_task(task_state, index);
     let launch = Launch {
         workgroup_size: task.workgroup_size,
         workgroup_id: id,
     };
-    let mut task_resources = DrawResources::new(groups, view);
-    let counters = run_workgroup(
-        task_program,
-        &launch,
-        &mut isbe,
-        &mut task_resources.resources,
-        options,
-    )
-    .map_err(|e| SimError::InWorkgroup {
-        workgroup: id,
-        error: Box::new(e),
-    })?;
+    query.reset(resources);
+    let counters =
+        run_workgroup(task_program, &launch, &mut isbe, resources, options).map_err(|e| {
+            SimError::InWorkgroup {
+                workgroup: id,
+                error: Box::new(e),
+            }
+        })?;
+    let statistics = query.statistics(resources);
     let out = isbe.bytes(IsbeRegion::OutputAttr);
     let word = |a: u32| {
         let a = a as usize;
@@ -375,42 +438,33 @@ fn run_task(
             count,
         });
     }
-    let workgroups = (0..count)
-        .into_par_iter()
-        .map(|m| {
+    let writes = mesh_program.writes_global();
+    let workgroups =
+        in_launch_order(count, resources, query, writes, |m, resources| {
             let mesh_id = [m % x, m / x % y, m / (x * y)];
             let mut misbe = Isbe::for_mesh_from_task(mesh_state, out, m);
             let launch = Launch {
                 workgroup_size: mesh.workgroup_size,
                 workgroup_id: mesh_id,
             };
-            let mut draw = DrawResources::new(groups, view);
-            let run = run_workgroup(
-                mesh_program,
-                &launch,
-                &mut misbe,
-                &mut draw.resources,
-                options,
-            )
-            .map_err(|e| SimError::InWorkgroup {
-                workgroup: mesh_id,
-                error: Box::new(e),
-            })?;
+            query.reset(resources);
+            let run = run_workgroup(mesh_program, &launch, &mut misbe, resources, options)
+                .map_err(|e| SimError::InWorkgroup {
+                    workgroup: mesh_id,
+                    error: Box::new(e),
+                })?;
+            let counted = query.statistics(resources);
             let mut wg = read_mesh_outputs(mesh_state, &misbe, mesh_id)?;
             wg.task_workgroup = Some(index);
-            Ok((wg, run, draw.statistics()))
-        })
-        .collect::<Vec<Result<_, SimError>>>()
-        // In order, so the first failing mesh workgroup is the one reported.
-        .into_iter()
-        .collect::<Result<Vec<_>, SimError>>()?;
+            Ok::<_, SimError>((wg, run, counted))
+        })?;
     Ok(TaskRun {
         task: TaskWorkgroup {
             id,
             mesh_groups: [x, y, z],
         },
         counters,
-        statistics: task_resources.statistics(),
+        statistics,
         workgroups,
     })
 }

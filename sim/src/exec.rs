@@ -6,11 +6,13 @@ use crate::error::SimError;
 use crate::isbe::{IsbeFault, IsbeRegion};
 use crate::memory::{MemFault, Space};
 use crate::warp::{
-    Env, Launch, RZ, WARP_LANES, WARPSYNC, WORKGROUP_BARRIER, Warp, gpr_index, lanes,
+    Env, Launch, RZ, Row, WARP_LANES, WARPSYNC, WORKGROUP_BARRIER, Warp, gpr_index, lanes,
+};
+use spvsass_backend::isa::{
+    Dst, Instr, IsbeAccess, IsbeSize, Op, PredSrc, SpecialReg, Src, SrcRef, Target,
 };
 
 const WARP: usize = WARP_LANES as usize;
-use spvsass_backend::isa::{Dst, Instr, IsbeAccess, IsbeSize, Op, SpecialReg, Src, SrcRef, Target};
 
 impl Warp<'_> {
     /// Executes `instr` at `pc` for the `active` lanes and moves them on.
@@ -41,13 +43,18 @@ impl Warp<'_> {
             Op::Sgxt(o) => self.alu(exec, o.dst, &o.srcs, pc, |[a, b]| o.eval(a, b))?,
             Op::Prmt(o) => self.alu(exec, o.dst, &o.srcs, pc, |x| o.eval(x))?,
             Op::Lea(o) => self.alu(exec, o.dst, &o.srcs, pc, |x| o.eval(x))?,
-            Op::IAdd3X(o) => self.each(exec, |w, l| {
-                let x = w.srcs(l, &o.srcs, pc)?;
-                let (sum, carry) = o.eval(x, w.pred(l, &o.carry_in));
-                w.set_gpr(l, o.dst, sum);
-                w.set_pred(l, o.carry_out, carry);
-                Ok(())
-            })?,
+            Op::IAdd3X(o) => {
+                let x = self.rows(exec, &o.srcs, pc)?;
+                let carry_in = self.pred_mask(u32::MAX, &o.carry_in);
+                let (mut sum, mut carry) = ([0; WARP], 0);
+                for l in lanes(exec) {
+                    let (s, c) = o.eval(column(&x, l), carry_in >> l & 1 != 0);
+                    sum[l] = s;
+                    carry |= u32::from(c) << l;
+                }
+                self.write_row(exec, o.dst, &sum);
+                self.write_pred(exec, o.carry_out, carry);
+            }
             Op::IMadWide(o) => self.each(exec, |w, l| {
                 let [a, b] = w.srcs(l, &[o.srcs[0], o.srcs[1]], pc)?;
                 if o.hi {
@@ -60,29 +67,24 @@ impl Warp<'_> {
                 }
                 Ok(())
             })?,
-            Op::IMnMx(o) => self.each(exec, |w, l| {
-                let [a, b] = w.srcs(l, &o.srcs, pc)?;
-                let min = w.pred(l, &o.min);
-                w.set_gpr(l, o.dst, o.eval(a, b, min));
-                Ok(())
+            Op::IMnMx(o) => self.alu_pred(exec, o.dst, &o.srcs, &o.min, pc, |[a, b], p| {
+                o.eval(a, b, p)
             })?,
-            Op::FMnMx(o) => self.each(exec, |w, l| {
-                let [a, b] = w.srcs(l, &o.srcs, pc)?;
-                let min = w.pred(l, &o.min);
-                w.set_gpr(l, o.dst, o.eval(a, b, min));
-                Ok(())
+            Op::FMnMx(o) => self.alu_pred(exec, o.dst, &o.srcs, &o.min, pc, |[a, b], p| {
+                o.eval(a, b, p)
             })?,
-            Op::FSel(o) => self.each(exec, |w, l| {
-                let [a, b] = w.srcs(l, &o.srcs, pc)?;
-                let cond = w.pred(l, &o.cond);
-                w.set_gpr(l, o.dst, o.eval(a, b, cond));
-                Ok(())
+            Op::FSel(o) => self.alu_pred(exec, o.dst, &o.srcs, &o.cond, pc, |[a, b], p| {
+                o.eval(a, b, p)
             })?,
-            Op::PLop3(o) => self.each(exec, |w, l| {
-                let [a, b, c] = o.srcs.map(|p| w.pred(l, &p));
-                w.set_pred(l, o.dst, o.eval(a, b, c));
-                Ok(())
-            })?,
+            Op::PLop3(o) => {
+                let [a, b, c] = o.srcs.map(|p| self.pred_mask(u32::MAX, &p));
+                let mut r = 0;
+                for l in lanes(exec) {
+                    let bit = |m: u32| m >> l & 1 != 0;
+                    r |= u32::from(o.eval(bit(a), bit(b), bit(c))) << l;
+                }
+                self.write_pred(exec, o.dst, r);
+            }
             Op::Shfl(o) => self.shfl(exec, o, pc)?,
             Op::Vote(o) => self.vote(exec, o),
             Op::Match(o) => self.match_(exec, o, pc)?,
@@ -97,23 +99,14 @@ impl Warp<'_> {
                 self.advance(active & !exec);
                 return Ok(exec);
             }
-            Op::ISetP(o) => self.each(exec, |w, l| {
-                let [a, b] = w.srcs(l, &o.srcs, pc)?;
-                let accum = w.pred(l, &o.accum);
-                w.set_pred(l, o.dst, o.eval(a, b, accum));
-                Ok(())
+            Op::ISetP(o) => self.setp(exec, o.dst, &o.srcs, &o.accum, pc, |[a, b], p| {
+                o.eval(a, b, p)
             })?,
-            Op::FSetP(o) => self.each(exec, |w, l| {
-                let [a, b] = w.srcs(l, &o.srcs, pc)?;
-                let accum = w.pred(l, &o.accum);
-                w.set_pred(l, o.dst, o.eval(a, b, accum));
-                Ok(())
+            Op::FSetP(o) => self.setp(exec, o.dst, &o.srcs, &o.accum, pc, |[a, b], p| {
+                o.eval(a, b, p)
             })?,
-            Op::Sel(o) => self.each(exec, |w, l| {
-                let [a, b] = w.srcs(l, &o.srcs, pc)?;
-                let cond = w.pred(l, &o.cond);
-                w.set_gpr(l, o.dst, o.eval(a, b, cond));
-                Ok(())
+            Op::Sel(o) => self.alu_pred(exec, o.dst, &o.srcs, &o.cond, pc, |[a, b], p| {
+                o.eval(a, b, p)
             })?,
             Op::S2R(o) => self.each(exec, |w, l| {
                 let value = special(o.sr, l as u32, w.base + l as u32, launch, w.clock, pc)?;
@@ -235,11 +228,51 @@ impl Warp<'_> {
         lanes(mask).try_for_each(|l| f(self, l))
     }
 
+    /// Source rows: a register's 32 lanes, or a value every lane shares.
+    /// A constant-bank fault is found once, for the first lane of `mask`,
+    /// before any lane runs, so the per-lane loops do no operand matching.
+    pub(crate) fn rows<const N: usize>(
+        &self,
+        mask: u32,
+        srcs: &[Src; N],
+        pc: u32,
+    ) -> Result<[Row; N], SimError> {
+        let mut shared = [[0u32; WARP]; N];
+        self.shared_rows(mask, srcs, pc, &mut shared)?;
+        Ok(std::array::from_fn(|i| *self.src_row(&srcs[i], &shared[i])))
+    }
+
+    /// Fills `shared[i]` with the value of each source `i` that is not a
+    /// register (an immediate or a constant-bank word, read for the first
+    /// lane of `mask`).
+    fn shared_rows<const N: usize>(
+        &self,
+        mask: u32,
+        srcs: &[Src; N],
+        pc: u32,
+        shared: &mut [Row; N],
+    ) -> Result<(), SimError> {
+        let first = mask.trailing_zeros() as usize;
+        for (row, s) in shared.iter_mut().zip(srcs) {
+            if !matches!(s.src, SrcRef::Reg(_)) {
+                *row = [self.src(first, s, pc)?; WARP];
+            }
+        }
+        Ok(())
+    }
+
+    /// The row source `s` reads: its register's, or `shared`.
+    fn src_row<'a>(&'a self, s: &Src, shared: &'a Row) -> &'a Row {
+        match s.src {
+            SrcRef::Reg(r) => &self.gpr[gpr_index(r)],
+            _ => shared,
+        }
+    }
+
     /// An ALU op without predicate operands: `dst = eval(srcs)` per lane.
-    /// Sources are read as whole rows (a register's 32 lanes, or a value
-    /// every lane shares), so a constant-bank fault is found once, before
-    /// any lane runs, and the per-lane loop does no operand matching; with
-    /// every lane executing, it is a straight loop the compiler vectorises.
+    /// With every lane executing, it is a straight loop over rows the
+    /// compiler vectorises; sources are read in place, and the result
+    /// lands in a row of its own first, as a destination may be a source.
     pub(crate) fn alu<const N: usize>(
         &mut self,
         mask: u32,
@@ -251,32 +284,90 @@ impl Warp<'_> {
         if mask == 0 {
             return Ok(());
         }
-        let first = mask.trailing_zeros() as usize;
-        let mut x = [[0u32; WARP]; N];
-        for (row, s) in x.iter_mut().zip(srcs) {
-            *row = match s.src {
-                SrcRef::Reg(r) => self.gpr[gpr_index(r)],
-                _ => [self.src(first, s, pc)?; WARP],
-            };
-        }
-        let Dst::Reg(r) = dst else { return Ok(()) };
-        let d = gpr_index(r);
-        if d == RZ {
-            return Ok(());
-        }
-        let row = &mut self.gpr[d];
+        let mut shared = [[0u32; WARP]; N];
+        self.shared_rows(mask, srcs, pc, &mut shared)?;
+        let x: [&Row; N] = std::array::from_fn(|i| self.src_row(&srcs[i], &shared[i]));
+        let mut out = [0u32; WARP];
         if mask == u32::MAX {
-            for (l, out) in row.iter_mut().enumerate() {
-                *out = eval(std::array::from_fn(|i| x[i][l]));
+            for (l, v) in out.iter_mut().enumerate() {
+                *v = eval(std::array::from_fn(|i| x[i][l]));
             }
         } else {
             // Inactive lanes are not evaluated: their stale values could
             // reach an op's edge cases that active lanes never meet.
             for l in lanes(mask) {
-                row[l] = eval(std::array::from_fn(|i| x[i][l]));
+                out[l] = eval(std::array::from_fn(|i| x[i][l]));
             }
         }
+        self.write_row(mask, dst, &out);
         Ok(())
+    }
+
+    /// An ALU op with one predicate source: `dst = eval(srcs, p)` per lane.
+    fn alu_pred<const N: usize>(
+        &mut self,
+        mask: u32,
+        dst: Dst,
+        srcs: &[Src; N],
+        p: &PredSrc,
+        pc: u32,
+        eval: impl Fn([u32; N], bool) -> u32,
+    ) -> Result<(), SimError> {
+        if mask == 0 {
+            return Ok(());
+        }
+        let x = self.rows(mask, srcs, pc)?;
+        let held = self.pred_mask(u32::MAX, p);
+        let Some(row) = self.dst_row(dst) else {
+            return Ok(());
+        };
+        for l in lanes(mask) {
+            row[l] = eval(column(&x, l), held >> l & 1 != 0);
+        }
+        Ok(())
+    }
+
+    /// A set-predicate op: `dst = eval(srcs, accum)` per lane.
+    fn setp<const N: usize>(
+        &mut self,
+        mask: u32,
+        dst: Dst,
+        srcs: &[Src; N],
+        accum: &PredSrc,
+        pc: u32,
+        eval: impl Fn([u32; N], bool) -> bool,
+    ) -> Result<(), SimError> {
+        if mask == 0 {
+            return Ok(());
+        }
+        let x = self.rows(mask, srcs, pc)?;
+        let held = self.pred_mask(u32::MAX, accum);
+        let mut r = 0;
+        for l in lanes(mask) {
+            r |= u32::from(eval(column(&x, l), held >> l & 1 != 0)) << l;
+        }
+        self.write_pred(mask, dst, r);
+        Ok(())
+    }
+
+    /// The row `dst` names, or `None` for RZ (writes to it are dropped).
+    fn dst_row(&mut self, dst: Dst) -> Option<&mut Row> {
+        let Dst::Reg(r) = dst else { return None };
+        let d = gpr_index(r);
+        (d != RZ).then(|| &mut self.gpr[d])
+    }
+
+    /// Writes the lanes of `mask` of `values` to `dst`.
+    fn write_row(&mut self, mask: u32, dst: Dst, values: &Row) {
+        if let Some(row) = self.dst_row(dst) {
+            if mask == u32::MAX {
+                *row = *values;
+            } else {
+                for l in lanes(mask) {
+                    row[l] = values[l];
+                }
+            }
+        }
     }
 
     /// A source operand's raw bits; the op's `eval` applies its modifiers.
@@ -357,6 +448,11 @@ impl Warp<'_> {
         let skew = if skew { lane as u64 * 4 } else { 0 };
         Ok(u64::from(self.src(lane, reg, pc)?) + u64::from(imm) + skew)
     }
+}
+
+/// Lane `l` of each row.
+fn column<const N: usize>(x: &[Row; N], l: usize) -> [u32; N] {
+    std::array::from_fn(|i| x[i][l])
 }
 
 /// The value of a special register for `lane`, whose local invocation

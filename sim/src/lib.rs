@@ -20,6 +20,7 @@ mod exec_mem;
 mod exec_warp;
 pub mod image;
 mod isbe;
+mod launch_order;
 mod memory;
 mod mesh;
 mod program;
@@ -29,8 +30,8 @@ mod warp;
 pub use counters::{Counters, PipelineStatistics, mnemonic};
 pub use dispatch::{ComputeInputs, ComputeRun, run_compute};
 pub use draw::{
-    DrawError, MAX_MESH_GROUPS_PER_TASK, run_draw, run_draw_multiview, run_methods,
-    run_methods_multiview,
+    BoundDraw, DrawError, MAX_MESH_GROUPS_PER_TASK, run_draw, run_draw_bound, run_draw_multiview,
+    run_methods, run_methods_bound, run_methods_multiview,
 };
 pub use error::SimError;
 pub use isbe::{Isbe, IsbeFault, IsbeRegion};

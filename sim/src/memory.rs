@@ -12,6 +12,7 @@
 
 use serde::Serialize;
 use std::fmt;
+use std::sync::Arc;
 
 /// Distance between buffer base addresses, and the first base.
 pub const BUFFER_STRIDE: u64 = 1 << 32;
@@ -47,17 +48,24 @@ pub enum MemFault {
     Unaligned,
 }
 
-/// Storage buffers, each at its own base address.
+/// Storage buffers, each at its own base address. Copies share the bytes
+/// until one of them writes (workgroups that only read buffers run in
+/// parallel, each on its own copy, without copying the bytes).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct GlobalMemory {
-    buffers: Vec<Vec<u8>>,
+    buffers: Vec<Arc<Vec<u8>>>,
 }
 
 impl GlobalMemory {
     /// Maps `bytes` as a new buffer and returns its base address.
     pub fn map(&mut self, bytes: Vec<u8>) -> u64 {
-        self.buffers.push(bytes);
+        self.buffers.push(Arc::new(bytes));
         self.buffers.len() as u64 * BUFFER_STRIDE
+    }
+
+    /// Whether no buffer is mapped.
+    pub fn is_empty(&self) -> bool {
+        self.buffers.is_empty()
     }
 
     /// The contents of the buffer mapped at `base`.
@@ -65,6 +73,29 @@ impl GlobalMemory {
         let i = self.index(base)?;
         base.is_multiple_of(BUFFER_STRIDE)
             .then(|| self.buffers[i].as_slice())
+    }
+
+    /// Zero-fills the buffer mapped at `base` (a new allocation, so copies
+    /// that shared its bytes keep theirs).
+    pub(crate) fn zero(&mut self, base: u64) {
+        if let Some(i) = self.index(base) {
+            self.buffers[i] = Arc::new(vec![0; self.buffers[i].len()]);
+        }
+    }
+
+    /// Whether any buffer but the one at `except` was written since this
+    /// memory was copied from `before` (a written buffer no longer shares
+    /// its bytes with the copy; one written with the bytes it held counts
+    /// as written too).
+    pub(crate) fn written_since(&self, before: &GlobalMemory, except: u64) -> bool {
+        let except = self.index(except);
+        self.buffers.len() != before.buffers.len()
+            || self
+                .buffers
+                .iter()
+                .zip(&before.buffers)
+                .enumerate()
+                .any(|(i, (now, then))| Some(i) != except && !Arc::ptr_eq(now, then))
     }
 
     fn index(&self, addr: u64) -> Option<usize> {
@@ -96,7 +127,7 @@ impl GlobalMemory {
     /// The `n` bytes at `addr`, for a read-modify-write.
     pub(crate) fn cell(&mut self, addr: u64, n: u32) -> Result<&mut [u8], MemFault> {
         let (i, start) = self.locate(addr, n)?;
-        Ok(&mut self.buffers[i][start..start + n as usize])
+        Ok(&mut Arc::make_mut(&mut self.buffers[i])[start..start + n as usize])
     }
 }
 

@@ -7,10 +7,10 @@ use crate::SimOptions;
 use crate::counters::{Counters, PipelineStatistics};
 use crate::error::SimError;
 use crate::isbe::{Isbe, IsbeRegion, attr_layouts};
+use crate::launch_order::in_launch_order;
 use crate::memory::Resources;
 use crate::program::Program;
 use crate::warp::{Launch, lane_count, run_workgroup};
-use rayon::prelude::*;
 use serde::Serialize;
 use spvsass_backend::abi::{self, RootTable};
 use spvsass_backend::binary::{Binary, MeshState};
@@ -99,15 +99,23 @@ pub fn run_mesh(
     groups: [u32; 3],
     options: &SimOptions,
 ) -> Result<MeshDraw, SimError> {
-    run_mesh_view(binary, groups, 0, options)
+    let mut root = RootTable::default();
+    let mut resources = Resources::default();
+    let query = draw_root(&mut root, &mut resources, groups, 0);
+    resources
+        .constants
+        .set(abi::ROOT_BANK, root.bytes().to_vec());
+    run_mesh_view(binary, groups, &mut resources, query, options)
 }
 
-/// [`run_mesh`] for one view of a draw: `view` is the view index the root
-/// table (constant bank 0) holds while its workgroups run.
+/// [`run_mesh`] with the draw's `resources`: the root table (constant bank
+/// 0, `draw_root`) of the view it renders, the bound buffers and the
+/// statistics `query` block.
 pub(crate) fn run_mesh_view(
     binary: &Binary,
     groups: [u32; 3],
-    view: u32,
+    resources: &mut Resources,
+    query: QueryBlock,
     options: &SimOptions,
 ) -> Result<MeshDraw, SimError> {
     let mesh = binary.mesh.as_ref().ok_or(SimError::NotMesh {
@@ -118,35 +126,39 @@ pub(crate) fn run_mesh_view(
         .flat_map(|z| (0..groups[1]).flat_map(move |y| (0..groups[0]).map(move |x| [x, y, z])))
         .collect();
     lane_count(binary.workgroup_size)?;
-    // Workgroups run in parallel, each into its own ISBE; results are
-    // gathered in launch order and the first error in that order wins, so
-    // the draw is the same whatever the thread count.
-    let runs: Vec<Result<(Counters, PipelineStatistics, MeshWorkgroup), SimError>> = ids
-        .par_iter()
-        .enumerate()
-        .map(|(index, &id)| {
+    // Each workgroup runs into its own ISBE and counts into the query
+    // block; results come in launch order and the first error in that
+    // order wins, so the draw is the same whatever the thread count.
+    // The ids are in memory, 12 bytes each: far fewer than 2^32 of them.
+    let writes = program.writes_global();
+    let runs = in_launch_order(
+        ids.len() as u32,
+        resources,
+        query,
+        writes,
+        |index, resources| {
+            let id = ids[index as usize];
             let launch = Launch {
                 workgroup_size: binary.workgroup_size,
                 workgroup_id: id,
             };
-            let mut isbe = Isbe::for_mesh(mesh, index as u32);
-            // No buffers are bound to mesh draws yet, so nothing global is
-            // shared between workgroups but the statistics, which each
-            // workgroup counts into its own query block.
-            let mut draw = DrawResources::new(groups, view);
-            let run = run_workgroup(&program, &launch, &mut isbe, &mut draw.resources, options)
-                .map_err(|e| SimError::InWorkgroup {
-                    workgroup: id,
-                    error: Box::new(e),
+            let mut isbe = Isbe::for_mesh(mesh, index);
+            query.reset(resources);
+            let run =
+                run_workgroup(&program, &launch, &mut isbe, resources, options).map_err(|e| {
+                    SimError::InWorkgroup {
+                        workgroup: id,
+                        error: Box::new(e),
+                    }
                 })?;
-            Ok((run, draw.statistics(), read_mesh_outputs(mesh, &isbe, id)?))
-        })
-        .collect();
+            let counted = query.statistics(resources);
+            Ok::<_, SimError>((run, counted, read_mesh_outputs(mesh, &isbe, id)?))
+        },
+    )?;
     let mut counters = Counters::default();
     let mut statistics = PipelineStatistics::default();
     let mut workgroups = Vec::with_capacity(runs.len());
-    for run in runs {
-        let (run, counted, wg) = run?;
+    for (run, counted, wg) in runs {
         counters.add(&run);
         statistics.add(&counted);
         workgroups.push(wg);
@@ -160,38 +172,52 @@ pub(crate) fn run_mesh_view(
     })
 }
 
-/// The resources of one task or mesh workgroup of a draw.
-pub(crate) struct DrawResources {
-    pub resources: Resources,
-    /// Where the query block the shaders count statistics into is mapped.
-    query: u64,
+/// The root table of a draw of `groups` workgroups rendering `view`, with
+/// a zeroed statistics query block mapped in `resources` (after any bound
+/// buffers): the grid (which the shaders split their linear index by),
+/// the view index, draw index 0 and the block's address at their ABI
+/// slots. The caller binds buffers and push constants first and stores
+/// the table in constant bank 0.
+pub(crate) fn draw_root(
+    root: &mut RootTable,
+    resources: &mut Resources,
+    groups: [u32; 3],
+    view: u32,
+) -> QueryBlock {
+    let query = QueryBlock {
+        base: resources.global.map(vec![0; abi::query::BYTES as usize]),
+    };
+    root.set_num_workgroups(groups);
+    root.set_view_index(view);
+    root.set_draw_index(0);
+    root.set_query_address(query.base);
+    query
 }
 
-impl DrawResources {
-    /// The resources of a workgroup of a draw of `groups` rendering
-    /// `view`: constant bank 0 is the root table with the draw's grid
-    /// (which the shaders split their linear index by), the view index,
-    /// draw index 0 and the address of a zeroed statistics query block
-    /// (`abi::query`) at their ABI slots (the rest zero: no buffers or push
-    /// constants are bound to mesh draws yet). Each workgroup gets its own
-    /// query block; the draw sums them in launch order.
-    pub fn new(groups: [u32; 3], view: u32) -> DrawResources {
-        let mut resources = Resources::default();
-        let query = resources.global.map(vec![0; abi::query::BYTES as usize]);
-        let mut root = RootTable::default();
-        root.set_num_workgroups(groups);
-        root.set_view_index(view);
-        root.set_draw_index(0);
-        root.set_query_address(query);
-        resources
-            .constants
-            .set(abi::ROOT_BANK, root.bytes().to_vec());
-        DrawResources { resources, query }
+/// The statistics query block of a draw (`abi::query`), one buffer of its
+/// global memory that every workgroup's shader counts into (RED.E.ADD).
+/// Each workgroup starts from a zeroed block and the draw sums what each
+/// counted, in launch order, so a workgroup's count does not depend on
+/// which others shared its copy of the memory.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct QueryBlock {
+    base: u64,
+}
+
+impl QueryBlock {
+    /// Where the block is mapped.
+    pub fn base(self) -> u64 {
+        self.base
     }
 
-    /// What the workgroup's shader counted into its query block.
-    pub fn statistics(&self) -> PipelineStatistics {
-        let block = self.resources.global.buffer(self.query).unwrap_or_default();
+    /// Zeroes the block before a workgroup runs.
+    pub fn reset(self, resources: &mut Resources) {
+        resources.global.zero(self.base);
+    }
+
+    /// What the workgroup's shader counted into the block.
+    pub fn statistics(self, resources: &Resources) -> PipelineStatistics {
+        let block = resources.global.buffer(self.base).unwrap_or_default();
         let word = |at: u32| u64::from(word(block, at));
         PipelineStatistics {
             task_invocations: word(abi::query::TASK_INVOCATIONS),

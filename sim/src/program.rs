@@ -2,12 +2,16 @@
 //! `pc / 16` and never looks at bit fields again.
 
 use crate::error::SimError;
-use spvsass_backend::isa::{Instr, Op, Target};
+use spvsass_backend::isa::{Instr, MemSpace, Op, Target};
 use spvsass_backend::program::{INSTR_BYTES, decode};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Program {
     instrs: Vec<Instr>,
+    /// Per instruction: whether it only moves the lanes that run it to the
+    /// next instruction (no branch, barrier, convergence or exit), so the
+    /// scheduler knows the next group without scanning the lanes.
+    falls_through: Vec<bool>,
 }
 
 impl Program {
@@ -37,11 +41,44 @@ impl Program {
                 return Err(SimError::TargetOutside { pc, target, end });
             }
         }
-        Ok(Program { instrs })
+        let falls_through = instrs
+            .iter()
+            .map(|ins| {
+                !matches!(
+                    ins.op,
+                    Op::Bra(_)
+                        | Op::Bssy(_)
+                        | Op::Bsync(_)
+                        | Op::Bar(_)
+                        | Op::Exit
+                        | Op::WarpSync(_)
+                )
+            })
+            .collect();
+        Ok(Program {
+            instrs,
+            falls_through,
+        })
     }
 
     pub fn instrs(&self) -> &[Instr] {
         &self.instrs
+    }
+
+    /// Whether the program may write global memory (a global store, atomic
+    /// or reduction).
+    pub(crate) fn writes_global(&self) -> bool {
+        self.instrs.iter().any(|ins| match &ins.op {
+            Op::St(o) => o.space == MemSpace::Global,
+            Op::Atom(o) => o.space == MemSpace::Global,
+            Op::Red(_) => true,
+            _ => false,
+        })
+    }
+
+    /// Whether instruction `index` only moves its lanes on (see the field).
+    pub(crate) fn falls_through(&self, index: usize) -> bool {
+        self.falls_through.get(index).copied().unwrap_or(false)
     }
 
     /// The instruction at byte address `pc`, if the program has one.

@@ -17,6 +17,9 @@ use spvsass_backend::program::INSTR_BYTES;
 
 pub const WARP_LANES: u32 = 32;
 
+/// One register (or one value) for each lane of a warp.
+pub(crate) type Row = [u32; WARP_LANES as usize];
+
 /// Where a workgroup sits in the launch.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Launch {
@@ -98,8 +101,9 @@ pub(crate) struct Warp<'r> {
     pub(crate) clock: u64,
     /// R0..R254 and RZ (which stays 0), each a row of 32 lanes: an ALU op
     /// reads and writes whole rows, a loop over lanes the compiler
-    /// vectorises.
-    pub(crate) gpr: Vec<[u32; WARP_LANES as usize]>,
+    /// vectorises. A fixed 256 rows, so a register index (a `u8`) needs no
+    /// bounds check.
+    pub(crate) gpr: Box<[Row; RZ + 1]>,
     /// Per lane, bit n is Pn.
     pred: [u8; WARP_LANES as usize],
     pub(crate) pc: [u32; WARP_LANES as usize],
@@ -133,7 +137,7 @@ impl<'r> Warp<'r> {
             shares_barrier,
             consts,
             clock: 0,
-            gpr: vec![[0; WARP_LANES as usize]; RZ + 1],
+            gpr: Box::new([[0; WARP_LANES as usize]; RZ + 1]),
             pred: [0; WARP_LANES as usize],
             pc: [0; WARP_LANES as usize],
             live: low_lanes(lanes),
@@ -180,22 +184,33 @@ impl<'r> Warp<'r> {
         issued: &mut [u64],
         threads: &mut u64,
     ) -> Result<Stop, SimError> {
+        // The group that runs next when it is known without a scan: after
+        // an op that moved its lanes to the next instruction, those lanes
+        // still have the smallest pc if no other lane is ready, and nothing
+        // a barrier waits on changed. A converged warp takes this path on
+        // every instruction but branches and barriers.
+        let mut next: Option<(u32, u32)> = None;
         loop {
-            if self.waiting != 0 {
-                self.release_barriers();
-            }
-            let ready = self.live & !self.waiting;
-            if ready == 0 {
-                return if self.live == 0 {
-                    Ok(Stop::Exited)
-                } else if self.shares_barrier && self.at_workgroup_barrier() != 0 {
-                    Ok(Stop::Barrier)
-                } else {
-                    Err(self.deadlock())
-                };
-            }
-            let pc = self.min_pc(ready);
-            let active = self.lanes_at(ready, pc);
+            let (pc, active) = match next.take() {
+                Some(group) => group,
+                None => {
+                    if self.waiting != 0 {
+                        self.release_barriers();
+                    }
+                    let ready = self.live & !self.waiting;
+                    if ready == 0 {
+                        return if self.live == 0 {
+                            Ok(Stop::Exited)
+                        } else if self.shares_barrier && self.at_workgroup_barrier() != 0 {
+                            Ok(Stop::Barrier)
+                        } else {
+                            Err(self.deadlock())
+                        };
+                    }
+                    let pc = self.min_pc(ready);
+                    (pc, self.lanes_at(ready, pc))
+                }
+            };
             let index = (pc / INSTR_BYTES) as usize;
             let Some(instr) = program.instrs().get(index) else {
                 return Err(SimError::PcOutOfRange { pc, lanes: active });
@@ -208,6 +223,9 @@ impl<'r> Warp<'r> {
             steps += 1;
             issued[index] += 1;
             *threads += u64::from(executed.count_ones());
+            if program.falls_through(index) && self.live & !self.waiting == active {
+                next = Some((pc + INSTR_BYTES, active));
+            }
         }
     }
 
@@ -304,6 +322,10 @@ impl<'r> Warp<'r> {
 
     /// Moves `mask`'s lanes to the next instruction.
     pub(crate) fn advance(&mut self, mask: u32) {
+        if mask == u32::MAX {
+            self.pc.iter_mut().for_each(|pc| *pc += INSTR_BYTES);
+            return;
+        }
         for (l, pc) in self.pc.iter_mut().enumerate() {
             *pc += (mask >> l & 1) * INSTR_BYTES;
         }
@@ -365,6 +387,19 @@ impl<'r> Warp<'r> {
             _ => true,
         };
         value != p.neg
+    }
+
+    /// Sets `dst` to bit l of `values` in each lane l of `mask`.
+    pub(crate) fn write_pred(&mut self, mask: u32, dst: Dst, values: u32) {
+        if let Dst::Reg(Reg::Phys(n)) = dst
+            && n < PT
+        {
+            for (l, bits) in self.pred.iter_mut().enumerate() {
+                if mask >> l & 1 != 0 {
+                    *bits = (*bits & !(1 << n)) | ((values >> l & 1) as u8) << n;
+                }
+            }
+        }
     }
 
     pub(crate) fn set_pred(&mut self, lane: usize, dst: Dst, value: bool) {

@@ -411,7 +411,6 @@ impl Isel<'_> {
         }
     }
 
-
     fn unary(&mut self, op: UnaryOp, a: Comp, inst: &InstData) -> Result<Comp, BackendError> {
         let s = self.src(a);
         Ok(match op {

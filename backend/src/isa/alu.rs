@@ -9,6 +9,7 @@ use super::{DecodeError, EncodeError, RegVisitor};
 use std::fmt;
 
 /// Reads a 32-bit float source, applying |abs| then -neg to the raw bits.
+#[inline]
 pub fn float_src(s: &Src, bits: u32) -> u32 {
     let mut b = bits;
     if s.abs {
@@ -20,12 +21,20 @@ pub fn float_src(s: &Src, bits: u32) -> u32 {
     b
 }
 
+/// Each bit from `t` where `s` has a one, else from `f`.
+#[inline]
+fn mux(s: u32, t: u32, f: u32) -> u32 {
+    f ^ ((t ^ f) & s)
+}
+
 /// Reads an integer source: `neg` is two's complement negation.
+#[inline]
 pub fn int_src(s: &Src, bits: u32) -> u32 {
     if s.neg { bits.wrapping_neg() } else { bits }
 }
 
 /// Flushes a denormal to a zero of the same sign (.FTZ).
+#[inline]
 fn ftz(bits: u32) -> u32 {
     if bits & 0x7f80_0000 == 0 {
         bits & 0x8000_0000
@@ -78,6 +87,7 @@ impl OpMov {
         visit_src(&mut self.src, v);
         visit_dst(&mut self.dst, RegFile::Gpr, 1, v);
     }
+    #[inline]
     pub fn eval(&self, a: u32) -> u32 {
         a
     }
@@ -120,6 +130,7 @@ impl OpIAdd3 {
         self.srcs.iter_mut().for_each(|s| visit_src(s, v));
         visit_dst(&mut self.dst, RegFile::Gpr, 1, v);
     }
+    #[inline]
     pub fn eval(&self, x: [u32; 3]) -> u32 {
         let [a, b, c] = &self.srcs;
         int_src(a, x[0])
@@ -165,6 +176,7 @@ impl OpIMad {
         self.srcs.iter_mut().for_each(|s| visit_src(s, v));
         visit_dst(&mut self.dst, RegFile::Gpr, 1, v);
     }
+    #[inline]
     pub fn eval(&self, x: [u32; 3]) -> u32 {
         // The low 32 bits of the product do not depend on signedness.
         x[0].wrapping_mul(x[1]).wrapping_add(x[2])
@@ -198,6 +210,7 @@ impl PredCombine {
                 value: bits,
             })
     }
+    #[inline]
     pub fn apply(self, a: bool, b: bool) -> bool {
         match self {
             PredCombine::And => a && b,
@@ -254,6 +267,7 @@ impl IntCmp {
             IntCmp::Ge => "GE",
         }
     }
+    #[inline]
     pub fn eval<T: Ord>(self, a: T, b: T) -> bool {
         match self {
             IntCmp::Eq => a == b,
@@ -325,6 +339,7 @@ impl OpISetP {
         visit_pred(&mut self.accum, v);
         visit_dst(&mut self.dst, RegFile::Pred, 1, v);
     }
+    #[inline]
     pub fn eval(&self, a: u32, b: u32, accum: bool) -> bool {
         let c = if self.signed {
             self.cmp.eval(a as i32, b as i32)
@@ -378,6 +393,7 @@ impl OpSel {
         visit_pred(&mut self.cond, v);
         visit_dst(&mut self.dst, RegFile::Gpr, 1, v);
     }
+    #[inline]
     pub fn eval(&self, a: u32, b: u32, cond: bool) -> u32 {
         if cond { a } else { b }
     }
@@ -427,16 +443,21 @@ impl OpLop3 {
         self.srcs.iter_mut().for_each(|s| visit_src(s, v));
         visit_dst(&mut self.dst, RegFile::Gpr, 1, v);
     }
+    /// Bit k of the result is table bit `a_k << 2 | b_k << 1 | c_k`: the
+    /// table indexed one source at a time, as a tree of bitwise selects
+    /// (no branch per table bit, so a loop over lanes vectorises).
+    #[inline]
     pub fn eval(&self, x: [u32; 3]) -> u32 {
-        let mut r = 0;
-        for i in 0..8 {
-            if self.lut & (1 << i) == 0 {
-                continue;
-            }
-            let pick = |bit: u32, v: u32| if i & bit != 0 { v } else { !v };
-            r |= pick(4, x[0]) & pick(2, x[1]) & pick(1, x[2]);
-        }
-        r
+        let [a, b, c] = x;
+        let entry = |i: u8| 0u32.wrapping_sub(u32::from(self.lut >> i & 1));
+        let by_bc = |base: u8| {
+            mux(
+                b,
+                mux(c, entry(base + 3), entry(base + 2)),
+                mux(c, entry(base + 1), entry(base)),
+            )
+        };
+        mux(a, by_bc(4), by_bc(0))
     }
     pub fn fmt_op(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "LOP3.LUT ")?;
@@ -487,6 +508,7 @@ impl OpShf {
         self.srcs.iter_mut().for_each(|s| visit_src(s, v));
         visit_dst(&mut self.dst, RegFile::Gpr, 1, v);
     }
+    #[inline]
     pub fn eval(&self, x: [u32; 3]) -> u32 {
         let pair = (u64::from(x[2]) << 32) | u64::from(x[0]);
         let s = if self.wrap { x[1] & 31 } else { x[1].min(32) };
@@ -555,6 +577,7 @@ impl OpConv {
         visit_src(&mut self.src, v);
         visit_dst(&mut self.dst, RegFile::Gpr, 1, v);
     }
+    #[inline]
     pub fn eval(&self, a: u32) -> u32 {
         match (self.kind, self.signed) {
             (ConvKind::IntToFloat, false) => (a as f32).to_bits(),

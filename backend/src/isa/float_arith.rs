@@ -61,6 +61,7 @@ impl FloatCmp {
             FloatCmp::UnordGe => "GEU",
         }
     }
+    #[inline]
     pub fn eval(self, a: f32, b: f32) -> bool {
         let unordered = a.is_nan() || b.is_nan();
         let i = FloatCmp::ALL.iter().position(|c| *c == self).unwrap_or(0);
@@ -129,8 +130,10 @@ impl OpFSetP {
         visit_pred(&mut self.accum, v);
         visit_dst(&mut self.dst, RegFile::Pred, 1, v);
     }
+    #[inline]
     pub fn eval(&self, a: u32, b: u32, accum: bool) -> bool {
-        let [a, b] = [(0, a), (1, b)].map(|(i, v)| fin(self.ftz, float_src(&self.srcs[i], v)));
+        let operand = |i: usize, v: u32| fin(self.ftz, float_src(&self.srcs[i], v));
+        let (a, b) = (operand(0, a), operand(1, b));
         let c = self.cmp.eval(a, b);
         self.combine.apply(c, accum)
     }
@@ -211,8 +214,10 @@ impl OpFArith {
         self.srcs[..n].iter_mut().for_each(|s| visit_src(s, v));
         visit_dst(&mut self.dst, RegFile::Gpr, 1, v);
     }
+    #[inline]
     pub fn eval(&self, x: [u32; 3]) -> u32 {
-        let [a, b, c] = [0, 1, 2].map(|i| fin(self.ftz, float_src(&self.srcs[i], x[i])));
+        let operand = |i: usize| fin(self.ftz, float_src(&self.srcs[i], x[i]));
+        let (a, b, c) = (operand(0), operand(1), operand(2));
         let r = match (self.kind, self.rnd) {
             (FloatArith::Add, Round::Rn) => a + b,
             (FloatArith::Mul, Round::Rn) => a * b,
