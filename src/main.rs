@@ -53,6 +53,11 @@ enum Command {
         /// workgroup index read without SKEW).
         #[arg(long)]
         task_present: bool,
+        /// Compile in-shader primitive culling (mesh shaders, triangles):
+        /// back-face, frustum and small-primitive culling after the
+        /// positions, switched at run time by the draw's culling word.
+        #[arg(long)]
+        shader_cull: bool,
         /// What to print: the listing, or the draw's method stream.
         #[arg(long, value_enum, default_value = "listing")]
         emit: Emit,
@@ -128,6 +133,11 @@ enum Command {
         /// The front-facing winding as seen on the image: ccw or cw.
         #[arg(long, default_value = "ccw", value_parser = str::parse::<FrontFace>)]
         front_face: FrontFace,
+        /// Compile in-shader primitive culling (mesh shaders, triangles):
+        /// back-face, frustum and small-primitive culling after the
+        /// positions, the draw's culling word follows --cull-mode and --front-face.
+        #[arg(long)]
+        shader_cull: bool,
         #[command(flatten)]
         compute: ComputeArgs,
         /// Also run the draw on this reference (vulkan: the system's Vulkan
@@ -450,6 +460,7 @@ fn compile_input(
     spec_constants: Vec<(u32, SpecValue)>,
     print_passes: bool,
     task_present: bool,
+    shader_cull: bool,
 ) -> Result<spvsass::Compiled, String> {
     let bytes = read(path)?;
     let words = spvsass::frontend::words_from_bytes(&bytes)
@@ -460,6 +471,7 @@ fn compile_input(
         spec_constants,
         task_present,
         print_passes,
+        shader_cull,
     };
     let compiled =
         spvsass::compile(&words, &options).map_err(|e| format!("{}: {e}", path.display()))?;
@@ -476,13 +488,21 @@ fn load_binary(
     entry: Option<String>,
     spec: &[(u32, SpecValue)],
     task_present: bool,
+    shader_cull: bool,
 ) -> Result<spvsass::backend::binary::Binary, String> {
     let bytes = read(path)?;
     match Input::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))? {
         Input::Binary(b) => Ok(*b),
-        Input::Spirv(_) => {
-            Ok(compile_input(path, arch, entry, spec.to_vec(), false, task_present)?.binary)
-        }
+        Input::Spirv(_) => Ok(compile_input(
+            path,
+            arch,
+            entry,
+            spec.to_vec(),
+            false,
+            task_present,
+            shader_cull,
+        )?
+        .binary),
     }
 }
 
@@ -497,6 +517,7 @@ fn run(cli: Cli) -> Result<(), String> {
             ctrl,
             print_passes,
             task_present,
+            shader_cull,
             emit,
             task,
             groups,
@@ -509,6 +530,7 @@ fn run(cli: Cli) -> Result<(), String> {
                 spec.clone(),
                 print_passes,
                 task_present,
+                shader_cull,
             )?;
             for (pass, text) in &compiled.pass_dumps {
                 println!("// ---- after {pass} ----\n{text}");
@@ -529,7 +551,7 @@ fn run(cli: Cli) -> Result<(), String> {
                         ));
                     }
                     let task_binary = match &task {
-                        Some(t) => Some(load_binary(t, arch, None, &spec, false)?),
+                        Some(t) => Some(load_binary(t, arch, None, &spec, false, false)?),
                         None => None,
                     };
                     let count = groups.iter().product();
@@ -578,6 +600,7 @@ fn run(cli: Cli) -> Result<(), String> {
             view_mask,
             cull_mode,
             front_face,
+            shader_cull,
             compute,
             reference,
         } => {
@@ -603,15 +626,39 @@ fn run(cli: Cli) -> Result<(), String> {
                     run_description(&shader, task.as_deref(), entry, groups, view_mask, &render);
                 let options = spvsass::simulate_run::SimulateOptions {
                     arch: Some(arch),
-                    sim: spvsass::sim::SimOptions { max_steps },
+                    sim: spvsass::sim::SimOptions {
+                        max_steps,
+                        ..Default::default()
+                    },
                 };
                 return run_with_reference(&desc, &name, &options);
             }
-            let options = spvsass::sim::SimOptions { max_steps };
+            let render_state = RenderState {
+                width: size[0],
+                height: size[1],
+                // One layer per view up to the highest (at least one).
+                layers: 32 - view_mask.leading_zeros().min(31),
+                cull_mode,
+                front_face,
+                ..RenderState::default()
+            };
+            // The draw writes the culling words the rasterizer state gives
+            // (they only matter to a shader compiled with --shader-cull).
+            let options = spvsass::sim::SimOptions {
+                max_steps,
+                cull: render_state.shader_cull(),
+            };
             // A task+mesh pair: the mesh shader is compiled for a task
             // shader in front of it.
             let task_present = task.is_some();
-            let binary = load_binary(&shader, arch, entry.clone(), &spec, task_present)?;
+            let binary = load_binary(
+                &shader,
+                arch,
+                entry.clone(),
+                &spec,
+                task_present,
+                shader_cull,
+            )?;
             if binary.stage == spvsass::backend::binary::Stage::Compute {
                 if task.is_some() {
                     usage_error(format!(
@@ -635,7 +682,7 @@ fn run(cli: Cli) -> Result<(), String> {
                 ));
             }
             let task_binary = match &task {
-                Some(t) => Some(load_binary(t, arch, entry, &spec, false)?),
+                Some(t) => Some(load_binary(t, arch, entry, &spec, false, false)?),
                 None => None,
             };
             let start = std::time::Instant::now();
@@ -659,16 +706,7 @@ fn run(cli: Cli) -> Result<(), String> {
                 print!("{}", spvsass::describe(&draw));
             }
             if image.is_some() || raw.is_some() {
-                let state = RenderState {
-                    width: size[0],
-                    height: size[1],
-                    // One layer per view up to the highest (at least one).
-                    layers: 32 - view_mask.leading_zeros().min(31),
-                    cull_mode,
-                    front_face,
-                    ..RenderState::default()
-                };
-                let frame = spvsass::render(&draw, &state)
+                let frame = spvsass::render(&draw, &render_state)
                     .map_err(|e| format!("{}: {e}", shader.display()))?;
                 if let Some(path) = image {
                     let png = spvsass::sim::image::png(&frame).map_err(|e| e.to_string())?;
@@ -689,7 +727,10 @@ fn run(cli: Cli) -> Result<(), String> {
         } => {
             let options = spvsass::simulate_run::SimulateOptions {
                 arch,
-                sim: spvsass::sim::SimOptions { max_steps },
+                sim: spvsass::sim::SimOptions {
+                    max_steps,
+                    ..Default::default()
+                },
             };
             let sim = spvsass::simulate_run::simulate_run_file(&run, &options)
                 .map_err(|e| e.to_string())?;

@@ -10,8 +10,8 @@
 //! ```text
 //! 0x00  NumWorkgroups x, y, z          (3 × u32)
 //! 0x0c  view index (multiview)          u32: the view a draw renders
-//! 0x10  culling control                 u32, reserved: written 0
-//! 0x14  reserved                        (3 × u32)
+//! 0x10  culling control                 u32: the in-shader culling modes
+//! 0x14  viewport half width, half height, snapping error (3 × f32, pixels)
 //! 0x20  push constants                  128 bytes
 //! 0xa0  storage buffer of binding b     16 bytes each, b = 0..15:
 //!         +0 base address (u64), +8 size in bytes (u32), +12 reserved
@@ -27,8 +27,62 @@ pub const NUM_WORKGROUPS: u16 = 0x00;
 /// The multiview view index: the view a draw launch renders (0 without
 /// multiview; a dispatch writes 0).
 pub const VIEW_INDEX: u16 = 0x0c;
-/// The culling-control word (reserved for in-shader culling; written 0).
+/// The culling-control word of in-shader culling (`CullControl`): 0
+/// switches the culling code off at run time.
 pub const CULL_CONTROL: u16 = 0x10;
+/// The viewport's half width and half height in pixels (f32 each).
+pub const CULL_VIEWPORT: u16 = 0x14;
+/// How far, in pixels, the rasterizer's snapped vertex may lie from the
+/// one the shader computes in f32 (f32): the culling's safety margin.
+pub const CULL_SNAP_ERROR: u16 = 0x1c;
+
+/// Bits of the culling-control word.
+pub mod cull {
+    /// Cull triangles that wind counter-clockwise on the image (y down).
+    pub const CCW: u32 = 1 << 0;
+    /// Cull triangles that wind clockwise on the image.
+    pub const CW: u32 = 1 << 1;
+    /// Cull triangles wholly outside one clip plane.
+    pub const FRUSTUM: u32 = 1 << 2;
+    /// Cull triangles whose bounding box holds no pixel centre.
+    pub const SMALL: u32 = 1 << 3;
+}
+
+/// What a draw writes into the root table's culling words, derived from
+/// the pipeline's rasterizer state.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CullControl {
+    /// `cull::*` bits; 0 leaves the culling code switched off.
+    pub modes: u32,
+    /// Viewport width and height in pixels.
+    pub viewport: [u32; 2],
+    /// Bits of sub-pixel precision of the rasterizer's snapping.
+    pub subpixel_bits: u32,
+}
+
+impl CullControl {
+    /// The four root-table words from `CULL_CONTROL` on.
+    pub fn words(&self) -> [u32; 4] {
+        let [w, h] = self.viewport.map(|s| s as f32);
+        [
+            self.modes,
+            (w / 2.0).to_bits(),
+            (h / 2.0).to_bits(),
+            self.snap_error().to_bits(),
+        ]
+    }
+
+    /// The distance the shader's f32 vertex may lie from the rasterizer's
+    /// snapped one: half a sub-pixel step (the rounding) plus the f32
+    /// error of computing a coordinate of up to 4 viewports (the clip
+    /// guard band's ±4 NDC holds what the culling looks at), a few ulps
+    /// each, taken as 2^-18 of that magnitude.
+    pub fn snap_error(&self) -> f32 {
+        let rounding = 0.5 / (1u64 << self.subpixel_bits.min(32)) as f32;
+        let side = self.viewport[0].max(self.viewport[1]) as f32;
+        rounding + 4.0 * side / (1u32 << 18) as f32
+    }
+}
 /// Push constants start here.
 pub const PUSH_CONSTANTS: u16 = 0x20;
 /// The largest push-constant block (Vulkan's guaranteed minimum of
@@ -100,6 +154,13 @@ impl RootTable {
         self.put(VIEW_INDEX, &view.to_le_bytes());
     }
 
+    /// The in-shader culling words (`CullControl`).
+    pub fn set_cull_control(&mut self, cull: &CullControl) {
+        for (i, w) in cull.words().iter().enumerate() {
+            self.put(CULL_CONTROL + 4 * i as u16, &w.to_le_bytes());
+        }
+    }
+
     pub fn set_push_constants(&mut self, data: &[u8]) -> Result<(), AbiError> {
         if data.len() > usize::from(PUSH_CONSTANT_BYTES) {
             return Err(AbiError::PushConstantsTooLarge(data.len()));
@@ -128,7 +189,9 @@ mod tests {
     // The fixed entries do not overlap (checked at compile time).
     const _: () = assert!(NUM_WORKGROUPS + 12 <= VIEW_INDEX);
     const _: () = assert!(VIEW_INDEX + 4 <= CULL_CONTROL);
-    const _: () = assert!(CULL_CONTROL + 4 <= PUSH_CONSTANTS);
+    const _: () = assert!(CULL_CONTROL + 4 <= CULL_VIEWPORT);
+    const _: () = assert!(CULL_VIEWPORT + 8 <= CULL_SNAP_ERROR);
+    const _: () = assert!(CULL_SNAP_ERROR + 4 <= PUSH_CONSTANTS);
 
     #[test]
     fn buffer_entries_fit_the_table() {

@@ -24,6 +24,9 @@ pub struct BackendOptions {
     pub task_present: bool,
     /// Capture the machine IR after every pass.
     pub print_passes: bool,
+    /// Compile in-shader primitive culling (mesh shaders; switched at run
+    /// time by the root table's culling word, `from_ir::mesh_cull`).
+    pub shader_cull: bool,
 }
 
 impl Default for BackendOptions {
@@ -32,6 +35,7 @@ impl Default for BackendOptions {
             arch: Arch::DEFAULT,
             task_present: false,
             print_passes: false,
+            shader_cull: false,
         }
     }
 }
@@ -61,7 +65,7 @@ pub fn compile(sh: &Shader, opts: &BackendOptions) -> Result<Compiled, BackendEr
     }
 
     // The pipeline.
-    let selected = select(sh, opts.arch, opts.task_present)?;
+    let selected = select(sh, opts.arch, opts.task_present, opts.shader_cull)?;
     let computed_offset_stores = selected.computed_offset_stores;
     let mut func = selected.func;
     dump("select", &|| func.to_string());

@@ -332,7 +332,7 @@ fn run_task(
         task_program,
         &launch,
         &mut isbe,
-        &mut view_resources(view),
+        &mut view_resources(view, &options.cull),
         options,
     )
     .map_err(|e| SimError::InWorkgroup {
@@ -380,7 +380,7 @@ fn run_task(
                 mesh_program,
                 &launch,
                 &mut misbe,
-                &mut view_resources(view),
+                &mut view_resources(view, &options.cull),
                 options,
             )
             .map_err(|e| SimError::InWorkgroup {

@@ -133,7 +133,7 @@ pub(crate) fn run_mesh_view(
             let mut isbe = Isbe::for_mesh(mesh, index as u32);
             // No buffers are bound to mesh draws yet, so nothing global is
             // shared between workgroups; the root table holds the view.
-            let mut resources = view_resources(view);
+            let mut resources = view_resources(view, &options.cull);
             let run = run_workgroup(&program, &launch, &mut isbe, &mut resources, options)
                 .map_err(|e| SimError::InWorkgroup {
                     workgroup: id,
@@ -162,11 +162,13 @@ pub(crate) fn run_mesh_view(
 }
 
 /// The resources of a task or mesh workgroup rendering `view`: constant
-/// bank 0 is the root table with the view index at its ABI slot (the rest
-/// zero: no buffers or push constants are bound to mesh draws yet).
-pub(crate) fn view_resources(view: u32) -> Resources {
+/// bank 0 is the root table with the view index and the culling words at
+/// their ABI slots (the rest zero: no buffers or push constants are bound
+/// to mesh draws yet).
+pub(crate) fn view_resources(view: u32, cull: &abi::CullControl) -> Resources {
     let mut root = RootTable::default();
     root.set_view_index(view);
+    root.set_cull_control(cull);
     let mut resources = Resources::default();
     resources
         .constants
