@@ -135,9 +135,11 @@ enum Command {
         front_face: FrontFace,
         /// Compile in-shader primitive culling (mesh shaders, triangles):
         /// back-face, frustum and small-primitive culling after the
-        /// positions, the draw's culling word follows --cull-mode and --front-face.
-        #[arg(long)]
-        shader_cull: bool,
+        /// positions; the draw's culling word follows --cull-mode and
+        /// --front-face. `--shader-cull=off` compiles it in but writes
+        /// the culling word 0 (the disabled path).
+        #[arg(long, value_enum, num_args = 0..=1, default_missing_value = "on")]
+        shader_cull: Option<CullSwitch>,
         #[command(flatten)]
         compute: ComputeArgs,
         /// Also run the draw on this reference (vulkan: the system's Vulkan
@@ -172,6 +174,14 @@ enum Command {
         #[arg(long)]
         out: PathBuf,
     },
+}
+
+/// `run --shader-cull[=on|off]`: the culling compiled in, switched on by
+/// the draw's culling word or left off (word 0).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum CullSwitch {
+    On,
+    Off,
 }
 
 /// What `run --reference` compares with.
@@ -646,7 +656,10 @@ fn run(cli: Cli) -> Result<(), String> {
             // (they only matter to a shader compiled with --shader-cull).
             let options = spvsass::sim::SimOptions {
                 max_steps,
-                cull: render_state.shader_cull(),
+                cull: match shader_cull {
+                    Some(CullSwitch::Off) => Default::default(),
+                    _ => render_state.shader_cull(),
+                },
             };
             // A task+mesh pair: the mesh shader is compiled for a task
             // shader in front of it.
@@ -657,7 +670,7 @@ fn run(cli: Cli) -> Result<(), String> {
                 entry.clone(),
                 &spec,
                 task_present,
-                shader_cull,
+                shader_cull.is_some(),
             )?;
             if binary.stage == spvsass::backend::binary::Stage::Compute {
                 if task.is_some() {

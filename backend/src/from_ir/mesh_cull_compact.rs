@@ -4,7 +4,7 @@
 
 use super::Isel;
 use super::mesh_cull::CullPlan;
-use super::mesh_cull_test::{LUT_AND, LUT_OR, PLUT_AND_NOT};
+use super::mesh_cull_test::{LUT_AND, LUT_OR, PLUT_AND, PLUT_AND_NOT, PLUT_OR};
 use crate::error::BackendError;
 use crate::isa::{
     Dst, IntCmp, IsbeAccess, IsbeSize, Op, OpBmsk, OpRedux, OpVote, PredSrc, ReduxOp, SpecialReg,
@@ -276,16 +276,27 @@ impl Isel<'_> {
                 })
                 .collect();
             let new: Vec<Src> = idx.iter().map(|&i| self.remap(i, masks, vbase)).collect();
+            // Only what changes is written: a primitive that keeps its
+            // place and its indices is left as it is.
+            let from = self.c_iadd(lane, Src::imm(k * BLOCK_ELEMS));
+            let moved = self.c_isetp(IntCmp::Ne, to, from);
+            let mut changed = moved;
+            for (&i, &n) in idx.iter().zip(&new) {
+                let differs = self.c_isetp(IntCmp::Ne, i, n);
+                changed = self.c_plop(changed, differs, PLUT_OR);
+            }
+            let rewrite = self.c_plop(keep, changed, PLUT_AND);
             let to3 = self.c_imad(to, Src::imm(VPP), Src::ZERO);
             for (j, &i) in new.iter().enumerate() {
                 let at = (to3, map::index_offset(0, VPP, j as u32));
-                self.c_isbe_wr(at, i, IsbeAccess::Map, IsbeSize::U8, keep);
+                self.c_isbe_wr(at, i, IsbeAccess::Map, IsbeSize::U8, rewrite);
             }
             if !pl.components.is_empty() {
+                let moves = self.c_plop(keep, moved, PLUT_AND);
                 let off = self.c_elem_offset(to, pl);
                 for (&a, d) in pl.components.iter().zip(data) {
                     let at = (off, pl.skew_base(a).unwrap_or(0));
-                    self.c_isbe_wr(at, d, IsbeAccess::Attr, IsbeSize::B32, keep);
+                    self.c_isbe_wr(at, d, IsbeAccess::Attr, IsbeSize::B32, moves);
                 }
             }
             let survivors = self.c_popc(ballot);
