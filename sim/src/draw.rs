@@ -62,6 +62,12 @@ pub enum DrawError {
          of {MAX_MESH_GROUPS_PER_TASK}"
     )]
     TooManyMeshGroups { workgroup: u32, count: u32 },
+    #[error(
+        "view mask {view_mask:#b}: view {} is past the {max} views a mesh pipeline may \
+         render (maxMeshMultiviewViewCount)",
+        31 - view_mask.leading_zeros()
+    )]
+    TooManyViews { view_mask: u32, max: u32 },
 }
 
 fn shader_type_name(sph: Option<&[u32; 32]>) -> (&'static str, Option<u32>) {
@@ -130,6 +136,7 @@ pub fn run_methods_multiview(
             workgroups: Vec::new(),
             counters: Counters::default(),
             statistics: PipelineStatistics::default(),
+            queries: Vec::new(),
         });
     }
     run_draw_multiview(task, mesh, [count, 1, 1], view_mask, options)
@@ -152,7 +159,11 @@ pub fn run_draw_multiview(
     options: &SimOptions,
 ) -> Result<MeshDraw, DrawError> {
     if view_mask == 0 {
-        return run_draw_view(task, mesh, groups, 0, options);
+        return run_draw_view(task, mesh, groups, 0, options).map(|d| with_queries(d, 1));
+    }
+    let max = spvsass_backend::limits::MAX_MESH_MULTIVIEW_VIEWS;
+    if view_mask >> max != 0 {
+        return Err(DrawError::TooManyViews { view_mask, max });
     }
     let first = view_mask.trailing_zeros();
     let mut all = run_draw_view(task, mesh, groups, first, options)?;
@@ -167,7 +178,18 @@ pub fn run_draw_multiview(
         all.statistics.mesh_invocations += draw.statistics.mesh_invocations;
         all.statistics.mesh_primitives_generated += draw.statistics.mesh_primitives_generated;
     }
-    Ok(all)
+    Ok(with_queries(all, view_mask.count_ones()))
+}
+
+/// The draw's pipeline-statistics query results under a render pass of
+/// `views` views: a query there takes that many consecutive slots; as on
+/// NVK (seed 002) the first holds the whole draw's counts and the others
+/// are written as zeros.
+fn with_queries(mut draw: MeshDraw, views: u32) -> MeshDraw {
+    draw.queries = std::iter::once(draw.statistics)
+        .chain((1..views).map(|_| PipelineStatistics::default()))
+        .collect();
+    draw
 }
 
 /// Sends every primitive of one view's draw to the image layer `view`.
@@ -275,6 +297,7 @@ fn run_draw_view(
         workgroups,
         counters,
         statistics,
+        queries: vec![statistics],
     })
 }
 

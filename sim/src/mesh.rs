@@ -31,6 +31,10 @@ pub struct MeshDraw {
     /// Summed over all workgroups.
     pub counters: Counters,
     pub statistics: PipelineStatistics,
+    /// The slots a pipeline-statistics query of the draw fills: one, or
+    /// one per view of a multiview draw (the first holds the counts, the
+    /// others zeros, as NVK writes them; seed 002).
+    pub queries: Vec<PipelineStatistics>,
 }
 
 /// What one task workgroup launched.
@@ -158,6 +162,7 @@ pub(crate) fn run_mesh_view(
         workgroups,
         counters,
         statistics,
+        queries: vec![statistics],
     })
 }
 
