@@ -68,6 +68,8 @@ pub struct Options {
     pub task_present: bool,
     /// Capture the machine IR after every backend pass.
     pub print_passes: bool,
+    /// Compile in-shader primitive culling into a mesh shader.
+    pub shader_cull: bool,
 }
 
 /// Compiles one entry point of a SPIR-V module.
@@ -83,6 +85,7 @@ pub fn compile(words: &[u32], options: &Options) -> Result<Compiled, Error> {
         arch: options.arch.unwrap_or(Arch::DEFAULT),
         task_present: options.task_present,
         print_passes: options.print_passes,
+        shader_cull: options.shader_cull,
         ..BackendOptions::default()
     };
     Ok(backend::compile::compile(&shader, &backend_options)?)

@@ -56,6 +56,11 @@ enum Command {
         /// workgroup index read without SKEW).
         #[arg(long)]
         task_present: bool,
+        /// Compile in-shader primitive culling (mesh shaders, triangles):
+        /// back-face, frustum and small-primitive culling after the
+        /// positions, switched at run time by the draw's culling word.
+        #[arg(long)]
+        shader_cull: bool,
         /// What to print: the listing, or the draw's method stream.
         #[arg(long, value_enum, default_value = "listing")]
         emit: Emit,
@@ -131,6 +136,13 @@ enum Command {
         /// The front-facing winding as seen on the image: ccw or cw.
         #[arg(long, default_value = "ccw", value_parser = str::parse::<FrontFace>)]
         front_face: FrontFace,
+        /// Compile in-shader primitive culling (mesh shaders, triangles):
+        /// back-face, frustum and small-primitive culling after the
+        /// positions; the draw's culling word follows --cull-mode and
+        /// --front-face. `--shader-cull=off` compiles it in but writes
+        /// the culling word 0 (the disabled path).
+        #[arg(long, value_enum, num_args = 0..=1, default_missing_value = "on")]
+        shader_cull: Option<CullSwitch>,
         #[command(flatten)]
         compute: ComputeArgs,
         /// Also run the draw on this reference (vulkan: the system's Vulkan
@@ -169,6 +181,14 @@ enum Command {
         #[arg(long)]
         out: PathBuf,
     },
+}
+
+/// `run --shader-cull[=on|off]`: the culling compiled in, switched on by
+/// the draw's culling word or left off (word 0).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum CullSwitch {
+    On,
+    Off,
 }
 
 /// What `run --reference` compares with.
@@ -401,6 +421,7 @@ fn compile_input(
     spec_constants: Vec<(u32, SpecValue)>,
     print_passes: bool,
     task_present: bool,
+    shader_cull: bool,
 ) -> Result<spvsass::Compiled, String> {
     let bytes = read(path)?;
     let words = spvsass::frontend::words_from_bytes(&bytes)
@@ -411,6 +432,7 @@ fn compile_input(
         spec_constants,
         task_present,
         print_passes,
+        shader_cull,
     };
     let compiled =
         spvsass::compile(&words, &options).map_err(|e| format!("{}: {e}", path.display()))?;
@@ -427,13 +449,21 @@ fn load_binary(
     entry: Option<String>,
     spec: &[(u32, SpecValue)],
     task_present: bool,
+    shader_cull: bool,
 ) -> Result<spvsass::backend::binary::Binary, String> {
     let bytes = read(path)?;
     match Input::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))? {
         Input::Binary(b) => Ok(*b),
-        Input::Spirv(_) => {
-            Ok(compile_input(path, arch, entry, spec.to_vec(), false, task_present)?.binary)
-        }
+        Input::Spirv(_) => Ok(compile_input(
+            path,
+            arch,
+            entry,
+            spec.to_vec(),
+            false,
+            task_present,
+            shader_cull,
+        )?
+        .binary),
     }
 }
 
@@ -448,6 +478,7 @@ fn run(cli: Cli) -> Result<(), String> {
             ctrl,
             print_passes,
             task_present,
+            shader_cull,
             emit,
             task,
             groups,
@@ -460,6 +491,7 @@ fn run(cli: Cli) -> Result<(), String> {
                 spec.clone(),
                 print_passes,
                 task_present,
+                shader_cull,
             )?;
             for (pass, text) in &compiled.pass_dumps {
                 println!("// ---- after {pass} ----\n{text}");
@@ -480,7 +512,7 @@ fn run(cli: Cli) -> Result<(), String> {
                         ));
                     }
                     let task_binary = match &task {
-                        Some(t) => Some(load_binary(t, arch, None, &spec, false)?),
+                        Some(t) => Some(load_binary(t, arch, None, &spec, false, false)?),
                         None => None,
                     };
                     let count = groups.iter().product();
@@ -529,16 +561,41 @@ fn run(cli: Cli) -> Result<(), String> {
             view_mask,
             cull_mode,
             front_face,
+            shader_cull,
             compute,
             reference,
             float_ulps,
         } => {
             check_compute_args(&compute);
-            let options = spvsass::sim::SimOptions { max_steps };
+            let render_state = RenderState {
+                width: size[0],
+                height: size[1],
+                // One layer per view up to the highest (at least one).
+                layers: 32 - view_mask.leading_zeros().min(31),
+                cull_mode,
+                front_face,
+                ..RenderState::default()
+            };
+            // The draw writes the culling words the rasterizer state gives
+            // (they only matter to a shader compiled with --shader-cull).
+            let options = spvsass::sim::SimOptions {
+                max_steps,
+                cull: match shader_cull {
+                    Some(CullSwitch::Off) => Default::default(),
+                    _ => render_state.shader_cull(),
+                },
+            };
             // A task+mesh pair: the mesh shader is compiled for a task
             // shader in front of it.
             let task_present = task.is_some();
-            let binary = load_binary(&shader, arch, entry.clone(), &spec, task_present)?;
+            let binary = load_binary(
+                &shader,
+                arch,
+                entry.clone(),
+                &spec,
+                task_present,
+                shader_cull.is_some(),
+            )?;
             let is_compute = binary.stage == spvsass::backend::binary::Stage::Compute;
             if is_compute {
                 if task.is_some() {
@@ -567,26 +624,23 @@ fn run(cli: Cli) -> Result<(), String> {
                     .file_stem()
                     .map(|s| s.to_string_lossy().into_owned())
                     .unwrap_or_default();
-                let render = RenderState {
-                    width: size[0],
-                    height: size[1],
-                    cull_mode,
-                    front_face,
-                    ..RenderState::default()
-                };
                 let desc = run_reference::describe(&run_reference::RunArgs {
                     shader: &shader,
                     task: task.as_deref(),
                     entry,
                     groups,
-                    render: (!is_compute).then_some(&render),
+                    render: (!is_compute).then_some(&render_state),
                     view_mask,
                     resources: &compute,
                     float_ulps: &float_ulps,
                 });
+                // Run descriptions compile without in-shader culling.
                 let options = spvsass::simulate_run::SimulateOptions {
                     arch: Some(arch),
-                    sim: options,
+                    sim: spvsass::sim::SimOptions {
+                        max_steps,
+                        ..Default::default()
+                    },
                 };
                 return run_reference::run(&desc, &name, &options, &compute.outs);
             }
@@ -594,7 +648,7 @@ fn run(cli: Cli) -> Result<(), String> {
                 return run_dispatch(&shader, &binary, groups, &compute, &options, json);
             }
             let task_binary = match &task {
-                Some(t) => Some(load_binary(t, arch, entry, &spec, false)?),
+                Some(t) => Some(load_binary(t, arch, entry, &spec, false, false)?),
                 None => None,
             };
             let inputs = compute.inputs()?;
@@ -622,16 +676,7 @@ fn run(cli: Cli) -> Result<(), String> {
                 print!("{}", spvsass::describe(&draw));
             }
             if image.is_some() || raw.is_some() {
-                let state = RenderState {
-                    width: size[0],
-                    height: size[1],
-                    // One layer per view up to the highest (at least one).
-                    layers: 32 - view_mask.leading_zeros().min(31),
-                    cull_mode,
-                    front_face,
-                    ..RenderState::default()
-                };
-                let frame = spvsass::render(&draw, &state)
+                let frame = spvsass::render(&draw, &render_state)
                     .map_err(|e| format!("{}: {e}", shader.display()))?;
                 if let Some(path) = image {
                     let png = spvsass::sim::image::png(&frame).map_err(|e| e.to_string())?;
@@ -652,7 +697,10 @@ fn run(cli: Cli) -> Result<(), String> {
         } => {
             let options = spvsass::simulate_run::SimulateOptions {
                 arch,
-                sim: spvsass::sim::SimOptions { max_steps },
+                sim: spvsass::sim::SimOptions {
+                    max_steps,
+                    ..Default::default()
+                },
             };
             let sim = spvsass::simulate_run::simulate_run_file(&run, &options)
                 .map_err(|e| e.to_string())?;

@@ -193,3 +193,46 @@ fn a_task_draw_renders_every_view() {
         }
     }
 }
+
+/// A pipeline-statistics query under multiview takes one slot per view:
+/// the first holds the whole draw's counts, the others zeros (seed 002).
+#[test]
+fn queries_take_one_slot_per_view() {
+    let plain = draw(0);
+    assert_eq!(plain.queries, vec![plain.statistics]);
+    for mask in [0b1, 0b101, 0b1111] {
+        let d = draw(mask);
+        let views = mask.count_ones() as usize;
+        assert_eq!(d.queries.len(), views, "mask {mask:#b}");
+        assert_eq!(d.queries[0], d.statistics, "mask {mask:#b}");
+        assert_eq!(
+            d.statistics.mesh_invocations,
+            views as u64 * plain.statistics.mesh_invocations
+        );
+        for q in &d.queries[1..] {
+            assert_eq!(
+                *q,
+                spvsass::sim::PipelineStatistics::default(),
+                "mask {mask:#b}"
+            );
+        }
+    }
+}
+
+/// Mesh pipelines render at most 4 views (maxMeshMultiviewViewCount):
+/// a view mask reaching view 4 is refused, naming the view.
+#[test]
+fn a_fifth_view_is_refused() {
+    let mesh = common::compile("ref_views.mesh", Arch::Sm86);
+    let err = spvsass::simulate_multiview_draw(
+        None,
+        &mesh.binary,
+        [1, 1, 1],
+        0b10001,
+        &SimOptions::default(),
+    )
+    .expect_err("view 4 is past the limit");
+    let text = err.to_string();
+    assert!(text.contains("view 4 is past the 4 views"), "{text}");
+    assert!(text.contains("0b10001"), "{text}");
+}

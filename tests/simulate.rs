@@ -83,7 +83,14 @@ fn every_workgroup_of_a_grid_emits_its_point() {
 #[test]
 fn step_limit_is_an_error_not_a_hang() {
     let compiled = common::compile("triangle.mesh", Arch::Sm86);
-    let err =
-        spvsass::simulate(&compiled.binary, [1, 1, 1], &SimOptions { max_steps: 5 }).unwrap_err();
+    let err = spvsass::simulate(
+        &compiled.binary,
+        [1, 1, 1],
+        &SimOptions {
+            max_steps: 5,
+            ..SimOptions::default()
+        },
+    )
+    .unwrap_err();
     assert!(err.to_string().contains("/*00"), "{err}");
 }

@@ -10,14 +10,16 @@
 //! ```text
 //! 0x00  NumWorkgroups x, y, z          (3 × u32)
 //! 0x0c  view index (multiview)          u32: the view a draw renders
-//! 0x10  culling control                 u32, reserved: written 0
+//! 0x10  culling control                 u32: the in-shader culling modes
 //! 0x14  draw index (gl_DrawID)          u32: 0 for a direct draw
 //! 0x18  statistics query address        u64: where task/mesh shaders count
 //!                                       their invocations (mesh draws)
 //! 0x20  push constants                  128 bytes
 //! 0xa0  storage buffer of binding b     16 bytes each, b = 0..15:
 //!         +0 base address (u64), +8 size in bytes (u32), +12 reserved
-//! 0x1a0 end
+//! 0x1a0 viewport half width, half height (2 × f32, pixels; culling)
+//! 0x1a8 snapping error (f32, pixels; culling), 0x1ac reserved
+//! 0x1b0 end
 //! ```
 //!
 //! Uniform buffers of set 0 are constant banks: binding b is bank 1 + b.
@@ -29,7 +31,8 @@ pub const NUM_WORKGROUPS: u16 = 0x00;
 /// The multiview view index: the view a draw launch renders (0 without
 /// multiview; a dispatch writes 0).
 pub const VIEW_INDEX: u16 = 0x0c;
-/// The culling-control word (reserved for in-shader culling; written 0).
+/// The culling-control word of in-shader culling (`CullControl`): 0
+/// switches the culling code off at run time.
 pub const CULL_CONTROL: u16 = 0x10;
 /// gl_DrawID: the index of the draw within a multi-draw (0 for one
 /// direct draw).
@@ -37,6 +40,55 @@ pub const DRAW_INDEX: u16 = 0x14;
 /// The 64-bit address of the draw's pipeline-statistics counters, which
 /// task and mesh shaders add to themselves (facts §4; [`query`]).
 pub const QUERY_ADDRESS: u16 = 0x18;
+
+/// Bits of the culling-control word.
+pub mod cull {
+    /// Cull triangles that wind counter-clockwise on the image (y down).
+    pub const CCW: u32 = 1 << 0;
+    /// Cull triangles that wind clockwise on the image.
+    pub const CW: u32 = 1 << 1;
+    /// Cull triangles wholly outside one clip plane.
+    pub const FRUSTUM: u32 = 1 << 2;
+    /// Cull triangles whose bounding box holds no pixel centre.
+    pub const SMALL: u32 = 1 << 3;
+}
+
+/// What a draw writes into the root table's culling words, derived from
+/// the pipeline's rasterizer state.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CullControl {
+    /// `cull::*` bits; 0 leaves the culling code switched off.
+    pub modes: u32,
+    /// Viewport width and height in pixels.
+    pub viewport: [u32; 2],
+    /// Bits of sub-pixel precision of the rasterizer's snapping.
+    pub subpixel_bits: u32,
+}
+
+impl CullControl {
+    /// The root-table words at `CULL_CONTROL`, `CULL_VIEWPORT` (two)
+    /// and `CULL_SNAP_ERROR`.
+    pub fn words(&self) -> [u32; 4] {
+        let [w, h] = self.viewport.map(|s| s as f32);
+        [
+            self.modes,
+            (w / 2.0).to_bits(),
+            (h / 2.0).to_bits(),
+            self.snap_error().to_bits(),
+        ]
+    }
+
+    /// The distance the shader's f32 vertex may lie from the rasterizer's
+    /// snapped one: half a sub-pixel step (the rounding) plus the f32
+    /// error of computing a coordinate of up to 4 viewports (the clip
+    /// guard band's ±4 NDC holds what the culling looks at), a few ulps
+    /// each, taken as 2^-18 of that magnitude.
+    pub fn snap_error(&self) -> f32 {
+        let rounding = 0.5 / (1u64 << self.subpixel_bits.min(32)) as f32;
+        let side = self.viewport[0].max(self.viewport[1]) as f32;
+        rounding + 4.0 * side / (1u32 << 18) as f32
+    }
+}
 /// Push constants start here.
 pub const PUSH_CONSTANTS: u16 = 0x20;
 /// The largest push-constant block (Vulkan's guaranteed minimum of
@@ -48,8 +100,15 @@ pub const BUFFERS: u16 = PUSH_CONSTANTS + PUSH_CONSTANT_BYTES;
 pub const BUFFER_ENTRY: u16 = 16;
 /// Set-0 bindings a shader may use (storage and uniform buffers).
 pub const MAX_BINDINGS: u32 = 16;
-/// The root table's size in bytes.
-pub const ROOT_BYTES: u16 = BUFFERS + BUFFER_ENTRY * MAX_BINDINGS as u16;
+/// The viewport's half width and half height in pixels (f32 each), for
+/// in-shader culling: after the buffer table, as the words below 0x20
+/// are taken.
+pub const CULL_VIEWPORT: u16 = BUFFERS + BUFFER_ENTRY * MAX_BINDINGS as u16;
+/// How far, in pixels, the rasterizer's snapped vertex may lie from the
+/// one the shader computes in f32 (f32): the culling's safety margin.
+pub const CULL_SNAP_ERROR: u16 = CULL_VIEWPORT + 8;
+/// The root table's size in bytes (a multiple of 16).
+pub const ROOT_BYTES: u16 = CULL_SNAP_ERROR + 8;
 
 /// Where the 64-bit base address of storage buffer `binding` is.
 pub fn buffer_address(binding: u32) -> Option<u16> {
@@ -133,6 +192,19 @@ impl RootTable {
         self.put(VIEW_INDEX, &view.to_le_bytes());
     }
 
+    /// The in-shader culling words (`CullControl`).
+    pub fn set_cull_control(&mut self, cull: &CullControl) {
+        let at = [
+            CULL_CONTROL,
+            CULL_VIEWPORT,
+            CULL_VIEWPORT + 4,
+            CULL_SNAP_ERROR,
+        ];
+        for (at, w) in at.into_iter().zip(cull.words()) {
+            self.put(at, &w.to_le_bytes());
+        }
+    }
+
     pub fn set_push_constants(&mut self, data: &[u8]) -> Result<(), AbiError> {
         if data.len() > usize::from(PUSH_CONSTANT_BYTES) {
             return Err(AbiError::PushConstantsTooLarge(data.len()));
@@ -164,11 +236,14 @@ mod tests {
     const _: () = assert!(CULL_CONTROL + 4 <= DRAW_INDEX);
     const _: () = assert!(DRAW_INDEX + 4 <= QUERY_ADDRESS);
     const _: () = assert!(QUERY_ADDRESS.is_multiple_of(8) && QUERY_ADDRESS + 8 <= PUSH_CONSTANTS);
+    const _: () = assert!(BUFFERS + BUFFER_ENTRY * MAX_BINDINGS as u16 <= CULL_VIEWPORT);
+    const _: () = assert!(CULL_VIEWPORT + 8 <= CULL_SNAP_ERROR);
+    const _: () = assert!(CULL_SNAP_ERROR + 4 <= ROOT_BYTES);
 
     #[test]
     fn buffer_entries_fit_the_table() {
         assert_eq!(buffer_address(0), Some(BUFFERS));
-        assert_eq!(buffer_size(15), Some(ROOT_BYTES - 8));
+        assert_eq!(buffer_size(15), Some(CULL_VIEWPORT - 8));
         assert_eq!(buffer_address(16), None);
         assert_eq!(uniform_bank(15), Some(16));
     }

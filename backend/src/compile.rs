@@ -36,6 +36,9 @@ pub struct BackendOptions {
     /// Fuse FMUL + FADD into FFMA (one rounding instead of two:
     /// `opt_ffma.rs` says why this is not the default).
     pub fp_contract: bool,
+    /// Compile in-shader primitive culling (mesh shaders; switched at run
+    /// time by the root table's culling word, `from_ir::mesh_cull`).
+    pub shader_cull: bool,
 }
 
 impl Default for BackendOptions {
@@ -45,6 +48,7 @@ impl Default for BackendOptions {
             task_present: false,
             print_passes: false,
             fp_contract: false,
+            shader_cull: false,
         }
     }
 }
@@ -114,7 +118,7 @@ pub fn compile(sh: &Shader, opts: &BackendOptions) -> Result<Compiled, BackendEr
     }
 
     // The pipeline.
-    let selected = select(sh, opts.arch, opts.task_present)?;
+    let selected = select(sh, opts.arch, opts.task_present, opts.shader_cull)?;
     let computed_offset_stores = selected.computed_offset_stores;
     let mut func = selected.func;
     dump("select", &|| func.to_string());
@@ -178,6 +182,13 @@ pub fn compile(sh: &Shader, opts: &BackendOptions) -> Result<Compiled, BackendEr
             (None, Some(task), Some(Sph::task()), None)
         }
     };
+    // Local memory per invocation (the spill frame and local arrays) goes
+    // in the SPH's SHADER_LOCAL_MEMORY_LOW_SIZE field, as Mesa NAK fills
+    // it; the simulator sizes a task/mesh workgroup's local memory from it.
+    let sph = sph.map(|mut s| {
+        s.set_local_memory(assigned.local_bytes);
+        s
+    });
     let warnings = advise(sh.invocations(), mesh.as_ref(), &computed_offset_stores);
     let binary = Binary {
         arch: opts.arch,

@@ -118,3 +118,8 @@ pub fn check_outputs(m: &MeshState) -> Result<(), BackendError> {
         "maxMeshOutputMemorySize",
     )
 }
+
+/// The views a multiview render pass may have with mesh shaders: the
+/// highest set bit of its view mask must be below this
+/// (maxMeshMultiviewViewCount: 4 on the H100, facts §6).
+pub const MAX_MESH_MULTIVIEW_VIEWS: u32 = 4;

@@ -99,6 +99,12 @@ impl Sph {
         s
     }
 
+    /// Sets the local memory per invocation (SHADER_LOCAL_MEMORY_LOW_SIZE,
+    /// in bytes, as Mesa NAK's `set_local_memory_allocation` writes it).
+    pub fn set_local_memory(&mut self, bytes: u32) {
+        self.set(bits::LOCAL_MEMORY_LOW, bytes);
+    }
+
     /// The header of a task shader: always bound as VERTEX (seed 000). Its
     /// outputs (counts and payload) are raw ATTR words, not SPH attributes.
     pub fn task() -> Sph {

@@ -96,6 +96,8 @@ macro_rules! corpus {
 corpus! {
     point_mesh: "point.mesh.spv", Mesh, |s| topology(s) == Some(MeshTopology::Points);
     triangle_mesh: "triangle.mesh.spv", Mesh, |s| has(s, |op| matches!(op, Op::SetMeshOutputs { .. }));
+    dense_grid_mesh: "dense_grid.mesh.spv", Mesh,
+        |s| s.mesh.map(|m| (m.max_vertices, m.max_primitives)) == Some((32, 42));
     meshlet_instanced: "meshlet_instanced.mesh.spv", Mesh,
         |s| has(s, |op| matches!(op, Op::Math(MathOp::MatrixTimesVector, _)))
             && has_global(s, StorageClass::TaskPayload);

@@ -69,6 +69,7 @@ fn dense_mesh(topology: &'static str) -> MeshDraw {
         workgroups,
         counters: Counters::default(),
         statistics: PipelineStatistics::default(),
+        queries: Vec::new(),
     }
 }
 

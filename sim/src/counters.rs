@@ -12,19 +12,22 @@ pub struct Counters {
     pub warp_instructions: u64,
     /// Per issued instruction, the lanes whose guard held, summed.
     pub thread_instructions: u64,
+    /// Bytes the executing lanes wrote to the output ISBE (ISBEWR).
+    pub isbe_bytes_written: u64,
     /// Warp-instructions per mnemonic (a BTreeMap, so output is stable).
     pub per_op: BTreeMap<&'static str, u64>,
 }
 
 impl Counters {
     /// The counts of a run that issued instruction `i` of `program`
-    /// `issued[i]` times, for `threads` thread-instructions in all.
-    pub(crate) fn from_issues(program: &Program, issued: &[u64], threads: u64) -> Counters {
-        let mut counters = Counters {
-            thread_instructions: threads,
-            ..Counters::default()
-        };
-        for (instr, &n) in program.instrs().iter().zip(issued) {
+    /// `issued[i]` times with `lanes[i]` executing lanes in all.
+    pub(crate) fn from_issues(program: &Program, issued: &[u64], lanes: &[u64]) -> Counters {
+        let mut counters = Counters::default();
+        for ((instr, &n), &l) in program.instrs().iter().zip(issued).zip(lanes) {
+            counters.thread_instructions += l;
+            if let Op::IsbeWr(w) = &instr.op {
+                counters.isbe_bytes_written += l * u64::from(w.size.bytes());
+            }
             if n != 0 {
                 counters.warp_instructions += n;
                 *counters.per_op.entry(mnemonic(&instr.op)).or_default() += n;
@@ -37,6 +40,7 @@ impl Counters {
     pub fn add(&mut self, other: &Counters) {
         self.warp_instructions += other.warp_instructions;
         self.thread_instructions += other.thread_instructions;
+        self.isbe_bytes_written += other.isbe_bytes_written;
         for (name, n) in &other.per_op {
             *self.per_op.entry(name).or_default() += n;
         }

@@ -12,8 +12,8 @@ use crate::isbe::{Isbe, IsbeRegion};
 use crate::launch_order::in_launch_order;
 use crate::memory::Resources;
 use crate::mesh::{
-    Attributes, MeshDraw, MeshWorkgroup, QueryBlock, TaskWorkgroup, draw_root, read_mesh_outputs,
-    run_mesh_view,
+    Attributes, MeshDraw, MeshWorkgroup, QueryBlock, TaskWorkgroup, draw_root, local_bytes,
+    read_mesh_outputs, run_mesh_view,
 };
 use crate::program::Program;
 use crate::warp::{Launch, lane_count, run_workgroup};
@@ -72,6 +72,12 @@ pub enum DrawError {
          of {MAX_MESH_GROUPS_PER_TASK}"
     )]
     TooManyMeshGroups { workgroup: u32, count: u32 },
+    #[error(
+        "view mask {view_mask:#b}: view {} is past the {max} views a mesh pipeline may \
+         render (maxMeshMultiviewViewCount)",
+        31 - view_mask.leading_zeros()
+    )]
+    TooManyViews { view_mask: u32, max: u32 },
 }
 
 fn shader_type_name(sph: Option<&[u32; 32]>) -> (&'static str, Option<u32>) {
@@ -218,10 +224,14 @@ pub fn run_draw_bound(
     inputs: ComputeInputs,
     options: &SimOptions,
 ) -> Result<BoundDraw, DrawError> {
+    let max = spvsass_backend::limits::MAX_MESH_MULTIVIEW_VIEWS;
+    if view_mask >> max != 0 {
+        return Err(DrawError::TooManyViews { view_mask, max });
+    }
     let mut root = RootTable::default();
     let mut resources = Resources::default();
     let bases = bind(inputs, &mut root, &mut resources)?;
-    let query = draw_root(&mut root, &mut resources, groups, 0);
+    let query = draw_root(&mut root, &mut resources, groups, &options.cull);
     let mut run_view = |view| {
         root.set_view_index(view);
         resources
@@ -230,7 +240,7 @@ pub fn run_draw_bound(
         run_draw_view(task, mesh, groups, &mut resources, query, options)
     };
     let draw = if view_mask == 0 {
-        run_view(0)?
+        with_queries(run_view(0)?, 1)
     } else {
         let first = view_mask.trailing_zeros();
         let mut all = run_view(first)?;
@@ -243,12 +253,23 @@ pub fn run_draw_bound(
             all.counters.add(&draw.counters);
             all.statistics.add(&draw.statistics);
         }
-        all
+        with_queries(all, view_mask.count_ones())
     };
     Ok(BoundDraw {
         draw,
         buffers: read_back(&bases, &resources),
     })
+}
+
+/// The draw's pipeline-statistics query results under a render pass of
+/// `views` views: a query there takes that many consecutive slots; as on
+/// NVK (seed 002) the first holds the whole draw's counts and the others
+/// are written as zeros.
+fn with_queries(mut draw: MeshDraw, views: u32) -> MeshDraw {
+    draw.queries = std::iter::once(draw.statistics)
+        .chain((1..views).map(|_| PipelineStatistics::default()))
+        .collect();
+    draw
 }
 
 /// Sends every primitive of one view's draw to the image layer `view`.
@@ -351,6 +372,7 @@ fn run_draw_view(
         workgroups,
         counters,
         statistics,
+        queries: vec![statistics],
     })
 }
 
@@ -401,6 +423,7 @@ fn run_task(
         workgroup_size: task.workgroup_size,
         workgroup_id: id,
     };
+    resources.local_bytes = local_bytes(task);
     query.reset(resources);
     let counters =
         run_workgroup(task_program, &launch, &mut isbe, resources, options).map_err(|e| {
@@ -439,6 +462,7 @@ fn run_task(
         });
     }
     let writes = mesh_program.writes_global();
+    let mesh_local = local_bytes(mesh);
     let workgroups =
         in_launch_order(count, resources, query, writes, |m, resources| {
             let mesh_id = [m % x, m / x % y, m / (x * y)];
@@ -447,6 +471,7 @@ fn run_task(
                 workgroup_size: mesh.workgroup_size,
                 workgroup_id: mesh_id,
             };
+            resources.local_bytes = mesh_local;
             query.reset(resources);
             let run = run_workgroup(mesh_program, &launch, &mut misbe, resources, options)
                 .map_err(|e| SimError::InWorkgroup {

@@ -46,12 +46,17 @@ pub struct SimOptions {
     /// Warp-instructions one workgroup may execute before the run stops
     /// with [`SimError::StepLimit`] (a guard against endless loops).
     pub max_steps: u64,
+    /// The in-shader culling words a draw writes into its root table
+    /// (`raster::RenderState::shader_cull` derives them from the
+    /// rasterizer state); the default leaves culling off.
+    pub cull: spvsass_backend::abi::CullControl,
 }
 
 impl Default for SimOptions {
     fn default() -> SimOptions {
         SimOptions {
             max_steps: 10_000_000,
+            cull: spvsass_backend::abi::CullControl::default(),
         }
     }
 }

@@ -15,6 +15,7 @@ use serde::Serialize;
 use spvsass_backend::abi::{self, RootTable};
 use spvsass_backend::binary::{Binary, MeshState};
 use spvsass_backend::isbe_layout::{AttrLayout, addr, map};
+use spvsass_backend::sph::{Sph, bits};
 use std::collections::BTreeMap;
 
 /// The result of a mesh draw.
@@ -31,6 +32,10 @@ pub struct MeshDraw {
     /// Summed over all workgroups.
     pub counters: Counters,
     pub statistics: PipelineStatistics,
+    /// The slots a pipeline-statistics query of the draw fills: one, or
+    /// one per view of a multiview draw (the first holds the counts, the
+    /// others zeros, as NVK writes them; seed 002).
+    pub queries: Vec<PipelineStatistics>,
 }
 
 /// What one task workgroup launched.
@@ -101,7 +106,7 @@ pub fn run_mesh(
 ) -> Result<MeshDraw, SimError> {
     let mut root = RootTable::default();
     let mut resources = Resources::default();
-    let query = draw_root(&mut root, &mut resources, groups, 0);
+    let query = draw_root(&mut root, &mut resources, groups, &options.cull);
     resources
         .constants
         .set(abi::ROOT_BANK, root.bytes().to_vec());
@@ -131,6 +136,7 @@ pub(crate) fn run_mesh_view(
     // order wins, so the draw is the same whatever the thread count.
     // The ids are in memory, 12 bytes each: far fewer than 2^32 of them.
     let writes = program.writes_global();
+    let local = local_bytes(binary);
     let runs = in_launch_order(
         ids.len() as u32,
         resources,
@@ -143,6 +149,7 @@ pub(crate) fn run_mesh_view(
                 workgroup_id: id,
             };
             let mut isbe = Isbe::for_mesh(mesh, index);
+            resources.local_bytes = local;
             query.reset(resources);
             let run =
                 run_workgroup(&program, &launch, &mut isbe, resources, options).map_err(|e| {
@@ -169,29 +176,36 @@ pub(crate) fn run_mesh_view(
         workgroups,
         counters,
         statistics,
+        queries: vec![statistics],
     })
 }
 
-/// The root table of a draw of `groups` workgroups rendering `view`, with
-/// a zeroed statistics query block mapped in `resources` (after any bound
+/// The root table of a draw of `groups` workgroups, with a zeroed
+/// statistics query block mapped in `resources` (after any bound
 /// buffers): the grid (which the shaders split their linear index by),
-/// the view index, draw index 0 and the block's address at their ABI
-/// slots. The caller binds buffers and push constants first and stores
-/// the table in constant bank 0.
+/// draw index 0, the block's address and the `cull` words at their ABI
+/// slots. The caller binds buffers and push constants first, sets the
+/// view index of each view and stores the table in constant bank 0.
 pub(crate) fn draw_root(
     root: &mut RootTable,
     resources: &mut Resources,
     groups: [u32; 3],
-    view: u32,
+    cull: &abi::CullControl,
 ) -> QueryBlock {
     let query = QueryBlock {
         base: resources.global.map(vec![0; abi::query::BYTES as usize]),
     };
     root.set_num_workgroups(groups);
-    root.set_view_index(view);
     root.set_draw_index(0);
+    root.set_cull_control(cull);
     root.set_query_address(query.base);
     query
+}
+
+/// The local memory per invocation a task or mesh binary asks for: its
+/// SPH's SHADER_LOCAL_MEMORY_LOW_SIZE (compute binaries carry their own).
+pub(crate) fn local_bytes(binary: &Binary) -> u32 {
+    binary.sph.map_or(0, |s| Sph(s).get(bits::LOCAL_MEMORY_LOW))
 }
 
 /// The statistics query block of a draw (`abi::query`), one buffer of its

@@ -160,21 +160,21 @@ impl<'r> Warp<'r> {
         // Issues per instruction, turned into per-op counts when the run
         // stops: a map lookup by name per step would cost more than the step.
         let mut issued = vec![0u64; program.instrs().len()];
-        let mut threads = 0u64;
+        let mut lanes = vec![0u64; program.instrs().len()];
         let result = self.steps(
             program,
             env,
             options,
             counters.warp_instructions,
             &mut issued,
-            &mut threads,
+            &mut lanes,
         );
-        counters.add(&Counters::from_issues(program, &issued, threads));
+        counters.add(&Counters::from_issues(program, &issued, &lanes));
         result
     }
 
-    /// The scheduling loop of `run`, counting issues into `issued` (per
-    /// instruction) and executing lanes into `threads`.
+    /// The scheduling loop of `run`, counting issues into `issued` and
+    /// executing lanes into `lanes` (per instruction).
     fn steps(
         &mut self,
         program: &Program,
@@ -182,7 +182,7 @@ impl<'r> Warp<'r> {
         options: &SimOptions,
         mut steps: u64,
         issued: &mut [u64],
-        threads: &mut u64,
+        lanes: &mut [u64],
     ) -> Result<Stop, SimError> {
         // The group that runs next when it is known without a scan: after
         // an op that moved its lanes to the next instruction, those lanes
@@ -222,7 +222,7 @@ impl<'r> Warp<'r> {
             let executed = self.execute(instr, pc, active, env)?;
             steps += 1;
             issued[index] += 1;
-            *threads += u64::from(executed.count_ones());
+            lanes[index] += u64::from(executed.count_ones());
             if program.falls_through(index) && self.live & !self.waiting == active {
                 next = Some((pc + INSTR_BYTES, active));
             }

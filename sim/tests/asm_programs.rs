@@ -31,7 +31,10 @@ fn run(snippet: &str, lanes: u32) -> Result<Vec<u32>, SimError> {
         workgroup_size: [lanes, 1, 1],
         workgroup_id: [0; 3],
     };
-    let options = SimOptions { max_steps: 10_000 };
+    let options = SimOptions {
+        max_steps: 10_000,
+        ..SimOptions::default()
+    };
     run_workgroup(
         &program,
         &launch,

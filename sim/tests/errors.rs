@@ -112,7 +112,14 @@ fn unaligned_isbe_accesses() {
 #[test]
 fn infinite_loop_hits_the_step_limit() {
     let program = vec![mov(1, imm(1)), bra(0x10)];
-    let err = run_err(&program, 32, &SimOptions { max_steps: 1000 });
+    let err = run_err(
+        &program,
+        32,
+        &SimOptions {
+            max_steps: 1000,
+            ..SimOptions::default()
+        },
+    );
     assert_eq!(
         err,
         SimError::StepLimit {

@@ -63,7 +63,10 @@ fn mesh_draw_same_bytes_on_1_and_4_threads() {
 #[test]
 fn first_error_in_launch_order_on_4_threads() {
     let binary = points();
-    let options = SimOptions { max_steps: 3 };
+    let options = SimOptions {
+        max_steps: 3,
+        ..SimOptions::default()
+    };
     let err = on_threads(4, || run_mesh(&binary, [5, 4, 3], &options)).unwrap_err();
     let SimError::InWorkgroup { workgroup, .. } = err else {
         panic!("{err}");

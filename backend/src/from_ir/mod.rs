@@ -19,6 +19,9 @@ mod mem_atomics;
 mod mem_copy;
 mod mem_layout;
 mod memory;
+pub mod mesh_cull;
+mod mesh_cull_compact;
+mod mesh_cull_test;
 mod mesh_out;
 mod output_slots;
 mod pack;
@@ -125,9 +128,16 @@ pub(crate) struct Isel<'a> {
     /// The lanes of the last logical subgroup that are invocations, when
     /// the workgroup size is not a multiple of 32 (`subgroups`).
     partial: Option<PredSrc>,
+    /// In-shader culling (`mesh_cull`), when compiled in.
+    cull: Option<mesh_cull::CullState>,
 }
 
-pub fn select(sh: &Shader, target: Arch, task_present: bool) -> Result<Selected, BackendError> {
+pub fn select(
+    sh: &Shader,
+    target: Arch,
+    task_present: bool,
+    shader_cull: bool,
+) -> Result<Selected, BackendError> {
     let written = if sh.stage == Stage::Mesh {
         mesh_out::written_outputs(sh)?
     } else {
@@ -175,6 +185,12 @@ pub fn select(sh: &Shader, target: Arch, task_present: bool) -> Result<Selected,
         copy: 0,
         partial: None,
         mem: memory::MemPlan::new(sh)?,
+        cull: None,
+    };
+    let cull_plan = if shader_cull {
+        Some(mesh_cull::plan(sh, &written.vertex)?)
+    } else {
+        None
     };
     isel.plan_barriers()?;
     if let Some(plan) = crate::logical_subgroups::plan(sh)? {
@@ -185,6 +201,9 @@ pub fn select(sh: &Shader, target: Arch, task_present: bool) -> Result<Selected,
             let mb = isel.f.new_block();
             isel.blocks.insert(b, mb);
         }
+        if let Some(plan) = cull_plan {
+            isel.begin_cull(plan);
+        }
         isel.cur = isel.blocks[&sh.entry_block()];
         if written.cull {
             isel.init_viewport_masks();
@@ -194,6 +213,7 @@ pub fn select(sh: &Shader, target: Arch, task_present: bool) -> Result<Selected,
         for &b in &sh.layout {
             isel.block(b)?;
         }
+        isel.finish_cull()?;
     }
     atomics::place_split_blocks(&mut isel.f, &isel.split_off);
     unreachable::cut_unreachable(&mut isel.f);
@@ -386,6 +406,9 @@ impl<'a> Isel<'a> {
 
     fn inst(&mut self, b: ir::Block, inst: &'a InstData) -> Result<(), BackendError> {
         use ir::Op as I;
+        if self.cull.is_some() && self.cull_inst(inst)? {
+            return Ok(());
+        }
         let result = inst.result;
         let comps: Vec<Comp> = match &inst.op {
             I::Const(bits) => {

@@ -5,7 +5,10 @@
 //! workgroup size, whatever lanes it runs on) at the top of the shader,
 //! and, in a mesh shader, the primitive count it passes to
 //! SetMeshOutputsEXT, culled primitives included, as the H100 counts
-//! MESH_PRIMITIVES_GENERATED.
+//! MESH_PRIMITIVES_GENERATED. In-shader culling (`mesh_cull`) keeps that
+//! count: the RED is emitted where the shader calls SetMeshOutputsEXT, in
+//! the part that runs before the culling epilogue, and the epilogue
+//! rewrites only the MAP primitive count, so statistics stay pre-cull.
 
 use super::{Comp, Isel};
 use crate::abi::{self, query};

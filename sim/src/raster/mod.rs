@@ -124,6 +124,31 @@ impl Default for RenderState {
 }
 
 impl RenderState {
+    /// The in-shader culling words of a draw with this state (docs/ABI.md):
+    /// the windings `cull_mode` removes given `front_face`, frustum and
+    /// small-primitive culling (triangles only), the viewport and the
+    /// snapping precision.
+    pub fn shader_cull(&self) -> spvsass_backend::abi::CullControl {
+        use spvsass_backend::abi::cull;
+        let ccw_front = self.front_face == FrontFace::CounterClockwise;
+        let (front, back) = if ccw_front {
+            (cull::CCW, cull::CW)
+        } else {
+            (cull::CW, cull::CCW)
+        };
+        let faces = match self.cull_mode {
+            CullMode::None => 0,
+            CullMode::Front => front,
+            CullMode::Back => back,
+            CullMode::FrontAndBack => front | back,
+        };
+        spvsass_backend::abi::CullControl {
+            modes: faces | cull::FRUSTUM | cull::SMALL,
+            viewport: [self.width, self.height],
+            subpixel_bits: SUBPIXEL_BITS,
+        }
+    }
+
     fn check(&self) -> Result<Viewport, RasterError> {
         let sides = [self.width, self.height, self.layers];
         let pixels = sides.iter().map(|&s| u64::from(s)).product::<u64>();

@@ -65,6 +65,7 @@ pub fn empty_draw(topology: &'static str) -> MeshDraw {
         workgroups: Vec::new(),
         counters: Counters::default(),
         statistics: PipelineStatistics::default(),
+        queries: Vec::new(),
     }
 }
 
