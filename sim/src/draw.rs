@@ -214,8 +214,9 @@ pub struct BoundDraw {
 /// dispatch binds them (`spvsass_backend::abi`): storage buffers of set 0
 /// in global memory, uniform buffers as constant banks, push constants in
 /// the root table. The views of a multiview draw run one after another on
-/// the same buffers; when a stage writes them, workgroups run one at a
-/// time in launch order (`launch_order`).
+/// the same buffers; when a workgroup writes them, the workgroups run
+/// again one at a time in launch order (`launch_order`). The statistics
+/// query block follows the buffers in global memory (`draw_root`).
 pub fn run_draw_bound(
     task: Option<&Binary>,
     mesh: &Binary,
