@@ -6,7 +6,7 @@
 //! mesh statistics may count each view: `compare::PER_VIEW`).
 
 use spvsass::compare::{PER_VIEW, StatisticVerdict, Tolerances, compare};
-use spvsass::reference::Capture;
+use spvsass::reference::{Capture, Data, RunDescription};
 use spvsass::simulate_run::{SimulateOptions, simulate_run_file};
 use std::path::PathBuf;
 
@@ -77,7 +77,114 @@ captures! {
         ref_atomic,
         triangle_multiview,
         ref_views,
+        meshlet_fan,
+        point_cloud,
+        c_subgroup_quads,
+        ref_divergent_branch,
+        ref_private_globals,
+        ref_switch,
+        ref_uniform_branch,
+        ref_vector_dynamic,
     ],
+}
+
+/// Captures where the H100 and the simulator differ in a known way; each
+/// has its own test below saying how.
+const KNOWN_DIFFERENCES: &[&str] = &["math_bits", "math_geometric", "line_strip"];
+
+/// The simulator's and the H100's words of one buffer of a capture.
+fn buffer_pair(name: &str, binding: u32) -> (Vec<u32>, Vec<u32>) {
+    let run = root().join(format!("tests/runs/{name}.json"));
+    let sim =
+        simulate_run_file(&run, &SimulateOptions::default()).unwrap_or_else(|e| panic!("{e}"));
+    let reference = Capture::read(&root().join(format!("tests/reference/{name}")))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let get = |c: &Capture| c.buffer(binding).map(<[u32]>::to_vec).unwrap_or_default();
+    (get(&sim.capture), get(&reference))
+}
+
+/// bit_operations.comp: every unsigned word is equal, and every signed
+/// word whose input y is not negative. Where y < 0 the words differ: the
+/// signed word mixes `y % 7` (glslang emits OpSMod, which the project
+/// computes as SPIR-V defines it, with the divisor's sign; GLSL leaves `%`
+/// of negative operands undefined and lavapipe returns OpSRem's value),
+/// and the H100's words there are not yet explained term by term (the
+/// issue note lists it). tests/math_shaders.rs checks those words against
+/// the SPIR-V definitions.
+#[test]
+fn math_bits_agrees_wherever_the_dividend_is_not_negative() {
+    let (u_sim, u_ref) = buffer_pair("math_bits", 0);
+    assert_eq!(u_sim.len(), 32);
+    assert_eq!(u_sim, u_ref);
+    let (s_sim, s_ref) = buffer_pair("math_bits", 1);
+    let desc = RunDescription::load(&root().join("tests/runs/math_bits.json"))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let Data::U32(ys) = &desc.buffers[1].contents[0] else {
+        panic!("math_bits: binding 1 is given as u32 words")
+    };
+    let mut compared = 0;
+    for (i, &y) in ys.iter().enumerate() {
+        if (y as i32) >= 0 {
+            assert_eq!(s_sim[i], s_ref[i], "s[{i}], y = {}", y as i32);
+            compared += 1;
+        }
+    }
+    assert!(compared >= 16, "only {compared} non-negative inputs");
+}
+
+/// line_strip.mesh: coverage is identical away from edges; three pixels
+/// whose centres lie on a line's edge (within 1/64 px) are drawn by the
+/// H100 only, and its fragment count is larger by exactly those.
+#[test]
+fn line_strip_differs_only_at_edge_pixels() {
+    let run = root().join("tests/runs/line_strip.json");
+    let sim =
+        simulate_run_file(&run, &SimulateOptions::default()).unwrap_or_else(|e| panic!("{e}"));
+    let reference =
+        Capture::read(&root().join("tests/reference/line_strip")).unwrap_or_else(|e| panic!("{e}"));
+    let c = compare(&sim, &reference, &Tolerances::default());
+    let image = c
+        .image
+        .as_ref()
+        .ok()
+        .and_then(Option::as_ref)
+        .expect("an image on both sides");
+    assert!(
+        image.only_simulator.is_empty() && image.only_reference.is_empty(),
+        "{c}"
+    );
+    let edge_only = image.edge_only_reference.len() + image.edge_only_simulator.len();
+    for s in &c.statistics {
+        let (Some(a), Some(b)) = (s.simulator, s.reference) else {
+            continue;
+        };
+        let allowed = if s.name == "fragment_shader_invocations" {
+            edge_only as u64
+        } else {
+            0
+        };
+        assert!(a.abs_diff(b) <= allowed, "{}: {c}", s.name);
+    }
+}
+
+/// geometric.comp: 124 of 128 words within 8 ULPs of the H100 (whose
+/// MUFU-based functions round differently from the simulator's); the four
+/// others are sums that cancel to near zero, within an absolute 2e-6 of
+/// the H100's (their error is that of their terms).
+#[test]
+fn math_geometric_is_within_its_error_bounds() {
+    let (sim, h100) = buffer_pair("math_geometric", 0);
+    assert_eq!(sim.len(), 128);
+    let mut beyond_ulps = 0;
+    for (i, (&a, &b)) in sim.iter().zip(&h100).enumerate() {
+        if spvsass::compare::ulp_distance(a, b) <= 8 {
+            continue;
+        }
+        beyond_ulps += 1;
+        let (a, b) = (f32::from_bits(a), f32::from_bits(b));
+        assert!((a - b).abs() <= 2e-6, "word {i}: simulator {a}, H100 {b}");
+    }
+    assert!(beyond_ulps <= 4, "{beyond_ulps} words beyond 8 ULPs");
 }
 
 #[test]
@@ -89,7 +196,11 @@ fn every_capture_has_a_test() {
         .map(|e| e.file_name().to_string_lossy().into_owned())
         .collect();
     on_disk.sort();
-    let mut listed: Vec<String> = CAPTURES.iter().map(|s| s.to_string()).collect();
+    let mut listed: Vec<String> = CAPTURES
+        .iter()
+        .chain(KNOWN_DIFFERENCES)
+        .map(|s| s.to_string())
+        .collect();
     listed.sort();
     assert_eq!(listed, on_disk);
 }
