@@ -13,6 +13,11 @@ pub struct Needs {
     pub mesh: bool,
     pub task: bool,
     pub multiview: bool,
+    /// The shaders declare AtomicFloat32AddEXT (VK_EXT_shader_atomic_float).
+    pub float_atomic_add: bool,
+    /// The shaders declare AtomicFloat32MinMaxEXT
+    /// (VK_EXT_shader_atomic_float2).
+    pub float_atomic_min_max: bool,
 }
 
 /// Optional features found and enabled: they decide which statistics can
@@ -372,6 +377,15 @@ fn create_device(
     let mut have_mesh = vk::PhysicalDeviceMeshShaderFeaturesEXT::default();
     let fsr_ext = needs.mesh && has_extension(instance, pd, ash::khr::fragment_shading_rate::NAME);
     let mut have_fsr = vk::PhysicalDeviceFragmentShadingRateFeaturesKHR::default();
+    // A module that declares a float-atomic capability is only valid on a
+    // device with the extension and the feature enabled; without them a
+    // driver may do anything (the H100 hung), so they are required.
+    let float_add_ext =
+        needs.float_atomic_add && has_extension(instance, pd, ash::ext::shader_atomic_float::NAME);
+    let float_min_max_ext = needs.float_atomic_min_max
+        && has_extension(instance, pd, ash::ext::shader_atomic_float2::NAME);
+    let mut have_float = vk::PhysicalDeviceShaderAtomicFloatFeaturesEXT::default();
+    let mut have_float2 = vk::PhysicalDeviceShaderAtomicFloat2FeaturesEXT::default();
     let have10 = {
         let mut f2 = vk::PhysicalDeviceFeatures2::default()
             .push_next(&mut have11)
@@ -382,6 +396,12 @@ fn create_device(
         }
         if fsr_ext {
             f2 = f2.push_next(&mut have_fsr);
+        }
+        if float_add_ext {
+            f2 = f2.push_next(&mut have_float);
+        }
+        if float_min_max_ext {
+            f2 = f2.push_next(&mut have_float2);
         }
         // SAFETY: a well-formed chain of structs this device knows.
         unsafe { instance.get_physical_device_features2(pd, &mut f2) };
@@ -421,6 +441,22 @@ fn create_device(
         )
         .primitive_fragment_shading_rate(primitive_rate);
     let multiview = require(have11.multiview, needs.multiview, "multiview");
+    // Buffer or shared memory: the capability does not say which, so each
+    // present feature is enabled and at least one must be there.
+    let float_add =
+        have_float.shader_buffer_float32_atomic_add | have_float.shader_shared_float32_atomic_add;
+    require(
+        float_add,
+        needs.float_atomic_add,
+        "shaderBufferFloat32AtomicAdd or shaderSharedFloat32AtomicAdd",
+    );
+    let float_min_max = have_float2.shader_buffer_float32_atomic_min_max
+        | have_float2.shader_shared_float32_atomic_min_max;
+    require(
+        float_min_max,
+        needs.float_atomic_min_max,
+        "shaderBufferFloat32AtomicMinMax or shaderSharedFloat32AtomicMinMax",
+    );
     if !missing.is_empty() {
         return Err(ReferenceError::MissingFeatures {
             device: name.to_owned(),
@@ -463,9 +499,24 @@ fn create_device(
     let queues = [vk::DeviceQueueCreateInfo::default()
         .queue_family_index(family)
         .queue_priorities(&priorities)];
-    let mut extensions = vec![ash::ext::mesh_shader::NAME.as_ptr()];
-    if primitive_rate {
+    let mut want_float = vk::PhysicalDeviceShaderAtomicFloatFeaturesEXT::default()
+        .shader_buffer_float32_atomic_add(on(have_float.shader_buffer_float32_atomic_add))
+        .shader_shared_float32_atomic_add(on(have_float.shader_shared_float32_atomic_add));
+    let mut want_float2 = vk::PhysicalDeviceShaderAtomicFloat2FeaturesEXT::default()
+        .shader_buffer_float32_atomic_min_max(on(have_float2.shader_buffer_float32_atomic_min_max))
+        .shader_shared_float32_atomic_min_max(on(have_float2.shader_shared_float32_atomic_min_max));
+    let mut extensions = Vec::new();
+    if needs.mesh {
+        extensions.push(ash::ext::mesh_shader::NAME.as_ptr());
+    }
+    if needs.mesh && primitive_rate {
         extensions.push(ash::khr::fragment_shading_rate::NAME.as_ptr());
+    }
+    if float_add_ext {
+        extensions.push(ash::ext::shader_atomic_float::NAME.as_ptr());
+    }
+    if float_min_max_ext {
+        extensions.push(ash::ext::shader_atomic_float2::NAME.as_ptr());
     }
     let mut features = vk::PhysicalDeviceFeatures2::default()
         .features(want10)
@@ -478,6 +529,14 @@ fn create_device(
         if primitive_rate {
             features = features.push_next(&mut want_fsr);
         }
+    }
+    if float_add_ext {
+        features = features.push_next(&mut want_float);
+    }
+    if float_min_max_ext {
+        features = features.push_next(&mut want_float2);
+    }
+    if !extensions.is_empty() {
         create = create.enabled_extension_names(&extensions);
     }
     create = create.push_next(&mut features);

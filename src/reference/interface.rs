@@ -51,6 +51,14 @@ impl Spirv {
         })
     }
 
+    /// Whether the module declares `capability`.
+    pub fn declares(&self, capability: rspirv::spirv::Capability) -> bool {
+        self.module
+            .capabilities
+            .iter()
+            .any(|c| matches!(c.operands.first(), Some(Operand::Capability(k)) if *k == capability))
+    }
+
     /// The entry point `name` of execution model `model`, as its
     /// OpEntryPoint instruction.
     pub fn entry_point(

@@ -33,7 +33,7 @@ pub use result::{
 
 use ash::vk;
 use interface::Spirv;
-use rspirv::spirv::ExecutionModel;
+use rspirv::spirv::{Capability, ExecutionModel};
 use std::path::Path;
 
 /// Loads the run description at `path` and runs it; the run is named after
@@ -59,7 +59,11 @@ pub fn run(desc: &RunDescription, name: &str, base: &Path) -> Result<Capture, Re
             // Everything that can be checked without a device comes first.
             let spirv = Spirv::load(&base.join(&shader.spirv))?;
             spirv.entry_point(ExecutionModel::GLCompute, &shader.entry)?;
-            let mut gpu = device::Gpu::new(device::Needs::default())?;
+            let mut gpu = device::Gpu::new(device::Needs {
+                float_atomic_add: spirv.declares(Capability::AtomicFloat32AddEXT),
+                float_atomic_min_max: spirv.declares(Capability::AtomicFloat32MinMaxEXT),
+                ..device::Needs::default()
+            })?;
             let bindings =
                 bindings::Bindings::new(&mut gpu, desc, base, vk::ShaderStageFlags::COMPUTE)?;
             let statistics = compute::run(&mut gpu, &bindings, &spirv, &shader.entry, desc.groups)?;
@@ -80,10 +84,15 @@ pub fn run(desc: &RunDescription, name: &str, base: &Path) -> Result<Capture, Re
             };
             let mesh_spirv = Spirv::load(&base.join(&mesh.spirv))?;
             let colour = mesh_spirv.colour_output(&mesh.entry)?;
+            let declared = |c| {
+                mesh_spirv.declares(c) || task_spirv.as_ref().is_some_and(|(t, _)| t.declares(c))
+            };
             let needs = device::Needs {
                 mesh: true,
                 task: task.is_some(),
                 multiview: desc.view_mask != 0,
+                float_atomic_add: declared(Capability::AtomicFloat32AddEXT),
+                float_atomic_min_max: declared(Capability::AtomicFloat32MinMaxEXT),
             };
             let mut gpu = device::Gpu::new(needs)?;
             let mut stages = vk::ShaderStageFlags::MESH_EXT;
