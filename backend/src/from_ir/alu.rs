@@ -3,6 +3,7 @@
 //! constant.
 
 use super::places::sub_range;
+use super::wide_int;
 use super::{Comp, Isel};
 use crate::error::BackendError;
 use crate::fold::{Folded, fold};
@@ -178,7 +179,7 @@ impl Isel<'_> {
         }))
     }
 
-    fn binary(
+    pub(super) fn binary(
         &mut self,
         op: BinaryOp,
         a: Comp,
@@ -411,8 +412,12 @@ impl Isel<'_> {
         }
     }
 
-
-    fn unary(&mut self, op: UnaryOp, a: Comp, inst: &InstData) -> Result<Comp, BackendError> {
+    pub(super) fn unary(
+        &mut self,
+        op: UnaryOp,
+        a: Comp,
+        inst: &InstData,
+    ) -> Result<Comp, BackendError> {
         let s = self.src(a);
         Ok(match op {
             UnaryOp::INeg => self.alu(Op::IAdd3(OpIAdd3 {
@@ -477,6 +482,12 @@ impl Isel<'_> {
         })
     }
 
+    /// A 64-bit value, integer or not (64-bit floats are refused where
+    /// their arithmetic is selected).
+    fn wide_int(&self, v: ir::Value) -> bool {
+        self.scalar_of(v).is_some_and(wide_int::is_wide)
+    }
+
     fn scalar_of(&self, v: ir::Value) -> Option<Scalar> {
         match self.sh.value_type(v) {
             Type::Scalar(s) | Type::Vector { scalar: s, .. } => Some(*s),
@@ -503,6 +514,18 @@ impl Isel<'_> {
         use ir::Op as I;
         let per_comp = |this: &Self, v: ir::Value| this.value(v).cloned();
         Ok(match &inst.op {
+            I::Binary(op, a, b) if self.wide_int(*a) => {
+                let (x, y) = (per_comp(self, *a)?, per_comp(self, *b)?);
+                self.wide_binary(*op, &x, &y, inst)?
+            }
+            I::Cmp(op, a, b) if self.wide_int(*a) => {
+                let (x, y) = (per_comp(self, *a)?, per_comp(self, *b)?);
+                self.wide_compare(*op, &x, &y, inst)?
+            }
+            I::Unary(op, a) if self.wide_int(*a) => {
+                let x = per_comp(self, *a)?;
+                self.wide_unary(*op, &x, inst)?
+            }
             I::Binary(op, a, b) => {
                 let (x, y) = (per_comp(self, *a)?, per_comp(self, *b)?);
                 let mut out = Vec::new();
@@ -532,6 +555,10 @@ impl Isel<'_> {
                 let (Some(from), Some(to)) = (from, to) else {
                     return Err(self.unsupported("conversions of non-numeric values", inst));
                 };
+                if wide_int::is_wide(from) || wide_int::is_wide(to) {
+                    let x = per_comp(self, *a)?;
+                    return self.wide_convert(*op, &x, from, to, inst);
+                }
                 let mut out = Vec::new();
                 for p in per_comp(self, *a)? {
                     out.push(self.convert(*op, p, from, to, inst)?);
@@ -551,10 +578,12 @@ impl Isel<'_> {
                 {
                     return Err(self.unsupported("selects between booleans", inst));
                 }
+                // A scalar condition selects whole composites; a vector one
+                // each element, of one or two words.
+                let per_cond = (t.len() / conds.len().max(1)).max(1);
                 let mut out = Vec::new();
                 for (i, (a, b)) in t.into_iter().zip(f).enumerate() {
-                    // A scalar condition selects whole composites.
-                    let c = conds[if conds.len() == 1 { 0 } else { i }];
+                    let c = conds[(i / per_cond).min(conds.len() - 1)];
                     let (a, b) = (self.src(a), self.src(b));
                     out.push(match c {
                         Comp::Bool(true) => self.alu(Op::Mov(crate::isa::OpMov {
@@ -606,6 +635,9 @@ impl Isel<'_> {
                     out.push(both.get(c as usize).copied().unwrap_or(Comp::Const(0)));
                 }
                 out
+            }
+            I::Math(op, _) if inst.result.is_some_and(|r| self.wide_int(r)) => {
+                return Err(self.unsupported(format!("64-bit {op:?}"), inst));
             }
             I::Math(op, args) => return self.math_inst(*op, args, inst),
             _ => return Err(self.unsupported("this instruction", inst)),

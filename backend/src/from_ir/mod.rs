@@ -20,8 +20,8 @@ mod mem_copy;
 mod mem_layout;
 mod memory;
 mod mesh_out;
-mod pack;
 mod output_slots;
+mod pack;
 pub mod places;
 pub mod shared;
 mod statistics;
@@ -30,6 +30,7 @@ mod subgroup_scan;
 mod subgroups;
 pub mod task_out;
 mod unreachable;
+mod wide_int;
 
 use crate::abi;
 use crate::error::{BackendError, spirv_opcode};
@@ -393,7 +394,11 @@ impl<'a> Isel<'a> {
                 match ty {
                     ir::Type::Scalar(ir::Scalar::Bool) => vec![Comp::Bool(*bits != 0)],
                     ir::Type::Scalar(s) if s.size() <= 4 => vec![Comp::Const(*bits as u32)],
-                    _ => return Err(self.unsupported("64-bit constants", inst)),
+                    // Low word first (wide_int.rs).
+                    ir::Type::Scalar(ir::Scalar::Int { bits: 64, .. }) => {
+                        vec![Comp::Const(*bits as u32), Comp::Const((*bits >> 32) as u32)]
+                    }
+                    _ => return Err(self.unsupported("64-bit float constants", inst)),
                 }
             }
             I::Undef => {

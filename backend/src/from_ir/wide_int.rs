@@ -1,0 +1,247 @@
+//! 64-bit integers: a value is two 32-bit components, low word first
+//! (`places::comp_count`). Adds and subtracts chain IADD3's carry
+//! predicate into IADD3.X; comparisons combine a compare of the low words
+//! with the high words in ISETP's predicate accumulator; conversions
+//! split or extend the pair. Ops without a lowering here are refused with
+//! their SPIR-V opcode and result id.
+
+use super::{Comp, Isel};
+use crate::error::BackendError;
+use crate::isa::{
+    Dst, FALSE, Instr, IntCmp, Op, OpIAdd3X, OpISetP, PredCombine, PredSrc, Reg, RegFile, Src,
+    SrcRef,
+};
+use spvsass_frontend::ir::{BinaryOp, CmpOp, ConvOp, InstData, Scalar, UnaryOp};
+
+/// A 64-bit integer (or 64-bit pointer) scalar.
+pub(super) fn is_wide(s: Scalar) -> bool {
+    s.size() == 8
+}
+
+fn word(c: Comp) -> Option<u32> {
+    match c {
+        Comp::Const(v) => Some(v),
+        _ => None,
+    }
+}
+
+fn pair(lo: Comp, hi: Comp) -> Option<u64> {
+    Some(u64::from(word(lo)?) | u64::from(word(hi)?) << 32)
+}
+
+impl Isel<'_> {
+    /// `a + b` (or `a - b`) on one 64-bit pair.
+    fn add64(&mut self, a: [Comp; 2], b: [Comp; 2], sub: bool) -> [Comp; 2] {
+        if let (Some(x), Some(y)) = (pair(a[0], a[1]), pair(b[0], b[1])) {
+            let v = if sub {
+                x.wrapping_sub(y)
+            } else {
+                x.wrapping_add(y)
+            };
+            return [Comp::Const(v as u32), Comp::Const((v >> 32) as u32)];
+        }
+        let carry = self.f.new_vreg(RegFile::Pred);
+        let (lo, hi) = (self.f.new_vreg(RegFile::Gpr), self.f.new_vreg(RegFile::Gpr));
+        // An immediate takes no negation: its two's complement (low word,
+        // the same sum and carry for a non-zero word) or its complement
+        // (high word, .X) is the immediate instead.
+        let neg = |s: Src, x: bool| match (sub, s.src) {
+            (false, _) => s,
+            (true, SrcRef::Imm(v)) => Src::imm(if x { !v } else { v.wrapping_neg() }),
+            (true, _) => s.negated(),
+        };
+        // Source 0 must be a register; the other may be an immediate.
+        let (a0, b0) = (self.reg_or_zero(a[0]), self.src_of(b[0]));
+        self.emit(Instr::new(Op::IAdd3X(OpIAdd3X {
+            dst: Dst::Reg(Reg::Virt(lo)),
+            carry_out: Dst::Reg(Reg::Virt(carry)),
+            srcs: [a0, neg(b0, false), Src::ZERO],
+            x: false,
+            carry_in: FALSE,
+        })));
+        // With .X a negated source is ~v; with the carry (no borrow) that
+        // makes a.hi - b.hi - borrow.
+        let (a1, b1) = (self.reg_or_zero(a[1]), self.src_of(b[1]));
+        self.emit(Instr::new(Op::IAdd3X(OpIAdd3X {
+            dst: Dst::Reg(Reg::Virt(hi)),
+            carry_out: Dst::None,
+            srcs: [a1, neg(b1, true), Src::ZERO],
+            x: true,
+            carry_in: PredSrc::reg(Reg::Virt(carry)),
+        })));
+        [Comp::Reg(lo), Comp::Reg(hi)]
+    }
+
+    /// A binary op on 64-bit integer vectors (pairs of components).
+    pub(super) fn wide_binary(
+        &mut self,
+        op: BinaryOp,
+        x: &[Comp],
+        y: &[Comp],
+        inst: &InstData,
+    ) -> Result<Vec<Comp>, BackendError> {
+        let supported = matches!(
+            op,
+            BinaryOp::IAdd | BinaryOp::ISub | BinaryOp::And | BinaryOp::Or | BinaryOp::Xor
+        );
+        if !supported || x.len() != y.len() {
+            return Err(self.unsupported(format!("64-bit integer {op:?}"), inst));
+        }
+        let mut out = Vec::with_capacity(x.len());
+        for (a, b) in x.chunks_exact(2).zip(y.chunks_exact(2)) {
+            let (a, b) = ([a[0], a[1]], [b[0], b[1]]);
+            match op {
+                BinaryOp::IAdd | BinaryOp::ISub => {
+                    out.extend(self.add64(a, b, op == BinaryOp::ISub))
+                }
+                // Bitwise ops act on each word alone.
+                BinaryOp::And | BinaryOp::Or | BinaryOp::Xor => {
+                    for k in 0..2 {
+                        let c = self.binary(op, a[k], b[k], inst)?;
+                        out.push(c);
+                    }
+                }
+                _ => unreachable!("checked above"),
+            }
+        }
+        Ok(out)
+    }
+
+    /// A unary op on 64-bit integer vectors.
+    pub(super) fn wide_unary(
+        &mut self,
+        op: UnaryOp,
+        x: &[Comp],
+        inst: &InstData,
+    ) -> Result<Vec<Comp>, BackendError> {
+        let mut out = Vec::with_capacity(x.len());
+        for a in x.chunks_exact(2) {
+            match op {
+                UnaryOp::INeg => {
+                    let zero = [Comp::Const(0); 2];
+                    out.extend(self.add64(zero, [a[0], a[1]], true));
+                }
+                UnaryOp::Not => {
+                    for &c in a {
+                        out.push(self.unary(op, c, inst)?);
+                    }
+                }
+                _ => return Err(self.unsupported(format!("64-bit {op:?}"), inst)),
+            }
+        }
+        Ok(out)
+    }
+
+    fn isetp(
+        &mut self,
+        cmp: IntCmp,
+        signed: bool,
+        a: Comp,
+        b: Comp,
+        combine: PredCombine,
+        accum: Comp,
+    ) -> Comp {
+        let accum = self.pred(accum).unwrap_or(PredSrc::TRUE);
+        let (a, b) = (self.reg_or_zero(a), self.src_of(b));
+        self.alu(Op::ISetP(OpISetP {
+            dst: Dst::None,
+            cmp,
+            signed,
+            combine,
+            srcs: [a, b],
+            accum,
+        }))
+    }
+
+    /// A comparison of 64-bit integer vectors: one predicate per pair.
+    /// Equality compares both words; an order compares the high words
+    /// (signed or not), and on equal high words the low ones unsigned.
+    pub(super) fn wide_compare(
+        &mut self,
+        op: CmpOp,
+        x: &[Comp],
+        y: &[Comp],
+        inst: &InstData,
+    ) -> Result<Vec<Comp>, BackendError> {
+        use CmpOp as C;
+        let (cmp, signed) = match op {
+            C::IEq => (IntCmp::Eq, false),
+            C::INe => (IntCmp::Ne, false),
+            C::ULt => (IntCmp::Lt, false),
+            C::ULe => (IntCmp::Le, false),
+            C::UGt => (IntCmp::Gt, false),
+            C::UGe => (IntCmp::Ge, false),
+            C::SLt => (IntCmp::Lt, true),
+            C::SLe => (IntCmp::Le, true),
+            C::SGt => (IntCmp::Gt, true),
+            C::SGe => (IntCmp::Ge, true),
+            _ => return Err(self.unsupported(format!("64-bit {op:?}"), inst)),
+        };
+        let mut out = Vec::new();
+        for (a, b) in x.chunks_exact(2).zip(y.chunks_exact(2)) {
+            let yes = Comp::Bool(true);
+            let p = match cmp {
+                IntCmp::Eq => {
+                    let lo = self.isetp(IntCmp::Eq, false, a[0], b[0], PredCombine::And, yes);
+                    self.isetp(IntCmp::Eq, false, a[1], b[1], PredCombine::And, lo)
+                }
+                IntCmp::Ne => {
+                    let lo = self.isetp(IntCmp::Ne, false, a[0], b[0], PredCombine::And, yes);
+                    self.isetp(IntCmp::Ne, false, a[1], b[1], PredCombine::Or, lo)
+                }
+                _ => {
+                    let strict = match cmp {
+                        IntCmp::Le => IntCmp::Lt,
+                        IntCmp::Ge => IntCmp::Gt,
+                        other => other,
+                    };
+                    let lo = self.isetp(cmp, false, a[0], b[0], PredCombine::And, yes);
+                    let tie = self.isetp(IntCmp::Eq, false, a[1], b[1], PredCombine::And, lo);
+                    self.isetp(strict, signed, a[1], b[1], PredCombine::Or, tie)
+                }
+            };
+            out.push(p);
+        }
+        Ok(out)
+    }
+
+    /// Integer conversions where either side is 64 bits wide, and bitcasts
+    /// of 64-bit values (the words stay as they are).
+    pub(super) fn wide_convert(
+        &mut self,
+        op: ConvOp,
+        x: &[Comp],
+        from: Scalar,
+        to: Scalar,
+        inst: &InstData,
+    ) -> Result<Vec<Comp>, BackendError> {
+        let int = |s: Scalar| matches!(s, Scalar::Int { .. });
+        match op {
+            ConvOp::Bitcast => return Ok(x.to_vec()),
+            ConvOp::UConvert | ConvOp::SConvert if int(from) && int(to) => {}
+            _ => {
+                return Err(self.unsupported(format!("conversions from {from} to {to}"), inst));
+            }
+        }
+        if from.size() != 4 && !is_wide(from) || to.size() != 4 && !is_wide(to) {
+            return Err(self.unsupported(format!("conversions from {from} to {to}"), inst));
+        }
+        Ok(match (is_wide(from), is_wide(to)) {
+            (true, true) | (false, false) => x.to_vec(),
+            // Truncation keeps the low word.
+            (true, false) => x.chunks_exact(2).map(|p| p[0]).collect(),
+            (false, true) => {
+                let mut out = Vec::with_capacity(2 * x.len());
+                for &c in x {
+                    let hi = if op == ConvOp::SConvert {
+                        self.shr_arithmetic(c, Comp::Const(31))
+                    } else {
+                        Comp::Const(0)
+                    };
+                    out.extend([c, hi]);
+                }
+                out
+            }
+        })
+    }
+}

@@ -1,0 +1,139 @@
+//! 64-bit integers (backend/src/from_ir/wide_int.rs) in the simulator:
+//! tests/data/wide_ints.comp.glsl computes adds, subtracts, negation,
+//! bitwise ops, widening and narrowing conversions, selects and every
+//! comparison on operand pairs chosen to carry and borrow across the
+//! 32-bit boundary; each result is checked against Rust's u64/i64.
+
+use spvsass::backend::target::Arch;
+use spvsass::sim::{ComputeInputs, SimOptions};
+
+/// Operand pairs: carries and borrows between the words, equal high or
+/// low words, signs that differ from the unsigned order, extremes.
+const PAIRS: [(u64, u64); 32] = [
+    (0xffff_ffff, 1),
+    (0x1_0000_0000, 1),
+    (0, 1),
+    (0, 0),
+    (u64::MAX, 1),
+    (u64::MAX, u64::MAX),
+    (0x8000_0000_0000_0000, 1),
+    (0x7fff_ffff_ffff_ffff, 0x8000_0000_0000_0000),
+    (0x1_0000_0000, 0xffff_ffff),
+    (0xffff_ffff, 0x1_0000_0000),
+    (0x5_0000_0003, 0x5_0000_0004),
+    (0x5_0000_0004, 0x5_0000_0003),
+    (0x5_0000_0004, 0x4_0000_0004),
+    (0x4_0000_0004, 0x5_0000_0004),
+    (0x1234_5678_9abc_def0, 0x0fed_cba9_8765_4321),
+    (0xdead_beef_0000_0001, 0xdead_beef_0000_0001),
+    (0xffff_fffe_ffff_ffff, 0xffff_ffff_0000_0000),
+    (0x8000_0000, 0x8000_0000),
+    (0x8000_0000, 0x7fff_ffff),
+    (0x7fff_ffff, 0x8000_0000),
+    (3, 0xffff_ffff_ffff_fffd),
+    (0xffff_ffff_ffff_fffd, 3),
+    (0xffff_ffff_8000_0000, 0x8000_0000),
+    (0x8000_0000, 0xffff_ffff_8000_0000),
+    (0x0000_0001_ffff_ffff, 0x0000_0001_ffff_ffff),
+    (0x0000_0002_0000_0000, 0x0000_0001_ffff_ffff),
+    (42, 0x1_0000_0000),
+    (0xffff_ffff_ffff_0000, 0x1_0000),
+    (0xaaaa_aaaa_5555_5555, 0x5555_5555_aaaa_aaaa),
+    (1, 0xffff_ffff),
+    (0x9_ffff_fffb, 4),
+    (0x0000_0000_ffff_fffb, 0xffff_ffff_0000_0005),
+];
+
+fn words(v: &[u64]) -> Vec<u8> {
+    v.iter().flat_map(|x| x.to_le_bytes()).collect()
+}
+
+fn u64s(bytes: &[u8]) -> Vec<u64> {
+    bytes
+        .chunks_exact(8)
+        .map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes")))
+        .collect()
+}
+
+/// What the shader computes for invocation `i`: the 8 u64 results and the
+/// comparison flags.
+fn expected(i: usize) -> ([u64; 8], u32) {
+    let (x, y) = PAIRS[i];
+    let (sx, sy) = (x as i64, y as i64);
+    let r = [
+        x.wrapping_add(y),
+        x.wrapping_sub(y),
+        x.wrapping_neg(),
+        (x ^ y) | (!x & 0xff00_ff00_ff00_ff00),
+        (x as u32 as u64) + 0xffff_ffff,
+        y as u32 as i32 as i64 as u64,
+        x.wrapping_add(0x1_0000_0001).wrapping_sub(5),
+        if i > 15 { x } else { y },
+    ];
+    let flags = [
+        x < y,
+        x <= y,
+        x > y,
+        x >= y,
+        sx < sy,
+        sx <= sy,
+        sx > sy,
+        sx >= sy,
+        x == y,
+        x != y,
+        x < 0x1_0000_0000,
+    ]
+    .iter()
+    .enumerate()
+    .map(|(k, &b)| u32::from(b) << k)
+    .sum();
+    (r, flags)
+}
+
+fn check(arch: Arch) {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/wide_ints.comp.spv");
+    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let spirv = spvsass::frontend::words_from_bytes(&bytes).unwrap_or_else(|e| panic!("{e}"));
+    let options = spvsass::Options {
+        arch: Some(arch),
+        ..Default::default()
+    };
+    let compiled = spvsass::compile(&spirv, &options).unwrap_or_else(|e| panic!("{e}"));
+    let (a, b): (Vec<u64>, Vec<u64>) = PAIRS.iter().copied().unzip();
+    let inputs = ComputeInputs {
+        buffers: [
+            (0, words(&a)),
+            (1, words(&b)),
+            (2, vec![0; 8 * 8 * 32]),
+            (3, vec![0; 4 * 32]),
+        ]
+        .into_iter()
+        .collect(),
+        ..Default::default()
+    };
+    let run = spvsass::dispatch(&compiled.binary, [1, 1, 1], inputs, &SimOptions::default())
+        .unwrap_or_else(|e| panic!("{e}"));
+    let results = u64s(&run.buffers[&2]);
+    let flags = &run.buffers[&3];
+    for i in 0..32 {
+        let (r, f) = expected(i);
+        assert_eq!(
+            &results[8 * i..8 * i + 8],
+            &r,
+            "results of pair {i} {:x?}",
+            PAIRS[i]
+        );
+        let got = u32::from_le_bytes(flags[4 * i..4 * i + 4].try_into().expect("4 bytes"));
+        assert_eq!(got, f, "comparison flags of pair {i} {:x?}", PAIRS[i]);
+    }
+}
+
+#[test]
+fn sm75() {
+    check(Arch::Sm75);
+}
+
+#[test]
+fn sm86() {
+    check(Arch::Sm86);
+}
