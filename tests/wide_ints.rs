@@ -1,5 +1,6 @@
 //! 64-bit integers (backend/src/from_ir/wide_int.rs) in the simulator:
 //! tests/data/wide_ints.comp.glsl computes adds, subtracts, negation,
+//! shifts by amounts on both sides of 32, multiplies,
 //! bitwise ops, widening and narrowing conversions, selects and every
 //! comparison on operand pairs chosen to carry and borrow across the
 //! 32-bit boundary; each result is checked against Rust's u64/i64.
@@ -55,6 +56,23 @@ fn u64s(bytes: &[u8]) -> Vec<u64> {
         .collect()
 }
 
+/// The shifts and multiplies of invocation `i`.
+fn expected_shifts(i: usize) -> [u64; 8] {
+    let (x, y) = PAIRS[i];
+    let (sx, sy) = (x as i64, y as i64);
+    let n = (i as u32 * 33).wrapping_add(y as u32) & 63;
+    [
+        x << n,
+        x >> n,
+        (sx >> n) as u64,
+        (x << 40) ^ (x >> 40) ^ (sx >> 33) as u64 ^ (sx >> 5) as u64,
+        x >> (y & 63),
+        x.wrapping_mul(y),
+        x.wrapping_mul(0x1_0000_0003),
+        sx.wrapping_mul(sy) as u64,
+    ]
+}
+
 /// What the shader computes for invocation `i`: the 8 u64 results and the
 /// comparison flags.
 fn expected(i: usize) -> ([u64; 8], u32) {
@@ -106,6 +124,7 @@ fn check(arch: Arch) {
             (1, words(&b)),
             (2, vec![0; 8 * 8 * 32]),
             (3, vec![0; 4 * 32]),
+            (4, vec![0; 8 * 8 * 32]),
         ]
         .into_iter()
         .collect(),
@@ -115,6 +134,7 @@ fn check(arch: Arch) {
         .unwrap_or_else(|e| panic!("{e}"));
     let results = u64s(&run.buffers[&2]);
     let flags = &run.buffers[&3];
+    let shifts = u64s(&run.buffers[&4]);
     for i in 0..32 {
         let (r, f) = expected(i);
         assert_eq!(
@@ -125,6 +145,13 @@ fn check(arch: Arch) {
         );
         let got = u32::from_le_bytes(flags[4 * i..4 * i + 4].try_into().expect("4 bytes"));
         assert_eq!(got, f, "comparison flags of pair {i} {:x?}", PAIRS[i]);
+        let want = expected_shifts(i);
+        assert_eq!(
+            &shifts[8 * i..8 * i + 8],
+            &want,
+            "shifts and products of pair {i} {:x?}",
+            PAIRS[i]
+        );
     }
 }
 

@@ -1,13 +1,14 @@
 #version 460
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
 
-// 64-bit integer arithmetic, comparisons and conversions, one pair of
+// 64-bit integer arithmetic, shifts, multiplies, comparisons and conversions, one pair of
 // operands per invocation (tests/wide_ints.rs checks every result).
 layout(local_size_x = 32) in;
 layout(std430, binding = 0) readonly buffer A { uint64_t a[]; };
 layout(std430, binding = 1) readonly buffer B { uint64_t b[]; };
 layout(std430, binding = 2) writeonly buffer R { uint64_t r[]; };
 layout(std430, binding = 3) writeonly buffer F { uint flags[]; };
+layout(std430, binding = 4) writeonly buffer S { uint64_t s[]; };
 
 void main()
 {
@@ -23,6 +24,15 @@ void main()
     r[8 * i + 6] = x + 0x100000001ul - 5ul;
     r[8 * i + 7] = i > 15u ? x : y;
     int64_t sx = int64_t(x), sy = int64_t(y);
+    uint n = (i * 33u + uint(y)) & 63u;
+    s[8 * i + 0] = x << n;
+    s[8 * i + 1] = x >> n;
+    s[8 * i + 2] = uint64_t(sx >> n);
+    s[8 * i + 3] = (x << 40) ^ (x >> 40) ^ uint64_t(sx >> 33) ^ uint64_t(sx >> 5);
+    s[8 * i + 4] = x >> (y & 63ul);
+    s[8 * i + 5] = x * y;
+    s[8 * i + 6] = x * 0x100000003ul;
+    s[8 * i + 7] = uint64_t(sx * sy);
     flags[i] = uint(x < y) | uint(x <= y) << 1 | uint(x > y) << 2 | uint(x >= y) << 3
         | uint(sx < sy) << 4 | uint(sx <= sy) << 5 | uint(sx > sy) << 6 | uint(sx >= sy) << 7
         | uint(x == y) << 8 | uint(x != y) << 9 | uint(x < 0x100000000ul) << 10;

@@ -1,6 +1,8 @@
 //! 64-bit integers: a value is two 32-bit components, low word first
 //! (`places::comp_count`). Adds and subtracts chain IADD3's carry
-//! predicate into IADD3.X; comparisons combine a compare of the low words
+//! predicate into IADD3.X; multiplies add the cross products to the high
+//! word of the low words' product; shifts select between a funnel shift
+//! (amounts up to 32) and a one-word shift (32 and up); comparisons combine a compare of the low words
 //! with the high words in ISETP's predicate accumulator; conversions
 //! split or extend the pair. Ops without a lowering here are refused with
 //! their SPIR-V opcode and result id.
@@ -8,8 +10,8 @@
 use super::{Comp, Isel};
 use crate::error::BackendError;
 use crate::isa::{
-    Dst, FALSE, Instr, IntCmp, Op, OpIAdd3X, OpISetP, PredCombine, PredSrc, Reg, RegFile, Src,
-    SrcRef,
+    Dst, FALSE, Instr, IntCmp, Op, OpIAdd3, OpIAdd3X, OpIMad, OpIMadWide, OpISetP, OpShf,
+    PredCombine, PredSrc, Reg, RegFile, Src, SrcRef,
 };
 use spvsass_frontend::ir::{BinaryOp, CmpOp, ConvOp, InstData, Scalar, UnaryOp};
 
@@ -72,6 +74,89 @@ impl Isel<'_> {
         [Comp::Reg(lo), Comp::Reg(hi)]
     }
 
+    /// The low 64 bits of `a * b`: the low words' full product (IMAD and
+    /// IMAD.HI.U32) plus the two cross products into the high word.
+    fn mul64(&mut self, a: [Comp; 2], b: [Comp; 2]) -> [Comp; 2] {
+        let imad = |x: Src, y: Src, c: Src, hi: bool| {
+            if hi {
+                Op::IMadWide(OpIMadWide {
+                    dst: Dst::None,
+                    srcs: [x, y, c],
+                    signed: false,
+                    hi: true,
+                })
+            } else {
+                Op::IMad(OpIMad {
+                    dst: Dst::None,
+                    srcs: [x, y, c],
+                    signed: false,
+                })
+            }
+        };
+        let [a0, a1, b0, b1] = [a[0], a[1], b[0], b[1]].map(|c| self.src_of(c));
+        let lo = self.alu(imad(a0, b0, Src::ZERO, false));
+        let cross = self.alu(imad(a0, b1, Src::ZERO, false));
+        let cross = self.src_of(cross);
+        let cross = self.alu(imad(a1, b0, cross, false));
+        let cross = self.src_of(cross);
+        let hi = self.alu(imad(a0, b0, cross, true));
+        [lo, hi]
+    }
+
+    /// SHF moves at most 32 bits (the amount is clamped), so a 64-bit
+    /// shift by `s` (below 64) computes the result for `s <= 32` with
+    /// funnel shifts across the pair and the result for `s >= 32` from one
+    /// word, then selects on `s >= 32`.
+    fn shift64(&mut self, op: BinaryOp, a: [Comp; 2], s: Comp) -> [Comp; 2] {
+        let shf = |this: &mut Self, lo: Comp, s: Comp, hi: Comp, right, high| {
+            let (lo, s, hi) = (this.src_of(lo), this.src_of(s), this.src_of(hi));
+            this.alu(Op::Shf(OpShf {
+                dst: Dst::None,
+                srcs: [lo, s, hi],
+                right,
+                wrap: false,
+                high,
+            }))
+        };
+        let ss = self.src_of(s);
+        let big = self.int_cmp(IntCmp::Ge, false, ss, Src::imm(32));
+        let s32 = self.alu(Op::IAdd3(OpIAdd3 {
+            dst: Dst::None,
+            srcs: [ss, Src::imm(32u32.wrapping_neg()), Src::ZERO],
+        }));
+        let zero = Comp::Const(0);
+        let pick = |this: &mut Self, if_big: Comp, small: Comp| {
+            let (b, sm) = (this.src_of(if_big), this.src_of(small));
+            match big {
+                Comp::Bool(true) => if_big,
+                Comp::Bool(false) => small,
+                _ => this.select(big, b, sm),
+            }
+        };
+        match op {
+            BinaryOp::Shl => {
+                // (0:lo) << min(s, 32) is the low word for every s < 64.
+                let lo = shf(self, a[0], s, zero, false, false);
+                let hi_small = shf(self, a[0], s, a[1], false, true);
+                let hi_big = shf(self, a[0], s32, zero, false, false);
+                [lo, pick(self, hi_big, hi_small)]
+            }
+            BinaryOp::ShrLogical => {
+                let hi = shf(self, zero, s, a[1], true, true);
+                let lo_small = shf(self, a[0], s, a[1], true, false);
+                let lo_big = shf(self, a[1], s32, zero, true, false);
+                [pick(self, lo_big, lo_small), hi]
+            }
+            _ => {
+                let sign = self.shr_arithmetic(a[1], Comp::Const(31));
+                let lo_small = shf(self, a[0], s, a[1], true, false);
+                let lo_big = self.shr_arithmetic(a[1], s32);
+                let hi_small = self.shr_arithmetic(a[1], s);
+                [pick(self, lo_big, lo_small), pick(self, sign, hi_small)]
+            }
+        }
+    }
+
     /// A binary op on 64-bit integer vectors (pairs of components).
     pub(super) fn wide_binary(
         &mut self,
@@ -80,17 +165,39 @@ impl Isel<'_> {
         y: &[Comp],
         inst: &InstData,
     ) -> Result<Vec<Comp>, BackendError> {
-        let supported = matches!(
+        let shift = matches!(
             op,
-            BinaryOp::IAdd | BinaryOp::ISub | BinaryOp::And | BinaryOp::Or | BinaryOp::Xor
+            BinaryOp::Shl | BinaryOp::ShrLogical | BinaryOp::ShrArithmetic
         );
-        if !supported || x.len() != y.len() {
+        // A shift amount may be 32 or 64 bits wide (its low word counts).
+        let y_width = if shift && !x.is_empty() {
+            (2 * y.len() / x.len()).max(1)
+        } else {
+            2
+        };
+        let supported = shift
+            || matches!(
+                op,
+                BinaryOp::IAdd
+                    | BinaryOp::ISub
+                    | BinaryOp::IMul
+                    | BinaryOp::And
+                    | BinaryOp::Or
+                    | BinaryOp::Xor
+            );
+        if !supported || x.len() / 2 != y.len() / y_width || !x.len().is_multiple_of(2) {
             return Err(self.unsupported(format!("64-bit integer {op:?}"), inst));
         }
         let mut out = Vec::with_capacity(x.len());
-        for (a, b) in x.chunks_exact(2).zip(y.chunks_exact(2)) {
-            let (a, b) = ([a[0], a[1]], [b[0], b[1]]);
+        for (a, b) in x.chunks_exact(2).zip(y.chunks_exact(y_width)) {
+            let a = [a[0], a[1]];
+            if shift {
+                out.extend(self.shift64(op, a, b[0]));
+                continue;
+            }
+            let b = [b[0], b[1]];
             match op {
+                BinaryOp::IMul => out.extend(self.mul64(a, b)),
                 BinaryOp::IAdd | BinaryOp::ISub => {
                     out.extend(self.add64(a, b, op == BinaryOp::ISub))
                 }
