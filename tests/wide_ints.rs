@@ -5,6 +5,8 @@
 //! comparison on operand pairs chosen to carry and borrow across the
 //! 32-bit boundary; each result is checked against Rust's u64/i64.
 
+mod common;
+
 use spvsass::backend::target::Arch;
 use spvsass::sim::{ComputeInputs, SimOptions};
 
@@ -163,4 +165,48 @@ fn sm75() {
 #[test]
 fn sm86() {
     check(Arch::Sm86);
+}
+
+/// tests/shaders/ptr_access_chain.comp: physical storage buffer pointers
+/// from push-constant addresses (each buffer's base is its
+/// `BUFFER_STRIDE` slot in the simulator's global memory, in binding
+/// order), stepped by OpPtrAccessChain, converted back to an integer and
+/// bumped by 16 bytes: invocation x copies src[x] to dst[x] and dst[x + 1],
+/// and the second store wins.
+#[test]
+fn physical_pointer_access_chain_copies_vectors() {
+    let compiled = spvsass::compile(
+        &common::shader_words("ptr_access_chain.comp"),
+        &spvsass::Options {
+            arch: Some(Arch::Sm86),
+            ..Default::default()
+        },
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let src: Vec<u32> = (0..33 * 4).map(|k| 0x1000 + k * 7).collect();
+    let src_bytes: Vec<u8> = src.iter().flat_map(|w| w.to_le_bytes()).collect();
+    // Binding 0 maps first, binding 1 second.
+    let (src_base, dst_base) = (spvsass::sim::BUFFER_STRIDE, 2 * spvsass::sim::BUFFER_STRIDE);
+    let inputs = ComputeInputs {
+        buffers: [(0, src_bytes), (1, vec![0xee; 34 * 16])]
+            .into_iter()
+            .collect(),
+        push_constants: words(&[src_base, dst_base]),
+        ..Default::default()
+    };
+    let run = spvsass::dispatch(&compiled.binary, [1, 1, 1], inputs, &SimOptions::default())
+        .unwrap_or_else(|e| panic!("{e}"));
+    let dst: Vec<u32> = run.buffers[&1]
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes(c.try_into().expect("4 bytes")))
+        .collect();
+    assert_eq!(&dst[..4], &src[..4], "element 0");
+    for k in 1..=32 {
+        assert_eq!(
+            &dst[4 * k..4 * k + 4],
+            &src[4 * (k - 1)..4 * k],
+            "element {k}"
+        );
+    }
+    assert_eq!(&dst[4 * 33..], &[0xeeee_eeee; 4], "element 33 is untouched");
 }

@@ -549,6 +549,8 @@ impl Isel<'_> {
                 }
                 out
             }
+            // A physical pointer is its 64-bit address (phys_ptr.rs).
+            I::Convert(ConvOp::UToPtr | ConvOp::PtrToU, a) => per_comp(self, *a)?,
             I::Convert(op, a) => {
                 let from = self.scalar_of(*a);
                 let to = inst.result.and_then(|r| self.scalar_of(r));

@@ -103,12 +103,12 @@ enum Target {
 
 /// A resolved access: the type at the end of the chain, its constant byte
 /// offset and the dynamic byte offset (a register), if any.
-struct Addressed {
-    leaf: TypeId,
-    konst: u32,
-    dynamic: Option<Src>,
+pub(super) struct Addressed {
+    pub leaf: TypeId,
+    pub konst: u32,
+    pub dynamic: Option<Src>,
     /// A power of two the dynamic offset is a multiple of.
-    dyn_align: u32,
+    pub dyn_align: u32,
 }
 
 /// The word an atomic works on (`Isel::atomic_word`).
@@ -272,7 +272,7 @@ impl Isel<'_> {
         })
     }
 
-    fn leaf_scalars(
+    pub(super) fn leaf_scalars(
         &self,
         a: &Addressed,
         inst: &InstData,

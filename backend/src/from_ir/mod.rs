@@ -22,6 +22,7 @@ mod memory;
 mod mesh_out;
 mod output_slots;
 mod pack;
+mod phys_ptr;
 pub mod places;
 pub mod shared;
 mod statistics;
@@ -406,8 +407,22 @@ impl<'a> Isel<'a> {
                 let n = comp_count(self.sh, ty).unwrap_or(1);
                 vec![Comp::Const(0); n as usize]
             }
+            I::AccessChain { base, indices } if self.physical_pointee(*base).is_some() => {
+                self.physical_chain(*base, None, indices, inst)?
+            }
+            I::PtrAccessChain {
+                base,
+                element,
+                indices,
+            } => self.physical_chain(*base, Some(*element), indices, inst)?,
             // Pointers have no components: their uses resolve them to places.
             I::VarAddr(_) | I::AccessChain { .. } => return Ok(()),
+            I::Load { ptr } if self.physical_pointee(*ptr).is_some() => {
+                self.load_physical(*ptr, inst)?
+            }
+            I::Store { ptr, value } if self.physical_pointee(*ptr).is_some() => {
+                return self.store_physical(*ptr, *value, inst);
+            }
             I::Load { ptr } => self.load(*ptr, inst)?,
             I::Store { ptr, value } => {
                 let place = resolve(self.sh, *ptr, inst.spirv_id)?;
