@@ -210,3 +210,56 @@ fn physical_pointer_access_chain_copies_vectors() {
     }
     assert_eq!(&dst[4 * 33..], &[0xeeee_eeee; 4], "element 33 is untouched");
 }
+
+/// tests/shaders/buffer_device_address.comp: pointers in push constants
+/// (a u64, a uvec2 and a buffer reference) and a pointer stored in a
+/// buffer; the header sits 16 bytes into its buffer so its address has a
+/// non-zero low word, which the shader XORs into each output.
+#[test]
+fn buffer_device_addresses_from_push_constants_and_memory() {
+    let compiled = common::compile("buffer_device_address.comp", Arch::Sm86);
+    let stride = spvsass::sim::BUFFER_STRIDE;
+    // Bindings map in order: header 0, positions 1, indices 2, output 3.
+    let (header, positions, indices, out) = (stride + 16, 2 * stride, 3 * stride, 4 * stride);
+    let count = 50u32;
+    let mut header_bytes = vec![0u8; 16];
+    header_bytes.extend(count.to_le_bytes());
+    header_bytes.extend(0u32.to_le_bytes());
+    header_bytes.extend(positions.to_le_bytes());
+    let xs: Vec<f32> = (0..16).map(|k| k as f32 * 1.5 - 3.0).collect();
+    let pos_bytes: Vec<u8> = xs
+        .iter()
+        .flat_map(|&x| [x, 1.0, 2.0, 3.0])
+        .flat_map(|f| f.to_le_bytes())
+        .collect();
+    let idx: Vec<u32> = (0..64).map(|i| (i * 7) % 16).collect();
+    let idx_bytes: Vec<u8> = idx.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let mut push = words(&[header, indices]);
+    push.extend(words(&[out]));
+    let inputs = ComputeInputs {
+        buffers: [
+            (0, header_bytes),
+            (1, pos_bytes),
+            (2, idx_bytes),
+            (3, vec![0xab; 64 * 4]),
+        ]
+        .into_iter()
+        .collect(),
+        push_constants: push,
+        ..Default::default()
+    };
+    let run = spvsass::dispatch(&compiled.binary, [1, 1, 1], inputs, &SimOptions::default())
+        .unwrap_or_else(|e| panic!("{e}"));
+    let got: Vec<u32> = run.buffers[&3]
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes(c.try_into().expect("4 bytes")))
+        .collect();
+    for i in 0..64 {
+        let want = if i < count as usize {
+            xs[idx[i] as usize].to_bits() ^ (header as u32)
+        } else {
+            0xabab_abab
+        };
+        assert_eq!(got[i], want, "invocation {i}");
+    }
+}

@@ -551,6 +551,14 @@ impl Isel<'_> {
             }
             // A physical pointer is its 64-bit address (phys_ptr.rs).
             I::Convert(ConvOp::UToPtr | ConvOp::PtrToU, a) => per_comp(self, *a)?,
+            I::Convert(ConvOp::Bitcast, a)
+                if self.physical_pointee(*a).is_some()
+                    || inst
+                        .result
+                        .is_some_and(|r| self.physical_pointee(r).is_some()) =>
+            {
+                per_comp(self, *a)?
+            }
             I::Convert(op, a) => {
                 let from = self.scalar_of(*a);
                 let to = inst.result.and_then(|r| self.scalar_of(r));

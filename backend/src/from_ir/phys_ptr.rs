@@ -75,6 +75,9 @@ impl Isel<'_> {
             }));
             dynamic = Some(self.src_of(sum));
         }
+        if konst == 0 && dynamic.is_none() {
+            return Ok(addr);
+        }
         // The byte offset as a signed 64-bit addend (an element index may
         // step backwards).
         let mut offset = vec![Comp::Const(konst), Comp::Const(0)];

@@ -2,7 +2,7 @@
 //! the variable plus the path of indices into it.
 
 use crate::error::BackendError;
-use spvsass_frontend::ir::{GlobalVar, Op, Scalar, Shader, Type, TypeId, Value};
+use spvsass_frontend::ir::{GlobalVar, Op, Scalar, Shader, StorageClass, Type, TypeId, Value};
 
 /// One step of an access chain.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -40,6 +40,11 @@ pub fn comp_count(sh: &Shader, ty: TypeId) -> Option<u32> {
             .iter()
             .map(|m| comp_count(sh, m.ty))
             .sum::<Option<u32>>()?,
+        // A buffer device address: its 64-bit address (phys_ptr.rs).
+        Type::Pointer {
+            class: StorageClass::PhysicalStorageBuffer,
+            ..
+        } => 2,
         Type::Array { len: None, .. } | Type::Void | Type::Pointer { .. } => return None,
     })
 }
