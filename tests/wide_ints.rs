@@ -263,3 +263,37 @@ fn buffer_device_addresses_from_push_constants_and_memory() {
         assert_eq!(got[i], want, "invocation {i}");
     }
 }
+
+/// tests/shaders/small_and_wide_ints.comp: u8 and i16 values widened
+/// (zero- and sign-filled), 16-bit arithmetic stored back, and 64-bit sums
+/// and products of the widened values. Every invocation writes the two
+/// 64-bit results to the same place, so they must equal one invocation's.
+#[test]
+fn small_and_wide_ints_widen_and_narrow() {
+    let compiled = common::compile("small_and_wide_ints.comp", Arch::Sm86);
+    let bytes: Vec<u8> = (0..32u32).map(|i| (i * 37 + 200) as u8).collect();
+    let shorts: Vec<i16> = (0..32).map(|i| (i * 2111 - 30000) as i16).collect();
+    let short_bytes: Vec<u8> = shorts.iter().flat_map(|h| h.to_le_bytes()).collect();
+    let inputs = ComputeInputs {
+        buffers: [(0, bytes.clone()), (1, short_bytes), (2, vec![0; 16])]
+            .into_iter()
+            .collect(),
+        ..Default::default()
+    };
+    let run = spvsass::dispatch(&compiled.binary, [1, 1, 1], inputs, &SimOptions::default())
+        .unwrap_or_else(|e| panic!("{e}"));
+    for i in 0..32 {
+        assert_eq!(
+            run.buffers[&0][i],
+            ((u32::from(bytes[i]) * 3) & 0xff) as u8,
+            "byte {i}"
+        );
+        let h = i16::from_le_bytes([run.buffers[&1][2 * i], run.buffers[&1][2 * i + 1]]);
+        assert_eq!(h, shorts[i].wrapping_mul(2).wrapping_sub(1), "short {i}");
+    }
+    let wide = u64s(&run.buffers[&2]);
+    let lane = (0..32)
+        .find(|&i| wide[0] == ((i as u64) << 40) + u64::from(bytes[i]))
+        .unwrap_or_else(|| panic!("total {:#x} is no invocation's", wide[0]));
+    assert_eq!(wide[1] as i64, i64::from(shorts[lane]) * -5, "signedTotal");
+}

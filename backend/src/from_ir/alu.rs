@@ -455,6 +455,10 @@ impl Isel<'_> {
         to: Scalar,
         inst: &InstData,
     ) -> Result<Comp, BackendError> {
+        let int = |s: Scalar| matches!(s, Scalar::Int { .. });
+        if matches!(op, ConvOp::UConvert | ConvOp::SConvert) && int(from) && int(to) {
+            return Ok(self.narrow_int(a, from, op == ConvOp::SConvert && to.size() > from.size()));
+        }
         let is32 = |s: Scalar| s.size() == 4 && s != Scalar::Bool;
         if !is32(from) || !is32(to) {
             return Err(self.unsupported(format!("conversions from {from} to {to}"), inst));

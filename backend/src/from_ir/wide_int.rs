@@ -312,6 +312,18 @@ impl Isel<'_> {
         Ok(out)
     }
 
+    /// An 8- or 16-bit integer lives in the low bits of a word whose high
+    /// bits are left as arithmetic made them (stores write only the low
+    /// bits): widening it zero- or sign-fills them (SGXT). Wider integers
+    /// pass as they are.
+    pub(super) fn narrow_int(&mut self, c: Comp, from: Scalar, signed: bool) -> Comp {
+        let bits = from.size() * 8;
+        if bits >= 32 {
+            return c;
+        }
+        self.sgxt(c, Comp::Const(bits), signed)
+    }
+
     /// Integer conversions where either side is 64 bits wide, and bitcasts
     /// of 64-bit values (the words stay as they are).
     pub(super) fn wide_convert(
@@ -330,9 +342,6 @@ impl Isel<'_> {
                 return Err(self.unsupported(format!("conversions from {from} to {to}"), inst));
             }
         }
-        if from.size() != 4 && !is_wide(from) || to.size() != 4 && !is_wide(to) {
-            return Err(self.unsupported(format!("conversions from {from} to {to}"), inst));
-        }
         Ok(match (is_wide(from), is_wide(to)) {
             (true, true) | (false, false) => x.to_vec(),
             // Truncation keeps the low word.
@@ -340,6 +349,7 @@ impl Isel<'_> {
             (false, true) => {
                 let mut out = Vec::with_capacity(2 * x.len());
                 for &c in x {
+                    let c = self.narrow_int(c, from, op == ConvOp::SConvert);
                     let hi = if op == ConvOp::SConvert {
                         self.shr_arithmetic(c, Comp::Const(31))
                     } else {
