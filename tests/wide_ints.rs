@@ -126,7 +126,7 @@ fn check(arch: Arch) {
             (1, words(&b)),
             (2, vec![0; 8 * 8 * 32]),
             (3, vec![0; 4 * 32]),
-            (4, vec![0; 8 * 8 * 32]),
+            (4, vec![0; 10 * 8 * 32]),
         ]
         .into_iter()
         .collect(),
@@ -147,6 +147,17 @@ fn check(arch: Arch) {
         );
         let got = u32::from_le_bytes(flags[4 * i..4 * i + 4].try_into().expect("4 bytes"));
         assert_eq!(got, f, "comparison flags of pair {i} {:x?}", PAIRS[i]);
+        let (x, y) = PAIRS[i];
+        let m = [
+            if i % 2 == 0 { x.wrapping_add(y) } else { x },
+            if i % 3 == 0 { x } else { y },
+        ];
+        let got = [shifts[8 * 32 + 2 * i], shifts[8 * 32 + 2 * i + 1]];
+        assert_eq!(
+            got,
+            [m[0] ^ (x << 1), m[1]],
+            "swizzles and select of pair {i}"
+        );
         let want = expected_shifts(i);
         assert_eq!(
             &shifts[8 * i..8 * i + 8],

@@ -33,6 +33,12 @@ void main()
     s[8 * i + 5] = x * y;
     s[8 * i + 6] = x * 0x100000003ul;
     s[8 * i + 7] = uint64_t(sx * sy);
+    // Swizzles and a per-element select of 64-bit vectors.
+    u64vec3 v = u64vec3(x, y, x + y);
+    u64vec2 w = v.zx;
+    u64vec2 m = mix(v.xy, w, bvec2(i % 2u == 0u, i % 3u == 0u));
+    s[8 * 32 + 2 * i] = m.x ^ (w.y << 1);
+    s[8 * 32 + 2 * i + 1] = m.y;
     flags[i] = uint(x < y) | uint(x <= y) << 1 | uint(x > y) << 2 | uint(x >= y) << 3
         | uint(sx < sy) << 4 | uint(sx <= sy) << 5 | uint(sx > sy) << 6 | uint(sx >= sy) << 7
         | uint(x == y) << 8 | uint(x != y) << 9 | uint(x < 0x100000000ul) << 10;

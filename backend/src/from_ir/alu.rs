@@ -488,7 +488,7 @@ impl Isel<'_> {
 
     /// A 64-bit value, integer or not (64-bit floats are refused where
     /// their arithmetic is selected).
-    fn wide_int(&self, v: ir::Value) -> bool {
+    pub(super) fn wide_int(&self, v: ir::Value) -> bool {
         self.scalar_of(v).is_some_and(wide_int::is_wide)
     }
 
@@ -643,10 +643,19 @@ impl Isel<'_> {
             I::VectorShuffle { a, b, components } => {
                 let mut both = per_comp(self, *a)?;
                 both.extend(per_comp(self, *b)?);
+                // A 64-bit element is two words.
+                let w = if self.wide_int(*a) { 2 } else { 1 };
                 let mut out = Vec::new();
                 for &c in components {
                     // 0xFFFFFFFF selects an undefined component.
-                    out.push(both.get(c as usize).copied().unwrap_or(Comp::Const(0)));
+                    for k in 0..w {
+                        let at = (c as usize).checked_mul(w).and_then(|i| i.checked_add(k));
+                        out.push(
+                            at.and_then(|i| both.get(i))
+                                .copied()
+                                .unwrap_or(Comp::Const(0)),
+                        );
+                    }
                 }
                 out
             }

@@ -490,6 +490,11 @@ impl<'a> Isel<'a> {
             }
             I::Atomic { op, ptr, args } => self.memory_atomic(*op, *ptr, args, inst)?,
             I::Subgroup(op, args) => self.subgroup_op(*op, args, inst)?,
+            I::ExtractDynamic { vector, .. } | I::InsertDynamic { vector, .. }
+                if self.wide_int(*vector) =>
+            {
+                return Err(self.unsupported("a dynamic index into a 64-bit vector", inst));
+            }
             I::ExtractDynamic { vector, index } => self.extract_dynamic(*vector, *index, inst)?,
             I::InsertDynamic {
                 vector,
