@@ -308,3 +308,19 @@ fn small_and_wide_ints_widen_and_narrow() {
         .unwrap_or_else(|| panic!("total {:#x} is no invocation's", wide[0]));
     assert_eq!(wide[1] as i64, i64::from(shorts[lane]) * -5, "signedTotal");
 }
+
+/// A 64-bit division has no lowering yet: the error names the operation,
+/// the SPIR-V opcode and the result id (%29 in tests/data/wide_div.comp).
+#[test]
+fn wide_division_is_a_clear_error() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/wide_div.comp.spv");
+    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let spirv = spvsass::frontend::words_from_bytes(&bytes).unwrap_or_else(|e| panic!("{e}"));
+    let err = match spvsass::compile(&spirv, &spvsass::Options::default()) {
+        Ok(_) => panic!("a 64-bit division compiled"),
+        Err(e) => e.to_string(),
+    };
+    for part in ["64-bit integer UDiv", "OpUDiv", "%29"] {
+        assert!(err.contains(part), "{err:?} lacks {part:?}");
+    }
+}
