@@ -126,7 +126,7 @@ fn check(arch: Arch) {
             (1, words(&b)),
             (2, vec![0; 8 * 8 * 32]),
             (3, vec![0; 4 * 32]),
-            (4, vec![0; 10 * 8 * 32]),
+            (4, vec![0; 14 * 8 * 32]),
         ]
         .into_iter()
         .collect(),
@@ -157,6 +157,13 @@ fn check(arch: Arch) {
             got,
             [m[0] ^ (x << 1), m[1]],
             "swizzles and select of pair {i}"
+        );
+        let (sx, sy) = (x as i64, y as i64);
+        let minmax = [x.min(y), x.max(y), sx.min(sy) as u64, sx.max(sy) as u64];
+        assert_eq!(
+            &shifts[10 * 32 + 4 * i..10 * 32 + 4 * i + 4],
+            &minmax,
+            "min/max of pair {i}"
         );
         let want = expected_shifts(i);
         assert_eq!(

@@ -39,6 +39,10 @@ void main()
     u64vec2 m = mix(v.xy, w, bvec2(i % 2u == 0u, i % 3u == 0u));
     s[8 * 32 + 2 * i] = m.x ^ (w.y << 1);
     s[8 * 32 + 2 * i + 1] = m.y;
+    s[10 * 32 + 4 * i] = min(x, y);
+    s[10 * 32 + 4 * i + 1] = max(x, y);
+    s[10 * 32 + 4 * i + 2] = uint64_t(min(sx, sy));
+    s[10 * 32 + 4 * i + 3] = uint64_t(max(sx, sy));
     flags[i] = uint(x < y) | uint(x <= y) << 1 | uint(x > y) << 2 | uint(x >= y) << 3
         | uint(sx < sy) << 4 | uint(sx <= sy) << 5 | uint(sx > sy) << 6 | uint(sx >= sy) << 7
         | uint(x == y) << 8 | uint(x != y) << 9 | uint(x < 0x100000000ul) << 10;

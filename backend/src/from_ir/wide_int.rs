@@ -184,6 +184,10 @@ impl Isel<'_> {
                     | BinaryOp::And
                     | BinaryOp::Or
                     | BinaryOp::Xor
+                    | BinaryOp::UMin
+                    | BinaryOp::UMax
+                    | BinaryOp::SMin
+                    | BinaryOp::SMax
             );
         if !supported || x.len() / 2 != y.len() / y_width || !x.len().is_multiple_of(2) {
             return Err(self.unsupported(format!("64-bit integer {op:?}"), inst));
@@ -198,6 +202,24 @@ impl Isel<'_> {
             let b = [b[0], b[1]];
             match op {
                 BinaryOp::IMul => out.extend(self.mul64(a, b)),
+                // The compare of the whole pair picks both words.
+                BinaryOp::UMin | BinaryOp::UMax | BinaryOp::SMin | BinaryOp::SMax => {
+                    let cmp = match op {
+                        BinaryOp::UMin => CmpOp::ULt,
+                        BinaryOp::UMax => CmpOp::UGt,
+                        BinaryOp::SMin => CmpOp::SLt,
+                        _ => CmpOp::SGt,
+                    };
+                    let p = self.wide_compare(cmp, &a, &b, inst)?[0];
+                    for k in 0..2 {
+                        let (x, y) = (self.src_of(a[k]), self.src_of(b[k]));
+                        out.push(match p {
+                            Comp::Bool(true) => a[k],
+                            Comp::Bool(false) => b[k],
+                            _ => self.select(p, x, y),
+                        });
+                    }
+                }
                 BinaryOp::IAdd | BinaryOp::ISub => {
                     out.extend(self.add64(a, b, op == BinaryOp::ISub))
                 }
