@@ -65,6 +65,9 @@ golden! {
     c_pred_pressure_sm86: "c_pred_pressure.comp", Arch::Sm86;
     loops_break_continue_sm86: "loops_break_continue.comp", Arch::Sm86;
     phi_heavy_loop_sm86: "phi_heavy_loop.comp", Arch::Sm86;
+    buffer_device_address_sm86: "buffer_device_address.comp", Arch::Sm86;
+    ptr_access_chain_sm86: "ptr_access_chain.comp", Arch::Sm86;
+    small_and_wide_ints_sm86: "small_and_wide_ints.comp", Arch::Sm86;
     w_subgroup_add48_mesh_sm86: "w_subgroup_add48.mesh", Arch::Sm86;
     geometric_sm86: "geometric.comp", Arch::Sm86;
     bit_operations_sm86: "bit_operations.comp", Arch::Sm86;

@@ -3,6 +3,7 @@
 //! constant.
 
 use super::places::sub_range;
+use super::wide_int;
 use super::{Comp, Isel};
 use crate::error::BackendError;
 use crate::fold::{Folded, fold};
@@ -178,7 +179,7 @@ impl Isel<'_> {
         }))
     }
 
-    fn binary(
+    pub(super) fn binary(
         &mut self,
         op: BinaryOp,
         a: Comp,
@@ -411,7 +412,12 @@ impl Isel<'_> {
         }
     }
 
-    fn unary(&mut self, op: UnaryOp, a: Comp, inst: &InstData) -> Result<Comp, BackendError> {
+    pub(super) fn unary(
+        &mut self,
+        op: UnaryOp,
+        a: Comp,
+        inst: &InstData,
+    ) -> Result<Comp, BackendError> {
         let s = self.src(a);
         Ok(match op {
             UnaryOp::INeg => self.alu(Op::IAdd3(OpIAdd3 {
@@ -449,6 +455,10 @@ impl Isel<'_> {
         to: Scalar,
         inst: &InstData,
     ) -> Result<Comp, BackendError> {
+        let int = |s: Scalar| matches!(s, Scalar::Int { .. });
+        if matches!(op, ConvOp::UConvert | ConvOp::SConvert) && int(from) && int(to) {
+            return Ok(self.narrow_int(a, from, op == ConvOp::SConvert && to.size() > from.size()));
+        }
         let is32 = |s: Scalar| s.size() == 4 && s != Scalar::Bool;
         if !is32(from) || !is32(to) {
             return Err(self.unsupported(format!("conversions from {from} to {to}"), inst));
@@ -476,6 +486,17 @@ impl Isel<'_> {
         })
     }
 
+    /// A 64-bit value, integer or not (64-bit floats are refused where
+    /// their arithmetic is selected).
+    pub(super) fn wide_int(&self, v: ir::Value) -> bool {
+        self.scalar_of(v).is_some_and(wide_int::is_wide)
+    }
+
+    /// Whether `v` is an 8- or 16-bit integer (scalar or vector).
+    fn is_narrow_int(&self, v: ir::Value) -> bool {
+        matches!(self.scalar_of(v), Some(Scalar::Int { bits, .. }) if bits < 32)
+    }
+
     fn scalar_of(&self, v: ir::Value) -> Option<Scalar> {
         match self.sh.value_type(v) {
             Type::Scalar(s) | Type::Vector { scalar: s, .. } => Some(*s),
@@ -499,9 +520,48 @@ impl Isel<'_> {
     }
 
     pub(super) fn alu_inst(&mut self, inst: &InstData) -> Result<Vec<Comp>, BackendError> {
+        use ir::BinaryOp as B;
         use ir::Op as I;
         let per_comp = |this: &Self, v: ir::Value| this.value(v).cloned();
         Ok(match &inst.op {
+            I::Binary(op, a, b) if self.wide_int(*a) => {
+                let (x, y) = (per_comp(self, *a)?, per_comp(self, *b)?);
+                self.wide_binary(*op, &x, &y, inst)?
+            }
+            I::Cmp(op, a, b) if self.wide_int(*a) => {
+                let (x, y) = (per_comp(self, *a)?, per_comp(self, *b)?);
+                self.wide_compare(*op, &x, &y, inst)?
+            }
+            I::Unary(op, a) if self.wide_int(*a) => {
+                let x = per_comp(self, *a)?;
+                self.wide_unary(*op, &x, inst)?
+            }
+            // An 8- or 16-bit integer keeps whatever arithmetic left in the
+            // high bits of its word; ops whose low bits depend on them
+            // would be silently wrong, so they are refused.
+            I::Cmp(_, a, _) if self.is_narrow_int(*a) => {
+                return Err(self.unsupported("comparisons of 8- or 16-bit integers", inst));
+            }
+            I::Binary(
+                B::UDiv
+                | B::SDiv
+                | B::UMod
+                | B::SRem
+                | B::SMod
+                | B::ShrLogical
+                | B::ShrArithmetic
+                | B::UMin
+                | B::UMax
+                | B::SMin
+                | B::SMax,
+                a,
+                _,
+            ) if self.is_narrow_int(*a) => {
+                return Err(self.unsupported(
+                    "division, remainder, right shifts, min and max of 8- or 16-bit integers",
+                    inst,
+                ));
+            }
             I::Binary(op, a, b) => {
                 let (x, y) = (per_comp(self, *a)?, per_comp(self, *b)?);
                 let mut out = Vec::new();
@@ -525,12 +585,26 @@ impl Isel<'_> {
                 }
                 out
             }
+            // A physical pointer is its 64-bit address (phys_ptr.rs).
+            I::Convert(ConvOp::UToPtr | ConvOp::PtrToU, a) => per_comp(self, *a)?,
+            I::Convert(ConvOp::Bitcast, a)
+                if self.physical_pointee(*a).is_some()
+                    || inst
+                        .result
+                        .is_some_and(|r| self.physical_pointee(r).is_some()) =>
+            {
+                per_comp(self, *a)?
+            }
             I::Convert(op, a) => {
                 let from = self.scalar_of(*a);
                 let to = inst.result.and_then(|r| self.scalar_of(r));
                 let (Some(from), Some(to)) = (from, to) else {
                     return Err(self.unsupported("conversions of non-numeric values", inst));
                 };
+                if wide_int::is_wide(from) || wide_int::is_wide(to) {
+                    let x = per_comp(self, *a)?;
+                    return self.wide_convert(*op, &x, from, to, inst);
+                }
                 let mut out = Vec::new();
                 for p in per_comp(self, *a)? {
                     out.push(self.convert(*op, p, from, to, inst)?);
@@ -550,10 +624,12 @@ impl Isel<'_> {
                 {
                     return Err(self.unsupported("selects between booleans", inst));
                 }
+                // A scalar condition selects whole composites; a vector one
+                // each element, of one or two words.
+                let per_cond = (t.len() / conds.len().max(1)).max(1);
                 let mut out = Vec::new();
                 for (i, (a, b)) in t.into_iter().zip(f).enumerate() {
-                    // A scalar condition selects whole composites.
-                    let c = conds[if conds.len() == 1 { 0 } else { i }];
+                    let c = conds[(i / per_cond).min(conds.len() - 1)];
                     let (a, b) = (self.src(a), self.src(b));
                     out.push(match c {
                         Comp::Bool(true) => self.alu(Op::Mov(crate::isa::OpMov {
@@ -599,12 +675,24 @@ impl Isel<'_> {
             I::VectorShuffle { a, b, components } => {
                 let mut both = per_comp(self, *a)?;
                 both.extend(per_comp(self, *b)?);
+                // A 64-bit element is two words.
+                let w = if self.wide_int(*a) { 2 } else { 1 };
                 let mut out = Vec::new();
                 for &c in components {
                     // 0xFFFFFFFF selects an undefined component.
-                    out.push(both.get(c as usize).copied().unwrap_or(Comp::Const(0)));
+                    for k in 0..w {
+                        let at = (c as usize).checked_mul(w).and_then(|i| i.checked_add(k));
+                        out.push(
+                            at.and_then(|i| both.get(i))
+                                .copied()
+                                .unwrap_or(Comp::Const(0)),
+                        );
+                    }
                 }
                 out
+            }
+            I::Math(op, _) if inst.result.is_some_and(|r| self.wide_int(r)) => {
+                return Err(self.unsupported(format!("64-bit {op:?}"), inst));
             }
             I::Math(op, args) => return self.math_inst(*op, args, inst),
             _ => return Err(self.unsupported("this instruction", inst)),

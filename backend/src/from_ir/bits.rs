@@ -77,7 +77,7 @@ impl Isel<'_> {
     }
 
     /// Sign- or zero-extends the low `n` bits (SGXT; n = 0 gives 0).
-    fn sgxt(&mut self, a: Comp, n: Comp, signed: bool) -> Comp {
+    pub(super) fn sgxt(&mut self, a: Comp, n: Comp, signed: bool) -> Comp {
         let (a, n) = (self.src_of(a), self.src_of(n));
         self.alu(Op::Sgxt(OpSgxt {
             dst: Dst::None,

@@ -7,7 +7,7 @@
 //! steps over rows: whole-matrix accesses follow it (`scalars`), an access
 //! chain into one of its columns is refused (`child`).
 
-use spvsass_frontend::ir::{Scalar, Shader, Type, TypeId};
+use spvsass_frontend::ir::{Scalar, Shader, StorageClass, Type, TypeId};
 
 fn round_up(x: u32, align: u32) -> u32 {
     x.div_ceil(align.max(1)) * align.max(1)
@@ -53,6 +53,11 @@ pub fn size_align(sh: &Shader, ty: TypeId) -> Option<(u32, u32)> {
             }
             (round_up(end, align), align)
         }
+        // A buffer device address (phys_ptr.rs).
+        Type::Pointer {
+            class: StorageClass::PhysicalStorageBuffer,
+            ..
+        } => (8, 8),
         Type::Void | Type::Pointer { .. } => return None,
     })
 }
@@ -166,6 +171,17 @@ fn scalar_type(sh: &Shader, s: Scalar) -> Option<TypeId> {
 pub fn scalars(sh: &Shader, ty: TypeId, base: u32, out: &mut Vec<(u32, Scalar)>) -> Option<()> {
     match &sh.types[ty] {
         Type::Scalar(s) => out.push((base, *s)),
+        // A buffer device address is stored as a u64.
+        Type::Pointer {
+            class: StorageClass::PhysicalStorageBuffer,
+            ..
+        } => out.push((
+            base,
+            Scalar::Int {
+                bits: 64,
+                signed: false,
+            },
+        )),
         Type::Vector { scalar, len } => {
             for i in 0..u32::from(*len) {
                 out.push((base + i * scalar.size(), *scalar));

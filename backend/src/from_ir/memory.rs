@@ -103,12 +103,12 @@ enum Target {
 
 /// A resolved access: the type at the end of the chain, its constant byte
 /// offset and the dynamic byte offset (a register), if any.
-struct Addressed {
-    leaf: TypeId,
-    konst: u32,
-    dynamic: Option<Src>,
+pub(super) struct Addressed {
+    pub leaf: TypeId,
+    pub konst: u32,
+    pub dynamic: Option<Src>,
     /// A power of two the dynamic offset is a multiple of.
-    dyn_align: u32,
+    pub dyn_align: u32,
 }
 
 /// The word an atomic works on (`Isel::atomic_word`).
@@ -272,7 +272,7 @@ impl Isel<'_> {
         })
     }
 
-    fn leaf_scalars(
+    pub(super) fn leaf_scalars(
         &self,
         a: &Addressed,
         inst: &InstData,
@@ -284,12 +284,21 @@ impl Isel<'_> {
                 inst,
             )
         })?;
-        out.into_iter()
-            .map(|(offset, s)| match mem_size(s) {
-                Some(size) => Ok((offset, size, s)),
-                None => Err(self.mem_error(format!("{s} values in memory"), inst)),
-            })
-            .collect()
+        let mut parts = Vec::with_capacity(out.len());
+        for (offset, s) in out {
+            match (s, mem_size(s)) {
+                (_, Some(size)) => parts.push((offset, size, s)),
+                // A 64-bit integer is its two words, low first (little
+                // endian, as the register pair holds it).
+                (Scalar::Int { bits: 64, signed }, None) => {
+                    let word = Scalar::Int { bits: 32, signed };
+                    parts.push((offset, MemSize::B32, word));
+                    parts.push((offset + 4, MemSize::B32, word));
+                }
+                _ => return Err(self.mem_error(format!("{s} values in memory"), inst)),
+            }
+        }
+        Ok(parts)
     }
 
     /// Consecutive virtual registers standing for an aligned register group

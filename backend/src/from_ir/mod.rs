@@ -25,6 +25,7 @@ mod mesh_cull_test;
 mod mesh_out;
 mod output_slots;
 mod pack;
+mod phys_ptr;
 pub mod places;
 pub mod shared;
 mod statistics;
@@ -33,6 +34,7 @@ mod subgroup_scan;
 mod subgroups;
 pub mod task_out;
 mod unreachable;
+mod wide_int;
 
 use crate::abi;
 use crate::error::{BackendError, spirv_opcode};
@@ -416,7 +418,11 @@ impl<'a> Isel<'a> {
                 match ty {
                     ir::Type::Scalar(ir::Scalar::Bool) => vec![Comp::Bool(*bits != 0)],
                     ir::Type::Scalar(s) if s.size() <= 4 => vec![Comp::Const(*bits as u32)],
-                    _ => return Err(self.unsupported("64-bit constants", inst)),
+                    // Low word first (wide_int.rs).
+                    ir::Type::Scalar(ir::Scalar::Int { bits: 64, .. }) => {
+                        vec![Comp::Const(*bits as u32), Comp::Const((*bits >> 32) as u32)]
+                    }
+                    _ => return Err(self.unsupported("64-bit float constants", inst)),
                 }
             }
             I::Undef => {
@@ -424,8 +430,22 @@ impl<'a> Isel<'a> {
                 let n = comp_count(self.sh, ty).unwrap_or(1);
                 vec![Comp::Const(0); n as usize]
             }
+            I::AccessChain { base, indices } if self.physical_pointee(*base).is_some() => {
+                self.physical_chain(*base, None, indices, inst)?
+            }
+            I::PtrAccessChain {
+                base,
+                element,
+                indices,
+            } => self.physical_chain(*base, Some(*element), indices, inst)?,
             // Pointers have no components: their uses resolve them to places.
             I::VarAddr(_) | I::AccessChain { .. } => return Ok(()),
+            I::Load { ptr } if self.physical_pointee(*ptr).is_some() => {
+                self.load_physical(*ptr, inst)?
+            }
+            I::Store { ptr, value } if self.physical_pointee(*ptr).is_some() => {
+                return self.store_physical(*ptr, *value, inst);
+            }
             I::Load { ptr } => self.load(*ptr, inst)?,
             I::Store { ptr, value } => {
                 let place = resolve(self.sh, *ptr, inst.spirv_id)?;
@@ -493,6 +513,11 @@ impl<'a> Isel<'a> {
             }
             I::Atomic { op, ptr, args } => self.memory_atomic(*op, *ptr, args, inst)?,
             I::Subgroup(op, args) => self.subgroup_op(*op, args, inst)?,
+            I::ExtractDynamic { vector, .. } | I::InsertDynamic { vector, .. }
+                if self.wide_int(*vector) =>
+            {
+                return Err(self.unsupported("a dynamic index into a 64-bit vector", inst));
+            }
             I::ExtractDynamic { vector, index } => self.extract_dynamic(*vector, *index, inst)?,
             I::InsertDynamic {
                 vector,

@@ -2,7 +2,7 @@
 //! the variable plus the path of indices into it.
 
 use crate::error::BackendError;
-use spvsass_frontend::ir::{GlobalVar, Op, Shader, Type, TypeId, Value};
+use spvsass_frontend::ir::{GlobalVar, Op, Scalar, Shader, StorageClass, Type, TypeId, Value};
 
 /// One step of an access chain.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -18,12 +18,18 @@ pub struct Place {
     pub path: Vec<Step>,
 }
 
+/// The 32-bit components of one scalar: two for 64-bit ones (low word
+/// first), one otherwise.
+pub fn scalar_comps(s: Scalar) -> u32 {
+    if s.size() == 8 { 2 } else { 1 }
+}
+
 /// The number of 32-bit components a value of type `ty` occupies in
 /// registers (booleans take one predicate).
 pub fn comp_count(sh: &Shader, ty: TypeId) -> Option<u32> {
     Some(match &sh.types[ty] {
-        Type::Scalar(_) => 1,
-        Type::Vector { len, .. } => u32::from(*len),
+        Type::Scalar(s) => scalar_comps(*s),
+        Type::Vector { len, scalar } => u32::from(*len) * scalar_comps(*scalar),
         Type::Matrix {
             column, columns, ..
         } => comp_count(sh, *column)? * u32::from(*columns),
@@ -34,6 +40,11 @@ pub fn comp_count(sh: &Shader, ty: TypeId) -> Option<u32> {
             .iter()
             .map(|m| comp_count(sh, m.ty))
             .sum::<Option<u32>>()?,
+        // A buffer device address: its 64-bit address (phys_ptr.rs).
+        Type::Pointer {
+            class: StorageClass::PhysicalStorageBuffer,
+            ..
+        } => 2,
         Type::Array { len: None, .. } | Type::Void | Type::Pointer { .. } => return None,
     })
 }
@@ -47,7 +58,7 @@ pub fn sub_range(sh: &Shader, ty: TypeId, index: u32) -> Option<(TypeId, u32)> {
                 .iter()
                 .find(|(_, t)| **t == Type::Scalar(*scalar))?
                 .0;
-            Some((scalar_ty, index))
+            Some((scalar_ty, index * scalar_comps(*scalar)))
         }
         Type::Matrix {
             column, columns, ..
