@@ -156,9 +156,15 @@ pub fn simulate(
 }
 
 /// The method stream of a draw of `group_count` workgroups (task
-/// workgroups when there is a task shader), as pushbuffer words.
-pub fn draw_methods(task: Option<&Binary>, mesh: &Binary, group_count: u32) -> Vec<u32> {
-    backend::methods::encode_draw(task, mesh, group_count)
+/// workgroups when there is a task shader), as pushbuffer words; a
+/// non-zero `view_mask` draws once per set bit (`backend::methods`).
+pub fn draw_methods(
+    task: Option<&Binary>,
+    mesh: &Binary,
+    group_count: u32,
+    view_mask: u32,
+) -> Vec<u32> {
+    backend::methods::encode_draw(task, mesh, group_count, view_mask)
 }
 
 /// Rasterizes a simulated mesh draw into an image (Vulkan's rules, the
@@ -218,13 +224,12 @@ pub fn simulate_bound_draw(
         .iter()
         .try_fold(1u32, |acc, &g| acc.checked_mul(g))
         .ok_or(Error::TooManyGroups(groups))?;
-    let words = draw_methods(task, mesh, count);
+    let words = draw_methods(task, mesh, count, view_mask);
     Ok(sim::run_methods_bound(
         &words,
         task,
         mesh,
         Some(groups),
-        view_mask,
         inputs,
         options,
     )?)

@@ -71,6 +71,10 @@ enum Command {
         /// Workgroup counts of the draw (--emit methods): X or X,Y,Z.
         #[arg(long, default_value = "1", value_parser = parse_groups)]
         groups: [u32; 3],
+        /// Multiview (--emit methods): one draw per set bit (0b101 or 5),
+        /// each after its view index and SET_RT_LAYER. 0: no multiview.
+        #[arg(long, default_value = "0", value_parser = parse_view_mask)]
+        view_mask: u32,
     },
     /// Assemble a listing (the syntax `disasm` prints) into a compute binary.
     Asm {
@@ -482,6 +486,7 @@ fn run(cli: Cli) -> Result<(), String> {
             emit,
             task,
             groups,
+            view_mask,
         } => {
             let task_present = task_present || task.is_some();
             let compiled = compile_input(
@@ -516,8 +521,12 @@ fn run(cli: Cli) -> Result<(), String> {
                         None => None,
                     };
                     let count = groups.iter().product();
-                    let words =
-                        spvsass::draw_methods(task_binary.as_ref(), &compiled.binary, count);
+                    let words = spvsass::draw_methods(
+                        task_binary.as_ref(),
+                        &compiled.binary,
+                        count,
+                        view_mask,
+                    );
                     print!(
                         "{}",
                         spvsass::backend::methods::print(&words, arch).map_err(|e| e.to_string())?

@@ -86,36 +86,46 @@ golden! {
     ref_views_mesh_sm86: "ref_views.mesh", Arch::Sm86;
 }
 
+/// The golden file of the method stream of `name` under `view_mask`.
+fn methods_golden(name: &str, view_mask: u32) -> String {
+    match view_mask {
+        0 => format!("{name}.methods"),
+        m => format!("{name}.views{m:#b}.methods"),
+    }
+}
+
 /// The decoded method stream of a one-workgroup draw of mesh shader
-/// `name` (behind its task shader, when it has one), on sm86.
-fn check_methods(name: &str) {
+/// `name` (behind its task shader, when it has one), on sm86, under
+/// `view_mask` (0: no multiview).
+fn check_methods(name: &str, view_mask: u32) {
     let mesh = common::compile(name, Arch::Sm86);
     let task = common::task_partner(name).map(|t| common::compile(&t, Arch::Sm86));
-    let words = spvsass::draw_methods(task.as_ref().map(|t| &t.binary), &mesh.binary, 1);
+    let words = spvsass::draw_methods(task.as_ref().map(|t| &t.binary), &mesh.binary, 1, view_mask);
     let text = spvsass::backend::methods::print(&words, Arch::Sm86).expect("prints");
     let mut mint = goldenfile::Mint::new(golden_dir());
     let mut file = mint
-        .new_goldenfile(format!("{name}.methods"))
+        .new_goldenfile(methods_golden(name, view_mask))
         .expect("golden file");
     file.write_all(text.as_bytes()).expect("write methods");
 }
 
 macro_rules! golden_methods {
-    ($($test:ident: $name:literal;)*) => {
-        $(#[test] fn $test() { check_methods($name); })*
-        const METHOD_GOLDENS: &[&str] = &[$($name),*];
+    ($($test:ident: $name:literal, $mask:literal;)*) => {
+        $(#[test] fn $test() { check_methods($name, $mask); })*
+        const METHOD_GOLDENS: &[(&str, u32)] = &[$(($name, $mask)),*];
     };
 }
 
 golden_methods! {
-    point_methods: "point.mesh";
-    triangle_methods: "triangle.mesh";
-    d_payload_methods: "d_payload.mesh";
-    d_prims_methods: "d_prims.mesh";
-    d_viewport_methods: "d_viewport.mesh";
-    d_cull_narrow_methods: "d_cull_narrow.mesh";
-    w_vertices128_methods: "w_vertices128.mesh";
-    w_exchange_methods: "w_exchange.mesh";
+    point_methods: "point.mesh", 0;
+    triangle_methods: "triangle.mesh", 0;
+    triangle_views_methods: "triangle.mesh", 0b101;
+    d_payload_methods: "d_payload.mesh", 0;
+    d_prims_methods: "d_prims.mesh", 0;
+    d_viewport_methods: "d_viewport.mesh", 0;
+    d_cull_narrow_methods: "d_cull_narrow.mesh", 0;
+    w_vertices128_methods: "w_vertices128.mesh", 0;
+    w_exchange_methods: "w_exchange.mesh", 0;
 }
 
 #[test]
@@ -123,7 +133,7 @@ fn goldens_shaders_and_tests_agree() {
     let mut expected: Vec<String> = GOLDENS
         .iter()
         .map(|(n, a)| format!("{n}.{a}.sass"))
-        .chain(METHOD_GOLDENS.iter().map(|n| format!("{n}.methods")))
+        .chain(METHOD_GOLDENS.iter().map(|&(n, m)| methods_golden(n, m)))
         .collect();
     expected.sort();
     let mut found: Vec<String> = std::fs::read_dir(golden_dir())

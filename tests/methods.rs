@@ -15,7 +15,7 @@ fn point() -> spvsass::Compiled {
 #[test]
 fn the_group_count_comes_from_the_stream() {
     let m = point();
-    let mut words = spvsass::draw_methods(None, &m.binary, 1);
+    let mut words = spvsass::draw_methods(None, &m.binary, 1, 0);
     // The last word is DRAW_VERTEX_ARRAY_BEGIN_END_B.COUNT.
     *words.last_mut().unwrap() = 3;
     let d = run_methods(&words, None, &m.binary, &SimOptions::default()).expect("runs");
@@ -33,7 +33,7 @@ fn a_grid_is_a_count_for_the_hardware() {
     // The stream carries the count 6; the shader splits its linear index
     // by the grid in the root table (x fastest).
     assert_eq!(
-        methods::decode(&spvsass::draw_methods(None, &m.binary, 6))
+        methods::decode(&spvsass::draw_methods(None, &m.binary, 6, 0))
             .unwrap()
             .group_count,
         Some(6)
@@ -46,7 +46,7 @@ fn a_grid_is_a_count_for_the_hardware() {
 fn the_task_draw_stream_has_the_init_shader() {
     let t = common::compile("d_payload.task", Arch::Sm86);
     let m = common::compile("d_payload.mesh", Arch::Sm86);
-    let words = spvsass::draw_methods(Some(&t.binary), &m.binary, 2);
+    let words = spvsass::draw_methods(Some(&t.binary), &m.binary, 2, 0);
     let state = methods::decode(&words).expect("decodes");
     // 32 threads; 0x20 reserved + 34 payload words = 168 bytes: 2 lines.
     assert_eq!(state.init_shader, Some([32, 2, 2]));
@@ -62,7 +62,7 @@ fn decode_err(words: &[u32]) -> MethodError {
 #[test]
 fn truncated_stream() {
     let m = point();
-    let words = spvsass::draw_methods(None, &m.binary, 1);
+    let words = spvsass::draw_methods(None, &m.binary, 1, 0);
     let err = decode_err(&words[..words.len() - 1]);
     assert_eq!(
         err,
@@ -103,7 +103,7 @@ fn unknown_method() {
 #[test]
 fn mesh_state_before_mesh_control() {
     let m = point();
-    let words = spvsass::draw_methods(None, &m.binary, 1);
+    let words = spvsass::draw_methods(None, &m.binary, 1, 0);
     let err = decode_err(&words[1..]);
     assert_eq!(
         err,
@@ -117,7 +117,7 @@ fn mesh_state_before_mesh_control() {
 #[test]
 fn a_stream_without_a_draw() {
     let m = point();
-    let words = spvsass::draw_methods(None, &m.binary, 1);
+    let words = spvsass::draw_methods(None, &m.binary, 1, 0);
     let err = decode_err(&words[..words.len() - 3]);
     assert_eq!(err, MethodError::Missing("DRAW_VERTEX_ARRAY_BEGIN_END_B"));
 }
@@ -126,7 +126,7 @@ fn a_stream_without_a_draw() {
 fn a_stream_for_other_shaders_is_refused() {
     let point = point();
     let triangle = common::compile("triangle.mesh", Arch::Sm86);
-    let words = spvsass::draw_methods(None, &triangle.binary, 1);
+    let words = spvsass::draw_methods(None, &triangle.binary, 1, 0);
     let err = run_methods(&words, None, &point.binary, &SimOptions::default()).unwrap_err();
     assert_eq!(
         err,
@@ -144,7 +144,7 @@ fn a_stream_for_other_shaders_is_refused() {
 fn a_task_draw_needs_the_init_shader() {
     let t = common::compile("d_payload.task", Arch::Sm86);
     let m = common::compile("d_payload.mesh", Arch::Sm86);
-    let words = spvsass::draw_methods(None, &m.binary, 1);
+    let words = spvsass::draw_methods(None, &m.binary, 1, 0);
     let err = run_methods(&words, Some(&t.binary), &m.binary, &SimOptions::default()).unwrap_err();
     assert!(
         matches!(err, DrawError::Methods(MethodError::Missing(m)) if m.starts_with("SET_MESH_INIT_SHADER")),
@@ -155,7 +155,7 @@ fn a_task_draw_needs_the_init_shader() {
 #[test]
 fn draw_control_must_ignore_base_indices() {
     let m = point();
-    let mut words = spvsass::draw_methods(None, &m.binary, 1);
+    let mut words = spvsass::draw_methods(None, &m.binary, 1, 0);
     words[6] = header(HeaderType::Immediate, 0, 0, mthd::SET_DRAW_CONTROL_A);
     let err = decode_err(&words);
     assert!(
@@ -197,12 +197,36 @@ fn compile_emit_methods_prints_the_slides_format() {
     );
 }
 
+/// `--view-mask` prints the golden multiview stream of
+/// tests/golden/triangle.mesh.views0b101.methods.
+#[test]
+fn compile_emit_methods_with_a_view_mask() {
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_spvsass"))
+        .args([
+            "compile",
+            common::shader_path("triangle.mesh").to_str().unwrap(),
+            "--emit",
+            "methods",
+            "--view-mask",
+            "0b101",
+        ])
+        .output()
+        .expect("spvsass runs");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let golden = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/golden/triangle.mesh.views0b101.methods"),
+    )
+    .expect("golden");
+    assert_eq!(String::from_utf8_lossy(&o.stdout), golden);
+}
+
 /// Arbitrary words never panic the decoder or the printer: every stream is
 /// either a draw state or an error.
 #[test]
 fn random_streams_decode_or_fail_cleanly() {
     let m = point();
-    let valid = spvsass::draw_methods(None, &m.binary, 1);
+    let valid = spvsass::draw_methods(None, &m.binary, 1, 0);
     let mut seed = 0x9e37_79b9_u32;
     let mut next = move || {
         seed ^= seed << 13;
@@ -244,4 +268,54 @@ fn a_draw_over_the_workgroup_limit_is_refused() {
             .contains("COUNT over the 2^22 workgroups of one draw"),
         "{err}"
     );
+}
+
+/// A multiview stream runs one draw per view, each with the view index it
+/// loads into the root table and into the layer its SET_RT_LAYER names:
+/// the same draw as the simulator's per-view loop.
+#[test]
+fn a_multiview_stream_draws_each_view_into_its_layer() {
+    let m = common::compile("ref_views.mesh", Arch::Sm86);
+    let options = SimOptions::default();
+    let words = spvsass::draw_methods(None, &m.binary, 1, 0b101);
+    let from_stream = run_methods(&words, None, &m.binary, &options).expect("runs");
+    let looped = spvsass::sim::run_draw_multiview(None, &m.binary, [1, 1, 1], 0b101, &options)
+        .expect("runs");
+    assert_eq!(from_stream, looped);
+    assert_eq!(from_stream.queries.len(), 2);
+    // The first view's SET_RT_LAYER (IMMD, V = 0) sent to layer 1 instead.
+    let rt0 = header(HeaderType::Immediate, 0, 0, mthd::SET_RT_LAYER);
+    let at = words
+        .iter()
+        .position(|&w| w == rt0)
+        .expect("view 0's layer");
+    let mut moved = words.clone();
+    moved[at] = header(HeaderType::Immediate, 1, 0, mthd::SET_RT_LAYER);
+    let d = run_methods(&moved, None, &m.binary, &options).expect("runs");
+    let layers: Vec<Option<i32>> = d
+        .workgroups
+        .iter()
+        .flat_map(|w| w.primitives.iter().map(|p| p.layer))
+        .collect();
+    let per_view = layers.len() / 2;
+    assert!(per_view > 0);
+    assert!(
+        layers[..per_view].iter().all(|&l| l == Some(1)),
+        "{layers:?}"
+    );
+    assert!(
+        layers[per_view..].iter().all(|&l| l == Some(2)),
+        "{layers:?}"
+    );
+    // Only the layers moved: what each view's shader computed with its
+    // view index is unchanged.
+    let mut back = d.clone();
+    let first_view = back.workgroups.len() / 2;
+    for p in back.workgroups[..first_view]
+        .iter_mut()
+        .flat_map(|w| w.primitives.iter_mut())
+    {
+        p.layer = Some(0);
+    }
+    assert_eq!(back, from_stream);
 }

@@ -348,7 +348,7 @@ fn shared_lines_in_methods() {
     assert_eq!(mesh.binary.mesh.as_ref().unwrap().shared_mem_lines, 2);
     let task = common::compile("s_compact_match.task", Arch::Sm86);
     let m = compile_mesh("s_compact.mesh", true, Arch::Sm86);
-    let words = spvsass::draw_methods(Some(&task.binary), &m.binary, 1);
+    let words = spvsass::draw_methods(Some(&task.binary), &m.binary, 1, 0);
     let text = spvsass::backend::methods::print(&words, Arch::Sm86).expect("prints");
     // 0x20 + 128 payload bytes: 2 lines; one line of shared memory.
     assert!(text.contains(".LOCAL_BUFFER_LINES = (0x3)"), "{text}");

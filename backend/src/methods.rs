@@ -21,8 +21,27 @@
 //! the first two fields by one bit; this project does not);
 //! SHARED_MEM_LINES 0..9, LOCAL_BUFFER_LINES 12..22 and OUTPUT_TO_M_S_LINES
 //! 22..32 are project-defined.
+//!
+//! Multiview (seed 002): with a view mask, the setup is followed by one
+//! draw per set bit, in ascending view order, each preceded by the view
+//! index written into the root table and the render-target layer, as
+//! NVK's per-view draw loop does. LOAD_CONSTANT_BUFFER_OFFSET 0x238c and
+//! LOAD_CONSTANT_BUFFER(i) 0x2390 + 4i are from NVIDIA's public clc597.h
+//! (as quoted by a third-party header): the offset is a byte offset into
+//! the selected constant buffer, and each loaded word advances it by 4.
+//! The buffer loaded is the root table, bound as bank `abi::ROOT_BANK`;
+//! the real driver first selects it with SET_CONSTANT_BUFFER_SELECTOR_A/B/C
+//! (size and address), which this project's stream leaves implicit: the
+//! selection is always the root table. SET_RT_LAYER's address 0x15cc comes
+//! from ONE UNVERIFIED source; its fields (V 0..16, CONTROL 16, where
+//! CONTROL = 0 is V_SELECTS_LAYER) follow NVK's nvk_cmd_draw.c, which
+//! writes NV9097_SET_RT_LAYER with the view in V and CONTROL 0. Without a
+//! view mask the stream is the single draw of the slides, unchanged.
 
-use crate::binary::{Binary, MeshState, MeshTopology};
+mod check;
+
+use crate::abi;
+use crate::binary::{Binary, MeshTopology};
 use crate::isbe_layout::task as task_attr;
 use crate::target::Arch;
 use std::fmt::Write;
@@ -38,6 +57,11 @@ pub mod mthd {
     pub const SET_MESH_SHADER_B: u32 = 0x1154;
     pub const SET_MESH_INIT_SHADER: u32 = 0x1158;
     pub const SET_GLOBAL_BASE_INSTANCE_INDEX: u32 = 0x1438;
+    /// Unverified address (one source; see the module comment).
+    pub const SET_RT_LAYER: u32 = 0x15cc;
+    pub const LOAD_CONSTANT_BUFFER_OFFSET: u32 = 0x238c;
+    /// LOAD_CONSTANT_BUFFER(0); (i) is at + 4i, which this stream never uses.
+    pub const LOAD_CONSTANT_BUFFER0: u32 = 0x2390;
 }
 
 /// The header types.
@@ -111,6 +135,8 @@ mod f {
     pub const I_THREAD_COUNT: Range<u32> = 0..12;
     pub const I_LOCAL_BUFFER_LINES: Range<u32> = 12..22;
     pub const I_OUTPUT_TO_M_S_LINES: Range<u32> = 22..32;
+    pub const RT_LAYER_V: Range<u32> = 0..16;
+    pub const RT_LAYER_CONTROL: Range<u32> = 16..17;
 }
 
 /// Draw topology codes (SET_DRAW_CONTROL_A, SET_MESH_SHADER_A).
@@ -145,8 +171,32 @@ pub struct DrawState {
     pub global_base_instance: u32,
     pub draw_control_a: Option<u32>,
     pub start: u32,
-    /// DRAW_VERTEX_ARRAY_BEGIN_END_B.COUNT: the workgroups to launch.
+    /// DRAW_VERTEX_ARRAY_BEGIN_END_B.COUNT: the workgroups each draw
+    /// launches (the draws of a multiview stream must agree).
     pub group_count: Option<u32>,
+    /// The draws, in stream order: one without multiview, else one per view.
+    pub draws: Vec<Draw>,
+}
+
+/// One DRAW_VERTEX_ARRAY_BEGIN_END of a stream, with the per-view state
+/// written before it (both `None` outside multiview).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Draw {
+    /// The LOAD_CONSTANT_BUFFER word at the root table's view-index slot.
+    pub view_index: Option<u32>,
+    /// SET_RT_LAYER.V: the image layer the draw's primitives go to.
+    pub layer: Option<u32>,
+    pub group_count: u32,
+}
+
+impl DrawState {
+    /// The view mask of the stream's draws (0: no multiview).
+    pub fn view_mask(&self) -> u32 {
+        self.draws
+            .iter()
+            .filter_map(|d| d.view_index)
+            .fold(0, |m, v| m | 1 << v)
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -187,8 +237,15 @@ pub enum MethodError {
 
 /// The method words of a draw of `group_count` workgroups (of the task
 /// shader when there is one, else of the mesh shader), in the order of the
-/// slides: SET_MESH_CONTROL, the stage setup, then the draw.
-pub fn encode_draw(task: Option<&Binary>, mesh: &Binary, group_count: u32) -> Vec<u32> {
+/// slides: SET_MESH_CONTROL, the stage setup, then the draw. A non-zero
+/// `view_mask` draws once per set bit, each draw preceded by its view
+/// index (into the root table) and SET_RT_LAYER (module comment).
+pub fn encode_draw(
+    task: Option<&Binary>,
+    mesh: &Binary,
+    group_count: u32,
+    view_mask: u32,
+) -> Vec<u32> {
     use HeaderType::*;
     let mut w = vec![header(Immediate, 1, 0, mthd::SET_MESH_CONTROL)];
     if let Some(t) = task {
@@ -228,14 +285,28 @@ pub fn encode_draw(task: Option<&Binary>, mesh: &Binary, group_count: u32) -> Ve
     ));
     let dc = put(1, f::DC_IGNORE_BASE_VERTEX) | put(1, f::DC_IGNORE_BASE_INSTANCE);
     w.push(header(Immediate, dc, 0, mthd::SET_DRAW_CONTROL_A));
-    w.push(header(
-        Incrementing,
-        2,
+    let draw = [
+        header(Incrementing, 2, 0, mthd::DRAW_VERTEX_ARRAY_BEGIN_END_A),
         0,
-        mthd::DRAW_VERTEX_ARRAY_BEGIN_END_A,
-    ));
-    w.push(0);
-    w.push(group_count);
+        group_count,
+    ];
+    if view_mask == 0 {
+        w.extend(draw);
+    }
+    for view in (0..32).filter(|v| view_mask & (1 << v) != 0) {
+        w.push(header(
+            Incrementing,
+            1,
+            0,
+            mthd::LOAD_CONSTANT_BUFFER_OFFSET,
+        ));
+        w.push(u32::from(abi::VIEW_INDEX));
+        w.push(header(Incrementing, 1, 0, mthd::LOAD_CONSTANT_BUFFER0));
+        w.push(view);
+        // V_SELECTS_LAYER (CONTROL 0): the layer is V.
+        w.push(header(Immediate, view, 0, mthd::SET_RT_LAYER));
+        w.extend(draw);
+    }
     w
 }
 
@@ -321,6 +392,9 @@ fn method_name(m: u32) -> Option<&'static str> {
         mthd::SET_MESH_SHADER_B => "SET_MESH_SHADER_B",
         mthd::SET_MESH_INIT_SHADER => "SET_MESH_INIT_SHADER",
         mthd::SET_GLOBAL_BASE_INSTANCE_INDEX => "SET_GLOBAL_BASE_INSTANCE_INDEX",
+        mthd::SET_RT_LAYER => "SET_RT_LAYER",
+        mthd::LOAD_CONSTANT_BUFFER_OFFSET => "LOAD_CONSTANT_BUFFER_OFFSET",
+        mthd::LOAD_CONSTANT_BUFFER0 => "LOAD_CONSTANT_BUFFER(0)",
         _ => return None,
     })
 }
@@ -389,6 +463,19 @@ fn fields(method: u32, v: u32) -> Vec<(&'static str, String)> {
         ],
         mthd::DRAW_VERTEX_ARRAY_BEGIN_END_A => vec![("START", num(v))],
         mthd::DRAW_VERTEX_ARRAY_BEGIN_END_B => vec![("COUNT", num(v))],
+        mthd::SET_RT_LAYER => vec![
+            ("V", num(field(v, f::RT_LAYER_V))),
+            (
+                "CONTROL",
+                if field(v, f::RT_LAYER_CONTROL) == 0 {
+                    "V_SELECTS_LAYER".into()
+                } else {
+                    "GEOMETRY_SHADER_SELECTS_LAYER".into()
+                },
+            ),
+        ],
+        mthd::LOAD_CONSTANT_BUFFER_OFFSET => vec![("OFFSET", num(v))],
+        // LOAD_CONSTANT_BUFFER's one field is V, the word loaded.
         _ => vec![("V", num(v))],
     }
 }
@@ -437,6 +524,11 @@ pub fn print(words: &[u32], arch: Arch) -> Result<String, MethodError> {
 /// hardware would not run as a mesh draw.
 pub fn decode(words: &[u32]) -> Result<DrawState, MethodError> {
     let mut st = DrawState::default();
+    // The constant-buffer offset the next LOAD_CONSTANT_BUFFER writes at,
+    // and the per-view state written since the last draw.
+    let mut cb_offset: Option<u32> = None;
+    let mut view: Option<u32> = None;
+    let mut layer: Option<u32> = None;
     for w in writes(words)?.into_iter().flatten() {
         let name = method_name(w.method).ok_or(MethodError::UnknownMethod {
             index: w.index,
@@ -505,14 +597,68 @@ pub fn decode(words: &[u32]) -> Result<DrawState, MethodError> {
             mthd::SET_DRAW_CONTROL_A => st.draw_control_a = Some(w.value),
             mthd::DRAW_VERTEX_ARRAY_BEGIN_END_A => st.start = w.value,
             mthd::DRAW_VERTEX_ARRAY_BEGIN_END_B => {
-                if st.group_count.is_some() {
-                    return Err(bad("a second draw in one stream"));
+                if st.group_count.is_some_and(|c| c != w.value) {
+                    return Err(bad(
+                        "a view's draw with another COUNT than the first draw's",
+                    ));
                 }
                 if w.value > task_attr::MAX_MESH_GROUPS {
                     return Err(bad("COUNT over the 2^22 workgroups of one draw \
                          (maxTaskWorkGroupTotalCount / maxMeshWorkGroupTotalCount)"));
                 }
+                let draw = Draw {
+                    view_index: view.take(),
+                    layer: layer.take(),
+                    group_count: w.value,
+                };
+                match (draw.view_index, draw.layer, st.draws.last()) {
+                    (Some(_), None, _) => {
+                        return Err(bad("a view's draw without SET_RT_LAYER"));
+                    }
+                    (None, Some(_), _) => {
+                        return Err(bad("SET_RT_LAYER without a view index for the draw"));
+                    }
+                    (None, None, Some(_)) => return Err(bad("a second draw without a view index")),
+                    (Some(_), _, Some(prev)) if prev.view_index.is_none() => {
+                        return Err(bad("a view's draw after a draw without a view index"));
+                    }
+                    (Some(v), _, Some(prev)) if prev.view_index.is_some_and(|p| p >= v) => {
+                        return Err(bad("views not in ascending order"));
+                    }
+                    _ => {}
+                }
                 st.group_count = Some(w.value);
+                st.draws.push(draw);
+            }
+            mthd::LOAD_CONSTANT_BUFFER_OFFSET => {
+                if w.value != u32::from(abi::VIEW_INDEX) {
+                    return Err(bad(
+                        "the stream loads only the root table's view-index slot (0xc)",
+                    ));
+                }
+                cb_offset = Some(w.value);
+            }
+            mthd::LOAD_CONSTANT_BUFFER0 => {
+                if cb_offset != Some(u32::from(abi::VIEW_INDEX)) {
+                    return Err(bad(
+                        "LOAD_CONSTANT_BUFFER at an offset other than the view-index slot (0xc)",
+                    ));
+                }
+                if w.value >= 32 {
+                    return Err(bad("a view index must be below 32"));
+                }
+                // The hardware advances the offset past each loaded word.
+                cb_offset = cb_offset.map(|o| o + 4);
+                view = Some(w.value);
+            }
+            mthd::SET_RT_LAYER => {
+                if field(w.value, f::RT_LAYER_CONTROL) != 0 {
+                    return Err(bad("CONTROL must be V_SELECTS_LAYER (0)"));
+                }
+                if w.value >> f::RT_LAYER_CONTROL.end != 0 {
+                    return Err(bad("reserved bits set"));
+                }
+                layer = Some(field(w.value, f::RT_LAYER_V));
             }
             _ => unreachable!("method_name knows only the methods above"),
         }
@@ -541,81 +687,12 @@ pub fn decode(words: &[u32]) -> Result<DrawState, MethodError> {
     if st.group_count.is_none() {
         return Err(MethodError::Missing("DRAW_VERTEX_ARRAY_BEGIN_END_B"));
     }
-    Ok(st)
-}
-
-impl DrawState {
-    /// Checks the stream against the shaders bound for the draw.
-    pub fn check(
-        &self,
-        task: Option<&Binary>,
-        mesh: &MeshState,
-        mesh_threads: u32,
-    ) -> Result<(), MethodError> {
-        let mismatch = |what, stream, binary, shader| {
-            Err(MethodError::Mismatch {
-                what,
-                stream,
-                binary,
-                shader,
-            })
-        };
-        let [topo, max_v, max_p] = self.mesh_shader_a.unwrap_or_default();
-        if topo != topology_code(mesh.topology) {
-            return mismatch(
-                "SET_MESH_SHADER_A.OUTPUT_TOPOLOGY",
-                topo,
-                topology_code(mesh.topology),
-                "mesh",
-            );
-        }
-        if max_v != mesh.max_vertices {
-            return mismatch(
-                "SET_MESH_SHADER_A.MAX_VERTEX",
-                max_v,
-                mesh.max_vertices,
-                "mesh",
-            );
-        }
-        if max_p != mesh.max_primitives {
-            return mismatch(
-                "SET_MESH_SHADER_A.MAX_PRIMITIVE",
-                max_p,
-                mesh.max_primitives,
-                "mesh",
-            );
-        }
-        let [_, threads_b] = self.mesh_shader_b.unwrap_or_default();
-        if threads_b != mesh_threads {
-            return mismatch(
-                "SET_MESH_SHADER_B.THREAD_COUNT",
-                threads_b,
-                mesh_threads,
-                "mesh",
-            );
-        }
-        match (task, self.init_shader) {
-            (Some(t), Some([threads_i, ..])) if threads_i != threads(t) => mismatch(
-                "SET_MESH_INIT_SHADER.THREAD_COUNT",
-                threads_i,
-                threads(t),
-                "task",
-            ),
-            (Some(_), None) => Err(MethodError::Missing(
-                "SET_MESH_INIT_SHADER (a task shader is bound)",
-            )),
-            (None, Some([t, ..])) => {
-                mismatch("SET_MESH_INIT_SHADER.THREAD_COUNT", t, 0, "(absent) task")
-            }
-            _ if self.start != 0 => mismatch(
-                "DRAW_VERTEX_ARRAY_BEGIN_END_A.START",
-                self.start,
-                0,
-                "mesh draw's",
-            ),
-            _ => Ok(()),
-        }
+    if view.is_some() || layer.is_some() {
+        return Err(MethodError::Missing(
+            "DRAW_VERTEX_ARRAY_BEGIN_END_B after the last view's view index / SET_RT_LAYER",
+        ));
     }
+    Ok(st)
 }
 
 #[cfg(test)]

@@ -120,30 +120,22 @@ pub fn run_methods(
     mesh: &Binary,
     options: &SimOptions,
 ) -> Result<MeshDraw, DrawError> {
-    run_methods_multiview(words, task, mesh, None, 0, options)
+    run_methods_multiview(words, task, mesh, None, options)
 }
 
 /// [`run_methods`] with the grid the driver wrote into the root table
-/// (`None`: one-dimensional), whose product must be the stream's count,
-/// under a multiview render pass: `view_mask` 0 is a plain draw; otherwise
-/// the draw runs once per set bit, as [`run_draw_multiview`] describes.
+/// (`None`: one-dimensional), whose product must be the stream's count.
+/// A multiview stream (one draw per view, each after its view index and
+/// SET_RT_LAYER) runs each draw with its view index in the root table and
+/// its primitives into its layer, as [`run_draw_multiview`] describes.
 pub fn run_methods_multiview(
     words: &[u32],
     task: Option<&Binary>,
     mesh: &Binary,
     grid: Option<[u32; 3]>,
-    view_mask: u32,
     options: &SimOptions,
 ) -> Result<MeshDraw, DrawError> {
-    let bound = run_methods_bound(
-        words,
-        task,
-        mesh,
-        grid,
-        view_mask,
-        ComputeInputs::default(),
-        options,
-    )?;
+    let bound = run_methods_bound(words, task, mesh, grid, ComputeInputs::default(), options)?;
     Ok(bound.draw)
 }
 
@@ -154,7 +146,6 @@ pub fn run_methods_bound(
     task: Option<&Binary>,
     mesh: &Binary,
     grid: Option<[u32; 3]>,
-    view_mask: u32,
     inputs: ComputeInputs,
     options: &SimOptions,
 ) -> Result<BoundDraw, DrawError> {
@@ -172,7 +163,24 @@ pub fn run_methods_bound(
     if groups.iter().map(|&g| u64::from(g)).product::<u64>() != u64::from(count) {
         return Err(DrawError::GridMismatch { groups, count });
     }
-    run_draw_bound(task, mesh, groups, view_mask, inputs, options)
+    let view_mask = state.view_mask();
+    check_views(view_mask)?;
+    // Decoding guarantees every draw of a multiview stream has both.
+    let views: Vec<(u32, u32)> = state
+        .draws
+        .iter()
+        .filter_map(|d| Some((d.view_index?, d.layer?)))
+        .collect();
+    run_views(task, mesh, groups, &views, inputs, options)
+}
+
+/// Refuses a view mask past the views a mesh pipeline may have.
+fn check_views(view_mask: u32) -> Result<(), DrawError> {
+    let max = spvsass_backend::limits::MAX_MESH_MULTIVIEW_VIEWS;
+    if view_mask >> max != 0 {
+        return Err(DrawError::TooManyViews { view_mask, max });
+    }
+    Ok(())
 }
 
 /// A draw under a multiview render pass. `view_mask` 0 is a plain draw
@@ -225,10 +233,24 @@ pub fn run_draw_bound(
     inputs: ComputeInputs,
     options: &SimOptions,
 ) -> Result<BoundDraw, DrawError> {
-    let max = spvsass_backend::limits::MAX_MESH_MULTIVIEW_VIEWS;
-    if view_mask >> max != 0 {
-        return Err(DrawError::TooManyViews { view_mask, max });
-    }
+    check_views(view_mask)?;
+    let views: Vec<(u32, u32)> = (0..32)
+        .filter(|v| view_mask & (1 << v) != 0)
+        .map(|v| (v, v))
+        .collect();
+    run_views(task, mesh, groups, &views, inputs, options)
+}
+
+/// Runs one draw per `(view index, layer)` of `views` in order (none: a
+/// plain draw with view index 0), as [`run_draw_bound`] describes.
+fn run_views(
+    task: Option<&Binary>,
+    mesh: &Binary,
+    groups: [u32; 3],
+    views: &[(u32, u32)],
+    inputs: ComputeInputs,
+    options: &SimOptions,
+) -> Result<BoundDraw, DrawError> {
     let mut root = RootTable::default();
     let mut resources = Resources::default();
     let bases = bind(inputs, &mut root, &mut resources)?;
@@ -240,21 +262,22 @@ pub fn run_draw_bound(
             .set(abi::ROOT_BANK, root.bytes().to_vec());
         run_draw_view(task, mesh, groups, &mut resources, query, options)
     };
-    let draw = if view_mask == 0 {
-        with_queries(run_view(0)?, 1)
-    } else {
-        let first = view_mask.trailing_zeros();
-        let mut all = run_view(first)?;
-        to_layer(&mut all, first);
-        for view in (first + 1..32).filter(|v| view_mask & (1 << v) != 0) {
-            let mut draw = run_view(view)?;
-            to_layer(&mut draw, view);
-            all.tasks.extend(draw.tasks);
-            all.workgroups.extend(draw.workgroups);
-            all.counters.add(&draw.counters);
-            all.statistics.add(&draw.statistics);
+    let draw = match views.split_first() {
+        None => with_queries(run_view(0)?, 1),
+        Some((&(first, first_layer), rest)) => {
+            let mut all = run_view(first)?;
+            to_layer(&mut all, first_layer);
+            for &(view, layer) in rest {
+                let mut draw = run_view(view)?;
+                to_layer(&mut draw, layer);
+                all.tasks.extend(draw.tasks);
+                all.workgroups.extend(draw.workgroups);
+                all.counters.add(&draw.counters);
+                all.statistics.add(&draw.statistics);
+            }
+            // At most 32 views, so the cast is exact.
+            with_queries(all, views.len() as u32)
         }
-        with_queries(all, view_mask.count_ones())
     };
     Ok(BoundDraw {
         draw,
@@ -273,14 +296,15 @@ fn with_queries(mut draw: MeshDraw, views: u32) -> MeshDraw {
     draw
 }
 
-/// Sends every primitive of one view's draw to the image layer `view`.
-fn to_layer(draw: &mut MeshDraw, view: u32) {
+/// Sends every primitive of one view's draw to the image layer `layer`
+/// (SET_RT_LAYER.V).
+fn to_layer(draw: &mut MeshDraw, layer: u32) {
     for wg in &mut draw.workgroups {
         wg.primitives
             .resize(wg.primitive_count as usize, Attributes::default());
         for p in &mut wg.primitives {
-            // A view is below 32, so the cast is exact.
-            p.layer = Some(view as i32);
+            // SET_RT_LAYER.V has 16 bits, so the cast is exact.
+            p.layer = Some(layer as i32);
         }
     }
 }
