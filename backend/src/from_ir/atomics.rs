@@ -295,54 +295,7 @@ impl Isel<'_> {
                 self.src_of(c)
             }
             _ => {
-                let r = self.def(PredSrc::TRUE, |dst| match op {
-                    AtomicOp::IIncrement => Op::IAdd3(OpIAdd3 {
-                        dst,
-                        srcs: [o, Src::imm(1), Src::ZERO],
-                    }),
-                    AtomicOp::IDecrement => Op::IAdd3(OpIAdd3 {
-                        dst,
-                        srcs: [o, Src::imm(u32::MAX), Src::ZERO],
-                    }),
-                    AtomicOp::IAdd => Op::IAdd3(OpIAdd3 {
-                        dst,
-                        srcs: [o, v, Src::ZERO],
-                    }),
-                    AtomicOp::ISub => Op::IAdd3(OpIAdd3 {
-                        dst,
-                        srcs: [o, v.negated(), Src::ZERO],
-                    }),
-                    AtomicOp::SMin | AtomicOp::UMin | AtomicOp::SMax | AtomicOp::UMax => {
-                        Op::IMnMx(OpIMnMx {
-                            dst,
-                            srcs: [o, v],
-                            signed: matches!(op, AtomicOp::SMin | AtomicOp::SMax),
-                            min: min_flag(matches!(op, AtomicOp::SMin | AtomicOp::UMin)),
-                        })
-                    }
-                    AtomicOp::And | AtomicOp::Or | AtomicOp::Xor => Op::Lop3(OpLop3 {
-                        dst,
-                        srcs: [o, v, Src::ZERO],
-                        lut: match op {
-                            AtomicOp::And => LUT_AND,
-                            AtomicOp::Or => LUT_OR,
-                            _ => LUT_XOR,
-                        },
-                    }),
-                    AtomicOp::FAdd => Op::FArith(OpFArith {
-                        kind: FloatArith::Add,
-                        dst,
-                        srcs: [o, v, Src::ZERO],
-                        ftz: false,
-                        rnd: Default::default(),
-                    }),
-                    _ => Op::FMnMx(OpFMnMx {
-                        dst,
-                        srcs: [o, v],
-                        ftz: false,
-                        min: min_flag(op == AtomicOp::FMin),
-                    }),
-                });
+                let r = self.def(PredSrc::TRUE, |dst| combine_op(op, dst, o, v));
                 Src::reg(Reg::Virt(r))
             }
         };
@@ -409,6 +362,57 @@ pub(super) fn place_split_blocks(f: &mut MFunc, split_off: &HashMap<usize, Vec<u
 }
 
 /// IMNMX/FMNMX's selector: PT picks the minimum, !PT the maximum.
+/// The instruction computing an atomic's new word from the old word `o` and
+/// the operand `v` (not Exchange or CompareExchange, which select).
+pub(super) fn combine_op(op: AtomicOp, dst: Dst, o: Src, v: Src) -> Op {
+    match op {
+        AtomicOp::IIncrement => Op::IAdd3(OpIAdd3 {
+            dst,
+            srcs: [o, Src::imm(1), Src::ZERO],
+        }),
+        AtomicOp::IDecrement => Op::IAdd3(OpIAdd3 {
+            dst,
+            srcs: [o, Src::imm(u32::MAX), Src::ZERO],
+        }),
+        AtomicOp::IAdd => Op::IAdd3(OpIAdd3 {
+            dst,
+            srcs: [o, v, Src::ZERO],
+        }),
+        AtomicOp::ISub => Op::IAdd3(OpIAdd3 {
+            dst,
+            srcs: [o, v.negated(), Src::ZERO],
+        }),
+        AtomicOp::SMin | AtomicOp::UMin | AtomicOp::SMax | AtomicOp::UMax => Op::IMnMx(OpIMnMx {
+            dst,
+            srcs: [o, v],
+            signed: matches!(op, AtomicOp::SMin | AtomicOp::SMax),
+            min: min_flag(matches!(op, AtomicOp::SMin | AtomicOp::UMin)),
+        }),
+        AtomicOp::And | AtomicOp::Or | AtomicOp::Xor => Op::Lop3(OpLop3 {
+            dst,
+            srcs: [o, v, Src::ZERO],
+            lut: match op {
+                AtomicOp::And => LUT_AND,
+                AtomicOp::Or => LUT_OR,
+                _ => LUT_XOR,
+            },
+        }),
+        AtomicOp::FAdd => Op::FArith(OpFArith {
+            kind: FloatArith::Add,
+            dst,
+            srcs: [o, v, Src::ZERO],
+            ftz: false,
+            rnd: Default::default(),
+        }),
+        _ => Op::FMnMx(OpFMnMx {
+            dst,
+            srcs: [o, v],
+            ftz: false,
+            min: min_flag(op == AtomicOp::FMin),
+        }),
+    }
+}
+
 pub(super) fn min_flag(min: bool) -> PredSrc {
     PredSrc {
         reg: None,

@@ -23,8 +23,8 @@
 use super::memory::AtomicWord;
 use super::{Comp, Isel};
 use crate::isa::{
-    AtomOp, AtomType, Dst, FloatArith, Instr, IntCmp, MemSize, Op, OpAtom, OpBra, OpFArith,
-    OpFMnMx, OpISetP, OpLd, PredCombine, PredSrc, Reg, RegFile, Src, Target,
+    AtomOp, AtomType, Dst, Instr, IntCmp, MemSize, Op, OpAtom, OpBra, OpISetP, OpLd, PredCombine,
+    PredSrc, Reg, RegFile, Src, Target,
 };
 use spvsass_frontend::ir::AtomicOp;
 
@@ -57,21 +57,7 @@ impl Isel<'_> {
         let o = Src::reg(Reg::Virt(old));
         let new = self.f.new_vreg(RegFile::Gpr);
         let dst = Dst::Reg(Reg::Virt(new));
-        self.emit(Instr::new(match op {
-            AtomicOp::FAdd => Op::FArith(OpFArith {
-                kind: FloatArith::Add,
-                dst,
-                srcs: [o, v, Src::ZERO],
-                ftz: false,
-                rnd: Default::default(),
-            }),
-            _ => Op::FMnMx(OpFMnMx {
-                dst,
-                srcs: [o, v],
-                ftz: false,
-                min: super::atomics::min_flag(op == AtomicOp::FMin),
-            }),
-        }));
+        self.emit(Instr::new(super::atomics::combine_op(op, dst, o, v)));
         let got = self.f.new_vreg(RegFile::Gpr);
         self.emit(Instr::new(Op::Atom(OpAtom {
             dst: Dst::Reg(Reg::Virt(got)),
