@@ -64,15 +64,7 @@ impl Isel<'_> {
     }
 
     fn c_farith(&mut self, kind: FloatArith, srcs: [Src; 3]) -> Src {
-        self.c_gpr(PredSrc::TRUE, |dst| {
-            Op::FArith(OpFArith {
-                kind,
-                dst,
-                srcs,
-                ftz: false,
-                rnd: Round::Rn,
-            })
-        })
+        self.c_farith_rnd(kind, srcs, Round::Rn)
     }
 
     fn cull_fadd(&mut self, a: Src, b: Src) -> Src {
