@@ -345,9 +345,15 @@ fn run_dispatch(
     args: &ComputeArgs,
     options: &spvsass::sim::SimOptions,
     json: bool,
+    stats: bool,
 ) -> Result<(), String> {
-    let run = spvsass::dispatch(binary, groups, args.inputs()?, options)
+    let inputs = args.inputs()?;
+    let start = std::time::Instant::now();
+    let run = spvsass::dispatch(binary, groups, inputs, options)
         .map_err(|e| format!("{}: {e}", shader.display()))?;
+    if stats {
+        print_stats(&run.counters, start.elapsed());
+    }
     args.write_outs(&run.buffers)?;
     if json {
         println!(
@@ -654,7 +660,7 @@ fn run(cli: Cli) -> Result<(), String> {
                 return run_reference::run(&desc, &name, &options, &compute.outs);
             }
             if is_compute {
-                return run_dispatch(&shader, &binary, groups, &compute, &options, json);
+                return run_dispatch(&shader, &binary, groups, &compute, &options, json, stats);
             }
             let task_binary = match &task {
                 Some(t) => Some(load_binary(t, arch, entry, &spec, false, false)?),

@@ -137,6 +137,30 @@ fn run_prints_the_mesh_outputs_as_json() {
     );
 }
 
+/// `--stats` on a draw prints the simulated instruction counts (those of
+/// the JSON) and their rates on stderr.
+#[test]
+fn run_stats_print_the_draw_rates_on_stderr() {
+    let shader = common::shader_path("triangle.mesh");
+    let o = spvsass(&["run", shader.to_str().unwrap(), "--json", "--stats"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("valid JSON");
+    let counters = &v["counters"];
+    let err = stderr(&o);
+    let counts = format!(
+        "simulated {} warp-instructions, {} thread-instructions in ",
+        counters["warp_instructions"], counters["thread_instructions"]
+    );
+    // Compiler warnings may come first; the statistics are one line.
+    let line = err
+        .lines()
+        .find(|l| l.starts_with("simulated "))
+        .unwrap_or_else(|| panic!("no statistics line: {err}"));
+    assert!(line.starts_with(&counts), "{line}");
+    assert!(line.contains("warp-instructions/s, "), "{line}");
+    assert!(line.ends_with("thread-instructions/s"), "{line}");
+}
+
 #[test]
 fn run_prints_the_mesh_outputs_readably() {
     let o = spvsass(&[

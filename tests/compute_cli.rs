@@ -157,3 +157,28 @@ fn a_compiled_compute_binary_runs_like_its_spirv() {
     assert_eq!(from_binary["buffers"]["1"]["words"][0], sum(0..128));
     assert_eq!(from_binary["buffers"]["1"]["words"][1], sum(128..256));
 }
+
+/// `--stats` prints the simulated instruction counts and their rates on
+/// stderr, the same counts the JSON reports, and leaves stdout alone.
+#[test]
+fn stats_print_the_dispatch_rates_on_stderr() {
+    let plain = add_push_args("2=400", &["--json"]);
+    let o = add_push_args("2=400", &["--json", "--stats"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(o.stdout, plain.stdout, "--stats changed stdout");
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    let counters = &v["counters"];
+    let err = stderr(&o);
+    let counts = format!(
+        "simulated {} warp-instructions, {} thread-instructions in ",
+        counters["warp_instructions"], counters["thread_instructions"]
+    );
+    // Compiler warnings may come first; the statistics are one line.
+    let line = err
+        .lines()
+        .find(|l| l.starts_with("simulated "))
+        .unwrap_or_else(|| panic!("no statistics line: {err}"));
+    assert!(line.starts_with(&counts), "{line}");
+    assert!(line.contains("warp-instructions/s, "), "{line}");
+    assert!(line.ends_with("thread-instructions/s"), "{line}");
+}
