@@ -14,7 +14,6 @@ use spvsass::sim::raster::{CullMode, Framebuffer, FrontFace, RenderState};
 use spvsass::sim::{ComputeInputs, MeshDraw, SimOptions};
 use std::io::Write;
 use std::path::PathBuf;
-use std::process::Command;
 
 fn golden_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/golden")
@@ -410,6 +409,59 @@ fn check_terrain_grid() {
     );
 }
 
+/// Little-endian bytes of 32-bit values.
+fn bytes<T: Copy>(values: &[T], le: fn(T) -> [u8; 4]) -> Vec<u8> {
+    values.iter().flat_map(|&v| le(v)).collect()
+}
+
+fn check_primitive_culling() {
+    // Identity mvp; the quad corners (±½, ±½) and three vertices right
+    // of x = 1. Triangle 0 (0, 1, 2) has NDC area +1 and is kept;
+    // triangle 1 (1, 2, 3) has area -1: culled as back-facing; triangle 2
+    // (4, 5, 6) has every x > 1: culled as outside.
+    let xy: [[f32; 2]; 7] = [
+        [-0.5, -0.5],
+        [0.5, -0.5],
+        [-0.5, 0.5],
+        [0.5, 0.5],
+        [1.2, 0.0],
+        [1.5, 0.5],
+        [1.3, -0.5],
+    ];
+    let positions: Vec<f32> = xy.iter().flat_map(|p| [p[0], p[1], 0.5, 1.0]).collect();
+    let triangles: [u32; 12] = [0, 1, 2, 0, 1, 2, 3, 0, 4, 5, 6, 0];
+    let identity: Vec<f32> = (0..16).map(|k| f32::from(k % 5 == 0)).collect();
+    let mut push = bytes(&identity, f32::to_le_bytes);
+    push.extend(bytes(&[7u32, 3], u32::to_le_bytes));
+    let inputs = ComputeInputs {
+        buffers: [
+            (0, bytes(&positions, f32::to_le_bytes)),
+            (1, bytes(&triangles, u32::to_le_bytes)),
+        ]
+        .into(),
+        push_constants: push,
+        ..ComputeInputs::default()
+    };
+    let draw = draw_bound("primitive_culling.mesh", [1, 1, 1], inputs);
+    let culled: Vec<_> = draw.workgroups[0]
+        .primitives
+        .iter()
+        .map(|p| p.cull)
+        .collect();
+    assert_eq!(culled, [Some(false), Some(true), Some(true)]);
+    let image = spvsass::render(&draw, &RenderState::default()).unwrap();
+    let image = golden("primitive_culling.mesh", image);
+    // Triangle 0 on the image: (16, 16), (48, 16), (16, 48); its diagonal
+    // through the centres with i + j = 63 is a right edge, left out.
+    for j in 0..64 {
+        for i in 0..64 {
+            let inside = i >= 16 && j >= 16 && i + j <= 62;
+            let want = if inside { WHITE } else { CLEAR };
+            assert_eq!(image.pixel(i, j, 0), want, "pixel ({i}, {j})");
+        }
+    }
+}
+
 macro_rules! images {
     ($($test:ident: $check:ident, $name:literal $(, $ignore:literal)?;)*) => {
         $(#[test] $(#[ignore = $ignore])? fn $test() { $check(); })*
@@ -439,6 +491,7 @@ images! {
     point_cloud: check_point_cloud, "point_cloud.mesh";
     ref_views: check_ref_views, "ref_views.mesh";
     terrain_grid: check_terrain_grid, "terrain_grid.mesh";
+    primitive_culling: check_primitive_culling, "primitive_culling.mesh";
 }
 
 /// The corpus mesh shaders without an image golden, and why.
@@ -479,10 +532,6 @@ const NOT_DRAWN: &[(&str, &str)] = &[
     (
         "subgroup_primitive_compaction.mesh",
         "reads storage buffers",
-    ),
-    (
-        "primitive_culling.mesh",
-        "vertex and triangle counts, buffers and matrix from push constants",
     ),
     (
         "multiview_draw_index.mesh",
@@ -620,102 +669,6 @@ fn triangle_is_front_facing_counter_clockwise() {
     };
     assert!(!culled(CullMode::Back));
     assert!(culled(CullMode::Front));
-}
-
-fn spvsass_cmd(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_spvsass"))
-        .args(args)
-        .output()
-        .expect("spvsass runs")
-}
-
-fn tmp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("spvsass-images-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir.join(name)
-}
-
-#[test]
-fn run_writes_the_golden_png_and_the_raw_image() {
-    let png = tmp("triangle.png");
-    let raw = tmp("triangle.rgba32f");
-    let shader = corpus_path("triangle.mesh");
-    let o = spvsass_cmd(&[
-        "run",
-        shader.to_str().unwrap(),
-        "--image",
-        png.to_str().unwrap(),
-        "--raw",
-        raw.to_str().unwrap(),
-    ]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    // The same bytes as the library renders (tests/golden/triangle.mesh.png).
-    let image = spvsass::render(&draw("triangle.mesh"), &RenderState::default()).unwrap();
-    assert_eq!(
-        std::fs::read(&png).unwrap(),
-        spvsass::sim::image::png(&image).unwrap()
-    );
-    assert_eq!(
-        std::fs::read(&raw).unwrap(),
-        spvsass::sim::image::raw_rgba32f(&image)
-    );
-}
-
-#[test]
-fn run_takes_size_and_culling() {
-    let raw = tmp("culled.rgba32f");
-    let shader = corpus_path("triangle.mesh");
-    let o = spvsass_cmd(&[
-        "run",
-        shader.to_str().unwrap(),
-        "--size",
-        "8x4",
-        "--cull-mode",
-        "back",
-        "--front-face",
-        "cw",
-        "--raw",
-        raw.to_str().unwrap(),
-    ]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let bytes = std::fs::read(&raw).unwrap();
-    assert_eq!(bytes.len(), 8 * 4 * 16);
-    assert!(
-        bytes.iter().all(|&b| b == 0),
-        "a back face with cw front faces"
-    );
-}
-
-fn rejects(flag: &str, value: &str, message: &str) {
-    let shader = corpus_path("point.mesh");
-    let o = spvsass_cmd(&["run", shader.to_str().unwrap(), flag, value]);
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert_eq!(o.status.code(), Some(2), "{err}");
-    assert!(err.contains(message), "{err}");
-}
-
-#[test]
-fn run_rejects_a_bad_size() {
-    rejects("--size", "64", "expected WxH");
-    rejects("--size", "0x8", "image sides must be 1 to 16384");
-}
-
-#[test]
-fn run_rejects_a_bad_cull_mode() {
-    rejects(
-        "--cull-mode",
-        "both",
-        "'both' is not a cull mode: none, front, back or front_and_back",
-    );
-}
-
-#[test]
-fn run_rejects_a_bad_front_face() {
-    rejects(
-        "--front-face",
-        "left",
-        "'left' is not a front face: ccw or cw",
-    );
 }
 
 /// The run description tests/runs/NAME.json drawn by the simulator and
