@@ -462,6 +462,43 @@ fn check_primitive_culling() {
     }
 }
 
+fn check_subgroup_primitive_compaction() {
+    // Lane i reads vertex i and triangle i: the quad corners (±½, ±½)
+    // (the other vertices at the origin), triangles (0, 1, 2) and
+    // (1, 3, 2) counter-clockwise in NDC (cross z = +1: visible),
+    // (1, 2, 3) clockwise (-1) and the rest (0, 0, 0) degenerate (0). The
+    // ballot keeps two, compacted into slots 0 and 1.
+    let mut positions = vec![[0.0f32, 0.0, 0.5, 1.0]; 32];
+    for (k, xy) in [[-0.5, -0.5], [0.5, -0.5], [-0.5, 0.5], [0.5, 0.5]]
+        .iter()
+        .enumerate()
+    {
+        positions[k] = [xy[0], xy[1], 0.5, 1.0];
+    }
+    let mut triangles = vec![[0u32; 4]; 32];
+    triangles[..3].copy_from_slice(&[[0, 1, 2, 0], [1, 2, 3, 0], [1, 3, 2, 0]]);
+    let inputs = ComputeInputs {
+        buffers: [
+            (0, bytes(positions.as_flattened(), f32::to_le_bytes)),
+            (1, bytes(triangles.as_flattened(), u32::to_le_bytes)),
+        ]
+        .into(),
+        ..ComputeInputs::default()
+    };
+    let draw = draw_bound("subgroup_primitive_compaction.mesh", [1, 1, 1], inputs);
+    assert_eq!(draw.workgroups[0].indices, [[0, 1, 2], [1, 3, 2]]);
+    let image = spvsass::render(&draw, &RenderState::default()).unwrap();
+    let image = golden("subgroup_primitive_compaction.mesh", image);
+    // The two triangles tile the square 16..48 on the image, white.
+    for j in 0..64 {
+        for i in 0..64 {
+            let inside = (16..48).contains(&i) && (16..48).contains(&j);
+            let want = if inside { WHITE } else { CLEAR };
+            assert_eq!(image.pixel(i, j, 0), want, "pixel ({i}, {j})");
+        }
+    }
+}
+
 macro_rules! images {
     ($($test:ident: $check:ident, $name:literal $(, $ignore:literal)?;)*) => {
         $(#[test] $(#[ignore = $ignore])? fn $test() { $check(); })*
@@ -492,6 +529,8 @@ images! {
     ref_views: check_ref_views, "ref_views.mesh";
     terrain_grid: check_terrain_grid, "terrain_grid.mesh";
     primitive_culling: check_primitive_culling, "primitive_culling.mesh";
+    subgroup_primitive_compaction: check_subgroup_primitive_compaction,
+        "subgroup_primitive_compaction.mesh";
 }
 
 /// The corpus mesh shaders without an image golden, and why.
@@ -526,13 +565,15 @@ const NOT_DRAWN: &[(&str, &str)] = &[
         "a return in control flow of a 64-invocation workgroup: not supported yet",
     ),
     // Need inputs no run description gives.
-    ("b_store.mesh", "reads a storage buffer"),
-    ("meshlet_instanced.mesh", "reads storage buffers"),
-    ("skinned_meshlet.mesh", "reads storage buffers"),
     (
-        "subgroup_primitive_compaction.mesh",
-        "reads storage buffers",
+        "b_store.mesh",
+        "emits no primitive (SetMeshOutputsEXT(0, 0)); its buffer writes: tests/mesh_buffers.rs",
     ),
+    (
+        "meshlet_instanced.mesh",
+        "reads six buffers and a task payload, and has no task shader",
+    ),
+    ("skinned_meshlet.mesh", "reads storage buffers"),
     (
         "multiview_draw_index.mesh",
         "reads a uniform buffer and storage buffers",
