@@ -1,11 +1,11 @@
 //! End-to-end images: each corpus mesh shader that draws something
 //! compiled (with its task shader), simulated (one group, the groups its
-//! test names, the run description tests/runs/RUN.json with its
-//! buffers, or inputs bound by the checks in images_inputs/), rasterized at 64×64 (or the run's size) and compared with its
-//! golden PNG (tests/golden/NAME.png;
-//! regenerate with `UPDATE_GOLDENFILES=1 cargo test --test images`, then
-//! look at the images), with a few pixels checked in code; and the `run`
-//! command's image options.
+//! test names, the run description tests/runs/RUN.json with its buffers,
+//! or inputs bound by the checks in images_inputs/), rasterized at 64×64
+//! (or the run's size) and compared with its golden PNG
+//! (tests/golden/NAME.png; regenerate with `UPDATE_GOLDENFILES=1 cargo
+//! test --test images`, then look at the images), with pixels checked in
+//! code; the corpus shaders without an image are listed with the reason.
 
 mod common;
 mod images_inputs;
