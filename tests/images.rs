@@ -355,6 +355,7 @@ images! {
     subgroup_primitive_compaction: check_subgroup_primitive_compaction,
         "subgroup_primitive_compaction.mesh";
     skinned_meshlet: check_skinned_meshlet, "skinned_meshlet.mesh";
+    multiview_draw_index: check_multiview_draw_index, "multiview_draw_index.mesh";
 }
 
 /// The corpus mesh shaders without an image golden, and why.
@@ -396,10 +397,6 @@ const NOT_DRAWN: &[(&str, &str)] = &[
     (
         "meshlet_instanced.mesh",
         "reads six buffers and a task payload, and has no task shader",
-    ),
-    (
-        "multiview_draw_index.mesh",
-        "reads a uniform buffer and storage buffers",
     ),
     (
         "payload_reader.mesh",

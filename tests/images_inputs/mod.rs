@@ -31,6 +31,13 @@ pub fn check_clip_cull_distance() {
     //   vertices: it is culled; triangle 0 has 1.5 at (-1,-1).
     let clip = [[1.0, 0.0, 0.0, 0.5], [0.0, -1.0, 0.0, 0.5]];
     let inputs = planes(clip, [-1.0, -1.0, 0.0, -0.5]);
+    // ClipDistance[2] then CullDistance[1]: the binary says two of the
+    // distance words clip, and keeps saying so through its file form.
+    let binary = super::compile("clip_cull_distance.mesh", false).binary;
+    assert_eq!(binary.mesh.as_ref().map(|m| m.clip_distances), Some(2));
+    let file = binary.to_bytes();
+    let back = spvsass::backend::binary::Binary::from_bytes(&file).expect("reads back");
+    assert_eq!(back, binary);
     let draw = draw_bound("clip_cull_distance.mesh", [1, 1, 1], inputs);
     let v = &draw.workgroups[0].vertices[3];
     assert_eq!(v.clip_distance.values().collect::<Vec<_>>(), [&1.5, &-0.5]);
@@ -233,6 +240,52 @@ pub fn check_skinned_meshlet() {
                 CLEAR
             };
             assert_eq!(image.pixel(i, j, 0), want, "pixel ({i}, {j})");
+        }
+    }
+}
+
+/// A column-major translation matrix.
+fn translation(x: f32, y: f32) -> [f32; 16] {
+    let mut m: [f32; 16] = std::array::from_fn(|k| f32::from(k % 5 == 0));
+    m[12] = x;
+    m[13] = y;
+    m
+}
+
+pub fn check_multiview_draw_index() {
+    // A stereo draw (view mask 0b11, one layer per view): the local
+    // triangle (0, 0), (1, 0), (0, 1) through model[draw 0] = identity
+    // and eyeViewProj[view], translations by (-¾, -½) and (-¼, -½).
+    // White (no colour output).
+    let eyes = [translation(-0.75, -0.5), translation(-0.25, -0.5)];
+    let inputs = ComputeInputs {
+        uniforms: [(0, bytes(eyes.as_flattened(), f32::to_le_bytes))].into(),
+        buffers: [(1, bytes(&translation(0.0, 0.0), f32::to_le_bytes))].into(),
+        ..ComputeInputs::default()
+    };
+    let mesh = super::compile("multiview_draw_index.mesh", false);
+    let options = spvsass::sim::SimOptions::default();
+    let draw = spvsass::simulate_bound_draw(None, &mesh.binary, [1, 1, 1], 0b11, inputs, &options)
+        .expect("simulates")
+        .draw;
+    let state = RenderState {
+        layers: 2,
+        ..RenderState::default()
+    };
+    let image = golden(
+        "multiview_draw_index.mesh",
+        spvsass::render(&draw, &state).unwrap(),
+    );
+    // View 0 on the image: (8, 16), (40, 16), (8, 48), its hypotenuse
+    // x + y = 56 a right edge through the centres with i + j = 55; view
+    // 1 the same 16 pixels right.
+    for (layer, left) in [(0, 8), (1, 24)] {
+        for j in 0..64 {
+            for i in 0..64 {
+                let inside = i >= left && j >= 16 && i + j <= left + 46;
+                let want = if inside { WHITE } else { CLEAR };
+                assert_eq!(image.pixel(i, j, layer), want, "pixel ({i}, {j}, {layer})");
+            }
         }
     }
 }
