@@ -33,6 +33,11 @@ fn attrs(out: &mut String, a: &Attributes) {
             .collect();
         let _ = write!(out, " location{loc} ({})", c.join(", "));
     }
+    for (name, distances) in [("clip", &a.clip_distance), ("cull", &a.cull_distance)] {
+        for (k, v) in distances {
+            let _ = write!(out, " {name}{k} {v}");
+        }
+    }
     for (addr, bits) in &a.other {
         let _ = write!(out, " [{addr:#05x}] {bits:#010x}");
     }

@@ -85,6 +85,7 @@ fn large_output_staging() {
         shared_mem_lines: 0,
         vertex_attrs: (0..20).map(|c| 0x80 + 4 * c).collect(),
         primitive_attrs: Vec::new(),
+        clip_distances: 0,
     };
     let w = spvsass::backend::advice::advise(32, Some(&mesh), &[]);
     // 8 blocks x 20 lines x 128 bytes + MAP 4 + 1 byte.

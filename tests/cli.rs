@@ -113,7 +113,8 @@ fn bad_arguments_are_rejected() {
 #[test]
 fn corrupt_binary_is_an_error() {
     let f = tmp("corrupt.bin");
-    std::fs::write(&f, b"SPVSASS\0\x02\x00\x00\x00").unwrap();
+    let version = spvsass::backend::binary::VERSION.to_le_bytes();
+    std::fs::write(&f, [&b"SPVSASS\0"[..], &version].concat()).unwrap();
     let o = spvsass(&["disasm", f.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(1));
     assert!(stderr(&o).contains("truncated"), "{}", stderr(&o));

@@ -30,11 +30,19 @@ fn check(arch: Arch) {
         assert_eq!(g(7), [Some(30.0), None, None, None], "arr[0]");
         assert_eq!(g(8), [Some(31.0 + f), None, None, None], "arr[1]");
         assert_eq!(g(9), [None, None, Some(40.0 + f), None], "z at component 2");
-        // Clip 0, clip 1, then cull 0 in the clip/cull words.
-        let distance = |a: u16| f32::from_bits(v.other[&a]);
-        assert_eq!(distance(0x2c0), f + 0.5, "gl_ClipDistance[0]");
-        assert_eq!(distance(0x2c4), -f, "gl_ClipDistance[1]");
-        assert_eq!(distance(0x2c8), f - 2.0, "gl_CullDistance[0]");
+        // Clip 0, clip 1, then cull 0 in the clip/cull words 0x2c0..0x2cc.
+        assert_eq!(
+            v.clip_distance.get(&0),
+            Some(&(f + 0.5)),
+            "gl_ClipDistance[0]"
+        );
+        assert_eq!(v.clip_distance.get(&1), Some(&-f), "gl_ClipDistance[1]");
+        assert_eq!(
+            v.cull_distance.get(&0),
+            Some(&(f - 2.0)),
+            "gl_CullDistance[0]"
+        );
+        assert!(!v.other.keys().any(|a| (0x2c0..0x2e0).contains(a)));
     }
 }
 

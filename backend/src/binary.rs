@@ -6,7 +6,7 @@
 //! magic "SPVSASS\0" (2 words), version, arch (75/86/89/90), stage (0 task,
 //! 1 mesh, 2 compute), workgroup x, y, z, registers used,
 //! mesh state present (0/1) [topology (1 points, 2 lines, 3 triangles),
-//!   max vertices, max primitives, shared memory lines,
+//!   max vertices, max primitives, shared memory lines, clip distance count,
 //!   n per-vertex components, their SPH addresses,
 //!   n per-primitive components, their SPH addresses],
 //! compute stage only: shared bytes per workgroup, local bytes per invocation,
@@ -19,7 +19,7 @@ use crate::target::Arch;
 pub use spvsass_frontend::ir::{MeshTopology, Stage};
 
 pub const MAGIC: [u8; 8] = *b"SPVSASS\0";
-pub const VERSION: u32 = 2;
+pub const VERSION: u32 = 3;
 
 /// What a mesh draw needs beyond the code: the output topology and the
 /// attribute layout the SPH describes.
@@ -33,6 +33,11 @@ pub struct MeshState {
     pub vertex_attrs: Vec<u16>,
     /// Per-primitive output components (SPH addresses), ascending.
     pub primitive_attrs: Vec<u16>,
+    /// How many of the clip/cull distance words (0x2c0..0x2e0) are clip
+    /// distances; the written ones after them are cull distances. The
+    /// draw's per-plane clip or cull operation, which a driver programs
+    /// from the shader (SET_USER_CLIP_OP style state, not the SPH).
+    pub clip_distances: u32,
 }
 
 /// What launching mesh workgroups from a task shader needs: the size of
@@ -113,6 +118,7 @@ impl Binary {
                     m.max_vertices,
                     m.max_primitives,
                     m.shared_mem_lines,
+                    m.clip_distances,
                 ]);
                 for list in [&m.vertex_attrs, &m.primitive_attrs] {
                     w.push(list.len() as u32);
@@ -190,6 +196,7 @@ impl Binary {
                 let max_vertices = r.word("max vertices")?;
                 let max_primitives = r.word("max primitives")?;
                 let shared_mem_lines = r.word("shared memory lines")?;
+                let clip_distances = r.word("clip distance count")?;
                 let vertex_attrs = r.attr_list()?;
                 let primitive_attrs = r.attr_list()?;
                 Some(MeshState {
@@ -199,6 +206,7 @@ impl Binary {
                     shared_mem_lines,
                     vertex_attrs,
                     primitive_attrs,
+                    clip_distances,
                 })
             }
             v => {

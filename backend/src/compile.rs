@@ -153,6 +153,7 @@ pub fn compile(sh: &Shader, opts: &BackendOptions) -> Result<Compiled, BackendEr
                 shared_mem_lines: crate::from_ir::shared::shared_lines(sh),
                 vertex_attrs: selected.vertex_attrs,
                 primitive_attrs: selected.primitive_attrs,
+                clip_distances: crate::from_ir::clip_distance_count(sh),
             };
             limits::check_outputs(&mesh)?;
             // Bound as VERTEX alone, as TESSELLATION behind a task shader

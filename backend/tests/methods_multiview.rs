@@ -26,6 +26,7 @@ fn mesh() -> Binary {
             shared_mem_lines: 0,
             vertex_attrs: Vec::new(),
             primitive_attrs: Vec::new(),
+            clip_distances: 0,
         }),
         task: None,
         compute: None,

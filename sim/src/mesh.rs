@@ -88,6 +88,13 @@ pub struct Attributes {
     /// Culled: the primitive's VIEWPORT_MASK is 0 (CullPrimitiveEXT).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cull: Option<bool>,
+    /// gl_ClipDistance and gl_CullDistance by array index: the words of
+    /// 0x2c0..0x2e0 the shader writes, the first `clip_distances` of the
+    /// binary's mesh state clip, the ones after them cull.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub clip_distance: BTreeMap<u32, f32>,
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub cull_distance: BTreeMap<u32, f32>,
     /// Generic attributes by location, one entry per component.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub generic: BTreeMap<u32, [Option<f32>; 4]>,
@@ -277,13 +284,13 @@ pub fn read_mesh_outputs(
     let vertex_count = indices.iter().flatten().max().map_or(0, |&m| m + 1);
     let (vertex_layout, primitive_layout) = attr_layouts(mesh);
     let vertices = (0..vertex_count)
-        .map(|v| attributes(&vertex_layout, attr_bytes, v))
+        .map(|v| attributes(&vertex_layout, attr_bytes, v, mesh.clip_distances))
         .collect();
     let primitives = if primitive_layout.components.is_empty() {
         Vec::new()
     } else {
         (0..primitive_count)
-            .map(|p| attributes(&primitive_layout, attr_bytes, p))
+            .map(|p| attributes(&primitive_layout, attr_bytes, p, 0))
             .collect()
     };
     Ok(MeshWorkgroup {
@@ -296,8 +303,14 @@ pub fn read_mesh_outputs(
     })
 }
 
-/// The components of element `elem` of `layout`, sorted by meaning.
-fn attributes(layout: &AttrLayout, attr_bytes: &[u8], elem: u32) -> Attributes {
+/// The components of element `elem` of `layout`, sorted by meaning; the
+/// first `clip_distances` distance words are clip distances.
+fn attributes(
+    layout: &AttrLayout,
+    attr_bytes: &[u8],
+    elem: u32,
+    clip_distances: u32,
+) -> Attributes {
     let mut attrs = Attributes::default();
     let mut position = [None; 4];
     let components = layout
@@ -314,6 +327,14 @@ fn attributes(layout: &AttrLayout, attr_bytes: &[u8], elem: u32) -> Attributes {
             addr::VIEWPORT_MASK => attrs.cull = Some(bits == 0),
             addr::POSITION..addr::GENERIC => {
                 position[usize::from(a - addr::POSITION) / 4] = Some(bits)
+            }
+            addr::CLIP_DISTANCE..CLIP_CULL_END => {
+                let k = u32::from(a - addr::CLIP_DISTANCE) / 4;
+                let value = f32::from_bits(bits);
+                match k.checked_sub(clip_distances) {
+                    None => attrs.clip_distance.insert(k, value),
+                    Some(cull) => attrs.cull_distance.insert(cull, value),
+                };
             }
             addr::GENERIC..addr::GENERIC_END => {
                 let rel = u32::from(a - addr::GENERIC);
@@ -336,6 +357,9 @@ fn attributes(layout: &AttrLayout, attr_bytes: &[u8], elem: u32) -> Attributes {
     }
     attrs
 }
+
+/// The end of the clip/cull distance words (8 of them from 0x2c0).
+const CLIP_CULL_END: u16 = addr::CLIP_DISTANCE + 4 * 8;
 
 /// The little-endian word at `offset`; read-back offsets come from the
 /// layouts the regions were sized with, so they are in bounds.

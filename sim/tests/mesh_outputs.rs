@@ -62,6 +62,7 @@ fn triangles() -> (Vec<spvsass_backend::isa::Instr>, MeshState) {
         shared_mem_lines: 0,
         vertex_attrs: vec![0x70, 0x74, 0x78, 0x7c, 0x80, 0x84],
         primitive_attrs: vec![0x60, 0x90, 0x3a0],
+        clip_distances: 0,
     };
     (program, mesh)
 }

@@ -36,6 +36,8 @@ pub mod task_out;
 mod unreachable;
 mod wide_int;
 
+pub(crate) use output_slots::clip_distance_count;
+
 use crate::abi;
 use crate::error::{BackendError, spirv_opcode};
 use crate::isa::{

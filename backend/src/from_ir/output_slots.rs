@@ -16,7 +16,7 @@
 
 use super::places::Step;
 use crate::isbe_layout::addr;
-use spvsass_frontend::ir::{BuiltIn, Shader, StructMember, Type, TypeId};
+use spvsass_frontend::ir::{BuiltIn, Shader, StorageClass, StructMember, Type, TypeId};
 
 /// The clip/cull distance words (0x2c0..0x2e0).
 pub const CLIP_CULL_WORDS: u32 = 8;
@@ -170,4 +170,31 @@ pub fn clip_cull_addrs(
     Ok((first + from..first + from + count)
         .map(|k| addr::CLIP_DISTANCE + 4 * k as u16)
         .collect())
+}
+
+/// How many of the clip/cull words are clip distances (the first ones;
+/// cull distances follow): the length of ClipDistance in the shader's
+/// per-vertex output block. The draw's clip/cull operation per word
+/// comes from it, as a driver derives it from the shader (Vulkan has no
+/// other source for which distances cull).
+pub fn clip_distance_count(sh: &Shader) -> u32 {
+    sh.globals
+        .values()
+        .filter(|g| g.class == StorageClass::Output && !g.per_primitive)
+        .filter_map(|g| match &sh.types[g.ty] {
+            Type::Array { elem, .. } => match &sh.types[*elem] {
+                Type::Struct { members, .. } => Some(members),
+                _ => None,
+            },
+            _ => None,
+        })
+        .flatten()
+        .filter(|m| m.builtin == Some(BuiltIn::ClipDistance))
+        .map(|m| match &sh.types[m.ty] {
+            Type::Array { len, .. } => len.unwrap_or(0),
+            _ => 1,
+        })
+        .max()
+        .unwrap_or(0)
+        .min(CLIP_CULL_WORDS)
 }

@@ -1,9 +1,9 @@
 //! Primitive assembly: a mesh draw's outputs turned into primitives in
 //! clip space with their colour, layer and shading, in draw order
 //! (workgroup order, then primitive index). Culled primitives are
-//! dropped here.
+//! dropped here: by the shader's cull flag, and by cull distances.
 
-use super::clip::ClipVertex;
+use super::clip::{ClipVertex, MAX_CLIP_DISTANCES, UserPlanes};
 use super::error::RasterError;
 use super::interpolate::Shading;
 use super::{Interpolation, RenderState};
@@ -49,6 +49,8 @@ pub struct Primitive {
     pub point_size: f32,
     pub shading: Shading,
     pub layer: u32,
+    /// The clip distances its vertices have, to clip it by.
+    pub user_planes: UserPlanes,
 }
 
 /// The colour output (Location 0) of a vertex or primitive. Components
@@ -68,13 +70,33 @@ fn culled(primitive: Option<&Attributes>) -> bool {
     primitive.and_then(|p| p.cull) == Some(true)
 }
 
+/// A vertex converted for rasterization.
+#[derive(Clone, Copy)]
+struct Converted {
+    vertex: ClipVertex,
+    point_size: f32,
+    /// Bit k: the vertex has gl_ClipDistance[k].
+    clip_planes: u8,
+    /// Bit k: gl_CullDistance[k] is negative or NaN (outside, as NaN clip
+    /// distances are).
+    cull_outside: u8,
+}
+
+/// The mask with bit k set for each index k (those past
+/// `MAX_CLIP_DISTANCES` cannot come from the read-back and are ignored).
+fn mask<'a>(indices: impl Iterator<Item = &'a u32>) -> u8 {
+    indices
+        .filter(|&&k| (k as usize) < MAX_CLIP_DISTANCES)
+        .fold(0, |m, &k| m | 1 << k)
+}
+
 /// The vertices of one workgroup in clip space, each converted and
 /// checked when a primitive first uses it (vertices are shared; one no
 /// primitive uses may hold anything).
 pub struct VertexCache<'a> {
     wg: &'a MeshWorkgroup,
     topology: Topology,
-    converted: Vec<Option<(ClipVertex, f32)>>,
+    converted: Vec<Option<Converted>>,
 }
 
 impl<'a> VertexCache<'a> {
@@ -86,8 +108,8 @@ impl<'a> VertexCache<'a> {
         }
     }
 
-    /// Vertex `v` (used by `primitive`) and its point size.
-    fn get(&mut self, primitive: u32, v: u32) -> Result<(ClipVertex, f32), RasterError> {
+    /// Vertex `v` (used by `primitive`), converted.
+    fn get(&mut self, primitive: u32, v: u32) -> Result<Converted, RasterError> {
         let wg = self.wg;
         let slot = self
             .converted
@@ -129,12 +151,30 @@ impl<'a> VertexCache<'a> {
             (Some(size), Topology::Points) => finite("gl_PointSize", size)? as f32,
             _ => 1.0,
         };
-        let vertex = ClipVertex {
-            pos,
-            colour: colour(attrs).unwrap_or(DEFAULT_COLOUR),
+        // Distances may be NaN or infinite: clipping and culling treat NaN
+        // as outside, and infinities are ordinary far-away values.
+        let mut clip = [0.0; MAX_CLIP_DISTANCES];
+        for (&k, &d) in &attrs.clip_distance {
+            if let Some(slot) = clip.get_mut(k as usize) {
+                *slot = f64::from(d);
+            }
+        }
+        let outside = attrs
+            .cull_distance
+            .iter()
+            .filter(|&(_, &d)| d.is_nan() || d < 0.0);
+        let converted = Converted {
+            vertex: ClipVertex {
+                pos,
+                colour: colour(attrs).unwrap_or(DEFAULT_COLOUR),
+                clip,
+            },
+            point_size: size,
+            clip_planes: mask(attrs.clip_distance.keys()),
+            cull_outside: mask(outside.map(|(k, _)| k)),
         };
-        *slot = Some((vertex, size));
-        Ok((vertex, size))
+        *slot = Some(converted);
+        Ok(converted)
     }
 }
 
@@ -174,6 +214,10 @@ pub fn primitive(
     }
     let mut vertices = [ClipVertex::default(); 3];
     let mut point_size = 1.0;
+    let mut user_planes = 0;
+    // Vulkan discards a primitive when, for some cull distance, every
+    // vertex is outside it.
+    let mut cull_outside = u8::MAX;
     let indices = wg
         .indices
         .get(index as usize)
@@ -187,9 +231,14 @@ pub fn primitive(
         });
     }
     for (slot, &v) in vertices.iter_mut().zip(indices) {
-        let (vertex, size) = cache.get(index, v)?;
-        *slot = vertex;
-        point_size = size;
+        let converted = cache.get(index, v)?;
+        *slot = converted.vertex;
+        point_size = converted.point_size;
+        user_planes |= converted.clip_planes;
+        cull_outside &= converted.cull_outside;
+    }
+    if cull_outside != 0 {
+        return Ok(None);
     }
     let per_primitive_colour = per_primitive.and_then(colour);
     let shading = match (per_primitive_colour, state.interpolation) {
@@ -203,5 +252,6 @@ pub fn primitive(
         point_size,
         shading,
         layer,
+        user_planes: UserPlanes(user_planes),
     }))
 }

@@ -10,7 +10,7 @@
 //! cover each pixel centre there once, with no separate per-pixel diamond
 //! test. Line width is 1 (mesh pipelines have no per-primitive width).
 
-use super::clip::{ClipVertex, clip_segment};
+use super::clip::{ClipVertex, UserPlanes, clip_segment};
 use super::edge::{Point, area2, cover};
 use super::interpolate::{ScreenVertex, Shading, perspective};
 use super::triangle::Sample;
@@ -20,10 +20,11 @@ use super::viewport::{HALF, Viewport, centre};
 pub fn rasterize(
     segment: [ClipVertex; 2],
     shading: Shading,
+    user: UserPlanes,
     viewport: &Viewport,
     mut emit: impl FnMut(Sample),
 ) {
-    let Some((a, b)) = clip_segment(segment[0], segment[1]) else {
+    let Some((a, b)) = clip_segment(segment[0], segment[1], user) else {
         return;
     };
     let [a, b] = [a, b].map(|v| ScreenVertex {

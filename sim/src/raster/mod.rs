@@ -2,7 +2,8 @@
 //! by Vulkan's rules, as a pass-through fragment shader would colour them.
 //!
 //! The pipeline, one module per step: primitive assembly with the
-//! shader's culling (`assemble`), clipping in clip space (`clip`), the
+//! shader's culling and cull distances (`assemble`), clipping in clip
+//! space against the view volume and clip distances (`clip`), the
 //! viewport transform and snapping to 1/256 pixel (`viewport`), coverage
 //! by integer edge functions with the top-left rule (`edge`) for
 //! triangles (`triangle`), lines (`line`) and points (`point`),
@@ -210,12 +211,16 @@ pub fn fragments(
                         interpolate::Shading::Flat(c) => c,
                         interpolate::Shading::Smooth => v(0).colour.map(|c| c as f32),
                     };
-                    point::rasterize(v(0), p.point_size, colour, &viewport, emit)
+                    let size = p.point_size;
+                    point::rasterize(v(0), size, colour, p.user_planes, &viewport, emit)
                 }
-                Topology::Lines => line::rasterize([v(0), v(1)], p.shading, &viewport, emit),
+                Topology::Lines => {
+                    let segment = [v(0), v(1)];
+                    line::rasterize(segment, p.shading, p.user_planes, &viewport, emit)
+                }
                 Topology::Triangles => triangle::rasterize(
                     [v(0), v(1), v(2)],
-                    p.shading,
+                    (p.shading, p.user_planes),
                     &viewport,
                     (state.cull_mode, state.front_face),
                     emit,

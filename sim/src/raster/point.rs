@@ -4,7 +4,7 @@
 //! ones (the top-left rule), so a square of integer size n covers n × n
 //! pixel centres wherever it lies.
 
-use super::clip::{ClipVertex, point_in_volume};
+use super::clip::{ClipVertex, UserPlanes, point_in_volume};
 use super::triangle::Sample;
 use super::viewport::{ONE, Viewport, ceil_div, centre};
 
@@ -18,10 +18,11 @@ pub fn rasterize(
     vertex: ClipVertex,
     size: f32,
     colour: [f32; 4],
+    user: UserPlanes,
     viewport: &Viewport,
     mut emit: impl FnMut(Sample),
 ) {
-    if !point_in_volume(&vertex) {
+    if !point_in_volume(&vertex, user) {
         return;
     }
     let at = viewport.snap(vertex.pos);

@@ -2,7 +2,7 @@
 //! polygon as a fan of triangles sharing its first vertex (the top-left
 //! rule makes the fan's inner edges cover each pixel once).
 
-use super::clip::{ClipVertex, clip_polygon, inside_all};
+use super::clip::{ClipVertex, UserPlanes, clip_polygon, inside_all};
 use super::edge::{Point, area2, cover};
 use super::interpolate::{ScreenVertex, Shading, perspective};
 use super::viewport::Viewport;
@@ -43,20 +43,21 @@ fn point(v: &ScreenVertex) -> Point {
     }
 }
 
-/// Rasterizes one triangle given in clip space.
+/// Rasterizes one triangle given in clip space, clipped by the view
+/// volume and its `user` clip distances.
 pub fn rasterize(
     triangle: [ClipVertex; 3],
-    shading: Shading,
+    (shading, user): (Shading, UserPlanes),
     viewport: &Viewport,
     cull: (CullMode, FrontFace),
     mut emit: impl FnMut(Sample),
 ) {
     // Most triangles need no clipping: they skip the polygon's allocation.
     let clipped;
-    let polygon: &[ClipVertex] = if triangle.iter().all(inside_all) {
+    let polygon: &[ClipVertex] = if triangle.iter().all(|v| inside_all(v, user)) {
         &triangle
     } else {
-        clipped = clip_polygon(&triangle);
+        clipped = clip_polygon(&triangle, user);
         &clipped
     };
     let Some(first) = polygon.first().map(|v| on_screen(v, viewport)) else {

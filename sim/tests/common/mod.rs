@@ -194,6 +194,7 @@ pub fn mesh_state(
         shared_mem_lines: 0,
         vertex_attrs: vertex_attrs.to_vec(),
         primitive_attrs: Vec::new(),
+        clip_distances: 0,
     }
 }
 
