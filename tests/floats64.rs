@@ -237,3 +237,76 @@ fn sm86() {
 fn sm75() {
     check(Arch::Sm75);
 }
+
+/// tests/shaders/half_and_double.comp: `h[id] = h[id] * 0.5 + 1.0` on
+/// f16vec4 (each step rounded to f16) and `d[id] = x * x + double(h.x) -
+/// 1/3` on doubles, checked against Rust's f16 (the `half` crate) and f64.
+#[test]
+fn half_and_double_runs() {
+    use half::f16;
+    let options = spvsass::Options {
+        arch: Some(Arch::Sm86),
+        ..Default::default()
+    };
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/shaders/half_and_double.comp.spv"
+    );
+    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let spirv = spvsass::frontend::words_from_bytes(&bytes).unwrap_or_else(|e| panic!("{e}"));
+    let compiled = spvsass::compile(&spirv, &options).unwrap_or_else(|e| panic!("{e}"));
+    // Halves with ties, subnormals, overflow, a NaN; doubles of every size.
+    let halves: Vec<f16> = (0..128u16)
+        .map(|k| match k {
+            0 => f16::from_bits(0x0001),
+            1 => f16::MAX,
+            2 => f16::NAN,
+            3 => f16::NEG_INFINITY,
+            4 => f16::from_bits(0x3c01),
+            _ => f16::from_bits(k.wrapping_mul(0x2f3b) & 0xfbff),
+        })
+        .collect();
+    let doubles: Vec<f64> = (0..32)
+        .map(|k| (k as f64 - 15.5) * 1.0e10f64.powi(k % 7 - 3))
+        .collect();
+    let inputs = ComputeInputs {
+        buffers: [
+            (0, halves.iter().flat_map(|h| h.to_le_bytes()).collect()),
+            (1, le_bytes(&doubles)),
+        ]
+        .into_iter()
+        .collect(),
+        ..Default::default()
+    };
+    let run = spvsass::dispatch(&compiled.binary, [1, 1, 1], inputs, &SimOptions::default())
+        .unwrap_or_else(|e| panic!("{e}"));
+    let got_h: Vec<u16> = run.buffers[&0]
+        .chunks_exact(2)
+        .map(|c| u16::from_le_bytes([c[0], c[1]]))
+        .collect();
+    let got_d: Vec<f64> = run.buffers[&1]
+        .chunks_exact(8)
+        .map(|c| f64::from_le_bytes(c.try_into().expect("8 bytes")))
+        .collect();
+    let round = |x: f32| f16::from_f32(x);
+    for (k, h) in halves.iter().enumerate() {
+        let half_of = round(h.to_f32() * 0.5);
+        let want = round(half_of.to_f32() + 1.0);
+        let ok = got_h[k] == want.to_bits() || (want.is_nan() && f16::from_bits(got_h[k]).is_nan());
+        assert!(
+            ok,
+            "h[{k}] = {h}: got {:#06x}, want {want} ({:#06x})",
+            got_h[k],
+            want.to_bits()
+        );
+    }
+    for (i, x) in doubles.iter().enumerate() {
+        let ax = f16::from_bits(got_h[4 * i]).to_f32();
+        let want = x * x + f64::from(ax) - 1.0 / 3.0;
+        assert!(
+            same(got_d[i], want),
+            "d[{i}] = {x:e}: got {:e}, want {want:e}",
+            got_d[i]
+        );
+    }
+}
