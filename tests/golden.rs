@@ -47,6 +47,7 @@ golden! {
     d_groupid_mesh_sm86: "d_groupid.mesh", Arch::Sm86;
     d_groupid_mesh_sm75: "d_groupid.mesh", Arch::Sm75;
     c_add_push_sm86: "c_add_push.comp", Arch::Sm86;
+    half_and_double_sm86: "half_and_double.comp", Arch::Sm86;
     c_struct_index_sm86: "c_struct_index.comp", Arch::Sm86;
     c_reduce128_sm86: "c_reduce128.comp", Arch::Sm86;
     c_reduce256_sm86: "c_reduce256.comp", Arch::Sm86;

@@ -180,6 +180,56 @@ fn check_c_float_atomic_olds(desc: &RunDescription, c: &Capture) {
     check_invocations(&c.result.statistics, desc, 64);
 }
 
+/// half_and_double.comp: lavapipe, the simulator (same inputs) and Rust's
+/// f16 arithmetic agree bit for bit on every half; on doubles the
+/// simulator gives Rust's `x*x + h - 1/3` exactly and lavapipe that
+/// within 1 ulp: llvmpipe contracts the multiply-add (SPIR-V allows it
+/// without NoContraction), which the simulator never does (ARCHITECTURE.md).
+fn check_half_and_double(desc: &RunDescription, c: &Capture) {
+    use half::f16;
+    let (h_in, d_in) = (input(desc, 0), input(desc, 1));
+    let (h_ref, d_ref) = (c.buffer(0).expect("halves"), c.buffer(1).expect("doubles"));
+    let bytes = |w: &[u32]| -> Vec<u8> { w.iter().flat_map(|x| x.to_le_bytes()).collect() };
+    let compiled = spvsass::compile(
+        &spvsass::frontend::words_from_bytes(
+            &std::fs::read(runs().join("../shaders/half_and_double.comp.spv")).expect("shader"),
+        )
+        .expect("SPIR-V"),
+        &spvsass::Options::default(),
+    )
+    .expect("compiles");
+    let inputs = spvsass::sim::ComputeInputs {
+        buffers: [(0, bytes(&h_in)), (1, bytes(&d_in))].into_iter().collect(),
+        ..Default::default()
+    };
+    let sim = spvsass::dispatch(&compiled.binary, [1, 1, 1], inputs, &Default::default())
+        .expect("simulates");
+    assert_eq!(
+        words(sim.buffers[&0].clone()),
+        h_ref,
+        "halves: simulator vs lavapipe"
+    );
+    let d_sim = words(sim.buffers[&1].clone());
+    let half = |w: &[u32], k: usize| f16::from_bits((w[k / 2] >> (16 * (k % 2))) as u16);
+    for k in 0..2 * h_in.len() {
+        let want = f16::from_f32(f16::from_f32(half(&h_in, k).to_f32() * 0.5).to_f32() + 1.0);
+        assert_eq!(half(h_ref, k).to_bits(), want.to_bits(), "h[{k}]");
+    }
+    for i in 0..d_in.len() / 2 {
+        let x = f64::from_bits(u64::from(d_in[2 * i]) | u64::from(d_in[2 * i + 1]) << 32);
+        let h = f64::from(half(h_ref, 4 * i).to_f32());
+        let want = x * x + h - 1.0 / 3.0;
+        let pair = |w: &[u32]| u64::from(w[2 * i]) | u64::from(w[2 * i + 1]) << 32;
+        assert_eq!(pair(&d_sim), want.to_bits(), "simulated d[{i}] = {x:e}");
+        let got = pair(d_ref);
+        assert!(
+            got.abs_diff(want.to_bits()) <= 1,
+            "lavapipe's d[{i}] = {x:e}: {:e}",
+            f64::from_bits(got)
+        );
+    }
+}
+
 macro_rules! compute_runs {
     ($($name:ident => $check:ident),* $(,)?) => {$(
         #[test]
@@ -198,6 +248,7 @@ compute_runs!(
     ref_atomic => check_ref_atomic,
     c_subgroup_quads => check_c_subgroup_quads,
     c_float_atomic_olds => check_c_float_atomic_olds,
+    half_and_double => check_half_and_double,
 );
 
 /// Mesh runs: a driver without VK_EXT_mesh_shader (lavapipe of Mesa 22.3)

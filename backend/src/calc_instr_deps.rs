@@ -49,6 +49,13 @@ pub fn latency(op: &Op) -> Latency {
         | Op::Conv(_)
         | Op::F2F(_)
         | Op::Frnd(_)
+        // Doubles go to the FP64 unit, scoreboarded as nvcc's sm_86 code
+        // shows (its DADD/DMUL/DFMA set write scoreboards).
+        | Op::DArith(_)
+        | Op::DSetP(_)
+        | Op::F2F64(_)
+        | Op::Conv64(_)
+        | Op::Frnd64(_)
         | Op::Bit(_)
         | Op::Shfl(_)
         | Op::Match(_)

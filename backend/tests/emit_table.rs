@@ -191,6 +191,36 @@ table! {
     bra_guarded: "@!P0 BRA 0x0 ;" => 0x000fc200_0383ffff_ffffffc0_00008947;
     bssy: "BSSY B1, 0x80 ;" => 0x000fc200_00000000_000001c0_00017945;
     bsync: "BSYNC B1 ;" => 0x000fc200_03800000_00000000_00017941;
+    // Doubles: nvdisasm's words (tests/data/real_sass/ops64_sm86.nvdisasm.txt,
+    // kernel k_double) with the control bits at their defaults.
+    dadd: "DADD R8, R4, R6 ;" => 0x000fc200_00000006_00000000_04087229;
+    dadd_abs: "DADD R22, |R4|, R22 ;" => 0x000fc200_00000216_00000000_04167229;
+    dmul: "DMUL R10, R4, R6 ;" => 0x000fc200_00000000_00000006_040a7228;
+    dmul_rp: "DMUL.RP R14, R14, R16 ;" => 0x000fc200_00008000_00000010_0e0e7228;
+    dmul_imm: "DMUL R16, R4, 0x46900000 ;" => 0x000fc200_00000000_46900000_04107828;
+    dfma: "DFMA R12, R4, R6, R8 ;" => 0x000fc200_00000008_00000006_040c722b;
+    dfma_imm: "DFMA R10, -R6, R2, 0x3ff00000 ;" => 0x000fc200_00000102_3ff00000_060a742b;
+    dfma_neg_src1: "DFMA R18, R16, -R2, R8 ;" => 0x000fc200_00000008_80000002_1012722b;
+    dfma_rm: "DFMA.RM R18, R22, R18, R20 ;" => 0x000fc200_00004014_00000012_1612722b;
+    dsetp_geu: "DSETP.GEU.AND P2, PT, R4, R6, PT ;" => 0x000fc200_03f4e000_00000006_0400722a;
+    dsetp_ne_rz: "DSETP.NE.AND P0, PT, R4, RZ, PT ;" => 0x000fc200_03f05000_000000ff_0400722a;
+    f2f_f32_f64: "F2F.F32.F64 R15, R4 ;" => 0x000fc200_00301000_00000004_000f7310;
+    f2f_f64_f32: "F2F.F64.F32 R16, R14 ;" => 0x000fc200_00201800_0000000e_00107310;
+    i2f_f64_s32: "I2F.F64.S32 R20, R18 ;" => 0x000fc200_00201c00_00000012_00147312;
+    i2f_f64_u32: "I2F.F64.U32 R12, R18 ;" => 0x000fc200_00201800_00000012_000c7312;
+    f2i_s32_f64: "F2I.S32.F64.TRUNC R8, R6 ;" => 0x000fc200_0030d100_00000006_00087311;
+    f2i_u32_f64: "F2I.U32.F64.TRUNC R11, R4 ;" => 0x000fc200_0030d000_00000004_000b7311;
+    frnd_f64: "FRND.F64 R28, R6 ;" => 0x000fc200_00301800_00000006_001c7313;
+    frnd_f64_floor: "FRND.F64.FLOOR R22, R4 ;" => 0x000fc200_00305800_00000004_00167313;
+    frnd_f64_ceil: "FRND.F64.CEIL R24, R6 ;" => 0x000fc200_00309800_00000006_00187313;
+    frnd_f64_trunc: "FRND.F64.TRUNC R26, R4 ;" => 0x000fc200_0030d800_00000004_001a7313;
+    // The project's own: 64-bit integer sides (NAK's size fields).
+    i2f_f64_s64_rz: "I2F.F64.S64.RZ R2, R4 ;" => 0x000fc200_0030dc00_00000004_00027312;
+    f2i_u64_f64: "F2I.U64.F64.TRUNC R2, R4 ;" => 0x000fc200_0030d800_00000004_00027311;
+    // nvdisasm's MUFU words have 0x00 in the unused src2 field, this ISA's
+    // MUFU RZ (0xff); the function field (6, 7) is nvdisasm's.
+    mufu_rcp64h: "MUFU.RCP64H R3, R7 ;" => 0x000fc200_000018ff_00000007_00037308;
+    mufu_rsq64h: "MUFU.RSQ64H R17, R5 ;" => 0x000fc200_00001cff_00000005_00117308;
     exit: "EXIT ;" => 0x000fc200_03800000_00000000_0000794d;
     exit_guarded: "@P3 EXIT ;" => 0x000fc200_03800000_00000000_0000394d;
     nop: "NOP ;" => 0x000fc200_00000000_00000000_00007918;

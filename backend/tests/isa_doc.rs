@@ -128,6 +128,10 @@ rows! {
     mufu: "MUFU";
     f2f: "F2F";
     frnd: "FRND";
+    dadd: "DADD";
+    dmul: "DMUL";
+    dfma: "DFMA";
+    dsetp: "DSETP";
     plop3: "PLOP3";
     shfl: "SHFL";
     vote: "VOTE";

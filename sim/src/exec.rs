@@ -85,6 +85,9 @@ impl Warp<'_> {
                 }
                 self.write_pred(exec, o.dst, r);
             }
+            Op::DArith(_) | Op::DSetP(_) | Op::F2F64(_) | Op::Conv64(_) | Op::Frnd64(_) => {
+                self.exec_f64(exec, &instr.op, pc)?
+            }
             Op::Shfl(o) => self.shfl(exec, o, pc)?,
             Op::Vote(o) => self.vote(exec, o),
             Op::Match(o) => self.match_(exec, o, pc)?,

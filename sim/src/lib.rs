@@ -16,6 +16,7 @@ mod dispatch;
 mod draw;
 mod error;
 mod exec;
+mod exec_f64;
 mod exec_mem;
 mod exec_warp;
 pub mod image;

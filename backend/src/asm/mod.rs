@@ -11,6 +11,7 @@
 
 mod operand;
 mod ops;
+mod ops_f64;
 mod ops_more;
 
 use crate::binary::{Binary, Stage};
@@ -281,7 +282,11 @@ fn instruction(
         },
         labels,
     };
-    let op = ops::build(&mut ctx)?;
+    let op = if ops_f64::claims(&ctx) {
+        ops_f64::build(&mut ctx)?
+    } else {
+        ops::build(&mut ctx)?
+    };
     if let Some(i) = ctx.mods.used.iter().position(|u| !u) {
         return Err(ctx.err(AsmErrorKind::BadModifier {
             op: base.into(),

@@ -173,7 +173,7 @@ fn imad(c: &mut Ctx<'_>) -> Result<Op, AsmError> {
     })
 }
 
-fn combine(c: &mut Ctx<'_>) -> Result<PredCombine, AsmError> {
+pub(crate) fn combine(c: &mut Ctx<'_>) -> Result<PredCombine, AsmError> {
     let names = PredCombine::ALL.map(|p| p.name());
     c.mods
         .one_of(&names)

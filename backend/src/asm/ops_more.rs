@@ -122,7 +122,9 @@ pub(crate) fn build(c: &mut Ctx<'_>) -> Result<Op, AsmError> {
                 .mods
                 .one_of(&MufuOp::ALL.map(|o| o.name()))
                 .map(|i| MufuOp::ALL[i])
-                .ok_or_else(|| c.missing(".RCP, .RSQ, .SQRT, .EX2, .LG2, .SIN or .COS"))?;
+                .ok_or_else(|| {
+                    c.missing(".RCP, .RSQ, .SQRT, .EX2, .LG2, .SIN, .COS, .RCP64H or .RSQ64H")
+                })?;
             c.args.count(2)?;
             Op::Mufu(OpMufu {
                 dst: c.args.dst(0)?,

@@ -381,7 +381,7 @@ impl Isel<'_> {
         }))
     }
 
-    fn compare(&mut self, op: CmpOp, a: Comp, b: Comp) -> Comp {
+    pub(super) fn compare(&mut self, op: CmpOp, a: Comp, b: Comp) -> Comp {
         let (a0, b0) = (a, b);
         let (a, b) = (self.src(a), self.src(b));
         use CmpOp as C;
@@ -447,7 +447,7 @@ impl Isel<'_> {
         })
     }
 
-    fn convert(
+    pub(super) fn convert(
         &mut self,
         op: ConvOp,
         a: Comp,
@@ -492,6 +492,98 @@ impl Isel<'_> {
         self.scalar_of(v).is_some_and(wide_int::is_wide)
     }
 
+    /// 64 or 16 when the instruction computes on doubles or halves (an
+    /// operand or the result of that float width); bitcasts keep the bits
+    /// and are not theirs.
+    fn narrow_or_double_float(&self, inst: &InstData) -> Option<u8> {
+        use ir::Op as I;
+        let operands: Vec<ir::Value> = match &inst.op {
+            I::Binary(_, a, _) | I::Cmp(_, a, _) | I::Unary(_, a) => vec![*a],
+            I::Convert(
+                ConvOp::FToF | ConvOp::SToF | ConvOp::UToF | ConvOp::FToS | ConvOp::FToU,
+                a,
+            ) => {
+                vec![*a]
+            }
+            I::Math(_, args) => args.clone(),
+            _ => return None,
+        };
+        let with_result = !matches!(inst.op, I::Binary(..) | I::Cmp(..) | I::Unary(..));
+        let result = inst.result.filter(|_| with_result);
+        operands
+            .iter()
+            .chain(result.iter())
+            .filter_map(|&v| match self.scalar_of(v) {
+                Some(Scalar::Float { bits }) if bits != 32 => Some(bits),
+                _ => None,
+            })
+            .max()
+    }
+
+    /// An instruction on doubles (float64.rs) or halves (float16.rs).
+    fn float_width_inst(&mut self, bits: u8, inst: &InstData) -> Result<Vec<Comp>, BackendError> {
+        use ir::Op as I;
+        let per_comp = |this: &Self, v: ir::Value| this.value(v).cloned();
+        let double = bits == 64;
+        match &inst.op {
+            I::Binary(op, a, b) => {
+                let (x, y) = (per_comp(self, *a)?, per_comp(self, *b)?);
+                if double {
+                    self.f64_binary(*op, &x, &y, inst)
+                } else {
+                    self.f16_binary(*op, &x, &y, inst)
+                }
+            }
+            I::Cmp(op, a, b) => {
+                let (x, y) = (per_comp(self, *a)?, per_comp(self, *b)?);
+                if double {
+                    self.f64_compare(*op, &x, &y, inst)
+                } else {
+                    Ok(self.f16_compare(*op, &x, &y))
+                }
+            }
+            I::Unary(op, a) => {
+                let x = per_comp(self, *a)?;
+                if double {
+                    self.f64_unary(*op, &x, inst)
+                } else {
+                    self.f16_unary(*op, &x, inst)
+                }
+            }
+            I::Convert(op, a) => {
+                let from = self.scalar_of(*a);
+                let to = inst.result.and_then(|r| self.scalar_of(r));
+                let (Some(from), Some(to)) = (from, to) else {
+                    return Err(self.unsupported("conversions of non-numeric values", inst));
+                };
+                let x = per_comp(self, *a)?;
+                if double {
+                    self.f64_convert(*op, &x, from, to, inst)
+                } else {
+                    self.f16_convert(*op, &x, from, to, inst)
+                }
+            }
+            I::Math(op, args) => {
+                let mut vals = Vec::with_capacity(args.len());
+                for &a in args {
+                    vals.push(per_comp(self, a)?);
+                }
+                if vals.len() != op.arity() {
+                    return Err(BackendError::Invalid {
+                        what: format!("{op:?} takes {} operands", op.arity()),
+                        spirv_id: inst.spirv_id,
+                    });
+                }
+                if double {
+                    self.f64_math(*op, &vals, inst)
+                } else {
+                    self.f16_math(*op, &vals, inst)
+                }
+            }
+            _ => unreachable!("narrow_or_double_float picks these ops"),
+        }
+    }
+
     /// Whether `v` is an 8- or 16-bit integer (scalar or vector).
     fn is_narrow_int(&self, v: ir::Value) -> bool {
         matches!(self.scalar_of(v), Some(Scalar::Int { bits, .. }) if bits < 32)
@@ -523,6 +615,9 @@ impl Isel<'_> {
         use ir::BinaryOp as B;
         use ir::Op as I;
         let per_comp = |this: &Self, v: ir::Value| this.value(v).cloned();
+        if let Some(bits) = self.narrow_or_double_float(inst) {
+            return self.float_width_inst(bits, inst);
+        }
         Ok(match &inst.op {
             I::Binary(op, a, b) if self.wide_int(*a) => {
                 let (x, y) = (per_comp(self, *a)?, per_comp(self, *b)?);

@@ -474,7 +474,7 @@ impl Isel<'_> {
     }
 
     /// One component of a component-wise Math op.
-    fn math_scalar(
+    pub(super) fn math_scalar(
         &mut self,
         op: MathOp,
         x: &[Comp],

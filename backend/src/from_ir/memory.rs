@@ -164,6 +164,8 @@ fn mem_size(s: Scalar) -> Option<MemSize> {
             signed: false,
         } => MemSize::U16,
         Scalar::Int { bits: 16, .. } => MemSize::S16,
+        // A half is the low 16 bits of its word (float16.rs).
+        Scalar::Float { bits: 16 } => MemSize::U16,
         Scalar::Bool | Scalar::Int { bits: 32, .. } | Scalar::Float { bits: 32 } => MemSize::B32,
         _ => return None,
     })
@@ -292,6 +294,12 @@ impl Isel<'_> {
                 // endian, as the register pair holds it).
                 (Scalar::Int { bits: 64, signed }, None) => {
                     let word = Scalar::Int { bits: 32, signed };
+                    parts.push((offset, MemSize::B32, word));
+                    parts.push((offset + 4, MemSize::B32, word));
+                }
+                // So is a double (float64.rs).
+                (Scalar::Float { bits: 64 }, None) => {
+                    let word = Scalar::U32;
                     parts.push((offset, MemSize::B32, word));
                     parts.push((offset + 4, MemSize::B32, word));
                 }

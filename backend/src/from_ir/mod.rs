@@ -11,6 +11,9 @@ mod compute;
 mod control;
 pub mod dce;
 mod draw_ids;
+mod float16;
+mod float64;
+mod float64_div;
 mod geometric;
 mod idiv;
 mod math;
@@ -421,10 +424,12 @@ impl<'a> Isel<'a> {
                     ir::Type::Scalar(ir::Scalar::Bool) => vec![Comp::Bool(*bits != 0)],
                     ir::Type::Scalar(s) if s.size() <= 4 => vec![Comp::Const(*bits as u32)],
                     // Low word first (wide_int.rs).
-                    ir::Type::Scalar(ir::Scalar::Int { bits: 64, .. }) => {
+                    ir::Type::Scalar(
+                        ir::Scalar::Int { bits: 64, .. } | ir::Scalar::Float { bits: 64 },
+                    ) => {
                         vec![Comp::Const(*bits as u32), Comp::Const((*bits >> 32) as u32)]
                     }
-                    _ => return Err(self.unsupported("64-bit float constants", inst)),
+                    _ => return Err(self.unsupported("constants of this type", inst)),
                 }
             }
             I::Undef => {

@@ -220,10 +220,15 @@ pub enum MufuOp {
     Rcp,
     Rsq,
     Sqrt,
+    /// The high word of 1/x for the double whose high word is the source
+    /// (its low word taken as zero): the seed of double division.
+    Rcp64h,
+    /// Likewise for 1/sqrt(x): the seed of double square roots.
+    Rsq64h,
 }
 
 impl MufuOp {
-    pub const ALL: [MufuOp; 7] = [
+    pub const ALL: [MufuOp; 9] = [
         MufuOp::Cos,
         MufuOp::Sin,
         MufuOp::Ex2,
@@ -231,6 +236,8 @@ impl MufuOp {
         MufuOp::Rcp,
         MufuOp::Rsq,
         MufuOp::Sqrt,
+        MufuOp::Rcp64h,
+        MufuOp::Rsq64h,
     ];
     /// NAK's function field (bits 74..80).
     fn bits(self) -> u64 {
@@ -242,6 +249,9 @@ impl MufuOp {
             MufuOp::Rcp => 4,
             MufuOp::Rsq => 5,
             MufuOp::Sqrt => 8,
+            // nvdisasm: MUFU.RCP64H 0x...00001800_..., MUFU.RSQ64H 0x...00001c00_...
+            MufuOp::Rcp64h => 6,
+            MufuOp::Rsq64h => 7,
         }
     }
     pub fn name(self) -> &'static str {
@@ -253,6 +263,8 @@ impl MufuOp {
             MufuOp::Rcp => "RCP",
             MufuOp::Rsq => "RSQ",
             MufuOp::Sqrt => "SQRT",
+            MufuOp::Rcp64h => "RCP64H",
+            MufuOp::Rsq64h => "RSQ64H",
         }
     }
 }
@@ -304,6 +316,9 @@ impl OpMufu {
         visit_dst(&mut self.dst, RegFile::Gpr, 1, v);
     }
     pub fn eval(&self, a: u32) -> u32 {
+        if matches!(self.op, MufuOp::Rcp64h | MufuOp::Rsq64h) {
+            return self.eval64h(float_src(&self.src, a));
+        }
         let x = fin(true, float_src(&self.src, a));
         let d = f64::from(x);
         let r = match self.op {
@@ -323,8 +338,25 @@ impl OpMufu {
                 };
                 v as f32
             }
+            MufuOp::Rcp64h | MufuOp::Rsq64h => unreachable!("handled above"),
         };
         fout(true, r)
+    }
+    /// RCP64H / RSQ64H: the function of the double `hi:0`, correctly
+    /// rounded in f64, truncated to its high word (so within 2^-20 of the
+    /// true value; the refinement that follows does not depend on more).
+    /// Doubles are not flushed: a subnormal input is used as it is.
+    fn eval64h(&self, hi: u32) -> u32 {
+        let x = f64::from_bits(u64::from(hi) << 32);
+        let r = match self.op {
+            MufuOp::Rcp64h => 1.0 / x,
+            _ => 1.0 / x.sqrt(),
+        };
+        if r.is_nan() {
+            0x7fff_ffff
+        } else {
+            (r.to_bits() >> 32) as u32
+        }
     }
     pub fn fmt_op(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "MUFU.{} ", self.op.name())?;

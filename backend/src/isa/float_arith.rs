@@ -41,7 +41,7 @@ impl FloatCmp {
         FloatCmp::UnordGe,
     ];
     /// Encoding from NAK's SM70 encoder: 1..6 ordered, 9..14 unordered.
-    fn bits(self) -> u64 {
+    pub(crate) fn bits(self) -> u64 {
         let i = FloatCmp::ALL.iter().position(|c| *c == self).unwrap_or(0) as u64;
         if i < 6 { i + 1 } else { i + 3 }
     }
@@ -63,7 +63,12 @@ impl FloatCmp {
     }
     #[inline]
     pub fn eval(self, a: f32, b: f32) -> bool {
-        let unordered = a.is_nan() || b.is_nan();
+        self.eval_ord(a, b)
+    }
+    /// The comparison at any float width (f32 for FSETP, f64 for DSETP).
+    #[inline]
+    pub fn eval_ord<T: PartialOrd>(self, a: T, b: T) -> bool {
+        let unordered = a.partial_cmp(&b).is_none();
         let i = FloatCmp::ALL.iter().position(|c| *c == self).unwrap_or(0);
         if unordered {
             return i >= 6;

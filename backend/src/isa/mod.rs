@@ -8,6 +8,7 @@ mod alu;
 mod control;
 mod ctrl;
 mod float;
+mod float64;
 mod float_arith;
 mod int;
 mod isbe;
@@ -27,6 +28,7 @@ pub use control::{OpBra, OpBssy, OpBsync, OpCs2r, OpS2R, Target};
 pub use ctrl::Ctrl;
 pub use float::{FloatFmt, MufuOp, OpF2F, OpFMnMx, OpFSel, OpFrnd, OpMufu, Round};
 pub use float_arith::{FloatArith, FloatCmp, OpFArith, OpFSetP};
+pub use float64::{NAN64, OpConv64, OpDArith, OpDSetP, OpF2F64, OpFrnd64, double_src};
 pub use int::{BitOp, FALSE, OpBit, OpBmsk, OpIAdd3X, OpIMadWide, OpIMnMx, OpLea, OpPrmt, OpSgxt};
 pub use isbe::{IsbeAccess, IsbeSize, MAX_IMM_OFFSET, OpIsbeRd, OpIsbeWr};
 pub use mem::{AtomOp, AtomType, MemSize, MemSpace, OpAtom, OpLd, OpLdc, OpRed, OpSt};
@@ -77,12 +79,12 @@ pub enum DecodeError {
 
 /// Every op's mnemonic (what [`Op::mnemonic`] returns), for tests that
 /// check the emit table and docs/ISA.md cover the whole ISA.
-pub const MNEMONICS: [&str; 53] = [
+pub const MNEMONICS: [&str; 57] = [
     "MOV", "IADD3", "IMAD", "ISETP", "FSETP", "FADD", "FMUL", "FFMA", "SEL", "LOP3", "SHF", "I2F",
     "F2I", "S2R", "ISBEWR", "ISBERD", "BRA", "BSSY", "BSYNC", "LDG", "LDS", "LDL", "STG", "STS",
     "STL", "ATOMG", "ATOMS", "RED", "LDC", "CS2R", "BAR", "MEMBAR", "IMNMX", "POPC", "FLO", "BREV",
     "BMSK", "PRMT", "SGXT", "LEA", "FMNMX", "FSEL", "MUFU", "F2F", "FRND", "PLOP3", "SHFL", "VOTE",
-    "MATCH", "REDUX", "WARPSYNC", "EXIT", "NOP",
+    "MATCH", "REDUX", "WARPSYNC", "EXIT", "NOP", "DADD", "DMUL", "DFMA", "DSETP",
 ];
 
 /// One operation with its operands.
@@ -131,6 +133,11 @@ pub enum Op {
     Match(OpMatch),
     Redux(OpRedux),
     WarpSync(OpWarpSync),
+    DArith(OpDArith),
+    DSetP(OpDSetP),
+    F2F64(OpF2F64),
+    Conv64(OpConv64),
+    Frnd64(OpFrnd64),
     Exit,
     Nop,
 }
@@ -186,6 +193,11 @@ impl Op {
             Op::Match(o) => o.encode(w),
             Op::Redux(o) => o.encode(w),
             Op::WarpSync(o) => o.encode(w),
+            Op::DArith(o) => o.encode(w),
+            Op::DSetP(o) => o.encode(w),
+            Op::F2F64(o) => o.encode(w),
+            Op::Conv64(o) => o.encode(w),
+            Op::Frnd64(o) => o.encode(w),
             Op::Exit => {
                 w.set(field::OPCODE, u64::from(OPCODE_EXIT));
                 w.set(field::PSRC, 7);
@@ -253,6 +265,14 @@ impl Op {
                 OpF2F::OPCODE => Op::F2F(OpF2F::decode(w)?),
                 OpFrnd::OPCODE => Op::Frnd(OpFrnd::decode(w)?),
                 OpWarpSync::OPCODE => Op::WarpSync(OpWarpSync::decode(w)?),
+                OpDArith::OPCODE_DADD => Op::DArith(OpDArith::decode(w, FloatArith::Add)?),
+                OpDArith::OPCODE_DMUL => Op::DArith(OpDArith::decode(w, FloatArith::Mul)?),
+                OpDArith::OPCODE_DFMA => Op::DArith(OpDArith::decode(w, FloatArith::Fma)?),
+                OpDSetP::OPCODE => Op::DSetP(OpDSetP::decode(w)?),
+                OpF2F64::OPCODE => Op::F2F64(OpF2F64::decode(w)?),
+                OpConv64::OPCODE_I2F => Op::Conv64(OpConv64::decode(w, ConvKind::IntToFloat)?),
+                OpConv64::OPCODE_F2I => Op::Conv64(OpConv64::decode(w, ConvKind::FloatToInt)?),
+                OpFrnd64::OPCODE => Op::Frnd64(OpFrnd64::decode(w)?),
                 OpIMad::OPCODE => Op::IMad(OpIMad::decode(w)?),
                 OpISetP::OPCODE => Op::ISetP(OpISetP::decode(w)?),
                 OpFSetP::OPCODE => Op::FSetP(OpFSetP::decode(w)?),
@@ -314,6 +334,11 @@ impl Op {
             Op::Match(o) => o.visit(v),
             Op::Redux(o) => o.visit(v),
             Op::WarpSync(o) => o.visit(v),
+            Op::DArith(o) => o.visit(v),
+            Op::DSetP(o) => o.visit(v),
+            Op::F2F64(o) => o.visit(v),
+            Op::Conv64(o) => o.visit(v),
+            Op::Frnd64(o) => o.visit(v),
             Op::Bra(_)
             | Op::Bssy(_)
             | Op::Bsync(_)
@@ -377,6 +402,14 @@ impl Op {
             Op::Match(_) => "MATCH",
             Op::Redux(_) => "REDUX",
             Op::WarpSync(_) => "WARPSYNC",
+            Op::DArith(o) => o.mnemonic(),
+            Op::DSetP(_) => "DSETP",
+            Op::F2F64(_) => "F2F",
+            Op::Conv64(o) => match o.kind {
+                ConvKind::IntToFloat => "I2F",
+                ConvKind::FloatToInt => "F2I",
+            },
+            Op::Frnd64(_) => "FRND",
             Op::Exit => "EXIT",
             Op::Nop => "NOP",
         }
@@ -438,6 +471,11 @@ impl fmt::Display for Op {
             Op::Match(o) => o.fmt_op(f),
             Op::Redux(o) => o.fmt_op(f),
             Op::WarpSync(o) => o.fmt_op(f),
+            Op::DArith(o) => o.fmt_op(f),
+            Op::DSetP(o) => o.fmt_op(f),
+            Op::F2F64(o) => o.fmt_op(f),
+            Op::Conv64(o) => o.fmt_op(f),
+            Op::Frnd64(o) => o.fmt_op(f),
             Op::Exit => write!(f, "EXIT"),
             Op::Nop => write!(f, "NOP"),
         }
