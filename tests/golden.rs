@@ -85,6 +85,9 @@ golden! {
     w_partial48_task_sm86: "w_partial48.task", Arch::Sm86;
     w_uniform_if_task_sm86: "w_uniform_if.task", Arch::Sm86;
     ref_views_mesh_sm86: "ref_views.mesh", Arch::Sm86;
+    w_return_in_branch_mesh_sm86: "w_return_in_branch.mesh", Arch::Sm86;
+    w_return_late_mesh_sm86: "w_return_late.mesh", Arch::Sm86;
+    w_return_task_sm86: "w_return.task", Arch::Sm86;
 }
 
 /// The golden file of the method stream of `name` under `view_mask`.

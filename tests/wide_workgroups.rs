@@ -179,20 +179,106 @@ fn divergent_regions_and_a_uniform_if_around_barriers() {
     }
 }
 
-/// A return under a branch on the invocation index is refused, naming the
-/// block and the opcode.
+/// Invocations 40..63 return under a branch on their index, before
+/// writing: their points stay unwritten (index bytes 0, so the read-back
+/// sees vertices 0..39 only), the others' vertices and points are there.
 #[test]
-fn return_in_divergent_control_flow_is_an_error() {
-    let options = spvsass::Options {
-        arch: Some(Arch::Sm86),
-        ..Default::default()
-    };
-    let err = spvsass::compile(&common::shader_words("w_return_in_branch.mesh"), &options)
-        .expect_err("a return under a divergent branch");
-    let text = err.to_string();
-    assert!(
-        text.contains("a return inside control flow of a workgroup of 64 invocations"),
-        "{text}"
-    );
-    assert!(text.contains("OpReturn"), "{text}");
+fn return_in_divergent_branch_stops_only_the_returned_invocations() {
+    let d = draw(None, "w_return_in_branch.mesh", [1, 1, 1]);
+    let wg = &d.workgroups[0];
+    assert_eq!(wg.primitive_count, 64);
+    for (p, idx) in wg.indices.iter().enumerate() {
+        let expected = if p < 40 { p as u32 } else { 0 };
+        assert_eq!(idx, &vec![expected], "point {p}");
+    }
+    assert_eq!(wg.vertices.len(), 40);
+    for (i, v) in wg.vertices.iter().enumerate() {
+        assert_eq!(v.position, Some([i as f32, 0.0, 0.0, 1.0]), "vertex {i}");
+    }
+    assert_eq!(d.statistics.mesh_invocations, 64);
+}
+
+/// A return inside a loop, uniform over the workgroup, before the
+/// barriers of the next round: workgroup g stops after min(g + 1, 3)
+/// rounds of s[i] = s[(i + 1) % 64] + 1 (from s[i] = 10i), so vertex i is
+/// (10 * ((i + r) % 64) + r, r, 0, 1).
+#[test]
+fn uniform_return_inside_a_loop_before_barriers() {
+    let d = draw(None, "w_return_loop.mesh", [3, 1, 1]);
+    assert_eq!(d.workgroups.len(), 3);
+    for (g, wg) in d.workgroups.iter().enumerate() {
+        let r = (g as u32 + 1).min(3);
+        assert_eq!(wg.vertices.len(), 64);
+        for (i, v) in wg.vertices.iter().enumerate() {
+            let i = i as u32;
+            let s = 10 * ((i + r) % 64) + r;
+            assert_eq!(
+                v.position,
+                Some([s as f32, r as f32, 0.0, 1.0]),
+                "vertex {i} of workgroup {g}"
+            );
+            assert_eq!(wg.indices[i as usize], vec![i]);
+        }
+    }
+}
+
+/// Divergent returns after the last barrier of a 96-invocation workgroup:
+/// invocations i % 3 == 1 return at once, even ones with i % 5 >= 3 return
+/// inside a loop. The survivors show s[95 - i] = 3 (95 - i), the number of
+/// invocations of their logical subgroup that passed the first return (a
+/// ballot: returned invocations take no part), and 1 + 2 + ... + i % 5;
+/// the returned ones' positions stay as the simulator starts them (zero).
+#[test]
+fn divergent_returns_after_the_last_barrier() {
+    let d = draw(None, "w_return_late.mesh", [1, 1, 1]);
+    let wg = &d.workgroups[0];
+    assert_eq!(wg.primitive_count, 96);
+    for (p, idx) in wg.indices.iter().enumerate() {
+        assert_eq!(idx, &vec![p as u32], "point {p}");
+    }
+    assert_eq!(wg.vertices.len(), 96);
+    let survivors = |sub: u32| (32 * sub..32 * sub + 32).filter(|j| j % 3 != 1).count();
+    for (i, v) in wg.vertices.iter().enumerate() {
+        let i = i as u32;
+        let m = i % 5;
+        let returned = i % 3 == 1 || (m >= 3 && i.is_multiple_of(2));
+        let expected = if returned {
+            [0.0; 4]
+        } else {
+            [
+                (3 * (95 - i)) as f32,
+                survivors(i / 32) as f32,
+                (m * (m + 1) / 2) as f32,
+                1.0,
+            ]
+        };
+        assert_eq!(v.position, Some(expected), "vertex {i}");
+    }
+}
+
+/// Early returns in a 64-invocation task workgroup, before and after a
+/// barrier, and EmitMeshTasksEXT by the invocations still running:
+/// payload word i is i + 1 (i < 20), i + 500 (i % 4 == 0), else never
+/// written (the poison 0xcdcdcdcd as a float).
+#[test]
+fn task_invocations_return_early() {
+    let d = draw(Some("w_return.task"), "w_loop.mesh", [1, 1, 1]);
+    assert_eq!(d.tasks.len(), 1);
+    assert_eq!(d.tasks[0].mesh_groups, [1, 1, 1]);
+    let wg = &d.workgroups[0];
+    assert_eq!(wg.vertices.len(), 64);
+    for (i, v) in wg.vertices.iter().enumerate() {
+        let i = i as u32;
+        let expected = match i {
+            0..20 => i + 1,
+            _ if i.is_multiple_of(4) => i + 500,
+            _ => 0xcdcd_cdcd,
+        };
+        assert_eq!(
+            v.position,
+            Some([expected as f32, 0.0, 0.0, 1.0]),
+            "payload word {i}"
+        );
+    }
+    assert_eq!(d.statistics.task_invocations, 64);
 }

@@ -36,8 +36,17 @@
 //! When N is not a multiple of 32, lanes `N % 32..32` of the last logical
 //! subgroup are no invocations: every ISBE write of that copy is guarded
 //! (`Isel::logical_guard`). Their reads and arithmetic still run, on
-//! indices past the workgroup. A `return` inside a region is refused (the
-//! lane would exit for the later logical subgroups too).
+//! indices past the workgroup.
+//!
+//! A `return` inside a region cannot be an EXIT: the lane is shared by
+//! every logical subgroup, and only one of its invocations returns. Each
+//! copy therefore keeps a *returned* predicate (`from_ir::returns`), one
+//! SSA value per copy threaded through the spine's block parameters: a
+//! return sets it and branches to the copy's end of the region; a returned
+//! lane branches over every later region copy and every later run of spine
+//! instructions of its copy, so it neither writes nor takes part in
+//! subgroup operations. A `return` in the spine is uniform (the spine's
+//! branches are) and stays an EXIT.
 
 use crate::error::BackendError;
 use spvsass_frontend::ir::{Block, BuiltIn, Merge, Op, Shader, Stage, StorageClass, Value};
@@ -58,6 +67,9 @@ pub struct Plan {
     pub selections: HashSet<Block>,
     /// Each block inside a region, with the region's header.
     pub region_of: HashMap<Block, Block>,
+    /// Some region returns (or ends in OpUnreachable): the copies keep
+    /// returned predicates.
+    pub returns: bool,
 }
 
 impl Plan {
@@ -110,6 +122,7 @@ pub fn plan(sh: &Shader) -> Result<Option<Plan>, BackendError> {
         regions: HashMap::new(),
         selections: HashSet::new(),
         region_of: HashMap::new(),
+        returns: false,
     };
     let mut i = 0;
     while i < sh.layout.len() {
@@ -147,29 +160,25 @@ pub fn plan(sh: &Shader) -> Result<Option<Plan>, BackendError> {
     }
     check_edges(sh, &plan)?;
     check_uniform(sh, &plan)?;
+    plan.returns = plan.region_of.keys().any(|&b| ends_shader(sh, b));
     Ok(Some(plan))
 }
 
-/// Regions are left only through their merge block and never end the
-/// shader (a lane that exits in one logical subgroup would be gone for the
-/// next); the spine enters a region only through its header.
+/// Whether block `b` ends the invocation (OpReturn or OpUnreachable).
+pub fn ends_shader(sh: &Shader, b: Block) -> bool {
+    matches!(sh.terminator(b), Some(Op::Return | Op::Unreachable))
+}
+
+/// Regions are left only through their merge block or by a return (which
+/// `from_ir::returns` turns into a branch to the merge); the spine enters
+/// a region only through its header.
 fn check_edges(sh: &Shader, plan: &Plan) -> Result<(), BackendError> {
     for &b in &sh.layout {
         let Some(term) = sh.blocks[b].insts.last().map(|&i| &sh.insts[i]) else {
             continue;
         };
         match (plan.region_of.get(&b), &term.op) {
-            (Some(_), Op::Return | Op::Unreachable) => {
-                return Err(BackendError::Unsupported {
-                    what: format!(
-                        "a return inside control flow of a workgroup of {} invocations \
-                         (block {b}; move it after the conditional code)",
-                        sh.invocations()
-                    ),
-                    opcode: "OpReturn".into(),
-                    spirv_id: term.spirv_id.or(sh.blocks[b].spirv_label),
-                });
-            }
+            (Some(_), Op::Return | Op::Unreachable) => {}
             (Some(h), _) => {
                 let merge = plan.regions[h];
                 for s in sh.successors(b) {

@@ -342,6 +342,12 @@ corpus! {
         |s| s.workgroup_size == [64, 1, 1] && has(s, |op| matches!(op, Op::Return));
     w_loop_mesh: "w_loop.mesh.spv", Mesh,
         |s| s.workgroup_size == [64, 1, 1] && topology(s) == Some(MeshTopology::Points);
+    w_return_loop_mesh: "w_return_loop.mesh.spv", Mesh,
+        |s| loops(s) == 1 && has(s, |op| matches!(op, Op::ControlBarrier));
+    w_return_late_mesh: "w_return_late.mesh.spv", Mesh,
+        |s| s.workgroup_size == [96, 1, 1] && has(s, |op| matches!(op, Op::Return));
+    w_return_task: "w_return.task.spv", Task,
+        |s| s.workgroup_size == [64, 1, 1] && has(s, |op| matches!(op, Op::Return));
     w_divergent_barrier_mesh: "w_divergent_barrier.mesh.spv", Mesh,
         |s| has(s, |op| matches!(op, Op::ControlBarrier)) && has_builtin(s, BuiltIn::LocalInvocationIndex);
 }

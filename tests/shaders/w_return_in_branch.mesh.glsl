@@ -2,7 +2,8 @@
 #extension GL_EXT_mesh_shader : require
 
 // A return under a branch on the invocation in a 64-invocation workgroup:
-// refused (the lane would exit for the next logical subgroup too).
+// invocations 40..63 return (lanes 8..31 of the second logical subgroup),
+// and write neither their vertex nor their point; the others go on.
 layout(local_size_x = 64) in;
 layout(points, max_vertices = 64, max_primitives = 64) out;
 

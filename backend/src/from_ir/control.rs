@@ -23,7 +23,16 @@ impl Isel<'_> {
     /// A loop that lanes may leave at different iterations gets one too:
     /// BSSY in the block that enters it, BSYNC at its merge block, where
     /// they wait for each other.
-    pub(super) fn plan_barriers(&mut self) -> Result<(), BackendError> {
+    ///
+    /// In a wide workgroup (`plan`), a return inside a region branches to
+    /// the region's merge (`returns`), past the merges of the constructs
+    /// around it inside the region: those get no barrier either, as for a
+    /// `break`; the region's own construct keeps its barrier, whose BSYNC
+    /// the returning lanes reach.
+    pub(super) fn plan_barriers(
+        &mut self,
+        plan: Option<&crate::logical_subgroups::Plan>,
+    ) -> Result<(), BackendError> {
         let preds = structured::predecessors(self.sh);
         let exits = structured::loop_exits(self.sh);
         let position: HashMap<ir::Block, usize> = self
@@ -33,6 +42,13 @@ impl Isel<'_> {
             .enumerate()
             .map(|(i, &b)| (b, i))
             .collect();
+        let sh = self.sh;
+        let returns_past = |h: ir::Block, merge: ir::Block| {
+            plan.is_some_and(|p| p.region_of.get(&h).is_some_and(|&r| r != h))
+                && sh.layout[position[&h]..position[&merge].max(position[&h])]
+                    .iter()
+                    .any(|&x| crate::logical_subgroups::ends_shader(sh, x))
+        };
         let mut open: Vec<ir::Block> = Vec::new();
         for &b in &self.sh.layout {
             while open.last() == Some(&b) {
@@ -41,6 +57,7 @@ impl Isel<'_> {
             let data = &self.sh.blocks[b];
             if let Some(Merge::Loop { merge, .. }) = data.merge
                 && self.divergence.divergent_loop(b)
+                && !returns_past(b, merge)
                 && !self.bsync_at.contains_key(&merge)
             {
                 // The entering edges come from blocks laid out before the
@@ -69,6 +86,7 @@ impl Isel<'_> {
             let divergent = self.divergence.divergent_branch(b);
             if let (Some(Merge::Selection { merge }), true) = (data.merge, divergent)
                 && !structured::escapes(self.sh, &preds, &exits, b, merge)
+                && !returns_past(b, merge)
             {
                 let bar = u8::try_from(open.len()).unwrap_or(u8::MAX);
                 if bar >= OpBssy::BARRIERS {
@@ -89,6 +107,8 @@ impl Isel<'_> {
                 args.push(self.materialize(c));
             }
         }
+        // Leaving a region copy of a wide workgroup (`returns`).
+        args.extend(self.region_exit_args(call.block)?);
         Ok(args)
     }
 

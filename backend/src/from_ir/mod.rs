@@ -30,6 +30,7 @@ mod output_slots;
 mod pack;
 mod phys_ptr;
 pub mod places;
+mod returns;
 pub mod shared;
 mod statistics;
 mod subgroup_ops;
@@ -135,6 +136,11 @@ pub(crate) struct Isel<'a> {
     /// The lanes of the last logical subgroup that are invocations, when
     /// the workgroup size is not a multiple of 32 (`subgroups`).
     partial: Option<PredSrc>,
+    /// Per logical subgroup, whether its invocation on each lane has
+    /// returned; empty when no region returns (`returns`).
+    returned: Vec<Comp>,
+    /// While a region copy is selected, where some region returns.
+    region_exit: Option<returns::RegionExit>,
     /// In-shader culling (`mesh_cull`), when compiled in.
     cull: Option<mesh_cull::CullState>,
 }
@@ -191,6 +197,8 @@ pub fn select(
         copies: 1,
         copy: 0,
         partial: None,
+        returned: Vec::new(),
+        region_exit: None,
         mem: memory::MemPlan::new(sh)?,
         cull: None,
     };
@@ -199,8 +207,9 @@ pub fn select(
     } else {
         None
     };
-    isel.plan_barriers()?;
-    if let Some(plan) = crate::logical_subgroups::plan(sh)? {
+    let wide = crate::logical_subgroups::plan(sh)?;
+    isel.plan_barriers(wide.as_ref())?;
+    if let Some(plan) = wide {
         isel.copies = plan.copies;
         isel.select_wide(&plan, written.cull)?;
     } else {
@@ -499,6 +508,9 @@ impl<'a> Isel<'a> {
                 );
                 self.emit_mesh_tasks(x, y, z);
                 return Ok(());
+            }
+            I::Return | I::Unreachable if self.region_exit.is_some() => {
+                return self.region_return();
             }
             // A task workgroup that returns launches no mesh workgroups:
             // it writes a zero count (the output ISBE is not cleared on

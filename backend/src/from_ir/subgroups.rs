@@ -10,7 +10,7 @@
 //! dominates everything after it, so values a region defines stay usable
 //! after its merge, as in the IR.
 
-use super::{Comp, Isel};
+use super::{Comp, Isel, returns::RegionExit};
 use crate::error::BackendError;
 use crate::isa::{
     Dst, Instr, IntCmp, Op, OpBra, OpBssy, OpBsync, OpIAdd3, OpISetP, OpLop3, OpPLop3, OpShf,
@@ -32,9 +32,9 @@ pub(super) struct CopyState {
     regions: HashMap<ir::Block, Vec<(ir::Block, usize)>>,
 }
 
-impl Isel<'_> {
+impl<'a> Isel<'a> {
     /// Makes copy `i` the one that `block`, `inst` and `terminator` see.
-    fn enter_copy(&mut self, copies: &mut [CopyState], i: usize) {
+    pub(super) fn enter_copy(&mut self, copies: &mut [CopyState], i: usize) {
         let cur = self.copy as usize;
         std::mem::swap(&mut self.vals, &mut copies[cur].vals);
         std::mem::swap(&mut self.lane_ids, &mut copies[cur].lane_ids);
@@ -75,6 +75,9 @@ impl Isel<'_> {
             }
         }
         self.cur = spine[&sh.entry_block()];
+        if plan.returns {
+            self.returned = vec![Comp::Bool(false); k];
+        }
         let rest = sh.invocations() % WARP_LANES;
         if rest != 0 {
             let lane = Comp::Reg(self.special_reg(crate::isa::SpecialReg::LaneId));
@@ -130,6 +133,9 @@ impl Isel<'_> {
             }
         }
         self.enter_copy(copies, 0);
+        if b != self.sh.entry_block() {
+            params.extend(self.returned_params());
+        }
         self.f.blocks[self.cur].params = params;
         Ok(())
     }
@@ -150,10 +156,11 @@ impl Isel<'_> {
             }
         }
         self.enter_copy(copies, 0);
+        args.extend(self.returned_args());
         Ok(args)
     }
 
-    fn bra(&mut self, to: usize, args: Vec<u32>) {
+    pub(super) fn bra(&mut self, to: usize, args: Vec<u32>) {
         self.emit(Instr::new(Op::Bra(OpBra {
             target: Target::Block(to as u32),
         })));
@@ -178,12 +185,30 @@ impl Isel<'_> {
         } else {
             &insts[..insts.len().saturating_sub(1)]
         };
+        // Runs of instructions selected once per copy (`copies_run`).
+        let mut run: Vec<&'a InstData> = Vec::new();
         for &i in body {
             let inst = &sh.insts[i];
+            let once = is_boundary(&inst.op)
+                || matches!(
+                    inst.op,
+                    ir::Op::Return | ir::Op::Unreachable | ir::Op::Jump(_) | ir::Op::Branch { .. }
+                );
+            if !once {
+                run.push(inst);
+                continue;
+            }
+            let taken = std::mem::take(&mut run);
+            self.copies_run(b, &taken, copies)?;
             match &inst.op {
                 // All copies of the region before ran already: nothing to
                 // wait for on one warp.
                 ir::Op::ControlBarrier => {}
+                ir::Op::SetMeshOutputs { .. } | ir::Op::EmitMeshTasks { .. }
+                    if self.may_have_returned() =>
+                {
+                    self.boundary_after_return(inst, copies)?
+                }
                 // Uniform (the analysis proved the control flow uniform, and
                 // the API wants the operands uniform): emitted once.
                 op if is_boundary(op) => self.inst(b, inst)?,
@@ -197,16 +222,10 @@ impl Isel<'_> {
                     then_dest,
                     else_dest,
                 } => self.spine_branch(*cond, then_dest, else_dest, inst, spine, copies)?,
-                _ => {
-                    for c in 0..copies.len() {
-                        self.enter_copy(copies, c);
-                        self.inst(b, inst)?;
-                    }
-                    self.enter_copy(copies, 0);
-                }
+                _ => unreachable!("selected once: boundaries and terminators"),
             }
         }
-        Ok(())
+        self.copies_run(b, &run, copies)
     }
 
     /// A uniform branch: copy 0's condition decides for every copy, and no
@@ -304,10 +323,20 @@ impl Isel<'_> {
             }
             Ok(args)
         };
+        let (live_out, bar) = if self.returned.is_empty() {
+            (Vec::new(), None)
+        } else {
+            let bar = if selection {
+                self.bssy_at.remove(&header)
+            } else {
+                None
+            };
+            (self.region_live_out(header, plan), bar)
+        };
         let args = entry_args(self)?;
         let to = self.blocks[&header];
         self.open_loop_barrier(merge);
-        self.bra(to, args);
+        self.enter_region_copy(to, args, merge, &live_out, bar)?;
         let inner: Vec<ir::Block> = sh
             .layout
             .iter()
@@ -317,6 +346,11 @@ impl Isel<'_> {
         let mut merge_params = Vec::new();
         for i in 0..k {
             self.enter_copy(copies, i);
+            self.region_exit = self.returned.get(i).map(|&returned| RegionExit {
+                merge,
+                returned,
+                live_out: live_out.clone(),
+            });
             for &b in &inner {
                 if selection && b == header {
                     self.cur = self.blocks[&b];
@@ -337,6 +371,7 @@ impl Isel<'_> {
                 self.vals.insert(p, comps);
             }
             merge_params.extend(params.iter().copied());
+            params.extend(self.region_merge_params()?);
             self.f.blocks[self.cur].params = params;
             if let Some(&bar) = self.bsync_at.get(&merge) {
                 self.emit(Instr::new(Op::Bsync(OpBsync { bar })));
@@ -349,9 +384,11 @@ impl Isel<'_> {
                 let args = entry_args(self)?;
                 let to = self.blocks[&header];
                 self.open_loop_barrier(merge);
-                self.bra(to, args);
+                self.enter_region_copy(to, args, merge, &live_out, bar)?;
             } else {
-                self.bra(spine[&merge], std::mem::take(&mut merge_params));
+                let mut args = std::mem::take(&mut merge_params);
+                args.extend(self.returned_args());
+                self.bra(spine[&merge], args);
             }
         }
         self.enter_copy(copies, 0);

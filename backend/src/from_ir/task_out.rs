@@ -256,11 +256,17 @@ impl Isel<'_> {
     /// EmitMeshTasksEXT: one invocation writes the count x*y*z and x/y/z,
     /// then the task shader ends.
     pub(super) fn emit_mesh_tasks(&mut self, x: Comp, y: Comp, z: Comp) {
+        let guard = self.lane0_guard();
+        self.write_mesh_tasks(x, y, z, guard);
+        self.emit(Instr::new(Op::Exit));
+    }
+
+    /// The count x*y*z and x/y/z, written by the lanes `guard` lets through.
+    pub(super) fn write_mesh_tasks(&mut self, x: Comp, y: Comp, z: Comp, guard: PredSrc) {
         let (xs, ys, zs) = (self.src_of(x), self.src_of(y), self.src_of(z));
         let xy = self.imad_comp(xs, ys);
         let xy = self.src_of(xy);
         let count = self.imad_comp(xy, zs);
-        let guard = self.lane0_guard();
         for (c, off) in [
             (count, task_attr::GROUP_COUNT),
             (x, task_attr::GROUP_X),
@@ -280,7 +286,6 @@ impl Isel<'_> {
                 guard,
             );
         }
-        self.emit(Instr::new(Op::Exit));
     }
 
     /// `a * b` as a component (folded when both are constant; no

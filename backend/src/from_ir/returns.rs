@@ -1,0 +1,399 @@
+//! Returns inside the regions of a task or mesh workgroup of more than 32
+//! invocations (`crate::logical_subgroups`).
+//!
+//! A lane runs one invocation of every logical subgroup, so a return
+//! cannot end the lane. Each copy `i` keeps a *returned* predicate instead:
+//! an SSA value (`Isel::returned[i]`) that is false at the top, becomes a
+//! parameter of every spine block after the entry and of each region
+//! copy's merge block `J_i`, and is passed along every edge between them
+//! (`returned_params` / `returned_args`; inside a region copy the edges to
+//! `J_i` pass it on unchanged, `control::edge_args`). Registers rather than
+//! scratch memory: no ISBE or local memory is spent and no load is needed
+//! before each guarded piece of code, at the price of one predicate per
+//! copy live across the spine.
+//!
+//! - A return in region copy `i` branches to `J_i` with returned = true
+//!   (the merge's other parameters undefined for that lane).
+//! - A region copy is entered by `@returned BRA J_i`: returned lanes skip
+//!   it whole, after the loop's BSSY so they still meet at its BSYNC.
+//! - A run of spine instructions of copy `i` is skipped the same way
+//!   (`@returned BRA` around it, its results made parameters of the block
+//!   after it), so returned invocations neither write nor take part in
+//!   subgroup operations, votes or the emulated atomics.
+//! - EmitMeshTasksEXT after a possible return: lane 0 writes a zero count
+//!   (every invocation may have returned), then every invocation still
+//!   running writes the (uniform) counts. SetMeshOutputsEXT after a possible
+//!   return is refused: the API requires it in uniform control flow, and
+//!   the count must be taken from one invocation.
+//!
+//! A return in the spine is uniform and stays an EXIT.
+
+use super::places::comp_count;
+use super::{Comp, Isel, subgroups::CopyState};
+use crate::error::BackendError;
+use crate::isa::{Instr, Op, OpBra, OpBssy, PredSrc, Reg, RegFile, Target};
+use crate::logical_subgroups::Plan;
+use spvsass_frontend::ir::{self, Inst, InstData, Value};
+use std::collections::{HashMap, HashSet};
+
+/// The region copy being selected, in a wide workgroup where some region
+/// returns.
+pub(super) struct RegionExit {
+    pub merge: ir::Block,
+    /// The copy's returned predicate on entry (false on every lane that
+    /// runs the region).
+    pub returned: Comp,
+    /// `region_live_out`.
+    pub live_out: Vec<Value>,
+}
+
+impl<'a> Isel<'a> {
+    /// Whether an invocation of some copy may have returned here.
+    pub(super) fn may_have_returned(&self) -> bool {
+        self.returned.iter().any(|r| matches!(r, Comp::Pred(_)))
+    }
+
+    /// Fresh returned predicates, one per copy, as parameters of a spine
+    /// block (none when no region returns).
+    pub(super) fn returned_params(&mut self) -> Vec<u32> {
+        let mut params = Vec::new();
+        for i in 0..self.returned.len() {
+            let p = self.f.new_vreg(RegFile::Pred);
+            self.returned[i] = Comp::Pred(p);
+            params.push(p);
+        }
+        params
+    }
+
+    /// The returned predicates of every copy, as edge arguments.
+    pub(super) fn returned_args(&mut self) -> Vec<u32> {
+        let flags = self.returned.clone();
+        flags.into_iter().map(|r| self.materialize(r)).collect()
+    }
+
+    /// The returned parameter of the current copy's `J_i`.
+    fn region_returned_param(&mut self) -> Option<u32> {
+        let i = self.copy as usize;
+        (i < self.returned.len()).then(|| {
+            let p = self.f.new_vreg(RegFile::Pred);
+            self.returned[i] = Comp::Pred(p);
+            p
+        })
+    }
+
+    /// Undefined arguments for what `J_i` takes besides the returned
+    /// predicate: the merge block's parameters and the region's live-out
+    /// values (one per component). The lane taking the edge has returned
+    /// or skips the region: nothing reads them.
+    fn undef_args(&mut self, merge: ir::Block, live: &[Value]) -> Result<Vec<u32>, BackendError> {
+        let sh = self.sh;
+        let mut args = Vec::new();
+        for &p in sh.blocks[merge].params.iter().chain(live) {
+            let ty = sh.values[p].ty;
+            let n = comp_count(sh, ty).unwrap_or(0);
+            let zero = if is_bool(sh, ty) {
+                Comp::Bool(false)
+            } else {
+                Comp::Const(0)
+            };
+            for _ in 0..n {
+                args.push(self.materialize(zero));
+            }
+        }
+        Ok(args)
+    }
+
+    /// Values a region defines that code after it uses: in the IR the
+    /// blocks defining them dominate the merge, but the edges that skip a
+    /// region copy do not pass through them, so `J_i` takes them as
+    /// parameters. A pointer's operands count as used where the pointer is.
+    pub(super) fn region_live_out(&self, header: ir::Block, plan: &Plan) -> Vec<Value> {
+        let sh = self.sh;
+        let inside = |b: ir::Block| plan.region_of.get(&b) == Some(&header);
+        let selection = plan.selections.contains(&header);
+        let mut defined: HashMap<Value, Inst> = HashMap::new();
+        let mut params = HashSet::new();
+        for &b in sh.layout.iter().filter(|&&b| inside(b)) {
+            if selection && b == header {
+                continue;
+            }
+            params.extend(sh.blocks[b].params.iter().copied());
+            for &i in &sh.blocks[b].insts {
+                if let Some(r) = sh.insts[i].result {
+                    defined.insert(r, i);
+                }
+            }
+        }
+        let mut used = Vec::new();
+        for &b in sh.layout.iter().filter(|&&b| !inside(b)) {
+            for &i in &sh.blocks[b].insts {
+                sh.insts[i].op.for_each_arg(|a| used.push(a));
+            }
+        }
+        let mut live: Vec<Value> = Vec::new();
+        let mut seen = HashSet::new();
+        while let Some(v) = used.pop() {
+            if !seen.insert(v) {
+                continue;
+            }
+            if params.contains(&v) {
+                live.push(v);
+            } else if let Some(&i) = defined.get(&v) {
+                if comp_count(sh, sh.values[v].ty).is_some() {
+                    live.push(v);
+                } else {
+                    sh.insts[i].op.for_each_arg(|a| used.push(a));
+                }
+            }
+        }
+        live.sort();
+        live
+    }
+
+    /// What an edge to the region copy's merge `J_i` passes besides the
+    /// merge's parameters: the live-out values and the returned predicate
+    /// unchanged (the lanes taking it did not return).
+    pub(super) fn region_exit_args(&mut self, to: ir::Block) -> Result<Vec<u32>, BackendError> {
+        let Some(exit) = self.region_exit.as_ref().filter(|e| e.merge == to) else {
+            return Ok(Vec::new());
+        };
+        let (live, returned) = (exit.live_out.clone(), exit.returned);
+        let mut args = Vec::new();
+        for v in live {
+            for c in self.value(v)?.clone() {
+                args.push(self.materialize(c));
+            }
+        }
+        args.push(self.materialize(returned));
+        Ok(args)
+    }
+
+    /// `J_i`'s parameters after the merge's own: the live-out values (the
+    /// copy's names for them from here on) and the returned predicate.
+    pub(super) fn region_merge_params(&mut self) -> Result<Vec<u32>, BackendError> {
+        let Some(exit) = self.region_exit.take() else {
+            return Ok(Vec::new());
+        };
+        let mut params = Vec::new();
+        for v in exit.live_out {
+            let comps = self.new_regs_for(v)?;
+            params.extend(comps.iter().map(|c| match c {
+                Comp::Reg(r) | Comp::Pred(r) => *r,
+                _ => unreachable!("new_regs_for gives registers"),
+            }));
+            self.vals.insert(v, comps);
+        }
+        params.extend(self.region_returned_param());
+        Ok(params)
+    }
+
+    /// A return inside a region copy: to the copy's merge `J_i`, returned.
+    pub(super) fn region_return(&mut self) -> Result<(), BackendError> {
+        let exit = self.region_exit.as_ref().expect("inside a region copy");
+        let (merge, live) = (exit.merge, exit.live_out.clone());
+        let mut args = self.undef_args(merge, &live)?;
+        args.push(self.materialize(Comp::Bool(true)));
+        let to = self.blocks[&merge];
+        self.bra(to, args);
+        Ok(())
+    }
+
+    /// Enters the current copy's region at `to`; lanes whose invocation has
+    /// returned go straight to the copy's merge. `bar`: the selection
+    /// region's convergence barrier, opened here rather than at its header
+    /// so that the skipping lanes are in it too and meet the others at its
+    /// BSYNC.
+    pub(super) fn enter_region_copy(
+        &mut self,
+        to: usize,
+        args: Vec<u32>,
+        merge: ir::Block,
+        live_out: &[Value],
+        bar: Option<u8>,
+    ) -> Result<(), BackendError> {
+        if let Some(bar) = bar {
+            let target = Target::Block(self.blocks[&merge] as u32);
+            self.emit(Instr::new(Op::Bssy(OpBssy { bar, target })));
+        }
+        let Some(&Comp::Pred(p)) = self.returned.get(self.copy as usize) else {
+            self.bra(to, args);
+            return Ok(());
+        };
+        let mut skip = self.undef_args(merge, live_out)?;
+        skip.push(p);
+        let j = self.blocks[&merge];
+        self.emit(Instr::guarded(
+            PredSrc::reg(Reg::Virt(p)),
+            Op::Bra(OpBra {
+                target: Target::Block(j as u32),
+            }),
+        ));
+        self.f.add_edge(self.cur, j, skip);
+        self.f.add_edge(self.cur, to, args);
+        Ok(())
+    }
+
+    /// Spine instructions of block `b`, once per copy, each copy's run
+    /// skipped by its returned lanes.
+    pub(super) fn copies_run(
+        &mut self,
+        b: ir::Block,
+        run: &[&'a InstData],
+        copies: &mut [CopyState],
+    ) -> Result<(), BackendError> {
+        if run.is_empty() {
+            return Ok(());
+        }
+        // Barriers select to nothing in a wide workgroup.
+        let empty = run
+            .iter()
+            .all(|i| matches!(i.op, ir::Op::MemoryBarrier | ir::Op::ControlBarrier));
+        if empty || !self.may_have_returned() {
+            // Every copy's instruction in turn, as before any return.
+            for inst in run {
+                for c in 0..copies.len() {
+                    self.enter_copy(copies, c);
+                    self.inst(b, inst)?;
+                }
+            }
+            self.enter_copy(copies, 0);
+            return Ok(());
+        }
+        for c in 0..copies.len() {
+            self.enter_copy(copies, c);
+            match self.returned.get(c) {
+                Some(&Comp::Pred(p)) => self.skipped_run(b, run, p)?,
+                _ => {
+                    for inst in run {
+                        self.inst(b, inst)?;
+                    }
+                }
+            }
+        }
+        self.enter_copy(copies, 0);
+        Ok(())
+    }
+
+    /// `@returned BRA Z; R: run; BRA S; Z: undefined results; BRA S; S:`
+    /// with the run's results as parameters of S. Z is its own block so
+    /// that the undefined arguments can be made after the run is selected.
+    fn skipped_run(
+        &mut self,
+        b: ir::Block,
+        run: &[&'a InstData],
+        returned: u32,
+    ) -> Result<(), BackendError> {
+        let x = self.cur;
+        let (r, z, s) = (self.f.new_block(), self.f.new_block(), self.f.new_block());
+        self.split_off.entry(x).or_default().extend([r, z, s]);
+        self.emit(Instr::guarded(
+            PredSrc::reg(Reg::Virt(returned)),
+            Op::Bra(OpBra {
+                target: Target::Block(z as u32),
+            }),
+        ));
+        self.f.add_edge(x, z, Vec::new());
+        self.f.add_edge(x, r, Vec::new());
+        self.cur = r;
+        for inst in run {
+            self.inst(b, inst)?;
+        }
+        // Results used by instructions outside the run live on.
+        let inside: HashSet<*const InstData> = run.iter().map(|&i| i as *const InstData).collect();
+        let mut used_after = HashSet::new();
+        for other in self.sh.insts.values() {
+            if !inside.contains(&(other as *const InstData)) {
+                other.op.for_each_arg(|a| {
+                    used_after.insert(a);
+                });
+            }
+        }
+        let (mut args, mut params, mut undef) = (Vec::new(), Vec::new(), Vec::new());
+        for inst in run {
+            let Some(v) = inst.result.filter(|v| used_after.contains(v)) else {
+                continue;
+            };
+            let Some(comps) = self.vals.get(&v).cloned() else {
+                continue;
+            };
+            let mut renamed = Vec::with_capacity(comps.len());
+            for c in comps {
+                let (file, zero) = match c {
+                    Comp::Reg(_) => (RegFile::Gpr, Comp::Const(0)),
+                    Comp::Pred(_) => (RegFile::Pred, Comp::Bool(false)),
+                    other => {
+                        renamed.push(other);
+                        continue;
+                    }
+                };
+                let p = self.f.new_vreg(file);
+                args.push(self.materialize(c));
+                params.push(p);
+                undef.push(zero);
+                renamed.push(if file == RegFile::Gpr {
+                    Comp::Reg(p)
+                } else {
+                    Comp::Pred(p)
+                });
+            }
+            self.vals.insert(v, renamed);
+        }
+        self.bra(s, args);
+        self.cur = z;
+        let undef: Vec<u32> = undef.into_iter().map(|c| self.materialize(c)).collect();
+        self.bra(s, undef);
+        self.cur = s;
+        self.f.blocks[s].params = params;
+        Ok(())
+    }
+
+    /// EmitMeshTasksEXT where some invocation may have returned: lane 0
+    /// writes a zero count, then every invocation still running writes the
+    /// counts (uniform, so all write the same words); then the shader ends.
+    pub(super) fn boundary_after_return(
+        &mut self,
+        inst: &InstData,
+        copies: &mut [CopyState],
+    ) -> Result<(), BackendError> {
+        let ir::Op::EmitMeshTasks { x, y, z } = inst.op else {
+            return Err(self.unsupported(
+                "SetMeshOutputsEXT after a return of some invocations of a workgroup over 32 \
+                 invocations (the API requires it in uniform control flow)",
+                inst,
+            ));
+        };
+        let zero = Comp::Const(0);
+        let lane0 = self.lane0_guard();
+        self.write_mesh_tasks(zero, zero, zero, lane0);
+        for c in 0..copies.len() {
+            self.enter_copy(copies, c);
+            let (cx, cy, cz) = (
+                self.value_comp(x)?,
+                self.value_comp(y)?,
+                self.value_comp(z)?,
+            );
+            let running = match self.returned[c] {
+                Comp::Pred(p) => PredSrc {
+                    neg: true,
+                    ..PredSrc::reg(Reg::Virt(p))
+                },
+                _ => PredSrc::TRUE,
+            };
+            self.write_mesh_tasks(cx, cy, cz, running);
+        }
+        self.enter_copy(copies, 0);
+        self.emit(Instr::new(Op::Exit));
+        Ok(())
+    }
+}
+
+fn is_bool(sh: &ir::Shader, ty: ir::TypeId) -> bool {
+    matches!(
+        sh.types[ty],
+        ir::Type::Scalar(ir::Scalar::Bool)
+            | ir::Type::Vector {
+                scalar: ir::Scalar::Bool,
+                ..
+            }
+    )
+}
