@@ -11,12 +11,14 @@
 //! simulator checks the compiler against the same definitions the compiler
 //! uses.
 
+mod converged;
 mod counters;
 mod dispatch;
 mod draw;
 mod error;
 mod exec;
 mod exec_mem;
+mod exec_row;
 mod exec_warp;
 pub mod image;
 mod isbe;
@@ -25,6 +27,7 @@ mod memory;
 mod mesh;
 mod program;
 pub mod raster;
+mod row_form;
 mod warp;
 
 pub use counters::{Counters, PipelineStatistics, mnemonic};

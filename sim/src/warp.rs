@@ -7,6 +7,7 @@
 //! back run first, so diverged lanes meet again at the lowest common pc.
 
 use crate::SimOptions;
+use crate::converged::Issues;
 use crate::counters::Counters;
 use crate::error::SimError;
 use crate::isbe::Isbe;
@@ -210,6 +211,19 @@ impl<'r> Warp<'r> {
                     let pc = self.min_pc(ready);
                     (pc, self.lanes_at(ready, pc))
                 }
+            };
+            let pc = if active == self.live & !self.waiting {
+                let mut counts = Issues {
+                    steps,
+                    max_steps: options.max_steps,
+                    issued,
+                    lanes,
+                };
+                let pc = self.run_converged(program, pc, active, &mut counts);
+                steps = counts.steps;
+                pc
+            } else {
+                pc
             };
             let index = (pc / INSTR_BYTES) as usize;
             let Some(instr) = program.instrs().get(index) else {
