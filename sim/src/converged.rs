@@ -1,11 +1,13 @@
-//! The converged path of the scheduling loop: while the lanes that run
-//! are every ready lane of the warp, they stay one group whatever ALU op
-//! or uniform branch they run, so those instructions need neither the
+//! The converged path of the scheduling loop: the group the scheduler
+//! picked (the ready lanes at the smallest pc) stays the group it would
+//! pick while it runs ALU ops and uniform branches and its pc stays below
+//! that of every other ready lane, so those instructions need neither the
 //! scheduler nor per-lane program counters. The path runs them on one pc
 //! and hands back at the first instruction it does not take (a memory,
-//! barrier, convergence or warp-wide op, a branch that splits the group,
-//! an ALU op whose guard or lane count leaves lanes out, the step limit):
-//! the general step runs that one with the same state it would have seen.
+//! barrier, convergence or warp-wide op, a branch or ALU guard that splits
+//! the group, the step limit), where the general step runs that one with
+//! the same state it would have seen; or, once the group reaches or passes
+//! another ready lane's pc, to the scheduler.
 
 use crate::exec_row::{RowValue, eval_row};
 use crate::program::Program;
@@ -22,18 +24,22 @@ pub(crate) struct Issues<'a> {
 }
 
 impl Warp<'_> {
-    /// Runs from `pc` the group `active`, which is every ready lane, for
-    /// as long as it stays converged; returns the pc of the first
-    /// instruction it left to the general step, where the lanes of
-    /// `active` now are.
+    /// Runs from `pc` the group `active`, whose pc is below `others`, the
+    /// smallest pc of the other ready lanes (`u32::MAX` if none), for as
+    /// long as it stays the scheduler's pick. Returns the pc of the first
+    /// instruction it left to the general step, or `None` when the
+    /// scheduler must pick the next group; the lanes of `active` are at
+    /// the pc it stopped at.
     pub(crate) fn run_converged(
         &mut self,
         program: &Program,
         mut pc: u32,
         active: u32,
+        others: u32,
         counts: &mut Issues<'_>,
-    ) -> u32 {
+    ) -> Option<u32> {
         let start = pc;
+        let mut handback = Some(pc);
         loop {
             let index = (pc / INSTR_BYTES) as usize;
             let Some(instr) = program.instrs().get(index) else {
@@ -50,8 +56,9 @@ impl Warp<'_> {
                     _ => break,
                 },
                 op => {
-                    // Lanes left out would need a masked write.
-                    if exec != u32::MAX {
+                    // A guard that splits the group leaves it to the
+                    // general step.
+                    if exec != active {
                         break;
                     }
                     let Some(form) = program.row_form(index) else {
@@ -60,8 +67,8 @@ impl Warp<'_> {
                     let x = form.srcs.map(|s| program.src_row(&self.gpr, s));
                     let held = self.pred_mask(u32::MAX, &form.pred);
                     match eval_row(program.row_isa, op, x, held) {
-                        Some(RowValue::Row(row)) => self.write_full_row(form.dst, &row),
-                        Some(RowValue::Mask(m)) => self.write_pred(u32::MAX, form.dst, m),
+                        Some(RowValue::Row(row)) => self.write_lanes(exec, form.dst, &row),
+                        Some(RowValue::Mask(m)) => self.write_pred(exec, form.dst, m),
                         None => break,
                     }
                     pc + INSTR_BYTES
@@ -71,6 +78,11 @@ impl Warp<'_> {
             counts.issued[index] += 1;
             counts.lanes[index] += u64::from(exec.count_ones());
             pc = next;
+            if pc >= others {
+                handback = None;
+                break;
+            }
+            handback = Some(pc);
         }
         if pc != start {
             if active == u32::MAX {
@@ -81,13 +93,23 @@ impl Warp<'_> {
                 }
             }
         }
-        pc
+        handback
     }
 
-    /// Writes every lane of `dst` (a register; RZ drops the write).
-    fn write_full_row(&mut self, dst: Dst, row: &Row) {
-        if let Some(d) = self.dst_row(dst) {
+    /// Writes the lanes of `mask` of `row` to `dst` (a register; RZ drops
+    /// the write). The row was computed for all 32 lanes: lanes outside
+    /// the group (in another group, exited, or beyond a workgroup of fewer
+    /// than 32) ran the op on whatever their registers hold; harmless, as every
+    /// `eval` is total (the constant folder runs it on any value), and
+    /// their results are dropped here.
+    fn write_lanes(&mut self, mask: u32, dst: Dst, row: &Row) {
+        let Some(d) = self.dst_row(dst) else { return };
+        if mask == u32::MAX {
             *d = *row;
+        } else {
+            for (l, (d, &v)) in d.iter_mut().zip(row).enumerate() {
+                *d = if mask >> l & 1 != 0 { v } else { *d };
+            }
         }
     }
 }

@@ -137,10 +137,11 @@ fn map(x: [&Row; 3], held: u32, f: impl Fn([u32; 3], bool) -> u32) -> Row {
 /// The lanes for which `f` of their sources and predicate bit holds.
 #[inline(always)]
 fn mask(x: [&Row; 3], held: u32, f: impl Fn([u32; 3], bool) -> bool) -> u32 {
-    let lanes = x[0].iter().zip(x[1]).zip(x[2]).enumerate();
-    lanes.fold(0, |m, (l, ((&a, &b), &c))| {
-        m | u32::from(f([a, b, c], held >> l & 1 != 0)) << l
-    })
+    let mut m = 0;
+    for (l, &a) in x[0].iter().enumerate() {
+        m |= u32::from(f([a, x[1][l], x[2][l]], held >> l & 1 != 0)) << l;
+    }
+    m
 }
 
 #[cfg(test)]
