@@ -354,7 +354,7 @@ impl Warp<'_> {
     }
 
     /// The row `dst` names, or `None` for RZ (writes to it are dropped).
-    fn dst_row(&mut self, dst: Dst) -> Option<&mut Row> {
+    pub(crate) fn dst_row(&mut self, dst: Dst) -> Option<&mut Row> {
         let Dst::Reg(r) = dst else { return None };
         let d = gpr_index(r);
         (d != RZ).then(|| &mut self.gpr[d])

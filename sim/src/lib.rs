@@ -11,6 +11,7 @@
 //! simulator checks the compiler against the same definitions the compiler
 //! uses.
 
+mod converged;
 mod counters;
 mod dispatch;
 mod draw;
@@ -18,6 +19,7 @@ mod error;
 mod exec;
 mod exec_f64;
 mod exec_mem;
+mod exec_row;
 mod exec_warp;
 pub mod image;
 mod isbe;
@@ -26,6 +28,7 @@ mod memory;
 mod mesh;
 mod program;
 pub mod raster;
+mod row_form;
 mod warp;
 
 pub use counters::{Counters, PipelineStatistics, mnemonic};

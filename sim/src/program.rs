@@ -2,6 +2,9 @@
 //! `pc / 16` and never looks at bit fields again.
 
 use crate::error::SimError;
+use crate::exec_row::RowIsa;
+use crate::row_form::{RowForm, RowSrc, row_form};
+use crate::warp::{RZ, Row};
 use spvsass_backend::isa::{Instr, MemSpace, Op, Target};
 use spvsass_backend::program::{INSTR_BYTES, decode};
 
@@ -12,6 +15,13 @@ pub struct Program {
     /// next instruction (no branch, barrier, convergence or exit), so the
     /// scheduler knows the next group without scanning the lanes.
     falls_through: Vec<bool>,
+    /// Per instruction: its operands as rows, for ALU ops the converged
+    /// path runs over whole rows.
+    row_forms: Vec<Option<RowForm>>,
+    /// The rows of 32 copies of each immediate the row forms read.
+    splats: Vec<Row>,
+    /// Which build of the whole-row loops this CPU runs.
+    pub(crate) row_isa: RowIsa,
 }
 
 impl Program {
@@ -55,9 +65,17 @@ impl Program {
                 )
             })
             .collect();
+        let mut splats = Vec::new();
+        let row_forms = instrs
+            .iter()
+            .map(|ins| row_form(&ins.op, &mut splats))
+            .collect();
         Ok(Program {
             instrs,
             falls_through,
+            row_forms,
+            splats,
+            row_isa: RowIsa::detect(),
         })
     }
 
@@ -79,6 +97,22 @@ impl Program {
     /// Whether instruction `index` only moves its lanes on (see the field).
     pub(crate) fn falls_through(&self, index: usize) -> bool {
         self.falls_through.get(index).copied().unwrap_or(false)
+    }
+
+    /// The row form of instruction `index`, if it has one.
+    pub(crate) fn row_form(&self, index: usize) -> Option<&RowForm> {
+        self.row_forms.get(index)?.as_ref()
+    }
+
+    /// The row a row-form source reads, given the register rows.
+    pub(crate) fn src_row<'a>(&'a self, gpr: &'a [Row; RZ + 1], s: RowSrc) -> &'a Row {
+        match s {
+            // A u8 index is always one of the 256 rows.
+            RowSrc::Gpr(r) => &gpr[usize::from(r)],
+            // Decoding made a splat row for every index it handed out;
+            // RZ's row stands in for the impossible miss.
+            RowSrc::Splat(n) => self.splats.get(usize::from(n)).unwrap_or(&gpr[RZ]),
+        }
     }
 
     /// The instruction at byte address `pc`, if the program has one.

@@ -7,6 +7,7 @@
 //! back run first, so diverged lanes meet again at the lowest common pc.
 
 use crate::SimOptions;
+use crate::converged::Issues;
 use crate::counters::Counters;
 use crate::error::SimError;
 use crate::isbe::Isbe;
@@ -104,8 +105,9 @@ pub(crate) struct Warp<'r> {
     /// vectorises. A fixed 256 rows, so a register index (a `u8`) needs no
     /// bounds check.
     pub(crate) gpr: Box<[Row; RZ + 1]>,
-    /// Per lane, bit n is Pn.
-    pred: [u8; WARP_LANES as usize],
+    /// P0..P6, each a mask with bit l for lane l: a guard or predicate
+    /// source is one load.
+    preds: [u32; PT as usize],
     pub(crate) pc: [u32; WARP_LANES as usize],
     /// Lanes that have not exited.
     pub(crate) live: u32,
@@ -138,7 +140,7 @@ impl<'r> Warp<'r> {
             consts,
             clock: 0,
             gpr: Box::new([[0; WARP_LANES as usize]; RZ + 1]),
-            pred: [0; WARP_LANES as usize],
+            preds: [0; PT as usize],
             pc: [0; WARP_LANES as usize],
             live: low_lanes(lanes),
             waiting: 0,
@@ -210,6 +212,23 @@ impl<'r> Warp<'r> {
                     let pc = self.min_pc(ready);
                     (pc, self.lanes_at(ready, pc))
                 }
+            };
+            let others = self.live & !self.waiting & !active;
+            let others = if others == 0 {
+                u32::MAX
+            } else {
+                self.min_pc(others)
+            };
+            let mut counts = Issues {
+                steps,
+                max_steps: options.max_steps,
+                issued,
+                lanes,
+            };
+            let handback = self.run_converged(program, pc, active, others, &mut counts);
+            steps = counts.steps;
+            let Some(pc) = handback else {
+                continue;
             };
             let index = (pc / INSTR_BYTES) as usize;
             let Some(instr) = program.instrs().get(index) else {
@@ -369,13 +388,7 @@ impl<'r> Warp<'r> {
     /// The lanes of `mask` for which `p` holds.
     pub(crate) fn pred_mask(&self, mask: u32, p: &PredSrc) -> u32 {
         let held = match p.reg.and_then(Reg::phys) {
-            Some(n) if n < PT => {
-                let mut m = 0;
-                for (l, &bits) in self.pred.iter().enumerate() {
-                    m |= u32::from(bits >> n & 1) << l;
-                }
-                m
-            }
+            Some(n) if n < PT => self.preds[usize::from(n)],
             _ => u32::MAX,
         };
         mask & if p.neg { !held } else { held }
@@ -383,7 +396,7 @@ impl<'r> Warp<'r> {
 
     pub(crate) fn pred(&self, lane: usize, p: &PredSrc) -> bool {
         let value = match p.reg.and_then(Reg::phys) {
-            Some(n) if n < PT => self.pred[lane] & (1 << n) != 0,
+            Some(n) if n < PT => self.preds[usize::from(n)] >> lane & 1 != 0,
             _ => true,
         };
         value != p.neg
@@ -394,11 +407,8 @@ impl<'r> Warp<'r> {
         if let Dst::Reg(Reg::Phys(n)) = dst
             && n < PT
         {
-            for (l, bits) in self.pred.iter_mut().enumerate() {
-                if mask >> l & 1 != 0 {
-                    *bits = (*bits & !(1 << n)) | ((values >> l & 1) as u8) << n;
-                }
-            }
+            let p = &mut self.preds[usize::from(n)];
+            *p = (*p & !mask) | (values & mask);
         }
     }
 
@@ -406,7 +416,8 @@ impl<'r> Warp<'r> {
         if let Dst::Reg(Reg::Phys(n)) = dst
             && n < PT
         {
-            self.pred[lane] = (self.pred[lane] & !(1 << n)) | (u8::from(value) << n);
+            let p = &mut self.preds[usize::from(n)];
+            *p = (*p & !(1 << lane)) | (u32::from(value) << lane);
         }
     }
 }

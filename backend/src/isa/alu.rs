@@ -43,10 +43,12 @@ fn ftz(bits: u32) -> u32 {
     }
 }
 
+#[inline]
 pub(crate) fn fin(ftz_on: bool, bits: u32) -> f32 {
     f32::from_bits(if ftz_on { ftz(bits) } else { bits })
 }
 
+#[inline]
 pub(crate) fn fout(ftz_on: bool, v: f32) -> u32 {
     // Every NaN a float op produces is the canonical 0x7fffffff (as on NVIDIA).
     if v.is_nan() {

@@ -219,7 +219,10 @@ impl OpFArith {
         self.srcs[..n].iter_mut().for_each(|s| visit_src(s, v));
         visit_dst(&mut self.dst, RegFile::Gpr, 1, v);
     }
-    #[inline]
+    // Always inlined: with the kind and rounding mode known at the call
+    // (the simulator's row loops), only one arm is left and FFMA is one
+    // fused multiply-add instruction where the CPU has one.
+    #[inline(always)]
     pub fn eval(&self, x: [u32; 3]) -> u32 {
         let operand = |i: usize| fin(self.ftz, float_src(&self.srcs[i], x[i]));
         let (a, b, c) = (operand(0), operand(1), operand(2));

@@ -1,0 +1,115 @@
+//! The converged path of the scheduling loop: the group the scheduler
+//! picked (the ready lanes at the smallest pc) stays the group it would
+//! pick while it runs ALU ops and uniform branches and its pc stays below
+//! that of every other ready lane, so those instructions need neither the
+//! scheduler nor per-lane program counters. The path runs them on one pc
+//! and hands back at the first instruction it does not take (a memory,
+//! barrier, convergence or warp-wide op, a branch or ALU guard that splits
+//! the group, the step limit), where the general step runs that one with
+//! the same state it would have seen; or, once the group reaches or passes
+//! another ready lane's pc, to the scheduler.
+
+use crate::exec_row::{RowValue, eval_row};
+use crate::program::Program;
+use crate::warp::{Row, Warp, lanes};
+use spvsass_backend::isa::{Dst, Op, Target};
+use spvsass_backend::program::INSTR_BYTES;
+
+/// The per-instruction issue counts a run keeps (see `Warp::run`).
+pub(crate) struct Issues<'a> {
+    pub steps: u64,
+    pub max_steps: u64,
+    pub issued: &'a mut [u64],
+    pub lanes: &'a mut [u64],
+}
+
+impl Warp<'_> {
+    /// Runs from `pc` the group `active`, whose pc is below `others`, the
+    /// smallest pc of the other ready lanes (`u32::MAX` if none), for as
+    /// long as it stays the scheduler's pick. Returns the pc of the first
+    /// instruction it left to the general step, or `None` when the
+    /// scheduler must pick the next group; the lanes of `active` are at
+    /// the pc it stopped at.
+    pub(crate) fn run_converged(
+        &mut self,
+        program: &Program,
+        mut pc: u32,
+        active: u32,
+        others: u32,
+        counts: &mut Issues<'_>,
+    ) -> Option<u32> {
+        let start = pc;
+        let mut handback = Some(pc);
+        loop {
+            let index = (pc / INSTR_BYTES) as usize;
+            let Some(instr) = program.instrs().get(index) else {
+                break;
+            };
+            if counts.steps >= counts.max_steps {
+                break;
+            }
+            let exec = self.pred_mask(active, &instr.guard);
+            let next = match &instr.op {
+                Op::Bra(o) => match (o.target, exec) {
+                    (Target::Addr(target), _) if exec == active => target,
+                    (Target::Addr(_), 0) => pc + INSTR_BYTES,
+                    _ => break,
+                },
+                op => {
+                    // A guard that splits the group leaves it to the
+                    // general step.
+                    if exec != active {
+                        break;
+                    }
+                    let Some(form) = program.row_form(index) else {
+                        break;
+                    };
+                    let x = form.srcs.map(|s| program.src_row(&self.gpr, s));
+                    let held = self.pred_mask(u32::MAX, &form.pred);
+                    match eval_row(program.row_isa, op, x, held) {
+                        Some(RowValue::Row(row)) => self.write_lanes(exec, form.dst, &row),
+                        Some(RowValue::Mask(m)) => self.write_pred(exec, form.dst, m),
+                        None => break,
+                    }
+                    pc + INSTR_BYTES
+                }
+            };
+            counts.steps += 1;
+            counts.issued[index] += 1;
+            counts.lanes[index] += u64::from(exec.count_ones());
+            pc = next;
+            if pc >= others {
+                handback = None;
+                break;
+            }
+            handback = Some(pc);
+        }
+        if pc != start {
+            if active == u32::MAX {
+                self.pc = [pc; 32];
+            } else {
+                for l in lanes(active) {
+                    self.pc[l] = pc;
+                }
+            }
+        }
+        handback
+    }
+
+    /// Writes the lanes of `mask` of `row` to `dst` (a register; RZ drops
+    /// the write). The row was computed for all 32 lanes: lanes outside
+    /// the group (in another group, exited, or beyond a workgroup of fewer
+    /// than 32) ran the op on whatever their registers hold; harmless, as every
+    /// `eval` is total (the constant folder runs it on any value), and
+    /// their results are dropped here.
+    fn write_lanes(&mut self, mask: u32, dst: Dst, row: &Row) {
+        let Some(d) = self.dst_row(dst) else { return };
+        if mask == u32::MAX {
+            *d = *row;
+        } else {
+            for (l, (d, &v)) in d.iter_mut().zip(row).enumerate() {
+                *d = if mask >> l & 1 != 0 { v } else { *d };
+            }
+        }
+    }
+}

@@ -1,0 +1,262 @@
+//! ALU ops over whole rows of 32 lanes, for instructions every lane runs.
+//! Each lane's value is the ISA's own `eval` (inlined), so the semantics
+//! stay those the constant folder uses; the loops are fixed-size and
+//! branch-free so the compiler vectorises them.
+//!
+//! The loops are compiled twice: portably, and with AVX2 and FMA enabled
+//! for CPUs that have them (chosen once, when the program is decoded).
+//! With FMA, `f32::mul_add` in FFMA's `eval` is one `vfmadd` instead of a
+//! call to the `fmaf` library function per lane; both compute the IEEE-754
+//! fused multiply-add, so results are identical (tested below).
+
+use crate::warp::{Row, WARP_LANES};
+use spvsass_backend::isa::{FloatArith, Op, OpFArith, Round};
+
+const WARP: usize = WARP_LANES as usize;
+
+/// Which build of the row loops runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum RowIsa {
+    Portable,
+    /// x86-64 with AVX2 and FMA.
+    #[cfg(target_arch = "x86_64")]
+    Avx2Fma,
+}
+
+impl RowIsa {
+    /// The fastest build this CPU runs.
+    pub(crate) fn detect() -> RowIsa {
+        #[cfg(target_arch = "x86_64")]
+        if is_x86_feature_detected!("avx2") && is_x86_feature_detected!("fma") {
+            return RowIsa::Avx2Fma;
+        }
+        RowIsa::Portable
+    }
+}
+
+/// What a row op produces.
+pub(crate) enum RowValue {
+    /// A register row (ALU ops).
+    Row(Row),
+    /// A predicate, bit l for lane l (ISETP, FSETP).
+    Mask(u32),
+}
+
+/// `op` over all 32 lanes of the source rows `x`, with `held` the lanes
+/// where its predicate source holds; `None` for an op without a row form.
+pub(crate) fn eval_row(isa: RowIsa, op: &Op, x: [&Row; 3], held: u32) -> Option<RowValue> {
+    match isa {
+        RowIsa::Portable => eval_row_portable(op, x, held),
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `RowIsa::detect` chose this build only after checking
+        // that the CPU has AVX2 and FMA.
+        RowIsa::Avx2Fma => unsafe { eval_row_avx2_fma(op, x, held) },
+    }
+}
+
+fn eval_row_portable(op: &Op, x: [&Row; 3], held: u32) -> Option<RowValue> {
+    eval_row_any(op, x, held)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+fn eval_row_avx2_fma(op: &Op, x: [&Row; 3], held: u32) -> Option<RowValue> {
+    eval_row_any(op, x, held)
+}
+
+/// The body of both builds.
+#[inline(always)]
+fn eval_row_any(op: &Op, x: [&Row; 3], held: u32) -> Option<RowValue> {
+    Some(match op {
+        Op::Mov(o) => RowValue::Row(map(x, held, |[a, ..], _| o.eval(a))),
+        Op::Conv(o) => RowValue::Row(map(x, held, |[a, ..], _| o.eval(a))),
+        Op::Bit(o) => RowValue::Row(map(x, held, |[a, ..], _| o.eval(a))),
+        Op::Mufu(o) => RowValue::Row(map(x, held, |[a, ..], _| o.eval(a))),
+        Op::F2F(o) => RowValue::Row(map(x, held, |[a, ..], _| o.eval(a))),
+        Op::Frnd(o) => RowValue::Row(map(x, held, |[a, ..], _| o.eval(a))),
+        Op::IAdd3(o) => RowValue::Row(map(x, held, |v, _| o.eval(v))),
+        Op::IMad(o) => RowValue::Row(map(x, held, |v, _| o.eval(v))),
+        Op::FArith(o) => RowValue::Row(farith(o, x)),
+        Op::Lop3(o) => RowValue::Row(map(x, held, |v, _| o.eval(v))),
+        Op::Shf(o) => RowValue::Row(map(x, held, |v, _| o.eval(v))),
+        Op::Prmt(o) => RowValue::Row(map(x, held, |v, _| o.eval(v))),
+        Op::Lea(o) => RowValue::Row(map(x, held, |v, _| o.eval(v))),
+        Op::Bmsk(o) => RowValue::Row(map(x, held, |[a, b, _], _| o.eval(a, b))),
+        Op::Sgxt(o) => RowValue::Row(map(x, held, |[a, b, _], _| o.eval(a, b))),
+        Op::IMnMx(o) => RowValue::Row(map(x, held, |[a, b, _], p| o.eval(a, b, p))),
+        Op::FMnMx(o) => RowValue::Row(map(x, held, |[a, b, _], p| o.eval(a, b, p))),
+        Op::Sel(o) => RowValue::Row(map(x, held, |[a, b, _], p| o.eval(a, b, p))),
+        Op::FSel(o) => RowValue::Row(map(x, held, |[a, b, _], p| o.eval(a, b, p))),
+        Op::ISetP(o) => RowValue::Mask(mask(x, held, |[a, b, _], p| o.eval(a, b, p))),
+        Op::FSetP(o) => RowValue::Mask(mask(x, held, |[a, b, _], p| o.eval(a, b, p))),
+        _ => return None,
+    })
+}
+
+/// FADD / FMUL / FFMA: the kind and rounding mode fixed per loop (a copy
+/// of the op with the same fields, so `eval`, always inlined, folds its
+/// mode match and the loop has no branch left). The loops call `eval`
+/// directly rather than through a closure, which the compiler may keep
+/// out of line, compiled without FMA.
+#[inline(always)]
+fn farith(o: &OpFArith, x: [&Row; 3]) -> Row {
+    use FloatArith::{Add, Fma, Mul};
+    let mut out = [0; WARP];
+    macro_rules! each_lane {
+        ($o:expr) => {{
+            let o = $o;
+            for (l, v) in out.iter_mut().enumerate() {
+                *v = o.eval([x[0][l], x[1][l], x[2][l]]);
+            }
+        }};
+    }
+    let rn = |kind| OpFArith {
+        kind,
+        rnd: Round::Rn,
+        ..*o
+    };
+    match (o.kind, o.rnd) {
+        (Fma, Round::Rn) => each_lane!(rn(Fma)),
+        (Add, Round::Rn) => each_lane!(rn(Add)),
+        (Mul, Round::Rn) => each_lane!(rn(Mul)),
+        _ => each_lane!(*o),
+    }
+    out
+}
+
+/// `f` of each lane's sources and predicate bit.
+#[inline(always)]
+fn map(x: [&Row; 3], held: u32, f: impl Fn([u32; 3], bool) -> u32) -> Row {
+    let mut out = [0; WARP];
+    for (l, v) in out.iter_mut().enumerate() {
+        *v = f([x[0][l], x[1][l], x[2][l]], held >> l & 1 != 0);
+    }
+    out
+}
+
+/// The lanes for which `f` of their sources and predicate bit holds.
+#[inline(always)]
+fn mask(x: [&Row; 3], held: u32, f: impl Fn([u32; 3], bool) -> bool) -> u32 {
+    let mut m = 0;
+    for (l, &a) in x[0].iter().enumerate() {
+        m |= u32::from(f([a, x[1][l], x[2][l]], held >> l & 1 != 0)) << l;
+    }
+    m
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use spvsass_backend::isa::{Dst, Reg, Src};
+
+    /// Float bit patterns at the edges: signed zeros, denormals (smallest,
+    /// largest), the smallest normal, the largest finite, infinities, quiet
+    /// and signalling NaNs of both signs, values whose fused and unfused
+    /// results differ, and ordinary numbers.
+    const EDGES: [u32; 22] = [
+        0x0000_0000,
+        0x8000_0000,
+        0x0000_0001,
+        0x8000_0001,
+        0x007f_ffff,
+        0x807f_ffff,
+        0x0080_0000,
+        0x8080_0000,
+        0x7f7f_ffff,
+        0xff7f_ffff,
+        0x7f80_0000,
+        0xff80_0000,
+        0x7fc0_0000,
+        0xffc0_0001,
+        0x7f80_0001,
+        0x3f80_0000,
+        0xbf80_0000,
+        0x3f80_0001,
+        0x3f7f_ffff,
+        0x3380_0000,
+        0x1e3c_e508,
+        0x6258_d727,
+    ];
+
+    /// Every (a, b, c) of `EDGES`, 32 lanes to a row.
+    fn edge_rows() -> Vec<[Row; 3]> {
+        let mut triples = Vec::new();
+        for a in EDGES {
+            for b in EDGES {
+                for c in EDGES {
+                    triples.push([a, b, c]);
+                }
+            }
+        }
+        triples
+            .chunks(WARP)
+            .map(|chunk| {
+                let mut rows = [[0; WARP]; 3];
+                for (l, t) in chunk.iter().enumerate() {
+                    for i in 0..3 {
+                        rows[i][l] = t[i];
+                    }
+                }
+                rows
+            })
+            .collect()
+    }
+
+    /// Each build's rows equal `eval` lane by lane, bit for bit, with
+    /// every combination of source modifiers.
+    fn rows_match_eval(kind: FloatArith, rnd: Round, ftz: bool) {
+        let mut builds = vec![RowIsa::Portable];
+        if RowIsa::detect() != RowIsa::Portable {
+            builds.push(RowIsa::detect());
+        }
+        for modifiers in 0..64u32 {
+            let src = |i: u32| Src {
+                neg: modifiers >> (2 * i) & 1 != 0,
+                abs: modifiers >> (2 * i + 1) & 1 != 0,
+                ..Src::reg(Reg::Phys(i as u8))
+            };
+            let o = OpFArith {
+                kind,
+                dst: Dst::Reg(Reg::Phys(3)),
+                srcs: [src(0), src(1), src(2)],
+                ftz,
+                rnd,
+            };
+            for rows in edge_rows() {
+                let x = [&rows[0], &rows[1], &rows[2]];
+                for isa in &builds {
+                    let Some(RowValue::Row(out)) = eval_row(*isa, &Op::FArith(o), x, 0) else {
+                        panic!("{isa:?}: FArith has a row form");
+                    };
+                    for l in 0..WARP {
+                        let lane = [rows[0][l], rows[1][l], rows[2][l]];
+                        assert_eq!(out[l], o.eval(lane), "{isa:?} {o:?} on {lane:#010x?}");
+                    }
+                }
+            }
+        }
+    }
+
+    macro_rules! rows_match_eval {
+        ($($name:ident: $kind:ident, $rnd:ident, $ftz:expr;)*) => {$(
+            #[test]
+            fn $name() {
+                rows_match_eval(FloatArith::$kind, Round::$rnd, $ftz);
+            }
+        )*};
+    }
+
+    rows_match_eval! {
+        ffma_rows_match_eval: Fma, Rn, false;
+        ffma_ftz_rows_match_eval: Fma, Rn, true;
+        ffma_rz_rows_match_eval: Fma, Rz, false;
+        ffma_rm_ftz_rows_match_eval: Fma, Rm, true;
+        ffma_rp_rows_match_eval: Fma, Rp, false;
+        fadd_rows_match_eval: Add, Rn, false;
+        fadd_ftz_rows_match_eval: Add, Rn, true;
+        fadd_rp_rows_match_eval: Add, Rp, false;
+        fmul_rows_match_eval: Mul, Rn, false;
+        fmul_ftz_rows_match_eval: Mul, Rn, true;
+        fmul_rz_ftz_rows_match_eval: Mul, Rz, true;
+    }
+}
