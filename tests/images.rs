@@ -385,10 +385,6 @@ const NOT_DRAWN: &[(&str, &str)] = &[
         "w_divergent_barrier.mesh",
         "a barrier in non-uniform control flow: rejected",
     ),
-    (
-        "w_return_in_branch.mesh",
-        "a return in control flow of a 64-invocation workgroup: not supported yet",
-    ),
     // Need inputs no run description gives.
     (
         "b_store.mesh",
@@ -451,6 +447,18 @@ const NOT_DRAWN: &[(&str, &str)] = &[
     (
         "w_loop.mesh",
         "positions are loop results, no fragment (tests/wide_workgroups.rs)",
+    ),
+    (
+        "w_return_in_branch.mesh",
+        "points at test positions with no colour output (tests/wide_workgroups.rs)",
+    ),
+    (
+        "w_return_late.mesh",
+        "points at loop and ballot results with no colour output (tests/wide_workgroups.rs)",
+    ),
+    (
+        "w_return_loop.mesh",
+        "points at loop results with no colour output (tests/wide_workgroups.rs)",
     ),
     (
         "w_subgroup_add48.mesh",
