@@ -138,7 +138,7 @@ fn a_workgroup_counts_its_own_statistics() {
         workgroup_size: m.binary.workgroup_size,
         workgroup_id: [0; 3],
     };
-    for run in 1..=2u32 {
+    for run in 1..=2u64 {
         let mut isbe = Isbe::for_mesh(mesh, 0);
         run_workgroup(
             &program,
@@ -149,9 +149,10 @@ fn a_workgroup_counts_its_own_statistics() {
         )
         .expect("runs");
         let block = resources.global.buffer(query).expect("mapped");
+        // 64-bit counters.
         let word = |at: u32| {
             let at = at as usize;
-            u32::from_le_bytes(block[at..at + 4].try_into().unwrap())
+            u64::from_le_bytes(block[at..at + 8].try_into().unwrap())
         };
         assert_eq!(word(abi::query::TASK_INVOCATIONS), 0);
         assert_eq!(word(abi::query::MESH_INVOCATIONS), 8 * run);

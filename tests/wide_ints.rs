@@ -316,37 +316,34 @@ fn small_and_wide_ints_widen_and_narrow() {
     assert_eq!(wide[1] as i64, i64::from(shorts[lane]) * -5, "signedTotal");
 }
 
-/// A 64-bit division has no lowering yet: the error names the operation,
-/// the SPIR-V opcode and the result id (%29 in tests/data/wide_div.comp).
+/// tests/shaders/ptr_stride.comp: OpPtrAccessChain steps by its pointer
+/// type's ArrayStride (48 bytes for the source, 16 for the destination),
+/// not by the pointee's 16-byte size: invocation x copies the vec4 at
+/// src + 48x to dst + 16x.
 #[test]
-fn wide_division_is_a_clear_error() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/wide_div.comp.spv");
-    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    let spirv = spvsass::frontend::words_from_bytes(&bytes).unwrap_or_else(|e| panic!("{e}"));
-    let err = match spvsass::compile(&spirv, &spvsass::Options::default()) {
-        Ok(_) => panic!("a 64-bit division compiled"),
-        Err(e) => e.to_string(),
+fn physical_pointer_access_chain_steps_by_array_stride() {
+    let compiled = common::compile("ptr_stride.comp", Arch::Sm86);
+    let src: Vec<u32> = (0..32 * 12).map(|k| 0x2000 + k * 3).collect();
+    let src_bytes: Vec<u8> = src.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let (src_base, dst_base) = (spvsass::sim::BUFFER_STRIDE, 2 * spvsass::sim::BUFFER_STRIDE);
+    let inputs = ComputeInputs {
+        buffers: [(0, src_bytes), (1, vec![0; 32 * 16])]
+            .into_iter()
+            .collect(),
+        push_constants: words(&[src_base, dst_base]),
+        ..Default::default()
     };
-    for part in ["64-bit integer UDiv", "OpUDiv", "%29"] {
-        assert!(err.contains(part), "{err:?} lacks {part:?}");
-    }
-}
-
-/// An 8- or 16-bit integer keeps stale high bits in its word, so a
-/// comparison of two is refused rather than computed wrong.
-#[test]
-fn narrow_comparison_is_a_clear_error() {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/data/narrow_cmp.comp.spv"
-    );
-    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    let spirv = spvsass::frontend::words_from_bytes(&bytes).unwrap_or_else(|e| panic!("{e}"));
-    let err = match spvsass::compile(&spirv, &spvsass::Options::default()) {
-        Ok(_) => panic!("a 16-bit comparison compiled"),
-        Err(e) => e.to_string(),
-    };
-    for part in ["comparisons of 8- or 16-bit integers", "OpSLt", "%40"] {
-        assert!(err.contains(part), "{err:?} lacks {part:?}");
+    let run = spvsass::dispatch(&compiled.binary, [1, 1, 1], inputs, &SimOptions::default())
+        .unwrap_or_else(|e| panic!("{e}"));
+    let dst: Vec<u32> = run.buffers[&1]
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes(c.try_into().expect("4 bytes")))
+        .collect();
+    for x in 0..32 {
+        assert_eq!(
+            &dst[4 * x..4 * x + 4],
+            &src[12 * x..12 * x + 4],
+            "element {x}"
+        );
     }
 }

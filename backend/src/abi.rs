@@ -126,18 +126,19 @@ pub fn uniform_bank(binding: u32) -> Option<u8> {
 }
 
 /// The pipeline-statistics counters a mesh draw's shaders add to, at the
-/// root table's query address: 32-bit words, each workgroup adding with
-/// one `RED.E.ADD` from one lane (facts §4: the hardware does not count
-/// task and mesh invocations; the shader must).
+/// root table's query address: 64-bit counters, as Vulkan's query results
+/// are, each workgroup adding with one `RED.E.ADD.64` from one lane (facts
+/// §4: the hardware does not count task and mesh invocations; the shader
+/// must).
 pub mod query {
     /// Task shader invocations.
     pub const TASK_INVOCATIONS: u32 = 0x0;
     /// Mesh shader invocations.
-    pub const MESH_INVOCATIONS: u32 = 0x4;
+    pub const MESH_INVOCATIONS: u32 = 0x8;
     /// Primitives the mesh shaders emitted, culled ones included.
-    pub const MESH_PRIMITIVES: u32 = 0x8;
+    pub const MESH_PRIMITIVES: u32 = 0x10;
     /// The size of the counter block.
-    pub const BYTES: u32 = 0xc;
+    pub const BYTES: u32 = 0x18;
 }
 
 /// What a driver cannot put in the root table.

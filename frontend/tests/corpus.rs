@@ -7,8 +7,8 @@ mod common;
 
 use common::*;
 use spvsass_frontend::ir::{
-    AtomicOp, BuiltIn, ConvOp, GroupOperation, MathOp, Merge, MeshTopology, Op, ReduceOp, Scalar,
-    Shader, Stage, StorageClass, SubgroupOp, Type, UnaryOp,
+    AtomicOp, BinaryOp, BuiltIn, ConvOp, GroupOperation, MathOp, Merge, MeshTopology, Op, ReduceOp,
+    Scalar, Shader, Stage, StorageClass, SubgroupOp, Type, UnaryOp,
 };
 use spvsass_frontend::{FrontendOptions, translate, validate};
 
@@ -223,6 +223,19 @@ corpus! {
             && has(s, |op| matches!(op, Op::Convert(ConvOp::PtrToU, _)));
     ptr_access_chain: "ptr_access_chain.comp.spv", Compute,
         |s| has(s, |op| matches!(op, Op::PtrAccessChain { .. }));
+    ptr_stride: "ptr_stride.comp.spv", Compute,
+        |s| s.types.values().any(|t| matches!(t, Type::Pointer { array_stride: Some(48), .. }));
+    narrow_ops: "narrow_ops.comp.spv", Compute,
+        |s| has(s, |op| matches!(op, Op::Binary(BinaryOp::SMod, ..)))
+            && has_scalar(s, Scalar::Int { bits: 8, signed: true });
+    wide_div_ops: "wide_div_ops.comp.spv", Compute,
+        |s| has(s, |op| matches!(op, Op::Binary(BinaryOp::UDiv, ..)))
+            && has_scalar(s, Scalar::Int { bits: 64, signed: true });
+    wide_srem: "wide_srem.comp.spv", Compute,
+        |s| has(s, |op| matches!(op, Op::Binary(BinaryOp::SRem, ..)));
+    atomics64: "atomics64.comp.spv", Compute,
+        |s| has(s, |op| matches!(op, Op::Atomic { op: AtomicOp::CompareExchange, .. }))
+            && has_scalar(s, Scalar::Int { bits: 64, signed: true });
     runtime_array_length: "runtime_array_length.comp.spv", Compute,
         |s| has(s, |op| matches!(op, Op::ArrayLength { member: 1, .. }));
     spec_constant_ops: "spec_constant_ops.comp.spv", Compute,

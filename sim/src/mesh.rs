@@ -239,7 +239,8 @@ impl QueryBlock {
     /// What the workgroup's shader counted into the block.
     pub fn statistics(self, resources: &Resources) -> PipelineStatistics {
         let block = resources.global.buffer(self.base).unwrap_or_default();
-        let word = |at: u32| u64::from(word(block, at));
+        // 64-bit counters (abi::query), low word first.
+        let word = |at: u32| u64::from(word(block, at)) | u64::from(word(block, at + 4)) << 32;
         PipelineStatistics {
             task_invocations: word(abi::query::TASK_INVOCATIONS),
             mesh_invocations: word(abi::query::MESH_INVOCATIONS),

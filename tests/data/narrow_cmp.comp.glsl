@@ -1,8 +1,9 @@
 #version 460
 #extension GL_EXT_shader_explicit_arithmetic_types : require
 
-// A comparison of 16-bit integers: refused (the value's high bits are not
-// kept clean), never silently wrong.
+// A comparison of 16-bit integers cut from 32-bit words: the registers
+// keep the words' high bits, which the comparison must not read
+// (tests/narrow_ints.rs).
 layout(local_size_x = 32) in;
 layout(std430, binding = 0) buffer Data { uint words[]; };
 

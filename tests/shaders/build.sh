@@ -40,8 +40,10 @@ SPVASM=(
     shaders/opt_switch_merges.comp.spvasm
     shaders/phi_heavy_loop.comp.spvasm
     shaders/ptr_access_chain.comp.spvasm
+    shaders/ptr_stride.comp.spvasm
     shaders/spec_op_quantize.comp.spvasm
     shaders/two_entry_points.comp.spvasm
+    shaders/wide_srem.comp.spvasm
 )
 for src in "${SPVASM[@]}"; do
     out=${src%.spvasm}.spv

@@ -2,6 +2,7 @@
 //! instructions, component by component, folded when every source is
 //! constant.
 
+use super::narrow_int;
 use super::places::sub_range;
 use super::wide_int;
 use super::{Comp, Isel};
@@ -459,6 +460,28 @@ impl Isel<'_> {
         if matches!(op, ConvOp::UConvert | ConvOp::SConvert) && int(from) && int(to) {
             return Ok(self.narrow_int(a, from, op == ConvOp::SConvert && to.size() > from.size()));
         }
+        // A bitcast keeps the bits (and a narrow value its junk high bits).
+        if op == ConvOp::Bitcast && from.size() == to.size() {
+            return Ok(a);
+        }
+        // An 8- or 16-bit integer converts from its extended word; a
+        // float converts to a narrow integer through 32 bits (out-of-range
+        // values are undefined in SPIR-V), keeping the low bits.
+        let a = match (op, from) {
+            (ConvOp::UToF | ConvOp::SToF, Scalar::Int { bits, .. }) if bits < 32 => {
+                self.sgxt(a, Comp::Const(u32::from(bits)), op == ConvOp::SToF)
+            }
+            _ => a,
+        };
+        let word = |s: Scalar| match s {
+            Scalar::Int { bits, signed } if bits < 32 => Scalar::Int { bits: 32, signed },
+            s => s,
+        };
+        let (from, to) = match op {
+            ConvOp::UToF | ConvOp::SToF => (word(from), to),
+            ConvOp::FToU | ConvOp::FToS => (from, word(to)),
+            _ => (from, to),
+        };
         let is32 = |s: Scalar| s.size() == 4 && s != Scalar::Bool;
         if !is32(from) || !is32(to) {
             return Err(self.unsupported(format!("conversions from {from} to {to}"), inst));
@@ -612,7 +635,6 @@ impl Isel<'_> {
     }
 
     pub(super) fn alu_inst(&mut self, inst: &InstData) -> Result<Vec<Comp>, BackendError> {
-        use ir::BinaryOp as B;
         use ir::Op as I;
         let per_comp = |this: &Self, v: ir::Value| this.value(v).cloned();
         if let Some(bits) = self.narrow_or_double_float(inst) {
@@ -620,7 +642,9 @@ impl Isel<'_> {
         }
         Ok(match &inst.op {
             I::Binary(op, a, b) if self.wide_int(*a) => {
-                let (x, y) = (per_comp(self, *a)?, per_comp(self, *b)?);
+                // A narrow shift amount is zero-extended.
+                let (ea, eb) = narrow_int::binary_ext(*op);
+                let (x, y) = (self.operand(*a, ea)?, self.operand(*b, eb)?);
                 self.wide_binary(*op, &x, &y, inst)?
             }
             I::Cmp(op, a, b) if self.wide_int(*a) => {
@@ -631,34 +655,11 @@ impl Isel<'_> {
                 let x = per_comp(self, *a)?;
                 self.wide_unary(*op, &x, inst)?
             }
-            // An 8- or 16-bit integer keeps whatever arithmetic left in the
-            // high bits of its word; ops whose low bits depend on them
-            // would be silently wrong, so they are refused.
-            I::Cmp(_, a, _) if self.is_narrow_int(*a) => {
-                return Err(self.unsupported("comparisons of 8- or 16-bit integers", inst));
-            }
-            I::Binary(
-                B::UDiv
-                | B::SDiv
-                | B::UMod
-                | B::SRem
-                | B::SMod
-                | B::ShrLogical
-                | B::ShrArithmetic
-                | B::UMin
-                | B::UMax
-                | B::SMin
-                | B::SMax,
-                a,
-                _,
-            ) if self.is_narrow_int(*a) => {
-                return Err(self.unsupported(
-                    "division, remainder, right shifts, min and max of 8- or 16-bit integers",
-                    inst,
-                ));
-            }
+            // 8- and 16-bit operands are extended as the op reads them
+            // (narrow_int.rs); other values come as they are.
             I::Binary(op, a, b) => {
-                let (x, y) = (per_comp(self, *a)?, per_comp(self, *b)?);
+                let (ea, eb) = narrow_int::binary_ext(*op);
+                let (x, y) = (self.operand(*a, ea)?, self.operand(*b, eb)?);
                 let mut out = Vec::new();
                 for (p, q) in x.into_iter().zip(y) {
                     out.push(self.binary(*op, p, q, inst)?);
@@ -666,12 +667,18 @@ impl Isel<'_> {
                 out
             }
             I::Cmp(op, a, b) => {
-                let (x, y) = (per_comp(self, *a)?, per_comp(self, *b)?);
+                let e = narrow_int::cmp_ext(*op);
+                let (x, y) = (self.operand(*a, e)?, self.operand(*b, e)?);
                 let mut out = Vec::new();
                 for (p, q) in x.into_iter().zip(y) {
                     out.push(self.compare(*op, p, q));
                 }
                 out
+            }
+            I::Unary(op @ (UnaryOp::BitCount | UnaryOp::BitReverse), a)
+                if self.narrow_bits(*a).is_some() =>
+            {
+                self.narrow_bit_unary(*op, *a)?
             }
             I::Unary(op, a) => {
                 let mut out = Vec::new();
@@ -788,6 +795,9 @@ impl Isel<'_> {
             }
             I::Math(op, _) if inst.result.is_some_and(|r| self.wide_int(r)) => {
                 return Err(self.unsupported(format!("64-bit {op:?}"), inst));
+            }
+            I::Math(op, args) if args.iter().any(|a| self.narrow_bits(*a).is_some()) => {
+                return self.narrow_math(*op, args, inst);
             }
             I::Math(op, args) => return self.math_inst(*op, args, inst),
             _ => return Err(self.unsupported("this instruction", inst)),

@@ -144,7 +144,7 @@ impl Isel<'_> {
     }
 
     /// `(a ^ b) < 0`, and-ed with `accum`: the signs of `a` and `b` differ.
-    fn signs_differ(&mut self, a: Comp, b: Comp, accum: PredSrc) -> Comp {
+    pub(super) fn signs_differ(&mut self, a: Comp, b: Comp, accum: PredSrc) -> Comp {
         let (a, b) = (self.src_of(a), self.src_of(b));
         let x = self.alu(Op::Lop3(OpLop3 {
             dst: Dst::None,

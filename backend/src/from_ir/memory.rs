@@ -116,6 +116,8 @@ pub(super) struct AtomicWord {
     pub space: MemSpace,
     pub addr: Src,
     pub offset: i32,
+    /// A 64-bit integer (two words, an aligned register pair).
+    pub wide: bool,
 }
 
 /// The widest access: 128 bits. Buffer bases are at least this aligned
@@ -311,7 +313,7 @@ impl Isel<'_> {
 
     /// Consecutive virtual registers standing for an aligned register group
     /// (see `assign_regs.rs`); returns the first.
-    fn new_group(&mut self, n: u32) -> u32 {
+    pub(super) fn new_group(&mut self, n: u32) -> u32 {
         let first = self.f.new_vreg(RegFile::Gpr);
         for _ in 1..n {
             self.f.new_vreg(RegFile::Gpr);
@@ -522,12 +524,18 @@ impl Isel<'_> {
         };
         let a = self.address(place, inst)?;
         let parts = self.leaf_scalars(&a, inst)?;
+        let wide = matches!(
+            self.sh.types[a.leaf],
+            ir::Type::Scalar(Scalar::Int { bits: 64, .. })
+        );
         let offset = match parts.as_slice() {
             [(offset, MemSize::B32, scalar)] if *scalar != Scalar::Bool => *offset,
+            // A 64-bit integer's two words (leaf_scalars).
+            [(offset, MemSize::B32, _), _] if wide => *offset,
             _ => {
                 return Err(self.mem_error(
                     format!(
-                        "atomics on {} (32-bit scalars only)",
+                        "atomics on {} (32- and 64-bit integer scalars only)",
                         self.sh.type_name(a.leaf)
                     ),
                     inst,
@@ -550,6 +558,7 @@ impl Isel<'_> {
             space,
             addr,
             offset: offset as i32,
+            wide,
         })
     }
 

@@ -26,6 +26,7 @@ pub mod mesh_cull;
 mod mesh_cull_compact;
 mod mesh_cull_test;
 mod mesh_out;
+mod narrow_int;
 mod output_slots;
 mod pack;
 mod phys_ptr;
@@ -38,6 +39,7 @@ mod subgroup_scan;
 mod subgroups;
 pub mod task_out;
 mod unreachable;
+mod wide_div;
 mod wide_int;
 
 pub(crate) use output_slots::clip_distance_count;
@@ -103,6 +105,8 @@ pub(crate) struct Isel<'a> {
     loop_bssy: HashMap<ir::Block, (u8, ir::Block)>,
     /// Constants already moved into a register, per MIR block.
     const_regs: HashMap<(usize, u32), u32>,
+    /// Constant 64-bit register pairs, moved once per block (mem_atomics.rs).
+    const_pairs: HashMap<(usize, u64), u32>,
     /// A task shader launches this mesh shader (the workgroup index is
     /// then read without SKEW).
     task_present: bool,
@@ -188,6 +192,7 @@ pub fn select(
         bsync_at: HashMap::new(),
         loop_bssy: HashMap::new(),
         const_regs: HashMap::new(),
+        const_pairs: HashMap::new(),
         task_present,
         workgroup_index: None,
         query_address: HashMap::new(),

@@ -18,14 +18,16 @@ impl Isel<'_> {
             Type::Pointer {
                 class: StorageClass::PhysicalStorageBuffer,
                 pointee,
+                ..
             } => Some(*pointee),
             _ => None,
         }
     }
 
     /// `base` stepped by `element` whole pointees (OpPtrAccessChain; the
-    /// stride is the pointee's std430 size, rounded to its alignment),
-    /// then into the pointee by `indices`.
+    /// stride is the pointer type's ArrayStride, or without one the
+    /// pointee's std430 size rounded to its alignment), then into the
+    /// pointee by `indices`.
     pub(super) fn physical_chain(
         &mut self,
         base: Value,
@@ -48,8 +50,17 @@ impl Isel<'_> {
         let mut dynamic: Option<Src> = None;
         let mut steps: Vec<(Value, u32)> = Vec::new();
         if let Some(e) = element {
-            let (size, align) = size_align(sh, ty).ok_or_else(|| err(self, ty))?;
-            steps.push((e, size.div_ceil(align) * align));
+            let stride = match sh.value_type(base) {
+                Type::Pointer {
+                    array_stride: Some(s),
+                    ..
+                } => *s,
+                _ => {
+                    let (size, align) = size_align(sh, ty).ok_or_else(|| err(self, ty))?;
+                    size.div_ceil(align) * align
+                }
+            };
+            steps.push((e, stride));
         }
         for &i in indices {
             let c = match self.value_comp(i)? {

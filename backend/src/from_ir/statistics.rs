@@ -1,6 +1,7 @@
 //! Pipeline statistics counted by the shaders themselves (facts §4: the
 //! hardware does not count task and mesh invocations). Each workgroup adds,
-//! from one lane, with `RED.E.ADD` to the counters at the root table's
+//! from one lane, with `RED.E.ADD.64` to the 64-bit counters (Vulkan's
+//! query results are 64-bit, so a long draw cannot wrap them) at the root table's
 //! query address (`abi::query`): its API invocation count (the
 //! workgroup size, whatever lanes it runs on) at the top of the shader,
 //! and, in a mesh shader, the primitive count it passes to
@@ -20,7 +21,7 @@ impl Isel<'_> {
     /// lane 0 only.
     fn count_statistic(&mut self, offset: u32, value: Comp) {
         let pair = self.query_address();
-        let data = self.reg_or_zero(value);
+        let data = self.pair_group([value, Comp::Const(0)]);
         let guard = self.lane0_guard();
         self.emit(Instr::guarded(
             guard,
@@ -29,7 +30,7 @@ impl Isel<'_> {
                 offset: offset as i32,
                 data,
                 op: AtomOp::Add,
-                ty: AtomType::U32,
+                ty: AtomType::U64,
             }),
         ));
     }

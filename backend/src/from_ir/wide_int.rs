@@ -2,7 +2,8 @@
 //! (`places::comp_count`). Adds and subtracts chain IADD3's carry
 //! predicate into IADD3.X; multiplies add the cross products to the high
 //! word of the low words' product; shifts select between a funnel shift
-//! (amounts up to 32) and a one-word shift (32 and up); comparisons combine a compare of the low words
+//! (amounts up to 32) and a one-word shift (32 and up); division and
+//! remainder are a loop (wide_div.rs); comparisons combine a compare of the low words
 //! with the high words in ISETP's predicate accumulator; conversions
 //! split or extend the pair. Ops without a lowering here are refused with
 //! their SPIR-V opcode and result id.
@@ -188,6 +189,11 @@ impl Isel<'_> {
                     | BinaryOp::UMax
                     | BinaryOp::SMin
                     | BinaryOp::SMax
+                    | BinaryOp::UDiv
+                    | BinaryOp::UMod
+                    | BinaryOp::SDiv
+                    | BinaryOp::SRem
+                    | BinaryOp::SMod
             );
         if !supported || x.len() / 2 != y.len() / y_width || !x.len().is_multiple_of(2) {
             return Err(self.unsupported(format!("64-bit integer {op:?}"), inst));
@@ -202,6 +208,15 @@ impl Isel<'_> {
             let b = [b[0], b[1]];
             match op {
                 BinaryOp::IMul => out.extend(self.mul64(a, b)),
+                // wide_div.rs; dead-code elimination drops the unused half.
+                BinaryOp::UDiv | BinaryOp::UMod => {
+                    let (q, r) = self.udiv_rem64(a, b, inst)?;
+                    out.extend(if op == BinaryOp::UDiv { q } else { r });
+                }
+                BinaryOp::SDiv | BinaryOp::SRem | BinaryOp::SMod => {
+                    let (q, r) = self.sdiv_rem64(a, b, op == BinaryOp::SMod, inst)?;
+                    out.extend(if op == BinaryOp::SDiv { q } else { r });
+                }
                 // The compare of the whole pair picks both words.
                 BinaryOp::UMin | BinaryOp::UMax | BinaryOp::SMin | BinaryOp::SMax => {
                     let cmp = match op {

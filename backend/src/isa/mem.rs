@@ -573,7 +573,8 @@ pub struct OpAtom {
 }
 
 impl OpAtom {
-    pub const OPCODE_ATOMG: u16 = 0x3a8;
+    /// nvdisasm (sm_86, sm_90); NAK and facts §1 give 0x3a8.
+    pub const OPCODE_ATOMG: u16 = 0x9a8;
     pub const OPCODE_ATOMG_CAS: u16 = 0x3a9;
     pub const OPCODE_ATOMS: u16 = 0x38c;
     pub const OPCODE_ATOMS_CAS: u16 = 0x38d;

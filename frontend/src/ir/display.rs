@@ -34,9 +34,16 @@ impl Shader {
                 }
                 write!(f, "}}")
             }
-            Type::Pointer { class, pointee } => {
+            Type::Pointer {
+                class,
+                pointee,
+                array_stride,
+            } => {
                 write!(f, "ptr<{class:?}, ")?;
                 self.fmt_type(f, *pointee)?;
+                if let Some(s) = array_stride {
+                    write!(f, ", stride {s}")?;
+                }
                 write!(f, ">")
             }
         }

@@ -115,6 +115,9 @@ pub enum Type {
     Pointer {
         class: StorageClass,
         pointee: TypeId,
+        /// The pointer type's ArrayStride decoration: the step of
+        /// OpPtrAccessChain's element index (physical pointers).
+        array_stride: Option<u32>,
     },
 }
 

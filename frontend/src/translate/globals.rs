@@ -54,7 +54,11 @@ impl Translator<'_> {
         }
         let data = &self.shader.globals[gv];
         let (class, pointee, spirv_id) = (data.class, data.ty, data.spirv_id);
-        let ptr_ty = self.intern(Type::Pointer { class, pointee });
+        let ptr_ty = self.intern(Type::Pointer {
+            class,
+            pointee,
+            array_stride: None,
+        });
         let v = self.emit_in_prologue(Op::VarAddr(gv), ptr_ty, Some(spirv_id));
         self.var_addrs.insert(gv, v);
         v
@@ -66,7 +70,7 @@ impl Translator<'_> {
         inst: &Instruction,
     ) -> Result<(StorageClass, TypeId), FrontendError> {
         let ptr_ty = self.ty(inst, result_type(inst)?)?;
-        let Type::Pointer { class, pointee } = self.shader.types[ptr_ty] else {
+        let Type::Pointer { class, pointee, .. } = self.shader.types[ptr_ty] else {
             return Err(malformed(inst, "the result type is not a pointer"));
         };
         match inst.operands.first() {

@@ -191,7 +191,11 @@ impl Translator<'_> {
                     unsupported(inst, format!("{class:?} storage{note} is not supported"))
                 })?;
                 let pointee = self.ty(inst, ops.id("pointee type")?)?;
-                Type::Pointer { class, pointee }
+                Type::Pointer {
+                    class,
+                    pointee,
+                    array_stride: self.info.decorations.id(id).array_stride,
+                }
             }
             O::TypeImage | O::TypeSampler | O::TypeSampledImage => {
                 return Err(unsupported(inst, "images and samplers are not supported"));
