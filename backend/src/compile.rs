@@ -20,6 +20,7 @@ use crate::opt_cse::cse;
 use crate::opt_ffma::form_ffma;
 use crate::opt_imad::form_imad;
 use crate::opt_lop3::fuse_lop3;
+use crate::opt_predicate::predicate;
 use crate::program;
 use crate::sph::{ShaderType, Sph};
 use crate::target::Arch;
@@ -70,14 +71,19 @@ pub type Pass = fn(&mut MFunc) -> bool;
 /// The optimisations between instruction selection and register
 /// allocation, in order. Folding exposes copies and copies expose folds,
 /// hence the second copy propagation; CSE runs once operands are
-/// canonical; the fusions need single-use producers, which CSE and copy
-/// propagation leave; dead-code elimination removes what they orphaned.
+/// canonical; predication measures arms after CSE has shrunk them and
+/// joins them into their head block, where copy propagation then folds
+/// constants into the new SELs and the fusions find producers; the
+/// fusions need single-use producers, which CSE and copy propagation
+/// leave; dead-code elimination removes what they orphaned.
 pub fn optimisations(opts: &BackendOptions) -> Vec<(&'static str, Pass)> {
     let mut passes: Vec<(&'static str, Pass)> = vec![
         ("copy_prop", copy_prop),
         ("const_fold", const_fold),
         ("copy_prop", copy_prop),
         ("cse", cse),
+        ("predicate", predicate),
+        ("copy_prop", copy_prop),
         ("imad", form_imad),
     ];
     if opts.fp_contract {

@@ -23,6 +23,7 @@ pub mod opt_cse;
 pub mod opt_ffma;
 pub mod opt_imad;
 pub mod opt_lop3;
+pub mod opt_predicate;
 pub mod program;
 pub mod reg_pressure;
 pub mod sph;

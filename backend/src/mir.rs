@@ -55,7 +55,8 @@ impl MFunc {
     }
 
     /// Lays the blocks out in `order` (a permutation of the old indices),
-    /// renumbering successors, predecessors and branch targets.
+    /// renumbering successors, predecessors and branch targets. Blocks left
+    /// out of `order` are dropped: nothing may refer to them.
     pub fn reorder(&mut self, order: &[usize]) {
         let mut new_index = vec![0usize; self.blocks.len()];
         for (i, &b) in order.iter().enumerate() {

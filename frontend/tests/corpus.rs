@@ -307,12 +307,14 @@ corpus! {
         |s| s.workgroup_size == [64, 1, 1] && has(s, |op| matches!(op, Op::Subgroup(..)));
     w_subgroup_add48_mesh: "w_subgroup_add48.mesh.spv", Mesh,
         |s| s.workgroup_size == [48, 1, 1] && has(s, |op| matches!(op, Op::Subgroup(..)));
-    // The backend's control-flow and memory tests (tests/control_flow.rs,
-    // tests/memory_ops.rs).
+    // The backend's control-flow, memory and predication tests
+    // (tests/control_flow.rs, tests/memory_ops.rs, tests/predication.rs).
     c_switch: "c_switch.comp.spv", Compute, |s| has(s, |op| matches!(op, Op::Switch { .. }));
     c_uniform_branch: "c_uniform_branch.comp.spv", Compute,
         |s| loops(s) == 1 && has_global(s, StorageClass::PushConstant);
     c_divergent_branch: "c_divergent_branch.comp.spv", Compute, |s| loops(s) == 1;
+    c_predicated: "c_predicated.comp.spv", Compute,
+        |s| loops(s) == 0 && has(s, |op| matches!(op, Op::ControlBarrier));
     c_composite_ops: "c_composite_ops.comp.spv", Compute,
         |s| has(s, |op| matches!(op, Op::Cmp(spvsass_frontend::ir::CmpOp::LogicalEq, ..)));
     c_vector_dynamic: "c_vector_dynamic.comp.spv", Compute,
