@@ -607,11 +607,6 @@ impl Isel<'_> {
         }
     }
 
-    /// Whether `v` is an 8- or 16-bit integer (scalar or vector).
-    fn is_narrow_int(&self, v: ir::Value) -> bool {
-        matches!(self.scalar_of(v), Some(Scalar::Int { bits, .. }) if bits < 32)
-    }
-
     fn scalar_of(&self, v: ir::Value) -> Option<Scalar> {
         match self.sh.value_type(v) {
             Type::Scalar(s) | Type::Vector { scalar: s, .. } => Some(*s),
