@@ -11,6 +11,7 @@
 //! simulator checks the compiler against the same definitions the compiler
 //! uses.
 
+mod compute_order;
 mod counters;
 mod dispatch;
 mod draw;
@@ -23,6 +24,7 @@ mod isbe;
 mod launch_order;
 mod memory;
 mod mesh;
+mod overlay;
 mod program;
 pub mod raster;
 mod warp;
