@@ -10,7 +10,7 @@
 //! buffer and be aligned to its size; constant-bank, shared and local
 //! accesses are checked the same way against their sizes.
 
-use crate::overlay::{Access, Overlay};
+use crate::overlay::Overlay;
 use serde::Serialize;
 use std::fmt;
 use std::sync::Arc;
@@ -156,7 +156,7 @@ impl GlobalMemory {
         let buffer = &self.buffers[i];
         Ok(match &mut self.overlay {
             None => &buffer[start..start + n as usize],
-            Some(o) => o.access(addr, buffer, start, n, Access::Read),
+            Some(o) => o.read(addr, buffer, start, n),
         })
     }
 
@@ -165,7 +165,7 @@ impl GlobalMemory {
         let (i, start) = self.locate(addr, n)?;
         let cell = match &mut self.overlay {
             None => &mut Arc::make_mut(&mut self.buffers[i])[start..start + n as usize],
-            Some(o) => o.access(addr, &self.buffers[i], start, n, Access::Write),
+            Some(o) => o.cell(addr, &self.buffers[i], start, n, false),
         };
         cell.copy_from_slice(bytes);
         Ok(())
@@ -176,7 +176,7 @@ impl GlobalMemory {
         let (i, start) = self.locate(addr, n)?;
         Ok(match &mut self.overlay {
             None => &mut Arc::make_mut(&mut self.buffers[i])[start..start + n as usize],
-            Some(o) => o.access(addr, &self.buffers[i], start, n, Access::ReadWrite),
+            Some(o) => o.cell(addr, &self.buffers[i], start, n, true),
         })
     }
 }

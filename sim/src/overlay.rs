@@ -1,36 +1,27 @@
-//! A workgroup's private view of global memory during a parallel attempt:
-//! the dispatch's initial bytes, read-only, under the lines this
+//! A workgroup's private view of global memory during a parallel attempt
+//! (`compute_order`): the dispatch's bytes, read-only, under the lines this
 //! workgroup wrote, with the bytes it read and wrote recorded.
 //!
-//! Granularity: 64-byte lines, each with a mask of the bytes read and of
-//! the bytes written, so workgroups writing neighbouring words (one result
+//! Granularity: 64-byte lines with a mask of the bytes read and of the
+//! bytes written, so workgroups writing neighbouring words (one result
 //! each) do not conflict. Every access is at most 16 bytes and aligned to
 //! its size (`memory::range` checks that first), so it lies in one line.
+//! A line only read is a mask, 8 bytes; a written line keeps a copy of its
+//! 64 bytes.
 
 use rustc_hash::FxHashMap;
 
 /// Bytes per line.
 const LINE: u64 = 64;
 
-/// How an access uses the bytes it covers.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Access {
-    Read,
-    Write,
-    /// An atomic: it reads the old value and writes the new one.
-    ReadWrite,
-}
-
-/// One line of global memory as a workgroup sees it.
+/// A line this workgroup wrote.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Line {
-    /// The initial bytes, with this workgroup's writes (bytes past the end
-    /// of the buffer stay zero: no access reaches them).
+    /// The line's bytes as this workgroup sees them: the dispatch's, with
+    /// its writes (bytes past the end of the buffer stay zero: no access
+    /// reaches them).
     bytes: [u8; LINE as usize],
-    /// Bytes read before this workgroup wrote them: what it took from the
-    /// memory it started with.
-    read: u64,
-    /// Bytes this workgroup wrote.
+    /// The bytes it wrote.
     written: u64,
 }
 
@@ -47,56 +38,80 @@ impl Line {
     }
 }
 
-/// The lines a workgroup touched, by global address / [`LINE`].
+/// What one workgroup read and wrote, by global address / [`LINE`].
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Overlay {
-    lines: FxHashMap<u64, Line>,
+    /// Bytes it read before writing them itself: what it took from the
+    /// memory it started with.
+    read: FxHashMap<u64, u64>,
+    written: FxHashMap<u64, Line>,
+}
+
+/// The line of an address, the byte in it and the mask of `n` bytes there.
+fn split(addr: u64, n: u32) -> (u64, usize, u64) {
+    let at = (addr % LINE) as usize;
+    debug_assert!(
+        (1..=16).contains(&n) && at + n as usize <= LINE as usize,
+        "an access of up to 16 bytes within one line"
+    );
+    (addr / LINE, at, (u64::MAX >> (64 - n)) << at)
 }
 
 impl Overlay {
-    /// The `n` bytes at global address `addr`, which lie at `start` in
-    /// `buffer` (bounds and alignment already checked), recording `access`.
-    pub(crate) fn access(
+    /// Reads the `n` bytes at global address `addr`, which lie at `start`
+    /// in `buffer` (bounds and alignment already checked).
+    pub(crate) fn read<'a>(
+        &'a mut self,
+        addr: u64,
+        buffer: &'a [u8],
+        start: usize,
+        n: u32,
+    ) -> &'a [u8] {
+        let (key, at, mask) = split(addr, n);
+        match self.written.get(&key) {
+            Some(line) => {
+                let from_memory = mask & !line.written;
+                if from_memory != 0 {
+                    *self.read.entry(key).or_default() |= from_memory;
+                }
+                &line.bytes[at..at + n as usize]
+            }
+            None => {
+                *self.read.entry(key).or_default() |= mask;
+                &buffer[start..start + n as usize]
+            }
+        }
+    }
+
+    /// The `n` bytes at `addr` (as for [`Overlay::read`]) for a write, or
+    /// with `atomic` for a read-modify-write.
+    pub(crate) fn cell(
         &mut self,
         addr: u64,
         buffer: &[u8],
         start: usize,
         n: u32,
-        access: Access,
+        atomic: bool,
     ) -> &mut [u8] {
-        let at = (addr % LINE) as usize;
-        debug_assert!(
-            at + n as usize <= LINE as usize,
-            "an access within one line"
-        );
-        let line = self.lines.entry(addr / LINE).or_insert_with(|| {
+        let (key, at, mask) = split(addr, n);
+        let line = self.written.entry(key).or_insert_with(|| {
             let first = start - at;
             let end = buffer.len().min(first + LINE as usize);
             let mut bytes = [0; LINE as usize];
             bytes[..end - first].copy_from_slice(&buffer[first..end]);
-            Line {
-                bytes,
-                read: 0,
-                written: 0,
-            }
+            Line { bytes, written: 0 }
         });
-        let mask = (u64::MAX >> (64 - n)) << at;
-        if access != Access::Write {
-            line.read |= mask & !line.written;
+        let from_memory = mask & !line.written;
+        if atomic && from_memory != 0 {
+            *self.read.entry(key).or_default() |= from_memory;
         }
-        if access != Access::Read {
-            line.written |= mask;
-        }
+        line.written |= mask;
         &mut line.bytes[at..at + n as usize]
     }
 
-    /// The lines with written bytes, by the global address of their first
-    /// byte.
+    /// The written lines, by the global address of their first byte.
     pub(crate) fn written_lines(&self) -> impl Iterator<Item = (u64, &Line)> {
-        self.lines
-            .iter()
-            .filter(|(_, line)| line.written != 0)
-            .map(|(&key, line)| (key * LINE, line))
+        self.written.iter().map(|(&key, line)| (key * LINE, line))
     }
 }
 
@@ -109,17 +124,16 @@ pub(crate) struct Written {
 impl Written {
     /// Whether `overlay` read a byte written here.
     pub(crate) fn read_by(&self, overlay: &Overlay) -> bool {
-        overlay.lines.iter().any(|(key, line)| {
-            line.read != 0 && self.lines.get(key).is_some_and(|w| w & line.read != 0)
-        })
+        overlay
+            .read
+            .iter()
+            .any(|(key, read)| self.lines.get(key).is_some_and(|w| w & read != 0))
     }
 
     /// Adds the bytes `overlay` wrote.
     pub(crate) fn add(&mut self, overlay: &Overlay) {
-        for (key, line) in &overlay.lines {
-            if line.written != 0 {
-                *self.lines.entry(*key).or_default() |= line.written;
-            }
+        for (key, line) in &overlay.written {
+            *self.lines.entry(*key).or_default() |= line.written;
         }
     }
 }
