@@ -7,7 +7,9 @@
 //! the root table (constant bank 0) with the workgroup count and the push
 //! constants; uniform buffers become constant banks.
 //!
-//! Order: workgroups run one after another, x fastest, then y, then z;
+//! Order: the result is that of running the workgroups one after another,
+//! x fastest, then y, then z (they run in parallel where that gives the
+//! same bytes: `compute_order`);
 //! inside a workgroup, warp 0 runs until it exits or reaches a BAR.SYNC,
 //! then warp 1, and so on; when every warp still running waits at the
 //! barrier, all are released. Exited warps do not count at a barrier, as
@@ -16,10 +18,11 @@
 //! is fixed, so a run is deterministic, atomics included.
 
 use crate::SimOptions;
+use crate::compute_order::run_in_launch_order;
 use crate::counters::Counters;
 use crate::error::SimError;
 use crate::isbe::Isbe;
-use crate::memory::{Resources, WorkgroupMemory};
+use crate::memory::{GlobalMemory, Resources, WorkgroupMemory};
 use crate::program::Program;
 use crate::warp::{Env, Launch, Stop, WARP_LANES, Warp};
 use spvsass_backend::abi::{self, RootTable};
@@ -84,29 +87,35 @@ pub fn run_compute(
     let warps = invocations.div_ceil(u64::from(WARP_LANES)) as u32;
     let mut counters = Counters::default();
     let mut workgroups = 0;
-    for z in 0..groups[2] {
-        for y in 0..groups[1] {
-            for x in 0..groups[0] {
-                let launch = Launch {
-                    workgroup_size: size,
-                    workgroup_id: [x, y, z],
-                };
-                let run = run_workgroup(
-                    &program,
-                    &launch,
-                    invocations as u32,
-                    &mut resources,
-                    options,
-                )
-                .map_err(|e| SimError::InWorkgroup {
-                    workgroup: [x, y, z],
-                    error: Box::new(e),
-                })?;
-                counters.add(&run);
-                workgroups += 1;
-            }
-        }
-    }
+    let ids = (0..groups[2])
+        .flat_map(|z| (0..groups[1]).flat_map(move |y| (0..groups[0]).map(move |x| [x, y, z])));
+    // The workgroups share global memory; the rest of `resources` is
+    // read-only while they run.
+    let mut global = std::mem::take(&mut resources.global);
+    let shared = &resources;
+    let run = |id: [u32; 3], global: &mut GlobalMemory| {
+        let launch = Launch {
+            workgroup_size: size,
+            workgroup_id: id,
+        };
+        run_workgroup(
+            &program,
+            &launch,
+            invocations as u32,
+            global,
+            shared,
+            options,
+        )
+        .map_err(|e| SimError::InWorkgroup {
+            workgroup: id,
+            error: Box::new(e),
+        })
+    };
+    run_in_launch_order(ids, &mut global, run, |run| {
+        counters.add(&run);
+        workgroups += 1;
+    })?;
+    resources.global = global;
     let buffers = read_back(&bases, &resources);
     Ok(ComputeRun {
         buffers,
@@ -162,7 +171,8 @@ fn run_workgroup(
     program: &Program,
     launch: &Launch,
     invocations: u32,
-    resources: &mut Resources,
+    global: &mut GlobalMemory,
+    resources: &Resources,
     options: &SimOptions,
 ) -> Result<Counters, SimError> {
     let warp_count = invocations.div_ceil(WARP_LANES);
@@ -171,9 +181,7 @@ fn run_workgroup(
     // local memory, swapped in while the warp runs.
     let mut memory = WorkgroupMemory::new(resources, WARP_LANES);
     let mut locals: Vec<Vec<Vec<u8>>> = (0..warp_count).map(|_| memory.local.clone()).collect();
-    let Resources {
-        global, constants, ..
-    } = &mut *resources;
+    let constants = &resources.constants;
     let mut warps: Vec<Warp<'_>> = (0..warp_count)
         .map(|w| {
             let lanes = (invocations - w * WARP_LANES).min(WARP_LANES);

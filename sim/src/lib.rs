@@ -11,6 +11,7 @@
 //! simulator checks the compiler against the same definitions the compiler
 //! uses.
 
+mod compute_order;
 mod converged;
 mod counters;
 mod dispatch;
@@ -26,6 +27,7 @@ mod isbe;
 mod launch_order;
 mod memory;
 mod mesh;
+mod overlay;
 mod program;
 pub mod raster;
 mod row_form;

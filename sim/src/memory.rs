@@ -10,6 +10,7 @@
 //! buffer and be aligned to its size; constant-bank, shared and local
 //! accesses are checked the same way against their sizes.
 
+use crate::overlay::Overlay;
 use serde::Serialize;
 use std::fmt;
 use std::sync::Arc;
@@ -51,9 +52,16 @@ pub enum MemFault {
 /// Storage buffers, each at its own base address. Copies share the bytes
 /// until one of them writes (workgroups that only read buffers run in
 /// parallel, each on its own copy, without copying the bytes).
+///
+/// An overlaid copy ([`GlobalMemory::overlaid`]) never writes the shared
+/// bytes: its accesses go through an [`Overlay`] that keeps the lines it
+/// wrote and records which bytes it read and wrote, so a compute dispatch
+/// can run workgroups in parallel and decide afterwards whether their
+/// effects equal a run in launch order (`compute_order`).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct GlobalMemory {
     buffers: Vec<Arc<Vec<u8>>>,
+    overlay: Option<Box<Overlay>>,
 }
 
 impl GlobalMemory {
@@ -98,6 +106,33 @@ impl GlobalMemory {
                 .any(|(i, (now, then))| Some(i) != except && !Arc::ptr_eq(now, then))
     }
 
+    /// A copy that reads these bytes and keeps its own effects in an empty
+    /// overlay.
+    pub(crate) fn overlaid(&self) -> GlobalMemory {
+        GlobalMemory {
+            buffers: self.buffers.clone(),
+            overlay: Some(Box::default()),
+        }
+    }
+
+    /// What an overlaid copy did (nothing for a plain one).
+    pub(crate) fn into_overlay(self) -> Overlay {
+        self.overlay.map(|o| *o).unwrap_or_default()
+    }
+
+    /// Writes the bytes `overlay` wrote (taken from an overlaid copy of
+    /// this memory) into these buffers.
+    pub(crate) fn apply(&mut self, overlay: &Overlay) {
+        for (addr, line) in overlay.written_lines() {
+            // Every line was read through this memory's buffers, so it
+            // lies in one of them.
+            if let Some(i) = self.index(addr) {
+                let start = (addr - (i as u64 + 1) * BUFFER_STRIDE) as usize;
+                line.copy_written(&mut Arc::make_mut(&mut self.buffers[i])[start..]);
+            }
+        }
+    }
+
     fn index(&self, addr: u64) -> Option<usize> {
         let i = (addr / BUFFER_STRIDE).checked_sub(1)? as usize;
         (i < self.buffers.len()).then_some(i)
@@ -114,20 +149,35 @@ impl GlobalMemory {
         Ok((i, start))
     }
 
-    pub fn read(&self, addr: u64, n: u32) -> Result<&[u8], MemFault> {
+    /// The `n` bytes at `addr`. Mutable because an overlaid copy records
+    /// the read.
+    pub fn read(&mut self, addr: u64, n: u32) -> Result<&[u8], MemFault> {
         let (i, start) = self.locate(addr, n)?;
-        Ok(&self.buffers[i][start..start + n as usize])
+        let buffer = &self.buffers[i];
+        Ok(match &mut self.overlay {
+            None => &buffer[start..start + n as usize],
+            Some(o) => o.read(addr, buffer, start, n),
+        })
     }
 
     pub fn write(&mut self, addr: u64, bytes: &[u8]) -> Result<(), MemFault> {
-        self.cell(addr, bytes.len() as u32)?.copy_from_slice(bytes);
+        let n = bytes.len() as u32;
+        let (i, start) = self.locate(addr, n)?;
+        let cell = match &mut self.overlay {
+            None => &mut Arc::make_mut(&mut self.buffers[i])[start..start + n as usize],
+            Some(o) => o.cell(addr, &self.buffers[i], start, n, false),
+        };
+        cell.copy_from_slice(bytes);
         Ok(())
     }
 
     /// The `n` bytes at `addr`, for a read-modify-write.
     pub(crate) fn cell(&mut self, addr: u64, n: u32) -> Result<&mut [u8], MemFault> {
         let (i, start) = self.locate(addr, n)?;
-        Ok(&mut Arc::make_mut(&mut self.buffers[i])[start..start + n as usize])
+        Ok(match &mut self.overlay {
+            None => &mut Arc::make_mut(&mut self.buffers[i])[start..start + n as usize],
+            Some(o) => o.cell(addr, &self.buffers[i], start, n, true),
+        })
     }
 }
 

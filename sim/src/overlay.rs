@@ -1,0 +1,139 @@
+//! A workgroup's private view of global memory during a parallel attempt
+//! (`compute_order`): the dispatch's bytes, read-only, under the lines this
+//! workgroup wrote, with the bytes it read and wrote recorded.
+//!
+//! Granularity: 64-byte lines with a mask of the bytes read and of the
+//! bytes written, so workgroups writing neighbouring words (one result
+//! each) do not conflict. Every access is at most 16 bytes and aligned to
+//! its size (`memory::range` checks that first), so it lies in one line.
+//! A line only read is a mask, 8 bytes; a written line keeps a copy of its
+//! 64 bytes.
+
+use rustc_hash::FxHashMap;
+
+/// Bytes per line.
+const LINE: u64 = 64;
+
+/// A line this workgroup wrote.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Line {
+    /// The line's bytes as this workgroup sees them: the dispatch's, with
+    /// its writes (bytes past the end of the buffer stay zero: no access
+    /// reaches them).
+    bytes: [u8; LINE as usize],
+    /// The bytes it wrote.
+    written: u64,
+}
+
+impl Line {
+    /// Copies the written bytes into `to`, the buffer from this line's
+    /// first byte on.
+    pub(crate) fn copy_written(&self, to: &mut [u8]) {
+        let mut mask = self.written;
+        while mask != 0 {
+            let b = mask.trailing_zeros() as usize;
+            to[b] = self.bytes[b];
+            mask &= mask - 1;
+        }
+    }
+}
+
+/// What one workgroup read and wrote, by global address / [`LINE`].
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Overlay {
+    /// Bytes it read before writing them itself: what it took from the
+    /// memory it started with.
+    read: FxHashMap<u64, u64>,
+    written: FxHashMap<u64, Line>,
+}
+
+/// The line of an address, the byte in it and the mask of `n` bytes there.
+fn split(addr: u64, n: u32) -> (u64, usize, u64) {
+    let at = (addr % LINE) as usize;
+    debug_assert!(
+        (1..=16).contains(&n) && at + n as usize <= LINE as usize,
+        "an access of up to 16 bytes within one line"
+    );
+    (addr / LINE, at, (u64::MAX >> (64 - n)) << at)
+}
+
+impl Overlay {
+    /// Reads the `n` bytes at global address `addr`, which lie at `start`
+    /// in `buffer` (bounds and alignment already checked).
+    pub(crate) fn read<'a>(
+        &'a mut self,
+        addr: u64,
+        buffer: &'a [u8],
+        start: usize,
+        n: u32,
+    ) -> &'a [u8] {
+        let (key, at, mask) = split(addr, n);
+        match self.written.get(&key) {
+            Some(line) => {
+                let from_memory = mask & !line.written;
+                if from_memory != 0 {
+                    *self.read.entry(key).or_default() |= from_memory;
+                }
+                &line.bytes[at..at + n as usize]
+            }
+            None => {
+                *self.read.entry(key).or_default() |= mask;
+                &buffer[start..start + n as usize]
+            }
+        }
+    }
+
+    /// The `n` bytes at `addr` (as for [`Overlay::read`]) for a write, or
+    /// with `atomic` for a read-modify-write.
+    pub(crate) fn cell(
+        &mut self,
+        addr: u64,
+        buffer: &[u8],
+        start: usize,
+        n: u32,
+        atomic: bool,
+    ) -> &mut [u8] {
+        let (key, at, mask) = split(addr, n);
+        let line = self.written.entry(key).or_insert_with(|| {
+            let first = start - at;
+            let end = buffer.len().min(first + LINE as usize);
+            let mut bytes = [0; LINE as usize];
+            bytes[..end - first].copy_from_slice(&buffer[first..end]);
+            Line { bytes, written: 0 }
+        });
+        let from_memory = mask & !line.written;
+        if atomic && from_memory != 0 {
+            *self.read.entry(key).or_default() |= from_memory;
+        }
+        line.written |= mask;
+        &mut line.bytes[at..at + n as usize]
+    }
+
+    /// The written lines, by the global address of their first byte.
+    pub(crate) fn written_lines(&self) -> impl Iterator<Item = (u64, &Line)> {
+        self.written.iter().map(|(&key, line)| (key * LINE, line))
+    }
+}
+
+/// The bytes a run of workgroups wrote, line by line.
+#[derive(Debug, Default)]
+pub(crate) struct Written {
+    lines: FxHashMap<u64, u64>,
+}
+
+impl Written {
+    /// Whether `overlay` read a byte written here.
+    pub(crate) fn read_by(&self, overlay: &Overlay) -> bool {
+        overlay
+            .read
+            .iter()
+            .any(|(key, read)| self.lines.get(key).is_some_and(|w| w & read != 0))
+    }
+
+    /// Adds the bytes `overlay` wrote.
+    pub(crate) fn add(&mut self, overlay: &Overlay) {
+        for (key, line) in &overlay.written {
+            *self.lines.entry(*key).or_default() |= line.written;
+        }
+    }
+}

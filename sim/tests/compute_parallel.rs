@@ -1,0 +1,191 @@
+//! Compute workgroups run in parallel (`compute_order`), and the result
+//! must be the launch-order one whatever the thread count: each dispatch
+//! here runs on rayon pools of 1, 2 and 4 threads and must give the same
+//! buffer bytes, or the same error, every time, and the values the
+//! sequential order defines.
+
+use spvsass_backend::abi;
+use spvsass_backend::asm::assemble;
+use spvsass_backend::binary::{Binary, ComputeState};
+use spvsass_sim::{
+    BUFFER_STRIDE, ComputeInputs, ComputeRun, MemFault, SimError, SimOptions, Space, run_compute,
+};
+
+/// `body` after a prologue that sets R0 = workgroup x, R1 = invocation
+/// x, R2:R3 = buffer 0, R4:R5 = buffer 1; workgroups of `lanes`.
+fn binary(body: &str, lanes: u32) -> Binary {
+    let b0 = abi::buffer_address(0).expect("binding 0");
+    let b1 = abi::buffer_address(1).expect("binding 1");
+    let src = format!(
+        "
+        S2R R0, SR_CTAID.X ;
+        S2R R1, SR_TID.X ;
+        LDC.64 R2, c[0x0][{b0:#x}] ;
+        LDC.64 R4, c[0x0][{b1:#x}] ;
+        {body}
+        EXIT ;
+        "
+    );
+    let asm = assemble(&src).unwrap_or_else(|e| panic!("{e}\n{src}"));
+    let mut binary = asm.to_binary().expect("encodes");
+    binary.workgroup_size = [lanes, 1, 1];
+    binary.compute = Some(ComputeState {
+        shared_bytes: 0,
+        local_bytes: 0,
+    });
+    binary
+}
+
+fn words(bytes: &[u8]) -> Vec<u32> {
+    bytes
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect()
+}
+
+fn bytes(words: &[u32]) -> Vec<u8> {
+    words.iter().flat_map(|w| w.to_le_bytes()).collect()
+}
+
+/// Runs the dispatch on pools of 1, 2 and 4 threads; every run must
+/// give the same result, which is returned.
+fn on_1_2_4_threads(
+    binary: &Binary,
+    groups: u32,
+    buffers: &[Vec<u8>],
+) -> Result<ComputeRun, SimError> {
+    let inputs = ComputeInputs {
+        buffers: (0..).zip(buffers.iter().cloned()).collect(),
+        ..Default::default()
+    };
+    let results: Vec<_> = [1, 2, 4]
+        .into_iter()
+        .map(|threads| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .expect("thread pool")
+                .install(|| {
+                    run_compute(
+                        binary,
+                        [groups, 1, 1],
+                        inputs.clone(),
+                        &SimOptions::default(),
+                    )
+                })
+        })
+        .collect();
+    for (threads, other) in [2, 4].into_iter().zip(&results[1..]) {
+        assert_eq!(other, &results[0], "{threads} threads against 1");
+    }
+    results.into_iter().next().expect("three runs")
+}
+
+#[test]
+fn disjoint_writes_into_shared_lines_run_in_parallel() {
+    // Workgroups of 4 invocations: four workgroups write bytes of each
+    // 64-byte line, word w * 4 + t = input * 3 + w.
+    let program = binary(
+        "
+        IMAD R8, R0, 0x4, R1 ;
+        IMAD.WIDE.U32 R10, R8, 0x4, R2 ;
+        LDG.E R12, [R10.64] ;
+        IMAD R12, R12, 0x3, R0 ;
+        STG.E [R10.64], R12 ;
+        ",
+        4,
+    );
+    let groups = 300;
+    let input: Vec<u32> = (0..groups * 4).map(|i| i * 7 + 1).collect();
+    let run = on_1_2_4_threads(&program, groups, &[bytes(&input)]).expect("runs");
+    let want: Vec<u32> = input
+        .iter()
+        .enumerate()
+        .map(|(i, v)| v * 3 + i as u32 / 4)
+        .collect();
+    assert_eq!(words(&run.buffers[&0]), want);
+    assert_eq!(run.workgroups, u64::from(groups));
+}
+
+#[test]
+fn atomics_on_one_counter_return_the_launch_order_old_values() {
+    // Every invocation adds 1 to buffer 0's word and stores the old value
+    // at its index in buffer 1.
+    let program = binary(
+        "
+        MOV R6, 0x1 ;
+        ATOMG.E.ADD R7, [R2.64], R6 ;
+        IMAD R8, R0, 0x20, R1 ;
+        IMAD.WIDE.U32 R10, R8, 0x4, R4 ;
+        STG.E [R10.64], R7 ;
+        ",
+        32,
+    );
+    let groups = 100;
+    let n = groups * 32;
+    let run =
+        on_1_2_4_threads(&program, groups, &[vec![0; 4], vec![0; n as usize * 4]]).expect("runs");
+    assert_eq!(words(&run.buffers[&0]), [n]);
+    // Launch order: workgroup w's lane l is the (32 w + l)-th to add.
+    assert_eq!(words(&run.buffers[&1]), (0..n).collect::<Vec<u32>>());
+}
+
+/// Workgroup w reads v = buffer0[w], writes v + 1 to buffer0[w + 1], then
+/// reads buffer1[w ^ v]: in launch order v is w (workgroup w - 1 wrote
+/// it), so that read is buffer1[0].
+const CHAIN: &str = "
+    IMAD.WIDE.U32 R6, R0, 0x4, R2 ;
+    LDG.E R10, [R6.64] ;
+    IADD3 R11, R10, 0x1, RZ ;
+    STG.E [R6.64+0x4], R11 ;
+    LOP3.LUT R12, R0, R10, RZ, 0x3c, !PT ;
+    IMAD.WIDE.U32 R14, R12, 0x4, R4 ;
+    LDG.E R13, [R14.64] ;
+";
+
+#[test]
+fn a_workgroup_reading_what_an_earlier_one_wrote_sees_it() {
+    let groups = 200;
+    let run = on_1_2_4_threads(
+        &binary(CHAIN, 32),
+        groups,
+        &[vec![0; (groups as usize + 1) * 4], vec![0; 4]],
+    )
+    .expect("runs");
+    assert_eq!(words(&run.buffers[&0]), (0..=groups).collect::<Vec<u32>>());
+}
+
+#[test]
+fn the_error_is_the_first_in_launch_order_after_conflicts() {
+    // Buffer 0 has one word per workgroup, so the last one stores past
+    // its end. Run on the memory they started with, workgroups 1.. would
+    // read v = 0 and fail earlier, reading buffer1[w] past its one word:
+    // the sequential run never does.
+    let groups = 100;
+    let err = on_1_2_4_threads(
+        &binary(CHAIN, 32),
+        groups,
+        &[vec![0; groups as usize * 4], vec![0; 4]],
+    )
+    .expect_err("the last workgroup stores out of bounds");
+    let SimError::InWorkgroup { workgroup, error } = &err else {
+        panic!("{err}")
+    };
+    assert_eq!(*workgroup, [groups - 1, 0, 0], "{err}");
+    let SimError::InWarp { warp: 0, error } = error.as_ref() else {
+        panic!("{err}")
+    };
+    let SimError::Memory {
+        lane,
+        space,
+        addr,
+        fault,
+        ..
+    } = error.as_ref()
+    else {
+        panic!("{err}")
+    };
+    assert_eq!((*lane, *space), (0, Space::Global), "{err}");
+    assert_eq!(*addr, BUFFER_STRIDE + u64::from(groups) * 4, "{err}");
+    assert!(matches!(fault, MemFault::OutOfBounds { .. }), "{err}");
+}
