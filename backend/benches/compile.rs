@@ -1,10 +1,10 @@
 //! Whole-compile time (bytes → words → IR → optimised MIR → registers →
 //! control bits → encoding) per corpus shader, and over a generated shader
-//! at 1×, 10× and 100× size. `cargo bench -p spvsass-backend --bench compile`.
+//! at 1×, 10×, 100× and 1000× size. `cargo bench -p spvsass-backend --bench compile`.
 
 mod common;
 
-use common::{compile_bytes, corpus, scaling_shader};
+use common::{SCALES, compile_bytes, corpus, scaling_shader};
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
 
@@ -18,7 +18,7 @@ fn per_shader(c: &mut Criterion) {
 
 fn scaling(c: &mut Criterion) {
     let mut g = c.benchmark_group("compile_scaling");
-    for units in [10, 100, 1000] {
+    for units in SCALES {
         let bytes = scaling_shader(units);
         if let Err(e) = compile_bytes(&bytes) {
             panic!("the generated shader of {units} sections does not compile: {e}");

@@ -1,5 +1,5 @@
 //! CPU time of one whole compile, per corpus shader and for the generated
-//! shader at 1×, 10×, 100×: the thread's own run time from
+//! shader at 1×, 10×, 100× and 1000×: the thread's own run time from
 //! /proc/thread-self/schedstat (Linux), which time waiting for a core does
 //! not inflate, unlike criterion's wall clock on a shared machine. Median
 //! over 9 batches of repeated compiles.
@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::{compile_bytes, corpus, scaling_shader};
+use common::{SCALES, compile_bytes, corpus, scaling_shader};
 use std::hint::black_box;
 
 /// Nanoseconds this thread has run on a CPU.
@@ -43,17 +43,33 @@ fn main() {
         println!("/proc/thread-self/schedstat is not readable: no CPU times here");
         return;
     }
-    for units in [10, 100, 1000] {
+    // Per section, and per section above the one-section shader (the
+    // fixed cost of a compile taken out): flat when compile time grows
+    // linearly.
+    let mut one = None;
+    for units in SCALES {
         let bytes = scaling_shader(units);
         if let Err(e) = compile_bytes(&bytes) {
-            println!("generated, {units} sections: does not compile: {e}");
+            println!("generated, {units}x: does not compile: {e}");
             continue;
         }
         if let Some(us) = median_us(&bytes) {
+            let marginal = match one {
+                Some(base) if units > 1 => {
+                    format!(
+                        ", {:.2} µs per added section",
+                        (us - base) / f64::from(units - 1)
+                    )
+                }
+                _ => String::new(),
+            };
             println!(
-                "generated, {units} sections: {us:.1} µs ({:.2} µs per section)",
+                "generated, {units}x ({units} sections): {us:.1} µs ({:.2} µs per section{marginal})",
                 us / f64::from(units)
             );
+            if units == 1 {
+                one = Some(us);
+            }
         }
     }
     let mut all = Vec::new();

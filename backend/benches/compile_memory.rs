@@ -1,11 +1,11 @@
 //! Peak heap memory of one whole compile, per corpus shader and for the
-//! generated shader at 1×, 10×, 100×, measured by a counting global
+//! generated shader at 1×, 10×, 100× and 1000×, measured by a counting global
 //! allocator (heap only: the stack and the binary's own pages are not
 //! counted). `cargo bench -p spvsass-backend --bench compile_memory`.
 
 mod common;
 
-use common::{compile_bytes, corpus, scaling_shader};
+use common::{SCALES, compile_bytes, corpus, scaling_shader};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -63,8 +63,11 @@ fn main() {
         worst.1,
         worst.0 as f64 / 1024.0
     );
-    for units in [10, 100, 1000] {
+    for units in SCALES {
         let p = peak_of(&scaling_shader(units));
-        println!("generated, {units} sections: {:.1} KiB", p as f64 / 1024.0);
+        println!(
+            "generated, {units}x ({units} sections): {:.1} KiB",
+            p as f64 / 1024.0
+        );
     }
 }

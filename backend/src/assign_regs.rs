@@ -18,13 +18,15 @@
 //! moves that bring the members there (or defines them there), and its
 //! checker verifies the result like any other constraint. Uses are read
 //! early and defs written late, so use and def groups may share registers.
-//! The fixed registers are the lowest eight, inside every budget tried.
+//! The fixed registers are the lowest eight, inside every budget (at
+//! least one allocation unit of 8).
 //! The price is moves around group operands that a tuple-aware allocator
 //! would avoid.
 
 use crate::error::BackendError;
 use crate::isa::{Instr, Op, OperandKind, Reg, RegFile};
 use crate::mir::MFunc;
+use crate::reg_pressure::max_live;
 use crate::spill::{SpillFrame, spills_class};
 use regalloc2::{
     Block, Edit, Function, Inst, InstPosition, InstRange, MachineEnv, Operand, Output, PReg,
@@ -170,11 +172,32 @@ impl Function for Flat<'_> {
     }
 }
 
-/// Register budgets tried in turn: regalloc2 spreads values over all the
-/// registers it is given, so a small budget first keeps the count (and so
-/// the occupancy cost reported in the header) low. Only the full file may
-/// spill.
-const GPR_BUDGETS: [u8; 4] = [8, 16, 32, NUM_GPRS];
+/// GPRs are granted to a warp in units of 256 registers, 8 per thread
+/// (the CUDA Occupancy Calculator's register allocation unit for compute
+/// capability 7.x to 9.0): a register count between two multiples of 8
+/// costs the occupancy of the next multiple, so budgets are multiples of 8.
+const GPR_GRANULE: u8 = 8;
+
+/// The first budget to try: the register pressure rounded up to the
+/// allocation unit. regalloc2 spreads values over every register it is
+/// given, so the budget, not the pressure, sets the register count; and
+/// no budget below the pressure can avoid spilling.
+fn first_budget(max_live: usize) -> u8 {
+    let units = max_live.div_ceil(usize::from(GPR_GRANULE)).max(1);
+    (units * usize::from(GPR_GRANULE)).min(usize::from(NUM_GPRS)) as u8
+}
+
+/// The budget after one where regalloc2 spilled anyway (it splits values
+/// around the fixed group registers and may send a piece to the stack
+/// with registers to spare): the next of 16, 32 and 64, so that no shader
+/// takes more attempts or more registers than stepping through 8, 16, 32
+/// and 64 from the start.
+fn next_budget(budget: u8) -> u8 {
+    [16, 32, NUM_GPRS]
+        .into_iter()
+        .find(|&b| b > budget)
+        .unwrap_or(NUM_GPRS)
+}
 
 fn machine_env(gprs_allowed: u8) -> MachineEnv {
     let mut gprs = PRegSet::empty();
@@ -221,7 +244,7 @@ pub fn assign_regs(f: &mut MFunc, local_bytes: u32) -> Result<Assigned, BackendE
     })
 }
 
-/// Runs regalloc2 over the budgets; returns its output and, when
+/// Runs regalloc2, once unless it spills below the full register file; returns its output and, when
 /// predicates spill, the GPR their spills and reloads go through.
 fn allocate(flat: &Flat<'_>) -> Result<(Output, Option<u8>), BackendError> {
     let spills = |out: &Output, class| {
@@ -229,23 +252,17 @@ fn allocate(flat: &Flat<'_>) -> Result<(Output, Option<u8>), BackendError> {
             Edit::Move { from, to } => spills_class(from, to, class),
         })
     };
-    let mut chosen = None;
-    for budget in GPR_BUDGETS {
-        // Fixed group registers can crowd a small budget: try the next.
+    let mut budget = first_budget(max_live(flat, RegClass::Int));
+    let out = loop {
+        // Only the full file may spill; below it, a spill or fixed group
+        // registers that do not fit mean a larger budget.
         match run(flat, budget) {
-            Ok(out) => {
-                // More GPRs do not help predicates spill less.
-                let done = !spills(&out, RegClass::Int);
-                chosen = Some(out);
-                if done {
-                    break;
-                }
-            }
-            Err(Failed::Alloc(_)) if budget < NUM_GPRS => continue,
-            Err(e) => return Err(e.into()),
+            Ok(out) if budget == NUM_GPRS || !spills(&out, RegClass::Int) => break out,
+            Err(e @ Failed::Checker(_)) => return Err(e.into()),
+            Err(e) if budget == NUM_GPRS => return Err(e.into()),
+            _ => budget = next_budget(budget),
         }
-    }
-    let out = chosen.expect("the full budget either gave an output or returned");
+    };
     if !spills(&out, RegClass::Float) {
         return Ok((out, None));
     }

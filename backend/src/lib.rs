@@ -24,6 +24,7 @@ pub mod opt_ffma;
 pub mod opt_imad;
 pub mod opt_lop3;
 pub mod program;
+pub mod reg_pressure;
 pub mod sph;
 pub mod spill;
 pub mod structured;

@@ -37,6 +37,10 @@ pub fn corpus() -> Vec<(String, Vec<u8>)> {
     out
 }
 
+/// Sizes of the generated shader, in sections: 1×, 10×, 100× (the
+/// issue's scaling points) and 1000×.
+pub const SCALES: [u32; 4] = [1, 10, 100, 1000];
+
 /// A compute shader of `units` identical straight-line sections, each
 /// loading four words of a storage buffer, mixing them with multiplies,
 /// XORs, shifts and adds into a running sum, and storing the sum: the

@@ -7,58 +7,91 @@
 use crate::isa::{AtomOp, Dst, Instr, MemSpace, Op, OpRed, OperandKind, Reg};
 use crate::mir::MFunc;
 use crate::mir_info::is_pure;
-use std::collections::HashSet;
 
-/// The virtual registers `ins` defines or uses (each member of a group).
-fn regs(f: &MFunc, ins: &Instr, kind: OperandKind) -> Vec<u32> {
-    let mut out = Vec::new();
+/// Calls `each` with every virtual register `ins` defines or uses (each
+/// member of a group).
+fn regs(f: &MFunc, ins: &Instr, kind: OperandKind, each: &mut dyn FnMut(u32)) {
     let mut copy = *ins;
     copy.visit_regs(&mut |r, _, k, width| {
         if let (Reg::Virt(v), true) = (*r, k == kind) {
-            out.extend(f.group_members(v, width));
+            if width == 1 {
+                each(v);
+            } else {
+                f.group_members(v, width).into_iter().for_each(&mut *each);
+            }
         }
     });
-    out
 }
 
+/// Mark and sweep: the registers branch arguments and instructions with
+/// effects read are needed, and so are, transitively, the registers read
+/// by the pure instructions that define needed ones; pure instructions
+/// that define nothing needed go. One pass over the function and one over
+/// the needed registers, however long the chains of dead code.
 pub fn eliminate_dead_code(f: &mut MFunc) {
-    loop {
-        let mut used: HashSet<u32> = HashSet::new();
-        for b in &f.blocks {
-            used.extend(b.succ_args.iter().flatten());
-            for ins in &b.instrs {
-                used.extend(regs(f, ins, OperandKind::Use));
+    let n = f.vregs.len();
+    // The pure instructions defining each register, (block, index).
+    let mut defined_by: Vec<Vec<(u32, u32)>> = vec![Vec::new(); n];
+    let mut used = vec![false; n];
+    let mut work = Vec::new();
+    let need = |v: u32, used: &mut Vec<bool>, work: &mut Vec<u32>| {
+        if let Some(u) = used.get_mut(v as usize)
+            && !*u
+        {
+            *u = true;
+            work.push(v);
+        }
+    };
+    for (bi, b) in f.blocks.iter().enumerate() {
+        for &a in b.succ_args.iter().flatten() {
+            need(a, &mut used, &mut work);
+        }
+        for (ii, ins) in b.instrs.iter().enumerate() {
+            if is_pure(&ins.op) {
+                regs(f, ins, OperandKind::Def, &mut |v| {
+                    if let Some(d) = defined_by.get_mut(v as usize) {
+                        d.push((bi as u32, ii as u32));
+                    }
+                });
+            } else {
+                regs(f, ins, OperandKind::Use, &mut |v| {
+                    need(v, &mut used, &mut work)
+                });
             }
         }
-        let mut changed = false;
-        let mut blocks = std::mem::take(&mut f.blocks);
-        for b in &mut blocks {
-            for ins in &mut b.instrs {
-                reduce_if_unread(ins, &used);
+    }
+    let mut live: Vec<Vec<bool>> = f
+        .blocks
+        .iter()
+        .map(|b| b.instrs.iter().map(|i| !is_pure(&i.op)).collect())
+        .collect();
+    while let Some(v) = work.pop() {
+        for &(bi, ii) in &defined_by[v as usize] {
+            let (bi, ii) = (bi as usize, ii as usize);
+            if !live[bi][ii] {
+                live[bi][ii] = true;
+                regs(f, &f.blocks[bi].instrs[ii], OperandKind::Use, &mut |u| {
+                    need(u, &mut used, &mut work)
+                });
             }
-            b.instrs.retain(|ins| {
-                let dead = is_pure(&ins.op)
-                    && regs(f, ins, OperandKind::Def)
-                        .iter()
-                        .all(|v| !used.contains(v));
-                changed |= dead;
-                !dead
-            });
         }
-        f.blocks = blocks;
-        if !changed {
-            return;
-        }
+    }
+    for (b, keep) in f.blocks.iter_mut().zip(live) {
+        let mut keep = keep.into_iter();
+        b.instrs.retain_mut(|ins| {
+            reduce_if_unread(ins, &used);
+            keep.next().unwrap_or(true)
+        });
     }
 }
 
 /// A global atomic whose old value nobody reads becomes RED (no result;
 /// exchange and compare-and-swap have no RED form and stay).
-fn reduce_if_unread(ins: &mut Instr, used: &HashSet<u32>) {
+fn reduce_if_unread(ins: &mut Instr, used: &[bool]) {
     if let Op::Atom(a) = ins.op
         && a.space == MemSpace::Global
         && !matches!(a.op, AtomOp::Exch | AtomOp::CmpExch)
-        && matches!(a.dst, Dst::Reg(Reg::Virt(v)) if !used.contains(&v))
+        && matches!(a.dst, Dst::Reg(Reg::Virt(v)) if !used.get(v as usize).copied().unwrap_or(false))
     {
         ins.op = Op::Red(OpRed {
             addr: a.addr,
