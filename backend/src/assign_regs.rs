@@ -199,10 +199,21 @@ fn next_budget(budget: u8) -> u8 {
         .unwrap_or(NUM_GPRS)
 }
 
+/// The registers group operands are fixed to (a quad's R4..R7 is the
+/// highest any instruction asks for).
+const GROUP_GPRS: u8 = 8;
+
 fn machine_env(gprs_allowed: u8) -> MachineEnv {
-    let mut gprs = PRegSet::empty();
+    // Values are placed above the group registers first: a long-lived value
+    // in R0..R7 is split and moved away at every group operand in its range.
+    let (mut gprs, mut group) = (PRegSet::empty(), PRegSet::empty());
     for n in 0..gprs_allowed {
-        gprs.add(PReg::new(usize::from(n), RegClass::Int));
+        let set = if n < GROUP_GPRS && gprs_allowed > GROUP_GPRS {
+            &mut group
+        } else {
+            &mut gprs
+        };
+        set.add(PReg::new(usize::from(n), RegClass::Int));
     }
     let mut preds = PRegSet::empty();
     for n in 0..NUM_PREDS {
@@ -210,7 +221,7 @@ fn machine_env(gprs_allowed: u8) -> MachineEnv {
     }
     MachineEnv {
         preferred_regs_by_class: [gprs, preds, PRegSet::empty()],
-        non_preferred_regs_by_class: [PRegSet::empty(); 3],
+        non_preferred_regs_by_class: [group, PRegSet::empty(), PRegSet::empty()],
         scratch_by_class: [None; 3],
         fixed_stack_slots: Vec::new(),
     }

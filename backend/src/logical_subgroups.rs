@@ -49,8 +49,8 @@
 //! branches are) and stays an EXIT.
 
 use crate::error::BackendError;
+use rustc_hash::{FxHashMap, FxHashSet};
 use spvsass_frontend::ir::{Block, BuiltIn, Merge, Op, Shader, Stage, StorageClass, Value};
-use std::collections::{HashMap, HashSet};
 
 /// Lanes of the warp a task or mesh workgroup runs on.
 pub const WARP_LANES: u32 = 32;
@@ -61,12 +61,12 @@ pub struct Plan {
     /// Logical subgroups: `ceil(N / 32)`.
     pub copies: u32,
     /// Region headers and their merge blocks.
-    pub regions: HashMap<Block, Block>,
+    pub regions: FxHashMap<Block, Block>,
     /// Region headers of selections: their instructions before the branch
     /// belong to the spine.
-    pub selections: HashSet<Block>,
+    pub selections: FxHashSet<Block>,
     /// Each block inside a region, with the region's header.
-    pub region_of: HashMap<Block, Block>,
+    pub region_of: FxHashMap<Block, Block>,
     /// Some region returns (or ends in OpUnreachable): the copies keep
     /// returned predicates.
     pub returns: bool,
@@ -105,7 +105,7 @@ pub fn plan(sh: &Shader) -> Result<Option<Plan>, BackendError> {
     if sh.stage == Stage::Compute || n <= WARP_LANES {
         return Ok(None);
     }
-    let pos: HashMap<Block, usize> = sh.layout.iter().enumerate().map(|(i, &b)| (b, i)).collect();
+    let pos: FxHashMap<Block, usize> = sh.layout.iter().enumerate().map(|(i, &b)| (b, i)).collect();
     let has_boundary: Vec<bool> = sh
         .layout
         .iter()
@@ -119,9 +119,9 @@ pub fn plan(sh: &Shader) -> Result<Option<Plan>, BackendError> {
     let label = |b: Block| sh.blocks[b].spirv_label;
     let mut plan = Plan {
         copies: n.div_ceil(WARP_LANES),
-        regions: HashMap::new(),
-        selections: HashSet::new(),
-        region_of: HashMap::new(),
+        regions: FxHashMap::default(),
+        selections: FxHashSet::default(),
+        region_of: FxHashMap::default(),
         returns: false,
     };
     let mut i = 0;
@@ -225,8 +225,8 @@ fn uniform_builtin(b: BuiltIn) -> bool {
 /// all uniform (a greatest fixed point, so loop counters qualify).
 fn check_uniform(sh: &Shader, plan: &Plan) -> Result<(), BackendError> {
     // Incoming arguments of each block parameter.
-    let mut incoming: HashMap<Value, Vec<Value>> = HashMap::new();
-    let mut switched: HashSet<Block> = HashSet::new();
+    let mut incoming: FxHashMap<Value, Vec<Value>> = FxHashMap::default();
+    let mut switched: FxHashSet<Block> = FxHashSet::default();
     for &b in &sh.layout {
         let Some(&last) = sh.blocks[b].insts.last() else {
             continue;
@@ -253,10 +253,10 @@ fn check_uniform(sh: &Shader, plan: &Plan) -> Result<(), BackendError> {
     }
     // The greatest fixed point: start from everything uniform and remove
     // until stable, so that a loop counter fed by itself stays uniform.
-    let mut uniform: HashSet<Value> = sh.values.keys().collect();
+    let mut uniform: FxHashSet<Value> = sh.values.keys().collect();
     loop {
         let mut changed = false;
-        let mut set = |v: Value, u: bool, uniform: &mut HashSet<Value>| {
+        let mut set = |v: Value, u: bool, uniform: &mut FxHashSet<Value>| {
             if u != uniform.contains(&v) {
                 changed = true;
                 if u {
@@ -313,7 +313,7 @@ fn check_uniform(sh: &Shader, plan: &Plan) -> Result<(), BackendError> {
     Ok(())
 }
 
-fn inst_uniform(sh: &Shader, op: &Op, uniform: &HashSet<Value>) -> bool {
+fn inst_uniform(sh: &Shader, op: &Op, uniform: &FxHashSet<Value>) -> bool {
     let all_args = || {
         let mut all = true;
         op.for_each_arg(|a| all &= uniform.contains(&a));

@@ -26,7 +26,7 @@ pub struct MFunc {
     /// registers: the operand names a key register (never itself
     /// allocated), this maps it to its members. Other groups of width n at
     /// `%v` are `%v .. %v+n-1`.
-    pub groups: std::collections::HashMap<u32, Vec<u32>>,
+    pub groups: rustc_hash::FxHashMap<u32, Vec<u32>>,
 }
 
 impl MFunc {

@@ -5,7 +5,7 @@
 
 use crate::isa::{Dst, Instr, IntCmp, Op, OperandKind, Reg, RegFile, SpecialReg, Src};
 use crate::mir::MFunc;
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 /// Whether `op` has no effect but its results: removable when they are
 /// unused, and (see [`is_cse_candidate`]) computable once.
@@ -265,7 +265,7 @@ pub fn place_src(ins: &mut Instr, slot: usize, new: Src) -> bool {
 
 /// Renames register uses (instruction operands and branch arguments) by
 /// `map`, following chains.
-pub fn rename_uses(f: &mut MFunc, map: &HashMap<u32, u32>) {
+pub fn rename_uses(f: &mut MFunc, map: &FxHashMap<u32, u32>) {
     if map.is_empty() {
         return;
     }

@@ -11,7 +11,7 @@ use crate::fold::{Folded, fold};
 use crate::isa::{Dst, Instr, Op, OpLop3, OpMov, Reg, RegFile, Src, SrcRef};
 use crate::mir::MFunc;
 use crate::mir_info::{Info, alu_srcs, dst_vreg, encodable, single_def};
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 /// The constant `v` as a source.
 fn word(v: u32) -> Src {
@@ -61,8 +61,8 @@ fn identity(op: &Op) -> Option<Src> {
 }
 
 /// The constants registers hold: unguarded MOVs of an immediate or RZ.
-fn constants(f: &MFunc, info: &Info) -> HashMap<u32, u32> {
-    let mut out = HashMap::new();
+fn constants(f: &MFunc, info: &Info) -> FxHashMap<u32, u32> {
+    let mut out = FxHashMap::default();
     for ins in f.blocks.iter().flat_map(|b| &b.instrs) {
         if let (true, Op::Mov(m)) = (ins.guard.is_true(), ins.op)
             && let Some(d) = dst_vreg(&m.dst).filter(|&d| info.is_plain(d))
@@ -80,7 +80,7 @@ fn constants(f: &MFunc, info: &Info) -> HashMap<u32, u32> {
 
 /// `op` with the registers of known value read as those values (whether
 /// or not the operand form could encode them: only `eval` sees this).
-fn with_constants(op: &Op, consts: &HashMap<u32, u32>) -> Op {
+fn with_constants(op: &Op, consts: &FxHashMap<u32, u32>) -> Op {
     let mut probe = *op;
     for s in alu_srcs(&mut probe).into_iter().flatten() {
         if let Some(Reg::Virt(v)) = s.as_reg()

@@ -13,11 +13,11 @@
 use crate::isa::{MemSize, Op, OperandKind, Reg, Src, SrcRef, float_src};
 use crate::mir::MFunc;
 use crate::mir_info::{Info, alu_srcs, dst_vreg, place_src};
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 /// What each copy stands for, before modifiers.
-fn copies(f: &MFunc, info: &Info) -> HashMap<u32, SrcRef> {
-    let mut out = HashMap::new();
+fn copies(f: &MFunc, info: &Info) -> FxHashMap<u32, SrcRef> {
+    let mut out = FxHashMap::default();
     for ins in f.blocks.iter().flat_map(|b| &b.instrs) {
         if !ins.guard.is_true() {
             continue;
@@ -51,7 +51,7 @@ fn copies(f: &MFunc, info: &Info) -> HashMap<u32, SrcRef> {
 }
 
 /// Follows copies of copies to the original value.
-fn resolve(map: &HashMap<u32, SrcRef>, v: u32) -> Option<SrcRef> {
+fn resolve(map: &FxHashMap<u32, SrcRef>, v: u32) -> Option<SrcRef> {
     let mut cur = *map.get(&v)?;
     for _ in 0..map.len() {
         match cur {

@@ -11,7 +11,7 @@
 use crate::isa::{Instr, OperandKind, Reg};
 use crate::mir::MFunc;
 use crate::mir_info::{Info, idoms, is_cse_candidate, rename_uses, single_def};
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 /// Runs the pass; returns whether anything changed.
 pub fn cse(f: &mut MFunc) -> bool {
@@ -23,8 +23,8 @@ pub fn cse(f: &mut MFunc) -> bool {
             children[*d].push(b);
         }
     }
-    let mut table: HashMap<Instr, u32> = HashMap::new();
-    let mut rename: HashMap<u32, u32> = HashMap::new();
+    let mut table: FxHashMap<Instr, u32> = FxHashMap::default();
+    let mut rename: FxHashMap<u32, u32> = FxHashMap::default();
     let mut dead: Vec<(usize, usize)> = Vec::new();
     // (block, entering): on leaving a block its expressions go out of scope.
     let mut stack = vec![(0usize, true)];

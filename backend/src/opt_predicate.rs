@@ -56,7 +56,7 @@ use crate::isa::{
 };
 use crate::mir::MFunc;
 use crate::mir_info::{alu_srcs, dst_vreg, is_pure, rename_uses};
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap, FxHashSet};
 
 /// Control instructions on a path through a divergent if/else: BSSY,
 /// the BRA into or over an arm, BSYNC.
@@ -92,7 +92,7 @@ struct Region {
 pub fn predicate(f: &mut MFunc) -> bool {
     let mut refs = block_refs(f);
     let mut dead = vec![false; f.blocks.len()];
-    let mut renames = HashMap::new();
+    let mut renames = FxHashMap::default();
     let consts = constants(f);
     let mut changed = false;
     for head in (0..f.blocks.len()).rev() {
@@ -263,8 +263,8 @@ fn profitable(f: &MFunc, r: &Region) -> bool {
 
 /// The registers copy propagation will replace by a constant: those an
 /// unguarded MOV of an immediate or a constant-bank word defines.
-fn constants(f: &MFunc) -> HashSet<u32> {
-    let mut out = HashSet::new();
+fn constants(f: &MFunc) -> FxHashSet<u32> {
+    let mut out = FxHashSet::default();
     for ins in f.blocks.iter().flat_map(|b| &b.instrs) {
         if let (true, Op::Mov(m)) = (ins.guard.is_true(), ins.op)
             && matches!(m.src.src, SrcRef::Imm(_) | SrcRef::CBuf { .. })
@@ -284,7 +284,7 @@ fn select(
     dst: u32,
     cond: PredSrc,
     (x, y): (u32, u32),
-    consts: &HashSet<u32>,
+    consts: &FxHashSet<u32>,
 ) -> Instr {
     let swap = consts.contains(&x) && !consts.contains(&y);
     let (x, y, cond) = if swap {
@@ -321,9 +321,9 @@ fn select(
 fn convert(
     f: &mut MFunc,
     r: &Region,
-    consts: &HashSet<u32>,
+    consts: &FxHashSet<u32>,
     refs: &mut [Vec<usize>],
-    renames: &mut HashMap<u32, u32>,
+    renames: &mut FxHashMap<u32, u32>,
 ) {
     let merged = merged_values(f, r);
     let mut code: Vec<Instr> = std::mem::take(&mut f.blocks[r.head].instrs);

@@ -3,11 +3,11 @@
 //! barriers (from_ir/control.rs) and the divergence analysis
 //! (uniformity.rs).
 
+use rustc_hash::{FxHashMap, FxHashSet};
 use spvsass_frontend::ir::{Block, Merge, Shader};
-use std::collections::{HashMap, HashSet};
 
-pub fn predecessors(sh: &Shader) -> HashMap<Block, Vec<Block>> {
-    let mut preds: HashMap<Block, Vec<Block>> = HashMap::new();
+pub fn predecessors(sh: &Shader) -> FxHashMap<Block, Vec<Block>> {
+    let mut preds: FxHashMap<Block, Vec<Block>> = FxHashMap::default();
     for &b in &sh.layout {
         for s in sh.successors(b) {
             preds.entry(s).or_default().push(b);
@@ -18,8 +18,8 @@ pub fn predecessors(sh: &Shader) -> HashMap<Block, Vec<Block>> {
 
 /// The merge block and continue target of every loop, each with its
 /// loop's header: the blocks a `break` or `continue` branches to.
-pub fn loop_exits(sh: &Shader) -> HashMap<Block, Block> {
-    let mut exits = HashMap::new();
+pub fn loop_exits(sh: &Shader) -> FxHashMap<Block, Block> {
+    let mut exits = FxHashMap::default();
     for &b in &sh.layout {
         if let Some(Merge::Loop {
             merge,
@@ -38,11 +38,11 @@ pub fn loop_exits(sh: &Shader) -> HashMap<Block, Block> {
 /// the construct).
 pub fn reachable_before(
     sh: &Shader,
-    exits: &HashMap<Block, Block>,
+    exits: &FxHashMap<Block, Block>,
     header: Block,
     merge: Block,
-) -> HashSet<Block> {
-    let mut inside = HashSet::new();
+) -> FxHashSet<Block> {
+    let mut inside = FxHashSet::default();
     let mut stack = vec![header];
     while let Some(b) = stack.pop() {
         // A loop exit whose loop header is not inside belongs to an
@@ -62,8 +62,8 @@ pub fn reachable_before(
 /// predecessor outside).
 pub fn escapes(
     sh: &Shader,
-    preds: &HashMap<Block, Vec<Block>>,
-    exits: &HashMap<Block, Block>,
+    preds: &FxHashMap<Block, Vec<Block>>,
+    exits: &FxHashMap<Block, Block>,
     header: Block,
     merge: Block,
 ) -> bool {
@@ -91,11 +91,11 @@ pub fn escapes(
 
 /// Every loop: its header, merge block and body (the blocks reachable
 /// from the header before the merge, nested loops included).
-pub fn loops(sh: &Shader) -> Vec<(Block, Block, HashSet<Block>)> {
+pub fn loops(sh: &Shader) -> Vec<(Block, Block, FxHashSet<Block>)> {
     let mut out = Vec::new();
     for &h in &sh.layout {
         if let Some(Merge::Loop { merge, .. }) = sh.blocks[h].merge {
-            let mut body = HashSet::new();
+            let mut body = FxHashSet::default();
             let mut stack = vec![h];
             while let Some(b) = stack.pop() {
                 if b != merge && body.insert(b) {

@@ -33,17 +33,17 @@
 
 use crate::from_ir::places;
 use crate::structured;
+use rustc_hash::{FxHashMap, FxHashSet};
 use spvsass_frontend::ir::{Block, BuiltIn, Merge, Op, Shader, Stage, StorageClass, Value};
-use std::collections::{HashMap, HashSet};
 
 /// The result of the analysis.
 #[derive(Clone, Debug, Default)]
 pub struct Divergence {
-    divergent: HashSet<Value>,
+    divergent: FxHashSet<Value>,
     /// Blocks whose terminator is a branch or switch on a divergent value.
-    branches: HashSet<Block>,
+    branches: FxHashSet<Block>,
     /// Headers of loops that invocations may leave at different iterations.
-    loops: HashSet<Block>,
+    loops: FxHashSet<Block>,
 }
 
 impl Divergence {
@@ -54,7 +54,7 @@ impl Divergence {
         let preds = structured::predecessors(sh);
         let mut d = Divergence::default();
         // Blocks whose parameters are divergent whatever their arguments.
-        let mut joins: HashSet<Block> = HashSet::new();
+        let mut joins: FxHashSet<Block> = FxHashSet::default();
         loop {
             let before = (d.divergent.len(), d.branches.len(), joins.len());
             for &b in &sh.layout {
@@ -128,7 +128,7 @@ impl Divergence {
     }
 
     /// The uniform values of `sh`.
-    pub fn uniform_values(&self, sh: &Shader) -> HashSet<Value> {
+    pub fn uniform_values(&self, sh: &Shader) -> FxHashSet<Value> {
         sh.values
             .keys()
             .filter(|v| !self.divergent.contains(v))
@@ -137,8 +137,8 @@ impl Divergence {
 }
 
 /// The incoming arguments of every block parameter.
-fn incoming_args(sh: &Shader) -> HashMap<Value, Vec<Value>> {
-    let mut incoming: HashMap<Value, Vec<Value>> = HashMap::new();
+fn incoming_args(sh: &Shader) -> FxHashMap<Value, Vec<Value>> {
+    let mut incoming: FxHashMap<Value, Vec<Value>> = FxHashMap::default();
     for &b in &sh.layout {
         let Some(term) = sh.terminator(b) else {
             continue;
@@ -152,8 +152,8 @@ fn incoming_args(sh: &Shader) -> HashMap<Value, Vec<Value>> {
     incoming
 }
 
-fn reachable(sh: &Shader, from: Block) -> HashSet<Block> {
-    let mut seen = HashSet::new();
+fn reachable(sh: &Shader, from: Block) -> FxHashSet<Block> {
+    let mut seen = FxHashSet::default();
     let mut stack = vec![from];
     while let Some(b) = stack.pop() {
         if seen.insert(b) {
@@ -177,7 +177,7 @@ fn uniform_builtin(b: BuiltIn) -> bool {
 }
 
 /// Whether `op`'s result is uniform given the divergent values so far.
-fn is_uniform(sh: &Shader, op: &Op, divergent: &HashSet<Value>) -> bool {
+fn is_uniform(sh: &Shader, op: &Op, divergent: &FxHashSet<Value>) -> bool {
     let all_args = || {
         let mut all = true;
         op.for_each_arg(|v| all &= !divergent.contains(&v));
@@ -219,6 +219,6 @@ fn is_uniform(sh: &Shader, op: &Op, divergent: &HashSet<Value>) -> bool {
 }
 
 /// The uniform values of `sh` (the analysis run for them alone).
-pub fn uniform_values(sh: &Shader) -> HashSet<Value> {
+pub fn uniform_values(sh: &Shader) -> FxHashSet<Value> {
     Divergence::analyse(sh).uniform_values(sh)
 }

@@ -19,7 +19,7 @@ use crate::isa::{Ctrl, Instr, PredSrc, RegFile};
 use crate::program::INSTR_BYTES;
 use crate::target::Arch;
 use operand::{Args, Operand};
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("line {line}, column {column}: {kind}")]
@@ -311,7 +311,7 @@ pub struct Assembled {
 pub fn assemble(src: &str) -> Result<Assembled, AsmError> {
     let lines: Vec<String> = src.lines().map(strip_comments).collect();
     // First pass: label addresses.
-    let mut labels = HashMap::new();
+    let mut labels = FxHashMap::default();
     let mut pc = 0u32;
     for (i, code) in lines.iter().enumerate() {
         match classify(code) {

@@ -32,8 +32,8 @@ use crate::isa::{
     PredCombine, PredSrc, Reg, RegFile, ShflMode, SpecialReg, Src, Target, VoteMode,
 };
 use crate::mir::MFunc;
+use rustc_hash::{FxHashMap, FxHashSet};
 use spvsass_frontend::ir::{AtomicOp, InstData, Stage, StorageClass, Value};
-use std::collections::{HashMap, HashSet};
 
 /// LOP3 truth tables of `a op b` (a = 0xf0, b = 0xcc).
 const LUT_AND: u8 = 0xc0;
@@ -341,17 +341,17 @@ impl Isel<'_> {
 /// Lays out the blocks the MATCH loops split off right after the block
 /// they came from (regalloc2 and the simulator's lowest-pc-first
 /// scheduling both want a block's code after the code that dominates it).
-pub(super) fn place_split_blocks(f: &mut MFunc, split_off: &HashMap<usize, Vec<usize>>) {
+pub(super) fn place_split_blocks(f: &mut MFunc, split_off: &FxHashMap<usize, Vec<usize>>) {
     if split_off.is_empty() {
         return;
     }
-    fn visit(b: usize, split_off: &HashMap<usize, Vec<usize>>, order: &mut Vec<usize>) {
+    fn visit(b: usize, split_off: &FxHashMap<usize, Vec<usize>>, order: &mut Vec<usize>) {
         order.push(b);
         for &c in split_off.get(&b).into_iter().flatten() {
             visit(c, split_off, order);
         }
     }
-    let split: HashSet<usize> = split_off.values().flatten().copied().collect();
+    let split: FxHashSet<usize> = split_off.values().flatten().copied().collect();
     let mut order = Vec::with_capacity(f.blocks.len());
     for b in 0..f.blocks.len() {
         if !split.contains(&b) {

@@ -9,8 +9,8 @@ use crate::isa::{
 };
 use crate::mir::MFunc;
 use crate::structured;
+use rustc_hash::FxHashMap;
 use spvsass_frontend::ir::{self, BlockCall, InstData, Merge};
-use std::collections::HashMap;
 
 impl Isel<'_> {
     /// Gives each selection construct with a divergent branch or switch
@@ -35,7 +35,7 @@ impl Isel<'_> {
     ) -> Result<(), BackendError> {
         let preds = structured::predecessors(self.sh);
         let exits = structured::loop_exits(self.sh);
-        let position: HashMap<ir::Block, usize> = self
+        let position: FxHashMap<ir::Block, usize> = self
             .sh
             .layout
             .iter()

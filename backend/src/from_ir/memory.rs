@@ -21,24 +21,24 @@ use crate::isa::{
     Dst, Instr, IntCmp, MemSize, MemSpace, Op, OpIAdd3, OpIMad, OpLd, OpLdc, OpMov, OpSt, Reg,
     RegFile, Src, SrcRef,
 };
+use rustc_hash::FxHashMap;
 use spvsass_frontend::ir::{
     self, GlobalVar, InstData, Scalar, Shader, Stage, StorageClass, TypeId, Value,
 };
-use std::collections::HashMap;
 use std::ops::Range;
 
 /// Where shared and local variables live, and how much of each memory a
 /// workgroup needs.
 #[derive(Clone, Debug, Default)]
 pub struct MemPlan {
-    pub offsets: HashMap<GlobalVar, u32>,
+    pub offsets: FxHashMap<GlobalVar, u32>,
     /// Shared memory per workgroup, in bytes.
     pub shared_bytes: u32,
     /// Local memory per invocation, in bytes.
     pub local_bytes: u32,
     /// Function and Private variables in memory with an initializer, by
     /// the value (a constant of the entry block) they start with.
-    pub initializers: HashMap<Value, Vec<GlobalVar>>,
+    pub initializers: FxHashMap<Value, Vec<GlobalVar>>,
 }
 
 /// Variables are placed 16-byte aligned, in declaration order.

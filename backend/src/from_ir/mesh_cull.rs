@@ -33,10 +33,10 @@ use crate::abi;
 use crate::error::BackendError;
 use crate::isa::{Instr, Op, OpBra, OpWarpSync, PredSrc, Reg, RegFile, Src, Target};
 use crate::isbe_layout::addr;
+use rustc_hash::FxHashMap;
 use spvsass_frontend::ir::{
     BuiltIn, InstData, MeshTopology, Op as IrOp, Shader, Stage, StorageClass, Value,
 };
-use std::collections::HashMap;
 
 /// How the culling fits the shader.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -79,7 +79,7 @@ fn refuse(what: impl Into<String>, opcode: &str, spirv_id: Option<u32>) -> Backe
 
 /// Whether `v` is a scalar load of the local invocation index (or of the
 /// x component of the local invocation id of an x-only workgroup).
-fn is_invocation_index(sh: &Shader, defs: &HashMap<Value, &InstData>, v: Value) -> bool {
+fn is_invocation_index(sh: &Shader, defs: &FxHashMap<Value, &InstData>, v: Value) -> bool {
     let Some(InstData {
         op: IrOp::Load { ptr },
         spirv_id,
@@ -185,7 +185,7 @@ fn deferrable(sh: &Shader, max_vertices: u32) -> Result<bool, BackendError> {
     if max_vertices > crate::isbe_layout::BLOCK_ELEMS {
         return Ok(false);
     }
-    let defs: HashMap<Value, &InstData> = sh
+    let defs: FxHashMap<Value, &InstData> = sh
         .insts
         .values()
         .filter_map(|i| Some((i.result?, i)))

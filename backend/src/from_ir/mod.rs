@@ -53,8 +53,8 @@ use crate::isbe_layout::AttrLayout;
 use crate::mir::MFunc;
 use crate::target::Arch;
 use places::{comp_count, resolve};
+use rustc_hash::{FxHashMap, FxHashSet};
 use spvsass_frontend::ir::{self, BuiltIn, InstData, Shader, Stage, StorageClass, Value};
-use std::collections::{HashMap, HashSet};
 
 /// One 32-bit component of a value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -85,41 +85,41 @@ pub(crate) struct Isel<'a> {
     target: Arch,
     f: MFunc,
     /// The MIR block of each IR block.
-    blocks: HashMap<ir::Block, usize>,
-    vals: HashMap<Value, Vec<Comp>>,
+    blocks: FxHashMap<ir::Block, usize>,
+    vals: FxHashMap<Value, Vec<Comp>>,
     /// The MIR block instructions are appended to.
     cur: usize,
     /// Special registers, read once at the top of the entry block.
-    special: HashMap<SpecialReg, u32>,
+    special: FxHashMap<SpecialReg, u32>,
     /// IR values known to equal the lane id (the invocation index of a
     /// workgroup that fits one warp).
-    lane_ids: HashSet<Value>,
+    lane_ids: FxHashSet<Value>,
     vertex_layout: AttrLayout,
     /// Per-primitive outputs, after all per-vertex blocks (facts §3).
     primitive_layout: AttrLayout,
     /// The convergence barrier a selection header opens, and the merge
     /// block that closes it.
-    bssy_at: HashMap<ir::Block, u8>,
-    bsync_at: HashMap<ir::Block, u8>,
+    bssy_at: FxHashMap<ir::Block, u8>,
+    bsync_at: FxHashMap<ir::Block, u8>,
     /// Blocks that enter a loop: the barrier they open and the loop's merge.
-    loop_bssy: HashMap<ir::Block, (u8, ir::Block)>,
+    loop_bssy: FxHashMap<ir::Block, (u8, ir::Block)>,
     /// Constants already moved into a register, per MIR block.
-    const_regs: HashMap<(usize, u32), u32>,
+    const_regs: FxHashMap<(usize, u32), u32>,
     /// Constant 64-bit register pairs, moved once per block (mem_atomics.rs).
-    const_pairs: HashMap<(usize, u64), u32>,
+    const_pairs: FxHashMap<(usize, u64), u32>,
     /// A task shader launches this mesh shader (the workgroup index is
     /// then read without SKEW).
     task_present: bool,
     /// Element offsets computed in a MIR block: (block, element, layout
     /// block size) -> offset register.
-    elem_offsets: HashMap<(usize, Comp, u32), Src>,
+    elem_offsets: FxHashMap<(usize, Comp, u32), Src>,
     computed_offset_stores: Vec<Option<u32>>,
     /// gl_WorkGroupID of a mesh shader behind a task shader, per (MIR
     /// block, y/z wanted).
-    workgroup_ids: HashMap<(usize, bool), Vec<Comp>>,
+    workgroup_ids: FxHashMap<(usize, bool), Vec<Comp>>,
     /// The register pair holding the statistics query address, per MIR
     /// block (`statistics`).
-    query_address: HashMap<usize, u32>,
+    query_address: FxHashMap<usize, u32>,
     /// The register holding the workgroup index, once read.
     workgroup_index: Option<u32>,
     /// Shared and local variable placement.
@@ -127,12 +127,12 @@ pub(crate) struct Isel<'a> {
     /// Workgroup variables of a task/mesh shader in the output ISBE.
     shared: shared::SharedLayout,
     /// Values equal in every invocation (crate::uniformity).
-    uniform: HashSet<Value>,
+    uniform: FxHashSet<Value>,
     /// Divergent branches and loops (crate::uniformity).
     divergence: crate::uniformity::Divergence,
     /// Blocks an atomic's loop split off a block, to be laid out right
     /// after it (atomics.rs).
-    split_off: HashMap<usize, Vec<usize>>,
+    split_off: FxHashMap<usize, Vec<usize>>,
     /// Logical subgroups of a workgroup over 32 invocations (1 otherwise)
     /// and the one being selected (`subgroups`).
     copies: u32,
@@ -177,28 +177,28 @@ pub fn select(
         shared: shared::SharedLayout::new(sh, shared_after),
         uniform: divergence.uniform_values(sh),
         divergence,
-        split_off: HashMap::new(),
+        split_off: FxHashMap::default(),
         sh,
         target,
         f: MFunc::default(),
-        blocks: HashMap::new(),
-        vals: HashMap::new(),
+        blocks: FxHashMap::default(),
+        vals: FxHashMap::default(),
         cur: 0,
-        special: HashMap::new(),
-        lane_ids: HashSet::new(),
+        special: FxHashMap::default(),
+        lane_ids: FxHashSet::default(),
         vertex_layout,
         primitive_layout,
-        bssy_at: HashMap::new(),
-        bsync_at: HashMap::new(),
-        loop_bssy: HashMap::new(),
-        const_regs: HashMap::new(),
-        const_pairs: HashMap::new(),
+        bssy_at: FxHashMap::default(),
+        bsync_at: FxHashMap::default(),
+        loop_bssy: FxHashMap::default(),
+        const_regs: FxHashMap::default(),
+        const_pairs: FxHashMap::default(),
         task_present,
         workgroup_index: None,
-        query_address: HashMap::new(),
-        elem_offsets: HashMap::new(),
+        query_address: FxHashMap::default(),
+        elem_offsets: FxHashMap::default(),
         computed_offset_stores: Vec::new(),
-        workgroup_ids: HashMap::new(),
+        workgroup_ids: FxHashMap::default(),
         copies: 1,
         copy: 0,
         partial: None,

@@ -33,8 +33,8 @@ use super::{Comp, Isel, subgroups::CopyState};
 use crate::error::BackendError;
 use crate::isa::{Instr, Op, OpBra, OpBssy, PredSrc, Reg, RegFile, Target};
 use crate::logical_subgroups::Plan;
+use rustc_hash::{FxHashMap, FxHashSet};
 use spvsass_frontend::ir::{self, Inst, InstData, Value};
-use std::collections::{HashMap, HashSet};
 
 /// The region copy being selected, in a wide workgroup where some region
 /// returns.
@@ -111,8 +111,8 @@ impl<'a> Isel<'a> {
         let sh = self.sh;
         let inside = |b: ir::Block| plan.region_of.get(&b) == Some(&header);
         let selection = plan.selections.contains(&header);
-        let mut defined: HashMap<Value, Inst> = HashMap::new();
-        let mut params = HashSet::new();
+        let mut defined: FxHashMap<Value, Inst> = FxHashMap::default();
+        let mut params = FxHashSet::default();
         for &b in sh.layout.iter().filter(|&&b| inside(b)) {
             if selection && b == header {
                 continue;
@@ -131,7 +131,7 @@ impl<'a> Isel<'a> {
             }
         }
         let mut live: Vec<Value> = Vec::new();
-        let mut seen = HashSet::new();
+        let mut seen = FxHashSet::default();
         while let Some(v) = used.pop() {
             if !seen.insert(v) {
                 continue;
@@ -299,8 +299,9 @@ impl<'a> Isel<'a> {
             self.inst(b, inst)?;
         }
         // Results used by instructions outside the run live on.
-        let inside: HashSet<*const InstData> = run.iter().map(|&i| i as *const InstData).collect();
-        let mut used_after = HashSet::new();
+        let inside: FxHashSet<*const InstData> =
+            run.iter().map(|&i| i as *const InstData).collect();
+        let mut used_after = FxHashSet::default();
         for other in self.sh.insts.values() {
             if !inside.contains(&(other as *const InstData)) {
                 other.op.for_each_arg(|a| {

@@ -23,15 +23,15 @@ use crate::isa::{
     RegFile, SpecialReg, Src,
 };
 use crate::isbe_layout::{LINE, task as task_attr};
+use rustc_hash::FxHashMap;
 use spvsass_frontend::ir::{GlobalVar, Op as IrOp, Shader, Stage, StorageClass, Value};
-use std::collections::HashMap;
 
 /// Where each Workgroup variable sits in the output ATTR region.
 #[derive(Clone, Debug, Default)]
 pub struct SharedLayout {
     /// The first byte of shared memory (a line boundary).
     pub base: u32,
-    offsets: HashMap<GlobalVar, u32>,
+    offsets: FxHashMap<GlobalVar, u32>,
     /// Bytes of all Workgroup variables.
     pub bytes: u32,
 }

@@ -17,19 +17,19 @@ use crate::isa::{
     PredCombine, PredSrc, Reg, RegFile, Src, Target,
 };
 use crate::logical_subgroups::{Plan, WARP_LANES, is_boundary};
+use rustc_hash::{FxHashMap, FxHashSet};
 use spvsass_frontend::ir::{self, BlockCall, BuiltIn, InstData, Value};
-use std::collections::{HashMap, HashSet};
 
 /// What one logical subgroup sees: its values and where its blocks are.
 #[derive(Default)]
 pub(super) struct CopyState {
-    vals: HashMap<Value, Vec<Comp>>,
-    lane_ids: HashSet<Value>,
-    blocks: HashMap<ir::Block, usize>,
+    vals: FxHashMap<Value, Vec<Comp>>,
+    lane_ids: FxHashSet<Value>,
+    blocks: FxHashMap<ir::Block, usize>,
     /// Per region header, this copy's blocks of the region and of its
     /// merge: a merge that is also the next region's header has a block
     /// in each (never swapped by `enter_copy`).
-    regions: HashMap<ir::Block, Vec<(ir::Block, usize)>>,
+    regions: FxHashMap<ir::Block, Vec<(ir::Block, usize)>>,
 }
 
 impl<'a> Isel<'a> {
@@ -50,7 +50,7 @@ impl<'a> Isel<'a> {
         let k = plan.copies as usize;
         let sh = self.sh;
         // MIR blocks, in layout order (the entry block first).
-        let mut spine: HashMap<ir::Block, usize> = HashMap::new();
+        let mut spine: FxHashMap<ir::Block, usize> = FxHashMap::default();
         let mut copies: Vec<CopyState> = (0..k).map(|_| CopyState::default()).collect();
         let mut li = 0;
         while li < sh.layout.len() {
@@ -172,7 +172,7 @@ impl<'a> Isel<'a> {
     fn spine_block(
         &mut self,
         b: ir::Block,
-        spine: &HashMap<ir::Block, usize>,
+        spine: &FxHashMap<ir::Block, usize>,
         copies: &mut [CopyState],
         with_terminator: bool,
     ) -> Result<(), BackendError> {
@@ -236,7 +236,7 @@ impl<'a> Isel<'a> {
         then_dest: &BlockCall,
         else_dest: &BlockCall,
         inst: &InstData,
-        spine: &HashMap<ir::Block, usize>,
+        spine: &FxHashMap<ir::Block, usize>,
         copies: &mut [CopyState],
     ) -> Result<(), BackendError> {
         let guard = match self.value_comp(cond)? {
@@ -288,7 +288,7 @@ impl<'a> Isel<'a> {
         header: ir::Block,
         merge: ir::Block,
         plan: &Plan,
-        spine: &HashMap<ir::Block, usize>,
+        spine: &FxHashMap<ir::Block, usize>,
         copies: &mut [CopyState],
     ) -> Result<(), BackendError> {
         let sh = self.sh;

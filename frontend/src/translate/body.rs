@@ -17,7 +17,7 @@ use crate::FrontendError;
 use crate::ir::Scalar;
 use crate::ir::{BinaryOp, Block, BlockCall, Merge, Op, Type, Value};
 use rspirv::dr::{self, Instruction, Operand};
-use std::collections::HashSet;
+use rustc_hash::FxHashSet;
 
 impl Translator<'_> {
     pub(super) fn translate_function(
@@ -39,7 +39,7 @@ impl Translator<'_> {
         block: Block,
         spv_block: &dr::Block,
         first: bool,
-        promotable: &HashSet<u32>,
+        promotable: &FxHashSet<u32>,
     ) -> Result<(), FrontendError> {
         let mut phis_allowed = true;
         for inst in &spv_block.instructions {
@@ -82,7 +82,7 @@ impl Translator<'_> {
     fn local_variable(
         &mut self,
         inst: &Instruction,
-        promotable: &HashSet<u32>,
+        promotable: &FxHashSet<u32>,
     ) -> Result<(), FrontendError> {
         let id = result_id(inst)?;
         if promotable.contains(&id) {

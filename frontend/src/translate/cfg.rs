@@ -7,7 +7,7 @@ use super::operands::{Operands, malformed, unsupported};
 use crate::FrontendError;
 use crate::ir::{Block, Shader};
 use rspirv::dr::{self, Instruction};
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap, FxHashSet};
 
 /// The most blocks an entry point may have after inlining. SSA
 /// construction recurses once per merge block on the way from a use to
@@ -16,11 +16,11 @@ use std::collections::{HashMap, HashSet};
 pub(super) const MAX_BLOCKS: usize = 1 << 14;
 
 pub(super) struct Cfg {
-    labels: HashMap<u32, Block>,
-    preds: HashMap<Block, Vec<Block>>,
-    succs: HashMap<Block, Vec<Block>>,
+    labels: FxHashMap<u32, Block>,
+    preds: FxHashMap<Block, Vec<Block>>,
+    succs: FxHashMap<Block, Vec<Block>>,
     /// Blocks reachable from the entry block.
-    reachable: HashSet<Block>,
+    reachable: FxHashSet<Block>,
 }
 
 impl Cfg {
@@ -46,7 +46,7 @@ impl Cfg {
                 ),
             ));
         }
-        let mut labels = HashMap::new();
+        let mut labels = FxHashMap::default();
         for block in &function.blocks {
             let (inst, label) = label(block)?;
             if labels
@@ -58,9 +58,9 @@ impl Cfg {
         }
         let mut cfg = Cfg {
             labels,
-            preds: HashMap::new(),
-            succs: HashMap::new(),
-            reachable: HashSet::new(),
+            preds: FxHashMap::default(),
+            succs: FxHashMap::default(),
+            reachable: FxHashSet::default(),
         };
         for block in &function.blocks {
             let (inst, label) = label(block)?;
@@ -110,8 +110,8 @@ impl Cfg {
         self.reachable.contains(&block)
     }
 
-    fn reachable_from(&self, entry: Block) -> HashSet<Block> {
-        let mut seen = HashSet::from([entry]);
+    fn reachable_from(&self, entry: Block) -> FxHashSet<Block> {
+        let mut seen = FxHashSet::from_iter([entry]);
         let mut stack = vec![entry];
         while let Some(b) = stack.pop() {
             for &s in self.succs(b) {

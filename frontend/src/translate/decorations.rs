@@ -6,8 +6,8 @@ use super::operands::{Operands, unsupported};
 use crate::FrontendError;
 use crate::ir::Interpolation;
 use rspirv::dr::{self, Operand};
+use rustc_hash::FxHashMap;
 use spirv::Decoration;
-use std::collections::HashMap;
 
 /// Decorations of one id (a variable or a type).
 #[derive(Clone, Debug, Default)]
@@ -39,8 +39,8 @@ pub(super) struct MemberDecorations {
 
 #[derive(Debug, Default)]
 pub(super) struct Decorations {
-    ids: HashMap<u32, IdDecorations>,
-    members: HashMap<(u32, u32), MemberDecorations>,
+    ids: FxHashMap<u32, IdDecorations>,
+    members: FxHashMap<(u32, u32), MemberDecorations>,
 }
 
 /// An id with no decorations.

@@ -17,8 +17,8 @@
 use super::operands::{Operands, malformed, result_id, unsupported};
 use crate::FrontendError;
 use rspirv::dr::{self, Block, Function, Instruction, Operand};
+use rustc_hash::{FxHashMap, FxHashSet};
 use spirv::Op;
-use std::collections::{HashMap, HashSet};
 
 /// More instructions than this after inlining is taken as a call tree
 /// built to exhaust memory.
@@ -57,7 +57,7 @@ pub(super) fn inline_calls(
         functions,
         voids,
         next_id: module.header.as_ref().map_or(1, |h| h.bound),
-        done: HashMap::new(),
+        done: FxHashMap::default(),
         stack: Vec::new(),
         size: 0,
     };
@@ -65,12 +65,12 @@ pub(super) fn inline_calls(
 }
 
 struct Inliner<'m> {
-    functions: HashMap<u32, &'m Function>,
+    functions: FxHashMap<u32, &'m Function>,
     /// The OpTypeVoid ids: a call of that type has no result value.
-    voids: HashSet<u32>,
+    voids: FxHashSet<u32>,
     next_id: u32,
     /// Callees already made call-free.
-    done: HashMap<u32, Function>,
+    done: FxHashMap<u32, Function>,
     /// The functions being inlined, to catch recursion.
     stack: Vec<u32>,
     /// Instructions produced so far.
@@ -121,7 +121,7 @@ impl Inliner<'_> {
         let mut hoisted: Vec<Instruction> = Vec::new();
         // Labels of split blocks → the label of their last part, which
         // their successors' OpPhis must name.
-        let mut last_part: HashMap<u32, u32> = HashMap::new();
+        let mut last_part: FxHashMap<u32, u32> = FxHashMap::default();
         for block in &function.blocks {
             let mut current = Block {
                 label: block.label.clone(),
@@ -256,7 +256,7 @@ impl Inliner<'_> {
                 ),
             ));
         }
-        let mut rename: HashMap<u32, u32> = HashMap::new();
+        let mut rename: FxHashMap<u32, u32> = FxHashMap::default();
         for (param, &arg) in callee.parameters.iter().zip(&args) {
             rename.insert(result_id(param)?, arg);
         }
@@ -325,7 +325,7 @@ impl Inliner<'_> {
     }
 }
 
-fn renamed(inst: &Instruction, rename: &HashMap<u32, u32>) -> Instruction {
+fn renamed(inst: &Instruction, rename: &FxHashMap<u32, u32>) -> Instruction {
     let mut inst = inst.clone();
     let map = |id: &mut u32| {
         if let Some(&new) = rename.get(id) {
@@ -345,7 +345,7 @@ fn renamed(inst: &Instruction, rename: &HashMap<u32, u32>) -> Instruction {
 }
 
 /// After splits, OpPhi parents that name a split block name its last part.
-fn fix_phi_parents(blocks: &mut [Block], last_part: &HashMap<u32, u32>) {
+fn fix_phi_parents(blocks: &mut [Block], last_part: &FxHashMap<u32, u32>) {
     if last_part.is_empty() {
         return;
     }

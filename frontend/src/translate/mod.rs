@@ -40,8 +40,8 @@ use cfg::Cfg;
 use module_info::ModuleInfo;
 use operands::{malformed, undefined_id};
 use rspirv::dr::{self, Instruction};
+use rustc_hash::{FxHashMap, FxHashSet};
 pub use spec::SpecValue;
-use std::collections::{HashMap, HashSet};
 
 /// What to translate.
 #[derive(Clone, Debug, Default)]
@@ -109,15 +109,15 @@ pub(super) struct Translator<'m> {
     shader: Shader,
     cfg: Cfg,
     /// SPIR-V type ids already translated (without matrix layout overrides).
-    types: HashMap<u32, TypeId>,
+    types: FxHashMap<u32, TypeId>,
     /// Type and constant ids being translated, to catch self-reference.
-    in_progress: HashSet<u32>,
+    in_progress: FxHashSet<u32>,
     /// The IR value of each SPIR-V id translated so far.
-    values: HashMap<u32, Value>,
+    values: FxHashMap<u32, Value>,
     /// The all-zero value of each type, for OpConstantNull.
-    zeros: HashMap<TypeId, Value>,
-    globals: HashMap<u32, GlobalVar>,
-    var_addrs: HashMap<GlobalVar, Value>,
+    zeros: FxHashMap<TypeId, Value>,
+    globals: FxHashMap<u32, GlobalVar>,
+    var_addrs: FxHashMap<GlobalVar, Value>,
     /// How many instructions the prologue holds so far.
     prologue_len: usize,
     ssa: ssa::Ssa,
@@ -129,12 +129,12 @@ impl<'m> Translator<'m> {
             info,
             shader,
             cfg,
-            types: HashMap::new(),
-            in_progress: HashSet::new(),
-            values: HashMap::new(),
-            zeros: HashMap::new(),
-            globals: HashMap::new(),
-            var_addrs: HashMap::new(),
+            types: FxHashMap::default(),
+            in_progress: FxHashSet::default(),
+            values: FxHashMap::default(),
+            zeros: FxHashMap::default(),
+            globals: FxHashMap::default(),
+            var_addrs: FxHashMap::default(),
             prologue_len: 0,
             ssa: ssa::Ssa::default(),
         }

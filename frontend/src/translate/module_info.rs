@@ -6,17 +6,17 @@ use super::operands::{Operands, malformed, result_id};
 use super::spec::{ConstType, SpecValue, override_bits, scalar_value};
 use crate::FrontendError;
 use rspirv::dr::{self, Instruction, Operand};
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 pub(super) struct ModuleInfo<'m> {
     pub module: &'m dr::Module,
     /// Types, constants, global variables and module-level OpUndef.
-    defs: HashMap<u32, &'m Instruction>,
-    names: HashMap<u32, &'m str>,
-    ext_inst_sets: HashMap<u32, &'m str>,
+    defs: FxHashMap<u32, &'m Instruction>,
+    names: FxHashMap<u32, &'m str>,
+    ext_inst_sets: FxHashMap<u32, &'m str>,
     pub decorations: Decorations,
     /// The overridden specialization constants: result id → bits.
-    spec_overrides: HashMap<u32, u64>,
+    spec_overrides: FxHashMap<u32, u64>,
 }
 
 impl<'m> ModuleInfo<'m> {
@@ -24,7 +24,7 @@ impl<'m> ModuleInfo<'m> {
         module: &'m dr::Module,
         spec_values: &[(u32, SpecValue)],
     ) -> Result<Self, FrontendError> {
-        let mut defs = HashMap::new();
+        let mut defs = FxHashMap::default();
         for inst in &module.types_global_values {
             // OpLine / OpNoLine also live in this section, without an id.
             if let Some(id) = inst.result_id
@@ -33,7 +33,7 @@ impl<'m> ModuleInfo<'m> {
                 return Err(malformed(inst, "the result id is defined twice"));
             }
         }
-        let mut names = HashMap::new();
+        let mut names = FxHashMap::default();
         for inst in &module.debug_names {
             if inst.class.opcode == spirv::Op::Name {
                 let mut ops = Operands::new(inst);
@@ -45,7 +45,7 @@ impl<'m> ModuleInfo<'m> {
                 }
             }
         }
-        let mut ext_inst_sets = HashMap::new();
+        let mut ext_inst_sets = FxHashMap::default();
         for inst in &module.ext_inst_imports {
             let set = match inst.operands.first() {
                 Some(Operand::LiteralString(s)) => s.as_str(),
@@ -59,7 +59,7 @@ impl<'m> ModuleInfo<'m> {
             names,
             ext_inst_sets,
             decorations: Decorations::collect(module)?,
-            spec_overrides: HashMap::new(),
+            spec_overrides: FxHashMap::default(),
         };
         info.spec_overrides = info.resolve_overrides(spec_values)?;
         Ok(info)
@@ -71,12 +71,12 @@ impl<'m> ModuleInfo<'m> {
     fn resolve_overrides(
         &self,
         spec_values: &[(u32, SpecValue)],
-    ) -> Result<HashMap<u32, u64>, FrontendError> {
-        let mut by_spec_id: HashMap<u32, Vec<u32>> = HashMap::new();
+    ) -> Result<FxHashMap<u32, u64>, FrontendError> {
+        let mut by_spec_id: FxHashMap<u32, Vec<u32>> = FxHashMap::default();
         for (id, spec) in self.decorations.spec_ids() {
             by_spec_id.entry(spec).or_default().push(id);
         }
-        let mut overrides = HashMap::new();
+        let mut overrides = FxHashMap::default();
         for &(spec_id, value) in spec_values {
             let targets: Vec<&Instruction> = by_spec_id
                 .get(&spec_id)

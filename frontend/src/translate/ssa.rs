@@ -24,7 +24,7 @@ use crate::FrontendError;
 use crate::ir::{Block, Op, TypeId, Value, ValueDef};
 use cranelift_entity::{PrimaryMap, entity_impl};
 use rspirv::dr::Instruction;
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap, FxHashSet};
 
 /// A promoted variable.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -42,14 +42,14 @@ struct VarData {
 #[derive(Default)]
 pub(super) struct Ssa {
     vars: PrimaryMap<Var, VarData>,
-    by_spirv_id: HashMap<u32, Var>,
-    current_def: HashMap<(Var, Block), Value>,
-    sealed: HashSet<Block>,
-    filled: HashSet<Block>,
+    by_spirv_id: FxHashMap<u32, Var>,
+    current_def: FxHashMap<(Var, Block), Value>,
+    sealed: FxHashSet<Block>,
+    filled: FxHashSet<Block>,
     /// Parameters of unsealed blocks, completed when the block is sealed.
-    incomplete: HashMap<Block, Vec<(Var, Value)>>,
+    incomplete: FxHashMap<Block, Vec<(Var, Value)>>,
     /// For each block parameter, the value each predecessor passes to it.
-    incoming: HashMap<Value, Vec<(Block, Value)>>,
+    incoming: FxHashMap<Value, Vec<(Block, Value)>>,
     /// OpPhi parameters with their instruction: their operands may name
     /// values defined later, so they are resolved at the end.
     phis: Vec<(Value, Instruction)>,
@@ -268,8 +268,8 @@ impl Translator<'_> {
     /// Removes parameters whose incoming values are all one value (or the
     /// parameter itself) until none is left, and returns what each removed
     /// parameter stands for.
-    fn remove_trivial_params(&mut self) -> HashMap<Value, Value> {
-        let mut aliases = HashMap::new();
+    fn remove_trivial_params(&mut self) -> FxHashMap<Value, Value> {
+        let mut aliases = FxHashMap::default();
         loop {
             let mut changed = false;
             for &block in &self.shader.layout {
@@ -299,7 +299,7 @@ impl Translator<'_> {
     }
 
     /// Fills every terminator's block arguments from the incoming values.
-    fn write_block_args(&mut self, aliases: &HashMap<Value, Value>) -> Result<(), FrontendError> {
+    fn write_block_args(&mut self, aliases: &FxHashMap<Value, Value>) -> Result<(), FrontendError> {
         for block in self.shader.layout.clone() {
             let Some(&last) = self.shader.blocks[block].insts.last() else {
                 continue;
@@ -320,7 +320,7 @@ impl Translator<'_> {
     /// The value `pred` passes to `param`.
     fn incoming_value(
         &self,
-        aliases: &HashMap<Value, Value>,
+        aliases: &FxHashMap<Value, Value>,
         param: Value,
         pred: Block,
     ) -> Result<Value, FrontendError> {
@@ -343,7 +343,7 @@ impl Translator<'_> {
 }
 
 /// `v`, or what it stands for if it is a removed parameter.
-fn resolve(aliases: &HashMap<Value, Value>, mut v: Value) -> Value {
+fn resolve(aliases: &FxHashMap<Value, Value>, mut v: Value) -> Value {
     while let Some(&next) = aliases.get(&v) {
         v = next;
     }
@@ -352,7 +352,7 @@ fn resolve(aliases: &HashMap<Value, Value>, mut v: Value) -> Value {
 
 /// The one value a parameter always receives (apart from itself), if so.
 fn trivial_value(
-    aliases: &HashMap<Value, Value>,
+    aliases: &FxHashMap<Value, Value>,
     param: Value,
     incoming: &[(Block, Value)],
 ) -> Option<Value> {

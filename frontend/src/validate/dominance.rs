@@ -5,11 +5,11 @@
 use super::invalid;
 use crate::FrontendError;
 use crate::ir::{Block, Shader, ValueDef};
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 pub(super) struct Dominators {
     /// Reverse postorder number of each reachable block.
-    rpo: HashMap<Block, usize>,
+    rpo: FxHashMap<Block, usize>,
     /// Immediate dominator by RPO number (the entry's is itself).
     idom: Vec<usize>,
     order: Vec<Block>,
@@ -18,7 +18,7 @@ pub(super) struct Dominators {
 impl Dominators {
     pub(super) fn compute(shader: &Shader) -> Self {
         let order = reverse_postorder(shader);
-        let rpo: HashMap<Block, usize> = order.iter().enumerate().map(|(i, &b)| (b, i)).collect();
+        let rpo: FxHashMap<Block, usize> = order.iter().enumerate().map(|(i, &b)| (b, i)).collect();
         let mut preds: Vec<Vec<usize>> = vec![Vec::new(); order.len()];
         for (i, &b) in order.iter().enumerate() {
             for s in shader.successors(b) {
@@ -96,7 +96,7 @@ fn reverse_postorder(shader: &Shader) -> Vec<Block> {
         return Vec::new();
     };
     let mut post = Vec::new();
-    let mut seen = std::collections::HashSet::from([entry]);
+    let mut seen = rustc_hash::FxHashSet::from_iter([entry]);
     // (block, its successors, the next one to visit)
     let mut stack = vec![(entry, shader.successors(entry), 0)];
     while let Some((b, succs, next)) = stack.last_mut() {
@@ -118,7 +118,7 @@ fn reverse_postorder(shader: &Shader) -> Vec<Block> {
 /// Every use in a reachable block is dominated by its definition:
 /// earlier in the same block, or in a block that dominates the user's.
 pub(super) fn check_uses(shader: &Shader, doms: &Dominators) -> Result<(), FrontendError> {
-    let mut position = HashMap::new();
+    let mut position = FxHashMap::default();
     for &b in doms.order() {
         for (i, &inst) in shader.blocks[b].insts.iter().enumerate() {
             position.insert(inst, (b, i));

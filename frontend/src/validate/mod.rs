@@ -11,7 +11,7 @@ mod types;
 use crate::FrontendError;
 use crate::ir::{Block, Inst, Shader, Value, ValueDef};
 use dominance::Dominators;
-use std::collections::HashSet;
+use rustc_hash::FxHashSet;
 
 /// Checks that
 /// - the layout lists blocks once each, starting with a parameterless entry;
@@ -40,9 +40,9 @@ pub fn validate(shader: &Shader) -> Result<(), FrontendError> {
         ));
     }
 
-    let mut in_layout = HashSet::new();
-    let mut defined = HashSet::new();
-    let mut placed = HashSet::new();
+    let mut in_layout = FxHashSet::default();
+    let mut defined = FxHashSet::default();
+    let mut placed = FxHashSet::default();
     for &block in &shader.layout {
         if !in_layout.insert(block) {
             return Err(invalid(
@@ -106,8 +106,8 @@ pub fn validate(shader: &Shader) -> Result<(), FrontendError> {
 fn check_block(
     shader: &Shader,
     block: Block,
-    in_layout: &HashSet<Block>,
-    defined: &HashSet<Value>,
+    in_layout: &FxHashSet<Block>,
+    defined: &FxHashSet<Value>,
 ) -> Result<(), FrontendError> {
     let name = block.to_string();
     let data = &shader.blocks[block];
@@ -164,7 +164,7 @@ fn check_call(
     block: &str,
     inst: Inst,
     call: &crate::ir::BlockCall,
-    in_layout: &HashSet<Block>,
+    in_layout: &FxHashSet<Block>,
 ) -> Result<(), FrontendError> {
     if !in_layout.contains(&call.block) {
         return Err(invalid(
