@@ -425,6 +425,14 @@ const NOT_DRAWN: &[(&str, &str)] = &[
         "positions are payload values, no fragment (tests/task_mesh.rs)",
     ),
     (
+        "output_readback.mesh",
+        "test values read back from outputs, no fragment (tests/outputs.rs)",
+    ),
+    (
+        "output_readback_wide.mesh",
+        "test values read back from outputs, no fragment (tests/outputs.rs)",
+    ),
+    (
         "interpolation_outputs.mesh",
         "a zero-area triangle (every y is 0)",
     ),

@@ -68,3 +68,78 @@ fn a_dynamic_clip_distance_index_stores_under_predicates() {
         .count();
     assert!(guarded >= 2, "{listing}");
 }
+
+/// Each invocation writes its vertex and primitive and an element of the
+/// next vertex, then after a barrier reads invocation j = (7i + 3) mod n's
+/// Position, PointSize and user outputs (a dynamic index, ISBERD.O) and
+/// its own vertex's element written by invocation i - 1, and stores values
+/// derived from them.
+fn check_readback(name: &str, n: u32, arch: Arch) {
+    let m = common::compile(name, arch);
+    let d = spvsass::simulate_draw(None, &m.binary, [1, 1, 1], &SimOptions::default())
+        .expect("draw runs");
+    let wg = &d.workgroups[0];
+    assert_eq!(wg.primitive_count, n);
+    assert_eq!(wg.vertices.len(), n as usize);
+    for i in 0..n {
+        let j = (i * 7 + 3) % n;
+        let (fi, fj) = (i as f32, j as f32);
+        let v = &wg.vertices[i as usize];
+        assert_eq!(v.position, Some([fi, 2.0 * fi, 0.0, 1.0]), "vertex {i}");
+        assert_eq!(v.point_size, Some(1.0 + fi), "vertex {i}");
+        assert_eq!(
+            v.generic[&0],
+            [Some(fi + 0.5), Some(0.0), Some(0.0), Some(100.0 + fi)],
+            "colour[{i}]"
+        );
+        assert_eq!(
+            v.generic[&1],
+            [
+                Some(2.0 * fj + 100.0 + fj),
+                Some(1.0 + fj + fj + 0.5),
+                None,
+                None
+            ],
+            "derived[{i}] from vertex {j}"
+        );
+        let before = ((i + n - 1) % n) as f32;
+        assert_eq!(v.generic[&5][0], Some(before), "next[{i}][1] (location 5)");
+        assert_eq!(v.generic[&6][0], Some(2.0 * before), "prev[{i}]");
+        let p = &wg.primitives[i as usize];
+        assert_eq!(
+            p.generic[&2][0].map(f32::to_bits),
+            Some(1000 + i),
+            "tag[{i}]"
+        );
+        assert_eq!(
+            p.generic[&3][0].map(f32::to_bits),
+            Some(2000 + i + j),
+            "seen[{i}] from primitive {j}"
+        );
+    }
+}
+
+#[test]
+fn outputs_read_back_by_another_invocation_sm86() {
+    check_readback("output_readback.mesh", 32, Arch::Sm86);
+}
+
+#[test]
+fn outputs_read_back_by_another_invocation_sm75() {
+    check_readback("output_readback.mesh", 32, Arch::Sm75);
+}
+
+/// Three logical subgroups: SKEW blocks 0..2, computed offsets of other
+/// subgroups' vertices, and glslang's local variable `p` (local memory),
+/// which each logical subgroup needs its own copy of.
+#[test]
+fn outputs_read_back_across_96_invocations() {
+    check_readback("output_readback_wide.mesh", 96, Arch::Sm86);
+}
+
+#[test]
+fn output_reads_use_isberd_of_the_output_isbe() {
+    let m = common::compile("output_readback.mesh", Arch::Sm86);
+    let listing = spvsass::listing(&m.binary, false).expect("listing");
+    assert!(listing.contains("ISBERD.O.ATTR"), "{listing}");
+}

@@ -363,6 +363,11 @@ corpus! {
         |s| s.workgroup_size == [96, 1, 1] && has(s, |op| matches!(op, Op::Return));
     w_return_task: "w_return.task.spv", Task,
         |s| s.workgroup_size == [64, 1, 1] && has(s, |op| matches!(op, Op::Return));
+    // Mesh outputs read back (tests/outputs.rs).
+    output_readback_mesh: "output_readback.mesh.spv", Mesh,
+        |s| s.workgroup_size == [32, 1, 1] && has(s, |op| matches!(op, Op::ControlBarrier));
+    output_readback_wide_mesh: "output_readback_wide.mesh.spv", Mesh,
+        |s| s.workgroup_size == [96, 1, 1] && has(s, |op| matches!(op, Op::ControlBarrier));
     w_divergent_barrier_mesh: "w_divergent_barrier.mesh.spv", Mesh,
         |s| has(s, |op| matches!(op, Op::ControlBarrier)) && has_builtin(s, BuiltIn::LocalInvocationIndex);
 }

@@ -78,6 +78,13 @@ impl MemPlan {
         }
         Ok(plan)
     }
+
+    /// The local memory one invocation's variables take, rounded so that
+    /// the copies of a wide workgroup's logical subgroups (laid one after
+    /// another) keep the variables' alignment.
+    pub fn local_copy_bytes(&self) -> u32 {
+        self.local_bytes.next_multiple_of(VAR_ALIGN)
+    }
 }
 
 /// The memory an access goes to.
@@ -218,8 +225,11 @@ impl Isel<'_> {
             StorageClass::Workgroup => Target::Shared {
                 base: self.mem.offsets[&var],
             },
+            // Each logical subgroup of a wide workgroup is another set of
+            // invocations on the same lanes: it gets its own copy of the
+            // variables (`MemPlan::local_copy_bytes`).
             StorageClass::Function | StorageClass::Private => Target::Local {
-                base: self.mem.offsets[&var],
+                base: self.mem.offsets[&var] + self.copy * self.mem.local_copy_bytes(),
             },
             class => return Err(self.mem_error(format!("accesses to {class:?} memory"), inst)),
         })

@@ -422,38 +422,14 @@ impl Isel<'_> {
         spirv_id: Option<u32>,
         guard: PredSrc,
     ) -> Result<(), BackendError> {
-        let layout = if per_primitive {
-            self.primitive_layout.clone()
-        } else {
-            self.vertex_layout.clone()
-        };
-        // Where the vertex lies: the invocation whose index it is
-        // writes with SKEW from the lane-independent base (in a
-        // one-invocation workgroup vertex 0 is lane 0's, as in the
-        // XDC listing); a constant vertex has a fixed offset; any
-        // other vertex gets its offset computed once.
-        let (base, vertex_off, skew) = match elem {
-            // Logical subgroup i's own vertex is in layout block i.
-            Step::Dyn(v)
-                if self.is_lane_id(v)
-                    && self.copy * crate::isbe_layout::BLOCK_ELEMS < layout.max_elems =>
-            {
-                (Src::ZERO, None, true)
-            }
-            Step::Const(0) if self.sh.invocations() == 1 => (Src::ZERO, None, true),
-            Step::Const(k) => (Src::ZERO, Some(k), false),
-            Step::Dyn(v) => {
-                let elem = self.value_comp(v)?;
-                self.computed_offset_stores.push(spirv_id);
-                (self.elem_offset(elem, &layout), None, false)
-            }
-        };
+        let layout = self.elem_layout(per_primitive);
+        let (base, vertex_off, skew) = self.elem_place(elem, &layout)?;
+        if vertex_off.is_none() && !skew {
+            self.computed_offset_stores.push(spirv_id);
+        }
         for (&a, &c) in addrs.iter().zip(comps) {
             let data = self.reg_or_zero(c);
-            let imm = match vertex_off {
-                Some(k) => self.check_elem(&layout, k, a, per_primitive, spirv_id)?,
-                None => layout.skew_base(a).unwrap_or(0) + self.copy * layout.block_size(),
-            };
+            let imm = self.elem_imm(&layout, vertex_off, skew, a, per_primitive, spirv_id)?;
             let w = OpIsbeWr {
                 addr: base,
                 imm,
@@ -465,6 +441,62 @@ impl Isel<'_> {
             self.isbe_write(w, guard);
         }
         Ok(())
+    }
+
+    /// The layout of vertex or primitive attributes.
+    pub(super) fn elem_layout(&self, per_primitive: bool) -> AttrLayout {
+        if per_primitive {
+            self.primitive_layout.clone()
+        } else {
+            self.vertex_layout.clone()
+        }
+    }
+
+    /// Where vertex (or primitive) `elem` lies, for stores and loads
+    /// alike: `(base register, constant element, SKEW)`. The invocation
+    /// whose index it is accesses with SKEW from the lane-independent base
+    /// (in a one-invocation workgroup vertex 0 is lane 0's, as in the XDC
+    /// listing); a constant element has a fixed offset; any other element
+    /// gets its offset computed once.
+    pub(super) fn elem_place(
+        &mut self,
+        elem: Step,
+        layout: &AttrLayout,
+    ) -> Result<(Src, Option<u32>, bool), BackendError> {
+        Ok(match elem {
+            // Logical subgroup i's own vertex is in layout block i.
+            Step::Dyn(v)
+                if self.is_lane_id(v)
+                    && self.copy * crate::isbe_layout::BLOCK_ELEMS < layout.max_elems =>
+            {
+                (Src::ZERO, None, true)
+            }
+            Step::Const(0) if self.sh.invocations() == 1 => (Src::ZERO, None, true),
+            Step::Const(k) => (Src::ZERO, Some(k), false),
+            Step::Dyn(v) => {
+                let elem = self.value_comp(v)?;
+                (self.elem_offset(elem, layout), None, false)
+            }
+        })
+    }
+
+    /// The immediate offset of component `a` of an element placed by
+    /// `elem_place`. A SKEW access of logical subgroup i adds block i; a
+    /// computed offset already holds the element's block.
+    pub(super) fn elem_imm(
+        &self,
+        layout: &AttrLayout,
+        vertex_off: Option<u32>,
+        skew: bool,
+        a: u16,
+        per_primitive: bool,
+        spirv_id: Option<u32>,
+    ) -> Result<u32, BackendError> {
+        Ok(match vertex_off {
+            Some(k) => self.check_elem(layout, k, a, per_primitive, spirv_id)?,
+            None if skew => layout.skew_base(a).unwrap_or(0) + self.copy * layout.block_size(),
+            None => layout.skew_base(a).unwrap_or(0),
+        })
     }
 
     fn check_elem(

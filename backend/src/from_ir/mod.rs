@@ -26,6 +26,7 @@ pub mod mesh_cull;
 mod mesh_cull_compact;
 mod mesh_cull_test;
 mod mesh_out;
+mod mesh_out_load;
 mod narrow_int;
 mod output_slots;
 mod pack;
@@ -246,7 +247,11 @@ pub fn select(
         primitive_attrs: written.primitive,
         computed_offset_stores: isel.computed_offset_stores,
         shared_bytes: isel.mem.shared_bytes,
-        local_bytes: isel.mem.local_bytes,
+        // One copy of the local variables per logical subgroup.
+        local_bytes: match isel.copies {
+            1 => isel.mem.local_bytes,
+            k => isel.mem.local_copy_bytes() * k,
+        },
     })
 }
 
@@ -578,7 +583,11 @@ impl<'a> Isel<'a> {
         match var.class {
             StorageClass::Input => {}
             StorageClass::Output => {
-                return Err(self.unsupported("loads from Output memory", inst));
+                let result = inst.result.ok_or_else(|| BackendError::Invalid {
+                    what: "a load without a result".into(),
+                    spirv_id: inst.spirv_id,
+                })?;
+                return self.load_output(&place, result, inst.spirv_id);
             }
             _ => return self.load_memory(&place, inst),
         }
