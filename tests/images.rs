@@ -441,6 +441,10 @@ const NOT_DRAWN: &[(&str, &str)] = &[
         "zero-area triangles (y = i / 3 is one value per triangle)",
     ),
     (
+        "s_incdec.mesh",
+        "positions are (i, 0, 0, 1), outputs are atomic results, no fragment (tests/shared_memory.rs)",
+    ),
+    (
         "s_payload_atomics.mesh",
         "positions are atomic results, no fragment (tests/shared_memory.rs)",
     ),

@@ -380,3 +380,143 @@ fn uniformity_of_atomic_addresses() {
         assert_eq!(values.contains(&ptrs[0]), uniform, "{name}");
     }
 }
+
+/// One OpAtomicIIncrement / OpAtomicIDecrement / OpAtomicISub of
+/// s_incdec.*: where its old values and final value are (location,
+/// component, relative to the memory's first location), and what it does.
+struct IncDec {
+    name: &'static str,
+    old: (u32, usize),
+    fin: (u32, usize),
+    init: f32,
+    operand: fn(u32) -> f32,
+    op: fn(f32, f32) -> f32,
+    /// Eight invocations per address (g = i & 3) instead of all 32 on one.
+    grouped: bool,
+}
+
+const INC_DEC: &[IncDec] = &[
+    IncDec {
+        name: "inc, uniform address",
+        old: (0, 0),
+        fin: (2, 0),
+        init: 0.0,
+        operand: |_| 1.0,
+        op: |a, b| a + b,
+        grouped: false,
+    },
+    IncDec {
+        name: "dec, uniform address",
+        old: (0, 1),
+        fin: (2, 1),
+        init: 100.0,
+        operand: |_| 1.0,
+        op: |a, b| a - b,
+        grouped: false,
+    },
+    IncDec {
+        name: "sub 3, uniform address",
+        old: (0, 2),
+        fin: (2, 2),
+        init: 1000.0,
+        operand: |_| 3.0,
+        op: |a, b| a - b,
+        grouped: false,
+    },
+    IncDec {
+        name: "sub i + 1, uniform address",
+        old: (0, 3),
+        fin: (2, 3),
+        init: 1000.0,
+        operand: |i| (i + 1) as f32,
+        op: |a, b| a - b,
+        grouped: false,
+    },
+    IncDec {
+        name: "inc, per group",
+        old: (1, 0),
+        fin: (3, 0),
+        init: 0.0,
+        operand: |_| 1.0,
+        op: |a, b| a + b,
+        grouped: true,
+    },
+    IncDec {
+        name: "dec, per group",
+        old: (1, 1),
+        fin: (3, 1),
+        init: 50.0,
+        operand: |_| 1.0,
+        op: |a, b| a - b,
+        grouped: true,
+    },
+    IncDec {
+        name: "sub j + 1, per group",
+        old: (1, 2),
+        fin: (3, 2),
+        init: 500.0,
+        operand: |i| ((i >> 2) + 1) as f32,
+        op: |a, b| a - b,
+        grouped: true,
+    },
+];
+
+/// s_incdec.task runs the atomics of `INC_DEC` on the task payload
+/// (locations 0..3 of s_incdec.mesh), s_incdec.mesh on its shared memory
+/// (locations 4..7). Every address's old values come from one serial order
+/// of its lanes and its final value is the whole sequence's, seen alike by
+/// every invocation.
+fn check_inc_dec(first_location: u32, arch: Arch) {
+    let d = draw(Some("s_incdec.task"), "s_incdec.mesh", 1, arch);
+    let v = &d.workgroups[0].vertices;
+    assert_eq!(v.len(), 32);
+    let get = |i: u32, (loc, c): (u32, usize)| v[i as usize].generic[&(first_location + loc)][c];
+    for case in INC_DEC {
+        let groups: Vec<Vec<u32>> = if case.grouped {
+            (0..4).map(|g| (g..32).step_by(4).collect()).collect()
+        } else {
+            vec![(0..32).collect()]
+        };
+        for lanes in groups {
+            let operands: Vec<f32> = lanes.iter().map(|&i| (case.operand)(i)).collect();
+            let olds: Vec<f32> = lanes
+                .iter()
+                .map(|&i| get(i, case.old).expect("old value written"))
+                .collect();
+            let fin = operands.iter().fold(case.init, |a, &b| (case.op)(a, b));
+            for &i in &lanes {
+                assert_eq!(
+                    get(i, case.fin),
+                    Some(fin),
+                    "{arch} {}: lane {i}",
+                    case.name
+                );
+            }
+            assert!(
+                serializable(case.init, &operands, &olds, fin, case.op),
+                "{arch} {}: olds {olds:?} from {operands:?}",
+                case.name
+            );
+        }
+    }
+}
+
+#[test]
+fn payload_inc_dec_sub_sm86() {
+    check_inc_dec(0, Arch::Sm86);
+}
+
+#[test]
+fn payload_inc_dec_sub_sm75() {
+    check_inc_dec(0, Arch::Sm75);
+}
+
+#[test]
+fn mesh_shared_inc_dec_sub_sm86() {
+    check_inc_dec(4, Arch::Sm86);
+}
+
+#[test]
+fn mesh_shared_inc_dec_sub_sm75() {
+    check_inc_dec(4, Arch::Sm75);
+}

@@ -41,6 +41,8 @@ SPVASM=(
     shaders/phi_heavy_loop.comp.spvasm
     shaders/ptr_access_chain.comp.spvasm
     shaders/ptr_stride.comp.spvasm
+    shaders/s_incdec.mesh.spvasm
+    shaders/s_incdec.task.spvasm
     shaders/spec_op_quantize.comp.spvasm
     shaders/two_entry_points.comp.spvasm
     shaders/wide_srem.comp.spvasm
