@@ -441,6 +441,10 @@ const NOT_DRAWN: &[(&str, &str)] = &[
         "zero-area triangles (y = i / 3 is one value per triangle)",
     ),
     (
+        "w_scan128.mesh",
+        "positions are scan sums (x up to 6000), off screen (tests/wide_workgroups.rs)",
+    ),
+    (
         "s_incdec.mesh",
         "positions are (i, 0, 0, 1), outputs are atomic results, no fragment (tests/shared_memory.rs)",
     ),

@@ -282,3 +282,40 @@ fn task_invocations_return_early() {
     }
     assert_eq!(d.statistics.task_invocations, 64);
 }
+
+/// w_scan128.mesh: 128 invocations, a loop of 6 + g rounds with two
+/// barriers each, passing partial sums through shared memory between
+/// rounds (a Hillis-Steele scan); every vertex checked value by value.
+#[test]
+fn loop_with_barriers_passes_shared_memory_between_rounds_128() {
+    let d = draw(None, "w_scan128.mesh", [2, 1, 1]);
+    assert_eq!(d.workgroups.len(), 2);
+    for (g, wg) in d.workgroups.iter().enumerate() {
+        let a: Vec<u32> = (0..128u32)
+            .map(|k| (37 * k + 11 * g as u32) % 101)
+            .collect();
+        // The sum of the `w` values up to i.
+        let window = |i: usize, w: usize| -> u32 { a[(i + 1).saturating_sub(w)..=i].iter().sum() };
+        let rounds = 6 + g;
+        let d_last = 1usize << (rounds - 1);
+        assert_eq!(wg.vertices.len(), 128);
+        for (i, v) in wg.vertices.iter().enumerate() {
+            let last = if i >= d_last {
+                window(i - d_last, d_last)
+            } else {
+                0
+            };
+            assert_eq!(
+                v.position,
+                Some([
+                    window(i, 1 << rounds) as f32,
+                    rounds as f32,
+                    last as f32,
+                    1.0
+                ]),
+                "vertex {i} of workgroup {g}"
+            );
+        }
+    }
+    assert_eq!(d.statistics.mesh_invocations, 2 * 128);
+}

@@ -368,6 +368,9 @@ corpus! {
         |s| s.workgroup_size == [32, 1, 1] && has(s, |op| matches!(op, Op::ControlBarrier));
     output_readback_wide_mesh: "output_readback_wide.mesh.spv", Mesh,
         |s| s.workgroup_size == [96, 1, 1] && has(s, |op| matches!(op, Op::ControlBarrier));
+    w_scan128_mesh: "w_scan128.mesh.spv", Mesh,
+        |s| s.workgroup_size == [128, 1, 1] && loops(s) == 1
+            && ops(s).iter().filter(|op| matches!(op, Op::ControlBarrier)).count() == 2;
     w_divergent_barrier_mesh: "w_divergent_barrier.mesh.spv", Mesh,
         |s| has(s, |op| matches!(op, Op::ControlBarrier)) && has_builtin(s, BuiltIn::LocalInvocationIndex);
 }
