@@ -146,3 +146,59 @@ fn location_past_the_attribute_map() {
         ("the Location of output %12", 32, 31)
     );
 }
+
+#[test]
+fn too_much_task_shared_memory() {
+    let (what, value, limit, property, text) =
+        limit_error(&common::shader_words("d_limit_task_shared.task"));
+    assert_eq!(
+        (what.as_str(), value, limit, property),
+        (
+            "Workgroup variables: bytes",
+            32772,
+            32768,
+            "maxTaskSharedMemorySize"
+        )
+    );
+    assert_eq!(
+        text,
+        "Workgroup variables: bytes = 32772 exceeds the limit of 32768 (maxTaskSharedMemorySize, H100)"
+    );
+}
+
+/// d_limit_task_shared.task with its shared array one word shorter: task
+/// shared memory (32768 bytes) and payload (16384) both at their limits
+/// compile, and the task's ISBE lines (the 0x20 reserved bytes and the
+/// payload: 129 lines, then 256 of shared memory) fit SET_MESH_INIT_SHADER.
+#[test]
+fn task_shared_memory_and_payload_at_their_limits() {
+    const OP_CONSTANT: u32 = 43;
+    let mut words = common::shader_words("d_limit_task_shared.task");
+    let mut i = 5;
+    let mut patched = 0;
+    while i < words.len() {
+        let (len, op) = ((words[i] >> 16) as usize, words[i] & 0xffff);
+        if op == OP_CONSTANT && len == 4 && words[i + 3] == 8193 {
+            words[i + 3] = 8192;
+            patched += 1;
+        }
+        i += len;
+    }
+    assert_eq!(patched, 1, "one array length of 8193");
+    let task = spvsass::compile(&words, &spvsass::Options::default()).expect("at the limits");
+    let state = task.binary.task.as_ref().expect("task state");
+    assert_eq!(state.payload_bytes, 16384);
+    let mesh = spvsass::compile(
+        &common::shader_words("s_compact.mesh"),
+        &spvsass::Options {
+            task_present: true,
+            ..Default::default()
+        },
+    )
+    .expect("mesh compiles");
+    let methods = spvsass::draw_methods(Some(&task.binary), &mesh.binary, 1, 0);
+    let text = spvsass::backend::methods::print(&methods, spvsass::backend::target::Arch::Sm86)
+        .expect("prints");
+    assert!(text.contains(".LOCAL_BUFFER_LINES = (0x181)"), "{text}");
+    assert!(text.contains(".OUTPUT_TO_M_S_LINES = (0x81)"), "{text}");
+}
