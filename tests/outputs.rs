@@ -72,8 +72,9 @@ fn a_dynamic_clip_distance_index_stores_under_predicates() {
 /// Each invocation writes its vertex and primitive and an element of the
 /// next vertex, then after a barrier reads invocation j = (7i + 3) mod n's
 /// Position, PointSize and user outputs (a dynamic index, ISBERD.O) and
-/// its own vertex's element written by invocation i - 1, and stores values
-/// derived from them.
+/// its own vertex's element written by invocation i - 1, and vertex j's
+/// matrix column, Component-placed vector and clip distance [i & 1], and
+/// stores values derived from them.
 fn check_readback(name: &str, n: u32, arch: Arch) {
     let m = common::compile(name, arch);
     let d = spvsass::simulate_draw(None, &m.binary, [1, 1, 1], &SimOptions::default())
@@ -105,6 +106,18 @@ fn check_readback(name: &str, n: u32, arch: Arch) {
         let before = ((i + n - 1) % n) as f32;
         assert_eq!(v.generic[&5][0], Some(before), "next[{i}][1] (location 5)");
         assert_eq!(v.generic[&6][0], Some(2.0 * before), "prev[{i}]");
+        assert_eq!(
+            v.generic[&9],
+            [None, None, Some(3.0 * fi), Some(3.0 * fi + 1.0)],
+            "zw[{i}] at component 2"
+        );
+        let clip = if i % 2 == 0 { fj } else { -fj };
+        assert_eq!(
+            v.generic[&10],
+            [Some(fj + 2.0), Some(3.0 * fj + 1.0), Some(clip), None],
+            "mixed[{i}]: m[{j}][1].x, zw[{j}].y, clip distance {} of vertex {j}",
+            i % 2
+        );
         let p = &wg.primitives[i as usize];
         assert_eq!(
             p.generic[&2][0].map(f32::to_bits),
