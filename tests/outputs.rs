@@ -150,9 +150,55 @@ fn outputs_read_back_across_96_invocations() {
     check_readback("output_readback_wide.mesh", 96, Arch::Sm86);
 }
 
+/// Attributes are read from the output ATTR region (32-bit words),
+/// primitive indices from the MAP region (bytes: no suffix).
 #[test]
 fn output_reads_use_isberd_of_the_output_isbe() {
     let m = common::compile("output_readback.mesh", Arch::Sm86);
     let listing = spvsass::listing(&m.binary, false).expect("listing");
-    assert!(listing.contains("ISBERD.O.ATTR"), "{listing}");
+    assert!(listing.contains("ISBERD.O.ATTR.32 "), "{listing}");
+    let m = common::compile("output_readback_prims.mesh", Arch::Sm86);
+    let listing = spvsass::listing(&m.binary, false).expect("listing");
+    assert!(listing.contains("ISBERD.O R"), "{listing}");
+}
+
+/// Triangle i's indices are (i, i + 1, i + 7) mod 32, culled when 3 | i;
+/// after a barrier invocation i reads triangle j = (5i + 1) mod 32's
+/// indices (whole and one component) and cull flag, and its own third
+/// index, into triangle i's `seen`.
+fn check_index_readback(arch: Arch) {
+    let m = common::compile("output_readback_prims.mesh", arch);
+    let d = spvsass::simulate_draw(None, &m.binary, [1, 1, 1], &SimOptions::default())
+        .expect("draw runs");
+    let wg = &d.workgroups[0];
+    assert_eq!(wg.primitive_count, 32);
+    let tri = |p: u32| [p, (p + 1) % 32, (p + 7) % 32];
+    for i in 0..32u32 {
+        let j = (5 * i + 1) % 32;
+        assert_eq!(wg.indices[i as usize], tri(i), "triangle {i}");
+        let p = &wg.primitives[i as usize];
+        assert_eq!(p.cull, Some(i % 3 == 0), "cull flag of triangle {i}");
+        let [x, y, z] = tri(j);
+        let seen: Vec<Option<u32>> = p.generic[&0].iter().map(|c| c.map(f32::to_bits)).collect();
+        assert_eq!(
+            seen,
+            [
+                Some(x * 10000 + y * 100 + z),
+                Some(y),
+                Some(u32::from(j % 3 == 0)),
+                Some(tri(i)[2])
+            ],
+            "seen[{i}] from triangle {j}"
+        );
+    }
+}
+
+#[test]
+fn primitive_indices_and_cull_flags_read_back_sm86() {
+    check_index_readback(Arch::Sm86);
+}
+
+#[test]
+fn primitive_indices_and_cull_flags_read_back_sm75() {
+    check_index_readback(Arch::Sm75);
 }

@@ -366,6 +366,8 @@ corpus! {
     // Mesh outputs read back (tests/outputs.rs).
     output_readback_mesh: "output_readback.mesh.spv", Mesh,
         |s| s.workgroup_size == [32, 1, 1] && has(s, |op| matches!(op, Op::ControlBarrier));
+    output_readback_prims_mesh: "output_readback_prims.mesh.spv", Mesh,
+        |s| topology(s) == Some(MeshTopology::Triangles) && has_builtin(s, BuiltIn::CullPrimitive);
     output_readback_wide_mesh: "output_readback_wide.mesh.spv", Mesh,
         |s| s.workgroup_size == [96, 1, 1] && has(s, |op| matches!(op, Op::ControlBarrier));
     w_scan128_mesh: "w_scan128.mesh.spv", Mesh,

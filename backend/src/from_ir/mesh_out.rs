@@ -360,40 +360,7 @@ impl Isel<'_> {
                 }
             }
             OutputTarget::Indices { prim, first, count } => {
-                let mesh = self.sh.mesh.ok_or_else(|| BackendError::Invalid {
-                    what: "primitive indices written by a shader that is not a mesh shader".into(),
-                    spirv_id,
-                })?;
-                let vpp = mesh.topology.vertices_per_primitive();
-                if first + count > vpp {
-                    return Err(BackendError::Invalid {
-                        what: "a primitive index component out of range".into(),
-                        spirv_id,
-                    });
-                }
-                // The primitive's base: a constant, or computed once.
-                let (base, prim) = match prim {
-                    Step::Const(p) if p >= mesh.max_primitives => {
-                        return Err(BackendError::Invalid {
-                            what: format!(
-                                "primitive {p} written, but the shader declares at most {}",
-                                mesh.max_primitives
-                            ),
-                            spirv_id,
-                        });
-                    }
-                    Step::Const(p) => (Src::ZERO, p),
-                    Step::Dyn(v) => {
-                        let p = self.value_comp(v)?;
-                        let p = self.src_of(p);
-                        let base = if vpp == 1 {
-                            p
-                        } else {
-                            self.imad(p, Src::imm(vpp), Src::ZERO)
-                        };
-                        (base, 0)
-                    }
-                };
+                let (base, prim, vpp) = self.index_place(prim, first, count, spirv_id)?;
                 for (j, &c) in comps.iter().enumerate() {
                     let data = self.reg_or_zero(c);
                     let imm = map::index_offset(prim, vpp, first + j as u32);
@@ -410,6 +377,53 @@ impl Isel<'_> {
             }
         }
         Ok(())
+    }
+
+    /// Where the vertex indices `first..first + count` of primitive `prim`
+    /// lie in the MAP region, for stores and loads alike: `(base register,
+    /// constant primitive, vertices per primitive)`; the byte of index k
+    /// is `map::index_offset(primitive, vpp, k)` from the base.
+    pub(super) fn index_place(
+        &mut self,
+        prim: Step,
+        first: u32,
+        count: u32,
+        spirv_id: Option<u32>,
+    ) -> Result<(Src, u32, u32), BackendError> {
+        let mesh = self.sh.mesh.ok_or_else(|| BackendError::Invalid {
+            what: "primitive indices accessed by a shader that is not a mesh shader".into(),
+            spirv_id,
+        })?;
+        let vpp = mesh.topology.vertices_per_primitive();
+        if first + count > vpp {
+            return Err(BackendError::Invalid {
+                what: "a primitive index component out of range".into(),
+                spirv_id,
+            });
+        }
+        // The primitive's base: a constant, or computed once.
+        Ok(match prim {
+            Step::Const(p) if p >= mesh.max_primitives => {
+                return Err(BackendError::Invalid {
+                    what: format!(
+                        "primitive {p} accessed, but the shader declares at most {}",
+                        mesh.max_primitives
+                    ),
+                    spirv_id,
+                });
+            }
+            Step::Const(p) => (Src::ZERO, p, vpp),
+            Step::Dyn(v) => {
+                let p = self.value_comp(v)?;
+                let p = self.src_of(p);
+                let base = if vpp == 1 {
+                    p
+                } else {
+                    self.imad(p, Src::imm(vpp), Src::ZERO)
+                };
+                (base, 0, vpp)
+            }
+        })
     }
 
     /// Stores attribute components of vertex (or primitive) `elem`.

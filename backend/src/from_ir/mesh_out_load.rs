@@ -6,6 +6,10 @@
 //! a constant or computed offset otherwise (the hardware reads its output
 //! ISBE the same way for shared memory, nvidia-facts.md §3).
 //!
+//! Vertex indices are read as the bytes of the MAP region the store wrote
+//! (`ISBERD.O`, 8 bits, zero-extended), CullPrimitiveEXT as "VIEWPORT_MASK
+//! is 0" (the mask its store writes).
+//!
 //! A component no store in the shader writes has no slot in the layout: its
 //! value is undefined (never written), and the load yields 0.
 
@@ -13,7 +17,8 @@ use super::mesh_out::{OutputTarget, classify};
 use super::places::{Place, Step, comp_count};
 use super::{Comp, Isel};
 use crate::error::BackendError;
-use crate::isa::{IntCmp, Src};
+use crate::isa::{IntCmp, IsbeAccess, IsbeSize, Src};
+use crate::isbe_layout::{addr, map};
 use spvsass_frontend::ir::Value;
 
 impl Isel<'_> {
@@ -31,8 +36,10 @@ impl Isel<'_> {
         };
         let ty = self.sh.values[result].ty;
         let n = comp_count(self.sh, ty)
-            .filter(|_| !super::task_out::has_bool(self.sh, ty))
             .ok_or_else(|| unsupported("a mesh output load of this type"))?;
+        // Booleans: only CullPrimitiveEXT (Vulkan allows no others in the
+        // output interface).
+        let boolean = super::task_out::has_bool(self.sh, ty);
         // classify() names the store it was written for; this is a load.
         let target = classify(self.sh, place, n, spirv_id).map_err(|e| match e {
             BackendError::Unsupported { what, spirv_id, .. } => BackendError::Unsupported {
@@ -43,6 +50,17 @@ impl Isel<'_> {
             other => other,
         })?;
         match target {
+            OutputTarget::Cull { .. } if !boolean => Err(BackendError::Invalid {
+                what: "a non-boolean load of CullPrimitiveEXT".into(),
+                spirv_id,
+            }),
+            OutputTarget::Attr { .. }
+            | OutputTarget::Select { .. }
+            | OutputTarget::Indices { .. }
+                if boolean =>
+            {
+                Err(unsupported("a boolean load from this mesh output"))
+            }
             OutputTarget::Attr {
                 elem,
                 addrs,
@@ -66,8 +84,29 @@ impl Isel<'_> {
                 }
                 Ok(vec![out])
             }
-            OutputTarget::Cull { .. } => Err(unsupported("a load of CullPrimitiveEXT")),
-            OutputTarget::Indices { .. } => Err(unsupported("a load of primitive indices")),
+            OutputTarget::Cull { prim } => {
+                // The store wrote VIEWPORT_MASK 0 for a culled primitive.
+                let mask = self.load_attr(prim, &[addr::VIEWPORT_MASK], true, spirv_id)?;
+                let mask = self.src_of(mask[0]);
+                Ok(vec![self.int_cmp(IntCmp::Eq, false, mask, Src::ZERO)])
+            }
+            OutputTarget::Indices { prim, first, count } => {
+                let (base, prim, vpp) = self.index_place(prim, first, count, spirv_id)?;
+                Ok((first..first + count)
+                    .map(|k| {
+                        let imm = map::index_offset(prim, vpp, k);
+                        let r = self.isbe_read_as(
+                            base,
+                            imm,
+                            true,
+                            false,
+                            IsbeAccess::Map,
+                            IsbeSize::U8,
+                        );
+                        Comp::Reg(r)
+                    })
+                    .collect())
+            }
         }
     }
 

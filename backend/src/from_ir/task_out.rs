@@ -128,6 +128,20 @@ impl Isel<'_> {
     /// Reads a 32-bit word from the input ISBE (or the output one with
     /// `output`) at `base + imm`, ATTR region.
     pub(super) fn isbe_read(&mut self, base: Src, imm: u32, output: bool, skew: bool) -> u32 {
+        self.isbe_read_as(base, imm, output, skew, IsbeAccess::Attr, IsbeSize::B32)
+    }
+
+    /// Reads `size` bytes of region `access` of the input ISBE (or the
+    /// output one with `output`) at `base + imm`, zero-extended.
+    pub(super) fn isbe_read_as(
+        &mut self,
+        base: Src,
+        imm: u32,
+        output: bool,
+        skew: bool,
+        access: IsbeAccess,
+        size: IsbeSize,
+    ) -> u32 {
         let (addr, imm) = if self.target.has_isbe_imm_offset() || imm == 0 {
             (base, imm)
         } else {
@@ -139,8 +153,8 @@ impl Isel<'_> {
             addr,
             imm,
             output,
-            access: IsbeAccess::Attr,
-            size: IsbeSize::B32,
+            access,
+            size,
             skew,
         })));
         r
