@@ -382,6 +382,10 @@ const NOT_DRAWN: &[(&str, &str)] = &[
         "over the shared memory limit (a compile-error test)",
     ),
     (
+        "d_output_two_dynamic.mesh",
+        "two dynamic indices into one output: refused (a compile-error test)",
+    ),
+    (
         "w_divergent_barrier.mesh",
         "a barrier in non-uniform control flow: rejected",
     ),
@@ -423,6 +427,10 @@ const NOT_DRAWN: &[(&str, &str)] = &[
     (
         "d_payload.mesh",
         "positions are payload values, no fragment (tests/task_mesh.rs)",
+    ),
+    (
+        "output_dynamic_index.mesh",
+        "test values, no fragment (tests/outputs.rs)",
     ),
     (
         "output_readback.mesh",

@@ -202,3 +202,82 @@ fn primitive_indices_and_cull_flags_read_back_sm86() {
 fn primitive_indices_and_cull_flags_read_back_sm75() {
     check_index_readback(Arch::Sm75);
 }
+
+/// output_dynamic_index.mesh: stores and loads of user outputs under a
+/// dynamic array, column or component index (k = i % 3), per vertex and
+/// per primitive, read back from vertex and primitive j = (i + 5) % 32.
+fn check_dynamic_index(arch: Arch) {
+    let m = common::compile("output_dynamic_index.mesh", arch);
+    let d = spvsass::simulate_draw(None, &m.binary, [1, 1, 1], &SimOptions::default())
+        .expect("draw runs");
+    let wg = &d.workgroups[0];
+    assert_eq!(wg.primitive_count, 32);
+    for i in 0..32u32 {
+        let (k, fi) = (i % 3, i as f32);
+        let v = &wg.vertices[i as usize];
+        for a in 0..3 {
+            let arr = if a == k { 10.0 + fi } else { 0.0 };
+            assert_eq!(v.generic[&a][0], Some(arr), "arr[{i}][{a}]");
+            let col = if a == k {
+                [fi, k as f32, 1.0]
+            } else {
+                [0.0; 3]
+            };
+            assert_eq!(
+                v.generic[&(3 + a)],
+                [Some(col[0]), Some(col[1]), Some(col[2]), None],
+                "m[{i}][{a}]"
+            );
+        }
+        let mut vec = [Some(1.0), Some(2.0), Some(3.0), Some(4.0)];
+        vec[k as usize] = Some(100.0 + fi);
+        assert_eq!(v.generic[&6], vec, "v[{i}]");
+        let p = &wg.primitives[i as usize];
+        let bits = |loc: u32| p.generic[&loc][0].map(f32::to_bits);
+        let (mine, other) = if i % 2 == 0 { (7, 8) } else { (8, 7) };
+        assert_eq!(
+            (bits(mine), bits(other)),
+            (Some(7 + i), Some(0)),
+            "parr[{i}]"
+        );
+        let j = (i + 5) % 32;
+        let (kj, fj) = (j % 3, j as f32);
+        assert_eq!(
+            v.generic[&9],
+            [Some(10.0 + fj), Some(fj), Some(kj as f32), Some(100.0 + fj)],
+            "got[{i}] from vertex {j}, element {kj}"
+        );
+        assert_eq!(bits(10), Some(7 + j), "pgot[{i}] from primitive {j}");
+    }
+}
+
+#[test]
+fn dynamic_indices_into_user_outputs_sm86() {
+    check_dynamic_index(Arch::Sm86);
+}
+
+#[test]
+fn dynamic_indices_into_user_outputs_sm75() {
+    check_dynamic_index(Arch::Sm75);
+}
+
+/// Two dynamic indices into one user output are refused, naming the store.
+#[test]
+fn two_dynamic_indices_into_a_user_output_are_refused() {
+    use spvsass::backend::error::BackendError;
+    let words = common::shader_words("d_output_two_dynamic.mesh");
+    match spvsass::compile(&words, &spvsass::Options::default()) {
+        Err(spvsass::Error::Backend(BackendError::Unsupported {
+            what,
+            opcode,
+            spirv_id,
+        })) => {
+            assert_eq!(
+                what,
+                "more than one dynamic array, column or component index into a user output"
+            );
+            assert_eq!((opcode.as_str(), spirv_id), ("OpStore", Some(49)));
+        }
+        other => panic!("expected an unsupported-store error, got {other:?}"),
+    }
+}

@@ -363,7 +363,9 @@ corpus! {
         |s| s.workgroup_size == [96, 1, 1] && has(s, |op| matches!(op, Op::Return));
     w_return_task: "w_return.task.spv", Task,
         |s| s.workgroup_size == [64, 1, 1] && has(s, |op| matches!(op, Op::Return));
-    // Mesh outputs read back (tests/outputs.rs).
+    // Mesh outputs read back, dynamic indices into them (tests/outputs.rs).
+    output_dynamic_index_mesh: "output_dynamic_index.mesh.spv", Mesh,
+        |s| s.workgroup_size == [32, 1, 1] && has(s, |op| matches!(op, Op::ControlBarrier));
     output_readback_mesh: "output_readback.mesh.spv", Mesh,
         |s| s.workgroup_size == [32, 1, 1] && has(s, |op| matches!(op, Op::ControlBarrier));
     output_readback_prims_mesh: "output_readback_prims.mesh.spv", Mesh,

@@ -11,7 +11,7 @@ use crate::isa::{
     Src,
 };
 use crate::isbe_layout::{AttrLayout, addr, map};
-use spvsass_frontend::ir::{BuiltIn, Op as IrOp, Shader, StorageClass, Type, Value};
+use spvsass_frontend::ir::{BuiltIn, Op as IrOp, Shader, StorageClass, Type, TypeId, Value};
 
 /// Where a store to an output goes.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -23,13 +23,15 @@ pub enum OutputTarget {
         addrs: Vec<u16>,
         per_primitive: bool,
     },
-    /// One per-vertex component of vertex `elem` chosen at run time:
-    /// `choices[index]` (a ClipDistance or CullDistance element under a
-    /// dynamic index).
+    /// Components of vertex (or primitive) `elem` chosen at run time:
+    /// `choices[index]`, each choice one address per component (a
+    /// ClipDistance or CullDistance element, or a user output's array
+    /// element, matrix column or vector component, under a dynamic index).
     Select {
         elem: Step,
-        choices: Vec<u16>,
+        choices: Vec<Vec<u16>>,
         index: Value,
+        per_primitive: bool,
     },
     /// CullPrimitiveEXT of primitive `prim`: its VIEWPORT_MASK (facts §3).
     Cull { prim: Step },
@@ -93,16 +95,7 @@ pub fn classify(
     let Type::Array { elem: elem_ty, .. } = &sh.types[var.ty] else {
         return Err(unsupported("a mesh output that is not an array", spirv_id));
     };
-    let slot_error = |e: SlotError, what: &str| match e {
-        SlotError::Dynamic => unsupported(
-            format!("a dynamic array, column or component index into {what}"),
-            spirv_id,
-        ),
-        SlotError::Shape(s) => BackendError::Invalid {
-            what: format!("{what}: {s}"),
-            spirv_id,
-        },
-    };
+    let slot_error = |e: SlotError, what: &str| slot_error(e, what, spirv_id);
     let rest = place.path.get(1..).unwrap_or_default();
     let addrs = match &sh.types[*elem_ty] {
         Type::Struct { members, .. } => {
@@ -129,8 +122,9 @@ pub fn classify(
                         .map_err(|e| slot_error(e, &format!("{b:?}")))?;
                     return Ok(OutputTarget::Select {
                         elem,
-                        choices,
+                        choices: choices.into_iter().map(|a| vec![a]).collect(),
                         index: *index,
+                        per_primitive,
                     });
                 }
                 Some(b @ (BuiltIn::ClipDistance | BuiltIn::CullDistance)) => {
@@ -154,14 +148,13 @@ pub fn classify(
                     let loc = output_slots::member_location(sh, members, m, block_loc);
                     crate::limits::max_location(loc, var.spirv_id)?;
                     per_primitive |= member.per_primitive;
-                    let addrs = output_slots::user_addrs(sh, member.ty, loc, 0, member_path)
-                        .map_err(|e| slot_error(e, "a user output"))?;
-                    check_locations(&addrs, var.spirv_id)?;
-                    return Ok(OutputTarget::Attr {
-                        elem,
-                        addrs: fit(addrs, count, spirv_id)?,
-                        per_primitive,
-                    });
+                    let at = UserPlace {
+                        ty: member.ty,
+                        loc,
+                        comp: 0,
+                        path: member_path,
+                    };
+                    return user_target(sh, at, elem, per_primitive, count, spirv_id, var.spirv_id);
                 }
             };
             per_primitive |= member.per_primitive || is_per_primitive_builtin(member.builtin);
@@ -173,11 +166,13 @@ pub fn classify(
                 .location
                 .ok_or_else(|| unsupported("an output without Location", spirv_id))?;
             crate::limits::max_location(loc, var.spirv_id)?;
-            let addrs =
-                output_slots::user_addrs(sh, *elem_ty, loc, var.component.unwrap_or(0), rest)
-                    .map_err(|e| slot_error(e, "a user output"))?;
-            check_locations(&addrs, var.spirv_id)?;
-            fit(addrs, count, spirv_id)?
+            let at = UserPlace {
+                ty: *elem_ty,
+                loc,
+                comp: var.component.unwrap_or(0),
+                path: rest,
+            };
+            return user_target(sh, at, elem, per_primitive, count, spirv_id, var.spirv_id);
         }
     };
     Ok(OutputTarget::Attr {
@@ -185,6 +180,70 @@ pub fn classify(
         addrs,
         per_primitive,
     })
+}
+
+fn slot_error(e: SlotError, what: &str, spirv_id: Option<u32>) -> BackendError {
+    match e {
+        SlotError::Dynamic => unsupported(
+            format!("more than one dynamic array, column or component index into {what}"),
+            spirv_id,
+        ),
+        SlotError::Shape(s) => BackendError::Invalid {
+            what: format!("{what}: {s}"),
+            spirv_id,
+        },
+    }
+}
+
+/// A user output of type `ty` at location `loc`, component `comp`, and
+/// the path into it (array, column and component indices).
+struct UserPlace<'p> {
+    ty: TypeId,
+    loc: u32,
+    comp: u32,
+    path: &'p [Step],
+}
+
+/// The target of an access of `count` components to a user output of
+/// variable `var_id`: fixed addresses, or under one dynamic index the
+/// choices it selects from.
+fn user_target(
+    sh: &Shader,
+    at: UserPlace,
+    elem: Step,
+    per_primitive: bool,
+    count: u32,
+    spirv_id: Option<u32>,
+    var_id: u32,
+) -> Result<OutputTarget, BackendError> {
+    let UserPlace {
+        ty,
+        loc,
+        comp,
+        path,
+    } = at;
+    let checked = |addrs: Vec<u16>| {
+        check_locations(&addrs, var_id)?;
+        fit(addrs, count, spirv_id)
+    };
+    match output_slots::user_addrs(sh, ty, loc, comp, path) {
+        Ok(addrs) => Ok(OutputTarget::Attr {
+            elem,
+            addrs: checked(addrs)?,
+            per_primitive,
+        }),
+        Err(SlotError::Dynamic) => {
+            let (index, choices) = output_slots::user_addr_choices(sh, ty, loc, comp, path)
+                .map_err(|e| slot_error(e, "a user output", spirv_id))?;
+            Ok(OutputTarget::Select {
+                elem,
+                choices: choices.into_iter().map(checked).collect::<Result<_, _>>()?,
+                index,
+                per_primitive,
+            })
+        }
+        Err(e) => Err(slot_error(e, "a user output", spirv_id)),
+    }
 }
 
 /// The addresses of a store of `count` components: as many as the place
@@ -266,7 +325,18 @@ pub fn written_outputs(sh: &Shader) -> Result<WrittenOutputs, BackendError> {
                     w.vertex.extend(addrs)
                 }
             }
-            OutputTarget::Select { choices, .. } => w.vertex.extend(choices),
+            OutputTarget::Select {
+                choices,
+                per_primitive,
+                ..
+            } => {
+                let list = if per_primitive {
+                    &mut w.primitive
+                } else {
+                    &mut w.vertex
+                };
+                list.extend(choices.into_iter().flatten());
+            }
             OutputTarget::Cull { .. } => {
                 w.cull = true;
                 w.primitive.push(addr::VIEWPORT_MASK);
@@ -345,9 +415,10 @@ impl Isel<'_> {
                 elem,
                 choices,
                 index,
+                per_primitive,
             } => {
                 // One store per element, each guarded by index == k, so
-                // the word's place in the layout stays a constant.
+                // the words' places in the layout stay constants.
                 let index = self.value_comp(index)?;
                 let index = self.src_of(index);
                 for (k, a) in choices.into_iter().enumerate() {
@@ -356,7 +427,7 @@ impl Isel<'_> {
                         Comp::Bool(true) => PredSrc::TRUE,
                         _ => continue,
                     };
-                    self.store_attr(elem, &[a], comps, false, spirv_id, guard)?;
+                    self.store_attr(elem, &a, comps, per_primitive, spirv_id, guard)?;
                 }
             }
             OutputTarget::Indices { prim, first, count } => {

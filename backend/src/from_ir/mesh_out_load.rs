@@ -70,19 +70,26 @@ impl Isel<'_> {
                 elem,
                 choices,
                 index,
+                per_primitive,
             } => {
-                // Every element read, the one at `index` kept: the layout
-                // address of each stays a constant, as in the store.
-                let all = self.load_attr(elem, &choices, false, spirv_id)?;
+                // Every choice read, the one at `index` kept: the layout
+                // addresses stay constants, as in the store.
                 let index = self.value_comp(index)?;
                 let index = self.src_of(index);
-                let mut out = all[0];
-                for (k, &c) in all.iter().enumerate().skip(1) {
+                let mut out: Vec<Comp> = Vec::new();
+                for (k, addrs) in choices.iter().enumerate() {
+                    let read = self.load_attr(elem, addrs, per_primitive, spirv_id)?;
+                    if k == 0 {
+                        out = read;
+                        continue;
+                    }
                     let is_k = self.int_cmp(IntCmp::Eq, false, index, Src::imm(k as u32));
-                    let (c, prev) = (self.src_of(c), self.src_of(out));
-                    out = self.select(is_k, c, prev);
+                    for (o, c) in out.iter_mut().zip(read) {
+                        let (c, prev) = (self.src_of(c), self.src_of(*o));
+                        *o = self.select(is_k, c, prev);
+                    }
                 }
-                Ok(vec![out])
+                Ok(out)
             }
             OutputTarget::Cull { prim } => {
                 // The store wrote VIEWPORT_MASK 0 for a culled primitive.

@@ -16,7 +16,7 @@
 
 use super::places::Step;
 use crate::isbe_layout::addr;
-use spvsass_frontend::ir::{BuiltIn, Shader, StorageClass, StructMember, Type, TypeId};
+use spvsass_frontend::ir::{BuiltIn, Shader, StorageClass, StructMember, Type, TypeId, Value};
 
 /// The clip/cull distance words (0x2c0..0x2e0).
 pub const CLIP_CULL_WORDS: u32 = 8;
@@ -114,6 +114,52 @@ pub fn user_addrs(
     let mut out = Vec::new();
     flatten(sh, ty, loc, comp, &mut out);
     Ok(out)
+}
+
+/// The addresses of every element a `path` with one dynamic index may
+/// reach: that index's value, and for each value k of it (within the
+/// array, matrix or vector it indexes) the addresses `user_addrs` gives
+/// with k in its place. A second dynamic index, or one into an array
+/// without a length, stays `SlotError::Dynamic`.
+pub fn user_addr_choices(
+    sh: &Shader,
+    ty: TypeId,
+    loc: u32,
+    comp: u32,
+    path: &[Step],
+) -> Result<(Value, Vec<Vec<u16>>), SlotError> {
+    let Some((d, index)) = path.iter().enumerate().find_map(|(d, s)| match s {
+        Step::Dyn(v) => Some((d, *v)),
+        Step::Const(_) => None,
+    }) else {
+        return Err(SlotError::Dynamic);
+    };
+    let mut t = ty;
+    for _ in &path[..d] {
+        t = match &sh.types[t] {
+            Type::Array { elem, .. } => *elem,
+            Type::Matrix { column, .. } => *column,
+            other => {
+                return Err(SlotError::Shape(format!(
+                    "an index into an output of type {other:?}"
+                )));
+            }
+        };
+    }
+    let n = match &sh.types[t] {
+        Type::Array { len: Some(n), .. } => *n,
+        Type::Matrix { columns, .. } => u32::from(*columns),
+        Type::Vector { len, .. } => u32::from(*len),
+        _ => return Err(SlotError::Dynamic),
+    };
+    let mut with_k = path.to_vec();
+    let choices = (0..n)
+        .map(|k| {
+            with_k[d] = Step::Const(k);
+            user_addrs(sh, ty, loc, comp, &with_k)
+        })
+        .collect::<Result<_, _>>()?;
+    Ok((index, choices))
 }
 
 /// The location of member `m` of an output block whose variable has
