@@ -453,6 +453,10 @@ const NOT_DRAWN: &[(&str, &str)] = &[
         "zero-area triangles (y = i / 3 is one value per triangle)",
     ),
     (
+        "w_private_init.mesh",
+        "test values, no fragment (tests/wide_workgroups.rs)",
+    ),
+    (
         "w_scan128.mesh",
         "positions are scan sums (x up to 6000), off screen (tests/wide_workgroups.rs)",
     ),

@@ -319,3 +319,17 @@ fn loop_with_barriers_passes_shared_memory_between_rounds_128() {
     }
     assert_eq!(d.statistics.mesh_invocations, 2 * 128);
 }
+
+/// w_private_init.mesh: a Private array with an initializer in a
+/// 64-invocation workgroup; each logical subgroup gets its own initialised
+/// copy, so o[i] = g[(i + 1) % 4] + 1000 g[i % 4] = 5 + 1000 (5 + i).
+#[test]
+fn private_variables_are_per_invocation_with_their_initializer() {
+    let d = draw(None, "w_private_init.mesh", [1, 1, 1]);
+    let wg = &d.workgroups[0];
+    assert_eq!(wg.vertices.len(), 64);
+    for (i, v) in wg.vertices.iter().enumerate() {
+        let expected = 5.0 + 1000.0 * (5 + i) as f32;
+        assert_eq!(v.generic[&0][0], Some(expected), "o[{i}]");
+    }
+}

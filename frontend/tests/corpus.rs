@@ -375,6 +375,8 @@ corpus! {
     w_scan128_mesh: "w_scan128.mesh.spv", Mesh,
         |s| s.workgroup_size == [128, 1, 1] && loops(s) == 1
             && ops(s).iter().filter(|op| matches!(op, Op::ControlBarrier)).count() == 2;
+    w_private_init_mesh: "w_private_init.mesh.spv", Mesh,
+        |s| s.workgroup_size == [64, 1, 1] && has_global(s, StorageClass::Private);
     w_divergent_barrier_mesh: "w_divergent_barrier.mesh.spv", Mesh,
         |s| has(s, |op| matches!(op, Op::ControlBarrier)) && has_builtin(s, BuiltIn::LocalInvocationIndex);
 }

@@ -45,6 +45,7 @@ SPVASM=(
     shaders/s_incdec.task.spvasm
     shaders/spec_op_quantize.comp.spvasm
     shaders/two_entry_points.comp.spvasm
+    shaders/w_private_init.mesh.spvasm
     shaders/wide_srem.comp.spvasm
 )
 for src in "${SPVASM[@]}"; do

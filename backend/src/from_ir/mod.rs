@@ -279,9 +279,6 @@ impl<'a> Isel<'a> {
         }
         for &inst in &data.insts {
             self.inst(b, &sh.insts[inst])?;
-            if let Some(r) = sh.insts[inst].result {
-                self.store_initializers(r)?;
-            }
         }
         Ok(())
     }
@@ -559,6 +556,10 @@ impl<'a> Isel<'a> {
         };
         if let Some(r) = result {
             self.vals.insert(r, comps);
+            // Here rather than in `block`: a wide workgroup selects its
+            // spine instructions once per logical subgroup, each with its
+            // own copy of the variables.
+            self.store_initializers(r)?;
         }
         Ok(())
     }
