@@ -11,6 +11,13 @@ use std::process::ExitCode;
 
 mod run_reference;
 
+/// mimalloc instead of glibc's malloc: a draw's mesh workgroups allocate
+/// their outputs on every rayon worker at once, and glibc's arenas stopped
+/// the meshlet draw from scaling past 8 threads (BENCHMARKS.md, "Scaling
+/// with cores").
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[derive(Parser)]
 #[command(
     name = "spvsass",
