@@ -44,29 +44,9 @@ pub(crate) enum RowValue {
 
 /// `op` over all 32 lanes of the source rows `x`, with `held` the lanes
 /// where its predicate source holds; `None` for an op without a row form.
-pub(crate) fn eval_row(isa: RowIsa, op: &Op, x: [&Row; 3], held: u32) -> Option<RowValue> {
-    match isa {
-        RowIsa::Portable => eval_row_portable(op, x, held),
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: `RowIsa::detect` chose this build only after checking
-        // that the CPU has AVX2 and FMA.
-        RowIsa::Avx2Fma => unsafe { eval_row_avx2_fma(op, x, held) },
-    }
-}
-
-fn eval_row_portable(op: &Op, x: [&Row; 3], held: u32) -> Option<RowValue> {
-    eval_row_any(op, x, held)
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,fma")]
-fn eval_row_avx2_fma(op: &Op, x: [&Row; 3], held: u32) -> Option<RowValue> {
-    eval_row_any(op, x, held)
-}
-
-/// The body of both builds.
+/// Always inlined into the caller, which is compiled once per [`RowIsa`].
 #[inline(always)]
-fn eval_row_any(op: &Op, x: [&Row; 3], held: u32) -> Option<RowValue> {
+pub(crate) fn eval_row_any(op: &Op, x: [&Row; 3], held: u32) -> Option<RowValue> {
     Some(match op {
         Op::Mov(o) => RowValue::Row(map(x, held, |[a, ..], _| o.eval(a))),
         Op::Conv(o) => RowValue::Row(map(x, held, |[a, ..], _| o.eval(a))),
@@ -148,6 +128,27 @@ fn mask(x: [&Row; 3], held: u32, f: impl Fn([u32; 3], bool) -> bool) -> u32 {
 mod tests {
     use super::*;
     use spvsass_backend::isa::{Dst, Reg, Src};
+
+    /// `eval_row_any` in the given build.
+    fn eval_row(isa: RowIsa, op: &Op, x: [&Row; 3], held: u32) -> Option<RowValue> {
+        match isa {
+            RowIsa::Portable => eval_row_portable(op, x, held),
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: `RowIsa::detect` chose this build only after checking
+            // that the CPU has AVX2 and FMA.
+            RowIsa::Avx2Fma => unsafe { eval_row_avx2_fma(op, x, held) },
+        }
+    }
+
+    fn eval_row_portable(op: &Op, x: [&Row; 3], held: u32) -> Option<RowValue> {
+        eval_row_any(op, x, held)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,fma")]
+    fn eval_row_avx2_fma(op: &Op, x: [&Row; 3], held: u32) -> Option<RowValue> {
+        eval_row_any(op, x, held)
+    }
 
     /// Float bit patterns at the edges: signed zeros, denormals (smallest,
     /// largest), the smallest normal, the largest finite, infinities, quiet
