@@ -9,8 +9,9 @@
 //! call to the `fmaf` library function per lane; both compute the IEEE-754
 //! fused multiply-add, so results are identical (tested below).
 
+use crate::row_setp::{fsetp, isetp};
 use crate::warp::{Row, WARP_LANES};
-use spvsass_backend::isa::{FloatArith, IntCmp, Op, OpFArith, OpISetP, PredCombine, Round};
+use spvsass_backend::isa::{FloatArith, Op, OpFArith, Round};
 
 const WARP: usize = WARP_LANES as usize;
 
@@ -68,7 +69,7 @@ pub(crate) fn eval_row_any(op: &Op, x: [&Row; 3], held: u32) -> Option<RowValue>
         Op::Sel(o) => RowValue::Row(map(x, held, |[a, b, _], p| o.eval(a, b, p))),
         Op::FSel(o) => RowValue::Row(map(x, held, |[a, b, _], p| o.eval(a, b, p))),
         Op::ISetP(o) => RowValue::Mask(isetp(*o, x, held)),
-        Op::FSetP(o) => RowValue::Mask(mask(x, held, |[a, b, _], p| o.eval(a, b, p))),
+        Op::FSetP(o) => RowValue::Mask(fsetp(*o, x, held)),
         _ => return None,
     })
 }
@@ -104,52 +105,6 @@ fn farith(o: &OpFArith, x: [&Row; 3]) -> Row {
     out
 }
 
-/// ISETP: one loop per comparison, signedness and combination, each
-/// fixed in a copy of the op (as in `farith`), so the inlined `eval` has
-/// no match left per lane and the loop vectorises.
-#[inline(always)]
-fn isetp(o: OpISetP, x: [&Row; 3], held: u32) -> u32 {
-    use IntCmp::{Eq, Ge, Gt, Le, Lt, Ne};
-    let cmp = |cmp| OpISetP { cmp, ..o };
-    match o.cmp {
-        Eq => isetp_signed(cmp(Eq), x, held),
-        Ne => isetp_signed(cmp(Ne), x, held),
-        Lt => isetp_signed(cmp(Lt), x, held),
-        Le => isetp_signed(cmp(Le), x, held),
-        Gt => isetp_signed(cmp(Gt), x, held),
-        Ge => isetp_signed(cmp(Ge), x, held),
-    }
-}
-
-#[inline(always)]
-fn isetp_signed(o: OpISetP, x: [&Row; 3], held: u32) -> u32 {
-    let signed = |signed| OpISetP { signed, ..o };
-    if o.signed {
-        isetp_combine(signed(true), x, held)
-    } else {
-        isetp_combine(signed(false), x, held)
-    }
-}
-
-#[inline(always)]
-fn isetp_combine(o: OpISetP, x: [&Row; 3], held: u32) -> u32 {
-    use PredCombine::{And, Or, Xor};
-    macro_rules! each_lane {
-        ($combine:expr) => {{
-            let o = OpISetP {
-                combine: $combine,
-                ..o
-            };
-            mask(x, held, |[a, b, _], p| o.eval(a, b, p))
-        }};
-    }
-    match o.combine {
-        And => each_lane!(And),
-        Or => each_lane!(Or),
-        Xor => each_lane!(Xor),
-    }
-}
-
 /// `f` of each lane's sources and predicate bit.
 #[inline(always)]
 fn map(x: [&Row; 3], held: u32, f: impl Fn([u32; 3], bool) -> u32) -> Row {
@@ -160,23 +115,13 @@ fn map(x: [&Row; 3], held: u32, f: impl Fn([u32; 3], bool) -> u32) -> Row {
     out
 }
 
-/// The lanes for which `f` of their sources and predicate bit holds.
-#[inline(always)]
-fn mask(x: [&Row; 3], held: u32, f: impl Fn([u32; 3], bool) -> bool) -> u32 {
-    let mut m = 0;
-    for (l, &a) in x[0].iter().enumerate() {
-        m |= u32::from(f([a, x[1][l], x[2][l]], held >> l & 1 != 0)) << l;
-    }
-    m
-}
-
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
-    use spvsass_backend::isa::{Dst, PredSrc, Reg, Src};
+    use spvsass_backend::isa::{Dst, Reg, Src};
 
     /// `eval_row_any` in the given build.
-    fn eval_row(isa: RowIsa, op: &Op, x: [&Row; 3], held: u32) -> Option<RowValue> {
+    pub(crate) fn eval_row(isa: RowIsa, op: &Op, x: [&Row; 3], held: u32) -> Option<RowValue> {
         match isa {
             RowIsa::Portable => eval_row_portable(op, x, held),
             #[cfg(target_arch = "x86_64")]
@@ -196,11 +141,20 @@ mod tests {
         eval_row_any(op, x, held)
     }
 
+    /// The builds this CPU runs.
+    pub(crate) fn builds() -> Vec<RowIsa> {
+        let mut builds = vec![RowIsa::Portable];
+        if RowIsa::detect() != RowIsa::Portable {
+            builds.push(RowIsa::detect());
+        }
+        builds
+    }
+
     /// Float bit patterns at the edges: signed zeros, denormals (smallest,
     /// largest), the smallest normal, the largest finite, infinities, quiet
     /// and signalling NaNs of both signs, values whose fused and unfused
     /// results differ, and ordinary numbers.
-    const EDGES: [u32; 22] = [
+    pub(crate) const EDGES: [u32; 22] = [
         0x0000_0000,
         0x8000_0000,
         0x0000_0001,
@@ -252,10 +206,6 @@ mod tests {
     /// Each build's rows equal `eval` lane by lane, bit for bit, with
     /// every combination of source modifiers.
     fn rows_match_eval(kind: FloatArith, rnd: Round, ftz: bool) {
-        let mut builds = vec![RowIsa::Portable];
-        if RowIsa::detect() != RowIsa::Portable {
-            builds.push(RowIsa::detect());
-        }
         for modifiers in 0..64u32 {
             let src = |i: u32| Src {
                 neg: modifiers >> (2 * i) & 1 != 0,
@@ -271,8 +221,8 @@ mod tests {
             };
             for rows in edge_rows() {
                 let x = [&rows[0], &rows[1], &rows[2]];
-                for isa in &builds {
-                    let Some(RowValue::Row(out)) = eval_row(*isa, &Op::FArith(o), x, 0) else {
+                for isa in builds() {
+                    let Some(RowValue::Row(out)) = eval_row(isa, &Op::FArith(o), x, 0) else {
                         panic!("{isa:?}: FArith has a row form");
                     };
                     for l in 0..WARP {
@@ -305,111 +255,5 @@ mod tests {
         fmul_rows_match_eval: Mul, Rn, false;
         fmul_ftz_rows_match_eval: Mul, Rn, true;
         fmul_rz_ftz_rows_match_eval: Mul, Rz, true;
-    }
-
-    /// Integer edges: zero, one, two, the signed extremes and their
-    /// neighbours, and all ones.
-    const INT_EDGES: [u32; 8] = [
-        0,
-        1,
-        2,
-        0x7fff_ffff,
-        0x8000_0000,
-        0x8000_0001,
-        0xffff_fffe,
-        0xffff_ffff,
-    ];
-
-    /// Each build's ISETP mask equals `eval` lane by lane, on every pair
-    /// of `INT_EDGES` (two rows) under accumulators that hold in no lane,
-    /// every lane, and mixed lanes.
-    fn isetp_masks_match_eval(cmp: IntCmp, signed: bool, combine: PredCombine) {
-        let pairs: Vec<[u32; 2]> = INT_EDGES
-            .iter()
-            .flat_map(|&a| INT_EDGES.iter().map(move |&b| [a, b]))
-            .collect();
-        let o = OpISetP {
-            dst: Dst::Reg(Reg::Phys(0)),
-            cmp,
-            signed,
-            combine,
-            srcs: [Src::reg(Reg::Phys(0)), Src::reg(Reg::Phys(1))],
-            accum: PredSrc::TRUE,
-        };
-        let mut builds = vec![RowIsa::Portable];
-        if RowIsa::detect() != RowIsa::Portable {
-            builds.push(RowIsa::detect());
-        }
-        for chunk in pairs.chunks(WARP) {
-            let mut rows = [[0; WARP]; 3];
-            for (l, [a, b]) in chunk.iter().enumerate() {
-                rows[0][l] = *a;
-                rows[1][l] = *b;
-            }
-            let x = [&rows[0], &rows[1], &rows[2]];
-            for held in [0, u32::MAX, 0xaaaa_aaaa, 0x1234_5678] {
-                for isa in &builds {
-                    let Some(RowValue::Mask(m)) = eval_row(*isa, &Op::ISetP(o), x, held) else {
-                        panic!("{isa:?}: ISETP has a row form");
-                    };
-                    for (l, (&a, &b)) in rows[0].iter().zip(&rows[1]).enumerate() {
-                        let p = held >> l & 1 != 0;
-                        assert_eq!(
-                            m >> l & 1 != 0,
-                            o.eval(a, b, p),
-                            "{isa:?} {o:?} on {a:#x}, {b:#x}, {p}"
-                        );
-                    }
-                }
-            }
-        }
-    }
-
-    macro_rules! isetp_masks_match_eval {
-        ($($name:ident: $cmp:ident, $signed:expr, $combine:ident;)*) => {$(
-            #[test]
-            fn $name() {
-                isetp_masks_match_eval(IntCmp::$cmp, $signed, PredCombine::$combine);
-            }
-        )*};
-    }
-
-    isetp_masks_match_eval! {
-        isetp_eq_u32_and_masks_match_eval: Eq, false, And;
-        isetp_eq_u32_or_masks_match_eval: Eq, false, Or;
-        isetp_eq_u32_xor_masks_match_eval: Eq, false, Xor;
-        isetp_eq_s32_and_masks_match_eval: Eq, true, And;
-        isetp_eq_s32_or_masks_match_eval: Eq, true, Or;
-        isetp_eq_s32_xor_masks_match_eval: Eq, true, Xor;
-        isetp_ne_u32_and_masks_match_eval: Ne, false, And;
-        isetp_ne_u32_or_masks_match_eval: Ne, false, Or;
-        isetp_ne_u32_xor_masks_match_eval: Ne, false, Xor;
-        isetp_ne_s32_and_masks_match_eval: Ne, true, And;
-        isetp_ne_s32_or_masks_match_eval: Ne, true, Or;
-        isetp_ne_s32_xor_masks_match_eval: Ne, true, Xor;
-        isetp_lt_u32_and_masks_match_eval: Lt, false, And;
-        isetp_lt_u32_or_masks_match_eval: Lt, false, Or;
-        isetp_lt_u32_xor_masks_match_eval: Lt, false, Xor;
-        isetp_lt_s32_and_masks_match_eval: Lt, true, And;
-        isetp_lt_s32_or_masks_match_eval: Lt, true, Or;
-        isetp_lt_s32_xor_masks_match_eval: Lt, true, Xor;
-        isetp_le_u32_and_masks_match_eval: Le, false, And;
-        isetp_le_u32_or_masks_match_eval: Le, false, Or;
-        isetp_le_u32_xor_masks_match_eval: Le, false, Xor;
-        isetp_le_s32_and_masks_match_eval: Le, true, And;
-        isetp_le_s32_or_masks_match_eval: Le, true, Or;
-        isetp_le_s32_xor_masks_match_eval: Le, true, Xor;
-        isetp_gt_u32_and_masks_match_eval: Gt, false, And;
-        isetp_gt_u32_or_masks_match_eval: Gt, false, Or;
-        isetp_gt_u32_xor_masks_match_eval: Gt, false, Xor;
-        isetp_gt_s32_and_masks_match_eval: Gt, true, And;
-        isetp_gt_s32_or_masks_match_eval: Gt, true, Or;
-        isetp_gt_s32_xor_masks_match_eval: Gt, true, Xor;
-        isetp_ge_u32_and_masks_match_eval: Ge, false, And;
-        isetp_ge_u32_or_masks_match_eval: Ge, false, Or;
-        isetp_ge_u32_xor_masks_match_eval: Ge, false, Xor;
-        isetp_ge_s32_and_masks_match_eval: Ge, true, And;
-        isetp_ge_s32_or_masks_match_eval: Ge, true, Or;
-        isetp_ge_s32_xor_masks_match_eval: Ge, true, Xor;
     }
 }
