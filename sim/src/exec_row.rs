@@ -118,7 +118,9 @@ fn map(x: [&Row; 3], held: u32, f: impl Fn([u32; 3], bool) -> u32) -> Row {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use spvsass_backend::isa::{Dst, Reg, Src};
+    use spvsass_backend::isa::{
+        Dst, OpIAdd3, OpIMad, OpIMnMx, OpLop3, OpSel, OpShf, PredSrc, Reg, Src,
+    };
 
     /// `eval_row_any` in the given build.
     pub(crate) fn eval_row(isa: RowIsa, op: &Op, x: [&Row; 3], held: u32) -> Option<RowValue> {
@@ -149,6 +151,25 @@ pub(crate) mod tests {
         }
         builds
     }
+
+    /// Integer edges: zero, one, two, shift amounts about 32, the signed
+    /// extremes and their neighbours, and all ones.
+    pub(crate) const INT_EDGES: [u32; 11] = [
+        0,
+        1,
+        2,
+        31,
+        32,
+        33,
+        0x7fff_ffff,
+        0x8000_0000,
+        0x8000_0001,
+        0xffff_fffe,
+        0xffff_ffff,
+    ];
+
+    /// Predicate sources holding in no lane, every lane, and mixed lanes.
+    const HELD: [u32; 4] = [0, u32::MAX, 0xaaaa_aaaa, 0x1234_5678];
 
     /// Float bit patterns at the edges: signed zeros, denormals (smallest,
     /// largest), the smallest normal, the largest finite, infinities, quiet
@@ -255,5 +276,174 @@ pub(crate) mod tests {
         fmul_rows_match_eval: Mul, Rn, false;
         fmul_ftz_rows_match_eval: Mul, Rn, true;
         fmul_rz_ftz_rows_match_eval: Mul, Rz, true;
+    }
+
+    /// An integer op with a row form, and its `eval` for one lane.
+    trait IntLane: Copy + std::fmt::Debug {
+        fn op(self) -> Op;
+        fn lane(self, x: [u32; 3], p: bool) -> u32;
+    }
+
+    impl IntLane for OpIAdd3 {
+        fn op(self) -> Op {
+            Op::IAdd3(self)
+        }
+        fn lane(self, x: [u32; 3], _: bool) -> u32 {
+            self.eval(x)
+        }
+    }
+
+    impl IntLane for OpIMad {
+        fn op(self) -> Op {
+            Op::IMad(self)
+        }
+        fn lane(self, x: [u32; 3], _: bool) -> u32 {
+            self.eval(x)
+        }
+    }
+
+    impl IntLane for OpLop3 {
+        fn op(self) -> Op {
+            Op::Lop3(self)
+        }
+        fn lane(self, x: [u32; 3], _: bool) -> u32 {
+            self.eval(x)
+        }
+    }
+
+    impl IntLane for OpShf {
+        fn op(self) -> Op {
+            Op::Shf(self)
+        }
+        fn lane(self, x: [u32; 3], _: bool) -> u32 {
+            self.eval(x)
+        }
+    }
+
+    impl IntLane for OpSel {
+        fn op(self) -> Op {
+            Op::Sel(self)
+        }
+        fn lane(self, [a, b, _]: [u32; 3], p: bool) -> u32 {
+            self.eval(a, b, p)
+        }
+    }
+
+    impl IntLane for OpIMnMx {
+        fn op(self) -> Op {
+            Op::IMnMx(self)
+        }
+        fn lane(self, [a, b, _]: [u32; 3], p: bool) -> u32 {
+            self.eval(a, b, p)
+        }
+    }
+
+    /// Each build's row equals `eval` lane by lane on every triple of
+    /// `INT_EDGES`, under each of `HELD`.
+    fn int_rows_match_eval(o: impl IntLane) {
+        let triples: Vec<[u32; 3]> = INT_EDGES
+            .iter()
+            .flat_map(|&a| {
+                INT_EDGES
+                    .iter()
+                    .flat_map(move |&b| INT_EDGES.map(|c| [a, b, c]))
+            })
+            .collect();
+        for chunk in triples.chunks(WARP) {
+            let mut rows = [[0; WARP]; 3];
+            for (l, t) in chunk.iter().enumerate() {
+                for (row, &v) in rows.iter_mut().zip(t) {
+                    row[l] = v;
+                }
+            }
+            let x = [&rows[0], &rows[1], &rows[2]];
+            for held in HELD {
+                for isa in builds() {
+                    let Some(RowValue::Row(out)) = eval_row(isa, &o.op(), x, held) else {
+                        panic!("{isa:?}: {o:?} has a row form");
+                    };
+                    for (l, &v) in out.iter().enumerate() {
+                        let lane = [rows[0][l], rows[1][l], rows[2][l]];
+                        let p = held >> l & 1 != 0;
+                        assert_eq!(v, o.lane(lane, p), "{isa:?} {o:?} on {lane:#x?}, {p}");
+                    }
+                }
+            }
+        }
+    }
+
+    const D: Dst = Dst::Reg(Reg::Phys(3));
+
+    /// Sources R0, R1, R2, negated where `neg` says.
+    fn srcs(neg: [bool; 3]) -> [Src; 3] {
+        [0, 1, 2].map(|i| Src {
+            neg: neg[i],
+            ..Src::reg(Reg::Phys(i as u8))
+        })
+    }
+
+    fn shf(right: bool, wrap: bool, high: bool) -> OpShf {
+        OpShf {
+            dst: D,
+            srcs: srcs([false; 3]),
+            right,
+            wrap,
+            high,
+        }
+    }
+
+    fn lop3(lut: u8) -> OpLop3 {
+        OpLop3 {
+            dst: D,
+            srcs: srcs([false; 3]),
+            lut,
+        }
+    }
+
+    macro_rules! int_rows_match_eval {
+        ($($name:ident: $op:expr;)*) => {$(
+            #[test]
+            fn $name() {
+                int_rows_match_eval($op);
+            }
+        )*};
+    }
+
+    int_rows_match_eval! {
+        iadd3_rows_match_eval: OpIAdd3 { dst: D, srcs: srcs([false; 3]) };
+        iadd3_neg_rows_match_eval: OpIAdd3 { dst: D, srcs: srcs([true, false, true]) };
+        imad_rows_match_eval: OpIMad { dst: D, srcs: srcs([false; 3]), signed: true };
+        imad_u32_rows_match_eval: OpIMad { dst: D, srcs: srcs([false; 3]), signed: false };
+        lop3_xor3_rows_match_eval: lop3(0x96);
+        lop3_and_rows_match_eval: lop3(0xc0);
+        lop3_xor_rows_match_eval: lop3(0x3c);
+        lop3_mux_rows_match_eval: lop3(0xca);
+        lop3_zero_rows_match_eval: lop3(0x00);
+        lop3_ones_rows_match_eval: lop3(0xff);
+        shf_l_rows_match_eval: shf(false, false, false);
+        shf_l_hi_rows_match_eval: shf(false, false, true);
+        shf_l_w_rows_match_eval: shf(false, true, false);
+        shf_l_w_hi_rows_match_eval: shf(false, true, true);
+        shf_r_rows_match_eval: shf(true, false, false);
+        shf_r_hi_rows_match_eval: shf(true, false, true);
+        shf_r_w_rows_match_eval: shf(true, true, false);
+        shf_r_w_hi_rows_match_eval: shf(true, true, true);
+        sel_rows_match_eval: OpSel {
+            dst: D,
+            srcs: [Src::reg(Reg::Phys(0)), Src::reg(Reg::Phys(1))],
+            cond: PredSrc::reg(Reg::Phys(0)),
+        };
+        imnmx_s32_rows_match_eval: OpIMnMx {
+            dst: D,
+            srcs: [Src::reg(Reg::Phys(0)), Src::reg(Reg::Phys(1))],
+            signed: true,
+            min: PredSrc::reg(Reg::Phys(0)),
+        };
+        imnmx_u32_rows_match_eval: OpIMnMx {
+            dst: D,
+            srcs: [Src::reg(Reg::Phys(0)), Src::reg(Reg::Phys(1))],
+            signed: false,
+            min: PredSrc::reg(Reg::Phys(0)),
+        };
     }
 }

@@ -111,26 +111,13 @@ fn mask(x: [&Row; 3], held: u32, f: impl Fn([u32; 3], bool) -> bool) -> u32 {
 mod tests {
     use super::*;
     use crate::exec_row::RowValue;
-    use crate::exec_row::tests::{EDGES, builds, eval_row};
+    use crate::exec_row::tests::{EDGES, INT_EDGES, builds, eval_row};
     use crate::warp::WARP_LANES;
     use spvsass_backend::isa::{Dst, Op, PredSrc, Reg, Src};
 
     const WARP: usize = WARP_LANES as usize;
-    /// Integer edges: zero, one, two, the signed extremes and their
-    /// neighbours, and all ones.
-    const INT_EDGES: [u32; 8] = [
-        0,
-        1,
-        2,
-        0x7fff_ffff,
-        0x8000_0000,
-        0x8000_0001,
-        0xffff_fffe,
-        0xffff_ffff,
-    ];
-
     /// Each build's ISETP mask equals `eval` lane by lane, on every pair
-    /// of `INT_EDGES` (two rows) under accumulators that hold in no lane,
+    /// of `INT_EDGES` under accumulators that hold in no lane,
     /// every lane, and mixed lanes.
     fn isetp_masks_match_eval(cmp: IntCmp, signed: bool, combine: PredCombine) {
         let pairs: Vec<[u32; 2]> = INT_EDGES
