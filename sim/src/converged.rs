@@ -9,7 +9,7 @@
 //! the same state it would have seen; or, once the group reaches or passes
 //! another ready lane's pc, to the scheduler.
 
-use crate::exec_row::{RowValue, eval_row};
+use crate::exec_row::{RowIsa, RowValue, eval_row_any};
 use crate::program::Program;
 use crate::warp::{Row, Warp, lanes};
 use spvsass_backend::isa::{Dst, Op, Target};
@@ -31,6 +31,53 @@ impl Warp<'_> {
     /// scheduler must pick the next group; the lanes of `active` are at
     /// the pc it stopped at.
     pub(crate) fn run_converged(
+        &mut self,
+        program: &Program,
+        pc: u32,
+        active: u32,
+        others: u32,
+        counts: &mut Issues<'_>,
+    ) -> Option<u32> {
+        match program.row_isa {
+            RowIsa::Portable => self.run_converged_portable(program, pc, active, others, counts),
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: `RowIsa::detect` chose this build only after checking
+            // that the CPU has AVX2 and FMA.
+            RowIsa::Avx2Fma => unsafe {
+                self.run_converged_avx2_fma(program, pc, active, others, counts)
+            },
+        }
+    }
+
+    fn run_converged_portable(
+        &mut self,
+        program: &Program,
+        pc: u32,
+        active: u32,
+        others: u32,
+        counts: &mut Issues<'_>,
+    ) -> Option<u32> {
+        self.run_converged_any(program, pc, active, others, counts)
+    }
+
+    /// The loop compiled with AVX2 and FMA, the row ops inlined into it:
+    /// a result row stays in vector registers up to its write-back.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,fma")]
+    fn run_converged_avx2_fma(
+        &mut self,
+        program: &Program,
+        pc: u32,
+        active: u32,
+        others: u32,
+        counts: &mut Issues<'_>,
+    ) -> Option<u32> {
+        self.run_converged_any(program, pc, active, others, counts)
+    }
+
+    /// The body of both builds.
+    #[inline(always)]
+    fn run_converged_any(
         &mut self,
         program: &Program,
         mut pc: u32,
@@ -66,7 +113,7 @@ impl Warp<'_> {
                     };
                     let x = form.srcs.map(|s| program.src_row(&self.gpr, s));
                     let held = self.pred_mask(u32::MAX, &form.pred);
-                    match eval_row(program.row_isa, op, x, held) {
+                    match eval_row_any(op, x, held) {
                         Some(RowValue::Row(row)) => self.write_lanes(exec, form.dst, &row),
                         Some(RowValue::Mask(m)) => self.write_pred(exec, form.dst, m),
                         None => break,
@@ -102,6 +149,7 @@ impl Warp<'_> {
     /// than 32) ran the op on whatever their registers hold; harmless, as every
     /// `eval` is total (the constant folder runs it on any value), and
     /// their results are dropped here.
+    #[inline(always)]
     fn write_lanes(&mut self, mask: u32, dst: Dst, row: &Row) {
         let Some(d) = self.dst_row(dst) else { return };
         if mask == u32::MAX {

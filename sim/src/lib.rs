@@ -31,6 +31,7 @@ mod overlay;
 mod program;
 pub mod raster;
 mod row_form;
+mod row_setp;
 mod warp;
 
 pub use counters::{Counters, PipelineStatistics, mnemonic};
