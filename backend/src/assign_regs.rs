@@ -29,9 +29,10 @@ use crate::mir::MFunc;
 use crate::reg_pressure::max_live;
 use crate::spill::{SpillFrame, spills_class};
 use regalloc2::{
-    Block, Edit, Function, Inst, InstPosition, InstRange, MachineEnv, Operand, Output, PReg,
+    Block, Ctx, Edit, Function, Inst, InstPosition, InstRange, MachineEnv, Operand, Output, PReg,
     PRegSet, RegClass, RegallocOptions, VReg,
 };
+use std::cell::RefCell;
 
 /// Allocatable GPRs.
 pub const NUM_GPRS: u8 = 64;
@@ -318,6 +319,14 @@ impl From<Failed> for BackendError {
     }
 }
 
+thread_local! {
+    /// regalloc2's working memory, kept between runs on a thread: it
+    /// clears and refills it for each function, so reusing it saves the
+    /// allocation and freeing of its many tables (a tenth of a small
+    /// shader's compile) and cannot change the result.
+    static CTX: RefCell<Ctx> = RefCell::new(Ctx::default());
+}
+
 /// One regalloc2 run with `gprs` registers, checked in debug builds.
 fn run(flat: &Flat<'_>, gprs: u8) -> Result<Output, Failed> {
     let env = machine_env(gprs);
@@ -325,7 +334,10 @@ fn run(flat: &Flat<'_>, gprs: u8) -> Result<Output, Failed> {
         validate_ssa: cfg!(debug_assertions),
         ..RegallocOptions::default()
     };
-    let out = regalloc2::run(flat, &env, &opts).map_err(Failed::Alloc)?;
+    let out = CTX.with_borrow_mut(|ctx| {
+        regalloc2::run_with_ctx(flat, &env, &opts, ctx).map_err(Failed::Alloc)?;
+        Ok(std::mem::take(&mut ctx.output))
+    })?;
     if cfg!(debug_assertions) {
         let mut checker = regalloc2::checker::Checker::new(flat, &env);
         checker.prepare(&out);
