@@ -55,7 +55,11 @@ struct Flat<'a> {
     preds: Vec<Vec<Block>>,
     params: Vec<Vec<VReg>>,
     args: Vec<Vec<Vec<VReg>>>,
-    operands: Vec<Vec<Operand>>,
+    /// Every instruction's operands, one after another: instruction `i`'s
+    /// are `operands[operand_start[i]..operand_start[i + 1]]` (one list,
+    /// not one allocation per instruction).
+    operands: Vec<Operand>,
+    operand_start: Vec<usize>,
 }
 
 impl<'a> Flat<'a> {
@@ -70,11 +74,12 @@ impl<'a> Flat<'a> {
             params: Vec::new(),
             args: Vec::new(),
             operands: Vec::new(),
+            operand_start: vec![0],
         };
         for b in &f.blocks {
             let start = flat.insts.len();
             for ins in &b.instrs {
-                let mut ops = Vec::new();
+                let ops = &mut flat.operands;
                 // The next free fixed register for use and def groups.
                 let (mut next_use, mut next_def) = (0u8, 0u8);
                 // visit_regs needs &mut; operands are collected from a copy.
@@ -104,7 +109,7 @@ impl<'a> Flat<'a> {
                         });
                     }
                 });
-                flat.operands.push(ops);
+                flat.operand_start.push(flat.operands.len());
                 flat.insts.push(ins);
             }
             flat.block_ranges.push(InstRange::new(
@@ -160,7 +165,7 @@ impl Function for Flat<'_> {
         &self.args[block.index()][succ_idx]
     }
     fn inst_operands(&self, insn: Inst) -> &[Operand] {
-        &self.operands[insn.index()]
+        &self.operands[self.operand_start[insn.index()]..self.operand_start[insn.index() + 1]]
     }
     fn inst_clobbers(&self, _insn: Inst) -> PRegSet {
         PRegSet::empty()
