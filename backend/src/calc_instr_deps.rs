@@ -94,9 +94,11 @@ fn slot(r: &Reg, file: RegFile, i: u8) -> Option<usize> {
     }
 }
 
-/// The register slots an instruction reads and writes.
-fn operands(ins: &Instr) -> (Vec<usize>, Vec<usize>) {
-    let (mut uses, mut defs) = (Vec::new(), Vec::new());
+/// The register slots an instruction reads and writes, into `uses` and
+/// `defs` (cleared first; reused from one instruction to the next).
+fn operands(ins: &Instr, uses: &mut Vec<usize>, defs: &mut Vec<usize>) {
+    uses.clear();
+    defs.clear();
     let mut copy = *ins;
     copy.visit_regs(&mut |r, file, kind, width| {
         for i in 0..width {
@@ -108,7 +110,6 @@ fn operands(ins: &Instr) -> (Vec<usize>, Vec<usize>) {
             }
         }
     });
-    (uses, defs)
 }
 
 /// A scoreboard set on a slot, with the scoreboard's release count at the
@@ -182,9 +183,10 @@ pub fn calc_instr_deps(instrs: &mut [Instr]) {
         releases: [0; SCOREBOARDS],
     };
     let mut now = 0u64;
+    let (mut uses, mut defs) = (Vec::new(), Vec::new());
     for i in 0..instrs.len() {
         let pc = i as u32 * INSTR_BYTES;
-        let (uses, defs) = operands(&instrs[i]);
+        operands(&instrs[i], &mut uses, &mut defs);
         let sync = is_sync_point(&instrs[i].op) || targets.contains(&pc);
 
         // Scoreboards: RAW on uses, WAW and WAR on defs, all at a sync point.
