@@ -332,6 +332,11 @@ thread_local! {
     static CTX: RefCell<Ctx> = RefCell::new(Ctx::default());
 }
 
+/// Larger functions get a fresh `Ctx`, dropped after the run: the kept one
+/// stays as large as the largest function it served, and for a function
+/// this long its allocation is a negligible part of the compile.
+const KEEP_CTX_MAX_INSTRS: usize = 4096;
+
 /// One regalloc2 run with `gprs` registers, checked in debug builds.
 fn run(flat: &Flat<'_>, gprs: u8) -> Result<Output, Failed> {
     let env = machine_env(gprs);
@@ -339,10 +344,15 @@ fn run(flat: &Flat<'_>, gprs: u8) -> Result<Output, Failed> {
         validate_ssa: cfg!(debug_assertions),
         ..RegallocOptions::default()
     };
-    let out = CTX.with_borrow_mut(|ctx| {
+    let alloc = |ctx: &mut Ctx| {
         regalloc2::run_with_ctx(flat, &env, &opts, ctx).map_err(Failed::Alloc)?;
         Ok(std::mem::take(&mut ctx.output))
-    })?;
+    };
+    let out = if flat.num_insts() <= KEEP_CTX_MAX_INSTRS {
+        CTX.with_borrow_mut(alloc)?
+    } else {
+        alloc(&mut Ctx::default())?
+    };
     if cfg!(debug_assertions) {
         let mut checker = regalloc2::checker::Checker::new(flat, &env);
         checker.prepare(&out);
