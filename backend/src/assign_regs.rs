@@ -29,9 +29,10 @@ use crate::mir::MFunc;
 use crate::reg_pressure::max_live;
 use crate::spill::{SpillFrame, spills_class};
 use regalloc2::{
-    Block, Edit, Function, Inst, InstPosition, InstRange, MachineEnv, Operand, Output, PReg,
+    Block, Ctx, Edit, Function, Inst, InstPosition, InstRange, MachineEnv, Operand, Output, PReg,
     PRegSet, RegClass, RegallocOptions, VReg,
 };
+use std::cell::RefCell;
 
 /// Allocatable GPRs.
 pub const NUM_GPRS: u8 = 64;
@@ -54,7 +55,11 @@ struct Flat<'a> {
     preds: Vec<Vec<Block>>,
     params: Vec<Vec<VReg>>,
     args: Vec<Vec<Vec<VReg>>>,
-    operands: Vec<Vec<Operand>>,
+    /// Every instruction's operands, one after another: instruction `i`'s
+    /// are `operands[operand_start[i]..operand_start[i + 1]]` (one list,
+    /// not one allocation per instruction).
+    operands: Vec<Operand>,
+    operand_start: Vec<usize>,
 }
 
 impl<'a> Flat<'a> {
@@ -69,11 +74,12 @@ impl<'a> Flat<'a> {
             params: Vec::new(),
             args: Vec::new(),
             operands: Vec::new(),
+            operand_start: vec![0],
         };
         for b in &f.blocks {
             let start = flat.insts.len();
             for ins in &b.instrs {
-                let mut ops = Vec::new();
+                let ops = &mut flat.operands;
                 // The next free fixed register for use and def groups.
                 let (mut next_use, mut next_def) = (0u8, 0u8);
                 // visit_regs needs &mut; operands are collected from a copy.
@@ -103,7 +109,7 @@ impl<'a> Flat<'a> {
                         });
                     }
                 });
-                flat.operands.push(ops);
+                flat.operand_start.push(flat.operands.len());
                 flat.insts.push(ins);
             }
             flat.block_ranges.push(InstRange::new(
@@ -159,7 +165,7 @@ impl Function for Flat<'_> {
         &self.args[block.index()][succ_idx]
     }
     fn inst_operands(&self, insn: Inst) -> &[Operand] {
-        &self.operands[insn.index()]
+        &self.operands[self.operand_start[insn.index()]..self.operand_start[insn.index() + 1]]
     }
     fn inst_clobbers(&self, _insn: Inst) -> PRegSet {
         PRegSet::empty()
@@ -318,6 +324,19 @@ impl From<Failed> for BackendError {
     }
 }
 
+thread_local! {
+    /// regalloc2's working memory, kept between runs on a thread: it
+    /// clears and refills it for each function, so reusing it saves the
+    /// allocation and freeing of its many tables (a tenth of a small
+    /// shader's compile) and cannot change the result.
+    static CTX: RefCell<Ctx> = RefCell::new(Ctx::default());
+}
+
+/// Larger functions get a fresh `Ctx`, dropped after the run: the kept one
+/// stays as large as the largest function it served, and for a function
+/// this long its allocation is a negligible part of the compile.
+const KEEP_CTX_MAX_INSTRS: usize = 4096;
+
 /// One regalloc2 run with `gprs` registers, checked in debug builds.
 fn run(flat: &Flat<'_>, gprs: u8) -> Result<Output, Failed> {
     let env = machine_env(gprs);
@@ -325,7 +344,15 @@ fn run(flat: &Flat<'_>, gprs: u8) -> Result<Output, Failed> {
         validate_ssa: cfg!(debug_assertions),
         ..RegallocOptions::default()
     };
-    let out = regalloc2::run(flat, &env, &opts).map_err(Failed::Alloc)?;
+    let alloc = |ctx: &mut Ctx| {
+        regalloc2::run_with_ctx(flat, &env, &opts, ctx).map_err(Failed::Alloc)?;
+        Ok(std::mem::take(&mut ctx.output))
+    };
+    let out = if flat.num_insts() <= KEEP_CTX_MAX_INSTRS {
+        CTX.with_borrow_mut(alloc)?
+    } else {
+        alloc(&mut Ctx::default())?
+    };
     if cfg!(debug_assertions) {
         let mut checker = regalloc2::checker::Checker::new(flat, &env);
         checker.prepare(&out);

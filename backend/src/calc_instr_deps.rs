@@ -94,9 +94,11 @@ fn slot(r: &Reg, file: RegFile, i: u8) -> Option<usize> {
     }
 }
 
-/// The register slots an instruction reads and writes.
-fn operands(ins: &Instr) -> (Vec<usize>, Vec<usize>) {
-    let (mut uses, mut defs) = (Vec::new(), Vec::new());
+/// The register slots an instruction reads and writes, into `uses` and
+/// `defs` (cleared first; reused from one instruction to the next).
+fn operands(ins: &Instr, uses: &mut Vec<usize>, defs: &mut Vec<usize>) {
+    uses.clear();
+    defs.clear();
     let mut copy = *ins;
     copy.visit_regs(&mut |r, file, kind, width| {
         for i in 0..width {
@@ -108,28 +110,40 @@ fn operands(ins: &Instr) -> (Vec<usize>, Vec<usize>) {
             }
         }
     });
-    (uses, defs)
 }
+
+/// A scoreboard set on a slot, with the scoreboard's release count at the
+/// time: the mark lapses when the scoreboard is released, without a walk
+/// over every slot at each release.
+type Mark = Option<(u8, u32)>;
 
 struct State {
     /// Cycle at which each slot's fixed-latency value is ready.
     ready: Vec<u64>,
     /// The scoreboard a pending variable-latency write to the slot set.
-    write_sb: Vec<Option<u8>>,
+    write_sb: Vec<Mark>,
     /// The scoreboard a pending late read of the slot set.
-    read_sb: Vec<Option<u8>>,
+    read_sb: Vec<Mark>,
     /// Issue order of the scoreboards in use (oldest first).
     busy: Vec<u8>,
+    /// How many times each scoreboard has been released.
+    releases: [u32; SCOREBOARDS],
 }
 
 impl State {
     fn release(&mut self, sb: u8) {
         self.busy.retain(|&b| b != sb);
-        for s in self.write_sb.iter_mut().chain(self.read_sb.iter_mut()) {
-            if *s == Some(sb) {
-                *s = None;
-            }
-        }
+        self.releases[usize::from(sb)] += 1;
+    }
+
+    /// The scoreboard `mark` names, if it has not been released since.
+    fn pending(&self, mark: Mark) -> Option<u8> {
+        mark.filter(|&(sb, n)| self.releases[usize::from(sb)] == n)
+            .map(|(sb, _)| sb)
+    }
+
+    fn mark(&self, sb: u8) -> Mark {
+        Some((sb, self.releases[usize::from(sb)]))
     }
 
     /// A free scoreboard; when none is, the oldest, which the instruction
@@ -166,11 +180,13 @@ pub fn calc_instr_deps(instrs: &mut [Instr]) {
         write_sb: vec![None; 264],
         read_sb: vec![None; 264],
         busy: Vec::new(),
+        releases: [0; SCOREBOARDS],
     };
     let mut now = 0u64;
+    let (mut uses, mut defs) = (Vec::new(), Vec::new());
     for i in 0..instrs.len() {
         let pc = i as u32 * INSTR_BYTES;
-        let (uses, defs) = operands(&instrs[i]);
+        operands(&instrs[i], &mut uses, &mut defs);
         let sync = is_sync_point(&instrs[i].op) || targets.contains(&pc);
 
         // Scoreboards: RAW on uses, WAW and WAR on defs, all at a sync point.
@@ -179,11 +195,11 @@ pub fn calc_instr_deps(instrs: &mut [Instr]) {
             wait = st.busy.iter().fold(0, |m, &b| m | 1 << b);
         }
         for &s in &uses {
-            wait |= st.write_sb[s].map_or(0, |b| 1 << b);
+            wait |= st.pending(st.write_sb[s]).map_or(0, |b| 1 << b);
         }
         for &s in &defs {
-            wait |= st.write_sb[s].map_or(0, |b| 1 << b);
-            wait |= st.read_sb[s].map_or(0, |b| 1 << b);
+            wait |= st.pending(st.write_sb[s]).map_or(0, |b| 1 << b);
+            wait |= st.pending(st.read_sb[s]).map_or(0, |b| 1 << b);
         }
         for b in 0..SCOREBOARDS as u8 {
             if wait & 1 << b != 0 {
@@ -227,14 +243,14 @@ pub fn calc_instr_deps(instrs: &mut [Instr]) {
                     let sb = st.allocate(&mut wait);
                     ctrl.read_sb = sb;
                     for &s in &uses {
-                        st.read_sb[s] = Some(sb);
+                        st.read_sb[s] = st.mark(sb);
                     }
                 }
                 if !defs.is_empty() {
                     let sb = st.allocate(&mut wait);
                     ctrl.write_sb = sb;
                     for &s in &defs {
-                        st.write_sb[s] = Some(sb);
+                        st.write_sb[s] = st.mark(sb);
                         st.ready[s] = 0;
                     }
                 }

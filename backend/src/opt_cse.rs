@@ -75,8 +75,18 @@ pub fn cse(f: &mut MFunc) -> bool {
     if dead.is_empty() {
         return false;
     }
-    for &(b, i) in dead.iter().rev() {
-        f.blocks[b].instrs.remove(i);
+    // One pass per block (`dead` is in block walk order, ascending within
+    // a block): removing one by one moved the block's tail each time,
+    // quadratic in a long block.
+    dead.sort_unstable();
+    let mut dead = dead.into_iter().peekable();
+    for (b, block) in f.blocks.iter_mut().enumerate() {
+        let mut i = 0;
+        block.instrs.retain(|_| {
+            let drop = dead.next_if_eq(&(b, i)).is_some();
+            i += 1;
+            !drop
+        });
     }
     rename_uses(f, &rename);
     true

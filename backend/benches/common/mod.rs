@@ -43,9 +43,10 @@ pub const SCALES: [u32; 4] = [1, 10, 100, 1000];
 
 /// A compute shader of `units` identical straight-line sections, each
 /// loading four words of a storage buffer, mixing them with multiplies,
-/// XORs, shifts and adds into a running sum, and storing the sum: the
-/// compile work per section is the same, so compile time should grow
-/// linearly in `units`.
+/// XORs, shifts and adds into a running sum, and storing the sum after
+/// the loaded words: no value but the thread's base index and the sum
+/// outlives a section, so the compile work per section is the same and
+/// compile time should grow linearly in `units`.
 pub fn scaling_shader(units: u32) -> Vec<u8> {
     let mut b = Builder::new();
     b.set_version(1, 3);
@@ -104,7 +105,10 @@ pub fn scaling_shader(units: u32) -> Vec<u8> {
         let t = b.i_add(uint, None, o, words[3]).expect("add");
         sum = b.i_add(uint, None, sum, t).expect("add");
         let out = {
-            let off = c(&mut b, u);
+            // Past every loaded word: an index equal to a load's would be
+            // one value after CSE, live from that load to this store, and
+            // register pressure would grow with the shader.
+            let off = c(&mut b, 4 * units + u);
             let i = b.i_add(uint, None, base, off).expect("add");
             b.access_chain(elem_ptr, None, buf, [zero, i])
                 .expect("chain")

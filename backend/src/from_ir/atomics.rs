@@ -130,10 +130,10 @@ impl Isel<'_> {
             }
             _ => {}
         }
-        let aggregated = self.uniform.contains(&ptr)
+        let aggregated = self.divergence.is_uniform(ptr)
             && match op {
                 AtomicOp::IIncrement | AtomicOp::IDecrement => true,
-                AtomicOp::IAdd | AtomicOp::ISub => self.uniform.contains(&args[0]),
+                AtomicOp::IAdd | AtomicOp::ISub => self.divergence.is_uniform(args[0]),
                 _ => false,
             };
         if aggregated {

@@ -30,8 +30,9 @@ fn regs(f: &MFunc, ins: &Instr, kind: OperandKind, each: &mut dyn FnMut(u32)) {
 /// the needed registers, however long the chains of dead code.
 pub fn eliminate_dead_code(f: &mut MFunc) {
     let n = f.vregs.len();
-    // The pure instructions defining each register, (block, index).
-    let mut defined_by: Vec<Vec<(u32, u32)>> = vec![Vec::new(); n];
+    // The pure instructions defining registers, (register, block, index),
+    // grouped by register below: one list, not one per register.
+    let mut defs: Vec<(u32, u32, u32)> = Vec::new();
     let mut used = vec![false; n];
     let mut work = Vec::new();
     let need = |v: u32, used: &mut Vec<bool>, work: &mut Vec<u32>| {
@@ -49,8 +50,8 @@ pub fn eliminate_dead_code(f: &mut MFunc) {
         for (ii, ins) in b.instrs.iter().enumerate() {
             if is_pure(&ins.op) {
                 regs(f, ins, OperandKind::Def, &mut |v| {
-                    if let Some(d) = defined_by.get_mut(v as usize) {
-                        d.push((bi as u32, ii as u32));
+                    if (v as usize) < n {
+                        defs.push((v, bi as u32, ii as u32));
                     }
                 });
             } else {
@@ -60,13 +61,22 @@ pub fn eliminate_dead_code(f: &mut MFunc) {
             }
         }
     }
+    // The definitions of register `v` are defs[start[v]..start[v + 1]].
+    defs.sort_unstable_by_key(|&(v, ..)| v);
+    let mut start = vec![0usize; n + 1];
+    for &(v, ..) in &defs {
+        start[v as usize + 1] += 1;
+    }
+    for v in 0..n {
+        start[v + 1] += start[v];
+    }
     let mut live: Vec<Vec<bool>> = f
         .blocks
         .iter()
         .map(|b| b.instrs.iter().map(|i| !is_pure(&i.op)).collect())
         .collect();
     while let Some(v) = work.pop() {
-        for &(bi, ii) in &defined_by[v as usize] {
+        for &(_, bi, ii) in &defs[start[v as usize]..start[v as usize + 1]] {
             let (bi, ii) = (bi as usize, ii as usize);
             if !live[bi][ii] {
                 live[bi][ii] = true;

@@ -127,9 +127,7 @@ pub(crate) struct Isel<'a> {
     mem: memory::MemPlan,
     /// Workgroup variables of a task/mesh shader in the output ISBE.
     shared: shared::SharedLayout,
-    /// Values equal in every invocation (crate::uniformity).
-    uniform: FxHashSet<Value>,
-    /// Divergent branches and loops (crate::uniformity).
+    /// Divergent values, branches and loops (crate::uniformity).
     divergence: crate::uniformity::Divergence,
     /// Blocks an atomic's loop split off a block, to be laid out right
     /// after it (atomics.rs).
@@ -176,7 +174,6 @@ pub fn select(
     let divergence = crate::uniformity::Divergence::analyse(sh);
     let mut isel = Isel {
         shared: shared::SharedLayout::new(sh, shared_after),
-        uniform: divergence.uniform_values(sh),
         divergence,
         split_off: FxHashMap::default(),
         sh,

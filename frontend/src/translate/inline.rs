@@ -19,6 +19,7 @@ use crate::FrontendError;
 use rspirv::dr::{self, Block, Function, Instruction, Operand};
 use rustc_hash::{FxHashMap, FxHashSet};
 use spirv::Op;
+use std::borrow::Cow;
 
 /// More instructions than this after inlining is taken as a call tree
 /// built to exhaust memory.
@@ -29,18 +30,19 @@ const MAX_INSTRUCTIONS: usize = 1 << 20;
 /// stack.
 const MAX_CALL_DEPTH: usize = 64;
 
-/// `entry` with every call inlined, recursively.
-pub(super) fn inline_calls(
-    module: &dr::Module,
-    entry: &Function,
-) -> Result<Function, FrontendError> {
+/// `entry` with every call inlined, recursively; `entry` itself, not a
+/// copy, when it makes no calls (most shaders).
+pub(super) fn inline_calls<'m>(
+    module: &'m dr::Module,
+    entry: &'m Function,
+) -> Result<Cow<'m, Function>, FrontendError> {
     let has_calls = entry
         .blocks
         .iter()
         .flat_map(|b| &b.instructions)
         .any(|i| i.class.opcode == Op::FunctionCall);
     if !has_calls {
-        return Ok(entry.clone());
+        return Ok(Cow::Borrowed(entry));
     }
     let functions = module
         .functions
@@ -61,7 +63,7 @@ pub(super) fn inline_calls(
         stack: Vec::new(),
         size: 0,
     };
-    inliner.inline_body(entry)
+    inliner.inline_body(entry).map(Cow::Owned)
 }
 
 struct Inliner<'m> {

@@ -85,7 +85,7 @@ pub(crate) fn translate_module(
     let mut shader = Shader::new(entry.stage, entry.name.clone());
     shader.workgroup_size = modes.workgroup_size;
     shader.mesh = modes.mesh;
-    let function = &inline::inline_calls(module, function)?;
+    let function = &*inline::inline_calls(module, function)?;
     images::reject_images(&info, function)?;
     let cfg = Cfg::build(&mut shader, function)?;
 
