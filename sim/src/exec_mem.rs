@@ -62,12 +62,13 @@ impl Warp<'_> {
         let n = o.size.bytes();
         self.each(mask, |w, l| {
             let addr = w.address(l, &o.addr, o.space, o.offset, pc)?;
-            let data = o.size.store(w.src_group(l, &o.data, o.size.regs(), pc)?);
+            let stored = o.size.store(w.src_group(l, &o.data, o.size.regs(), pc)?);
+            let data = &stored[..n as usize];
             let fail = |f| mem_error(f, pc, l, space(o.space), addr, n);
             match o.space {
-                MemSpace::Global => env.global.write(addr, &data).map_err(fail),
-                MemSpace::Shared => write(&mut env.local.shared, addr, &data).map_err(fail),
-                MemSpace::Local => write(&mut env.local.local[l], addr, &data).map_err(fail),
+                MemSpace::Global => env.global.write(addr, data).map_err(fail),
+                MemSpace::Shared => write(&mut env.local.shared, addr, data).map_err(fail),
+                MemSpace::Local => write(&mut env.local.local[l], addr, data).map_err(fail),
             }
         })
     }

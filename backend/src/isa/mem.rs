@@ -126,10 +126,15 @@ impl MemSize {
         }
         regs
     }
-    /// The bytes a store of `regs` writes (the low bytes below 32 bits).
-    pub fn store(self, regs: [u32; 4]) -> Vec<u8> {
-        let all: Vec<u8> = regs.iter().flat_map(|r| r.to_le_bytes()).collect();
-        all[..self.bytes() as usize].to_vec()
+    /// The bytes a store of `regs` writes (the low bytes below 32 bits):
+    /// the first `self.bytes()` of the array. A fixed array, as the
+    /// simulator runs this once per lane of every store.
+    pub fn store(self, regs: [u32; 4]) -> [u8; 16] {
+        let mut bytes = [0u8; 16];
+        for (c, r) in bytes.chunks_exact_mut(4).zip(regs) {
+            c.copy_from_slice(&r.to_le_bytes());
+        }
+        bytes
     }
 }
 
