@@ -225,8 +225,9 @@ impl<'r> Warp<'r> {
                 issued,
                 lanes,
             };
-            let handback = self.run_converged(program, pc, active, others, &mut counts);
+            let handback = self.run_converged(program, pc, active, others, &mut counts, env);
             steps = counts.steps;
+            let handback = handback?;
             let Some(pc) = handback else {
                 continue;
             };
