@@ -5,7 +5,7 @@
 
 use crate::error::SimError;
 use crate::exec::mem_error;
-use crate::memory::{MemFault, Space, range};
+use crate::memory::{MemFault, Space, copy_access, range};
 use crate::warp::{Env, Warp};
 use spvsass_backend::isa::{MemSpace, Op, OpAtom, OpLd, OpLdc, OpRed, OpSt, Src};
 
@@ -42,10 +42,9 @@ impl Warp<'_> {
         offset: i32,
         pc: u32,
     ) -> Result<u64, SimError> {
-        let r = self.src_group(lane, addr, space.addr_regs(), pc)?;
         let base = match space {
-            MemSpace::Global => u64::from(r[0]) | u64::from(r[1]) << 32,
-            MemSpace::Shared | MemSpace::Local => u64::from(r[0]),
+            MemSpace::Global => wide(self.src_group(lane, addr, 2, pc)?),
+            MemSpace::Shared | MemSpace::Local => u64::from(self.src(lane, addr, pc)?),
         };
         Ok(base.wrapping_add_signed(i64::from(offset)))
     }
@@ -172,7 +171,7 @@ fn slice(mem: &[u8], addr: u64, n: u32) -> Result<&[u8], MemFault> {
 }
 
 fn write(mem: &mut [u8], addr: u64, data: &[u8]) -> Result<(), MemFault> {
-    cell(mem, addr, data.len() as u32)?.copy_from_slice(data);
+    copy_access(cell(mem, addr, data.len() as u32)?, data);
     Ok(())
 }
 
