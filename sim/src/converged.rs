@@ -1,20 +1,19 @@
 //! The converged path of the scheduling loop: the group the scheduler
 //! picked (the ready lanes at the smallest pc) stays the group it would
-//! pick while it runs ALU ops, memory ops and uniform branches and its pc
-//! stays below that of every other ready lane, so those instructions need
-//! neither the scheduler nor per-lane program counters. A guard that
-//! splits the group does not end it for an ALU or memory op: the lanes
-//! whose guard fails only advance, as in the general step. The path runs
-//! them on one pc and hands back at the first instruction it does not take
-//! (a barrier, convergence or warp-wide op, a branch that splits the
-//! group, the step limit), where the general step runs that one with the
-//! same state it would have seen; or, once the group reaches or passes
+//! pick while it runs ALU ops and uniform branches and its pc stays below
+//! that of every other ready lane, so those instructions need neither the
+//! scheduler nor per-lane program counters. An ALU guard that splits the
+//! group only masks the write (the lanes whose guard fails advance, as in
+//! the general step). The path runs them on one pc and hands back at the
+//! first instruction it does not take (a memory, barrier, convergence or
+//! warp-wide op, a branch that splits the group, the step limit), where
+//! the general step runs that one with
+//! the same state it would have seen; or, once the group reaches or passes
 //! another ready lane's pc, to the scheduler.
 
-use crate::error::SimError;
 use crate::exec_row::{RowIsa, RowValue, eval_row_any};
 use crate::program::Program;
-use crate::warp::{Env, Row, Warp, lanes};
+use crate::warp::{Row, Warp, lanes};
 use spvsass_backend::isa::{Dst, Op, Target};
 use spvsass_backend::program::INSTR_BYTES;
 
@@ -32,8 +31,7 @@ impl Warp<'_> {
     /// long as it stays the scheduler's pick. Returns the pc of the first
     /// instruction it left to the general step, or `None` when the
     /// scheduler must pick the next group; the lanes of `active` are at
-    /// the pc it stopped at (for an error, the pc of the memory op that
-    /// failed).
+    /// the pc it stopped at.
     pub(crate) fn run_converged(
         &mut self,
         program: &Program,
@@ -41,17 +39,14 @@ impl Warp<'_> {
         active: u32,
         others: u32,
         counts: &mut Issues<'_>,
-        env: &mut Env<'_>,
-    ) -> Result<Option<u32>, SimError> {
+    ) -> Option<u32> {
         match program.row_isa {
-            RowIsa::Portable => {
-                self.run_converged_portable(program, pc, active, others, counts, env)
-            }
+            RowIsa::Portable => self.run_converged_portable(program, pc, active, others, counts),
             #[cfg(target_arch = "x86_64")]
             // SAFETY: `RowIsa::detect` chose this build only after checking
             // that the CPU has AVX2 and FMA.
             RowIsa::Avx2Fma => unsafe {
-                self.run_converged_avx2_fma(program, pc, active, others, counts, env)
+                self.run_converged_avx2_fma(program, pc, active, others, counts)
             },
         }
     }
@@ -63,9 +58,8 @@ impl Warp<'_> {
         active: u32,
         others: u32,
         counts: &mut Issues<'_>,
-        env: &mut Env<'_>,
-    ) -> Result<Option<u32>, SimError> {
-        self.run_converged_any(program, pc, active, others, counts, env)
+    ) -> Option<u32> {
+        self.run_converged_any(program, pc, active, others, counts)
     }
 
     /// The loop compiled with AVX2 and FMA, the row ops inlined into it:
@@ -79,9 +73,8 @@ impl Warp<'_> {
         active: u32,
         others: u32,
         counts: &mut Issues<'_>,
-        env: &mut Env<'_>,
-    ) -> Result<Option<u32>, SimError> {
-        self.run_converged_any(program, pc, active, others, counts, env)
+    ) -> Option<u32> {
+        self.run_converged_any(program, pc, active, others, counts)
     }
 
     /// The body of both builds.
@@ -93,11 +86,9 @@ impl Warp<'_> {
         active: u32,
         others: u32,
         counts: &mut Issues<'_>,
-        env: &mut Env<'_>,
-    ) -> Result<Option<u32>, SimError> {
+    ) -> Option<u32> {
         let start = pc;
         let mut handback = Some(pc);
-        let mut failed = None;
         loop {
             let index = (pc / INSTR_BYTES) as usize;
             let Some(instr) = program.instrs().get(index) else {
@@ -114,27 +105,17 @@ impl Warp<'_> {
                     _ => break,
                 },
                 op => {
-                    // Memory ops run lane by lane, in the general step's
-                    // own code.
-                    if let Some(done) = self.memory_op(op, exec, pc, env) {
-                        if let Err(e) = done {
-                            failed = Some(e);
-                            break;
-                        }
-                        pc + INSTR_BYTES
-                    } else {
-                        let Some(form) = program.row_form(index) else {
-                            break;
-                        };
-                        let x = form.srcs.map(|s| program.src_row(&self.gpr, s));
-                        let held = self.pred_mask(u32::MAX, &form.pred);
-                        match eval_row_any(op, x, held) {
-                            Some(RowValue::Row(row)) => self.write_lanes(exec, form.dst, &row),
-                            Some(RowValue::Mask(m)) => self.write_pred(exec, form.dst, m),
-                            None => break,
-                        }
-                        pc + INSTR_BYTES
+                    let Some(form) = program.row_form(index) else {
+                        break;
+                    };
+                    let x = form.srcs.map(|s| program.src_row(&self.gpr, s));
+                    let held = self.pred_mask(u32::MAX, &form.pred);
+                    match eval_row_any(op, x, held) {
+                        Some(RowValue::Row(row)) => self.write_lanes(exec, form.dst, &row),
+                        Some(RowValue::Mask(m)) => self.write_pred(exec, form.dst, m),
+                        None => break,
                     }
+                    pc + INSTR_BYTES
                 }
             };
             counts.steps += 1;
@@ -156,7 +137,7 @@ impl Warp<'_> {
                 }
             }
         }
-        failed.map_or(Ok(handback), Err)
+        handback
     }
 
     /// Writes the lanes of `mask` of `row` to `dst` (a register; RZ drops

@@ -7,29 +7,9 @@ use crate::error::SimError;
 use crate::exec::mem_error;
 use crate::memory::{MemFault, Space, copy_access, range};
 use crate::warp::{Env, Warp};
-use spvsass_backend::isa::{MemSpace, Op, OpAtom, OpLd, OpLdc, OpRed, OpSt, Src};
+use spvsass_backend::isa::{MemSpace, OpAtom, OpLd, OpLdc, OpRed, OpSt, Src};
 
 impl Warp<'_> {
-    /// Runs `op` for the lanes of `mask` if it is a load, store, atomic or
-    /// LDC (`None` for any other op): the converged path's way to the
-    /// general step's per-lane code. Memory ops do not move pcs.
-    pub(crate) fn memory_op(
-        &mut self,
-        op: &Op,
-        mask: u32,
-        pc: u32,
-        env: &mut Env<'_>,
-    ) -> Option<Result<(), SimError>> {
-        Some(match op {
-            Op::Ld(o) => self.load(mask, o, pc, env),
-            Op::St(o) => self.store(mask, o, pc, env),
-            Op::Atom(o) => self.atom(mask, o, pc, env),
-            Op::Red(o) => self.red(mask, o, pc, env),
-            Op::Ldc(o) => self.ldc(mask, o, pc),
-            _ => return None,
-        })
-    }
-
     /// The address a lane accesses: the register (a pair for global memory)
     /// plus the offset. Computed in 64 bits, so an offset that takes a
     /// shared or local address below zero gives a huge address, which is

@@ -225,9 +225,8 @@ impl<'r> Warp<'r> {
                 issued,
                 lanes,
             };
-            let handback = self.run_converged(program, pc, active, others, &mut counts, env);
+            let handback = self.run_converged(program, pc, active, others, &mut counts);
             steps = counts.steps;
-            let handback = handback?;
             let Some(pc) = handback else {
                 continue;
             };

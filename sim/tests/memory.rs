@@ -495,9 +495,9 @@ fn barrier_after_some_lanes_exit_releases_the_rest() {
     assert_eq!(words(res.global.buffer(base).expect("mapped")), [16]);
 }
 
-/// Lanes 0..16 set P0; the program's group stays converged, so the
-/// guarded ops below run on the converged path with the guard splitting
-/// the group.
+/// Lanes 0..16 set P0; the group stays whole, so a guarded ALU op below
+/// runs on the converged path with its guard splitting the group, and a
+/// guarded memory op on the general step.
 fn split_by_p0() -> Vec<Instr> {
     let mut prog = lane_offsets().to_vec();
     prog.push(isetp(0, IntCmp::Lt, reg(4), imm(16)));
