@@ -137,7 +137,8 @@ fn visitor_reports_group_widths() {
 fn load_extends_and_store_truncates() {
     assert_eq!(MemSize::S8.load(&[0xfe]), [0xffff_fffe, 0, 0, 0]);
     assert_eq!(MemSize::U16.load(&[0x34, 0x92]), [0x9234, 0, 0, 0]);
-    assert_eq!(MemSize::S16.store([0x1234_5678, 0, 0, 0]), [0x78, 0x56]);
+    let stored = MemSize::S16.store([0x1234_5678, 0, 0, 0]);
+    assert_eq!(&stored[..MemSize::S16.bytes() as usize], [0x78, 0x56]);
 }
 
 #[test]

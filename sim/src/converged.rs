@@ -2,10 +2,12 @@
 //! picked (the ready lanes at the smallest pc) stays the group it would
 //! pick while it runs ALU ops and uniform branches and its pc stays below
 //! that of every other ready lane, so those instructions need neither the
-//! scheduler nor per-lane program counters. The path runs them on one pc
-//! and hands back at the first instruction it does not take (a memory,
-//! barrier, convergence or warp-wide op, a branch or ALU guard that splits
-//! the group, the step limit), where the general step runs that one with
+//! scheduler nor per-lane program counters. An ALU guard that splits the
+//! group only masks the write (the lanes whose guard fails advance, as in
+//! the general step). The path runs them on one pc and hands back at the
+//! first instruction it does not take (a memory, barrier, convergence or
+//! warp-wide op, a branch that splits the group, the step limit), where
+//! the general step runs that one with
 //! the same state it would have seen; or, once the group reaches or passes
 //! another ready lane's pc, to the scheduler.
 
@@ -103,11 +105,6 @@ impl Warp<'_> {
                     _ => break,
                 },
                 op => {
-                    // A guard that splits the group leaves it to the
-                    // general step.
-                    if exec != active {
-                        break;
-                    }
                     let Some(form) = program.row_form(index) else {
                         break;
                     };

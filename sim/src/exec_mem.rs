@@ -5,7 +5,7 @@
 
 use crate::error::SimError;
 use crate::exec::mem_error;
-use crate::memory::{MemFault, Space, range};
+use crate::memory::{MemFault, Space, copy_access, range};
 use crate::warp::{Env, Warp};
 use spvsass_backend::isa::{MemSpace, OpAtom, OpLd, OpLdc, OpRed, OpSt, Src};
 
@@ -22,10 +22,9 @@ impl Warp<'_> {
         offset: i32,
         pc: u32,
     ) -> Result<u64, SimError> {
-        let r = self.src_group(lane, addr, space.addr_regs(), pc)?;
         let base = match space {
-            MemSpace::Global => u64::from(r[0]) | u64::from(r[1]) << 32,
-            MemSpace::Shared | MemSpace::Local => u64::from(r[0]),
+            MemSpace::Global => wide(self.src_group(lane, addr, 2, pc)?),
+            MemSpace::Shared | MemSpace::Local => u64::from(self.src(lane, addr, pc)?),
         };
         Ok(base.wrapping_add_signed(i64::from(offset)))
     }
@@ -62,12 +61,13 @@ impl Warp<'_> {
         let n = o.size.bytes();
         self.each(mask, |w, l| {
             let addr = w.address(l, &o.addr, o.space, o.offset, pc)?;
-            let data = o.size.store(w.src_group(l, &o.data, o.size.regs(), pc)?);
+            let stored = o.size.store(w.src_group(l, &o.data, o.size.regs(), pc)?);
+            let data = &stored[..n as usize];
             let fail = |f| mem_error(f, pc, l, space(o.space), addr, n);
             match o.space {
-                MemSpace::Global => env.global.write(addr, &data).map_err(fail),
-                MemSpace::Shared => write(&mut env.local.shared, addr, &data).map_err(fail),
-                MemSpace::Local => write(&mut env.local.local[l], addr, &data).map_err(fail),
+                MemSpace::Global => env.global.write(addr, data).map_err(fail),
+                MemSpace::Shared => write(&mut env.local.shared, addr, data).map_err(fail),
+                MemSpace::Local => write(&mut env.local.local[l], addr, data).map_err(fail),
             }
         })
     }
@@ -151,7 +151,7 @@ fn slice(mem: &[u8], addr: u64, n: u32) -> Result<&[u8], MemFault> {
 }
 
 fn write(mem: &mut [u8], addr: u64, data: &[u8]) -> Result<(), MemFault> {
-    cell(mem, addr, data.len() as u32)?.copy_from_slice(data);
+    copy_access(cell(mem, addr, data.len() as u32)?, data);
     Ok(())
 }
 

@@ -167,7 +167,7 @@ impl GlobalMemory {
             None => &mut Arc::make_mut(&mut self.buffers[i])[start..start + n as usize],
             Some(o) => o.cell(addr, &self.buffers[i], start, n, false),
         };
-        cell.copy_from_slice(bytes);
+        copy_access(cell, bytes);
         Ok(())
     }
 
@@ -254,4 +254,16 @@ pub(crate) fn range(offset: u64, n: u32, len: usize) -> Result<usize, MemFault> 
         });
     }
     Ok(offset as usize)
+}
+
+/// Copies an access's bytes (`src` and `dst` of one of the access sizes)
+/// with a move of fixed size where the size is a word or more, rather
+/// than a call to `memcpy`.
+pub(crate) fn copy_access(dst: &mut [u8], src: &[u8]) {
+    match src.len() {
+        4 => dst[..4].copy_from_slice(&src[..4]),
+        8 => dst[..8].copy_from_slice(&src[..8]),
+        16 => dst[..16].copy_from_slice(&src[..16]),
+        _ => dst.copy_from_slice(src),
+    }
 }

@@ -494,3 +494,74 @@ fn barrier_after_some_lanes_exit_releases_the_rest() {
     run(&p, 32, &mut res).expect("runs");
     assert_eq!(words(res.global.buffer(base).expect("mapped")), [16]);
 }
+
+/// Lanes 0..16 set P0; the group stays whole, so a guarded ALU op below
+/// runs on the converged path with its guard splitting the group, and a
+/// guarded memory op on the general step.
+fn split_by_p0() -> Vec<Instr> {
+    let mut prog = lane_offsets().to_vec();
+    prog.push(isetp(0, IntCmp::Lt, reg(4), imm(16)));
+    prog
+}
+
+#[test]
+fn a_guard_that_splits_the_group_runs_alu_and_shared_ops_for_its_lanes_only() {
+    let (mut res, base) = with_buffer(vec![0; 32 * 4]);
+    res.shared_bytes = 32 * 4;
+    let mut prog = split_by_p0();
+    prog.extend(base_in_r2(base));
+    prog.extend([
+        mov(6, imm(7)),
+        guarded(p(0), iadd3(6, reg(4), imm(100), RZ)),
+        guarded(
+            not_p(0),
+            st(MemSpace::Shared, MemSize::B32, reg(5), 0, reg(6)),
+        ),
+        guarded(p(0), st(MemSpace::Shared, MemSize::B32, reg(5), 0, reg(4))),
+        // Lanes 0..16 overwrite their word with R6 and read it back into R9;
+        // the other lanes' R9 stays 5.
+        mov(9, imm(5)),
+        guarded(p(0), st(MemSpace::Shared, MemSize::B32, reg(5), 0, reg(6))),
+        guarded(p(0), ld(MemSpace::Shared, MemSize::B32, 9, reg(5), 0)),
+        ld(MemSpace::Shared, MemSize::B32, 10, reg(5), 0),
+        iadd3(9, reg(9), reg(10), RZ),
+        iadd3(2, reg(2), reg(5), RZ),
+        st(MemSpace::Global, MemSize::B32, reg(2), 0, reg(9)),
+        exit(),
+    ]);
+    run(&prog, 32, &mut res).expect("runs");
+    let want: Vec<u32> = (0..32)
+        .map(|l| if l < 16 { 2 * (l + 100) } else { 5 + 7 })
+        .collect();
+    assert_eq!(words(res.global.buffer(base).expect("mapped")), want);
+}
+
+#[test]
+fn a_shared_store_under_a_split_guard_names_its_first_lane_out_of_bounds() {
+    let mut res = Resources {
+        shared_bytes: 16 * 4,
+        ..Resources::default()
+    };
+    let mut prog = split_by_p0();
+    prog.extend([
+        /* 0x30 */ guarded(p(0), st(MemSpace::Shared, MemSize::B32, reg(5), 0, reg(4))),
+        /* 0x40 */
+        guarded(
+            not_p(0),
+            st(MemSpace::Shared, MemSize::B32, reg(5), 0, reg(4)),
+        ),
+        exit(),
+    ]);
+    let err = run(&prog, 32, &mut res).expect_err("lanes 16.. are out of bounds");
+    assert_eq!(
+        err,
+        SimError::Memory {
+            pc: 0x40,
+            lane: 16,
+            space: Space::Shared,
+            addr: 64,
+            bytes: 4,
+            fault: MemFault::OutOfBounds { base: 0, size: 64 },
+        }
+    );
+}

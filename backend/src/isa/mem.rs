@@ -111,25 +111,34 @@ impl MemSize {
     }
     /// The register values a load of `bytes` (little-endian, `self.bytes()`
     /// long) produces: zero- or sign-extended below 32 bits.
+    /// Inlined with a word count fixed per size, as the simulator runs
+    /// this once per lane of every load.
+    #[inline]
     pub fn load(self, bytes: &[u8]) -> [u32; 4] {
+        let word =
+            |i: usize| u32::from_le_bytes([bytes[i], bytes[i + 1], bytes[i + 2], bytes[i + 3]]);
         let mut regs = [0u32; 4];
         match self {
             MemSize::U8 => regs[0] = u32::from(bytes[0]),
             MemSize::S8 => regs[0] = bytes[0] as i8 as i32 as u32,
             MemSize::U16 => regs[0] = u32::from(u16::from_le_bytes([bytes[0], bytes[1]])),
             MemSize::S16 => regs[0] = i16::from_le_bytes([bytes[0], bytes[1]]) as i32 as u32,
-            MemSize::B32 | MemSize::B64 | MemSize::B128 => {
-                for (r, c) in regs.iter_mut().zip(bytes.chunks_exact(4)) {
-                    *r = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
-                }
-            }
+            MemSize::B32 => regs[0] = word(0),
+            MemSize::B64 => regs[..2].copy_from_slice(&[word(0), word(4)]),
+            MemSize::B128 => regs = [word(0), word(4), word(8), word(12)],
         }
         regs
     }
-    /// The bytes a store of `regs` writes (the low bytes below 32 bits).
-    pub fn store(self, regs: [u32; 4]) -> Vec<u8> {
-        let all: Vec<u8> = regs.iter().flat_map(|r| r.to_le_bytes()).collect();
-        all[..self.bytes() as usize].to_vec()
+    /// The bytes a store of `regs` writes (the low bytes below 32 bits):
+    /// the first `self.bytes()` of the array. A fixed array, as the
+    /// simulator runs this once per lane of every store.
+    #[inline]
+    pub fn store(self, regs: [u32; 4]) -> [u8; 16] {
+        let mut bytes = [0u8; 16];
+        for (c, r) in bytes.chunks_exact_mut(4).zip(regs) {
+            c.copy_from_slice(&r.to_le_bytes());
+        }
+        bytes
     }
 }
 
