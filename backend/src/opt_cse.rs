@@ -23,7 +23,11 @@ pub fn cse(f: &mut MFunc) -> bool {
             children[*d].push(b);
         }
     }
-    let mut table: FxHashMap<Instr, u32> = FxHashMap::default();
+    // Sized for every instruction up front: growing it rehashed each
+    // whole instruction again, a large part of the pass.
+    let candidates = f.blocks.iter().map(|b| b.instrs.len()).sum();
+    let mut table: FxHashMap<Instr, u32> =
+        FxHashMap::with_capacity_and_hasher(candidates, Default::default());
     let mut rename: FxHashMap<u32, u32> = FxHashMap::default();
     let mut dead: Vec<(usize, usize)> = Vec::new();
     // (block, entering): on leaving a block its expressions go out of scope.

@@ -46,7 +46,9 @@ impl Cfg {
                 ),
             ));
         }
-        let mut labels = FxHashMap::default();
+        // Every map holds about one entry per block: sized once, not grown.
+        let n = function.blocks.len();
+        let mut labels = FxHashMap::with_capacity_and_hasher(n, Default::default());
         for block in &function.blocks {
             let (inst, label) = label(block)?;
             if labels
@@ -58,8 +60,8 @@ impl Cfg {
         }
         let mut cfg = Cfg {
             labels,
-            preds: FxHashMap::default(),
-            succs: FxHashMap::default(),
+            preds: FxHashMap::with_capacity_and_hasher(n, Default::default()),
+            succs: FxHashMap::with_capacity_and_hasher(n, Default::default()),
             reachable: FxHashSet::default(),
         };
         for block in &function.blocks {

@@ -5,15 +5,17 @@
 //! it rather than a type declaration.
 
 use super::module_info::ModuleInfo;
-use super::operands::{opcode_name, unsupported};
+use super::operands::unsupported;
 use crate::FrontendError;
 use rspirv::dr::{Function, Operand};
 use spirv::Op;
 
 pub(super) fn reject_images(info: &ModuleInfo, function: &Function) -> Result<(), FrontendError> {
     for inst in function.blocks.iter().flat_map(|b| &b.instructions) {
-        let name = opcode_name(inst);
-        let image_op = name.starts_with("OpImage") || inst.class.opcode == Op::SampledImage;
+        // The grammar's name, without the "Op" prefix: no String per
+        // instruction.
+        let image_op =
+            inst.class.opname.starts_with("Image") || inst.class.opcode == Op::SampledImage;
         let image_result = inst.result_type.is_some_and(|t| is_image_type(info, t));
         if image_op || image_result {
             return Err(unsupported(
