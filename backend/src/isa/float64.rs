@@ -231,14 +231,7 @@ impl OpDSetP {
     }
     pub fn decode(w: &InstWord) -> Result<Self, DecodeError> {
         let (a, b, _) = w.get_alu_srcs(true)?;
-        let cmp_bits = w.get(Self::CMP);
-        let cmp = FloatCmp::ALL
-            .into_iter()
-            .find(|c| c.bits() == cmp_bits)
-            .ok_or(DecodeError::BadField {
-                field: "DSETP comparison",
-                value: cmp_bits,
-            })?;
+        let cmp = FloatCmp::decode(w.get(Self::CMP), "DSETP comparison")?;
         Ok(OpDSetP {
             dst: get_dst(w, field::PDST0, RegFile::Pred),
             cmp,

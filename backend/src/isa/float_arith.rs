@@ -45,6 +45,17 @@ impl FloatCmp {
         let i = FloatCmp::ALL.iter().position(|c| *c == self).unwrap_or(0) as u64;
         if i < 6 { i + 1 } else { i + 3 }
     }
+    /// The comparison encoded as `bits`; `op` names the instruction in the
+    /// error (FSETP and DSETP share the field).
+    pub(crate) fn decode(bits: u64, op: &'static str) -> Result<FloatCmp, DecodeError> {
+        FloatCmp::ALL
+            .into_iter()
+            .find(|c| c.bits() == bits)
+            .ok_or(DecodeError::BadField {
+                field: op,
+                value: bits,
+            })
+    }
     pub fn name(self) -> &'static str {
         match self {
             FloatCmp::OrdLt => "LT",
@@ -112,14 +123,7 @@ impl OpFSetP {
     }
     pub fn decode(w: &InstWord) -> Result<Self, DecodeError> {
         let (a, b, _) = w.get_alu_srcs(true)?;
-        let cmp_bits = w.get(Self::CMP);
-        let cmp = FloatCmp::ALL
-            .into_iter()
-            .find(|c| c.bits() == cmp_bits)
-            .ok_or(DecodeError::BadField {
-                field: "FSETP comparison",
-                value: cmp_bits,
-            })?;
+        let cmp = FloatCmp::decode(w.get(Self::CMP), "FSETP comparison")?;
         let combine = PredCombine::decode(w.get(Self::COMBINE))?;
         Ok(OpFSetP {
             dst: get_dst(w, field::PDST0, RegFile::Pred),
