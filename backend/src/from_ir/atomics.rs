@@ -27,9 +27,9 @@ use super::places::resolve;
 use super::{Comp, Isel};
 use crate::error::BackendError;
 use crate::isa::{
-    BitOp, Dst, FloatArith, Instr, IntCmp, IsbeAccess, IsbeSize, Op, OpBit, OpBra, OpFArith,
-    OpFMnMx, OpIAdd3, OpIMad, OpIMnMx, OpISetP, OpIsbeWr, OpLop3, OpMatch, OpShfl, OpVote,
-    PredCombine, PredSrc, Reg, RegFile, ShflMode, SpecialReg, Src, Target, VoteMode,
+    BitOp, Dst, FloatArith, Instr, IntCmp, IsbeAccess, IsbeSize, Op, OpBit, OpFArith, OpFMnMx,
+    OpIAdd3, OpIMad, OpIMnMx, OpISetP, OpIsbeWr, OpLop3, OpMatch, OpShfl, OpVote, PredCombine,
+    PredSrc, Reg, RegFile, ShflMode, SpecialReg, Src, VoteMode,
 };
 use crate::mir::MFunc;
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -256,18 +256,7 @@ impl Isel<'_> {
     /// instructions go to the block after it.
     fn match_loop(&mut self, op: AtomicOp, addr: Src, vals: &[Src]) -> Comp {
         let lane = Src::reg(Reg::Virt(self.special_reg(SpecialReg::LaneId)));
-        let head = self.f.new_block();
-        let latch = self.f.new_block();
-        let done = self.f.new_block();
-        self.split_off
-            .entry(self.cur)
-            .or_default()
-            .extend([head, latch, done]);
-        self.emit(Instr::new(Op::Bra(OpBra {
-            target: Target::Block(head as u32),
-        })));
-        self.f.add_edge(self.cur, head, Vec::new());
-        self.cur = head;
+        let (inner, _) = self.open_inner_loop(Vec::new());
         let group = self.def(PredSrc::TRUE, |dst| {
             Op::Match(OpMatch {
                 dst,
@@ -320,20 +309,7 @@ impl Isel<'_> {
         );
         // The leaders leave; the others go round again through the latch
         // (a block of its own: no critical edge to split).
-        self.emit(Instr::guarded(
-            PredSrc::reg(Reg::Virt(p)),
-            Op::Bra(OpBra {
-                target: Target::Block(done as u32),
-            }),
-        ));
-        self.f.add_edge(head, done, Vec::new());
-        self.f.add_edge(head, latch, Vec::new());
-        self.cur = latch;
-        self.emit(Instr::new(Op::Bra(OpBra {
-            target: Target::Block(head as u32),
-        })));
-        self.f.add_edge(latch, head, Vec::new());
-        self.cur = done;
+        self.close_inner_loop(inner, p, Vec::new());
         Comp::Reg(old)
     }
 }

@@ -23,8 +23,8 @@
 use super::memory::AtomicWord;
 use super::{Comp, Isel};
 use crate::isa::{
-    AtomOp, AtomType, Dst, Instr, IntCmp, MemSize, Op, OpAtom, OpBra, OpISetP, OpLd, PredCombine,
-    PredSrc, Reg, RegFile, Src, Target,
+    AtomOp, AtomType, Dst, Instr, IntCmp, MemSize, Op, OpAtom, OpISetP, OpLd, PredCombine, PredSrc,
+    Reg, RegFile, Src,
 };
 use spvsass_frontend::ir::AtomicOp;
 
@@ -40,20 +40,8 @@ impl Isel<'_> {
             space: word.space,
             size: MemSize::B32,
         })));
-        let head = self.f.new_block();
-        let latch = self.f.new_block();
-        let done = self.f.new_block();
-        self.split_off
-            .entry(self.cur)
-            .or_default()
-            .extend([head, latch, done]);
-        self.emit(Instr::new(Op::Bra(OpBra {
-            target: Target::Block(head as u32),
-        })));
-        self.f.add_edge(self.cur, head, vec![old0]);
-        self.cur = head;
-        let old = self.f.new_vreg(RegFile::Gpr);
-        self.f.blocks[head].params = vec![old];
+        let (inner, params) = self.open_inner_loop(vec![old0]);
+        let old = params[0];
         let o = Src::reg(Reg::Virt(old));
         let new = self.f.new_vreg(RegFile::Gpr);
         let dst = Dst::Reg(Reg::Virt(new));
@@ -78,20 +66,7 @@ impl Isel<'_> {
             srcs: [Src::reg(Reg::Virt(got)), o],
             accum: PredSrc::TRUE,
         })));
-        self.emit(Instr::guarded(
-            PredSrc::reg(Reg::Virt(stored)),
-            Op::Bra(OpBra {
-                target: Target::Block(done as u32),
-            }),
-        ));
-        self.f.add_edge(head, done, Vec::new());
-        self.f.add_edge(head, latch, Vec::new());
-        self.cur = latch;
-        self.emit(Instr::new(Op::Bra(OpBra {
-            target: Target::Block(head as u32),
-        })));
-        self.f.add_edge(latch, head, vec![got]);
-        self.cur = done;
+        self.close_inner_loop(inner, stored, vec![got]);
         Comp::Reg(got)
     }
 }

@@ -16,6 +16,7 @@ mod float64;
 mod float64_div;
 mod geometric;
 mod idiv;
+mod inner_loop;
 mod math;
 mod matrix;
 mod mem_atomics;

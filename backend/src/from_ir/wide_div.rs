@@ -28,8 +28,8 @@
 use super::{Comp, Isel};
 use crate::error::BackendError;
 use crate::isa::{
-    Dst, FALSE, Instr, IntCmp, Op, OpBra, OpIAdd3, OpIAdd3X, OpISetP, OpMov, OpSel, OpShf,
-    PredCombine, PredSrc, Reg, RegFile, Src, Target,
+    Dst, FALSE, Instr, IntCmp, Op, OpIAdd3, OpIAdd3X, OpISetP, OpMov, OpSel, OpShf, PredCombine,
+    PredSrc, Reg, RegFile, Src,
 };
 use spvsass_frontend::ir::{BinaryOp, InstData};
 
@@ -132,20 +132,7 @@ impl Isel<'_> {
             self.fresh_copy(n[1]),
             self.fresh_copy(Comp::Const(64)),
         ];
-        let head = self.f.new_block();
-        let latch = self.f.new_block();
-        let done = self.f.new_block();
-        self.split_off
-            .entry(self.cur)
-            .or_default()
-            .extend([head, latch, done]);
-        self.emit(Instr::new(Op::Bra(OpBra {
-            target: Target::Block(head as u32),
-        })));
-        self.f.add_edge(self.cur, head, init.to_vec());
-        self.cur = head;
-        let params: Vec<u32> = (0..5).map(|_| self.f.new_vreg(RegFile::Gpr)).collect();
-        self.f.blocks[head].params = params.clone();
+        let (inner, params) = self.open_inner_loop(init.to_vec());
         let [rl, rh, ql, qh, i] = [0, 1, 2, 3, 4].map(|k| vreg(params[k]));
         // Shift r:q left by one.
         let rh2 = vreg(self.shl1_hi(rl, rh));
@@ -234,20 +221,7 @@ impl Isel<'_> {
             PredCombine::And,
             PredSrc::TRUE,
         );
-        self.emit(Instr::guarded(
-            PredSrc::reg(Reg::Virt(last)),
-            Op::Bra(OpBra {
-                target: Target::Block(done as u32),
-            }),
-        ));
-        self.f.add_edge(head, done, Vec::new());
-        self.f.add_edge(head, latch, Vec::new());
-        self.cur = latch;
-        self.emit(Instr::new(Op::Bra(OpBra {
-            target: Target::Block(head as u32),
-        })));
-        self.f.add_edge(latch, head, vec![rl3, rh3, ql2, qh2, i2]);
-        self.cur = done;
+        self.close_inner_loop(inner, last, vec![rl3, rh3, ql2, qh2, i2]);
         Ok((
             [Comp::Reg(ql2), Comp::Reg(qh2)],
             [Comp::Reg(rl3), Comp::Reg(rh3)],
