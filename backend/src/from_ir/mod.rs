@@ -180,8 +180,10 @@ pub fn select(
         sh,
         target,
         f: MFunc::default(),
-        blocks: FxHashMap::default(),
-        vals: FxHashMap::default(),
+        // Sized for every block and value up front: growing them rehashed
+        // each several times per compile.
+        blocks: FxHashMap::with_capacity_and_hasher(sh.blocks.len(), Default::default()),
+        vals: FxHashMap::with_capacity_and_hasher(sh.values.len(), Default::default()),
         cur: 0,
         special: FxHashMap::default(),
         lane_ids: FxHashSet::default(),
