@@ -10,8 +10,8 @@ mod types;
 
 use crate::FrontendError;
 use crate::ir::{Block, Inst, Shader, Value, ValueDef};
+use cranelift_entity::EntitySet;
 use dominance::Dominators;
-use rustc_hash::FxHashSet;
 
 /// Checks that
 /// - the layout lists blocks once each, starting with a parameterless entry;
@@ -40,9 +40,9 @@ pub fn validate(shader: &Shader) -> Result<(), FrontendError> {
         ));
     }
 
-    let mut in_layout = FxHashSet::default();
-    let mut defined = FxHashSet::default();
-    let mut placed = FxHashSet::default();
+    let mut in_layout = EntitySet::with_capacity(shader.blocks.len());
+    let mut defined = EntitySet::with_capacity(shader.values.len());
+    let mut placed = EntitySet::with_capacity(shader.insts.len());
     for &block in &shader.layout {
         if !in_layout.insert(block) {
             return Err(invalid(
@@ -91,7 +91,7 @@ pub fn validate(shader: &Shader) -> Result<(), FrontendError> {
     structure::check(shader, &doms)?;
     for (gv, data) in &shader.globals {
         if let Some(init) = data.initializer
-            && !defined.contains(&init)
+            && !defined.contains(init)
         {
             return Err(invalid(
                 &gv.to_string(),
@@ -106,8 +106,8 @@ pub fn validate(shader: &Shader) -> Result<(), FrontendError> {
 fn check_block(
     shader: &Shader,
     block: Block,
-    in_layout: &FxHashSet<Block>,
-    defined: &FxHashSet<Value>,
+    in_layout: &EntitySet<Block>,
+    defined: &EntitySet<Value>,
 ) -> Result<(), FrontendError> {
     let name = block.to_string();
     let data = &shader.blocks[block];
@@ -126,7 +126,7 @@ fn check_block(
         }
         let mut undefined = None;
         op.for_each_arg(|v| {
-            if undefined.is_none() && !defined.contains(&v) {
+            if undefined.is_none() && !defined.contains(v) {
                 undefined = Some(v);
             }
         });
@@ -149,7 +149,7 @@ fn check_block(
             continue_target,
         }) => vec![merge, continue_target],
     };
-    if let Some(b) = merge_targets.into_iter().find(|b| !in_layout.contains(b)) {
+    if let Some(b) = merge_targets.into_iter().find(|b| !in_layout.contains(*b)) {
         return Err(invalid(
             &name,
             None,
@@ -164,9 +164,9 @@ fn check_call(
     block: &str,
     inst: Inst,
     call: &crate::ir::BlockCall,
-    in_layout: &FxHashSet<Block>,
+    in_layout: &EntitySet<Block>,
 ) -> Result<(), FrontendError> {
-    if !in_layout.contains(&call.block) {
+    if !in_layout.contains(call.block) {
         return Err(invalid(
             block,
             Some(inst),
