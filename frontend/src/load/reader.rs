@@ -320,17 +320,14 @@ impl Words<'_> {
 
     /// A nul-terminated UTF-8 string, in whole words.
     fn string(&mut self) -> Option<String> {
-        let mut bytes = Vec::new();
-        for (i, word) in self.0.iter().enumerate() {
-            for byte in word.to_le_bytes() {
-                if byte == 0 {
-                    self.0 = &self.0[i + 1..];
-                    return String::from_utf8(bytes).ok();
-                }
-                bytes.push(byte);
-            }
+        let words = 1 + self.0.iter().position(|w| w.to_le_bytes().contains(&0))?;
+        let mut bytes = Vec::with_capacity(4 * words);
+        for word in &self.0[..words] {
+            bytes.extend_from_slice(&word.to_le_bytes());
         }
-        None
+        bytes.truncate(bytes.iter().position(|&b| b == 0)?);
+        self.0 = &self.0[words..];
+        String::from_utf8(bytes).ok()
     }
 
     /// A literal number of a scalar type (one word when the type is not
