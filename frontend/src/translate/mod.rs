@@ -97,6 +97,9 @@ pub(crate) fn translate_module(
         .iter()
         .map(|b| b.instructions.len())
         .sum::<usize>();
+    // Most SPIR-V instructions become one IR instruction and value.
+    shader.insts.reserve(function_ids);
+    shader.values.reserve(function_ids);
     let mut t = Translator::new(info, shader, cfg, module_ids, module_ids + function_ids);
     // The interface comes first so that the globals keep its order.
     for &id in &entry.interface {

@@ -109,10 +109,11 @@ fn check_block(
     in_layout: &EntitySet<Block>,
     defined: &EntitySet<Value>,
 ) -> Result<(), FrontendError> {
-    let name = block.to_string();
+    // Formatted only for an error: this runs for every block.
+    let name = || block.to_string();
     let data = &shader.blocks[block];
     let Some(&last) = data.insts.last() else {
-        return Err(invalid(&name, None, "the block is empty"));
+        return Err(invalid(&name(), None, "the block is empty"));
     };
     for &inst in &data.insts {
         let op = &shader.insts[inst].op;
@@ -122,7 +123,7 @@ fn check_block(
             } else {
                 "a terminator is followed by more instructions"
             };
-            return Err(invalid(&name, Some(inst), what));
+            return Err(invalid(&name(), Some(inst), what));
         }
         let mut undefined = None;
         op.for_each_arg(|v| {
@@ -132,26 +133,30 @@ fn check_block(
         });
         if let Some(v) = undefined {
             return Err(invalid(
-                &name,
+                &name(),
                 Some(inst),
                 &format!("{v} is used but not defined"),
             ));
         }
         for call in op.block_calls() {
-            check_call(shader, &name, inst, call, in_layout)?;
+            check_call(shader, block, inst, call, in_layout)?;
         }
     }
     let merge_targets = match data.merge {
-        None => vec![],
-        Some(crate::ir::Merge::Selection { merge }) => vec![merge],
+        None => [None, None],
+        Some(crate::ir::Merge::Selection { merge }) => [Some(merge), None],
         Some(crate::ir::Merge::Loop {
             merge,
             continue_target,
-        }) => vec![merge, continue_target],
+        }) => [Some(merge), Some(continue_target)],
     };
-    if let Some(b) = merge_targets.into_iter().find(|b| !in_layout.contains(*b)) {
+    if let Some(b) = merge_targets
+        .into_iter()
+        .flatten()
+        .find(|&b| !in_layout.contains(b))
+    {
         return Err(invalid(
-            &name,
+            &name(),
             None,
             &format!("the merge information names {b}, which is not in the layout"),
         ));
@@ -161,14 +166,14 @@ fn check_block(
 
 fn check_call(
     shader: &Shader,
-    block: &str,
+    block: Block,
     inst: Inst,
     call: &crate::ir::BlockCall,
     in_layout: &EntitySet<Block>,
 ) -> Result<(), FrontendError> {
     if !in_layout.contains(call.block) {
         return Err(invalid(
-            block,
+            &block.to_string(),
             Some(inst),
             &format!("the target {} is not in the layout", call.block),
         ));
@@ -176,7 +181,7 @@ fn check_call(
     let params = &shader.blocks[call.block].params;
     if params.len() != call.args.len() {
         return Err(invalid(
-            block,
+            &block.to_string(),
             Some(inst),
             &format!(
                 "{} takes {} arguments, the jump passes {}",
@@ -189,7 +194,7 @@ fn check_call(
     for (&param, &arg) in params.iter().zip(&call.args) {
         if shader.values[param].ty != shader.values[arg].ty {
             return Err(invalid(
-                block,
+                &block.to_string(),
                 Some(inst),
                 &format!(
                     "argument {arg} of type {} is passed to {param} of type {}",
