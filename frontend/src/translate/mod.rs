@@ -89,7 +89,18 @@ pub(crate) fn translate_module(
     images::reject_images(&info, function)?;
     let cfg = Cfg::build(&mut shader, function)?;
 
-    let mut t = Translator::new(info, shader, cfg);
+    // The SPIR-V ids translated are module-level definitions and results
+    // of the function: sizing the maps for them all spares their regrowth.
+    let module_ids = module.types_global_values.len();
+    let function_ids = function
+        .blocks
+        .iter()
+        .map(|b| b.instructions.len())
+        .sum::<usize>();
+    // Most SPIR-V instructions become one IR instruction and value.
+    shader.insts.reserve(function_ids);
+    shader.values.reserve(function_ids);
+    let mut t = Translator::new(info, shader, cfg, module_ids, module_ids + function_ids);
     // The interface comes first so that the globals keep its order.
     for &id in &entry.interface {
         // Image and sampler variables (UniformConstant) are rejected at
@@ -124,14 +135,15 @@ pub(super) struct Translator<'m> {
 }
 
 impl<'m> Translator<'m> {
-    fn new(info: ModuleInfo<'m>, shader: Shader, cfg: Cfg) -> Self {
+    /// A translator sized for at most `types` type ids and `ids` ids in all.
+    fn new(info: ModuleInfo<'m>, shader: Shader, cfg: Cfg, types: usize, ids: usize) -> Self {
         Translator {
             info,
             shader,
             cfg,
-            types: FxHashMap::default(),
+            types: FxHashMap::with_capacity_and_hasher(types, Default::default()),
             in_progress: FxHashSet::default(),
-            values: FxHashMap::default(),
+            values: FxHashMap::with_capacity_and_hasher(ids, Default::default()),
             zeros: FxHashMap::default(),
             globals: FxHashMap::default(),
             var_addrs: FxHashMap::default(),

@@ -24,7 +24,10 @@ impl<'m> ModuleInfo<'m> {
         module: &'m dr::Module,
         spec_values: &[(u32, SpecValue)],
     ) -> Result<Self, FrontendError> {
-        let mut defs = FxHashMap::default();
+        let mut defs = FxHashMap::with_capacity_and_hasher(
+            module.types_global_values.len(),
+            Default::default(),
+        );
         for inst in &module.types_global_values {
             // OpLine / OpNoLine also live in this section, without an id.
             if let Some(id) = inst.result_id
@@ -33,7 +36,8 @@ impl<'m> ModuleInfo<'m> {
                 return Err(malformed(inst, "the result id is defined twice"));
             }
         }
-        let mut names = FxHashMap::default();
+        let mut names =
+            FxHashMap::with_capacity_and_hasher(module.debug_names.len(), Default::default());
         for inst in &module.debug_names {
             if inst.class.opcode == spirv::Op::Name {
                 let mut ops = Operands::new(inst);

@@ -5,11 +5,11 @@
 use super::invalid;
 use crate::FrontendError;
 use crate::ir::{Block, Shader, ValueDef};
-use rustc_hash::FxHashMap;
+use cranelift_entity::{EntitySet, SecondaryMap};
 
 pub(super) struct Dominators {
     /// Reverse postorder number of each reachable block.
-    rpo: FxHashMap<Block, usize>,
+    rpo: SecondaryMap<Block, Option<usize>>,
     /// Immediate dominator by RPO number (the entry's is itself).
     idom: Vec<usize>,
     order: Vec<Block>,
@@ -18,11 +18,14 @@ pub(super) struct Dominators {
 impl Dominators {
     pub(super) fn compute(shader: &Shader) -> Self {
         let order = reverse_postorder(shader);
-        let rpo: FxHashMap<Block, usize> = order.iter().enumerate().map(|(i, &b)| (b, i)).collect();
+        let mut rpo = SecondaryMap::with_capacity(shader.blocks.len());
+        for (i, &b) in order.iter().enumerate() {
+            rpo[b] = Some(i);
+        }
         let mut preds: Vec<Vec<usize>> = vec![Vec::new(); order.len()];
         for (i, &b) in order.iter().enumerate() {
             for s in shader.successors(b) {
-                if let Some(&j) = rpo.get(&s) {
+                if let Some(j) = rpo[s] {
                     preds[j].push(i);
                 }
             }
@@ -58,7 +61,7 @@ impl Dominators {
 
     /// Whether `a` dominates `b` (both reachable; a block dominates itself).
     pub(super) fn dominates(&self, a: Block, b: Block) -> bool {
-        let (Some(&a), Some(&b)) = (self.rpo.get(&a), self.rpo.get(&b)) else {
+        let (Some(a), Some(b)) = (self.rpo[a], self.rpo[b]) else {
             return false;
         };
         let mut b = b;
@@ -96,7 +99,8 @@ fn reverse_postorder(shader: &Shader) -> Vec<Block> {
         return Vec::new();
     };
     let mut post = Vec::new();
-    let mut seen = rustc_hash::FxHashSet::from_iter([entry]);
+    let mut seen = EntitySet::with_capacity(shader.blocks.len());
+    seen.insert(entry);
     // (block, its successors, the next one to visit)
     let mut stack = vec![(entry, shader.successors(entry), 0)];
     while let Some((b, succs, next)) = stack.last_mut() {
@@ -118,10 +122,10 @@ fn reverse_postorder(shader: &Shader) -> Vec<Block> {
 /// Every use in a reachable block is dominated by its definition:
 /// earlier in the same block, or in a block that dominates the user's.
 pub(super) fn check_uses(shader: &Shader, doms: &Dominators) -> Result<(), FrontendError> {
-    let mut position = FxHashMap::default();
+    let mut position = SecondaryMap::with_capacity(shader.insts.len());
     for &b in doms.order() {
         for (i, &inst) in shader.blocks[b].insts.iter().enumerate() {
-            position.insert(inst, (b, i));
+            position[inst] = Some((b, i));
         }
     }
     for &b in doms.order() {
@@ -133,9 +137,9 @@ pub(super) fn check_uses(shader: &Shader, doms: &Dominators) -> Result<(), Front
                 }
                 let ok = match shader.values[v].def {
                     ValueDef::Param(pb, _) => doms.dominates(pb, b),
-                    ValueDef::Inst(def) => match position.get(&def) {
-                        Some(&(db, di)) if db == b => di < i,
-                        Some(&(db, _)) => doms.dominates(db, b),
+                    ValueDef::Inst(def) => match position[def] {
+                        Some((db, di)) if db == b => di < i,
+                        Some((db, _)) => doms.dominates(db, b),
                         None => false,
                     },
                 };
@@ -156,7 +160,7 @@ pub(super) fn check_uses(shader: &Shader, doms: &Dominators) -> Result<(), Front
     for (gv, data) in &shader.globals {
         if let Some(init) = data.initializer {
             let in_entry = match shader.values[init].def {
-                ValueDef::Inst(def) => position.get(&def).is_some_and(|&(b, _)| b == entry),
+                ValueDef::Inst(def) => position[def].is_some_and(|(b, _)| b == entry),
                 ValueDef::Param(..) => false,
             };
             if !in_entry {

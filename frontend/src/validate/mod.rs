@@ -10,8 +10,8 @@ mod types;
 
 use crate::FrontendError;
 use crate::ir::{Block, Inst, Shader, Value, ValueDef};
+use cranelift_entity::EntitySet;
 use dominance::Dominators;
-use rustc_hash::FxHashSet;
 
 /// Checks that
 /// - the layout lists blocks once each, starting with a parameterless entry;
@@ -40,9 +40,9 @@ pub fn validate(shader: &Shader) -> Result<(), FrontendError> {
         ));
     }
 
-    let mut in_layout = FxHashSet::default();
-    let mut defined = FxHashSet::default();
-    let mut placed = FxHashSet::default();
+    let mut in_layout = EntitySet::with_capacity(shader.blocks.len());
+    let mut defined = EntitySet::with_capacity(shader.values.len());
+    let mut placed = EntitySet::with_capacity(shader.insts.len());
     for &block in &shader.layout {
         if !in_layout.insert(block) {
             return Err(invalid(
@@ -91,7 +91,7 @@ pub fn validate(shader: &Shader) -> Result<(), FrontendError> {
     structure::check(shader, &doms)?;
     for (gv, data) in &shader.globals {
         if let Some(init) = data.initializer
-            && !defined.contains(&init)
+            && !defined.contains(init)
         {
             return Err(invalid(
                 &gv.to_string(),
@@ -106,13 +106,14 @@ pub fn validate(shader: &Shader) -> Result<(), FrontendError> {
 fn check_block(
     shader: &Shader,
     block: Block,
-    in_layout: &FxHashSet<Block>,
-    defined: &FxHashSet<Value>,
+    in_layout: &EntitySet<Block>,
+    defined: &EntitySet<Value>,
 ) -> Result<(), FrontendError> {
-    let name = block.to_string();
+    // Formatted only for an error: this runs for every block.
+    let name = || block.to_string();
     let data = &shader.blocks[block];
     let Some(&last) = data.insts.last() else {
-        return Err(invalid(&name, None, "the block is empty"));
+        return Err(invalid(&name(), None, "the block is empty"));
     };
     for &inst in &data.insts {
         let op = &shader.insts[inst].op;
@@ -122,36 +123,40 @@ fn check_block(
             } else {
                 "a terminator is followed by more instructions"
             };
-            return Err(invalid(&name, Some(inst), what));
+            return Err(invalid(&name(), Some(inst), what));
         }
         let mut undefined = None;
         op.for_each_arg(|v| {
-            if undefined.is_none() && !defined.contains(&v) {
+            if undefined.is_none() && !defined.contains(v) {
                 undefined = Some(v);
             }
         });
         if let Some(v) = undefined {
             return Err(invalid(
-                &name,
+                &name(),
                 Some(inst),
                 &format!("{v} is used but not defined"),
             ));
         }
         for call in op.block_calls() {
-            check_call(shader, &name, inst, call, in_layout)?;
+            check_call(shader, block, inst, call, in_layout)?;
         }
     }
     let merge_targets = match data.merge {
-        None => vec![],
-        Some(crate::ir::Merge::Selection { merge }) => vec![merge],
+        None => [None, None],
+        Some(crate::ir::Merge::Selection { merge }) => [Some(merge), None],
         Some(crate::ir::Merge::Loop {
             merge,
             continue_target,
-        }) => vec![merge, continue_target],
+        }) => [Some(merge), Some(continue_target)],
     };
-    if let Some(b) = merge_targets.into_iter().find(|b| !in_layout.contains(b)) {
+    if let Some(b) = merge_targets
+        .into_iter()
+        .flatten()
+        .find(|&b| !in_layout.contains(b))
+    {
         return Err(invalid(
-            &name,
+            &name(),
             None,
             &format!("the merge information names {b}, which is not in the layout"),
         ));
@@ -161,14 +166,14 @@ fn check_block(
 
 fn check_call(
     shader: &Shader,
-    block: &str,
+    block: Block,
     inst: Inst,
     call: &crate::ir::BlockCall,
-    in_layout: &FxHashSet<Block>,
+    in_layout: &EntitySet<Block>,
 ) -> Result<(), FrontendError> {
-    if !in_layout.contains(&call.block) {
+    if !in_layout.contains(call.block) {
         return Err(invalid(
-            block,
+            &block.to_string(),
             Some(inst),
             &format!("the target {} is not in the layout", call.block),
         ));
@@ -176,7 +181,7 @@ fn check_call(
     let params = &shader.blocks[call.block].params;
     if params.len() != call.args.len() {
         return Err(invalid(
-            block,
+            &block.to_string(),
             Some(inst),
             &format!(
                 "{} takes {} arguments, the jump passes {}",
@@ -189,7 +194,7 @@ fn check_call(
     for (&param, &arg) in params.iter().zip(&call.args) {
         if shader.values[param].ty != shader.values[arg].ty {
             return Err(invalid(
-                block,
+                &block.to_string(),
                 Some(inst),
                 &format!(
                     "argument {arg} of type {} is passed to {param} of type {}",

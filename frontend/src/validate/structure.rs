@@ -10,18 +10,21 @@ use crate::ir::{Merge, Op, Shader};
 
 pub(super) fn check(shader: &Shader, doms: &Dominators) -> Result<(), FrontendError> {
     for &block in doms.order() {
-        let name = block.to_string();
         match shader.blocks[block].merge {
             Some(Merge::Selection { merge }) => {
                 if merge == block {
-                    return Err(invalid(&name, None, "the selection is its own merge block"));
+                    return Err(invalid(
+                        &block.to_string(),
+                        None,
+                        "the selection is its own merge block",
+                    ));
                 }
                 if !matches!(
                     shader.terminator(block),
                     Some(Op::Branch { .. } | Op::Switch { .. })
                 ) {
                     return Err(invalid(
-                        &name,
+                        &block.to_string(),
                         None,
                         "a selection header does not end in a conditional branch or switch",
                     ));
@@ -32,7 +35,7 @@ pub(super) fn check(shader: &Shader, doms: &Dominators) -> Result<(), FrontendEr
                 continue_target,
             }) if merge == block || merge == continue_target => {
                 return Err(invalid(
-                    &name,
+                    &block.to_string(),
                     None,
                     "the loop's merge block is its header or continue target",
                 ));
@@ -45,7 +48,7 @@ pub(super) fn check(shader: &Shader, doms: &Dominators) -> Result<(), FrontendEr
             let loop_header = matches!(shader.blocks[succ].merge, Some(Merge::Loop { .. }));
             if back_edge && !loop_header {
                 return Err(invalid(
-                    &name,
+                    &block.to_string(),
                     None,
                     &format!("the back edge to {succ} does not go to a loop header"),
                 ));

@@ -5,6 +5,11 @@
 //! `OpExecutionModeId %main LocalSizeId ...` for every mesh and task shader
 //! it builds for Vulkan 1.3. [`Loader`] wraps the rspirv loader, sets those
 //! instructions aside and appends them to `execution_modes` at the end.
+//!
+//! Most modules are read by the faster [`reader`], which feeds the same
+//! [`Loader`]; rspirv's parser reads the rest.
+
+mod reader;
 
 use crate::FrontendError;
 use rspirv::binary::{self, Consumer, ParseAction};
@@ -60,13 +65,14 @@ pub fn load_words(words: &[u32]) -> Result<dr::Module, FrontendError> {
     };
 
     check_instruction_bounds(words)?;
+    if let Some(module) = reader::read(words) {
+        return Ok(module);
+    }
     let mut loader = Loader::default();
     binary::parse_words(words, &mut loader).map_err(|e| FrontendError::InvalidBinary {
         reason: e.to_string(),
     })?;
-    let mut module = loader.inner.module();
-    module.execution_modes.extend(loader.execution_mode_ids);
-    Ok(module)
+    Ok(loader.into_module())
 }
 
 /// Checks that every instruction's word count is non-zero and stays within
@@ -103,6 +109,14 @@ struct Loader {
     inner: dr::Loader,
     execution_mode_ids: Vec<dr::Instruction>,
     in_function: bool,
+}
+
+impl Loader {
+    fn into_module(self) -> dr::Module {
+        let mut module = self.inner.module();
+        module.execution_modes.extend(self.execution_mode_ids);
+        module
+    }
 }
 
 impl Consumer for Loader {
