@@ -392,6 +392,59 @@ mod tests {
         s_compact: "s_compact.task.spv",
     }
 
+    /// Corrupted modules: wherever the reader accepts one, rspirv's parser
+    /// accepts it too and builds the same module (the reader may give up
+    /// on more, never on less). Words of the instruction stream are
+    /// overwritten with random values or with small ones (opcodes, ids and
+    /// enumerants live there); word counts that leave the module are
+    /// refused before either reader runs, as in `load_words`.
+    mod corrupted {
+        use proptest::prelude::*;
+
+        fn check(file: &str, edits: &[(usize, u32, bool)]) -> Result<(), TestCaseError> {
+            let mut words = super::words(file);
+            let body = words.len() - super::super::super::HEADER_WORDS;
+            for &(at, value, small) in edits {
+                let at = super::super::super::HEADER_WORDS + at % body;
+                words[at] = if small { value % 64 } else { value };
+            }
+            if super::super::super::check_instruction_bounds(&words).is_err() {
+                return Ok(());
+            }
+            if let Some(module) = super::super::read(&words) {
+                let mut loader = super::super::Loader::default();
+                let parsed = rspirv::binary::parse_words(&words, &mut loader);
+                prop_assert!(
+                    parsed.is_ok(),
+                    "rspirv refuses what the reader read: {parsed:?}"
+                );
+                prop_assert_eq!(
+                    format!("{module:#?}"),
+                    format!("{:#?}", loader.into_module())
+                );
+            }
+            Ok(())
+        }
+
+        macro_rules! corrupted {
+            ($($name:ident: $file:literal,)*) => {$(
+                proptest! {
+                    #![proptest_config(ProptestConfig::with_cases(64))]
+                    #[test]
+                    fn $name(edits in prop::collection::vec((any::<usize>(), any::<u32>(), any::<bool>()), 1..4)) {
+                        check($file, &edits)?;
+                    }
+                }
+            )*};
+        }
+
+        corrupted! {
+            meshlet_instanced: "meshlet_instanced.mesh.spv",
+            half_and_double: "half_and_double.comp.spv",
+            switch_fallthrough: "switch_fallthrough.comp.spv",
+        }
+    }
+
     /// OpSpecConstantOp is left to rspirv.
     #[test]
     fn spec_constant_op_is_left_to_rspirv() {
