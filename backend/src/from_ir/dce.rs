@@ -10,7 +10,7 @@ use crate::mir_info::is_pure;
 
 /// Calls `each` with every virtual register `ins` defines or uses (each
 /// member of a group).
-fn regs(f: &MFunc, ins: &Instr, kind: OperandKind, each: &mut dyn FnMut(u32)) {
+fn regs(f: &MFunc, ins: &Instr, kind: OperandKind, each: &mut impl FnMut(u32)) {
     let mut copy = *ins;
     copy.visit_regs(&mut |r, _, k, width| {
         if let (Reg::Virt(v), true) = (*r, k == kind) {
