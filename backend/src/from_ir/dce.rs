@@ -17,7 +17,7 @@ fn regs(f: &MFunc, ins: &Instr, kind: OperandKind, each: &mut impl FnMut(u32)) {
             if width == 1 {
                 each(v);
             } else {
-                f.group_members(v, width).into_iter().for_each(&mut *each);
+                f.group_members(v, width).for_each(&mut *each);
             }
         }
     });
