@@ -124,8 +124,7 @@ pub fn copy_prop(f: &mut MFunc) -> bool {
             // Constants where the operand form allows them.
             let n = alu_srcs(&mut ins.op).map_or(0, |s| s.len());
             for slot in 0..n {
-                let mut op = ins.op;
-                let Some(s) = alu_srcs(&mut op).map(|s| s[slot]) else {
+                let Some(s) = alu_srcs(&mut ins.op).map(|s| s[slot]) else {
                     continue;
                 };
                 let Some(c) = s
