@@ -35,12 +35,14 @@ impl MFunc {
         (self.vregs.len() - 1) as u32
     }
 
-    /// The virtual registers of the group of `width` named by `v`.
-    pub fn group_members(&self, v: u32, width: u8) -> Vec<u32> {
-        match self.groups.get(&v) {
-            Some(members) => members.clone(),
-            None => (v..v + u32::from(width)).collect(),
-        }
+    /// The virtual registers of the group of `width` named by `v` (an
+    /// iterator: the passes ask for every group operand they walk, and a
+    /// list allocated each time was a noticeable part of them).
+    pub fn group_members(&self, v: u32, width: u8) -> impl Iterator<Item = u32> + '_ {
+        let listed = self.groups.get(&v);
+        let consecutive = listed.is_none().then(|| v..v + u32::from(width));
+        let listed = listed.into_iter().flatten().copied();
+        listed.chain(consecutive.into_iter().flatten())
     }
 
     pub fn new_block(&mut self) -> usize {

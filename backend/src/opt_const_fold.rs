@@ -11,7 +11,6 @@ use crate::fold::{Folded, fold};
 use crate::isa::{Dst, Instr, Op, OpLop3, OpMov, Reg, RegFile, Src, SrcRef};
 use crate::mir::MFunc;
 use crate::mir_info::{Info, alu_srcs, dst_vreg, encodable, single_def};
-use rustc_hash::FxHashMap;
 
 /// The constant `v` as a source.
 fn word(v: u32) -> Src {
@@ -60,18 +59,19 @@ fn identity(op: &Op) -> Option<Src> {
     }
 }
 
-/// The constants registers hold: unguarded MOVs of an immediate or RZ.
-fn constants(f: &MFunc, info: &Info) -> FxHashMap<u32, u32> {
-    let mut out = FxHashMap::default();
+/// The constants registers hold: unguarded MOVs of an immediate or RZ,
+/// indexed by register (a dense table: every ALU source is looked up).
+fn constants(f: &MFunc, info: &Info) -> Vec<Option<u32>> {
+    let mut out = vec![None; f.vregs.len()];
     for ins in f.blocks.iter().flat_map(|b| &b.instrs) {
         if let (true, Op::Mov(m)) = (ins.guard.is_true(), ins.op)
             && let Some(d) = dst_vreg(&m.dst).filter(|&d| info.is_plain(d))
             && plain(&m.src)
         {
-            match m.src.src {
-                SrcRef::Imm(k) => out.insert(d, k),
-                SrcRef::Zero => out.insert(d, 0),
-                _ => None,
+            out[d as usize] = match m.src.src {
+                SrcRef::Imm(k) => Some(k),
+                SrcRef::Zero => Some(0),
+                _ => continue,
             };
         }
     }
@@ -80,11 +80,11 @@ fn constants(f: &MFunc, info: &Info) -> FxHashMap<u32, u32> {
 
 /// `op` with the registers of known value read as those values (whether
 /// or not the operand form could encode them: only `eval` sees this).
-fn with_constants(op: &Op, consts: &FxHashMap<u32, u32>) -> Op {
+fn with_constants(op: &Op, consts: &[Option<u32>]) -> Op {
     let mut probe = *op;
     for s in alu_srcs(&mut probe).into_iter().flatten() {
         if let Some(Reg::Virt(v)) = s.as_reg()
-            && let Some(&k) = consts.get(&v)
+            && let Some(&Some(k)) = consts.get(v as usize)
         {
             s.src = word(k).src;
         }
@@ -108,7 +108,7 @@ pub fn const_fold(f: &mut MFunc) -> bool {
         let src = match fold(&probe) {
             Some(Folded::Word(w)) => {
                 if info.is_plain(d) {
-                    consts.insert(d, w);
+                    consts[d as usize] = Some(w);
                 }
                 word(w)
             }

@@ -13,11 +13,26 @@
 use crate::isa::{MemSize, Op, OperandKind, Reg, Src, SrcRef, float_src};
 use crate::mir::MFunc;
 use crate::mir_info::{Info, alu_srcs, dst_vreg, place_src};
-use rustc_hash::FxHashMap;
+
+/// What each copy stands for, before modifiers, indexed by register (a
+/// dense table: every operand of every instruction is looked up).
+struct Copies {
+    of: Vec<Option<SrcRef>>,
+    len: usize,
+}
+
+impl Copies {
+    fn get(&self, v: u32) -> Option<SrcRef> {
+        self.of.get(v as usize).copied().flatten()
+    }
+}
 
 /// What each copy stands for, before modifiers.
-fn copies(f: &MFunc, info: &Info) -> FxHashMap<u32, SrcRef> {
-    let mut out = FxHashMap::default();
+fn copies(f: &MFunc, info: &Info) -> Copies {
+    let mut out = Copies {
+        of: vec![None; f.vregs.len()],
+        len: 0,
+    };
     for ins in f.blocks.iter().flat_map(|b| &b.instrs) {
         if !ins.guard.is_true() {
             continue;
@@ -43,20 +58,21 @@ fn copies(f: &MFunc, info: &Info) -> FxHashMap<u32, SrcRef> {
             SrcRef::Reg(Reg::Phys(_)) => false,
             _ => true,
         };
-        if source_ok {
-            out.insert(d, value);
+        if source_ok && let Some(slot) = out.of.get_mut(d as usize) {
+            out.len += usize::from(slot.is_none());
+            *slot = Some(value);
         }
     }
     out
 }
 
 /// Follows copies of copies to the original value.
-fn resolve(map: &FxHashMap<u32, SrcRef>, v: u32) -> Option<SrcRef> {
-    let mut cur = *map.get(&v)?;
-    for _ in 0..map.len() {
+fn resolve(map: &Copies, v: u32) -> Option<SrcRef> {
+    let mut cur = map.get(v)?;
+    for _ in 0..map.len {
         match cur {
-            SrcRef::Reg(Reg::Virt(w)) => match map.get(&w) {
-                Some(&next) => cur = next,
+            SrcRef::Reg(Reg::Virt(w)) => match map.get(w) {
+                Some(next) => cur = next,
                 None => break,
             },
             _ => break,
@@ -84,7 +100,7 @@ fn constant_src(op: &Op, s: &Src, c: SrcRef) -> Option<Src> {
 pub fn copy_prop(f: &mut MFunc) -> bool {
     let info = Info::new(f);
     let map = copies(f, &info);
-    if map.is_empty() {
+    if map.len == 0 {
         return false;
     }
     let mut changed = false;
@@ -108,8 +124,7 @@ pub fn copy_prop(f: &mut MFunc) -> bool {
             // Constants where the operand form allows them.
             let n = alu_srcs(&mut ins.op).map_or(0, |s| s.len());
             for slot in 0..n {
-                let mut op = ins.op;
-                let Some(s) = alu_srcs(&mut op).map(|s| s[slot]) else {
+                let Some(s) = alu_srcs(&mut ins.op).map(|s| s[slot]) else {
                     continue;
                 };
                 let Some(c) = s

@@ -10,8 +10,9 @@
 
 use crate::isa::{Instr, OperandKind, Reg};
 use crate::mir::MFunc;
-use crate::mir_info::{Info, idoms, is_cse_candidate, rename_uses, single_def};
+use crate::mir_info::{Info, idoms, is_cse_candidate, rename_uses};
 use rustc_hash::FxHashMap;
+use std::collections::hash_map::Entry;
 
 /// Runs the pass; returns whether anything changed.
 pub fn cse(f: &mut MFunc) -> bool {
@@ -26,55 +27,66 @@ pub fn cse(f: &mut MFunc) -> bool {
     // Sized for every instruction up front: growing it rehashed each
     // whole instruction again, a large part of the pass.
     let candidates = f.blocks.iter().map(|b| b.instrs.len()).sum();
-    let mut table: FxHashMap<Instr, u32> =
+    // Each expression with its result and the block computing it.
+    let mut table: FxHashMap<Instr, (u32, usize)> =
         FxHashMap::with_capacity_and_hasher(candidates, Default::default());
     let mut rename: FxHashMap<u32, u32> = FxHashMap::default();
     let mut dead: Vec<(usize, usize)> = Vec::new();
+    // The blocks on the dominator-tree path being walked: an entry from a
+    // block off the path is out of scope and is overwritten when met,
+    // cheaper than removing each block's entries on leaving it.
+    let mut open = vec![false; f.blocks.len()];
     // (block, entering): on leaving a block its expressions go out of scope.
     let mut stack = vec![(0usize, true)];
-    let mut scopes: Vec<Vec<Instr>> = Vec::new();
     while let Some((b, entering)) = stack.pop() {
+        open[b] = entering;
         if !entering {
-            for key in scopes.pop().unwrap_or_default() {
-                table.remove(&key);
-            }
             continue;
         }
         stack.push((b, false));
         stack.extend(children[b].iter().rev().map(|&c| (c, true)));
-        let mut added = Vec::new();
         for (i, ins) in f.blocks[b].instrs.iter_mut().enumerate() {
-            ins.visit_regs(&mut |r, _, kind, _| {
-                if let (Reg::Virt(v), OperandKind::Use) = (*r, kind)
-                    && let Some(&n) = rename.get(&v)
-                {
-                    *r = Reg::Virt(n);
-                }
-            });
+            if !rename.is_empty() {
+                ins.visit_regs(&mut |r, _, kind, _| {
+                    if let (Reg::Virt(v), OperandKind::Use) = (*r, kind)
+                        && let Some(&n) = rename.get(&v)
+                    {
+                        *r = Reg::Virt(n);
+                    }
+                });
+            }
             if !ins.guard.is_true() || !is_cse_candidate(&ins.op) {
                 continue;
             }
-            let Some((d, _)) = single_def(ins).filter(|(d, _)| info.is_plain(*d)) else {
-                continue;
-            };
+            // The key is the instruction without its result; the same walk
+            // finds the result, which must be one plain register.
             let mut key = *ins;
-            key.visit_regs(&mut |r, _, kind, _| {
+            let (mut defs, mut single) = (0, None);
+            key.visit_regs(&mut |r, _, kind, width| {
                 if kind == OperandKind::Def {
+                    defs += 1;
+                    if let (Reg::Virt(v), 1) = (*r, width) {
+                        single = Some(v);
+                    }
                     *r = Reg::Virt(u32::MAX);
                 }
             });
-            match table.get(&key) {
-                Some(&prev) => {
-                    rename.insert(d, prev);
+            let Some(d) = single.filter(|&d| defs == 1 && info.is_plain(d)) else {
+                continue;
+            };
+            match table.entry(key) {
+                Entry::Occupied(e) if open[e.get().1] => {
+                    rename.insert(d, e.get().0);
                     dead.push((b, i));
                 }
-                None => {
-                    table.insert(key, d);
-                    added.push(key);
+                Entry::Occupied(mut e) => {
+                    e.insert((d, b));
+                }
+                Entry::Vacant(e) => {
+                    e.insert((d, b));
                 }
             }
         }
-        scopes.push(added);
     }
     if dead.is_empty() {
         return false;

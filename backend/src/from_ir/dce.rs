@@ -9,15 +9,15 @@ use crate::mir::MFunc;
 use crate::mir_info::is_pure;
 
 /// Calls `each` with every virtual register `ins` defines or uses (each
-/// member of a group).
-fn regs(f: &MFunc, ins: &Instr, kind: OperandKind, each: &mut dyn FnMut(u32)) {
+/// member of a group) and how it does.
+fn regs(f: &MFunc, ins: &Instr, mut each: impl FnMut(u32, OperandKind)) {
     let mut copy = *ins;
-    copy.visit_regs(&mut |r, _, k, width| {
-        if let (Reg::Virt(v), true) = (*r, k == kind) {
+    copy.visit_regs(&mut |r, _, kind, width| {
+        if let Reg::Virt(v) = *r {
             if width == 1 {
-                each(v);
+                each(v, kind);
             } else {
-                f.group_members(v, width).into_iter().for_each(&mut *each);
+                f.group_members(v, width).for_each(|m| each(m, kind));
             }
         }
     });
@@ -26,13 +26,17 @@ fn regs(f: &MFunc, ins: &Instr, kind: OperandKind, each: &mut dyn FnMut(u32)) {
 /// Mark and sweep: the registers branch arguments and instructions with
 /// effects read are needed, and so are, transitively, the registers read
 /// by the pure instructions that define needed ones; pure instructions
-/// that define nothing needed go. One pass over the function and one over
-/// the needed registers, however long the chains of dead code.
+/// that define nothing needed go. One walk over the function's operands
+/// (the pure instructions' reads are kept for the sweep) and one pass
+/// over the needed registers, however long the chains of dead code.
 pub fn eliminate_dead_code(f: &mut MFunc) {
     let n = f.vregs.len();
-    // The pure instructions defining registers, (register, block, index),
-    // grouped by register below: one list, not one per register.
-    let mut defs: Vec<(u32, u32, u32)> = Vec::new();
+    // The pure instructions in walk order, numbered from 0: pure
+    // instruction k reads reads[read_start[k]..read_start[k + 1]].
+    let mut reads: Vec<u32> = Vec::new();
+    let mut read_start = vec![0usize];
+    // (register, k) for each register a pure instruction k defines.
+    let mut defs: Vec<(u32, u32)> = Vec::new();
     let mut used = vec![false; n];
     let mut work = Vec::new();
     let need = |v: u32, used: &mut Vec<bool>, work: &mut Vec<u32>| {
@@ -43,54 +47,61 @@ pub fn eliminate_dead_code(f: &mut MFunc) {
             work.push(v);
         }
     };
-    for (bi, b) in f.blocks.iter().enumerate() {
+    for b in &f.blocks {
         for &a in b.succ_args.iter().flatten() {
             need(a, &mut used, &mut work);
         }
-        for (ii, ins) in b.instrs.iter().enumerate() {
+        for ins in &b.instrs {
             if is_pure(&ins.op) {
-                regs(f, ins, OperandKind::Def, &mut |v| {
-                    if (v as usize) < n {
-                        defs.push((v, bi as u32, ii as u32));
-                    }
+                let k = (read_start.len() - 1) as u32;
+                regs(f, ins, |v, kind| match kind {
+                    OperandKind::Use => reads.push(v),
+                    OperandKind::Def if (v as usize) < n => defs.push((v, k)),
+                    OperandKind::Def => {}
                 });
+                read_start.push(reads.len());
             } else {
-                regs(f, ins, OperandKind::Use, &mut |v| {
-                    need(v, &mut used, &mut work)
+                regs(f, ins, |v, kind| {
+                    if kind == OperandKind::Use {
+                        need(v, &mut used, &mut work);
+                    }
                 });
             }
         }
     }
-    // The definitions of register `v` are defs[start[v]..start[v + 1]].
-    defs.sort_unstable_by_key(|&(v, ..)| v);
+    // The pure instructions defining register `v` are
+    // definers[start[v]..start[v + 1]] (a counting sort by register).
     let mut start = vec![0usize; n + 1];
-    for &(v, ..) in &defs {
+    for &(v, _) in &defs {
         start[v as usize + 1] += 1;
     }
     for v in 0..n {
         start[v + 1] += start[v];
     }
-    let mut live: Vec<Vec<bool>> = f
-        .blocks
-        .iter()
-        .map(|b| b.instrs.iter().map(|i| !is_pure(&i.op)).collect())
-        .collect();
+    let mut next = start.clone();
+    let mut definers = vec![0u32; defs.len()];
+    for &(v, k) in &defs {
+        definers[next[v as usize]] = k;
+        next[v as usize] += 1;
+    }
+    let mut live = vec![false; read_start.len() - 1];
     while let Some(v) = work.pop() {
-        for &(_, bi, ii) in &defs[start[v as usize]..start[v as usize + 1]] {
-            let (bi, ii) = (bi as usize, ii as usize);
-            if !live[bi][ii] {
-                live[bi][ii] = true;
-                regs(f, &f.blocks[bi].instrs[ii], OperandKind::Use, &mut |u| {
-                    need(u, &mut used, &mut work)
-                });
+        for &k in &definers[start[v as usize]..start[v as usize + 1]] {
+            let k = k as usize;
+            if !live[k] {
+                live[k] = true;
+                for &u in &reads[read_start[k]..read_start[k + 1]] {
+                    need(u, &mut used, &mut work);
+                }
             }
         }
     }
-    for (b, keep) in f.blocks.iter_mut().zip(live) {
-        let mut keep = keep.into_iter();
+    let mut pure_live = live.into_iter();
+    for b in &mut f.blocks {
         b.instrs.retain_mut(|ins| {
+            let keep = !is_pure(&ins.op) || pure_live.next().unwrap_or(true);
             reduce_if_unread(ins, &used);
-            keep.next().unwrap_or(true)
+            keep
         });
     }
 }

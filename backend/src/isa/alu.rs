@@ -85,7 +85,7 @@ impl OpMov {
             src,
         })
     }
-    pub fn visit(&mut self, v: &mut RegVisitor<'_>) {
+    pub fn visit(&mut self, v: &mut impl RegVisitor) {
         visit_src(&mut self.src, v);
         visit_dst(&mut self.dst, RegFile::Gpr, 1, v);
     }
@@ -128,7 +128,7 @@ impl OpIAdd3 {
             srcs: [a, b, c],
         })
     }
-    pub fn visit(&mut self, v: &mut RegVisitor<'_>) {
+    pub fn visit(&mut self, v: &mut impl RegVisitor) {
         self.srcs.iter_mut().for_each(|s| visit_src(s, v));
         visit_dst(&mut self.dst, RegFile::Gpr, 1, v);
     }
@@ -174,7 +174,7 @@ impl OpIMad {
             signed: w.bit(Self::SIGNED),
         })
     }
-    pub fn visit(&mut self, v: &mut RegVisitor<'_>) {
+    pub fn visit(&mut self, v: &mut impl RegVisitor) {
         self.srcs.iter_mut().for_each(|s| visit_src(s, v));
         visit_dst(&mut self.dst, RegFile::Gpr, 1, v);
     }
@@ -336,7 +336,7 @@ impl OpISetP {
             accum: w.get_pred_src(field::PSRC, field::PSRC_NEG),
         })
     }
-    pub fn visit(&mut self, v: &mut RegVisitor<'_>) {
+    pub fn visit(&mut self, v: &mut impl RegVisitor) {
         self.srcs.iter_mut().for_each(|s| visit_src(s, v));
         visit_pred(&mut self.accum, v);
         visit_dst(&mut self.dst, RegFile::Pred, 1, v);
@@ -390,7 +390,7 @@ impl OpSel {
             cond: w.get_pred_src(field::PSRC, field::PSRC_NEG),
         })
     }
-    pub fn visit(&mut self, v: &mut RegVisitor<'_>) {
+    pub fn visit(&mut self, v: &mut impl RegVisitor) {
         self.srcs.iter_mut().for_each(|s| visit_src(s, v));
         visit_pred(&mut self.cond, v);
         visit_dst(&mut self.dst, RegFile::Gpr, 1, v);
@@ -441,7 +441,7 @@ impl OpLop3 {
             lut: w.get(Self::LUT) as u8,
         })
     }
-    pub fn visit(&mut self, v: &mut RegVisitor<'_>) {
+    pub fn visit(&mut self, v: &mut impl RegVisitor) {
         self.srcs.iter_mut().for_each(|s| visit_src(s, v));
         visit_dst(&mut self.dst, RegFile::Gpr, 1, v);
     }
@@ -506,7 +506,7 @@ impl OpShf {
             high: w.bit(Self::HIGH),
         })
     }
-    pub fn visit(&mut self, v: &mut RegVisitor<'_>) {
+    pub fn visit(&mut self, v: &mut impl RegVisitor) {
         self.srcs.iter_mut().for_each(|s| visit_src(s, v));
         visit_dst(&mut self.dst, RegFile::Gpr, 1, v);
     }
@@ -575,7 +575,7 @@ impl OpConv {
             signed: w.bit(Self::SIGNED),
         })
     }
-    pub fn visit(&mut self, v: &mut RegVisitor<'_>) {
+    pub fn visit(&mut self, v: &mut impl RegVisitor) {
         visit_src(&mut self.src, v);
         visit_dst(&mut self.dst, RegFile::Gpr, 1, v);
     }

@@ -88,7 +88,7 @@ impl OpS2R {
             sr,
         })
     }
-    pub fn visit(&mut self, v: &mut RegVisitor<'_>) {
+    pub fn visit(&mut self, v: &mut impl RegVisitor) {
         if let Dst::Reg(r) = &mut self.dst {
             v(r, RegFile::Gpr, OperandKind::Def, 1);
         }
@@ -145,7 +145,7 @@ impl OpCs2r {
             wide,
         })
     }
-    pub fn visit(&mut self, v: &mut RegVisitor<'_>) {
+    pub fn visit(&mut self, v: &mut impl RegVisitor) {
         let n = self.regs();
         if let Dst::Reg(r) = &mut self.dst {
             v(r, RegFile::Gpr, OperandKind::Def, n);

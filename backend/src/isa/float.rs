@@ -135,7 +135,7 @@ impl OpFMnMx {
             min: w.get_pred_src(field::PSRC, field::PSRC_NEG),
         })
     }
-    pub fn visit(&mut self, v: &mut RegVisitor<'_>) {
+    pub fn visit(&mut self, v: &mut impl RegVisitor) {
         self.srcs.iter_mut().for_each(|s| visit_src(s, v));
         visit_pred(&mut self.min, v);
         visit_dst(&mut self.dst, RegFile::Gpr, 1, v);
@@ -187,7 +187,7 @@ impl OpFSel {
             cond: w.get_pred_src(field::PSRC, field::PSRC_NEG),
         })
     }
-    pub fn visit(&mut self, v: &mut RegVisitor<'_>) {
+    pub fn visit(&mut self, v: &mut impl RegVisitor) {
         self.srcs.iter_mut().for_each(|s| visit_src(s, v));
         visit_pred(&mut self.cond, v);
         visit_dst(&mut self.dst, RegFile::Gpr, 1, v);
@@ -311,7 +311,7 @@ impl OpMufu {
             op,
         })
     }
-    pub fn visit(&mut self, v: &mut RegVisitor<'_>) {
+    pub fn visit(&mut self, v: &mut impl RegVisitor) {
         visit_src(&mut self.src, v);
         visit_dst(&mut self.dst, RegFile::Gpr, 1, v);
     }
@@ -436,7 +436,7 @@ impl OpF2F {
             ftz: w.bit(Self::FTZ),
         })
     }
-    pub fn visit(&mut self, v: &mut RegVisitor<'_>) {
+    pub fn visit(&mut self, v: &mut impl RegVisitor) {
         visit_src(&mut self.src, v);
         visit_dst(&mut self.dst, RegFile::Gpr, 1, v);
     }
@@ -534,7 +534,7 @@ impl OpFrnd {
             ftz: w.bit(Self::FTZ),
         })
     }
-    pub fn visit(&mut self, v: &mut RegVisitor<'_>) {
+    pub fn visit(&mut self, v: &mut impl RegVisitor) {
         visit_src(&mut self.src, v);
         visit_dst(&mut self.dst, RegFile::Gpr, 1, v);
     }

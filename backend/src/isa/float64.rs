@@ -168,7 +168,7 @@ impl OpDArith {
             rnd: Round::decode(w),
         })
     }
-    pub fn visit(&mut self, v: &mut RegVisitor<'_>) {
+    pub fn visit(&mut self, v: &mut impl RegVisitor) {
         let n = if self.kind == FloatArith::Fma { 3 } else { 2 };
         self.srcs[..n].iter_mut().for_each(|s| visit_src_n(s, 2, v));
         visit_dst(&mut self.dst, RegFile::Gpr, 2, v);
@@ -240,7 +240,7 @@ impl OpDSetP {
             accum: w.get_pred_src(field::PSRC, field::PSRC_NEG),
         })
     }
-    pub fn visit(&mut self, v: &mut RegVisitor<'_>) {
+    pub fn visit(&mut self, v: &mut impl RegVisitor) {
         self.srcs.iter_mut().for_each(|s| visit_src_n(s, 2, v));
         visit_pred(&mut self.accum, v);
         visit_dst(&mut self.dst, RegFile::Pred, 1, v);
@@ -314,7 +314,7 @@ impl OpF2F64 {
             rnd: Round::decode(w),
         })
     }
-    pub fn visit(&mut self, v: &mut RegVisitor<'_>) {
+    pub fn visit(&mut self, v: &mut impl RegVisitor) {
         visit_src_n(&mut self.src, width(!self.widen), v);
         visit_dst(&mut self.dst, RegFile::Gpr, width(self.widen), v);
     }
@@ -414,7 +414,7 @@ impl OpConv64 {
             rnd,
         })
     }
-    pub fn visit(&mut self, v: &mut RegVisitor<'_>) {
+    pub fn visit(&mut self, v: &mut impl RegVisitor) {
         let (src_w, dst_w) = match self.kind {
             ConvKind::IntToFloat => (width(self.int64), 2),
             ConvKind::FloatToInt => (2, width(self.int64)),
@@ -507,7 +507,7 @@ impl OpFrnd64 {
             rnd: Round::decode(w),
         })
     }
-    pub fn visit(&mut self, v: &mut RegVisitor<'_>) {
+    pub fn visit(&mut self, v: &mut impl RegVisitor) {
         visit_src_n(&mut self.src, 2, v);
         visit_dst(&mut self.dst, RegFile::Gpr, 2, v);
     }

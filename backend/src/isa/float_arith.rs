@@ -134,7 +134,7 @@ impl OpFSetP {
             accum: w.get_pred_src(field::PSRC, field::PSRC_NEG),
         })
     }
-    pub fn visit(&mut self, v: &mut RegVisitor<'_>) {
+    pub fn visit(&mut self, v: &mut impl RegVisitor) {
         self.srcs.iter_mut().for_each(|s| visit_src(s, v));
         visit_pred(&mut self.accum, v);
         visit_dst(&mut self.dst, RegFile::Pred, 1, v);
@@ -218,7 +218,7 @@ impl OpFArith {
             rnd: Round::decode(w),
         })
     }
-    pub fn visit(&mut self, v: &mut RegVisitor<'_>) {
+    pub fn visit(&mut self, v: &mut impl RegVisitor) {
         let n = if self.kind == FloatArith::Fma { 3 } else { 2 };
         self.srcs[..n].iter_mut().for_each(|s| visit_src(s, v));
         visit_dst(&mut self.dst, RegFile::Gpr, 1, v);

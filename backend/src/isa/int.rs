@@ -82,7 +82,7 @@ impl OpIAdd3X {
             carry_in: w.get_pred_src(field::PSRC, field::PSRC_NEG),
         }))
     }
-    pub fn visit(&mut self, v: &mut RegVisitor<'_>) {
+    pub fn visit(&mut self, v: &mut impl RegVisitor) {
         self.srcs.iter_mut().for_each(|s| visit_src(s, v));
         visit_pred(&mut self.carry_in, v);
         visit_dst(&mut self.dst, RegFile::Gpr, 1, v);
@@ -166,7 +166,7 @@ impl OpIMadWide {
             hi,
         })
     }
-    pub fn visit(&mut self, v: &mut RegVisitor<'_>) {
+    pub fn visit(&mut self, v: &mut impl RegVisitor) {
         let n = self.regs();
         visit_src(&mut self.srcs[0], v);
         visit_src(&mut self.srcs[1], v);
@@ -228,7 +228,7 @@ impl OpIMnMx {
             min: w.get_pred_src(field::PSRC, field::PSRC_NEG),
         })
     }
-    pub fn visit(&mut self, v: &mut RegVisitor<'_>) {
+    pub fn visit(&mut self, v: &mut impl RegVisitor) {
         self.srcs.iter_mut().for_each(|s| visit_src(s, v));
         visit_pred(&mut self.min, v);
         visit_dst(&mut self.dst, RegFile::Gpr, 1, v);
@@ -308,7 +308,7 @@ impl OpBit {
             op,
         })
     }
-    pub fn visit(&mut self, v: &mut RegVisitor<'_>) {
+    pub fn visit(&mut self, v: &mut impl RegVisitor) {
         visit_src(&mut self.src, v);
         visit_dst(&mut self.dst, RegFile::Gpr, 1, v);
     }
@@ -376,7 +376,7 @@ impl OpBmsk {
             wrap: w.bit(Self::WRAP),
         })
     }
-    pub fn visit(&mut self, v: &mut RegVisitor<'_>) {
+    pub fn visit(&mut self, v: &mut impl RegVisitor) {
         self.srcs.iter_mut().for_each(|s| visit_src(s, v));
         visit_dst(&mut self.dst, RegFile::Gpr, 1, v);
     }
@@ -426,7 +426,7 @@ impl OpPrmt {
             srcs: [a, s, b],
         })
     }
-    pub fn visit(&mut self, v: &mut RegVisitor<'_>) {
+    pub fn visit(&mut self, v: &mut impl RegVisitor) {
         self.srcs.iter_mut().for_each(|s| visit_src(s, v));
         visit_dst(&mut self.dst, RegFile::Gpr, 1, v);
     }
@@ -478,7 +478,7 @@ impl OpSgxt {
             signed: w.bit(Self::SIGNED),
         })
     }
-    pub fn visit(&mut self, v: &mut RegVisitor<'_>) {
+    pub fn visit(&mut self, v: &mut impl RegVisitor) {
         self.srcs.iter_mut().for_each(|s| visit_src(s, v));
         visit_dst(&mut self.dst, RegFile::Gpr, 1, v);
     }
@@ -560,7 +560,7 @@ impl OpLea {
             hi,
         })
     }
-    pub fn visit(&mut self, v: &mut RegVisitor<'_>) {
+    pub fn visit(&mut self, v: &mut impl RegVisitor) {
         let n = if self.hi { 3 } else { 2 };
         self.srcs[..n].iter_mut().for_each(|s| visit_src(s, v));
         visit_dst(&mut self.dst, RegFile::Gpr, 1, v);

@@ -70,7 +70,7 @@ const OUTPUT: usize = 79;
 /// The largest immediate ISBE offset (a 16-bit field).
 pub const MAX_IMM_OFFSET: u32 = 0xffff;
 
-fn visit_addr(addr: &mut Src, v: &mut RegVisitor<'_>) {
+fn visit_addr(addr: &mut Src, v: &mut impl RegVisitor) {
     if let SrcRef::Reg(r) = &mut addr.src {
         v(r, RegFile::Gpr, OperandKind::Use, 1);
     }
@@ -155,7 +155,7 @@ impl OpIsbeWr {
             skew: w.bit(SKEW),
         })
     }
-    pub fn visit(&mut self, v: &mut RegVisitor<'_>) {
+    pub fn visit(&mut self, v: &mut impl RegVisitor) {
         visit_addr(&mut self.addr, v);
         if let SrcRef::Reg(r) = &mut self.data.src {
             v(r, RegFile::Gpr, OperandKind::Use, 1);
@@ -225,7 +225,7 @@ impl OpIsbeRd {
             skew: w.bit(SKEW),
         })
     }
-    pub fn visit(&mut self, v: &mut RegVisitor<'_>) {
+    pub fn visit(&mut self, v: &mut impl RegVisitor) {
         visit_addr(&mut self.addr, v);
         if let Dst::Reg(r) = &mut self.dst {
             v(r, RegFile::Gpr, OperandKind::Def, 1);

@@ -275,7 +275,7 @@ impl OpLd {
             size,
         })
     }
-    pub fn visit(&mut self, v: &mut RegVisitor<'_>) {
+    pub fn visit(&mut self, v: &mut impl RegVisitor) {
         visit_src_n(&mut self.addr, self.space.addr_regs(), v);
         visit_dst(&mut self.dst, RegFile::Gpr, self.size.regs(), v);
     }
@@ -355,7 +355,7 @@ impl OpSt {
             size,
         })
     }
-    pub fn visit(&mut self, v: &mut RegVisitor<'_>) {
+    pub fn visit(&mut self, v: &mut impl RegVisitor) {
         visit_src_n(&mut self.addr, self.space.addr_regs(), v);
         visit_src_n(&mut self.data, self.size.regs(), v);
     }
@@ -644,7 +644,7 @@ impl OpAtom {
             space,
         })
     }
-    pub fn visit(&mut self, v: &mut RegVisitor<'_>) {
+    pub fn visit(&mut self, v: &mut impl RegVisitor) {
         let n = self.ty.regs();
         visit_src_n(&mut self.addr, self.space.addr_regs(), v);
         if self.op == AtomOp::CmpExch {
@@ -727,7 +727,7 @@ impl OpRed {
             ty,
         })
     }
-    pub fn visit(&mut self, v: &mut RegVisitor<'_>) {
+    pub fn visit(&mut self, v: &mut impl RegVisitor) {
         visit_src_n(&mut self.addr, 2, v);
         visit_src_n(&mut self.data, self.ty.regs(), v);
     }
@@ -790,7 +790,7 @@ impl OpLdc {
             size,
         })
     }
-    pub fn visit(&mut self, v: &mut RegVisitor<'_>) {
+    pub fn visit(&mut self, v: &mut impl RegVisitor) {
         visit_src_n(&mut self.addr, 1, v);
         visit_dst(&mut self.dst, RegFile::Gpr, self.size.regs(), v);
     }

@@ -53,7 +53,13 @@ pub enum OperandKind {
 /// registers: 1, or 2 / 4 for a 64-bit / 128-bit value in an aligned group
 /// `Rn..Rn+width` (n a multiple of the width) named by its base register; a
 /// virtual register stands for the whole group.
-pub type RegVisitor<'a> = dyn FnMut(&mut Reg, RegFile, OperandKind, u8) + 'a;
+///
+/// A trait rather than a `dyn FnMut` so that each walk's callback is
+/// inlined into the op's visit: the passes walk every instruction several
+/// times, and an indirect call per operand was a large part of that.
+pub trait RegVisitor: FnMut(&mut Reg, RegFile, OperandKind, u8) {}
+
+impl<F: FnMut(&mut Reg, RegFile, OperandKind, u8)> RegVisitor for F {}
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum EncodeError {
@@ -294,7 +300,7 @@ impl Op {
     }
 
     /// Visits every register operand: uses first, then defs.
-    pub fn visit_regs(&mut self, v: &mut RegVisitor<'_>) {
+    pub fn visit_regs(&mut self, v: &mut impl RegVisitor) {
         match self {
             Op::Mov(o) => o.visit(v),
             Op::IAdd3(o) => o.visit(v),
@@ -509,7 +515,7 @@ impl Instr {
     }
 
     /// Visits the guard, then the op's operands.
-    pub fn visit_regs(&mut self, v: &mut RegVisitor<'_>) {
+    pub fn visit_regs(&mut self, v: &mut impl RegVisitor) {
         if let Some(r) = &mut self.guard.reg {
             v(r, RegFile::Pred, OperandKind::Use, 1);
         }

@@ -8,24 +8,24 @@ use super::{EncodeError, OperandKind, RegVisitor};
 use std::fmt;
 use std::ops::Range;
 
-pub(crate) fn visit_src(s: &mut Src, v: &mut RegVisitor<'_>) {
+pub(crate) fn visit_src(s: &mut Src, v: &mut impl RegVisitor) {
     visit_src_n(s, 1, v);
 }
 
 /// Visits a source of `n` consecutive registers (1, 2 or 4).
-pub(crate) fn visit_src_n(s: &mut Src, n: u8, v: &mut RegVisitor<'_>) {
+pub(crate) fn visit_src_n(s: &mut Src, n: u8, v: &mut impl RegVisitor) {
     if let SrcRef::Reg(r) = &mut s.src {
         v(r, RegFile::Gpr, OperandKind::Use, n);
     }
 }
 
-pub(crate) fn visit_dst(d: &mut Dst, file: RegFile, n: u8, v: &mut RegVisitor<'_>) {
+pub(crate) fn visit_dst(d: &mut Dst, file: RegFile, n: u8, v: &mut impl RegVisitor) {
     if let Dst::Reg(r) = d {
         v(r, file, OperandKind::Def, n);
     }
 }
 
-pub(crate) fn visit_pred(p: &mut PredSrc, v: &mut RegVisitor<'_>) {
+pub(crate) fn visit_pred(p: &mut PredSrc, v: &mut impl RegVisitor) {
     if let Some(r) = &mut p.reg {
         v(r, RegFile::Pred, OperandKind::Use, 1);
     }

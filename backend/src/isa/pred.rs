@@ -51,7 +51,7 @@ impl OpPLop3 {
             lut: (w.get(Self::LUT_LO) | w.get(Self::LUT_HI) << 3) as u8,
         })
     }
-    pub fn visit(&mut self, v: &mut RegVisitor<'_>) {
+    pub fn visit(&mut self, v: &mut impl RegVisitor) {
         self.srcs.iter_mut().for_each(|p| visit_pred(p, v));
         visit_dst(&mut self.dst, RegFile::Pred, 1, v);
     }

@@ -118,7 +118,7 @@ impl OpShfl {
             mode: ShflMode::ALL[w.get(Self::MODE) as usize],
         })
     }
-    pub fn visit(&mut self, v: &mut RegVisitor<'_>) {
+    pub fn visit(&mut self, v: &mut impl RegVisitor) {
         visit_src(&mut self.src, v);
         visit_src(&mut self.lane, v);
         visit_src(&mut self.c, v);
@@ -218,7 +218,7 @@ impl OpVote {
             mode,
         })
     }
-    pub fn visit(&mut self, v: &mut RegVisitor<'_>) {
+    pub fn visit(&mut self, v: &mut impl RegVisitor) {
         visit_pred(&mut self.src, v);
         visit_dst(&mut self.dst, RegFile::Gpr, 1, v);
         visit_dst(&mut self.pdst, RegFile::Pred, 1, v);
@@ -275,7 +275,7 @@ impl OpMatch {
             all: !w.bit(Self::ANY),
         })
     }
-    pub fn visit(&mut self, v: &mut RegVisitor<'_>) {
+    pub fn visit(&mut self, v: &mut impl RegVisitor) {
         visit_src(&mut self.src, v);
         visit_dst(&mut self.dst, RegFile::Gpr, 1, v);
         visit_dst(&mut self.pdst, RegFile::Pred, 1, v);
@@ -376,7 +376,7 @@ impl OpRedux {
             signed: w.bit(Self::SIGNED),
         })
     }
-    pub fn visit(&mut self, v: &mut RegVisitor<'_>) {
+    pub fn visit(&mut self, v: &mut impl RegVisitor) {
         visit_src(&mut self.src, v);
         visit_dst(&mut self.dst, RegFile::Gpr, 1, v);
     }
@@ -424,7 +424,7 @@ impl OpWarpSync {
         let (_, mask, _) = w.get_alu_srcs(false)?;
         Ok(OpWarpSync { mask })
     }
-    pub fn visit(&mut self, v: &mut RegVisitor<'_>) {
+    pub fn visit(&mut self, v: &mut impl RegVisitor) {
         visit_src(&mut self.mask, v);
     }
     pub fn fmt_op(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
