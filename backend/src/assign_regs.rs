@@ -65,16 +65,23 @@ struct Flat<'a> {
 impl<'a> Flat<'a> {
     fn new(f: &'a MFunc) -> Flat<'a> {
         let vreg = |v: u32| VReg::new(v as usize, class(f.vregs[v as usize]));
+        let (blocks, insts) = (
+            f.blocks.len(),
+            f.blocks.iter().map(|b| b.instrs.len()).sum(),
+        );
+        let mut operand_start = Vec::with_capacity(insts + 1);
+        operand_start.push(0);
         let mut flat = Flat {
             f,
-            insts: Vec::new(),
-            block_ranges: Vec::new(),
-            succs: Vec::new(),
-            preds: Vec::new(),
-            params: Vec::new(),
-            args: Vec::new(),
-            operands: Vec::new(),
-            operand_start: vec![0],
+            insts: Vec::with_capacity(insts),
+            block_ranges: Vec::with_capacity(blocks),
+            succs: Vec::with_capacity(blocks),
+            preds: Vec::with_capacity(blocks),
+            params: Vec::with_capacity(blocks),
+            args: Vec::with_capacity(blocks),
+            // Most instructions have three or four register operands.
+            operands: Vec::with_capacity(insts * 4),
+            operand_start,
         };
         for b in &f.blocks {
             let start = flat.insts.len();
@@ -379,7 +386,9 @@ fn rewrite(f: &mut MFunc, out: &Output, frame: &SpillFrame) -> Result<(), Backen
     };
     let mut inst_index = 0usize;
     for block in &mut f.blocks {
-        let old = std::mem::take(&mut block.instrs);
+        // Room for the block's instructions and a few moves.
+        let room = block.instrs.len() + block.instrs.len() / 4 + 4;
+        let old = std::mem::replace(&mut block.instrs, Vec::with_capacity(room));
         for mut ins in old {
             let here = Inst::new(inst_index);
             take(here, InstPosition::Before, &mut block.instrs)?;

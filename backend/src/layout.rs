@@ -38,11 +38,13 @@ pub fn layout(f: &MFunc) -> Vec<Instr> {
         b
     };
     let order: Vec<usize> = (0..n).filter(|&b| forward[b].is_none() || b == 0).collect();
-    let mut blocks: Vec<Vec<Instr>> = Vec::new();
+    let mut blocks: Vec<Vec<Instr>> = Vec::with_capacity(order.len());
     for (i, &b) in order.iter().enumerate() {
         let next = order.get(i + 1).copied();
         let blk = &f.blocks[b];
-        let mut out: Vec<Instr> = Vec::new();
+        // A block's code is its instructions, less a branch to the next
+        // block, plus at most a branch for a conditional one's other side.
+        let mut out: Vec<Instr> = Vec::with_capacity(blk.instrs.len() + 1);
         let last = blk.instrs.len().saturating_sub(1);
         for (k, ins) in blk.instrs.iter().enumerate() {
             let mut ins = *ins;
