@@ -10,7 +10,7 @@
 
 use crate::isa::{Instr, OperandKind, Reg};
 use crate::mir::MFunc;
-use crate::mir_info::{Info, idoms, is_cse_candidate, rename_uses};
+use crate::mir_info::{Info, idoms, is_cse_candidate, rename_uses, single_def};
 use rustc_hash::FxHashMap;
 use std::collections::hash_map::Entry;
 
@@ -58,22 +58,15 @@ pub fn cse(f: &mut MFunc) -> bool {
             if !ins.guard.is_true() || !is_cse_candidate(&ins.op) {
                 continue;
             }
-            // The key is the instruction without its result; the same walk
-            // finds the result, which must be one plain register.
+            let Some((d, _)) = single_def(ins).filter(|(d, _)| info.is_plain(*d)) else {
+                continue;
+            };
             let mut key = *ins;
-            let (mut defs, mut single) = (0, None);
-            key.visit_regs(&mut |r, _, kind, width| {
+            key.visit_regs(&mut |r, _, kind, _| {
                 if kind == OperandKind::Def {
-                    defs += 1;
-                    if let (Reg::Virt(v), 1) = (*r, width) {
-                        single = Some(v);
-                    }
                     *r = Reg::Virt(u32::MAX);
                 }
             });
-            let Some(d) = single.filter(|&d| defs == 1 && info.is_plain(d)) else {
-                continue;
-            };
             match table.entry(key) {
                 Entry::Occupied(e) if open[e.get().1] => {
                     rename.insert(d, e.get().0);

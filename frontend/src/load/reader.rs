@@ -146,6 +146,13 @@ fn operand(
     inst: &mut dr::Instruction,
     types: &TypeTracker,
 ) -> Option<()> {
+    // An operand holding one word as the spirv enum (or bit set) of its
+    // own name; a value the enum does not know is left to rspirv.
+    macro_rules! enumerant {
+        ($ty:ident, $from:ident) => {
+            Operand::$ty(spirv::$ty::$from(rest.next()?)?)
+        };
+    }
     let operand = match kind {
         OperandKind::IdResultType => {
             inst.result_type = Some(rest.next()?);
@@ -180,31 +187,15 @@ fn operand(
             inst.operands.push(Operand::IdRef(rest.next()?));
             Operand::IdRef(rest.next()?)
         }
-        OperandKind::Capability => Operand::Capability(spirv::Capability::from_u32(rest.next()?)?),
-        OperandKind::AddressingModel => {
-            Operand::AddressingModel(spirv::AddressingModel::from_u32(rest.next()?)?)
-        }
-        OperandKind::MemoryModel => {
-            Operand::MemoryModel(spirv::MemoryModel::from_u32(rest.next()?)?)
-        }
-        OperandKind::ExecutionModel => {
-            Operand::ExecutionModel(spirv::ExecutionModel::from_u32(rest.next()?)?)
-        }
-        OperandKind::SourceLanguage => {
-            Operand::SourceLanguage(spirv::SourceLanguage::from_u32(rest.next()?)?)
-        }
-        OperandKind::StorageClass => {
-            Operand::StorageClass(spirv::StorageClass::from_u32(rest.next()?)?)
-        }
-        OperandKind::GroupOperation => {
-            Operand::GroupOperation(spirv::GroupOperation::from_u32(rest.next()?)?)
-        }
-        OperandKind::FunctionControl => {
-            Operand::FunctionControl(spirv::FunctionControl::from_bits(rest.next()?)?)
-        }
-        OperandKind::SelectionControl => {
-            Operand::SelectionControl(spirv::SelectionControl::from_bits(rest.next()?)?)
-        }
+        OperandKind::Capability => enumerant!(Capability, from_u32),
+        OperandKind::AddressingModel => enumerant!(AddressingModel, from_u32),
+        OperandKind::MemoryModel => enumerant!(MemoryModel, from_u32),
+        OperandKind::ExecutionModel => enumerant!(ExecutionModel, from_u32),
+        OperandKind::SourceLanguage => enumerant!(SourceLanguage, from_u32),
+        OperandKind::StorageClass => enumerant!(StorageClass, from_u32),
+        OperandKind::GroupOperation => enumerant!(GroupOperation, from_u32),
+        OperandKind::FunctionControl => enumerant!(FunctionControl, from_bits),
+        OperandKind::SelectionControl => enumerant!(SelectionControl, from_bits),
         OperandKind::LoopControl => {
             let control = LoopControl::from_bits(rest.next()?)?;
             // The other bits take parameters, left to rspirv.
