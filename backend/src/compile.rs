@@ -24,6 +24,7 @@ use crate::opt_predicate::predicate;
 use crate::program;
 use crate::sph::{ShaderType, Sph};
 use crate::target::Arch;
+use crate::verify::Form;
 use spvsass_frontend::ir::{Shader, Stage};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -65,8 +66,10 @@ pub struct Compiled {
     pub pass_dumps: Vec<(&'static str, String)>,
 }
 
-/// A machine-IR pass; it returns whether it changed anything.
-pub type Pass = fn(&mut MFunc) -> bool;
+/// A machine-IR pass. None reports whether it changed anything: each runs
+/// once at its place in the list (iterating to a fixed point would change
+/// the output).
+pub type Pass = fn(&mut MFunc);
 
 /// The optimisations between instruction selection and register
 /// allocation, in order. Folding exposes copies and copies expose folds,
@@ -89,13 +92,7 @@ pub fn optimisations(opts: &BackendOptions) -> Vec<(&'static str, Pass)> {
     if opts.fp_contract {
         passes.push(("ffma", form_ffma));
     }
-    passes.extend([
-        ("lop3", fuse_lop3 as Pass),
-        ("dce", |f| {
-            eliminate_dead_code(f);
-            true
-        }),
-    ]);
+    passes.extend([("lop3", fuse_lop3 as Pass), ("dce", eliminate_dead_code)]);
     passes
 }
 
@@ -128,14 +125,18 @@ pub fn compile(sh: &Shader, opts: &BackendOptions) -> Result<Compiled, BackendEr
     let computed_offset_stores = selected.computed_offset_stores;
     let mut func = selected.func;
     dump("select", &|| func.to_string());
+    verify(&func, "select", Form::Virtual)?;
     for (name, pass) in optimisations(opts) {
         pass(&mut func);
         dump(name, &|| func.to_string());
+        verify(&func, name, Form::Virtual)?;
     }
     order_blocks(&mut func);
     dump("order_blocks", &|| func.to_string());
+    verify(&func, "order_blocks", Form::Virtual)?;
     let assigned = assign_regs(&mut func, selected.local_bytes)?;
     dump("assign_regs", &|| func.to_string());
+    verify(&func, "assign_regs", Form::Allocated)?;
     let mut instrs = layout(&func);
     dump("layout", &|| program::listing(&instrs, false));
     calc_instr_deps(&mut instrs);
@@ -215,6 +216,16 @@ pub fn compile(sh: &Shader, opts: &BackendOptions) -> Result<Compiled, BackendEr
         instrs,
         pass_dumps: dumps,
     })
+}
+
+/// Checks the machine IR after `pass` (`MFunc::verify`) in debug builds,
+/// and so in every test; release builds trust the passes.
+fn verify(func: &MFunc, pass: &'static str, form: Form) -> Result<(), BackendError> {
+    if cfg!(debug_assertions) {
+        func.verify(form)
+            .map_err(|error| BackendError::Verify { pass, error })?;
+    }
+    Ok(())
 }
 
 /// The largest compute workgroup (Vulkan's maxComputeWorkGroupInvocations

@@ -28,6 +28,13 @@ pub enum BackendError {
     SpillFrameTooLarge { slots: usize, max_bytes: u32 },
     #[error("structured control flow nests deeper than the {0} convergence barriers")]
     TooDeep(u8),
+    /// A pass left the machine IR malformed: a compiler bug, reported
+    /// instead of compiling on (checked in debug builds).
+    #[error("internal error: the machine IR after {pass} is malformed: {error}")]
+    Verify {
+        pass: &'static str,
+        error: crate::verify::VerifyError,
+    },
     #[error("encoding failed: {0}")]
     Encode(#[from] ProgramEncodeError),
 }

@@ -31,6 +31,7 @@ pub mod spill;
 pub mod structured;
 pub mod target;
 pub mod uniformity;
+pub mod verify;
 
 pub use spvsass_frontend as frontend;
 pub mod error;

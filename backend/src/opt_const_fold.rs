@@ -92,11 +92,10 @@ fn with_constants(op: &Op, consts: &[Option<u32>]) -> Op {
     probe
 }
 
-/// Runs the pass; returns whether anything changed.
-pub fn const_fold(f: &mut MFunc) -> bool {
+/// Runs the pass.
+pub fn const_fold(f: &mut MFunc) {
     let info = Info::new(f);
     let mut consts = constants(f, &info);
-    let mut changed = false;
     for ins in f.blocks.iter_mut().flat_map(|b| &mut b.instrs) {
         if !ins.guard.is_true() || matches!(ins.op, Op::Mov(_)) {
             continue;
@@ -124,8 +123,6 @@ pub fn const_fold(f: &mut MFunc) -> bool {
         }));
         if encodable(&mov) {
             *ins = mov;
-            changed = true;
         }
     }
-    changed
 }

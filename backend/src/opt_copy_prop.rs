@@ -96,19 +96,17 @@ fn constant_src(op: &Op, s: &Src, c: SrcRef) -> Option<Src> {
     }
 }
 
-/// Runs the pass; returns whether anything changed.
-pub fn copy_prop(f: &mut MFunc) -> bool {
+/// Runs the pass.
+pub fn copy_prop(f: &mut MFunc) {
     let info = Info::new(f);
     let map = copies(f, &info);
     if map.len == 0 {
-        return false;
+        return;
     }
-    let mut changed = false;
     for b in &mut f.blocks {
         for a in b.succ_args.iter_mut().flatten() {
             if let Some(SrcRef::Reg(Reg::Virt(w))) = resolve(&map, *a) {
                 *a = w;
-                changed = true;
             }
         }
         for ins in &mut b.instrs {
@@ -118,7 +116,6 @@ pub fn copy_prop(f: &mut MFunc) -> bool {
                     && let Some(SrcRef::Reg(w)) = resolve(&map, v)
                 {
                     *r = w;
-                    changed = true;
                 }
             });
             // Constants where the operand form allows them.
@@ -138,10 +135,9 @@ pub fn copy_prop(f: &mut MFunc) -> bool {
                     continue;
                 };
                 if let Some(new) = constant_src(&ins.op, &s, c) {
-                    changed |= place_src(ins, slot, new);
+                    place_src(ins, slot, new);
                 }
             }
         }
     }
-    changed
 }

@@ -14,8 +14,8 @@ use crate::mir_info::{Info, idoms, is_cse_candidate, rename_uses, single_def};
 use rustc_hash::FxHashMap;
 use std::collections::hash_map::Entry;
 
-/// Runs the pass; returns whether anything changed.
-pub fn cse(f: &mut MFunc) -> bool {
+/// Runs the pass.
+pub fn cse(f: &mut MFunc) {
     let info = Info::new(f);
     let idom = idoms(f);
     let mut children = vec![Vec::new(); f.blocks.len()];
@@ -82,7 +82,7 @@ pub fn cse(f: &mut MFunc) -> bool {
         }
     }
     if dead.is_empty() {
-        return false;
+        return;
     }
     // One pass per block (`dead` is in block walk order, ascending within
     // a block): removing one by one moved the block's tail each time,
@@ -98,5 +98,4 @@ pub fn cse(f: &mut MFunc) -> bool {
         });
     }
     rename_uses(f, &rename);
-    true
 }

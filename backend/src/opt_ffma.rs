@@ -14,10 +14,9 @@ use crate::isa::{FloatArith, Instr, Op, OpFArith, Reg, SrcRef};
 use crate::mir::MFunc;
 use crate::mir_info::{Info, encodable};
 
-/// Runs the pass; returns whether anything changed.
-pub fn form_ffma(f: &mut MFunc) -> bool {
+/// Runs the pass.
+pub fn form_ffma(f: &mut MFunc) {
     let info = Info::new(f);
-    let mut changed = false;
     for b in 0..f.blocks.len() {
         for i in 0..f.blocks[b].instrs.len() {
             let ins = f.blocks[b].instrs[i];
@@ -67,11 +66,9 @@ pub fn form_ffma(f: &mut MFunc) -> bool {
                 let cands = [fma(a, mul.srcs[1]), fma(mul.srcs[1], a)];
                 if let Some(ok) = cands.into_iter().find(encodable) {
                     f.blocks[b].instrs[i] = ok;
-                    changed = true;
                     break;
                 }
             }
         }
     }
-    changed
 }

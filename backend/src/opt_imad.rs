@@ -67,9 +67,8 @@ fn fuse(prod: &Op, t: u32, srcs: &[Src; 3]) -> Option<Op> {
     }
 }
 
-/// Runs the pass; returns whether anything changed.
-pub fn form_imad(f: &mut MFunc) -> bool {
-    let mut changed = false;
+/// Runs the pass.
+pub fn form_imad(f: &mut MFunc) {
     // One fusion per consumer per round: the use counts stay exact.
     let info = Info::new(f);
     for b in 0..f.blocks.len() {
@@ -89,13 +88,11 @@ pub fn form_imad(f: &mut MFunc) -> bool {
                 let cand = Instr { op: fused, ..ins };
                 if let Some(ok) = commuted_encodable(cand) {
                     f.blocks[b].instrs[i] = ok;
-                    changed = true;
                     break;
                 }
             }
         }
     }
-    changed
 }
 
 fn set_dst(mut op: Op, dst: crate::isa::Dst) -> Option<Op> {

@@ -59,10 +59,9 @@ fn orders(n: usize) -> Vec<Vec<usize>> {
     out
 }
 
-/// Runs the pass; returns whether anything changed.
-pub fn fuse_lop3(f: &mut MFunc) -> bool {
+/// Runs the pass.
+pub fn fuse_lop3(f: &mut MFunc) {
     let info = Info::new(f);
-    let mut changed = false;
     for b in 0..f.blocks.len() {
         for i in 0..f.blocks[b].instrs.len() {
             let ins = f.blocks[b].instrs[i];
@@ -101,11 +100,9 @@ pub fn fuse_lop3(f: &mut MFunc) -> bool {
                 });
                 if let Some(fused) = fused {
                     f.blocks[b].instrs[i] = fused;
-                    changed = true;
                     break;
                 }
             }
         }
     }
-    changed
 }

@@ -88,8 +88,8 @@ struct Region {
     barrier: Option<u8>,
 }
 
-/// Runs the pass; returns whether anything changed.
-pub fn predicate(f: &mut MFunc) -> bool {
+/// Runs the pass.
+pub fn predicate(f: &mut MFunc) {
     let mut refs = block_refs(f);
     let mut dead = vec![false; f.blocks.len()];
     let mut renames = FxHashMap::default();
@@ -113,7 +113,6 @@ pub fn predicate(f: &mut MFunc) -> bool {
         f.reorder(&live);
         rename_uses(f, &renames);
     }
-    changed
 }
 
 /// For each block, the blocks whose BRA or BSSY instructions name it.

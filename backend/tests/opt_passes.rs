@@ -19,9 +19,8 @@ use spvsass_backend::opt_lop3::fuse_lop3;
 /// share a virtual register.
 const PRED_BASE: u32 = 100;
 
-fn dce(f: &mut MFunc) -> bool {
+fn dce(f: &mut MFunc) {
     eliminate_dead_code(f);
-    true
 }
 
 fn lift(text: &str) -> Vec<Instr> {
