@@ -1,4 +1,4 @@
-//! Performance advice (seed 004 adapted to one-warp workgroups and SKEW
+//! Performance advice (docs/HARDWARE.md, "Performance advice", adapted to one-warp workgroups and SKEW
 //! output blocks): returned in `Compiled::warnings`, printed by the CLI.
 
 mod common;

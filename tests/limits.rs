@@ -1,4 +1,5 @@
-//! Compile-time limits (nvidia-facts.md §6): a shader over an H100 limit is
+//! Compile-time limits (docs/HARDWARE.md, "Limits the H100's driver
+//! reports"): a shader over an H100 limit is
 //! refused with the execution mode or declaration and its value.
 
 mod common;

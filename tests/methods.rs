@@ -1,4 +1,5 @@
-//! Draws start from their method stream (facts §5): the simulator decodes
+//! Draws start from their method stream (docs/HARDWARE.md, "Methods"): the
+//! simulator decodes
 //! the pushbuffer words, takes the group count and stage state from them,
 //! and refuses malformed streams or streams that disagree with the shaders.
 

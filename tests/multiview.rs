@@ -195,7 +195,8 @@ fn a_task_draw_renders_every_view() {
 }
 
 /// A pipeline-statistics query under multiview takes one slot per view:
-/// the first holds the whole draw's counts, the others zeros (seed 002).
+/// the first holds the whole draw's counts, the others zeros
+/// (docs/HARDWARE.md, "Multiview").
 #[test]
 fn queries_take_one_slot_per_view() {
     let plain = draw(0);

@@ -63,7 +63,7 @@ fn check_prims(arch: Arch) {
             assert_eq!(vert.cull, None);
         }
     }
-    // Statistics as the H100 reports them (facts §4): invocations, and
+    // Statistics as the H100 reports them (docs/HARDWARE.md): invocations, and
     // generated primitives including the 10 culled ones per workgroup.
     assert_eq!(d.statistics.task_invocations, 32);
     assert_eq!(d.statistics.mesh_invocations, 128);

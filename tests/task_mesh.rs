@@ -1,6 +1,7 @@
 //! Task → mesh draws in the simulator: the payload and the group counts a
 //! task workgroup emits reach the mesh workgroups it launches, in a fixed
-//! order, and the pipeline statistics count invocations (facts §3, §4).
+//! order, and the pipeline statistics count invocations (docs/HARDWARE.md,
+//! "ISBE" and "Workgroups").
 
 mod common;
 
@@ -189,7 +190,7 @@ fn num_workgroups_of_a_lone_mesh_shader_is_in_the_root_table() {
 
 /// The workgroup index is read from the input ISBE at offset 0 before any
 /// output write: with SKEW in task shaders and lone mesh shaders, without
-/// it behind a task shader (facts §3).
+/// it behind a task shader (docs/HARDWARE.md, "ISBE").
 fn check_index_read_first(name: &str, expected: &str) {
     let c = common::compile(name, Arch::Sm86);
     let listing = spvsass::listing(&c.binary, false).expect("listing");

@@ -1,5 +1,6 @@
 //! Task and mesh workgroups of more than 32 invocations, run as logical
-//! subgroups on one warp (backend `logical_subgroups`, facts §4): outputs
+//! subgroups on one warp (backend `logical_subgroups`, docs/HARDWARE.md):
+//! outputs
 //! checked value by value, statistics counted in API invocations.
 
 mod common;

@@ -1,6 +1,6 @@
 //! gl_WorkGroupID of a mesh shader launched by a task shader: the index the
 //! hardware gives (input ISBE word 0) split by the task's x/y/z counts
-//! (0x8/0xC/0x10, facts §3). The ISA has no integer division, so the
+//! (0x8/0xC/0x10, docs/HARDWARE.md). The ISA has no integer division, so the
 //! compiler emits a float estimate with corrections; these tests run that
 //! code over indices up to the 2^22 limit.
 

@@ -38,7 +38,8 @@ pub const CULL_CONTROL: u16 = 0x10;
 /// direct draw).
 pub const DRAW_INDEX: u16 = 0x14;
 /// The 64-bit address of the draw's pipeline-statistics counters, which
-/// task and mesh shaders add to themselves (facts §4; [`query`]).
+/// task and mesh shaders add to themselves (docs/HARDWARE.md,
+/// "Workgroups"; [`query`]).
 pub const QUERY_ADDRESS: u16 = 0x18;
 
 /// Bits of the culling-control word.
@@ -127,8 +128,8 @@ pub fn uniform_bank(binding: u32) -> Option<u8> {
 
 /// The pipeline-statistics counters a mesh draw's shaders add to, at the
 /// root table's query address: 64-bit counters, as Vulkan's query results
-/// are, each workgroup adding with one `RED.E.ADD.64` from one lane (facts
-/// §4: the hardware does not count task and mesh invocations; the shader
+/// are, each workgroup adding with one `RED.E.ADD.64` from one lane
+/// (docs/HARDWARE.md, "Workgroups": the hardware does not count task and mesh invocations; the shader
 /// must).
 pub mod query {
     /// Task shader invocations.

@@ -1,6 +1,7 @@
-//! Performance advice as compiler warnings: seed 004's recommendations for
-//! mesh shaders (written for AMD's NGG hardware), adapted to how this
-//! hardware runs them (nvidia-facts.md §3, §4, §6): one warp per workgroup,
+//! Performance advice as compiler warnings: the recommendations for mesh
+//! shaders written for AMD's NGG hardware (docs/HARDWARE.md, "Performance
+//! advice"), adapted to how this hardware runs them (docs/HARDWARE.md,
+//! "ISBE", "Workgroups"): one warp per workgroup,
 //! outputs in the ISBE in SKEW blocks of 32 elements.
 
 use crate::binary::MeshState;
@@ -10,33 +11,33 @@ use std::fmt;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Warning {
-    /// Seed 004: "specify a workgroup size that matches the maximum amount
-    /// of vertices and primitives". Here a lane with no vertex and no
+    /// Advice: size the workgroup to the larger of the maximum vertex and
+    /// primitive counts. Here a lane with no vertex and no
     /// primitive of its own only helps through loops.
     IdleInvocations {
         invocations: u32,
         max_vertices: u32,
         max_primitives: u32,
     },
-    /// The workgroup runs on one 32-lane warp (facts §4): lanes past the
+    /// The workgroup runs on one 32-lane warp (docs/HARDWARE.md): lanes past the
     /// workgroup size are masked off for the whole shader.
     PartialWarp { invocations: u32 },
-    /// Seed 004: "only write to the mesh output array indices from the
-    /// corresponding thread". Here a write of the invocation's own element
+    /// Advice: write each output element from the invocation of the same
+    /// index. Here a write of the invocation's own element
     /// is one SKEW store; any other element needs its offset computed.
     ComputedOffsets {
         stores: u32,
         first_spirv_id: Option<u32>,
     },
     /// Outputs are stored in blocks of 32 elements (output granularity 32,
-    /// facts §6): a maximum over 32 that is not a multiple of 32 pads the
+    /// docs/HARDWARE.md): a maximum over 32 that is not a multiple of 32 pads the
     /// last block.
     PaddedBlock {
         what: &'static str,
         max: u32,
         wasted_bytes: u32,
     },
-    /// Seed 004: "use shared memory, but not excessively", for outputs: a
+    /// Advice: keep shared memory small, applied to outputs: a
     /// workgroup's output ISBE is staging memory of the primitive engine,
     /// and the larger it is, the fewer workgroups are in flight.
     LargeOutput { bytes: u32 },

@@ -70,7 +70,8 @@ pub struct Binary {
     /// Encoded instructions, four words each.
     pub code: Vec<u32>,
     /// The passthrough GEOMETRY header of a mesh shader with per-primitive
-    /// outputs, stored after the code (seed 000, facts §2).
+    /// outputs, stored after the code (docs/HARDWARE.md, "Shader program
+    /// header").
     pub gs_sph: Option<[u32; 32]>,
 }
 

@@ -31,7 +31,7 @@ use spvsass_frontend::ir::{Shader, Stage};
 pub struct BackendOptions {
     pub arch: Arch,
     /// A task shader feeds this mesh shader (its SPH type is TESSELLATION
-    /// instead of VERTEX, nvidia-facts.md §2).
+    /// instead of VERTEX, docs/HARDWARE.md, "Shader program header").
     pub task_present: bool,
     /// Capture the machine IR after every pass.
     pub print_passes: bool,
@@ -164,7 +164,7 @@ pub fn compile(sh: &Shader, opts: &BackendOptions) -> Result<Compiled, BackendEr
             };
             limits::check_outputs(&mesh)?;
             // Bound as VERTEX alone, as TESSELLATION behind a task shader
-            // (facts §2, seed 000 "Mesh").
+            // (docs/HARDWARE.md, "Shader program header").
             let shader_type = if opts.task_present {
                 ShaderType::Tessellation
             } else {
@@ -172,7 +172,7 @@ pub fn compile(sh: &Shader, opts: &BackendOptions) -> Result<Compiled, BackendEr
             };
             let sph = Sph::mesh(&mesh, shader_type);
             // Per-primitive outputs enable the geometry stage in
-            // passthrough mode, with only its header (seed 000).
+            // passthrough mode, with only its header (docs/HARDWARE.md).
             let gs = (!mesh.primitive_attrs.is_empty())
                 .then(|| Sph::passthrough_gs(&mesh.primitive_attrs).0);
             (Some(mesh), None, Some(sph), gs)
@@ -181,7 +181,8 @@ pub fn compile(sh: &Shader, opts: &BackendOptions) -> Result<Compiled, BackendEr
         // the simulator does not model: the binary carries the memory
         // sizes a dispatch allocates instead of an SPH.
         Stage::Compute => (None, None, None, None),
-        // A task shader is always bound as a VERTEX shader (seed 000).
+        // A task shader is always bound as a VERTEX shader
+        // (docs/HARDWARE.md).
         _ => {
             let task = TaskState {
                 payload_bytes: payload_bytes(sh),

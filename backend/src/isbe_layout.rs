@@ -1,4 +1,4 @@
-//! Where mesh outputs live in the output ISBE (nvidia-facts.md §3). The
+//! Where mesh outputs live in the output ISBE (docs/HARDWARE.md, "ISBE"). The
 //! compiler's lowering and the simulator's read-back both use this one
 //! definition.
 
@@ -24,7 +24,7 @@ pub mod map {
 }
 
 /// Offsets in the task output ATTR region, which is also the input ATTR
-/// region of the mesh workgroups it launches (facts §3, seed 000).
+/// region of the mesh workgroups it launches (docs/HARDWARE.md, "ISBE").
 pub mod task {
     /// The workgroup index of a mesh shader launched by a task shader
     /// (input side only; filled by the hardware).
@@ -37,7 +37,8 @@ pub mod task {
     /// The most workgroups of one draw, and the most mesh workgroups one
     /// task workgroup may launch: 2^22, the minimum VK_EXT_mesh_shader
     /// requires of maxTask/MeshWorkGroupTotalCount, taken as the project's
-    /// bound (facts §6 does not give the H100's value). Workgroup indices
+    /// bound (the H100's value is not among the limits docs/HARDWARE.md
+    /// lists). Workgroup indices
     /// stay below 2^22, which the workgroup-id split relies on.
     pub const MAX_MESH_GROUPS: u32 = 1 << 22;
 }
@@ -47,7 +48,7 @@ pub const LINE: u32 = 128;
 /// Vertices (or primitives) per block of lines.
 pub const BLOCK_ELEMS: u32 = 32;
 
-/// SPH attribute addresses (nvidia-facts.md §2).
+/// SPH attribute addresses (docs/HARDWARE.md, "Shader program header").
 pub mod addr {
     pub const PRIMITIVE_ID: u16 = 0x060;
     pub const LAYER: u16 = 0x064;

@@ -1,5 +1,6 @@
 //! The limits an H100's driver reports for task and mesh shaders
-//! (nvidia-facts.md §6, VK_EXT_mesh_shader properties), checked at compile
+//! (docs/HARDWARE.md, "Limits the H100's driver reports";
+//! VK_EXT_mesh_shader properties), checked at compile
 //! time so that a shader the hardware could not run is refused with the
 //! execution mode or declaration and the value that break it.
 
@@ -105,7 +106,7 @@ pub fn check_shader(sh: &Shader) -> Result<(), BackendError> {
 
 /// The limit on what a mesh shader writes: output memory (the SKEW
 /// layouts, which hold whole blocks of 32 elements: the output granularity
-/// 32 of facts §6). The 128 output components are the 32 locations of the
+/// 32 the H100 reports, docs/HARDWARE.md). The 128 output components are the 32 locations of the
 /// attribute map, checked where a Location becomes an address
 /// (`max_location`).
 pub fn check_outputs(m: &MeshState) -> Result<(), BackendError> {
@@ -121,5 +122,5 @@ pub fn check_outputs(m: &MeshState) -> Result<(), BackendError> {
 
 /// The views a multiview render pass may have with mesh shaders: the
 /// highest set bit of its view mask must be below this
-/// (maxMeshMultiviewViewCount: 4 on the H100, facts §6).
+/// (maxMeshMultiviewViewCount: 4 on the H100, docs/HARDWARE.md).
 pub const MAX_MESH_MULTIVIEW_VIEWS: u32 = 4;

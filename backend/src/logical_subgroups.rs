@@ -1,8 +1,8 @@
 //! Task and mesh workgroups of more than 32 invocations on one warp.
 //!
 //! The hardware runs a task or mesh workgroup on a single warp of 32 lanes
-//! (nvidia-facts.md §4, seed 003 "One hardware invocation = up to 4
-//! invocations"). An API workgroup of N invocations (33..=128) therefore
+//! (docs/HARDWARE.md, "Workgroups": one hardware invocation runs up to
+//! four API invocations). An API workgroup of N invocations (33..=128) therefore
 //! runs as `ceil(N / 32)` logical subgroups on that warp: logical subgroup
 //! `i` is lanes 0..32 with `local_invocation_index = i * 32 + lane`.
 //!

@@ -1,15 +1,15 @@
-//! The pushbuffer method stream of a mesh draw (nvidia-facts.md §5, seeds
-//! 000 and 003): encoded as the words a driver pushes, decoded back into
+//! The pushbuffer method stream of a mesh draw (docs/HARDWARE.md,
+//! "Methods"): encoded as the words a driver pushes, decoded back into
 //! methods, printed in the format of the XDC 2024 slides, and checked into
 //! the state the simulator starts a draw from.
 //!
-//! Header word (facts §5): bits 29..32 type (1 incrementing, printed
-//! `NINC` as in the slides' dump; 3 non-incrementing; 4 immediate `IMMD`;
+//! Header word (docs/HARDWARE.md, "Methods"): bits 29..32 type (1
+//! incrementing, printed `NINC` as in the slides' dump; 3 non-incrementing; 4 immediate `IMMD`;
 //! 5 increment once), 16..29 the data word count (IMMD: the 13-bit value),
 //! 13..16 the subchannel, 0..13 the method address / 4.
 //!
-//! Method addresses: facts §5, plus SET_VERTEX_ID_BASE 0x1118 and
-//! SET_MESH_INIT_SHADER 0x1158 (public NVC597 headers and NVK's early mesh
+//! Method addresses: docs/HARDWARE.md, "Methods", among them
+//! SET_VERTEX_ID_BASE 0x1118 and SET_MESH_INIT_SHADER 0x1158 (public NVC597 headers and NVK's early mesh
 //! header, where the latter is named SET_TASK_LAYOUT). Field positions:
 //! SET_DRAW_CONTROL_A INSTANCE_ID 5..7, INSTANCE_ITERATE_ENABLE 9,
 //! IGNORE_GLOBAL_BASE_VERTEX/INSTANCE 10/11 (public NVC597 header; the
@@ -22,8 +22,8 @@
 //! SHARED_MEM_LINES 0..9, LOCAL_BUFFER_LINES 12..22 and OUTPUT_TO_M_S_LINES
 //! 22..32 are project-defined.
 //!
-//! Multiview (seed 002): with a view mask, the setup is followed by one
-//! draw per set bit, in ascending view order, each preceded by the view
+//! Multiview (docs/HARDWARE.md, "Multiview"): with a view mask, the setup
+//! is followed by one draw per set bit, in ascending view order, each preceded by the view
 //! index written into the root table and the render-target layer, as
 //! NVK's per-view draw loop does. LOAD_CONSTANT_BUFFER_OFFSET 0x238c and
 //! LOAD_CONSTANT_BUFFER(i) 0x2390 + 4i are from NVIDIA's public clc597.h
@@ -254,8 +254,8 @@ pub fn encode_draw(
             .as_ref()
             .map_or((0, 0), |s| (s.payload_bytes, s.shared_lines));
         // The task's output: the reserved words and the payload (what the
-        // mesh stage sees), then the task's shared memory lines (seed 000:
-        // LOCAL_BUFFER_LINES counts all of it, payload included).
+        // mesh stage sees), then the task's shared memory lines
+        // (docs/HARDWARE.md, "Methods": LOCAL_BUFFER_LINES counts all of it, payload included).
         let out_lines = crate::from_ir::shared::task_output_lines(payload);
         let lines = out_lines + shared;
         w.push(header(Incrementing, 1, 0, mthd::SET_MESH_INIT_SHADER));
@@ -675,7 +675,7 @@ pub fn decode(words: &[u32]) -> Result<DrawState, MethodError> {
     let dc = st
         .draw_control_a
         .ok_or(MethodError::Missing("SET_DRAW_CONTROL_A"))?;
-    // A mesh draw ignores the base indices (seed 000 "Draw").
+    // A mesh draw ignores the base indices (docs/HARDWARE.md, "Methods").
     if field(dc, f::DC_IGNORE_BASE_VERTEX) == 0 || field(dc, f::DC_IGNORE_BASE_INSTANCE) == 0 {
         return Err(MethodError::BadValue {
             index: 0,
@@ -699,7 +699,8 @@ pub fn decode(words: &[u32]) -> Result<DrawState, MethodError> {
 mod tests {
     use super::*;
 
-    /// The two header words nvidia-facts.md §5 decodes from the slides.
+    /// The two header words of the XDC 2024 dump (docs/HARDWARE.md,
+    /// "Methods").
     #[test]
     fn header_words_of_the_slides() {
         assert_eq!(

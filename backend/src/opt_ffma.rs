@@ -7,7 +7,8 @@
 //! which NVIDIA's compilers (and Mesa NAK) apply by default. The frontend
 //! does not keep NoContraction yet, and the simulator is checked bit for
 //! bit against Vulkan drivers that do not contract, so the pass only runs
-//! when `BackendOptions::fp_contract` asks for it (`--fp-contract`).
+//! when a library caller sets `BackendOptions::fp_contract` (the command
+//! line has no switch for it).
 //! Both instructions must use the same rounding mode and the same FTZ.
 
 use crate::isa::{FloatArith, Instr, Op, OpFArith, Reg, SrcRef};

@@ -1,6 +1,6 @@
 //! The shader program header (SPH), version 4: 32 words in front of a
-//! graphics stage's code. Field positions from nvidia-facts.md §2 (NAK's
-//! header writer); this project fills the fields its shaders need and
+//! graphics stage's code. Field positions from NAK's header writer
+//! (docs/HARDWARE.md, "Shader program header"); this project fills the fields its shaders need and
 //! leaves the rest zero.
 
 use crate::binary::{MeshState, MeshTopology};
@@ -105,7 +105,8 @@ impl Sph {
         self.set(bits::LOCAL_MEMORY_LOW, bytes);
     }
 
-    /// The header of a task shader: always bound as VERTEX (seed 000). Its
+    /// The header of a task shader: always bound as VERTEX
+    /// (docs/HARDWARE.md, "Shader program header"). Its
     /// outputs (counts and payload) are raw ATTR words, not SPH attributes.
     pub fn task() -> Sph {
         Sph::task_mesh(ShaderType::Vertex)
@@ -137,7 +138,7 @@ impl Sph {
     }
 
     /// The GEOMETRY header of the passthrough stage that carries a mesh
-    /// shader's per-primitive outputs (facts §2): passthrough, one thread
+    /// shader's per-primitive outputs (docs/HARDWARE.md): passthrough, one thread
     /// per input primitive, POINTLIST, one output vertex, output map = the
     /// per-primitive attributes (those the map covers: VIEWPORT_MASK and
     /// the shading rate have no known map bit and are left out).

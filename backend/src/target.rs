@@ -30,14 +30,15 @@ impl Arch {
     }
 
     /// ISBERD/ISBEWR take an immediate offset from SM86 on; before, the
-    /// offset must be in a register (nvidia-facts.md §1).
+    /// offset must be in a register (docs/HARDWARE.md, "Instructions").
     pub fn has_isbe_imm_offset(self) -> bool {
         self >= Arch::Sm86
     }
 
     /// REDUX (a warp-wide integer reduction) exists from SM80 on: PTX's
     /// redux.sync needs sm_80, and ptxas emits REDUX.SUM/MAX on sm_90
-    /// (nvidia-facts.md §1). Before, reductions are SHFL ladders.
+    /// (docs/HARDWARE.md, "Instructions"). Before, reductions are SHFL
+    /// ladders.
     pub fn has_redux(self) -> bool {
         self >= Arch::Sm86
     }

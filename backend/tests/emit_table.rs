@@ -1,8 +1,8 @@
 //! The emit table: for every op and modifier, the text form and the
 //! 128-bit word (control bits at their defaults, at address 0). Each row
 //! checks assemble → encode gives the word and decode → print gives the
-//! text. The words were reviewed against nvidia-facts.md §1 (e.g. EXIT and
-//! S2R match nvdisasm's sm_86 words outside the control bits).
+//! text. The words were reviewed against the instruction word of
+//! docs/ISA.md (e.g. EXIT and S2R match nvdisasm's sm_86 words outside the control bits).
 
 use spvsass_backend::asm::assemble;
 use spvsass_backend::isa::{InstWord, Instr, MNEMONICS};

@@ -48,7 +48,7 @@ impl Counters {
 }
 
 /// The pipeline statistics of a draw as the H100's driver reports them
-/// (facts §4): invocations, not workgroups; generated primitives include
+/// (docs/HARDWARE.md, "Workgroups"): invocations, not workgroups; generated primitives include
 /// culled ones. The hardware needs the shaders to count these themselves,
 /// and they do: each workgroup adds its counts to the query block the root
 /// table points to (`abi::query`, `from_ir/statistics.rs`); the draw sums

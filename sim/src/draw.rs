@@ -1,5 +1,6 @@
 //! Draws with a task shader: each task workgroup runs, and what it emitted
-//! (the counts and the payload in its output ATTR region, facts §3) becomes
+//! (the counts and the payload in its output ATTR region, docs/HARDWARE.md)
+//! becomes
 //! the input ISBE of the mesh workgroups it launches. Outputs come back in
 //! a fixed order: task workgroup by task workgroup, then mesh group index,
 //! so a draw's result does not depend on how the host runs it.
@@ -92,7 +93,7 @@ fn shader_type_name(sph: Option<&[u32; 32]>) -> (&'static str, Option<u32>) {
 }
 
 /// Checks the mesh binary was compiled for the draw it is in: bound as
-/// TESSELLATION behind a task shader, as VERTEX alone (facts §2).
+/// TESSELLATION behind a task shader, as VERTEX alone (docs/HARDWARE.md).
 fn check_mesh(mesh: &Binary, task: bool) -> Result<&MeshState, DrawError> {
     let state = mesh.mesh.as_ref().ok_or(DrawError::WrongStage {
         role: "mesh",
@@ -110,7 +111,8 @@ fn check_mesh(mesh: &Binary, task: bool) -> Result<&MeshState, DrawError> {
     Ok(state)
 }
 
-/// Runs the draw a method stream describes (facts §5) with the bound
+/// Runs the draw a method stream describes (docs/HARDWARE.md, "Methods")
+/// with the bound
 /// shaders: the group count and the stage state come from the decoded
 /// stream, which must agree with the binaries. The hardware only sees a
 /// count, so the draw is one-dimensional: (count, 1, 1) in the root table.
@@ -186,7 +188,7 @@ fn check_views(view_mask: u32) -> Result<(), DrawError> {
 /// A draw under a multiview render pass. `view_mask` 0 is a plain draw
 /// (view index 0, primitives keep their own gl_Layer). Otherwise the draw
 /// runs once per set bit of the mask, in ascending view order, as NVK's
-/// per-view draw loop does (seed 002): each view's workgroups see their
+/// per-view draw loop does (docs/HARDWARE.md, "Multiview"): each view's workgroups see their
 /// view index in the root table, and each view's primitives go to the
 /// image layer of that view, whatever gl_Layer they wrote (Vulkan renders
 /// view i into layer i). Outputs, counters and statistics are those of the
@@ -287,7 +289,7 @@ fn run_views(
 
 /// The draw's pipeline-statistics query results under a render pass of
 /// `views` views: a query there takes that many consecutive slots; as on
-/// NVK (seed 002) the first holds the whole draw's counts and the others
+/// NVK (docs/HARDWARE.md, "Multiview") the first holds the whole draw's counts and the others
 /// are written as zeros.
 fn with_queries(mut draw: MeshDraw, views: u32) -> MeshDraw {
     draw.queries = std::iter::once(draw.statistics)

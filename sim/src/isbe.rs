@@ -1,4 +1,4 @@
-//! The ISBE memory of one workgroup (nvidia-facts.md §3): the input ATTR
+//! The ISBE memory of one workgroup (docs/HARDWARE.md, "ISBE"): the input ATTR
 //! region and the output MAP and ATTR regions, zero-filled at launch.
 //!
 //! Input model: the input ATTR region is one memory line holding the
@@ -103,7 +103,7 @@ impl Isbe {
     /// The regions of a mesh workgroup launched by a task workgroup: its
     /// input ATTR region is the task's output ATTR region with word 0
     /// holding the workgroup's index within the task's launch (the
-    /// hardware fills it; facts §3).
+    /// hardware fills it; docs/HARDWARE.md).
     pub fn for_mesh_from_task(mesh: &MeshState, task_output: &[u8], mesh_index: u32) -> Isbe {
         let mut input = task_output.to_vec();
         let at = task_attr::MESH_GROUP_INDEX as usize;

@@ -34,7 +34,7 @@ pub struct MeshDraw {
     pub statistics: PipelineStatistics,
     /// The slots a pipeline-statistics query of the draw fills: one, or
     /// one per view of a multiview draw (the first holds the counts, the
-    /// others zeros, as NVK writes them; seed 002).
+    /// others zeros, as NVK writes them; docs/HARDWARE.md, "Multiview").
     pub queries: Vec<PipelineStatistics>,
 }
 

@@ -73,7 +73,7 @@ pub(crate) struct Env<'a> {
 }
 
 /// The lanes a workgroup occupies: task and mesh workgroups are one warp on
-/// the hardware (nvidia-facts.md §4), and the simulator runs every
+/// the hardware (docs/HARDWARE.md, "Workgroups"), and the simulator runs every
 /// workgroup on one warp. A workgroup of up to 128 invocations runs as
 /// logical subgroups that its compiled code repeats on the 32 lanes
 /// (backend `logical_subgroups`).

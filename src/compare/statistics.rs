@@ -15,7 +15,7 @@ pub struct StatisticComparison {
 
 /// The statistics a multiview draw counts once per view in the simulator
 /// but once in all on the H100. The simulator runs the draw once per view,
-/// as NVK's per-view loop does (seed 002); NVIDIA's driver on the H100 ran
+/// as NVK's per-view loop does (docs/HARDWARE.md, "Multiview"); NVIDIA's driver on the H100 ran
 /// a two-view mesh draw's shader once for both views (32 mesh invocations
 /// and 1 primitive generated for views 0b11, tests/reference/README.md).
 /// Clipping and fragment counts are per view on both and stay exact.

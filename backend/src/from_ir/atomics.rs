@@ -1,9 +1,10 @@
 //! Atomics on ISBE memory: the shared memory of task and mesh shaders and
-//! the task payload. The hardware has none there (seed 000 "Hardware
-//! limitations"), so each is emulated with plain ISBE reads and writes,
+//! the task payload. The hardware has none there (docs/HARDWARE.md,
+//! "ISBE"), so each is emulated with plain ISBE reads and writes,
 //! returning the memory's previous value.
 //!
-//! General case, the MATCH loop (the scheme facts §4 describes for NAK):
+//! General case, the MATCH loop (NAK's scheme, docs/HARDWARE.md,
+//! "Workgroups"):
 //! the executing lanes group by address with `MATCH.ANY`; in each group the
 //! highest lane (`FLO` of the group mask) reads the word, applies the op
 //! with its own operand and writes it back, then leaves the loop; the
@@ -14,7 +15,7 @@
 //! and the result register holds the leader's read when it leaves.
 //!
 //! Fast path, warp aggregation (what NVIDIA's compiler does for uniform
-//! atomics, facts §1/§4): when the address and the operand are uniform
+//! atomics, docs/HARDWARE.md, "Instructions"): when the address and the operand are uniform
 //! (crate::uniformity) and the op is an add, subtract, increment or
 //! decrement, the executing lanes are counted with `VOTE.ANY` and `POPC`;
 //! the highest lane adds `count * operand` in one read-modify-write, and

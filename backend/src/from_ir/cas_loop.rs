@@ -1,6 +1,6 @@
 //! Float atomics the memory has no instruction for, emulated with a
-//! compare-and-swap loop, as ptxas does (facts §1: "CAS loops for float
-//! atomics"): float min/max on storage buffers and compute shared memory,
+//! compare-and-swap loop, as ptxas does (docs/HARDWARE.md,
+//! "Instructions"): float min/max on storage buffers and compute shared memory,
 //! and float add on shared memory (ATOMG has ADD.F32, mem_atomics.rs).
 //!
 //! ```text

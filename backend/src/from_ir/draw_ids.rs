@@ -3,8 +3,8 @@
 //! multi-dimensional workgroup, and gl_DrawID.
 //!
 //! The hardware gives a task or mesh workgroup only a linear index
-//! (VERTEX_ID, facts §3) and the draw only a count (DRAW_VERTEX_ARRAY's
-//! COUNT, facts §5). The x/y/z split of a `vkCmdDrawMeshTasksEXT(x, y, z)`
+//! (VERTEX_ID) and the draw only a count (DRAW_VERTEX_ARRAY's COUNT;
+//! docs/HARDWARE.md, "ISBE" and "Methods"). The x/y/z split of a `vkCmdDrawMeshTasksEXT(x, y, z)`
 //! grid is the project's choice, the order compute dispatches use: x
 //! fastest, then y, then z (`index = x + X * (y + Y * z)`), decoded in the
 //! shader with the grid the driver wrote into the root table

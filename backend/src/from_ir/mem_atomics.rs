@@ -1,6 +1,6 @@
 //! Atomics on storage buffers (ATOMG at the 64-bit address loads and
 //! stores use) and on the shared memory of compute shaders (ATOMS), one
-//! instruction per atomic: the hardware has both (facts §1), unlike the
+//! instruction per atomic: the hardware has both (docs/HARDWARE.md), unlike the
 //! ISBE memory of task and mesh shaders (atomics.rs).
 //!
 //! SPIR-V's ops map onto the instruction's: signed and unsigned min/max by

@@ -50,7 +50,7 @@ impl MemPlan {
         for (var, data) in sh.globals.iter() {
             let end = match data.class {
                 // Task and mesh shaders keep shared memory in the ISBE
-                // (from_ir/shared.rs, facts §3).
+                // (from_ir/shared.rs, docs/HARDWARE.md).
                 StorageClass::Workgroup if sh.stage != Stage::Compute => continue,
                 StorageClass::Workgroup => &mut plan.shared_bytes,
                 StorageClass::Function | StorageClass::Private => &mut plan.local_bytes,

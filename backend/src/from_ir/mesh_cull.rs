@@ -1,5 +1,5 @@
-//! In-shader primitive culling for mesh shaders (seed 001, RADV's NGG
-//! culling, adapted to this hardware's mesh outputs), compiled in with
+//! In-shader primitive culling for mesh shaders (RADV's NGG culling,
+//! docs/HARDWARE.md "In-shader culling", adapted to this hardware's mesh outputs), compiled in with
 //! `BackendOptions::shader_cull`.
 //!
 //! The shader's own code runs first ("part one"); its OpReturn jumps to
@@ -7,7 +7,7 @@
 //! culling word (docs/ABI.md); 0 skips it. Otherwise each lane takes the
 //! primitives `lane + 32k`, reads their vertex indices from the output MAP
 //! region and their vertices' positions from the output ATTR region, and
-//! tests them (`mesh_cull_test`). Surviving primitives are compacted with
+//! tests them (`mesh_cull_triangle`). Surviving primitives are compacted with
 //! a ballot and a prefix count (VOTE, POPC of the lanes below), the
 //! vertices they reference get new, dense indices (REDUX.OR of the
 //! reference bits, prefix counts), and indices, per-primitive attributes,

@@ -4,7 +4,7 @@
 
 use super::Isel;
 use super::mesh_cull::CullPlan;
-use super::mesh_cull_test::{LUT_AND, LUT_OR, PLUT_AND, PLUT_AND_NOT, PLUT_OR};
+use super::mesh_cull_triangle::{LUT_AND, LUT_OR, PLUT_AND, PLUT_AND_NOT, PLUT_OR};
 use crate::error::BackendError;
 use crate::isa::{
     Dst, IntCmp, IsbeAccess, IsbeSize, Op, OpBmsk, OpRedux, OpVote, PredSrc, ReduxOp, SpecialReg,

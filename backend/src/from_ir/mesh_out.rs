@@ -1,6 +1,6 @@
 //! Mesh outputs: which output components a shader writes (the layout of
 //! its output ISBE and SPH), and the lowering of stores to them and of
-//! SetMeshOutputsEXT into ISBEWR (nvidia-facts.md §3).
+//! SetMeshOutputsEXT into ISBEWR (docs/HARDWARE.md, "ISBE").
 
 use super::output_slots::{self, SlotError};
 use super::places::{Place, Step, resolve};
@@ -33,7 +33,8 @@ pub enum OutputTarget {
         index: Value,
         per_primitive: bool,
     },
-    /// CullPrimitiveEXT of primitive `prim`: its VIEWPORT_MASK (facts §3).
+    /// CullPrimitiveEXT of primitive `prim`: its VIEWPORT_MASK
+    /// (docs/HARDWARE.md, "ISBE").
     Cull { prim: Step },
     /// Vertex indices `first..first + count` of primitive `prim`.
     Indices { prim: Step, first: u32, count: u32 },

@@ -4,7 +4,7 @@
 //! is in the output ISBE, at the address the store used (mesh_out.rs), and
 //! is read with `ISBERD.O.ATTR.32`: SKEW for the invocation's own element,
 //! a constant or computed offset otherwise (the hardware reads its output
-//! ISBE the same way for shared memory, nvidia-facts.md §3).
+//! ISBE the same way for shared memory, docs/HARDWARE.md, "ISBE").
 //!
 //! Vertex indices are read as the bytes of the MAP region the store wrote
 //! (`ISBERD.O`, 8 bits, zero-extended), CullPrimitiveEXT as "VIEWPORT_MASK

@@ -25,7 +25,7 @@ mod mem_layout;
 mod memory;
 pub mod mesh_cull;
 mod mesh_cull_compact;
-mod mesh_cull_test;
+mod mesh_cull_triangle;
 mod mesh_out;
 mod mesh_out_load;
 mod narrow_int;
@@ -97,7 +97,8 @@ pub(crate) struct Isel<'a> {
     /// workgroup that fits one warp).
     lane_ids: FxHashSet<Value>,
     vertex_layout: AttrLayout,
-    /// Per-primitive outputs, after all per-vertex blocks (facts §3).
+    /// Per-primitive outputs, after all per-vertex blocks
+    /// (docs/HARDWARE.md, "ISBE").
     primitive_layout: AttrLayout,
     /// The convergence barrier a selection header opens, and the merge
     /// block that closes it.
@@ -500,7 +501,7 @@ impl<'a> Isel<'a> {
                 return Ok(());
             }
             // One warp runs the whole workgroup: a barrier needs no
-            // instruction (nvidia-facts.md §4).
+            // instruction (docs/HARDWARE.md, "Workgroups").
             I::ControlBarrier | I::MemoryBarrier
                 if (self.sh.invocations() <= 32 || self.copies > 1)
                     && self.sh.stage != Stage::Compute =>
@@ -616,7 +617,8 @@ impl<'a> Isel<'a> {
             }
             Some(BuiltIn::SubgroupSize) => vec![Comp::Const(32)],
             // The hardware gives task and mesh workgroups only a linear
-            // index (facts §3); draw_ids.rs splits it by the grid.
+            // index (docs/HARDWARE.md, "ISBE"); draw_ids.rs splits it by
+            // the grid.
             Some(BuiltIn::WorkgroupId) if self.sh.stage != Stage::Compute => {
                 self.draw_workgroup_id(want_yz)
             }

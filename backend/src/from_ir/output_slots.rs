@@ -1,5 +1,6 @@
 //! Where the 32-bit components of a user mesh output, or of the clip and
-//! cull distance arrays, go in the SPH attribute space (facts §2).
+//! cull distance arrays, go in the SPH attribute space (docs/HARDWARE.md,
+//! "Shader program header").
 //!
 //! User outputs follow Vulkan's Location/Component rules ("Location
 //! Assignment" in the Vulkan spec's interface chapter): a scalar or vector
@@ -11,8 +12,8 @@
 //!
 //! ClipDistance[k] is at 0x2c0 + 4k; CullDistance[k] follows the clip
 //! distances, at 0x2c0 + 4·(clip count + k): the two arrays share the eight
-//! words 0x2c0..0x2e0, as the hardware's clip/cull slots do (facts §2 gives
-//! the range; the packing is the project's choice, NAK's order).
+//! words 0x2c0..0x2e0, as the hardware's clip/cull slots do (docs/HARDWARE.md
+//! gives the range; the packing is the project's choice, NAK's order).
 
 use super::places::Step;
 use crate::isbe_layout::addr;

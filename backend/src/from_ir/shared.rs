@@ -1,6 +1,6 @@
 //! Workgroup (shared) variables of task and mesh shaders. These stages have
 //! no shared memory of their own: it lives in the output ISBE ATTR region
-//! (nvidia-facts.md §3, seed 000 "Hardware limitations"), after all
+//! (docs/HARDWARE.md, "ISBE"), after all
 //! attributes for a mesh shader (per-vertex then per-primitive blocks) and
 //! after the payload for a task shader, starting on a 128-byte line. It is
 //! accessed with 32-bit `ISBERD.O.ATTR.32` / `ISBEWR.O.ATTR.32`, no SKEW.

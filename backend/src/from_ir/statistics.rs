@@ -1,4 +1,5 @@
-//! Pipeline statistics counted by the shaders themselves (facts §4: the
+//! Pipeline statistics counted by the shaders themselves
+//! (docs/HARDWARE.md, "Workgroups": the
 //! hardware does not count task and mesh invocations). Each workgroup adds,
 //! from one lane, with `RED.E.ADD.64` to the 64-bit counters (Vulkan's
 //! query results are 64-bit, so a long draw cannot wrap them) at the root table's

@@ -1,7 +1,7 @@
 //! OpGroupNonUniform* (subgroup scope) onto the warp instructions: votes
 //! (VOTE), elect, ballots and their bit queries (VOTE, POPC, FLO, BREV and
 //! the SR_*MASK registers), broadcasts, shuffles and quad ops (SHFL). A
-//! subgroup is the warp (32 lanes, facts §1); the reductions and scans are
+//! subgroup is the warp (32 lanes, docs/HARDWARE.md); the reductions and scans are
 //! in subgroup_scan.rs.
 //!
 //! Inactive lanes: VOTE and REDUX see only the executing lanes, which is

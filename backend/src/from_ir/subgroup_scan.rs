@@ -4,9 +4,9 @@
 //!
 //! - Integer add/min/max/and/or/xor reductions of the whole subgroup are
 //!   one `REDUX` where the target has it (SM80 on; PTX's redux.sync needs
-//!   sm_80, and ptxas emits REDUX.SUM/MAX on sm_90, facts §1). REDUX
-//!   reduces over the executing lanes, so inactive lanes need nothing
-//!   more.
+//!   sm_80, and ptxas emits REDUX.SUM/MAX on sm_90, docs/HARDWARE.md).
+//!   REDUX reduces over the executing lanes, so inactive lanes need
+//!   nothing more.
 //! - Everything else runs a SHFL ladder when all 32 lanes execute:
 //!   butterflies (`SHFL.BFLY` by 16, 8, .. 1, or from half the cluster
 //!   size) for reductions, so every lane combines the same values in the

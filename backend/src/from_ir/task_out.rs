@@ -1,5 +1,5 @@
-//! Task shaders and what they hand to mesh shaders (nvidia-facts.md §3,
-//! seed 000 "Task"): EmitMeshTasksEXT, the task payload, the workgroup index
+//! Task shaders and what they hand to mesh shaders (docs/HARDWARE.md,
+//! "ISBE"): EmitMeshTasksEXT, the task payload, the workgroup index
 //! and the group counts a mesh shader reads from its input ISBE.
 //!
 //! Task output ATTR region (no SKEW): bytes 0x00..0x20 reserved, the mesh
@@ -243,7 +243,8 @@ impl Isel<'_> {
 
     /// The workgroup index: VERTEX_ID from the input ISBE, read with SKEW
     /// in a task shader and in a mesh shader without one, without SKEW in
-    /// a mesh shader a task shader launched (facts §3). Read once, at the
+    /// a mesh shader a task shader launched (docs/HARDWARE.md, "ISBE").
+    /// Read once, at the
     /// top of the entry block, so before any output write.
     pub(super) fn workgroup_index(&mut self) -> u32 {
         if let Some(r) = self.workgroup_index {

@@ -245,20 +245,6 @@ impl Op {
         )
     }
 
-    /// Whether the op changes state beyond its result (it must not be
-    /// removed even when its result is unused).
-    pub fn has_side_effects(&self) -> bool {
-        matches!(
-            self,
-            Op::Store { .. }
-                | Op::CopyMemory { .. }
-                | Op::Atomic { .. }
-                | Op::SetMeshOutputs { .. }
-                | Op::ControlBarrier
-                | Op::MemoryBarrier
-        ) || self.is_terminator()
-    }
-
     /// Calls `f` on every value operand, in a fixed order.
     pub fn for_each_arg(&self, mut f: impl FnMut(Value)) {
         match self {

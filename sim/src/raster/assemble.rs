@@ -65,7 +65,7 @@ fn colour(attrs: &Attributes) -> Option<[f64; 4]> {
 
 /// Whether the shader culled the primitive (gl_CullPrimitiveEXT). The
 /// hardware culls through the per-primitive VIEWPORT_MASK, 0 for a culled
-/// primitive (nvidia-facts.md §3); the draw reads it back as `cull`.
+/// primitive (docs/HARDWARE.md, "ISBE"); the draw reads it back as `cull`.
 fn culled(primitive: Option<&Attributes>) -> bool {
     primitive.and_then(|p| p.cull) == Some(true)
 }
