@@ -133,6 +133,10 @@ oracle! {
     vector_swizzles: "vector_swizzles.comp", Noise, [1, 1, 1], 0, 0.0;
     wide_div_ops: "wide_div_ops.comp", Noise, [1, 1, 1], 0, 0.0;
     wide_srem: "wide_srem.comp", Noise, [1, 1, 1], 0, 0.0;
+    c_atomic_float: "c_atomic_float.comp", Floats, [1, 1, 1], 4, 1e-5;
+    dxc_counter_atomics: "dxc_counter_atomics.comp", Small, [1, 1, 1], 0, 0.0;
+    float_atomics: "float_atomics.comp", Floats, [1, 1, 1], 4, 1e-5;
+
 }
 
 /// subgroup_vote_shuffle reads invocation −1 with subgroupShuffleUp(v, 1)
@@ -178,4 +182,42 @@ fn c_math_edges_is_undefined_outside_the_domains() {
         matches!(err, spvsass_interp::InterpError::Undefined { .. }),
         "{err}"
     );
+}
+
+/// A shader reaching two buffers through physical addresses in its push
+/// constants (source at push offset 0, destination at 8): both sides map
+/// buffer k (in binding order, from 1) at k × 4 GiB.
+fn run_physical(name: &str) {
+    let path = format!("{}/../tests/shaders/{name}.spv", env!("CARGO_MANIFEST_DIR"));
+    let words = spvsass::frontend::words_from_bytes(&std::fs::read(path).unwrap()).unwrap();
+    let src: Vec<u8> = (0..4096)
+        .flat_map(|i| word(Fill::Noise, 0, i).to_le_bytes())
+        .collect();
+    let mut inputs = spvsass_interp::Inputs::default();
+    inputs.buffers.insert(0, src);
+    inputs.buffers.insert(1, vec![0; 16384]);
+    let stride = spvsass_interp::BUFFER_STRIDE;
+    inputs.push_constants = [stride, 2 * stride]
+        .iter()
+        .flat_map(|a| a.to_le_bytes())
+        .collect();
+    let case = Case {
+        words,
+        groups: [1, 1, 1],
+        inputs,
+        float_tolerance: BTreeMap::new(),
+    };
+    if let Err(f) = check(&case, 10_000_000, &Options::default()) {
+        panic!("{name}: {}\n{}", f.signature, f.detail);
+    }
+}
+
+#[test]
+fn ptr_access_chain() {
+    run_physical("ptr_access_chain.comp");
+}
+
+#[test]
+fn ptr_stride() {
+    run_physical("ptr_stride.comp");
 }
