@@ -88,6 +88,15 @@ fn panic_text(p: &(dyn std::any::Any + Send)) -> String {
 /// Translates, interprets, compiles and simulates `case`; `Ok` when every
 /// target agrees with the interpreter.
 pub fn check(case: &Case, sim_steps: u64, interp: &InterpOptions) -> Result<(), Failure> {
+    // PROGFUZZ_TIMING=1 prints each stage's wall time to stderr.
+    let timing = std::env::var_os("PROGFUZZ_TIMING").is_some();
+    let mut clock = std::time::Instant::now();
+    let mut lap = |what: &str| {
+        if timing {
+            eprintln!("{what}: {:.1} ms", clock.elapsed().as_secs_f64() * 1e3);
+        }
+        clock = std::time::Instant::now();
+    };
     let shader = catch_unwind(|| {
         spvsass::frontend::translate(&case.words, &spvsass::frontend::FrontendOptions::default())
     })
@@ -98,6 +107,7 @@ pub fn check(case: &Case, sim_steps: u64, interp: &InterpOptions) -> Result<(), 
     }))
     .map_err(|p| fail("interpreter panic", panic_text(&*p)))?
     .map_err(|e| fail("interpreter error", e.to_string()))?;
+    lap("translate + interpret");
     for arch in ARCHES {
         let options = spvsass::Options {
             arch: Some(arch),
@@ -106,6 +116,7 @@ pub fn check(case: &Case, sim_steps: u64, interp: &InterpOptions) -> Result<(), 
         let compiled = catch_unwind(|| spvsass::compile(&case.words, &options))
             .map_err(|p| fail(&format!("{arch} compile panic"), panic_text(&*p)))?
             .map_err(|e| fail(&format!("{arch} compile error"), e.to_string()))?;
+        lap("compile");
         let inputs = spvsass::sim::ComputeInputs {
             buffers: case.inputs.buffers.clone(),
             uniforms: case.inputs.uniforms.clone(),
@@ -119,6 +130,7 @@ pub fn check(case: &Case, sim_steps: u64, interp: &InterpOptions) -> Result<(), 
             catch_unwind(|| spvsass::dispatch(&compiled.binary, case.groups, inputs, &sim_options))
                 .map_err(|p| fail(&format!("{arch} simulator panic"), panic_text(&*p)))?
                 .map_err(|e| fail(&format!("{arch} simulator error"), e.to_string()))?;
+        lap("simulate");
         compare(arch, &expected, &run.buffers, &case.float_tolerance)?;
     }
     Ok(())

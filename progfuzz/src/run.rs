@@ -121,7 +121,11 @@ pub const SIM_STEPS: u64 = 2_000_000;
 /// Compiles and checks program `p` with inputs from `seed`.
 pub fn run_program(p: &Program, seed: u64) -> Result<(), Failure> {
     let src = crate::print::glsl(p);
+    let clock = std::time::Instant::now();
     let words = compile_glsl(&src)?;
+    if std::env::var_os("PROGFUZZ_TIMING").is_some() {
+        eprintln!("glslang: {:.1} ms", clock.elapsed().as_secs_f64() * 1e3);
+    }
     let case = case_for(p, words, seed);
     oracle::check(&case, SIM_STEPS, &spvsass_interp::Options::default())
 }

@@ -30,6 +30,17 @@ fn main() {
         constant_conditions: !args.iter().any(|a| a == "--no-constant-conditions"),
     };
     let no_reduce = args.iter().any(|a| a == "--no-reduce");
+    // --only SEED: run one program, print its source and result.
+    if let Some(seed) = arg(&args, "--only") {
+        let seed: u64 = seed.parse().expect("--only SEED");
+        let p = generate::program_with(seed, config);
+        println!("{}", print::glsl(&p));
+        match run::run_program(&p, seed) {
+            Ok(()) => println!("// agrees"),
+            Err(f) => println!("// {}\n// {}", f.signature, f.detail),
+        }
+        return;
+    }
     if let Some(dir) = &out {
         std::fs::create_dir_all(dir).expect("output folder");
     }
