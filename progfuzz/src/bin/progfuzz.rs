@@ -1,0 +1,116 @@
+//! The long run: generates programs from consecutive seeds, checks each
+//! (sm75 and sm86 against the interpreter), reduces every failure with a
+//! signature not seen before and writes it out; prints programs per
+//! second, programs run and failures by signature.
+//!
+//! progfuzz [--seconds N] [--seed S] [--out DIR] [--threads T] [--reduce-budget B]
+//!          [--no-reduce] [--no-constant-conditions]
+
+use spvsass_progfuzz::{generate, print, reduce, run};
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+fn arg(args: &[String], name: &str) -> Option<String> {
+    args.iter()
+        .position(|a| a == name)
+        .and_then(|i| args.get(i + 1).cloned())
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let seconds: u64 = arg(&args, "--seconds").map_or(60, |s| s.parse().expect("--seconds N"));
+    let first: u64 = arg(&args, "--seed").map_or(1, |s| s.parse().expect("--seed S"));
+    let threads: u64 = arg(&args, "--threads").map_or(1, |s| s.parse().expect("--threads T"));
+    let budget: usize =
+        arg(&args, "--reduce-budget").map_or(400, |s| s.parse().expect("--reduce-budget B"));
+    let out = arg(&args, "--out").map(std::path::PathBuf::from);
+    let config = generate::Config {
+        constant_conditions: !args.iter().any(|a| a == "--no-constant-conditions"),
+    };
+    let no_reduce = args.iter().any(|a| a == "--no-reduce");
+    // --only SEED: run one program, print its source and result.
+    if let Some(seed) = arg(&args, "--only") {
+        let seed: u64 = seed.parse().expect("--only SEED");
+        let p = generate::program_with(seed, config);
+        println!("{}", print::glsl(&p));
+        match run::run_program(&p, seed) {
+            Ok(()) => println!("// agrees"),
+            Err(f) => println!("// {}\n// {}", f.signature, f.detail),
+        }
+        return;
+    }
+    if let Some(dir) = &out {
+        std::fs::create_dir_all(dir).expect("output folder");
+    }
+    // Panics are expected failures here; their messages go to the report.
+    std::panic::set_hook(Box::new(|_| {}));
+    let next = Arc::new(AtomicU64::new(first));
+    let done = Arc::new(AtomicU64::new(0));
+    let found: Arc<Mutex<BTreeMap<String, (u64, u64)>>> = Arc::default();
+    let start = Instant::now();
+    let deadline = start + Duration::from_secs(seconds);
+    let workers: Vec<_> = (0..threads)
+        .map(|_| {
+            let (next, done, found, out) = (next.clone(), done.clone(), found.clone(), out.clone());
+            std::thread::spawn(move || {
+                while Instant::now() < deadline {
+                    let seed = next.fetch_add(1, Ordering::Relaxed);
+                    let p = generate::program_with(seed, config);
+                    let result = run::run_program(&p, seed);
+                    done.fetch_add(1, Ordering::Relaxed);
+                    let Err(f) = result else { continue };
+                    let new = {
+                        let mut map = found.lock().expect("lock");
+                        let e = map.entry(f.signature.clone()).or_insert((0, seed));
+                        e.0 += 1;
+                        e.0 == 1
+                    };
+                    println!("seed {seed}: {}", f.signature);
+                    if !new || no_reduce {
+                        continue;
+                    }
+                    let small = reduce::reduce(&p, budget, &mut |q| {
+                        run::run_program(q, seed)
+                            .err()
+                            .is_some_and(|g| g.signature == f.signature)
+                    });
+                    if let Some(dir) = &out {
+                        let name: String = f
+                            .signature
+                            .chars()
+                            .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+                            .take(80)
+                            .collect();
+                        let text = format!(
+                            "// progfuzz seed {seed}, workgroup {:?} x {} groups\n// {}\n// {}\n{}",
+                            small.size,
+                            small.groups,
+                            f.signature,
+                            f.detail.lines().next().unwrap_or(""),
+                            print::glsl(&small)
+                        );
+                        let _ = std::fs::write(dir.join(format!("{name}.comp")), text);
+                    }
+                }
+            })
+        })
+        .collect();
+    for w in workers {
+        let _ = w.join();
+    }
+    let secs = start.elapsed().as_secs_f64();
+    let n = done.load(Ordering::Relaxed);
+    println!("programs run: {n}");
+    println!("programs/s: {:.2}", n as f64 / secs);
+    let map = found.lock().expect("lock");
+    let failed: u64 = map.values().map(|v| v.0).sum();
+    println!(
+        "failing programs: {failed}; distinct signatures: {}",
+        map.len()
+    );
+    for (sig, (count, seed)) in map.iter() {
+        println!("{count:6}  first seed {seed:8}  {sig}");
+    }
+}

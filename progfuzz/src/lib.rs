@@ -1,0 +1,10 @@
+//! Random-program testing of spvsass: the oracle (compiled code in the
+//! simulator against the IR interpreter), a generator of well-defined
+//! random GLSL compute programs, and a reducer of failing ones.
+
+pub mod ast;
+pub mod generate;
+pub mod oracle;
+pub mod print;
+pub mod reduce;
+pub mod run;
