@@ -53,3 +53,17 @@ fn s1_loop_inside_a_branch_the_compiler_folds_to_false() {
         assert_eq!(r, v * 2, "o[{i}]");
     }
 }
+
+#[test]
+fn s2_early_return_from_a_loop_of_an_inlined_function_before_a_barrier() {
+    // f(x): for k in 0..4 { if x + k >= 0 return k } return 9; the lanes
+    // leave the loop at different iterations, some by the return.
+    let data: Vec<u32> = (0..32i32).map(|i| ((i % 9) - 6) as u32).collect();
+    let out = run_compute("r_return_in_loop.comp", &data);
+    let f = |x: i32| (0..4).find(|k| x + k >= 0).unwrap_or(9);
+    for i in 0..32 {
+        let mine = f(data[i] as i32);
+        let mirror = f(data[31 - i] as i32);
+        assert_eq!(out[i] as i32, mirror + mine * 10, "o[{i}]");
+    }
+}
