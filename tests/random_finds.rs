@@ -67,3 +67,79 @@ fn s2_early_return_from_a_loop_of_an_inlined_function_before_a_barrier() {
         assert_eq!(out[i] as i32, mirror + mine * 10, "o[{i}]");
     }
 }
+
+fn spvsass(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_spvsass"))
+        .args(args)
+        .output()
+        .expect("spvsass runs")
+}
+
+/// A file of its own in a temporary directory (tests run in parallel).
+fn tmp(name: &str) -> String {
+    let dir = std::env::temp_dir().join(format!("spvsass-random-finds-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir.join(name).to_string_lossy().into_owned()
+}
+
+/// Draws one workgroup of mesh shader `name` (behind `task` if given) with
+/// `data` bound at `input`, and returns buffer `output` after, and stdout.
+fn run_mesh(
+    name: &str,
+    task: Option<&str>,
+    input: (u32, &[u32]),
+    output: (u32, usize),
+) -> (Vec<u32>, String) {
+    let shader = common::shader_path(name).to_string_lossy().into_owned();
+    let input_file = tmp(&format!("{name}.in"));
+    std::fs::write(&input_file, bytes_of(input.1)).expect("write input");
+    let out_file = tmp(&format!("{name}.out"));
+    let mut args = vec!["run".to_string(), shader];
+    if let Some(t) = task {
+        args.push("--task".into());
+        args.push(common::shader_path(t).to_string_lossy().into_owned());
+    }
+    args.extend(["--groups".into(), "1".into()]);
+    args.extend(["--buffer".into(), format!("{}={input_file}", input.0)]);
+    if output.0 != input.0 {
+        args.extend(["--buffer".into(), format!("{}={}", output.0, output.1)]);
+    }
+    args.extend(["--out".into(), format!("{}={out_file}", output.0)]);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let o = spvsass(&args);
+    assert!(
+        o.status.success(),
+        "{name}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let words = words_of(&std::fs::read(&out_file).expect("output written"));
+    (words, String::from_utf8_lossy(&o.stdout).into_owned())
+}
+
+#[test]
+fn s4_lanes_past_a_40_invocation_mesh_workgroup_neither_store_nor_count() {
+    let fill = vec![0xdead_beefu32; 64];
+    let (out, stdout) = run_mesh("r_wide40.mesh", None, (0, &fill), (0, 256));
+    for (i, &w) in out.iter().enumerate().take(40) {
+        assert_eq!(w, i as u32 * 3 + 1, "o[{i}]");
+    }
+    for (i, &w) in out.iter().enumerate().take(63).skip(40) {
+        assert_eq!(w, 0xdead_beef, "o[{i}] written by no invocation");
+    }
+    assert_eq!(out[63], 0xdead_beef + 40, "one atomic add per invocation");
+    assert!(stdout.contains("40 mesh invocations"), "{stdout}");
+}
+
+#[test]
+fn local_invocation_id_of_a_6x4x2_mesh_workgroup() {
+    let (out, _) = run_mesh("r_wide_local_id48.mesh", None, (0, &[0; 64]), (0, 256));
+    for (i, &w) in out.iter().enumerate() {
+        let i = i as u32;
+        let expected = if i < 48 {
+            (i % 6) | ((i / 6 % 4) << 8) | ((i / 24) << 16)
+        } else {
+            0
+        };
+        assert_eq!(w, expected, "o[{i}]");
+    }
+}
