@@ -504,6 +504,14 @@ const NOT_DRAWN: &[(&str, &str)] = &[
         "w_vertices128.mesh",
         "positions are invocation ids, no fragment (tests/wide_workgroups.rs)",
     ),
+    (
+        "r_wide40.mesh",
+        "no primitive: writes a buffer (tests/random_finds.rs)",
+    ),
+    (
+        "r_wide_local_id48.mesh",
+        "no primitive: writes a buffer (tests/random_finds.rs)",
+    ),
 ];
 
 #[test]

@@ -34,9 +34,10 @@
 //! spine construct); a loop header's belong to the loop.
 //!
 //! When N is not a multiple of 32, lanes `N % 32..32` of the last logical
-//! subgroup are no invocations: every ISBE write of that copy is guarded
-//! (`Isel::logical_guard`). Their reads and arithmetic still run, on
-//! indices past the workgroup.
+//! subgroup are no invocations: they start out *returned* (below), so they
+//! skip every region copy and every run of spine instructions of that
+//! copy, and every ISBE write of that copy is guarded as well
+//! (`Isel::logical_guard`).
 //!
 //! A `return` inside a region cannot be an EXIT: the lane is shared by
 //! every logical subgroup, and only one of its invocations returns. Each

@@ -55,11 +55,8 @@ pub fn reachable_before(
     inside
 }
 
-/// Whether the selection construct headed by `header` has an edge that
-/// leaves it other than to `merge`. The construct is the blocks reachable
-/// from the header before the merge (`reachable_before`) that the header
-/// dominates (found by dropping, until none is left, every block with a
-/// predecessor outside).
+/// Whether the construct headed by `header` has an edge that leaves it
+/// other than to `merge` (`escape_targets`).
 pub fn escapes(
     sh: &Shader,
     preds: &FxHashMap<Block, Vec<Block>>,
@@ -67,6 +64,22 @@ pub fn escapes(
     header: Block,
     merge: Block,
 ) -> bool {
+    !escape_targets(sh, preds, exits, header, merge).is_empty()
+}
+
+/// The blocks outside the selection or loop construct headed by `header`
+/// that an edge from inside it reaches, `merge` aside: the targets of a
+/// `break`, `continue` or inlined early return out of it. The construct is
+/// the blocks reachable from the header before the merge
+/// (`reachable_before`) that the header dominates (found by dropping,
+/// until none is left, every block with a predecessor outside).
+pub fn escape_targets(
+    sh: &Shader,
+    preds: &FxHashMap<Block, Vec<Block>>,
+    exits: &FxHashMap<Block, Block>,
+    header: Block,
+    merge: Block,
+) -> Vec<Block> {
     let mut inside = reachable_before(sh, exits, header, merge);
     loop {
         let outside_pred = inside.iter().copied().find(|&b| {
@@ -82,11 +95,14 @@ pub fn escapes(
             None => break,
         }
     }
-    inside.iter().any(|&b| {
-        sh.successors(b)
-            .iter()
-            .any(|s| *s != merge && !inside.contains(s))
-    })
+    let mut targets: Vec<Block> = inside
+        .iter()
+        .flat_map(|&b| sh.successors(b))
+        .filter(|s| *s != merge && !inside.contains(s))
+        .collect();
+    targets.sort();
+    targets.dedup();
+    targets
 }
 
 /// Every loop: its header, merge block and body (the blocks reachable

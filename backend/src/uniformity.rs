@@ -82,26 +82,37 @@ impl Divergence {
                 if !d.divergent.contains(&cond) || !d.branches.insert(b) {
                     continue;
                 }
-                let mut leaves_loop = true;
-                if let Some(Merge::Selection { merge }) = sh.blocks[b].merge {
-                    joins.extend(structured::reachable_before(sh, &exits, b, merge));
-                    joins.insert(merge);
-                    leaves_loop = structured::escapes(sh, &preds, &exits, b, merge);
-                }
-                if leaves_loop {
-                    let innermost = loops
+                // Where paths from the branch may go outside its
+                // selection construct (every successor when it has none).
+                let targets = match sh.blocks[b].merge {
+                    Some(Merge::Selection { merge }) => {
+                        joins.extend(structured::reachable_before(sh, &exits, b, merge));
+                        joins.insert(merge);
+                        structured::escape_targets(sh, &preds, &exits, b, merge)
+                    }
+                    _ => sh.successors(b),
+                };
+                if !targets.is_empty() {
+                    let mut around: Vec<&(Block, Block, FxHashSet<Block>)> = loops
                         .iter()
                         .filter(|(_, _, body)| body.contains(&b))
-                        .min_by_key(|(_, _, body)| body.len());
-                    match innermost {
-                        Some((header, merge, body)) => {
+                        .collect();
+                    around.sort_by_key(|(_, _, body)| body.len());
+                    if around.is_empty() {
+                        // Not in a loop (a conditional branch without a
+                        // merge): every block after it is a join.
+                        joins.extend(reachable(sh, b));
+                    }
+                    // The innermost loop, and every loop further out that
+                    // a target leaves (a break out of two loops, an
+                    // inlined early return out of a loop in the one-trip
+                    // loop around the callee).
+                    for (n, (header, merge, body)) in around.into_iter().enumerate() {
+                        if n == 0 || targets.iter().any(|t| !body.contains(t)) {
                             d.loops.insert(*header);
                             joins.extend(body.iter().copied());
                             joins.insert(*merge);
                         }
-                        // Not in a loop (a conditional branch without a
-                        // merge): every block after it is a join.
-                        None => joins.extend(reachable(sh, b)),
                     }
                 }
             }

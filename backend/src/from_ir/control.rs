@@ -22,7 +22,11 @@ impl Isel<'_> {
     ///
     /// A loop that lanes may leave at different iterations gets one too:
     /// BSSY in the block that enters it, BSYNC at its merge block, where
-    /// they wait for each other.
+    /// they wait for each other; unless a branch leaves it past its merge
+    /// (a break out of an enclosing loop, an inlined early return): the
+    /// lanes taking it would never reach that BSYNC. They meet the others
+    /// at the enclosing loop's barrier, which such a branch makes
+    /// divergent too (crate::uniformity).
     ///
     /// In a wide workgroup (`plan`), a return inside a region branches to
     /// the region's merge (`returns`), past the merges of the constructs
@@ -58,6 +62,7 @@ impl Isel<'_> {
             if let Some(Merge::Loop { merge, .. }) = data.merge
                 && self.divergence.divergent_loop(b)
                 && !returns_past(b, merge)
+                && !structured::escapes(self.sh, &preds, &exits, b, merge)
                 && !self.bsync_at.contains_key(&merge)
             {
                 // The entering edges come from blocks laid out before the

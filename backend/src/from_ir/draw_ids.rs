@@ -16,7 +16,7 @@ use crate::abi;
 use crate::error::BackendError;
 use crate::isa::{SpecialReg, Src};
 use crate::isbe_layout::task as task_attr;
-use spvsass_frontend::ir::{InstData, Stage};
+use spvsass_frontend::ir::Stage;
 
 impl Isel<'_> {
     /// The grid the workgroup index is split by: the task's emitted counts
@@ -62,9 +62,9 @@ impl Isel<'_> {
     /// gl_LocalInvocationID of a task or mesh workgroup of any shape: the
     /// invocation index (the lane, or lane + 32i in logical subgroup i)
     /// split by the constant workgroup size.
-    pub(super) fn draw_local_id(&mut self, inst: &InstData) -> Result<Vec<Comp>, BackendError> {
+    pub(super) fn draw_local_id(&mut self) -> Result<Vec<Comp>, BackendError> {
         use spvsass_frontend::ir::BuiltIn;
-        if let Some(id) = self.subgroup_builtin(BuiltIn::LocalInvocationId, inst)? {
+        if let Some(id) = self.subgroup_builtin(BuiltIn::LocalInvocationId)? {
             return Ok(id);
         }
         let lane = Comp::Reg(self.special_reg(SpecialReg::LaneId));
@@ -82,13 +82,9 @@ impl Isel<'_> {
 
     /// gl_GlobalInvocationID of a task or mesh shader: WorkgroupId *
     /// WorkgroupSize + LocalInvocationId, per axis.
-    pub(super) fn draw_global_id(
-        &mut self,
-        want_yz: bool,
-        inst: &InstData,
-    ) -> Result<Vec<Comp>, BackendError> {
+    pub(super) fn draw_global_id(&mut self, want_yz: bool) -> Result<Vec<Comp>, BackendError> {
         let group = self.draw_workgroup_id(want_yz);
-        let local = self.draw_local_id(inst)?;
+        let local = self.draw_local_id()?;
         let size = self.sh.workgroup_size;
         Ok(group
             .into_iter()

@@ -144,6 +144,10 @@ pub(crate) struct Isel<'a> {
     /// Per logical subgroup, whether its invocation on each lane has
     /// returned; empty when no region returns (`returns`).
     returned: Vec<Comp>,
+    /// A return inside a region has been selected (`returned` also marks
+    /// the lanes past a workgroup whose size is not a multiple of 32,
+    /// which are no invocations).
+    returns_selected: bool,
     /// While a region copy is selected, where some region returns.
     region_exit: Option<returns::RegionExit>,
     /// In-shader culling (`mesh_cull`), when compiled in.
@@ -205,6 +209,7 @@ pub fn select(
         copy: 0,
         partial: None,
         returned: Vec::new(),
+        returns_selected: false,
         region_exit: None,
         mem: memory::MemPlan::new(sh)?,
         cull: None,
@@ -596,7 +601,7 @@ impl<'a> Isel<'a> {
         let one_warp = self.sh.stage != Stage::Compute && self.sh.invocations() <= 32;
         let [_, y, z] = self.sh.workgroup_size;
         let logical = match var.builtin {
-            Some(b) => self.subgroup_builtin(b, inst)?,
+            Some(b) => self.subgroup_builtin(b)?,
             None => None,
         };
         // Only .x read: the y/z split of the workgroup index is not needed.
@@ -626,10 +631,10 @@ impl<'a> Isel<'a> {
                 self.draw_num_workgroups()
             }
             Some(BuiltIn::GlobalInvocationId) if self.sh.stage != Stage::Compute => {
-                self.draw_global_id(want_yz, inst)?
+                self.draw_global_id(want_yz)?
             }
             Some(BuiltIn::LocalInvocationId) if self.sh.stage != Stage::Compute => {
-                self.draw_local_id(inst)?
+                self.draw_local_id()?
             }
             // One direct draw per launch: the driver writes its index
             // (0 for vkCmdDrawMeshTasksEXT) into the root table.

@@ -189,6 +189,7 @@ impl<'a> Isel<'a> {
 
     /// A return inside a region copy: to the copy's merge `J_i`, returned.
     pub(super) fn region_return(&mut self) -> Result<(), BackendError> {
+        self.returns_selected = true;
         let exit = self.region_exit.as_ref().expect("inside a region copy");
         let (merge, live) = (exit.merge, exit.live_out.clone());
         let mut args = self.undef_args(merge, &live)?;

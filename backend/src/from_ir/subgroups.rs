@@ -13,8 +13,8 @@
 use super::{Comp, Isel, returns::RegionExit};
 use crate::error::BackendError;
 use crate::isa::{
-    Dst, Instr, IntCmp, Op, OpBra, OpBssy, OpBsync, OpIAdd3, OpISetP, OpLop3, OpPLop3, OpShf,
-    PredCombine, PredSrc, Reg, RegFile, Src, Target,
+    Dst, Instr, IntCmp, Op, OpBra, OpBssy, OpBsync, OpIAdd3, OpISetP, OpPLop3, PredCombine,
+    PredSrc, Reg, RegFile, Src, Target,
 };
 use crate::logical_subgroups::{Plan, WARP_LANES, is_boundary};
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -75,10 +75,10 @@ impl<'a> Isel<'a> {
             }
         }
         self.cur = spine[&sh.entry_block()];
-        if plan.returns {
+        let rest = sh.invocations() % WARP_LANES;
+        if plan.returns || rest != 0 {
             self.returned = vec![Comp::Bool(false); k];
         }
-        let rest = sh.invocations() % WARP_LANES;
         if rest != 0 {
             let lane = Comp::Reg(self.special_reg(crate::isa::SpecialReg::LaneId));
             let lane = self.src_of(lane);
@@ -91,6 +91,20 @@ impl<'a> Isel<'a> {
                 accum: PredSrc::TRUE,
             })) {
                 self.partial = Some(PredSrc::reg(Reg::Virt(p)));
+            }
+            // The lanes past the workgroup in the last logical subgroup
+            // are no invocations: they start out returned, so they skip
+            // every region copy and run of spine instructions of that
+            // copy (stores, atomics and subgroup operations included).
+            if let Comp::Pred(past) = self.alu(Op::ISetP(OpISetP {
+                dst: Dst::None,
+                cmp: IntCmp::Ge,
+                signed: false,
+                combine: PredCombine::And,
+                srcs: [lane, Src::imm(rest)],
+                accum: PredSrc::TRUE,
+            })) {
+                self.returned[k - 1] = Comp::Pred(past);
             }
         }
         if cull {
@@ -205,7 +219,7 @@ impl<'a> Isel<'a> {
                 // wait for on one warp.
                 ir::Op::ControlBarrier => {}
                 ir::Op::SetMeshOutputs { .. } | ir::Op::EmitMeshTasks { .. }
-                    if self.may_have_returned() =>
+                    if self.returns_selected && self.may_have_returned() =>
                 {
                     self.boundary_after_return(inst, copies)?
                 }
@@ -424,7 +438,6 @@ impl<'a> Isel<'a> {
     pub(super) fn subgroup_builtin(
         &mut self,
         b: BuiltIn,
-        inst: &InstData,
     ) -> Result<Option<Vec<Comp>>, BackendError> {
         use crate::isa::SpecialReg as Sr;
         let mask = match b {
@@ -467,56 +480,19 @@ impl<'a> Isel<'a> {
                 vec![Comp::Reg(self.special_reg(crate::isa::SpecialReg::LaneId))]
             }
             BuiltIn::LocalInvocationId => {
-                let [x, y, _] = self.sh.workgroup_size;
-                if !x.is_power_of_two() || !(x * y).is_power_of_two() {
-                    return Err(self.unsupported(
-                        format!(
-                            "gl_LocalInvocationID in a workgroup of {:?} over 32 invocations \
-                             (x and x*y must be powers of two)",
-                            self.sh.workgroup_size
-                        ),
-                        inst,
-                    ));
-                }
+                let [x, y, z] = self.sh.workgroup_size;
                 let idx = index(self);
-                if y == 1 && self.sh.workgroup_size[2] == 1 {
+                if y == 1 && z == 1 {
                     return Ok(Some(vec![idx, Comp::Const(0), Comp::Const(0)]));
                 }
-                let lx = self.bits(idx, 0, x);
-                let ly = self.bits(idx, x.trailing_zeros(), y);
-                let lz = self.bits(idx, (x * y).trailing_zeros(), u32::MAX);
+                // idx = lx + x * (ly + y * lz), as draw_local_id splits
+                // the lane of a workgroup that fits one warp.
+                let (rest, lx) = self.udiv_rem(idx, Comp::Const(x));
+                let (lz, ly) = self.udiv_rem(rest, Comp::Const(y));
                 vec![lx, ly, lz]
             }
             _ => return Ok(None),
         }))
-    }
-
-    /// `(v >> shift) & (size - 1)` (`size` a power of two, or all bits for
-    /// `u32::MAX`).
-    fn bits(&mut self, v: Comp, shift: u32, size: u32) -> Comp {
-        if size == 1 {
-            return Comp::Const(0);
-        }
-        let mut r = v;
-        if shift > 0 {
-            let src = self.src_of(r);
-            r = self.alu(Op::Shf(OpShf {
-                dst: Dst::None,
-                srcs: [src, Src::imm(shift), Src::ZERO],
-                right: true,
-                wrap: false,
-                high: false,
-            }));
-        }
-        if size != u32::MAX {
-            let src = self.src_of(r);
-            r = self.alu(Op::Lop3(OpLop3 {
-                dst: Dst::None,
-                srcs: [src, Src::imm(size - 1), Src::ZERO],
-                lut: 0xc0,
-            }));
-        }
-        r
     }
 }
 

@@ -1,7 +1,10 @@
 //! Blocks no path from the entry reaches (a loop's continue block after an
 //! inlined early return, a region header the wide-workgroup selection
-//! replaced) may be empty or pass values never defined; regalloc2 refuses
-//! both. Each becomes a lone EXIT with no successors.
+//! replaced, the arms of a branch whose condition folded to a constant)
+//! may be empty, pass values never defined or take parameters no edge
+//! passes; regalloc2 refuses all three (a parameter nothing defines has no
+//! register class). Each becomes a lone EXIT with no parameters and no
+//! successors.
 
 use crate::isa::{Instr, Op};
 use crate::mir::MFunc;
@@ -22,6 +25,7 @@ pub fn cut_unreachable(f: &mut MFunc) {
         let block = &mut f.blocks[b];
         block.succ_args.clear();
         block.preds.clear();
+        block.params.clear();
         block.instrs = vec![Instr::new(Op::Exit)];
     }
 }
