@@ -143,3 +143,25 @@ fn local_invocation_id_of_a_6x4x2_mesh_workgroup() {
         assert_eq!(w, expected, "o[{i}]");
     }
 }
+
+#[test]
+fn s5_shared_memory_atomic_and_load_at_a_folded_constant_index() {
+    // s[i] = 3i for i < 8; atomicMax(s[3], 5i) over 32 invocations: 155.
+    let (out, _) = run_mesh("r_isbe_const_index.mesh", None, (0, &[0; 32]), (0, 128));
+    for (i, &w) in out.iter().enumerate() {
+        assert_eq!(w, 6 + 155 * 100, "o[{i}]");
+    }
+}
+
+#[test]
+fn s5_payload_store_under_a_branch_at_a_folded_constant_index() {
+    // Only invocation 13 sees a 9: it writes p.b[1] = 9 + 13.
+    let data: Vec<u32> = (0..32).map(|i| if i == 13 { 9 } else { i % 5 }).collect();
+    let (out, _) = run_mesh(
+        "r_payload_const_index.mesh",
+        Some("r_payload_const_index.task"),
+        (0, &data),
+        (1, 8),
+    );
+    assert_eq!(out, vec![7, 22]);
+}

@@ -128,9 +128,11 @@ pub fn compile(sh: &Shader, opts: &BackendOptions) -> Result<Compiled, BackendEr
     let computed_offset_stores = selected.computed_offset_stores;
     let mut func = selected.func;
     dump("select", &|| func.to_string());
+    check_encodable(&func, "select");
     for (name, pass) in optimisations(opts) {
         pass(&mut func);
         dump(name, &|| func.to_string());
+        check_encodable(&func, name);
     }
     order_blocks(&mut func);
     dump("order_blocks", &|| func.to_string());
@@ -220,6 +222,20 @@ pub fn compile(sh: &Shader, opts: &BackendOptions) -> Result<Compiled, BackendEr
 /// The largest compute workgroup (Vulkan's maxComputeWorkGroupInvocations
 /// on NVIDIA; 32 warps).
 pub const MAX_COMPUTE_INVOCATIONS: u32 = 1024;
+
+/// With debug assertions on (every test build), the output of selection
+/// and of each pass is checked against the encoder
+/// (`mir_info::encodable`, the one rule for operand forms): a pass that
+/// produces an operand the encoder refuses is named here, not later as an
+/// encoding failure of the whole shader.
+fn check_encodable(f: &crate::mir::MFunc, after: &str) {
+    if !cfg!(debug_assertions) {
+        return;
+    }
+    if let Some((b, ins, e)) = crate::mir_info::unencodable(f).into_iter().next() {
+        panic!("after {after}: `{ins}` in block {b} cannot be encoded: {e}");
+    }
+}
 
 fn check_compute_size(sh: &Shader) -> Result<(), BackendError> {
     if sh.invocations() > MAX_COMPUTE_INVOCATIONS {
