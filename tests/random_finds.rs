@@ -165,3 +165,30 @@ fn s5_payload_store_under_a_branch_at_a_folded_constant_index() {
     );
     assert_eq!(out, vec![7, 22]);
 }
+
+#[test]
+fn sign_and_step_of_doubles() {
+    // d[i] = sign(x) + step(0.5, x) * 10.
+    let xs = [-2.5f64, -0.0, 0.0, 0.25, 0.5, 3.0, -1e-300, 1e300];
+    let data: Vec<u32> = xs
+        .iter()
+        .flat_map(|x| {
+            let b = x.to_bits();
+            [b as u32, (b >> 32) as u32]
+        })
+        .collect();
+    let out = run_compute("r_double_sign_step.comp", &data);
+    for (i, &x) in xs.iter().enumerate() {
+        let got = f64::from_bits(u64::from(out[2 * i]) | u64::from(out[2 * i + 1]) << 32);
+        let sign = if x > 0.0 {
+            1.0
+        } else if x < 0.0 {
+            -1.0
+        } else {
+            x
+        };
+        let step = if x < 0.5 { 0.0 } else { 1.0 };
+        let expected = sign + step * 10.0;
+        assert_eq!(got.to_bits(), expected.to_bits(), "x = {x}: {got}");
+    }
+}
