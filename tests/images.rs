@@ -512,6 +512,14 @@ const NOT_DRAWN: &[(&str, &str)] = &[
         "r_wide_local_id48.mesh",
         "no primitive: writes a buffer (tests/random_finds.rs)",
     ),
+    (
+        "r_isbe_const_index.mesh",
+        "no primitive: writes a buffer (tests/random_finds.rs)",
+    ),
+    (
+        "r_payload_const_index.mesh",
+        "no primitive: writes a buffer (tests/random_finds.rs)",
+    ),
 ];
 
 #[test]

@@ -143,3 +143,69 @@ fn local_invocation_id_of_a_6x4x2_mesh_workgroup() {
         assert_eq!(w, expected, "o[{i}]");
     }
 }
+
+#[test]
+fn s5_shared_memory_atomic_and_load_at_a_folded_constant_index() {
+    // s[i] = 3i for i < 8; atomicMax(s[3], 5i) over 32 invocations: 155.
+    let (out, _) = run_mesh("r_isbe_const_index.mesh", None, (0, &[0; 32]), (0, 128));
+    for (i, &w) in out.iter().enumerate() {
+        assert_eq!(w, 6 + 155 * 100, "o[{i}]");
+    }
+}
+
+#[test]
+fn s5_payload_store_under_a_branch_at_a_folded_constant_index() {
+    // Only invocation 13 sees a 9: it writes p.b[1] = 9 + 13.
+    let data: Vec<u32> = (0..32).map(|i| if i == 13 { 9 } else { i % 5 }).collect();
+    let (out, _) = run_mesh(
+        "r_payload_const_index.mesh",
+        Some("r_payload_const_index.task"),
+        (0, &data),
+        (1, 8),
+    );
+    assert_eq!(out, vec![7, 22]);
+}
+
+#[test]
+fn sign_and_step_of_doubles() {
+    // d[i] = sign(x) + step(0.5, x) * 10.
+    let xs = [-2.5f64, -0.0, 0.0, 0.25, 0.5, 3.0, -1e-300, 1e300];
+    let data: Vec<u32> = xs
+        .iter()
+        .flat_map(|x| {
+            let b = x.to_bits();
+            [b as u32, (b >> 32) as u32]
+        })
+        .collect();
+    let out = run_compute("r_double_sign_step.comp", &data);
+    for (i, &x) in xs.iter().enumerate() {
+        let got = f64::from_bits(u64::from(out[2 * i]) | u64::from(out[2 * i + 1]) << 32);
+        let sign = if x > 0.0 {
+            1.0
+        } else if x < 0.0 {
+            -1.0
+        } else {
+            x
+        };
+        let step = if x < 0.5 { 0.0 } else { 1.0 };
+        let expected = sign + step * 10.0;
+        assert_eq!(got.to_bits(), expected.to_bits(), "x = {x}: {got}");
+    }
+}
+
+#[test]
+fn a_workgroup_size_whose_product_wraps_is_refused() {
+    // LocalSize 65536 65536 1: 2^32 invocations, 0 in 32-bit arithmetic.
+    let options = spvsass::Options {
+        arch: Some(Arch::Sm86),
+        ..Default::default()
+    };
+    let err = spvsass::compile(&common::shader_words("r_workgroup_wrap.comp"), &options)
+        .err()
+        .expect("refused");
+    let text = err.to_string();
+    assert!(
+        text.contains("65536 x 65536 x 1 invocations (at most 1024)"),
+        "{text}"
+    );
+}

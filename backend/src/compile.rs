@@ -126,10 +126,12 @@ pub fn compile(sh: &Shader, opts: &BackendOptions) -> Result<Compiled, BackendEr
     let mut func = selected.func;
     dump("select", &|| func.to_string());
     verify(&func, "select", Form::Virtual)?;
+    check_encodable(&func, "select");
     for (name, pass) in optimisations(opts) {
         pass(&mut func);
         dump(name, &|| func.to_string());
         verify(&func, name, Form::Virtual)?;
+        check_encodable(&func, name);
     }
     order_blocks(&mut func);
     dump("order_blocks", &|| func.to_string());
@@ -233,12 +235,26 @@ fn verify(func: &MFunc, pass: &'static str, form: Form) -> Result<(), BackendErr
 /// on NVIDIA; 32 warps).
 pub const MAX_COMPUTE_INVOCATIONS: u32 = 1024;
 
+/// With debug assertions on (every test build), the output of selection
+/// and of each pass is checked against the encoder
+/// (`mir_info::encodable`, the one rule for operand forms): a pass that
+/// produces an operand the encoder refuses is named here, not later as an
+/// encoding failure of the whole shader.
+fn check_encodable(f: &crate::mir::MFunc, after: &str) {
+    if !cfg!(debug_assertions) {
+        return;
+    }
+    if let Some((b, ins, e)) = crate::mir_info::unencodable(f).into_iter().next() {
+        panic!("after {after}: `{ins}` in block {b} cannot be encoded: {e}");
+    }
+}
+
 fn check_compute_size(sh: &Shader) -> Result<(), BackendError> {
     if sh.invocations() > MAX_COMPUTE_INVOCATIONS {
         return Err(BackendError::Invalid {
             what: format!(
                 "a workgroup of {} invocations (at most {MAX_COMPUTE_INVOCATIONS})",
-                sh.invocations()
+                sh.workgroup_size.map(|s| s.to_string()).join(" x ")
             ),
             spirv_id: None,
         });

@@ -3,7 +3,7 @@
 //! registers belong to 64/128-bit groups (never renamed or removed on their
 //! own), whether an operand form encodes, and the dominator tree.
 
-use crate::isa::{Dst, Instr, IntCmp, Op, OperandKind, Reg, RegFile, SpecialReg, Src};
+use crate::isa::{Dst, EncodeError, Instr, IntCmp, Op, OperandKind, Reg, RegFile, SpecialReg, Src};
 use crate::mir::MFunc;
 use rustc_hash::FxHashMap;
 
@@ -174,13 +174,35 @@ pub fn single_def(ins: &Instr) -> Option<(u32, RegFile)> {
 /// ISA's own encoder decides which operand forms exist (an immediate in
 /// src1 or src2, not src0; no modifiers on an immediate; ...).
 pub fn encodable(ins: &Instr) -> bool {
+    encoding_refusal(ins).is_none()
+}
+
+/// Why `ins` would not encode once its virtual registers are allocated
+/// (branch targets that are still blocks aside: layout resolves them).
+pub fn encoding_refusal(ins: &Instr) -> Option<EncodeError> {
     let mut copy = *ins;
     copy.visit_regs(&mut |r, _, _, _| {
         if let Reg::Virt(_) = r {
             *r = Reg::Phys(0);
         }
     });
-    copy.encode(0).is_ok()
+    match copy.encode(0) {
+        Ok(_) | Err(EncodeError::UnresolvedTarget) => None,
+        Err(e) => Some(e),
+    }
+}
+
+/// Every instruction of `f` that would not encode, with its block and why.
+pub fn unencodable(f: &MFunc) -> Vec<(usize, Instr, EncodeError)> {
+    let mut out = Vec::new();
+    for (b, block) in f.blocks.iter().enumerate() {
+        for ins in &block.instrs {
+            if let Some(e) = encoding_refusal(ins) {
+                out.push((b, *ins, e));
+            }
+        }
+    }
+    out
 }
 
 /// The 32-bit sources of an ALU op (each one register wide), in operand

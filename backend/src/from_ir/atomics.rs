@@ -147,11 +147,7 @@ impl Isel<'_> {
             return Ok(vec![self.aggregated_add(base, imm, amount, negate)]);
         }
         // One register holding the whole address (MATCH compares it).
-        let addr = if imm == 0 {
-            base
-        } else {
-            self.add_imm(base, imm)
-        };
+        let addr = self.add_imm(base, imm);
         // Adds take an immediate; the other ops' operands go in registers.
         let vals: Vec<Src> = comps
             .iter()

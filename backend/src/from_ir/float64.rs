@@ -411,6 +411,27 @@ impl Isel<'_> {
                     });
                 }
             }
+            // As the 32-bit forms (math.rs): NaN and zeros give themselves.
+            MathOp::FSign => {
+                let zero = [Comp::Const(0); 2];
+                for a in pairs(&args[0]) {
+                    let t = PredCombine::And;
+                    let pos = self.dsetp(FloatCmp::OrdGt, a, zero, t, Comp::Bool(true));
+                    let neg = self.dsetp(FloatCmp::OrdLt, a, zero, t, Comp::Bool(true));
+                    let r = self.dselect(pos, dconst_comps(1f64.to_bits()), a);
+                    out.extend(self.dselect(neg, dconst_comps((-1f64).to_bits()), r));
+                }
+            }
+            MathOp::Step => {
+                let (edge, x) = (pairs(&args[0]), pairs(&args[1]));
+                for (i, &v) in x.iter().enumerate() {
+                    let e = edge[i % edge.len().max(1)];
+                    let below =
+                        self.dsetp(FloatCmp::OrdLt, v, e, PredCombine::And, Comp::Bool(true));
+                    let (zero, one) = (dconst_comps(0), dconst_comps(1f64.to_bits()));
+                    out.extend(self.dselect(below, zero, one));
+                }
+            }
             _ => return Err(self.unsupported(format!("64-bit float {op:?}"), inst)),
         }
         Ok(out)

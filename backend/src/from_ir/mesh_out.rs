@@ -366,10 +366,7 @@ impl Isel<'_> {
     /// where `base` is a register (or RZ). Before SM86 the immediate must
     /// be folded into the register.
     pub(super) fn isbe_write(&mut self, mut w: OpIsbeWr, guard: PredSrc) {
-        if !self.target.has_isbe_imm_offset() && w.imm != 0 {
-            w.addr = self.add_imm(w.addr, w.imm);
-            w.imm = 0;
-        }
+        (w.addr, w.imm) = self.isbe_address(w.addr, w.imm);
         let guard = self.logical_guard(guard);
         self.emit(Instr::guarded(guard, Op::IsbeWr(w)));
     }

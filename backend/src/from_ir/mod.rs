@@ -413,10 +413,15 @@ impl<'a> Isel<'a> {
         }
     }
 
-    /// `base + imm` in a register (for targets without immediate ISBE offsets).
+    /// A register (or RZ) holding `base + imm`. A constant `base` (an index
+    /// that folded) is added here, since the ALU op would fold back into
+    /// an immediate, which no register-only operand can take.
     fn add_imm(&mut self, base: Src, imm: u32) -> Src {
-        if base == Src::ZERO {
-            return self.reg_or_zero(Comp::Const(imm));
+        if let Some(k) = const_src(base) {
+            return self.reg_or_zero(Comp::Const(k.wrapping_add(imm)));
+        }
+        if imm == 0 {
+            return base;
         }
         let r = self.alu(Op::IAdd3(crate::isa::OpIAdd3 {
             dst: Dst::None,
@@ -679,5 +684,15 @@ impl<'a> Isel<'a> {
             self.lane_ids.insert(r);
         }
         Ok(comps)
+    }
+}
+
+/// The value of a source that is a plain constant (RZ or an immediate
+/// without modifiers).
+fn const_src(s: Src) -> Option<u32> {
+    match s.src {
+        crate::isa::SrcRef::Zero if !s.neg && !s.abs => Some(0),
+        crate::isa::SrcRef::Imm(k) if !s.neg && !s.abs => Some(k),
+        _ => None,
     }
 }

@@ -127,6 +127,21 @@ impl Isel<'_> {
 
     /// Reads a 32-bit word from the input ISBE (or the output one with
     /// `output`) at `base + imm`, ATTR region.
+    /// The address operands of an ISBE access at `base + imm`: a register
+    /// (or RZ) and an immediate offset the encoder takes (none before
+    /// sm86; at most `MAX_IMM_OFFSET`). A `base` that folded to a constant
+    /// goes into the immediate, or into a register when it does not fit.
+    pub(super) fn isbe_address(&mut self, base: Src, imm: u32) -> (Src, u32) {
+        use crate::isa::MAX_IMM_OFFSET;
+        let imm_ok = |k: u32| k == 0 || self.target.has_isbe_imm_offset() && k <= MAX_IMM_OFFSET;
+        match super::const_src(base) {
+            Some(k) if imm_ok(k.wrapping_add(imm)) => (Src::ZERO, k.wrapping_add(imm)),
+            Some(_) => (self.add_imm(base, imm), 0),
+            None if imm_ok(imm) => (base, imm),
+            None => (self.add_imm(base, imm), 0),
+        }
+    }
+
     pub(super) fn isbe_read(&mut self, base: Src, imm: u32, output: bool, skew: bool) -> u32 {
         self.isbe_read_as(base, imm, output, skew, IsbeAccess::Attr, IsbeSize::B32)
     }
@@ -142,11 +157,7 @@ impl Isel<'_> {
         access: IsbeAccess,
         size: IsbeSize,
     ) -> u32 {
-        let (addr, imm) = if self.target.has_isbe_imm_offset() || imm == 0 {
-            (base, imm)
-        } else {
-            (self.add_imm(base, imm), 0)
-        };
+        let (addr, imm) = self.isbe_address(base, imm);
         let r = self.f.new_vreg(RegFile::Gpr);
         self.emit(Instr::new(Op::IsbeRd(OpIsbeRd {
             dst: Dst::Reg(Reg::Virt(r)),
