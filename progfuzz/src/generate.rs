@@ -175,6 +175,8 @@ impl Gen<'_> {
         let ret = self.ty();
         self.pending_ret = ret;
         self.vars = params.clone();
+        // Set before the initialisers, which may read the arrays.
+        self.arrays = u32::from(self.rng.chance(30));
         let nlocals = self.rng.below(3) as usize;
         let mut inits = Vec::new();
         for _ in 0..nlocals {
@@ -183,7 +185,6 @@ impl Gen<'_> {
             self.vars.push(t);
             inits.push(e);
         }
-        self.arrays = u32::from(self.rng.chance(30));
         self.counters.clear();
         self.statements = 0;
         let place = Place {
