@@ -618,7 +618,17 @@ fn run(cli: Cli) -> Result<(), String> {
                 task_present,
                 shader_cull.is_some(),
             )?;
-            let is_compute = binary.stage == spvsass::backend::binary::Stage::Compute;
+            use spvsass::backend::binary::Stage;
+            // A task shader runs only in front of the mesh shader it
+            // launches: the draw is described by the mesh shader's state.
+            if binary.stage == Stage::Task {
+                usage_error(format!(
+                    "{} is a task shader: give the mesh shader it launches as the shader \
+                     and this one with --task",
+                    shader.display()
+                ));
+            }
+            let is_compute = binary.stage == Stage::Compute;
             if is_compute {
                 if task.is_some() {
                     usage_error(format!(
@@ -670,7 +680,17 @@ fn run(cli: Cli) -> Result<(), String> {
                 return run_dispatch(&shader, &binary, groups, &compute, &options, json, stats);
             }
             let task_binary = match &task {
-                Some(t) => Some(load_binary(t, arch, entry, &spec, false, false)?),
+                Some(t) => {
+                    let b = load_binary(t, arch, entry, &spec, false, false)?;
+                    if b.stage != Stage::Task {
+                        usage_error(format!(
+                            "--task takes a task shader; {} is a {} shader",
+                            t.display(),
+                            b.stage.name()
+                        ));
+                    }
+                    Some(b)
+                }
                 None => None,
             };
             let inputs = compute.inputs()?;

@@ -195,3 +195,36 @@ fn spec_overrides_reach_the_shader() {
     let o = spvsass(&["compile", shader, "--spec", "0=x"]);
     assert_eq!(o.status.code(), Some(2));
 }
+
+/// A task shader alone cannot be drawn: the error says to give it with
+/// --task behind the mesh shader it launches.
+#[test]
+fn run_on_a_task_shader_alone_asks_for_the_mesh_shader() {
+    let task = common::shader_path("d_payload.task");
+    let o = spvsass(&["run", task.to_str().unwrap()]);
+    assert!(!o.status.success());
+    let e = stderr(&o);
+    assert!(
+        e.contains("d_payload.task.spv is a task shader: give the mesh shader it launches")
+            && e.contains("--task"),
+        "{e}"
+    );
+}
+
+/// --task given a mesh shader names the stage it got.
+#[test]
+fn run_with_a_mesh_shader_as_task_is_refused() {
+    let mesh = common::shader_path("d_payload.mesh");
+    let o = spvsass(&[
+        "run",
+        mesh.to_str().unwrap(),
+        "--task",
+        mesh.to_str().unwrap(),
+    ]);
+    assert!(!o.status.success());
+    let e = stderr(&o);
+    assert!(
+        e.contains("--task takes a task shader; ") && e.contains("is a mesh shader"),
+        "{e}"
+    );
+}

@@ -334,3 +334,26 @@ fn private_variables_are_per_invocation_with_their_initializer() {
         assert_eq!(v.generic[&0][0], Some(expected), "o[{i}]");
     }
 }
+
+/// gl_SubgroupID and gl_NumSubgroups in 32-invocation task and mesh
+/// workgroups (one subgroup each): the task puts 100i + 10·id + count into
+/// its payload, the mesh shader writes point i at (that word, its own id,
+/// its own count).
+#[test]
+fn subgroup_id_and_count_in_one_warp_task_and_mesh_shaders() {
+    let d = draw(
+        Some("s_subgroup_ids.task"),
+        "s_subgroup_ids.mesh",
+        [1, 1, 1],
+    );
+    assert_eq!(d.workgroups.len(), 1);
+    let wg = &d.workgroups[0];
+    assert_eq!(wg.vertices.len(), 32);
+    for (i, v) in wg.vertices.iter().enumerate() {
+        assert_eq!(
+            v.position,
+            Some([(100 * i + 1) as f32, 0.0, 1.0, 1.0]),
+            "vertex {i}"
+        );
+    }
+}

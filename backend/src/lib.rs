@@ -1,6 +1,8 @@
 //! spvsass backend: the SASS-like ISA and everything that turns the IR into
 //! encoded machine code.
 
+#![forbid(unsafe_code)]
+
 pub mod abi;
 pub mod advice;
 pub mod asm;

@@ -11,6 +11,8 @@
 //! # }
 //! ```
 
+#![forbid(unsafe_code)]
+
 mod error;
 pub mod ir;
 mod load;

@@ -53,8 +53,8 @@ pub enum MemFault {
 /// until one of them writes (workgroups that only read buffers run in
 /// parallel, each on its own copy, without copying the bytes).
 ///
-/// An overlaid copy ([`GlobalMemory::overlaid`]) never writes the shared
-/// bytes: its accesses go through an [`Overlay`] that keeps the lines it
+/// An overlaid copy (`GlobalMemory::overlaid`) never writes the shared
+/// bytes: its accesses go through an `Overlay` that keeps the lines it
 /// wrote and records which bytes it read and wrote, so a compute dispatch
 /// can run workgroups in parallel and decide afterwards whether their
 /// effects equal a run in launch order (`compute_order`).
@@ -181,7 +181,7 @@ impl GlobalMemory {
     }
 }
 
-/// Constant banks c[0] .. c[17]: uniform buffers, push constants and
+/// Constant banks `c[0]` .. `c[17]`: uniform buffers, push constants and
 /// driver constants, as the binary's bindings place them.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ConstantBanks {

@@ -626,6 +626,10 @@ impl<'a> Isel<'a> {
                 ]
             }
             Some(BuiltIn::SubgroupSize) => vec![Comp::Const(32)],
+            // A workgroup on one warp is one subgroup (the logical
+            // subgroups of a wider one are `subgroup_builtin`'s).
+            Some(BuiltIn::SubgroupId) if one_warp => vec![Comp::Const(0)],
+            Some(BuiltIn::NumSubgroups) if one_warp => vec![Comp::Const(1)],
             // The hardware gives task and mesh workgroups only a linear
             // index (docs/HARDWARE.md, "ISBE"); draw_ids.rs splits it by
             // the grid.

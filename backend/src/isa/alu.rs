@@ -469,7 +469,7 @@ impl OpLop3 {
     }
 }
 
-/// SHF: funnel shift of the 64-bit pair (srcs[2]:srcs[0]) by srcs[1] (taken
+/// SHF: funnel shift of the 64-bit pair (`srcs[2]:srcs[0]`) by `srcs[1]` (taken
 /// modulo 32 with .W, clamped to 32 without); the low word of the result, or
 /// the high word with .HI.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

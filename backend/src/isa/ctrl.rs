@@ -19,7 +19,7 @@ pub struct Ctrl {
 }
 
 impl Default for Ctrl {
-    /// Conservative defaults until the scheduler (issue [C]) computes them:
+    /// Conservative defaults until the scheduler (issue \[C\]) computes them:
     /// one stall cycle, no scoreboards.
     fn default() -> Ctrl {
         Ctrl {
