@@ -220,15 +220,20 @@ pub fn run_target(target: &str, seeds: &[Vec<u8>], default: u32, test: impl Fn(u
         TestRunner::new_with_rng(config, TestRng::from_seed(RngAlgorithm::ChaCha, &key));
     let start = Instant::now();
     let strategy = (0..seeds.len(), edits());
+    // Executions actually made: a failure stops the cases early, and
+    // shrinking it adds some.
+    let executions = std::sync::atomic::AtomicU64::new(0);
     let result = runner.run(&strategy, |(which, edits)| {
+        executions.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let bytes = apply(&seeds[which], &edits);
         test(which, &bytes);
         Ok(())
     });
     let secs = start.elapsed().as_secs_f64();
+    let executions = executions.into_inner();
     println!(
-        "mutations {target}: {n} executions in {secs:.2} s ({:.0}/s), seed {seed}",
-        f64::from(n) / secs
+        "mutations {target}: {executions} executions in {secs:.2} s ({:.0}/s), seed {seed}",
+        executions as f64 / secs
     );
     if let Err(e) = result {
         panic!("{target}: {e}");
