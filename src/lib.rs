@@ -25,6 +25,7 @@ pub use backend::compile::Compiled;
 use backend::target::Arch;
 pub mod compare;
 mod compute_report;
+pub mod output_files;
 pub mod reference;
 mod report;
 pub mod simulate_run;

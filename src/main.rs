@@ -1,14 +1,19 @@
 //! The `spvsass` command: compile, disassemble and simulate shaders.
 
 use clap::{Parser, Subcommand, ValueEnum};
+use cli_checks::InputKind;
 use spvsass::backend::target::Arch;
 use spvsass::frontend::SpecValue;
+use spvsass::output_files::Outputs;
 use spvsass::sim::raster::{CullMode, FrontFace, RenderState};
 use spvsass::{Input, Options};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+mod cli_checks;
+#[cfg(test)]
+mod cli_mutations;
 mod run_reference;
 
 /// mimalloc instead of glibc's malloc: a draw's mesh workgroups allocate
@@ -259,26 +264,31 @@ impl ComputeArgs {
         let mut inputs = spvsass::sim::ComputeInputs::default();
         for (b, init) in &self.buffers {
             let bytes = match init {
-                BufferInit::File(path) => read(path)?,
+                BufferInit::File(path) => cli_checks::read_input(path, InputKind::Storage)?,
                 BufferInit::Zeroed(size) => vec![0; *size],
             };
             inputs.buffers.insert(*b, bytes);
         }
         for (b, path) in &self.uniforms {
-            inputs.uniforms.insert(*b, read(path)?);
+            inputs
+                .uniforms
+                .insert(*b, cli_checks::read_input(path, InputKind::Uniform)?);
         }
         if let Some(path) = &self.push {
-            inputs.push_constants = read(path)?;
+            inputs.push_constants = cli_checks::read_input(path, InputKind::Push)?;
         }
         Ok(inputs)
     }
 
-    /// Writes the storage buffers `--out` names after the run.
-    fn write_outs(&self, buffers: &BTreeMap<u32, Vec<u8>>) -> Result<(), String> {
+    /// Stages the storage buffers `--out` names after the run.
+    fn write_outs(
+        &self,
+        buffers: &BTreeMap<u32, Vec<u8>>,
+        outputs: &mut Outputs,
+    ) -> Result<(), String> {
         for (b, path) in &self.outs {
             let bytes = buffers.get(b).map_or(&[][..], Vec::as_slice);
-            std::fs::write(path, bytes)
-                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            outputs.stage(path, bytes).map_err(|e| e.to_string())?;
         }
         Ok(())
     }
@@ -306,8 +316,8 @@ fn split_binding(s: &str) -> Result<(u32, &str), String> {
 
 fn parse_buffer(s: &str) -> Result<(u32, BufferInit), String> {
     let (binding, rest) = split_binding(s)?;
-    Ok(match rest.parse::<usize>() {
-        Ok(size) => (binding, BufferInit::Zeroed(size)),
+    Ok(match rest.parse::<u64>() {
+        Ok(size) => (binding, BufferInit::Zeroed(cli_checks::buffer_size(size)?)),
         Err(_) => (binding, BufferInit::File(PathBuf::from(rest))),
     })
 }
@@ -353,7 +363,7 @@ fn run_dispatch(
     options: &spvsass::sim::SimOptions,
     json: bool,
     stats: bool,
-) -> Result<(), String> {
+) -> Result<BTreeMap<u32, Vec<u8>>, String> {
     let inputs = args.inputs()?;
     let start = std::time::Instant::now();
     let run = spvsass::dispatch(binary, groups, inputs, options)
@@ -361,7 +371,6 @@ fn run_dispatch(
     if stats {
         print_stats(&run.counters, start.elapsed());
     }
-    args.write_outs(&run.buffers)?;
     if json {
         println!(
             "{}",
@@ -370,7 +379,7 @@ fn run_dispatch(
     } else {
         print!("{}", spvsass::describe_compute(&run));
     }
-    Ok(())
+    Ok(run.buffers)
 }
 
 fn parse_groups(s: &str) -> Result<[u32; 3], String> {
@@ -423,8 +432,9 @@ fn parse_size(s: &str) -> Result<[u32; 2], String> {
     Ok(size)
 }
 
-fn write(path: &Path, bytes: &[u8]) -> Result<(), String> {
-    std::fs::write(path, bytes).map_err(|e| format!("cannot write {}: {e}", path.display()))
+/// Stages an output file; it is written when the command succeeds.
+fn write(outputs: &mut Outputs, path: &Path, bytes: &[u8]) -> Result<(), String> {
+    outputs.stage(path, bytes).map_err(|e| e.to_string())
 }
 
 fn read(path: &Path) -> Result<Vec<u8>, String> {
@@ -484,7 +494,9 @@ fn load_binary(
     }
 }
 
-fn run(cli: Cli) -> Result<(), String> {
+/// Runs the command; its output files are staged in `outputs`, which the
+/// caller writes only if the whole command succeeded.
+fn run(cli: Cli, outputs: &mut Outputs) -> Result<(), String> {
     match cli.command {
         Command::Compile {
             shader,
@@ -515,8 +527,7 @@ fn run(cli: Cli) -> Result<(), String> {
                 println!("// ---- after {pass} ----\n{text}");
             }
             match (output, emit) {
-                (Some(out), _) => std::fs::write(&out, compiled.binary.to_bytes())
-                    .map_err(|e| format!("cannot write {}: {e}", out.display()))?,
+                (Some(out), _) => write(outputs, &out, &compiled.binary.to_bytes())?,
                 (None, Emit::Listing) => print!(
                     "{}",
                     spvsass::listing(&compiled.binary, ctrl).map_err(|e| e.to_string())?
@@ -533,7 +544,7 @@ fn run(cli: Cli) -> Result<(), String> {
                         Some(t) => Some(load_binary(t, arch, None, &spec, false, false)?),
                         None => None,
                     };
-                    let count = groups.iter().product();
+                    let count = cli_checks::draw_count(groups).unwrap_or_else(|e| usage_error(e));
                     let words = spvsass::draw_methods(
                         task_binary.as_ref(),
                         &compiled.binary,
@@ -555,8 +566,7 @@ fn run(cli: Cli) -> Result<(), String> {
                 .map_err(|e| format!("{}: {e}", source.display()))?
                 .to_binary()
                 .map_err(|e| format!("{}: {e}", source.display()))?;
-            std::fs::write(&output, binary.to_bytes())
-                .map_err(|e| format!("cannot write {}: {e}", output.display()))?;
+            write(outputs, &output, &binary.to_bytes())?;
         }
         Command::Disasm { binary, ctrl } => {
             let bytes = read(&binary)?;
@@ -606,6 +616,7 @@ fn run(cli: Cli) -> Result<(), String> {
                     Some(CullSwitch::Off) => Default::default(),
                     _ => render_state.shader_cull(),
                 },
+                ..Default::default()
             };
             // A task+mesh pair: the mesh shader is compiled for a task
             // shader in front of it.
@@ -642,7 +653,21 @@ fn run(cli: Cli) -> Result<(), String> {
                         shader.display()
                     ));
                 }
+                if image.is_some() || raw.is_some() {
+                    usage_error(format!(
+                        "--image and --raw apply to mesh shaders; {} is a compute shader",
+                        shader.display()
+                    ));
+                }
             }
+            let mut written: Vec<(String, &Path)> = compute
+                .outs
+                .iter()
+                .map(|(b, p)| (format!("--out {b}="), p.as_path()))
+                .collect();
+            written.extend(image.as_deref().map(|p| ("--image".to_owned(), p)));
+            written.extend(raw.as_deref().map(|p| ("--raw".to_owned(), p)));
+            cli_checks::distinct_outputs(&written).unwrap_or_else(|e| usage_error(e));
             if !float_ulps.is_empty() && reference.is_none() {
                 usage_error("--float-ulps applies to runs with --reference".into());
             }
@@ -674,10 +699,12 @@ fn run(cli: Cli) -> Result<(), String> {
                         ..Default::default()
                     },
                 };
-                return run_reference::run(&desc, &name, &options, &compute.outs);
+                return run_reference::run(&desc, &name, &options, &compute.outs, outputs);
             }
             if is_compute {
-                return run_dispatch(&shader, &binary, groups, &compute, &options, json, stats);
+                let buffers =
+                    run_dispatch(&shader, &binary, groups, &compute, &options, json, stats)?;
+                return compute.write_outs(&buffers, outputs);
             }
             let task_binary = match &task {
                 Some(t) => {
@@ -704,7 +731,7 @@ fn run(cli: Cli) -> Result<(), String> {
                 &options,
             )
             .map_err(|e| format!("{}: {e}", shader.display()))?;
-            compute.write_outs(&bound.buffers)?;
+            compute.write_outs(&bound.buffers, outputs)?;
             let draw = bound.draw;
             if stats {
                 print_stats(&draw.counters, start.elapsed());
@@ -722,10 +749,10 @@ fn run(cli: Cli) -> Result<(), String> {
                     .map_err(|e| format!("{}: {e}", shader.display()))?;
                 if let Some(path) = image {
                     let png = spvsass::sim::image::png(&frame).map_err(|e| e.to_string())?;
-                    write(&path, &png)?;
+                    write(outputs, &path, &png)?;
                 }
                 if let Some(path) = raw {
-                    write(&path, &spvsass::sim::image::raw_rgba32f(&frame))?;
+                    write(outputs, &path, &spvsass::sim::image::raw_rgba32f(&frame))?;
                 }
             }
         }
@@ -794,7 +821,10 @@ fn print_stats(counters: &spvsass::sim::Counters, wall: std::time::Duration) {
 }
 
 fn main() -> ExitCode {
-    match run(Cli::parse()) {
+    let mut outputs = Outputs::default();
+    let result =
+        run(Cli::parse(), &mut outputs).and_then(|()| outputs.commit().map_err(|e| e.to_string()));
+    match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(msg) => {
             eprintln!("error: {msg}");

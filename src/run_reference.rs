@@ -110,14 +110,16 @@ pub fn describe(args: &RunArgs) -> RunDescription {
     }
 }
 
-/// Simulates the run and runs it on the Vulkan driver, writes the
-/// simulator's buffers named by `--out`, and prints the comparison; a
+/// Simulates the run and runs it on the Vulkan driver, stages the
+/// simulator's buffers named by `--out` (written if the run matches), and
+/// prints the comparison; a
 /// mismatch is an error.
 pub fn run(
     desc: &RunDescription,
     name: &str,
     options: &spvsass::simulate_run::SimulateOptions,
     outs: &[(u32, PathBuf)],
+    outputs: &mut spvsass::output_files::Outputs,
 ) -> Result<(), String> {
     // Paths in the description are the command line's: relative to the
     // working directory.
@@ -127,7 +129,7 @@ pub fn run(
     for (binding, path) in outs {
         let words = sim.capture.buffer(*binding).unwrap_or(&[]);
         let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
-        std::fs::write(path, bytes).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        outputs.stage(path, &bytes).map_err(|e| e.to_string())?;
     }
     let reference = spvsass::reference::run(desc, name, base).map_err(|e| e.to_string())?;
     let tolerances = spvsass::compare::Tolerances::for_run(desc);

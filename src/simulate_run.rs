@@ -239,13 +239,19 @@ fn inputs(
             &b.contents,
             base,
             &format!("buffer at binding {}", b.binding),
+            b.kind.limit(),
         )?;
         match b.kind {
             BufferKind::Storage => inputs.buffers.insert(b.binding, bytes),
             BufferKind::Uniform => inputs.uniforms.insert(b.binding, bytes),
         };
     }
-    inputs.push_constants = resolve_data(&desc.push_constants, base, "push constants")?;
+    inputs.push_constants = resolve_data(
+        &desc.push_constants,
+        base,
+        "push constants",
+        crate::reference::PUSH_CONSTANT_LIMIT,
+    )?;
     Ok(inputs)
 }
 

@@ -36,11 +36,19 @@ fn input(desc: &RunDescription, binding: u32) -> Vec<u32> {
         .iter()
         .find(|b| b.binding == binding)
         .expect("binding in the description");
-    words(resolve_data(&b.contents, &runs(), "input").expect("input data"))
+    words(resolve_data(&b.contents, &runs(), "input", b.kind.limit()).expect("input data"))
 }
 
 fn push_constants(desc: &RunDescription) -> Vec<u32> {
-    words(resolve_data(&desc.push_constants, &runs(), "push constants").expect("push constants"))
+    words(
+        resolve_data(
+            &desc.push_constants,
+            &runs(),
+            "push constants",
+            spvsass::reference::PUSH_CONSTANT_LIMIT,
+        )
+        .expect("push constants"),
+    )
 }
 
 fn vulkan_required() -> bool {

@@ -87,6 +87,13 @@ pub enum BinaryError {
     BadValue { field: &'static str, value: u32 },
     #[error("{0} trailing bytes after the spvsass binary")]
     Trailing(usize),
+    #[error("{field} {value} in spvsass binary exceeds the limit of {limit} ({property})")]
+    Limit {
+        field: &'static str,
+        value: u64,
+        limit: u64,
+        property: &'static str,
+    },
 }
 
 fn stage_code(s: Stage) -> u32 {
@@ -250,7 +257,7 @@ impl Binary {
         if !r.bytes.is_empty() {
             return Err(BinaryError::Trailing(r.bytes.len()));
         }
-        Ok(Binary {
+        let binary = Binary {
             arch,
             stage,
             workgroup_size,
@@ -261,7 +268,138 @@ impl Binary {
             sph,
             code,
             gs_sph,
-        })
+        };
+        binary.check_limits()?;
+        Ok(binary)
+    }
+
+    /// Checks the header fields that size what a run allocates against
+    /// the hardware's limits (`crate::limits`, docs/BINARY.md), so a
+    /// corrupt binary is refused when it is read, naming the field, and
+    /// never allocates gigabytes. The compiler checks what it writes the
+    /// same way.
+    pub fn check_limits(&self) -> Result<(), BinaryError> {
+        use crate::limits::*;
+        let within = |field, value: u64, limit: u32, property| {
+            if value > u64::from(limit) {
+                return Err(BinaryError::Limit {
+                    field,
+                    value,
+                    limit: u64::from(limit),
+                    property,
+                });
+            }
+            Ok(())
+        };
+        let invocations = self
+            .workgroup_size
+            .iter()
+            .fold(1u64, |a, &n| a.saturating_mul(u64::from(n)));
+        if invocations == 0 {
+            return Err(BinaryError::BadValue {
+                field: "workgroup size (a zero side)",
+                value: 0,
+            });
+        }
+        let (max_invocations, property) = match self.stage {
+            Stage::Compute => (
+                crate::compile::MAX_COMPUTE_INVOCATIONS,
+                "maxComputeWorkGroupInvocations",
+            ),
+            Stage::Task | Stage::Mesh => (
+                MAX_INVOCATIONS,
+                "maxTaskWorkGroupInvocations / maxMeshWorkGroupInvocations",
+            ),
+        };
+        within(
+            "workgroup invocations",
+            invocations,
+            max_invocations,
+            property,
+        )?;
+        within("register count", self.num_gprs.into(), MAX_GPRS, "R0..R254")?;
+        if let Some(m) = &self.mesh {
+            within(
+                "max vertices",
+                m.max_vertices.into(),
+                MAX_OUTPUT_VERTICES,
+                "maxMeshOutputVertices",
+            )?;
+            within(
+                "max primitives",
+                m.max_primitives.into(),
+                MAX_OUTPUT_PRIMITIVES,
+                "maxMeshOutputPrimitives",
+            )?;
+            within(
+                "shared memory lines",
+                m.shared_mem_lines.into(),
+                MAX_MESH_SHARED_BYTES.div_ceil(crate::isbe_layout::LINE),
+                "maxMeshSharedMemorySize",
+            )?;
+            within(
+                "clip distance count",
+                m.clip_distances.into(),
+                MAX_CLIP_CULL_DISTANCES,
+                "maxClipDistances",
+            )?;
+            for list in [&m.vertex_attrs, &m.primitive_attrs] {
+                within(
+                    "attribute count",
+                    list.len() as u64,
+                    MAX_OUTPUT_COMPONENTS * 2,
+                    "maxMeshOutputComponents and the built-ins",
+                )?;
+            }
+            let vertices =
+                crate::isbe_layout::AttrLayout::new(0, m.vertex_attrs.clone(), m.max_vertices);
+            let primitives =
+                crate::isbe_layout::AttrLayout::new(0, m.primitive_attrs.clone(), m.max_primitives);
+            within(
+                "mesh output memory",
+                u64::from(vertices.size()) + u64::from(primitives.size()),
+                MAX_OUTPUT_MEMORY,
+                "maxMeshOutputMemorySize",
+            )?;
+        }
+        if let Some(c) = &self.compute {
+            within(
+                "shared bytes",
+                c.shared_bytes.into(),
+                MAX_COMPUTE_SHARED_BYTES,
+                "maxComputeSharedMemorySize",
+            )?;
+            within(
+                "local bytes",
+                c.local_bytes.into(),
+                MAX_LOCAL_BYTES,
+                "local memory per thread",
+            )?;
+        }
+        if let Some(t) = &self.task {
+            within(
+                "payload bytes",
+                t.payload_bytes.into(),
+                MAX_PAYLOAD_BYTES,
+                "maxTaskPayloadSize",
+            )?;
+            within(
+                "task shared memory lines",
+                t.shared_lines.into(),
+                MAX_TASK_SHARED_BYTES.div_ceil(crate::isbe_layout::LINE),
+                "maxTaskSharedMemorySize",
+            )?;
+        }
+        for sph in [&self.sph, &self.gs_sph].into_iter().flatten() {
+            let local = crate::sph::Sph(*sph).get(crate::sph::bits::LOCAL_MEMORY_LOW);
+            within(
+                "SPH local memory size",
+                local.into(),
+                MAX_LOCAL_BYTES,
+                "local memory per thread",
+            )?;
+        }
+        Ok(())
     }
 }
 
@@ -330,5 +468,136 @@ impl Reader<'_> {
                 })
             })
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A small valid compute binary: one EXIT-sized instruction of zeros.
+    fn compute() -> Binary {
+        Binary {
+            arch: Arch::from_sm(86).expect("sm86"),
+            stage: Stage::Compute,
+            workgroup_size: [64, 1, 1],
+            num_gprs: 8,
+            mesh: None,
+            task: None,
+            compute: Some(ComputeState {
+                shared_bytes: 1024,
+                local_bytes: 16,
+            }),
+            sph: None,
+            code: vec![0; 4],
+            gs_sph: None,
+        }
+    }
+
+    fn mesh() -> Binary {
+        Binary {
+            stage: Stage::Mesh,
+            workgroup_size: [32, 1, 1],
+            mesh: Some(MeshState {
+                topology: MeshTopology::Triangles,
+                max_vertices: 64,
+                max_primitives: 126,
+                shared_mem_lines: 2,
+                vertex_attrs: vec![0x70, 0x74, 0x78, 0x7c],
+                primitive_attrs: Vec::new(),
+                clip_distances: 0,
+            }),
+            compute: None,
+            sph: Some([0; 32]),
+            ..compute()
+        }
+    }
+
+    /// The error reading `binary` back after `corrupt` changed it.
+    fn read_corrupted(binary: Binary, corrupt: impl FnOnce(&mut Binary)) -> String {
+        let mut b = binary;
+        corrupt(&mut b);
+        match Binary::from_bytes(&b.to_bytes()) {
+            Ok(_) => "read".into(),
+            Err(e) => e.to_string(),
+        }
+    }
+
+    #[test]
+    fn valid_binaries_read_back() {
+        for b in [compute(), mesh()] {
+            assert_eq!(Binary::from_bytes(&b.to_bytes()), Ok(b));
+        }
+    }
+
+    /// A binary, how to corrupt it, and the start of the error.
+    type Case = (Binary, fn(&mut Binary), &'static str);
+
+    #[test]
+    fn header_fields_past_the_limits_are_refused_by_name() {
+        let cases: [Case; 9] = [
+            (
+                compute(),
+                |b| b.compute.as_mut().expect("c").shared_bytes = u32::MAX,
+                "shared bytes 4294967295 in spvsass binary exceeds the limit of 49152 (maxComputeSharedMemorySize)",
+            ),
+            (
+                compute(),
+                |b| b.compute.as_mut().expect("c").local_bytes = 1 << 30,
+                "local bytes 1073741824 in spvsass binary exceeds the limit of 524288",
+            ),
+            (
+                compute(),
+                |b| b.workgroup_size = [u32::MAX, u32::MAX, 1],
+                "workgroup invocations 18446744065119617025 in spvsass binary exceeds the limit of 1024",
+            ),
+            (compute(), |b| b.num_gprs = 256, "register count 256"),
+            (
+                mesh(),
+                |b| b.workgroup_size = [129, 1, 1],
+                "workgroup invocations 129",
+            ),
+            (
+                mesh(),
+                |b| b.mesh.as_mut().expect("m").max_vertices = u32::MAX,
+                "max vertices 4294967295 in spvsass binary exceeds the limit of 256",
+            ),
+            (
+                mesh(),
+                |b| b.mesh.as_mut().expect("m").shared_mem_lines = 1 << 24,
+                "shared memory lines 16777216 in spvsass binary exceeds the limit of 224",
+            ),
+            (
+                mesh(),
+                |b| b.sph = Some([u32::MAX; 32]),
+                "SPH local memory size 16777215",
+            ),
+            (
+                Binary {
+                    stage: Stage::Task,
+                    mesh: None,
+                    task: Some(TaskState {
+                        payload_bytes: 1 << 31,
+                        shared_lines: 0,
+                    }),
+                    ..mesh()
+                },
+                |_| {},
+                "payload bytes 2147483648 in spvsass binary exceeds the limit of 16384",
+            ),
+        ];
+        for (binary, corrupt, want) in cases {
+            let got = read_corrupted(binary, corrupt);
+            assert!(got.starts_with(want), "{got}");
+        }
+    }
+
+    #[test]
+    fn a_zero_workgroup_side_is_refused() {
+        let got = read_corrupted(compute(), |b| b.workgroup_size = [0, 1, 1]);
+        assert_eq!(
+            got,
+            "invalid workgroup size (a zero side) 0 in spvsass binary"
+        );
     }
 }

@@ -213,6 +213,9 @@ pub fn compile(sh: &Shader, opts: &BackendOptions) -> Result<Compiled, BackendEr
         code,
         gs_sph,
     };
+    // What a reader refuses (`Binary::check_limits`) is refused here too,
+    // so every binary the compiler writes can be read back and run.
+    binary.check_limits().map_err(limit_error)?;
     Ok(Compiled {
         warnings,
         binary,
@@ -229,6 +232,27 @@ fn verify(func: &MFunc, pass: &'static str, form: Form) -> Result<(), BackendErr
             .map_err(|error| BackendError::Verify { pass, error })?;
     }
     Ok(())
+}
+
+/// A binary limit the compiled shader breaks, as a compile error.
+fn limit_error(e: crate::binary::BinaryError) -> BackendError {
+    match e {
+        crate::binary::BinaryError::Limit {
+            field,
+            value,
+            limit,
+            property,
+        } => BackendError::Limit {
+            what: format!("the shader's {field}"),
+            value: u32::try_from(value).unwrap_or(u32::MAX),
+            limit: u32::try_from(limit).unwrap_or(u32::MAX),
+            property,
+        },
+        other => BackendError::Invalid {
+            what: other.to_string(),
+            spirv_id: None,
+        },
+    }
 }
 
 /// The largest compute workgroup (Vulkan's maxComputeWorkGroupInvocations

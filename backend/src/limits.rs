@@ -27,6 +27,26 @@ pub fn max_location(loc: u32, spirv_id: u32) -> Result<(), BackendError> {
     )
 }
 pub const MAX_OUTPUT_MEMORY: u32 = 32768;
+/// Shared memory of a compute workgroup (maxComputeSharedMemorySize on
+/// NVIDIA's Vulkan drivers: 48 KiB).
+pub const MAX_COMPUTE_SHARED_BYTES: u32 = 49152;
+/// Local memory per invocation: 512 KiB on every architecture since
+/// Fermi (CUDA C++ Programming Guide, "Technical Specifications per
+/// Compute Capability": maximum amount of local memory per thread).
+pub const MAX_LOCAL_BYTES: u32 = 512 * 1024;
+/// Workgroup counts of a compute dispatch (maxComputeWorkGroupCount on
+/// NVIDIA's Vulkan drivers).
+pub const MAX_COMPUTE_GROUPS: [u32; 3] = [(1 << 31) - 1, 65535, 65535];
+/// Workgroup counts of a task or mesh draw, per side and in all
+/// (maxTaskWorkGroupCount / maxMeshWorkGroupCount and their
+/// TotalCount, facts §6).
+pub const MAX_DRAW_GROUPS: [u32; 3] = [1 << 22, 65535, 65535];
+pub const MAX_DRAW_GROUPS_TOTAL: u32 = 1 << 22;
+/// General-purpose registers per thread: R0..R254 (R255 is RZ).
+pub const MAX_GPRS: u32 = 255;
+/// Clip and cull distance words of a vertex (0x2c0..0x2e0): 8, shared
+/// by maxClipDistances and maxCombinedClipAndCullDistances.
+pub const MAX_CLIP_CULL_DISTANCES: u32 = 8;
 pub const MAX_PAYLOAD_BYTES: u32 = 16384;
 pub const MAX_TASK_SHARED_BYTES: u32 = 32768;
 pub const MAX_MESH_SHARED_BYTES: u32 = 28672;

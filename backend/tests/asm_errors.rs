@@ -26,6 +26,10 @@ errors! {
     bad_ctrl: "NOP ; [B------:R-:W9:-:S01]\n" => 1:7, "line 1, column 7: bad control bits `[B------:R-:W9:-:S01]` (expected the form [B------:R-:W-:-:S01])";
     unencodable: "LDG.E.64 R5, [R2.64] ;\n" => 1:1, "line 1, column 1: the instruction cannot be encoded: R5 cannot start a group of 2 registers (it must be a multiple of 2)";
     two_constants: "FFMA R1, R2, c[0x0][0x0], 0x1 ;\n" => 1:1, "line 1, column 1: the instruction cannot be encoded: operand cannot be encoded: the instruction needs a register source";
+    // Found by the listing mutations (tests/input_mutations.rs): a bank
+    // past the 5-bit field, an offset inside a word.
+    constant_bank_past_the_field: "IADD3 R1, R2, c[0x50][0x0], RZ ;\n" => 1:1, "line 1, column 1: the instruction cannot be encoded: constant bank 0x50 does not fit its field";
+    constant_offset_inside_a_word: "IADD3 R1, R2, c[0x0][0x6], RZ ;\n" => 1:1, "line 1, column 1: the instruction cannot be encoded: constant-bank offset (not a whole word) 0x6 does not fit its field";
     bad_directive: ".arch sm99\n" => 1:1, "line 1, column 1: bad directive `.arch sm99` (known: .arch smNN, .workgroup X, Y, Z)";
     bad_guard: "@R1 EXIT ;\n" => 1:2, "line 1, column 2: expected a guard predicate, found `R1`";
 }

@@ -44,12 +44,12 @@ const CHUNK_PER_THREAD: usize = 16;
 
 /// Runs `run` for each of `ids` (in launch order) with the effects on
 /// `global` and the first error of a run in that order; `keep` receives
-/// each result in that order.
+/// each result in that order, and an error it returns stops the run there.
 pub(crate) fn run_in_launch_order<I, T, E>(
     ids: impl Iterator<Item = I>,
     global: &mut GlobalMemory,
     run: impl Fn(I, &mut GlobalMemory) -> Result<T, E> + Sync,
-    mut keep: impl FnMut(T),
+    mut keep: impl FnMut(T) -> Result<(), E>,
 ) -> Result<(), E>
 where
     I: Copy + Send + Sync,
@@ -65,7 +65,7 @@ where
             if chunk.len() < 2 && ids.peek().is_none() {
                 // One workgroup left (or none): nothing to overlap.
                 for id in chunk {
-                    keep(run(id, global)?);
+                    keep(run(id, global)?)?;
                 }
                 return Ok(());
             }
@@ -87,19 +87,19 @@ where
                 }
                 written.add(&overlay);
                 global.apply(&overlay);
-                keep(value);
+                keep(value)?;
                 kept += 1;
             }
             if kept < chunk.len() {
                 for &id in &chunk[kept..] {
-                    keep(run(id, global)?);
+                    keep(run(id, global)?)?;
                 }
                 break;
             }
         }
     }
     for id in ids {
-        keep(run(id, global)?);
+        keep(run(id, global)?)?;
     }
     Ok(())
 }
@@ -135,7 +135,10 @@ mod tests {
                     runs.fetch_add(1, Ordering::Relaxed);
                     body(i, g, base)
                 },
-                |r| results.push(r),
+                |r| {
+                    results.push(r);
+                    Ok(())
+                },
             )
         });
         (result.map(|()| results), global, runs.into_inner())

@@ -61,15 +61,41 @@ pub struct PipelineStatistics {
 }
 
 impl PipelineStatistics {
-    /// Adds another workgroup's or view's counts.
+    /// Adds another workgroup's or view's counts, wrapping as the 64-bit
+    /// counters of a query block do (a shader may add any value).
     pub fn add(&mut self, other: &PipelineStatistics) {
-        self.task_invocations += other.task_invocations;
-        self.mesh_invocations += other.mesh_invocations;
-        self.mesh_primitives_generated += other.mesh_primitives_generated;
+        self.task_invocations = self.task_invocations.wrapping_add(other.task_invocations);
+        self.mesh_invocations = self.mesh_invocations.wrapping_add(other.mesh_invocations);
+        self.mesh_primitives_generated = self
+            .mesh_primitives_generated
+            .wrapping_add(other.mesh_primitives_generated);
     }
 }
 
 /// The op's name without modifiers, as the listing begins it.
 pub fn mnemonic(op: &Op) -> &'static str {
     op.mnemonic()
+}
+
+#[cfg(test)]
+mod statistics_tests {
+    use super::PipelineStatistics;
+
+    /// Found by the binary mutations (tests/input_mutations.rs): a mutated
+    /// mesh shader adds any value to its query block, and the draw's sum
+    /// wrapped past 2^64 with an overflow panic.
+    #[test]
+    fn counts_wrap_like_the_query_counters() {
+        let mut sum = PipelineStatistics {
+            mesh_invocations: u64::MAX,
+            ..PipelineStatistics::default()
+        };
+        sum.add(&PipelineStatistics {
+            mesh_invocations: 2,
+            task_invocations: 3,
+            mesh_primitives_generated: 4,
+        });
+        assert_eq!(sum.mesh_invocations, 1);
+        assert_eq!(sum.task_invocations, 3);
+    }
 }

@@ -49,8 +49,9 @@ pub struct ComputeRun {
     pub counters: Counters,
 }
 
-/// Runs a compute dispatch of `groups` workgroups. The step budget
-/// applies to each workgroup.
+/// Runs a compute dispatch of `groups` workgroups (at most
+/// `limits::MAX_COMPUTE_GROUPS`). The step budget applies to each
+/// workgroup, `max_total_steps` to the whole dispatch in launch order.
 pub fn run_compute(
     binary: &Binary,
     groups: [u32; 3],
@@ -66,9 +67,19 @@ pub fn run_compute(
         }
     };
     let size = binary.workgroup_size;
-    let invocations = size.iter().map(|&n| u64::from(n)).product::<u64>();
+    let invocations = size
+        .iter()
+        .fold(1u64, |a, &n| a.saturating_mul(u64::from(n)));
     if invocations == 0 || invocations > u64::from(MAX_COMPUTE_INVOCATIONS) {
         return Err(SimError::ComputeWorkgroupSize { size, invocations });
+    }
+    let limit = spvsass_backend::limits::MAX_COMPUTE_GROUPS;
+    if groups.iter().zip(limit).any(|(&g, l)| g > l) {
+        return Err(SimError::TooManyGroups {
+            groups,
+            limit,
+            property: "maxComputeWorkGroupCount",
+        });
     }
     let program = Program::decode(&binary.code)?;
 
@@ -114,6 +125,18 @@ pub fn run_compute(
     run_in_launch_order(ids, &mut global, run, |run| {
         counters.add(&run);
         workgroups += 1;
+        if counters.warp_instructions > options.max_total_steps {
+            // The workgroup just kept: launch order is x fastest.
+            let i = workgroups - 1;
+            let [gx, gy] = [u64::from(groups[0]), u64::from(groups[1])];
+            let workgroup = [i % gx, i / gx % gy, i / (gx * gy)].map(|n| n as u32);
+            return Err(SimError::TotalStepLimit {
+                workgroup,
+                steps: counters.warp_instructions,
+                limit: options.max_total_steps,
+            });
+        }
+        Ok(())
     })?;
     resources.global = global;
     let buffers = read_back(&bases, &resources);
@@ -136,6 +159,35 @@ pub(crate) fn bind(
     resources: &mut Resources,
 ) -> Result<BTreeMap<u32, u64>, SimError> {
     root.set_push_constants(&inputs.push_constants)?;
+    // Sizes are checked before any buffer is mapped.
+    let sized = |kind, binding: u32, bytes: &Vec<u8>, limit: u64| {
+        let bytes = bytes.len() as u64;
+        if bytes > limit {
+            return Err(SimError::BufferTooLarge {
+                kind,
+                binding,
+                bytes,
+                limit,
+            });
+        }
+        Ok(())
+    };
+    for (&binding, bytes) in &inputs.buffers {
+        sized(
+            "storage",
+            binding,
+            bytes,
+            crate::memory::MAX_STORAGE_BUFFER_BYTES,
+        )?;
+    }
+    for (&binding, bytes) in &inputs.uniforms {
+        sized(
+            "uniform",
+            binding,
+            bytes,
+            crate::memory::MAX_UNIFORM_BUFFER_BYTES,
+        )?;
+    }
     let mut bases = BTreeMap::new();
     for (binding, bytes) in inputs.buffers {
         let size = bytes.len() as u64;

@@ -13,8 +13,8 @@ use crate::isbe::{Isbe, IsbeRegion};
 use crate::launch_order::in_launch_order;
 use crate::memory::Resources;
 use crate::mesh::{
-    Attributes, MeshDraw, MeshWorkgroup, QueryBlock, TaskWorkgroup, draw_root, local_bytes,
-    read_mesh_outputs, run_mesh_view,
+    Attributes, DrawBudget, MeshDraw, MeshWorkgroup, QueryBlock, TaskWorkgroup, check_draw_groups,
+    draw_root, grid_id, local_bytes, read_mesh_outputs, run_mesh_view,
 };
 use crate::program::Program;
 use crate::warp::{Launch, lane_count, run_workgroup};
@@ -46,11 +46,6 @@ pub enum DrawError {
         if *.task { "with" } else { "without" }
     )]
     TaskPresentMismatch { found: &'static str, task: bool },
-    #[error(
-        "a draw of {}x{}x{} task workgroups: the count does not fit in 32 bits",
-        groups[0], groups[1], groups[2]
-    )]
-    TooManyTaskGroups { groups: [u32; 3] },
     #[error(
         "the root table's grid {}x{}x{} does not multiply to the method stream's \
          count {count}",
@@ -162,7 +157,10 @@ pub fn run_methods_bound(
         Some(groups) if count != 0 => groups,
         _ => [count, 1, 1],
     };
-    if groups.iter().map(|&g| u64::from(g)).product::<u64>() != u64::from(count) {
+    let product = groups
+        .iter()
+        .fold(1u64, |a, &g| a.saturating_mul(u64::from(g)));
+    if product != u64::from(count) {
         return Err(DrawError::GridMismatch { groups, count });
     }
     let view_mask = state.view_mask();
@@ -350,35 +348,51 @@ fn run_draw_view(
     let mesh_program = Program::decode(&mesh.code)?;
     lane_count(task.workgroup_size)?;
     lane_count(mesh.workgroup_size)?;
-    let total = groups.iter().map(|&g| u64::from(g)).product::<u64>();
-    let total = u32::try_from(total).map_err(|_| DrawError::TooManyTaskGroups { groups })?;
+    let total = check_draw_groups(groups)?;
     // Task workgroups run in parallel (and the mesh workgroups of each)
     // unless one writes a bound storage buffer (`launch_order`); results
     // are gathered in launch order and the first error in that order wins,
     // so the draw is the same whatever the thread count.
+    // The step and output budgets end the whole draw at the task
+    // workgroup that passes them (each task's own mesh workgroups are
+    // held to them as well, in `run_task`).
     let writes = task_program.writes_global() || mesh_program.writes_global();
-    let runs = in_launch_order(total, resources, query, writes, |index, resources| {
-        let id = [
-            index % groups[0],
-            index / groups[0] % groups[1],
-            index / (groups[0] * groups[1]),
-        ];
-        run_task(
-            &task_program,
-            &mesh_program,
-            TaskLaunch {
-                task,
-                task_state,
-                mesh,
-                mesh_state,
-                index,
-                id,
-                query,
-            },
-            resources,
-            options,
-        )
-    })?;
+    let mut budget = DrawBudget::new(options);
+    let runs = in_launch_order(
+        total,
+        resources,
+        query,
+        writes,
+        |index, resources| {
+            let id = grid_id(index, groups);
+            run_task(
+                &task_program,
+                &mesh_program,
+                TaskLaunch {
+                    task,
+                    task_state,
+                    mesh,
+                    mesh_state,
+                    index,
+                    id,
+                    query,
+                },
+                resources,
+                options,
+            )
+        },
+        |run| {
+            let mut counters = run.counters.clone();
+            let mut bytes = 0;
+            for (wg, c, _) in &run.workgroups {
+                counters.add(c);
+                bytes += wg.retained_bytes();
+            }
+            budget
+                .add(&counters, bytes, run.task.id)
+                .map_err(DrawError::from)
+        },
+    )?;
     let mut counters = Counters::default();
     let mut statistics = PipelineStatistics::default();
     let mut tasks = Vec::new();
@@ -490,8 +504,14 @@ fn run_task(
     }
     let writes = mesh_program.writes_global();
     let mesh_local = local_bytes(mesh);
-    let workgroups =
-        in_launch_order(count, resources, query, writes, |m, resources| {
+    let mut budget = DrawBudget::new(options);
+    budget.add(&counters, 0, id)?;
+    let workgroups = in_launch_order(
+        count,
+        resources,
+        query,
+        writes,
+        |m, resources| {
             let mesh_id = [m % x, m / x % y, m / (x * y)];
             let mut misbe = Isbe::for_mesh_from_task(mesh_state, out, m);
             let launch = Launch {
@@ -509,7 +529,9 @@ fn run_task(
             let mut wg = read_mesh_outputs(mesh_state, &misbe, mesh_id)?;
             wg.task_workgroup = Some(index);
             Ok::<_, SimError>((wg, run, counted))
-        })?;
+        },
+        |(wg, run, _)| budget.add(run, wg.retained_bytes(), wg.id),
+    )?;
     Ok(TaskRun {
         task: TaskWorkgroup {
             id,

@@ -113,6 +113,48 @@ pub enum SimError {
     )]
     ComputeWorkgroupSize { size: [u32; 3], invocations: u64 },
 
+    #[error(
+        "{kind} buffer at binding {binding}: {bytes} bytes is more than the {limit} a run may bind"
+    )]
+    BufferTooLarge {
+        kind: &'static str,
+        binding: u32,
+        bytes: u64,
+        limit: u64,
+    },
+
+    #[error(
+        "workgroup counts {}x{}x{}: past the limit of {}x{}x{} ({property})",
+        groups[0], groups[1], groups[2], limit[0], limit[1], limit[2]
+    )]
+    TooManyGroups {
+        groups: [u32; 3],
+        limit: [u32; 3],
+        property: &'static str,
+    },
+
+    #[error(
+        "workgroup ({}, {}, {}): the run passed its budget of {limit} warp-instructions \
+         in all ({steps} so far; SimOptions::max_total_steps)",
+        workgroup[0], workgroup[1], workgroup[2]
+    )]
+    TotalStepLimit {
+        workgroup: [u32; 3],
+        steps: u64,
+        limit: u64,
+    },
+
+    #[error(
+        "workgroup ({}, {}, {}): the draw's outputs would take about {bytes} bytes, \
+         more than the limit of {limit} (SimOptions::max_output_bytes)",
+        workgroup[0], workgroup[1], workgroup[2]
+    )]
+    OutputLimit {
+        workgroup: [u32; 3],
+        bytes: u64,
+        limit: u64,
+    },
+
     #[error(transparent)]
     Abi(#[from] spvsass_backend::abi::AbiError),
 

@@ -42,7 +42,10 @@ pub use draw::{
 };
 pub use error::SimError;
 pub use isbe::{Isbe, IsbeFault, IsbeRegion};
-pub use memory::{BUFFER_STRIDE, ConstantBanks, GlobalMemory, MemFault, Resources, Space};
+pub use memory::{
+    BUFFER_STRIDE, ConstantBanks, GlobalMemory, MAX_STORAGE_BUFFER_BYTES, MAX_UNIFORM_BUFFER_BYTES,
+    MemFault, Resources, Space,
+};
 pub use mesh::{Attributes, MeshDraw, MeshWorkgroup, TaskWorkgroup, read_mesh_outputs, run_mesh};
 pub use program::Program;
 pub use warp::{Launch, WARP_LANES, lane_count, run_workgroup};
@@ -53,6 +56,17 @@ pub struct SimOptions {
     /// Warp-instructions one workgroup may execute before the run stops
     /// with [`SimError::StepLimit`] (a guard against endless loops).
     pub max_steps: u64,
+    /// Warp-instructions a whole dispatch or draw (one view) may execute,
+    /// summed over its workgroups in launch order: the run stops with
+    /// [`SimError::TotalStepLimit`] at the workgroup that passes it, so a
+    /// huge grid ends instead of running for days.
+    pub max_total_steps: u64,
+    /// Bytes of outputs a draw may hold for its result (an estimate of the
+    /// memory its [`MeshWorkgroup`]s take, summed in launch order): the
+    /// draw stops with [`SimError::OutputLimit`] at the workgroup that
+    /// passes it. The outputs are kept for the caller (printing, JSON,
+    /// rasterizing), not streamed, so this bounds the draw's memory.
+    pub max_output_bytes: u64,
     /// The in-shader culling words a draw writes into its root table
     /// (`raster::RenderState::shader_cull` derives them from the
     /// rasterizer state); the default leaves culling off.
@@ -63,6 +77,8 @@ impl Default for SimOptions {
     fn default() -> SimOptions {
         SimOptions {
             max_steps: 10_000_000,
+            max_total_steps: 10_000_000_000,
+            max_output_bytes: 1 << 30,
             cull: spvsass_backend::abi::CullControl::default(),
         }
     }

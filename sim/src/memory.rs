@@ -15,6 +15,16 @@ use serde::Serialize;
 use std::fmt;
 use std::sync::Arc;
 
+/// The largest storage buffer a run binds: Vulkan's guaranteed minimum of
+/// maxStorageBufferRange (2^27 bytes), which every driver (lavapipe
+/// included) accepts. The simulator holds each buffer in host memory and
+/// copies it out after the run, so it is checked before anything is
+/// allocated (docs/RUNS.md).
+pub const MAX_STORAGE_BUFFER_BYTES: u64 = 1 << 27;
+/// The largest uniform buffer: one constant bank (64 KiB, NVIDIA's
+/// maxUniformBufferRange).
+pub const MAX_UNIFORM_BUFFER_BYTES: u64 = 1 << 16;
+
 /// Distance between buffer base addresses, and the first base.
 pub const BUFFER_STRIDE: u64 = 1 << 32;
 

@@ -105,7 +105,8 @@ pub struct Attributes {
 }
 
 /// Runs a mesh shader over a `groups` grid of workgroups and reads back
-/// what each emitted. The step budget applies to each workgroup.
+/// what each emitted. The step budget applies to each workgroup, the
+/// total step and output budgets to the whole draw.
 pub fn run_mesh(
     binary: &Binary,
     groups: [u32; 3],
@@ -134,23 +135,23 @@ pub(crate) fn run_mesh_view(
         stage: binary.stage.name(),
     })?;
     let program = Program::decode(&binary.code)?;
-    let ids: Vec<[u32; 3]> = (0..groups[2])
-        .flat_map(|z| (0..groups[1]).flat_map(move |y| (0..groups[0]).map(move |x| [x, y, z])))
-        .collect();
+    let total = check_draw_groups(groups)?;
     lane_count(binary.workgroup_size)?;
     // Each workgroup runs into its own ISBE and counts into the query
     // block; results come in launch order and the first error in that
     // order wins, so the draw is the same whatever the thread count.
-    // The ids are in memory, 12 bytes each: far fewer than 2^32 of them.
+    // The step and output budgets end the whole draw at the workgroup
+    // that passes them.
     let writes = program.writes_global();
     let local = local_bytes(binary);
+    let mut budget = DrawBudget::new(options);
     let runs = in_launch_order(
-        ids.len() as u32,
+        total,
         resources,
         query,
         writes,
         |index, resources| {
-            let id = ids[index as usize];
+            let id = grid_id(index, groups);
             let launch = Launch {
                 workgroup_size: binary.workgroup_size,
                 workgroup_id: id,
@@ -168,6 +169,7 @@ pub(crate) fn run_mesh_view(
             let counted = query.statistics(resources);
             Ok::<_, SimError>((run, counted, read_mesh_outputs(mesh, &isbe, id)?))
         },
+        |(run, _, wg)| budget.add(run, wg.retained_bytes(), wg.id),
     )?;
     let mut counters = Counters::default();
     let mut statistics = PipelineStatistics::default();
@@ -185,6 +187,113 @@ pub(crate) fn run_mesh_view(
         statistics,
         queries: vec![statistics],
     })
+}
+
+/// Checks a draw's grid against the hardware's limits (`limits`) and
+/// returns its workgroup count.
+pub(crate) fn check_draw_groups(groups: [u32; 3]) -> Result<u32, SimError> {
+    use spvsass_backend::limits::{MAX_DRAW_GROUPS, MAX_DRAW_GROUPS_TOTAL};
+    let total = groups
+        .iter()
+        .fold(1u64, |a, &g| a.saturating_mul(u64::from(g)));
+    if groups.iter().zip(MAX_DRAW_GROUPS).any(|(&g, l)| g > l)
+        || total > u64::from(MAX_DRAW_GROUPS_TOTAL)
+    {
+        return Err(SimError::TooManyGroups {
+            groups,
+            limit: MAX_DRAW_GROUPS,
+            property: "maxMeshWorkGroupCount / maxTaskWorkGroupCount, at most 2^22 in all",
+        });
+    }
+    // At most 2^22.
+    Ok(total as u32)
+}
+
+/// The id of workgroup `index` of a grid, x fastest (the grid has at
+/// most 2^22 workgroups, `check_draw_groups`, so nothing overflows).
+pub(crate) fn grid_id(index: u32, groups: [u32; 3]) -> [u32; 3] {
+    [
+        index % groups[0],
+        index / groups[0] % groups[1],
+        index / (groups[0] * groups[1]),
+    ]
+}
+
+/// A draw's running totals, added in launch order: warp-instructions and
+/// the estimated bytes of the outputs it keeps, against
+/// `SimOptions::max_total_steps` and `max_output_bytes`.
+pub(crate) struct DrawBudget {
+    steps: u64,
+    bytes: u64,
+    max_steps: u64,
+    max_bytes: u64,
+}
+
+impl DrawBudget {
+    pub fn new(options: &SimOptions) -> DrawBudget {
+        DrawBudget {
+            steps: 0,
+            bytes: 0,
+            max_steps: options.max_total_steps,
+            max_bytes: options.max_output_bytes,
+        }
+    }
+
+    /// Adds what `workgroup` ran and kept; an error once a budget is
+    /// passed.
+    pub fn add(
+        &mut self,
+        counters: &Counters,
+        bytes: u64,
+        workgroup: [u32; 3],
+    ) -> Result<(), SimError> {
+        self.steps = self.steps.saturating_add(counters.warp_instructions);
+        self.bytes = self.bytes.saturating_add(bytes);
+        if self.steps > self.max_steps {
+            return Err(SimError::TotalStepLimit {
+                workgroup,
+                steps: self.steps,
+                limit: self.max_steps,
+            });
+        }
+        if self.bytes > self.max_bytes {
+            return Err(SimError::OutputLimit {
+                workgroup,
+                bytes: self.bytes,
+                limit: self.max_bytes,
+            });
+        }
+        Ok(())
+    }
+}
+
+impl MeshWorkgroup {
+    /// An estimate of the bytes this result holds (its vectors and maps),
+    /// for `SimOptions::max_output_bytes`.
+    pub fn retained_bytes(&self) -> u64 {
+        // A map entry with its share of a B-tree node, roughly.
+        const ENTRY: usize = 48;
+        let attributes = |a: &Attributes| {
+            std::mem::size_of::<Attributes>()
+                + ENTRY
+                    * (a.clip_distance.len()
+                        + a.cull_distance.len()
+                        + a.generic.len()
+                        + a.other.len())
+        };
+        let indices: usize = self
+            .indices
+            .iter()
+            .map(|t| std::mem::size_of::<Vec<u32>>() + 4 * t.len())
+            .sum();
+        let attrs: usize = self
+            .vertices
+            .iter()
+            .chain(&self.primitives)
+            .map(attributes)
+            .sum();
+        (std::mem::size_of::<MeshWorkgroup>() + indices + attrs) as u64
+    }
 }
 
 /// The root table of a draw of `groups` workgroups, with a zeroed

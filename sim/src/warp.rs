@@ -78,7 +78,9 @@ pub(crate) struct Env<'a> {
 /// logical subgroups that its compiled code repeats on the 32 lanes
 /// (backend `logical_subgroups`).
 pub fn lane_count(size: [u32; 3]) -> Result<u32, SimError> {
-    let lanes = size.iter().map(|&n| u64::from(n)).product::<u64>();
+    let lanes = size
+        .iter()
+        .fold(1u64, |a, &n| a.saturating_mul(u64::from(n)));
     if lanes == 0 || lanes > 4 * u64::from(WARP_LANES) {
         return Err(SimError::WorkgroupSize { size, lanes });
     }

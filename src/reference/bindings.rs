@@ -30,7 +30,7 @@ impl Bindings {
         let mut layout_bindings = Vec::new();
         for b in &desc.buffers {
             let what = format!("buffer at binding {}", b.binding);
-            let data = resolve_data(&b.contents, base, &what)?;
+            let data = resolve_data(&b.contents, base, &what, b.kind.limit())?;
             let (usage, ty) = match b.kind {
                 BufferKind::Storage => (
                     vk::BufferUsageFlags::STORAGE_BUFFER,
@@ -56,7 +56,12 @@ impl Bindings {
                     .stage_flags(stages),
             );
         }
-        let push = resolve_data(&desc.push_constants, base, "push constants")?;
+        let push = resolve_data(
+            &desc.push_constants,
+            base,
+            "push constants",
+            super::description::PUSH_CONSTANT_LIMIT,
+        )?;
         check_limit(
             gpu,
             "push constant size",

@@ -94,6 +94,19 @@ pub enum BufferKind {
     Uniform,
 }
 
+impl BufferKind {
+    /// The most bytes a buffer of this kind may hold (docs/RUNS.md).
+    pub fn limit(self) -> u64 {
+        match self {
+            BufferKind::Storage => spvsass_sim::MAX_STORAGE_BUFFER_BYTES,
+            BufferKind::Uniform => spvsass_sim::MAX_UNIFORM_BUFFER_BYTES,
+        }
+    }
+}
+
+/// The most push-constant bytes a run may give.
+pub const PUSH_CONSTANT_LIMIT: u64 = spvsass_backend::abi::PUSH_CONSTANT_BYTES as u64;
+
 /// One buffer of descriptor set 0.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -205,9 +218,32 @@ impl RunDescription {
 }
 
 /// Lays the pieces end to end; `what` names the destination in errors.
-pub fn resolve_data(pieces: &[Data], base: &Path, what: &str) -> Result<Vec<u8>, ReferenceError> {
+/// More than `limit` bytes in all is an error, found before the piece that
+/// passes it is allocated or read.
+pub fn resolve_data(
+    pieces: &[Data],
+    base: &Path,
+    what: &str,
+    limit: u64,
+) -> Result<Vec<u8>, ReferenceError> {
     let mut bytes = Vec::new();
     for piece in pieces {
+        let size = match piece {
+            Data::U32(v) => 4 * v.len() as u64,
+            Data::I32(v) => 4 * v.len() as u64,
+            Data::F32(v) => 4 * v.len() as u64,
+            Data::Zero(n) => *n,
+            // A file that cannot be read is reported below.
+            Data::File(p) => std::fs::metadata(base.join(p)).map_or(0, |m| m.len()),
+        };
+        let total = (bytes.len() as u64).saturating_add(size);
+        if total > limit {
+            return Err(ReferenceError::OverLimit {
+                what: what.to_owned(),
+                bytes: total,
+                limit,
+            });
+        }
         match piece {
             Data::U32(v) => bytes.extend(v.iter().flat_map(|x| x.to_le_bytes())),
             Data::I32(v) => bytes.extend(v.iter().flat_map(|x| x.to_le_bytes())),
@@ -220,9 +256,22 @@ pub fn resolve_data(pieces: &[Data], base: &Path, what: &str) -> Result<Vec<u8>,
                 bytes.resize(bytes.len() + n, 0);
             }
             Data::File(p) => {
+                // Read no more than the limit allows: a device such as
+                // /dev/zero has no size to check first.
+                use std::io::Read;
                 let path = base.join(p);
-                let data = std::fs::read(&path)
+                let room = limit - bytes.len() as u64;
+                let mut data = Vec::new();
+                std::fs::File::open(&path)
+                    .and_then(|f| f.take(room + 1).read_to_end(&mut data))
                     .map_err(|source| ReferenceError::ReadFile { path, source })?;
+                if bytes.len() as u64 + data.len() as u64 > limit {
+                    return Err(ReferenceError::OverLimit {
+                        what: what.to_owned(),
+                        bytes: bytes.len() as u64 + data.len() as u64,
+                        limit,
+                    });
+                }
                 bytes.extend(data);
             }
         }
@@ -318,7 +367,7 @@ mod tests {
             Data::F32(vec![1.5]),
             Data::Zero(4),
         ];
-        let bytes = resolve_data(&pieces, Path::new("."), "test").expect("resolves");
+        let bytes = resolve_data(&pieces, Path::new("."), "test", 1024).expect("resolves");
         let words: Vec<u32> = bytes
             .chunks_exact(4)
             .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
@@ -328,7 +377,12 @@ mod tests {
 
     #[test]
     fn partial_words_and_missing_files_are_errors() {
-        let odd = resolve_data(&[Data::Zero(3)], Path::new("."), "buffer at binding 1");
+        let odd = resolve_data(
+            &[Data::Zero(3)],
+            Path::new("."),
+            "buffer at binding 1",
+            1024,
+        );
         assert_eq!(
             odd.err().map(|e| e.to_string()).as_deref(),
             Some("buffer at binding 1: 3 bytes is not a whole number of 32-bit words")
@@ -337,10 +391,47 @@ mod tests {
             &[Data::File("no/such/file.bin".into())],
             Path::new("base"),
             "x",
+            1024,
         );
         assert!(missing.err().is_some_and(|e| {
             e.to_string()
                 .starts_with("cannot read base/no/such/file.bin")
+        }));
+    }
+
+    #[test]
+    fn data_past_the_limit_is_refused_before_it_is_allocated() {
+        // 10^12 zero bytes: refused, not allocated.
+        let huge = resolve_data(
+            &[Data::Zero(1_000_000_000_000)],
+            Path::new("."),
+            "buffer at binding 0",
+            BufferKind::Storage.limit(),
+        );
+        assert_eq!(
+            huge.err().map(|e| e.to_string()).as_deref(),
+            Some(
+                "buffer at binding 0: 1000000000000 bytes or more, past the limit of 134217728 (docs/RUNS.md)"
+            )
+        );
+        // The pieces count together.
+        let pieces = [Data::Zero(65536), Data::U32(vec![1])];
+        let e = resolve_data(&pieces, Path::new("."), "u", BufferKind::Uniform.limit()).err();
+        assert!(e.is_some_and(|e| e.to_string().starts_with("u: 65540 bytes or more")));
+        let push = [Data::Zero(132)];
+        assert!(
+            resolve_data(&push, Path::new("."), "push constants", PUSH_CONSTANT_LIMIT).is_err()
+        );
+        let endless = [Data::File("/dev/zero".into())];
+        let e = resolve_data(
+            &endless,
+            Path::new("/"),
+            "push constants",
+            PUSH_CONSTANT_LIMIT,
+        );
+        assert!(e.err().is_some_and(|e| {
+            e.to_string()
+                .starts_with("push constants: 129 bytes or more")
         }));
     }
 

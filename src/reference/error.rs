@@ -66,6 +66,14 @@ pub enum ReferenceError {
     UnalignedData { what: String, bytes: usize },
     #[error("{what}: {bytes} bytes is too large")]
     TooLarge { what: String, bytes: u64 },
+    #[error("{what}: {bytes} bytes or more, past the limit of {limit} (docs/RUNS.md)")]
+    OverLimit {
+        what: String,
+        bytes: u64,
+        limit: u64,
+    },
+    #[error(transparent)]
+    Output(#[from] crate::output_files::OutputError),
     #[error("{what} is empty (Vulkan buffers need at least 4 bytes)")]
     EmptyBuffer { what: String },
     #[error("{path}: not a SPIR-V module: {reason}")]
@@ -81,6 +89,23 @@ pub enum ReferenceError {
          which the pass-through fragment shader needs"
     )]
     UnsupportedColourOutput { path: PathBuf, id: u32 },
+    #[error(
+        "{path}: the shader uses a {} buffer at set {set} binding {binding} (id %{id}), but {}",
+        kind_name(*declared),
+        match given {
+            Some(k) => format!("the run binds a {} buffer there", kind_name(*k)),
+            None if *set != 0 => "a run binds set 0 only".to_owned(),
+            None => "the run binds none there".to_owned(),
+        }
+    )]
+    BufferInterface {
+        path: PathBuf,
+        id: u32,
+        set: u32,
+        binding: u32,
+        declared: super::description::BufferKind,
+        given: Option<super::description::BufferKind>,
+    },
     #[error("no Vulkan loader: {0} (install libvulkan1)")]
     NoLoader(#[from] ash::LoadingError),
     #[error("no Vulkan device: {0}")]
@@ -121,6 +146,13 @@ pub enum ReferenceError {
     },
     #[error("the device did not finish the run within {0} s (hung or lost)")]
     Timeout(u64),
+}
+
+fn kind_name(kind: super::description::BufferKind) -> &'static str {
+    match kind {
+        super::description::BufferKind::Storage => "storage",
+        super::description::BufferKind::Uniform => "uniform",
+    }
 }
 
 /// Wraps a failed Vulkan call with its name.

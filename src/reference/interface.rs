@@ -1,8 +1,11 @@
 //! What the runner must know about a shader before handing it to a driver:
-//! that its entry point exists (drivers are not required to survive a bad
-//! module, so it is checked here first), and, for a mesh shader, how its
-//! Location-0 colour reaches the fragment shader.
+//! that its entry point exists and that the run binds every buffer the
+//! shader uses, of the kind it declares (drivers are not required to
+//! survive a bad module or a missing descriptor, so both are checked here
+//! first), and, for a mesh shader, how its Location-0 colour reaches the
+//! fragment shader.
 
+use super::description::{BufferKind, RunDescription};
 use super::error::ReferenceError;
 use rspirv::dr::{Instruction, Module, Operand};
 use rspirv::spirv::{Decoration, ExecutionModel, Op, StorageClass};
@@ -78,6 +81,75 @@ impl Spirv {
                 model: model_name(model),
                 entry: name.to_owned(),
             })
+    }
+
+    /// Checks that `desc` binds every buffer a function of the module
+    /// uses, at its binding and of its kind (storage or uniform), in
+    /// descriptor set 0, the only set a run has.
+    pub fn check_buffers(&self, desc: &RunDescription) -> Result<(), ReferenceError> {
+        for (id, set, binding, kind) in self.used_buffers() {
+            let problem = |given: Option<BufferKind>| ReferenceError::BufferInterface {
+                path: self.path.clone(),
+                id,
+                set,
+                binding,
+                declared: kind,
+                given,
+            };
+            if set != 0 {
+                return Err(problem(None));
+            }
+            match desc.buffers.iter().find(|b| b.binding == binding) {
+                None => return Err(problem(None)),
+                Some(b) if b.kind != kind => return Err(problem(Some(b.kind))),
+                Some(_) => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// The buffer variables some function uses: id, descriptor set,
+    /// binding and kind.
+    fn used_buffers(&self) -> Vec<(u32, u32, u32, BufferKind)> {
+        let used: std::collections::HashSet<u32> = self
+            .module
+            .functions
+            .iter()
+            .flat_map(|f| f.blocks.iter().flat_map(|b| &b.instructions))
+            .flat_map(|i| &i.operands)
+            .filter_map(|o| match o {
+                Operand::IdRef(id) => Some(*id),
+                _ => None,
+            })
+            .collect();
+        self.module
+            .types_global_values
+            .iter()
+            .filter(|v| v.class.opcode == Op::Variable)
+            .filter_map(|v| {
+                let id = v.result_id?;
+                if !used.contains(&id) {
+                    return None;
+                }
+                let ptr = self.def(v.result_type?)?;
+                let (class, pointee) = match ptr.operands.as_slice() {
+                    [Operand::StorageClass(c), Operand::IdRef(t)] => (*c, *t),
+                    _ => return None,
+                };
+                let block = self.strip_array(pointee);
+                let kind = match class {
+                    StorageClass::StorageBuffer => BufferKind::Storage,
+                    StorageClass::Uniform if self.has(block, Decoration::BufferBlock) => {
+                        BufferKind::Storage
+                    }
+                    StorageClass::Uniform => BufferKind::Uniform,
+                    _ => return None,
+                };
+                let set = self.decorated(id, Decoration::DescriptorSet).unwrap_or(0);
+                let binding = self.decorated(id, Decoration::Binding).unwrap_or(0);
+                Some((id, set, binding, kind))
+            })
+            .collect()
     }
 
     /// Finds the mesh entry point's Location-0 output: a variable decorated
@@ -291,6 +363,50 @@ mod tests {
             e.as_deref()
                 .is_some_and(|m| m.contains("is not a vec4 of 32-bit floats")),
             "{e:?}"
+        );
+    }
+
+    fn compute_desc(buffers: &str) -> RunDescription {
+        let json = format!(
+            r#"{{"stages": {{"compute": {{"spirv": "a.spv"}}}}, "groups": [1, 1, 1],
+                "buffers": [{buffers}]}}"#
+        );
+        serde_json::from_str(&json).expect("description")
+    }
+
+    #[test]
+    fn buffers_the_shader_uses_must_be_bound_with_their_kind() {
+        // ref_add.comp: storage buffers at bindings 0, 2 and 3, a uniform
+        // buffer at 1.
+        let s = shader("ref_add.comp.spv");
+        let storage = |b: u32| {
+            format!(r#"{{"binding": {b}, "kind": "storage", "contents": [{{"zero": 4}}]}}"#)
+        };
+        let uniform = |b: u32| {
+            format!(r#"{{"binding": {b}, "kind": "uniform", "contents": [{{"zero": 16}}]}}"#)
+        };
+        let check = |buffers: &[String]| {
+            s.check_buffers(&compute_desc(&buffers.join(",")))
+                .err()
+                .map(|e| e.to_string())
+        };
+        assert_eq!(
+            check(&[storage(0), uniform(1), storage(2), storage(3)]),
+            None
+        );
+        let missing = check(&[storage(0), storage(2), storage(3)]);
+        assert!(
+            missing.as_deref().is_some_and(|m| m.ends_with(
+                "uses a uniform buffer at set 0 binding 1 (id %53), but the run binds none there"
+            )),
+            "{missing:?}"
+        );
+        let wrong = check(&[storage(0), storage(1), storage(2), storage(3)]);
+        assert!(
+            wrong
+                .as_deref()
+                .is_some_and(|m| m.ends_with("but the run binds a storage buffer there")),
+            "{wrong:?}"
         );
     }
 

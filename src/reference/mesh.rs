@@ -146,7 +146,10 @@ fn check_limits(
             "mesh workgroups",
         )
     };
-    let count: u64 = desc.groups.iter().map(|&g| u64::from(g)).product();
+    let count = desc
+        .groups
+        .iter()
+        .fold(1u64, |a, &g| a.saturating_mul(u64::from(g)));
     let axis_over = desc.groups.iter().zip(per_axis).find(|(g, m)| **g > *m);
     if let Some((&g, m)) = axis_over {
         return Err(ReferenceError::LimitExceeded {

@@ -22,8 +22,8 @@ mod readback;
 mod result;
 
 pub use description::{
-    BufferDescription, BufferKind, CullMode, Data, FrontFace, ImageSize, Pipeline, RunDescription,
-    ShaderRef, Stages, resolve_data,
+    BufferDescription, BufferKind, CullMode, Data, FrontFace, ImageSize, PUSH_CONSTANT_LIMIT,
+    Pipeline, RunDescription, ShaderRef, Stages, resolve_data,
 };
 pub use error::{DescriptionError, ReferenceError};
 pub use result::{
@@ -59,6 +59,7 @@ pub fn run(desc: &RunDescription, name: &str, base: &Path) -> Result<Capture, Re
             // Everything that can be checked without a device comes first.
             let spirv = Spirv::load(&base.join(&shader.spirv))?;
             spirv.entry_point(ExecutionModel::GLCompute, &shader.entry)?;
+            spirv.check_buffers(desc)?;
             let mut gpu = device::Gpu::new(device::Needs {
                 float_atomic_add: spirv.declares(Capability::AtomicFloat32AddEXT),
                 float_atomic_min_max: spirv.declares(Capability::AtomicFloat32MinMaxEXT),
@@ -78,12 +79,14 @@ pub fn run(desc: &RunDescription, name: &str, base: &Path) -> Result<Capture, Re
                 Some(t) => {
                     let s = Spirv::load(&base.join(&t.spirv))?;
                     s.entry_point(ExecutionModel::TaskEXT, &t.entry)?;
+                    s.check_buffers(desc)?;
                     Some((s, t.entry.as_str()))
                 }
                 None => None,
             };
             let mesh_spirv = Spirv::load(&base.join(&mesh.spirv))?;
             let colour = mesh_spirv.colour_output(&mesh.entry)?;
+            mesh_spirv.check_buffers(desc)?;
             let declared = |c| {
                 mesh_spirv.declares(c) || task_spirv.as_ref().is_some_and(|(t, _)| t.declares(c))
             };

@@ -111,23 +111,23 @@ impl Capture {
 
     /// Writes `result.json` and, for mesh runs, `image.rgba32f` into `dir`.
     pub fn write(&self, dir: &Path) -> Result<(), ReferenceError> {
-        let write = |name: &str, bytes: &[u8]| {
-            let path = dir.join(name);
-            std::fs::write(&path, bytes)
-                .map_err(|source| ReferenceError::WriteFile { path, source })
-        };
+        // Both files are staged and renamed into place together
+        // (`output_files`): a failed write leaves the folder as it was.
+        let mut outputs = crate::output_files::Outputs::default();
+        let mut write = |name: &str, bytes: &[u8]| outputs.stage(&dir.join(name), bytes);
+        let mut json =
+            serde_json::to_string_pretty(&self.result).map_err(ReferenceError::EncodeResult)?;
+        json.push('\n');
         std::fs::create_dir_all(dir).map_err(|source| ReferenceError::WriteFile {
             path: dir.to_owned(),
             source,
         })?;
-        let mut json =
-            serde_json::to_string_pretty(&self.result).map_err(ReferenceError::EncodeResult)?;
-        json.push('\n');
         write(RESULT_FILE, json.as_bytes())?;
         if let Some(image) = &self.result.image {
             let bytes: Vec<u8> = self.pixels.iter().flat_map(|f| f.to_le_bytes()).collect();
             write(&image.file, &bytes)?;
         }
+        outputs.commit()?;
         Ok(())
     }
 

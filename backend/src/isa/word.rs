@@ -169,11 +169,27 @@ impl InstWord {
         }
     }
 
-    fn set_cbuf(&mut self, s: &Src) {
+    /// A constant-bank source: a bank of the 5-bit field and an offset of
+    /// whole words (an assembled listing may hold any u8 bank and u16
+    /// offset).
+    fn set_cbuf(&mut self, s: &Src) -> Result<(), EncodeError> {
         if let SrcRef::CBuf { bank, offset } = s.src {
+            if u64::from(bank) >> field::CBUF_BANK.len() != 0 {
+                return Err(EncodeError::ImmediateRange {
+                    what: "constant bank",
+                    value: u32::from(bank),
+                });
+            }
+            if offset % 4 != 0 {
+                return Err(EncodeError::ImmediateRange {
+                    what: "constant-bank offset (not a whole word)",
+                    value: u32::from(offset),
+                });
+            }
             self.set(field::CBUF_BANK, u64::from(bank));
             self.set(field::CBUF_OFFSET, u64::from(offset) >> 2);
         }
+        Ok(())
     }
 
     fn get_cbuf(&self) -> SrcRef {
@@ -240,7 +256,7 @@ impl InstWord {
                 }
                 self.set(field::IMM32, u64::from(v))
             }
-            SrcRef::CBuf { .. } => self.set_cbuf(in_slot1),
+            SrcRef::CBuf { .. } => self.set_cbuf(in_slot1)?,
             _ => self.set_gpr_src(field::SRC1, in_slot1)?,
         }
         if !matches!(in_slot1.src, SrcRef::Imm(_)) && mods {

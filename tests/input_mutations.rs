@@ -1,0 +1,298 @@
+//! Every input bounded: mutated binaries (`disasm`, `run`), listings
+//! (`asm`) and run descriptions (docs/RUNS.md) give a result or an error,
+//! never a panic, a hang or an unbounded allocation. Each target applies
+//! proptest-drawn edits (tests/mutation) to real inputs from a fixed seed;
+//! scripts/fuzz-inputs.sh runs the same targets for millions of cases.
+//! The command line's values have their own target in src/cli_mutations.rs.
+
+mod mutation;
+
+use spvsass::backend::binary::{Binary, Stage};
+use spvsass::sim::{ComputeInputs, SimOptions};
+use spvsass::{Options, reference::RunDescription};
+use std::path::Path;
+use std::sync::OnceLock;
+
+const ROOT: &str = env!("CARGO_MANIFEST_DIR");
+
+/// Small budgets: a mutated program may loop forever or draw much.
+fn options() -> SimOptions {
+    SimOptions {
+        max_steps: 2_000,
+        max_total_steps: 20_000,
+        max_output_bytes: 1 << 20,
+        ..SimOptions::default()
+    }
+}
+
+fn compile(name: &str, task_present: bool) -> Binary {
+    let bytes = std::fs::read(Path::new(ROOT).join("tests/shaders").join(name)).expect("shader");
+    let words = spvsass::frontend::words_from_bytes(&bytes).expect("SPIR-V");
+    let options = Options {
+        task_present,
+        ..Options::default()
+    };
+    spvsass::compile(&words, &options)
+        .unwrap_or_else(|e| panic!("{name}: {e}"))
+        .binary
+}
+
+/// The seed binaries: compute shaders with buffers, shared and local
+/// memory, a task shader and the mesh shaders it launches or that run
+/// alone.
+struct Seeds {
+    binaries: Vec<Vec<u8>>,
+    task: Binary,
+    /// ref_quads.mesh compiled for its task shader.
+    mesh_after_task: Binary,
+}
+
+fn seeds() -> &'static Seeds {
+    static SEEDS: OnceLock<Seeds> = OnceLock::new();
+    SEEDS.get_or_init(|| {
+        let task = compile("ref_quads.task.spv", false);
+        let mesh_after_task = compile("ref_quads.mesh.spv", true);
+        let binaries = [
+            compile("ref_add.comp.spv", false),
+            compile("shared_reduction.comp.spv", false),
+            compile("private_globals.comp.spv", false),
+            compile("triangle.mesh.spv", false),
+            compile("point.mesh.spv", false),
+            task.clone(),
+            mesh_after_task.clone(),
+        ]
+        .iter()
+        .map(Binary::to_bytes)
+        .collect();
+        Seeds {
+            binaries,
+            task,
+            mesh_after_task,
+        }
+    })
+}
+
+/// What `disasm` does with the bytes.
+fn disasm(bytes: &[u8]) -> Option<Binary> {
+    let binary = Binary::from_bytes(bytes).ok()?;
+    let _ = spvsass::listing(&binary, true);
+    Some(binary)
+}
+
+/// What `run` does with a binary, on small grids and budgets.
+fn run(binary: &Binary) {
+    let s = seeds();
+    let options = options();
+    match binary.stage {
+        Stage::Compute => {
+            let mut inputs = ComputeInputs::default();
+            for b in [0, 2, 3] {
+                inputs.buffers.insert(b, vec![0; 512]);
+            }
+            inputs.uniforms.insert(1, vec![0; 16]);
+            inputs.push_constants = vec![0; 8];
+            let _ = spvsass::dispatch(binary, [2, 1, 1], inputs, &options);
+        }
+        Stage::Mesh => {
+            let _ = spvsass::simulate_draw(None, binary, [2, 1, 1], &options);
+            let _ = spvsass::simulate_draw(Some(&s.task), binary, [1, 1, 1], &options);
+        }
+        Stage::Task => {
+            let _ = spvsass::simulate_draw(Some(binary), &s.mesh_after_task, [2, 1, 1], &options);
+        }
+    }
+}
+
+#[test]
+fn mutated_binaries_disassemble_or_are_refused() {
+    mutation::run_target("binary_disasm", &seeds().binaries, 3000, |_, bytes| {
+        disasm(bytes);
+    });
+}
+
+#[test]
+fn mutated_binaries_run_or_are_refused() {
+    mutation::run_target("binary_run", &seeds().binaries, 1000, |_, bytes| {
+        if let Some(binary) = disasm(bytes) {
+            run(&binary);
+        }
+    });
+}
+
+/// Listings of the compute seeds, as `disasm` prints them.
+fn listings() -> Vec<Vec<u8>> {
+    seeds().binaries[..3]
+        .iter()
+        .map(|b| {
+            let binary = Binary::from_bytes(b).expect("seed");
+            spvsass::listing(&binary, false)
+                .expect("listing")
+                .into_bytes()
+        })
+        .collect()
+}
+
+#[test]
+fn mutated_listings_assemble_or_are_refused() {
+    mutation::run_target("listing_asm", &listings(), 1000, |_, bytes| {
+        // `asm` refuses text that is not UTF-8 first.
+        let Ok(text) = std::str::from_utf8(bytes) else {
+            return;
+        };
+        let Ok(assembled) = spvsass::backend::asm::assemble(text) else {
+            return;
+        };
+        if let Ok(binary) = assembled.to_binary() {
+            // What `asm -o` writes is read back by `disasm`, unchanged (an
+            // assembled binary leaves its compute state to the writer's
+            // zeros, so the bytes are compared).
+            let bytes = binary.to_bytes();
+            let back = Binary::from_bytes(&bytes).map(|b| b.to_bytes());
+            assert_eq!(back.as_ref().ok(), Some(&bytes), "{text}");
+        }
+    });
+}
+
+/// Run descriptions of compute and mesh runs, with task shaders, buffers of
+/// both kinds, files and push constants.
+const RUNS: &[&str] = &[
+    "ref_add",
+    "ref_reduce",
+    "ref_quads",
+    "ref_views",
+    "triangle_cull_front",
+    "point",
+];
+
+#[test]
+fn mutated_run_descriptions_are_simulated_or_refused() {
+    let runs = Path::new(ROOT).join("tests/runs");
+    let seeds: Vec<Vec<u8>> = RUNS
+        .iter()
+        .map(|r| std::fs::read(runs.join(format!("{r}.json"))).expect("run"))
+        .collect();
+    let options = spvsass::simulate_run::SimulateOptions {
+        arch: None,
+        sim: options(),
+    };
+    mutation::run_target("run_description", &seeds, 1000, |which, bytes| {
+        let Ok(desc) = serde_json::from_slice::<RunDescription>(bytes) else {
+            return;
+        };
+        let _ = spvsass::simulate_run::simulate_run(&desc, RUNS[which], &runs, &options);
+    });
+}
+
+/// Regressions the mutation targets found or the issue listed, one test
+/// each.
+mod regressions {
+    use super::*;
+
+    fn header_word(binary: &Binary, word: usize, value: u32) -> Result<Binary, String> {
+        let mut bytes = binary.to_bytes();
+        bytes[4 * word..4 * word + 4].copy_from_slice(&value.to_le_bytes());
+        Binary::from_bytes(&bytes).map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn a_huge_compute_shared_size_is_refused_when_read() {
+        // Words: magic (2), version, arch, stage, size (3), registers,
+        // mesh flag, shared bytes, local bytes.
+        let add = Binary::from_bytes(&seeds().binaries[0]).expect("seed");
+        let e = header_word(&add, 10, u32::MAX).err();
+        assert_eq!(
+            e.as_deref(),
+            Some(
+                "shared bytes 4294967295 in spvsass binary exceeds the limit of 49152 \
+                 (maxComputeSharedMemorySize)"
+            )
+        );
+        let e = header_word(&add, 11, u32::MAX).err();
+        assert!(e.is_some_and(|e| e.starts_with("local bytes 4294967295")));
+    }
+
+    #[test]
+    fn a_huge_dispatch_stops_at_the_total_step_budget() {
+        let add = Binary::from_bytes(&seeds().binaries[0]).expect("seed");
+        let mut inputs = ComputeInputs::default();
+        for b in [0, 2, 3] {
+            inputs.buffers.insert(b, vec![0; 512]);
+        }
+        inputs.uniforms.insert(1, vec![0; 16]);
+        let start = std::time::Instant::now();
+        let e = spvsass::dispatch(&add, [2147483647, 65535, 65535], inputs.clone(), &options())
+            .err()
+            .map(|e| e.to_string());
+        assert!(
+            e.as_deref()
+                .is_some_and(|m| m.contains("passed its budget of 20000")),
+            "{e:?}"
+        );
+        assert!(start.elapsed().as_secs() < 30);
+        let e = spvsass::dispatch(&add, [u32::MAX, 1, 1], inputs, &options())
+            .err()
+            .map(|e| e.to_string());
+        assert_eq!(
+            e.as_deref(),
+            Some(
+                "workgroup counts 4294967295x1x1: past the limit of 2147483647x65535x65535 \
+                 (maxComputeWorkGroupCount)"
+            )
+        );
+    }
+
+    #[test]
+    fn a_draw_stops_at_its_budgets() {
+        let triangle = Binary::from_bytes(&seeds().binaries[3]).expect("seed");
+        let small = SimOptions {
+            max_output_bytes: 4096,
+            ..SimOptions::default()
+        };
+        let e = spvsass::simulate_draw(None, &triangle, [1 << 20, 1, 1], &small)
+            .err()
+            .map(|e| e.to_string());
+        assert!(
+            e.as_deref()
+                .is_some_and(|m| m.contains("the draw's outputs would take about")
+                    && m.contains("more than the limit of 4096")),
+            "{e:?}"
+        );
+        let e = spvsass::simulate_draw(None, &triangle, [4096, 2048, 1], &small)
+            .err()
+            .map(|e| e.to_string());
+        assert!(
+            e.as_deref()
+                .is_some_and(|m| m.contains("COUNT over the 2^22 workgroups of one draw")),
+            "{e:?}"
+        );
+        // The total of three maximal sides overflows 64 bits.
+        let bound = spvsass::sim::run_draw_bound(
+            None,
+            &triangle,
+            [u32::MAX; 3],
+            0,
+            ComputeInputs::default(),
+            &small,
+        );
+        let e = bound.err().map(|e| e.to_string());
+        assert!(
+            e.as_deref()
+                .is_some_and(|m| m.contains("past the limit of 4194304x65535x65535")),
+            "{e:?}"
+        );
+    }
+
+    #[test]
+    fn buffers_past_the_limit_are_refused_before_the_run() {
+        let add = Binary::from_bytes(&seeds().binaries[0]).expect("seed");
+        let mut inputs = ComputeInputs::default();
+        inputs.uniforms.insert(1, vec![0; 65537]);
+        let e = spvsass::dispatch(&add, [1, 1, 1], inputs, &options())
+            .err()
+            .map(|e| e.to_string());
+        assert_eq!(
+            e.as_deref(),
+            Some("uniform buffer at binding 1: 65537 bytes is more than the 65536 a run may bind")
+        );
+    }
+}
