@@ -208,6 +208,7 @@ pub fn compile(sh: &Shader, opts: &BackendOptions) -> Result<Compiled, BackendEr
         sph: sph.map(|s| s.0),
         code,
         gs_sph,
+        resources: crate::from_ir::interface(sh),
     };
     Ok(Compiled {
         warnings,
