@@ -133,7 +133,7 @@ mod tests {
             Err("/dev/zero: more than the 128 bytes a push constant block may hold".into())
         );
         let e = read_input(Path::new("/dev/zero"), InputKind::Uniform);
-        assert!(e.is_err_and(|m| m.contains("more than the 65536 bytes a uniform buffer")));
+        assert!(e.is_err_and(|m| m.contains("more than the 134217728 bytes a uniform buffer")));
     }
 
     #[test]

@@ -110,7 +110,8 @@ impl Input {
 }
 
 /// The listing of a binary: a header (stage, registers, SPH summary, mesh
-/// state), then one line per instruction, decoded from the encoded code.
+/// state, the buffers the code uses and how it reaches them), then one
+/// line per instruction, decoded from the encoded code.
 pub fn listing(binary: &Binary, ctrl: bool) -> Result<String, Error> {
     let instrs = backend::program::decode(&binary.code)?;
     let mut s = String::new();
@@ -142,6 +143,9 @@ pub fn listing(binary: &Binary, ctrl: bool) -> Result<String, Error> {
             m.max_vertices,
             m.max_primitives
         );
+    }
+    for r in &binary.resources {
+        let _ = writeln!(s, "// resource {r}");
     }
     s.push_str(&backend::program::listing(&instrs, ctrl));
     Ok(s)

@@ -5,6 +5,7 @@ use cli_checks::InputKind;
 use spvsass::backend::target::Arch;
 use spvsass::frontend::SpecValue;
 use spvsass::output_files::Outputs;
+use spvsass::sim::Slot;
 use spvsass::sim::raster::{CullMode, FrontFace, RenderState};
 use spvsass::{Input, Options};
 use std::collections::BTreeMap;
@@ -243,36 +244,59 @@ fn report(comparison: &spvsass::compare::Comparison) -> Result<(), String> {
 /// draw binds them to both its stages).
 #[derive(clap::Args)]
 struct ComputeArgs {
-    /// Storage buffer BINDING, initialised from FILE or zero-filled with
+    /// Storage buffer at SET.BINDING (or BINDING of set 0; `[E]` after it
+    /// for array element E), initialised from FILE or zero-filled with
     /// SIZE bytes (a number). Repeatable.
-    #[arg(long = "buffer", value_name = "BINDING=FILE|SIZE", value_parser = parse_buffer)]
-    buffers: Vec<(u32, BufferInit)>,
-    /// Write storage buffer BINDING to FILE after the dispatch or draw.
-    #[arg(long = "out", value_name = "BINDING=FILE", value_parser = parse_binding_path)]
-    outs: Vec<(u32, PathBuf)>,
+    #[arg(long = "buffer", value_name = "S.B=FILE|SIZE", value_parser = parse_buffer)]
+    buffers: Vec<(Slot, BufferInit)>,
+    /// Write the storage buffer at S.B (or B) to FILE after the dispatch
+    /// or draw.
+    #[arg(long = "out", value_name = "S.B=FILE", value_parser = parse_binding_path)]
+    outs: Vec<(Slot, PathBuf)>,
     /// Push constants from FILE (at most 128 bytes).
     #[arg(long, value_name = "FILE")]
     push: Option<PathBuf>,
-    /// Uniform buffer BINDING from FILE. Repeatable.
-    #[arg(long = "uniform", value_name = "BINDING=FILE", value_parser = parse_binding_path)]
-    uniforms: Vec<(u32, PathBuf)>,
+    /// Uniform buffer at S.B (or B) from FILE. Repeatable.
+    #[arg(long = "uniform", value_name = "S.B=FILE", value_parser = parse_binding_path)]
+    uniforms: Vec<(Slot, PathBuf)>,
 }
 
 impl ComputeArgs {
     /// The buffers and push constants, read from their files.
     fn inputs(&self) -> Result<spvsass::sim::ComputeInputs, String> {
+        use spvsass::sim::{BoundBuffer, BufferKind};
         let mut inputs = spvsass::sim::ComputeInputs::default();
-        for (b, init) in &self.buffers {
+        let mut bind = |slot: Slot, kind, bytes| {
+            let map = match kind {
+                BufferKind::Storage => &mut inputs.buffers,
+                BufferKind::Uniform => &mut inputs.uniforms,
+            };
+            match set0_binding(slot) {
+                Some(b) => {
+                    map.insert(b, bytes);
+                }
+                None => inputs.bound.push(BoundBuffer {
+                    slot,
+                    kind,
+                    bytes,
+                    offset: 0,
+                    range: None,
+                }),
+            }
+        };
+        for (slot, init) in &self.buffers {
             let bytes = match init {
                 BufferInit::File(path) => cli_checks::read_input(path, InputKind::Storage)?,
                 BufferInit::Zeroed(size) => vec![0; *size],
             };
-            inputs.buffers.insert(*b, bytes);
+            bind(*slot, BufferKind::Storage, bytes);
         }
-        for (b, path) in &self.uniforms {
-            inputs
-                .uniforms
-                .insert(*b, cli_checks::read_input(path, InputKind::Uniform)?);
+        for (slot, path) in &self.uniforms {
+            bind(
+                *slot,
+                BufferKind::Uniform,
+                cli_checks::read_input(path, InputKind::Uniform)?,
+            );
         }
         if let Some(path) = &self.push {
             inputs.push_constants = cli_checks::read_input(path, InputKind::Push)?;
@@ -280,14 +304,20 @@ impl ComputeArgs {
         Ok(inputs)
     }
 
-    /// Stages the storage buffers `--out` names after the run.
+    /// Stages the storage buffers `--out` names after the run (`buffers`
+    /// by set-0 binding, `bound` by slot, as `inputs` bound them).
     fn write_outs(
         &self,
         buffers: &BTreeMap<u32, Vec<u8>>,
+        bound: &BTreeMap<Slot, Vec<u8>>,
         outputs: &mut Outputs,
     ) -> Result<(), String> {
-        for (b, path) in &self.outs {
-            let bytes = buffers.get(b).map_or(&[][..], Vec::as_slice);
+        for (slot, path) in &self.outs {
+            let bytes = match set0_binding(*slot) {
+                Some(b) => buffers.get(&b),
+                None => bound.get(slot),
+            };
+            let bytes = bytes.map_or(&[][..], Vec::as_slice);
             outputs.stage(path, bytes).map_err(|e| e.to_string())?;
         }
         Ok(())
@@ -300,21 +330,50 @@ enum BufferInit {
     Zeroed(usize),
 }
 
-fn split_binding(s: &str) -> Result<(u32, &str), String> {
+/// A set-0 binding's slot as the plain `buffers`/`uniforms` maps of
+/// `ComputeInputs` hold it (array element 0), or `None`.
+fn set0_binding(slot: Slot) -> Option<u32> {
+    (slot.set == 0 && slot.element == 0).then_some(slot.binding)
+}
+
+/// `[SET.]BINDING[[ELEMENT]]=REST`: the slot (set 0 and element 0 when
+/// not given) and REST.
+fn split_binding(s: &str) -> Result<(Slot, &str), String> {
     let (b, rest) = s
         .split_once('=')
-        .ok_or_else(|| format!("expected BINDING=..., got '{s}'"))?;
-    let binding = b
-        .trim()
-        .parse()
-        .map_err(|_| format!("'{b}' is not a binding number"))?;
+        .ok_or_else(|| format!("expected [SET.]BINDING=..., got '{s}'"))?;
+    let number = |n: &str, what: &str| {
+        n.trim()
+            .parse::<u32>()
+            .map_err(|_| format!("'{n}' is not a {what} number (in '{b}')"))
+    };
+    let (b, element) = match b.trim().strip_suffix(']') {
+        Some(head) => {
+            let (head, e) = head
+                .split_once('[')
+                .ok_or_else(|| format!("'{b}': ']' without '['"))?;
+            (head, number(e, "array element")?)
+        }
+        None => (b, 0),
+    };
+    let (set, binding) = match b.split_once('.') {
+        Some((set, binding)) => (number(set, "descriptor set")?, number(binding, "binding")?),
+        None => (0, number(b, "binding")?),
+    };
     if rest.is_empty() {
         return Err(format!("nothing after '=' in '{s}'"));
     }
-    Ok((binding, rest))
+    Ok((
+        Slot {
+            set,
+            binding,
+            element,
+        },
+        rest,
+    ))
 }
 
-fn parse_buffer(s: &str) -> Result<(u32, BufferInit), String> {
+fn parse_buffer(s: &str) -> Result<(Slot, BufferInit), String> {
     let (binding, rest) = split_binding(s)?;
     Ok(match rest.parse::<u64>() {
         Ok(size) => (binding, BufferInit::Zeroed(cli_checks::buffer_size(size)?)),
@@ -322,7 +381,7 @@ fn parse_buffer(s: &str) -> Result<(u32, BufferInit), String> {
     })
 }
 
-fn parse_binding_path(s: &str) -> Result<(u32, PathBuf), String> {
+fn parse_binding_path(s: &str) -> Result<(Slot, PathBuf), String> {
     let (binding, rest) = split_binding(s)?;
     Ok((binding, PathBuf::from(rest)))
 }
@@ -340,17 +399,17 @@ fn check_compute_args(args: &ComputeArgs) {
     let mut bound = std::collections::BTreeSet::new();
     for (b, _) in &args.buffers {
         if !bound.insert(*b) {
-            usage_error(format!("binding {b} is given twice with --buffer"));
+            usage_error(format!("{b} is given twice with --buffer"));
         }
     }
     for (b, _) in &args.uniforms {
         if !bound.insert(*b) {
-            usage_error(format!("binding {b} is bound twice (--buffer/--uniform)"));
+            usage_error(format!("{b} is bound twice (--buffer/--uniform)"));
         }
     }
     for (b, _) in &args.outs {
         if !args.buffers.iter().any(|(x, _)| x == b) {
-            usage_error(format!("--out {b}=...: binding {b} has no --buffer"));
+            usage_error(format!("--out: {b} has no --buffer"));
         }
     }
 }
@@ -363,7 +422,7 @@ fn run_dispatch(
     options: &spvsass::sim::SimOptions,
     json: bool,
     stats: bool,
-) -> Result<BTreeMap<u32, Vec<u8>>, String> {
+) -> Result<(BTreeMap<u32, Vec<u8>>, BTreeMap<Slot, Vec<u8>>), String> {
     let inputs = args.inputs()?;
     let start = std::time::Instant::now();
     let run = spvsass::dispatch(binary, groups, inputs, options)
@@ -379,7 +438,7 @@ fn run_dispatch(
     } else {
         print!("{}", spvsass::describe_compute(&run));
     }
-    Ok(run.buffers)
+    Ok((run.buffers, run.bound))
 }
 
 fn parse_groups(s: &str) -> Result<[u32; 3], String> {
@@ -702,9 +761,9 @@ fn run(cli: Cli, outputs: &mut Outputs) -> Result<(), String> {
                 return run_reference::run(&desc, &name, &options, &compute.outs, outputs);
             }
             if is_compute {
-                let buffers =
+                let (buffers, bound) =
                     run_dispatch(&shader, &binary, groups, &compute, &options, json, stats)?;
-                return compute.write_outs(&buffers, outputs);
+                return compute.write_outs(&buffers, &bound, outputs);
             }
             let task_binary = match &task {
                 Some(t) => {
@@ -731,7 +790,7 @@ fn run(cli: Cli, outputs: &mut Outputs) -> Result<(), String> {
                 &options,
             )
             .map_err(|e| format!("{}: {e}", shader.display()))?;
-            compute.write_outs(&bound.buffers, outputs)?;
+            compute.write_outs(&bound.buffers, &bound.bound, outputs)?;
             let draw = bound.draw;
             if stats {
                 print_stats(&draw.counters, start.elapsed());
@@ -782,7 +841,16 @@ fn run(cli: Cli, outputs: &mut Outputs) -> Result<(), String> {
                 edge_distance,
                 ..spvsass::compare::Tolerances::for_run(&desc)
             };
-            tolerances.float_ulps.extend(float_ulps);
+            tolerances
+                .float_ulps
+                .extend(float_ulps.into_iter().map(|(binding, n)| {
+                    let slot = Slot {
+                        set: 0,
+                        binding,
+                        element: 0,
+                    };
+                    (slot, n)
+                }));
             report(&spvsass::compare::compare(&sim, &reference, &tolerances))?;
         }
         Command::Reference { run, out } => {

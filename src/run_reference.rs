@@ -56,23 +56,35 @@ pub fn describe(args: &RunArgs) -> RunDescription {
         .resources
         .buffers
         .iter()
-        .map(|(binding, init)| BufferDescription {
-            binding: *binding,
+        .map(|(slot, init)| BufferDescription {
+            set: slot.set,
+            binding: slot.binding,
+            element: slot.element,
             kind: BufferKind::Storage,
+            offset: 0,
+            range: None,
             contents: vec![match init {
                 BufferInit::File(path) => Data::File(path.clone()),
                 BufferInit::Zeroed(size) => Data::Zero(*size as u64),
             }],
             read_back: true,
-            float_ulps: ulps(*binding),
+            float_ulps: if slot.set == 0 && slot.element == 0 {
+                ulps(slot.binding)
+            } else {
+                None
+            },
         });
     let uniform = args
         .resources
         .uniforms
         .iter()
-        .map(|(binding, path)| BufferDescription {
-            binding: *binding,
+        .map(|(slot, path)| BufferDescription {
+            set: slot.set,
+            binding: slot.binding,
+            element: slot.element,
             kind: BufferKind::Uniform,
+            offset: 0,
+            range: None,
             contents: vec![Data::File(path.clone())],
             read_back: false,
             float_ulps: None,
@@ -118,7 +130,7 @@ pub fn run(
     desc: &RunDescription,
     name: &str,
     options: &spvsass::simulate_run::SimulateOptions,
-    outs: &[(u32, PathBuf)],
+    outs: &[(spvsass::sim::Slot, PathBuf)],
     outputs: &mut spvsass::output_files::Outputs,
 ) -> Result<(), String> {
     // Paths in the description are the command line's: relative to the
@@ -126,8 +138,11 @@ pub fn run(
     let base = Path::new(".");
     let sim = spvsass::simulate_run::simulate_run(desc, name, base, options)
         .map_err(|e| e.to_string())?;
-    for (binding, path) in outs {
-        let words = sim.capture.buffer(*binding).unwrap_or(&[]);
+    for (slot, path) in outs {
+        let words = sim
+            .capture
+            .buffer_at(slot.set, slot.binding, slot.element)
+            .unwrap_or(&[]);
         let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
         outputs.stage(path, &bytes).map_err(|e| e.to_string())?;
     }

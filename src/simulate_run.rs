@@ -165,7 +165,7 @@ pub fn simulate_run(
         command: None,
         device: simulator_device(options.arch.unwrap_or(Arch::DEFAULT)),
         statistics,
-        buffers: read_back(desc, &bound.buffers),
+        buffers: read_back(desc, &bound.buffers, &bound.bound),
         image: Some(ImageResult {
             file: IMAGE_FILE.into(),
             width: image.width,
@@ -197,7 +197,7 @@ fn simulate_compute(
             source,
         },
     )?;
-    let buffers = read_back(desc, &run.buffers);
+    let buffers = read_back(desc, &run.buffers, &run.bound);
     let size = binary.workgroup_size.iter().map(|&n| u64::from(n));
     let invocations = desc
         .groups
@@ -228,23 +228,47 @@ fn simulate_compute(
 }
 
 /// The description's buffers and push constants, bound as the reference
-/// binds them (the same set 0 for compute, task and mesh shaders).
+/// binds them (the same sets for compute, task and mesh shaders). Whole
+/// set-0 buffers go into the plain maps; the others (other sets, array
+/// elements, offsets and ranges, dynamic kinds) are bound by slot.
 fn inputs(
     desc: &RunDescription,
     base: &Path,
 ) -> Result<crate::sim::ComputeInputs, SimulateRunError> {
+    use crate::sim::{BoundBuffer, Slot};
     let mut inputs = crate::sim::ComputeInputs::default();
     for b in &desc.buffers {
         let bytes = resolve_data(
             &b.contents,
             base,
-            &format!("buffer at binding {}", b.binding),
+            &format!("buffer at set {} binding {}", b.set, b.binding),
             b.kind.limit(),
         )?;
-        match b.kind {
-            BufferKind::Storage => inputs.buffers.insert(b.binding, bytes),
-            BufferKind::Uniform => inputs.uniforms.insert(b.binding, bytes),
+        let map = match b.kind {
+            BufferKind::Storage if plain(b) => Some(&mut inputs.buffers),
+            BufferKind::Uniform if plain(b) => Some(&mut inputs.uniforms),
+            _ => None,
         };
+        match map {
+            Some(map) => {
+                map.insert(b.binding, bytes);
+            }
+            None => inputs.bound.push(BoundBuffer {
+                slot: Slot {
+                    set: b.set,
+                    binding: b.binding,
+                    element: b.element,
+                },
+                kind: if b.kind.is_storage() {
+                    crate::sim::BufferKind::Storage
+                } else {
+                    crate::sim::BufferKind::Uniform
+                },
+                bytes,
+                offset: b.offset,
+                range: b.range,
+            }),
+        }
     }
     inputs.push_constants = resolve_data(
         &desc.push_constants,
@@ -255,26 +279,47 @@ fn inputs(
     Ok(inputs)
 }
 
+/// A whole non-dynamic buffer of set 0, element 0: bound through the
+/// plain `ComputeInputs` maps.
+fn plain(b: &crate::reference::BufferDescription) -> bool {
+    (b.set, b.element, b.offset, b.range) == (0, 0, 0, None) && !b.kind.is_dynamic()
+}
+
 /// The buffers the description reads back, as words, from a run's final
-/// storage buffers.
+/// storage buffers (`buffers` by set-0 binding, `bound` by slot, as
+/// [`inputs`] bound them).
 fn read_back(
     desc: &RunDescription,
     buffers: &std::collections::BTreeMap<u32, Vec<u8>>,
+    bound: &std::collections::BTreeMap<crate::sim::Slot, Vec<u8>>,
 ) -> Vec<BufferResult> {
     desc.buffers
         .iter()
         .filter(|b| b.read_back)
-        .map(|b| BufferResult {
-            binding: b.binding,
-            words: buffers
-                .get(&b.binding)
-                .map(|bytes| {
-                    bytes
-                        .chunks_exact(4)
-                        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-                        .collect()
-                })
-                .unwrap_or_default(),
+        .map(|b| {
+            let slot = crate::sim::Slot {
+                set: b.set,
+                binding: b.binding,
+                element: b.element,
+            };
+            let bytes = match bound.get(&slot) {
+                Some(bytes) => Some(bytes),
+                None if plain(b) => buffers.get(&b.binding),
+                None => None,
+            };
+            BufferResult {
+                set: b.set,
+                binding: b.binding,
+                element: b.element,
+                words: bytes
+                    .map(|bytes| {
+                        bytes
+                            .chunks_exact(4)
+                            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                            .collect()
+                    })
+                    .unwrap_or_default(),
+            }
         })
         .collect()
 }

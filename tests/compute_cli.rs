@@ -182,3 +182,66 @@ fn stats_print_the_dispatch_rates_on_stderr() {
     assert!(line.contains("warp-instructions/s, "), "{line}");
     assert!(line.ends_with("thread-instructions/s"), "{line}");
 }
+
+/// res_sets.comp bound from the command line by set, binding and array
+/// element (`S.B[E]=`), the same inputs as tests/runs/res_sets.json, with
+/// `--out` of set 0 and of an array element of set 3: both checked
+/// against the CPU's result.
+#[test]
+fn buffers_bound_by_set_binding_and_element() {
+    use common::res_sets::{bound, expected_res_sets, runs, words};
+    let desc =
+        spvsass::reference::RunDescription::load(&runs().join("res_sets.json")).expect("loads");
+    let file = |set, binding, element| {
+        write_words(
+            &format!("s{set}b{binding}e{element}.bin"),
+            &bound(&desc, set, binding, element),
+        )
+    };
+    let shader = common::shader_path("res_sets.comp");
+    let (out0, out_rt1) = (tmp("res_o.bin"), tmp("res_rt1.bin"));
+    let mut args: Vec<String> = vec![
+        "run".into(),
+        shader.to_string_lossy().into_owned(),
+        "--groups".into(),
+        "2".into(),
+        "--buffer".into(),
+        "0=512".into(),
+        "--out".into(),
+        format!("0={}", out0.display()),
+        "--out".into(),
+        format!("3.2[1]={}", out_rt1.display()),
+    ];
+    for (flag, set, binding, element) in [
+        ("--uniform", 0, 5, 0),
+        ("--uniform", 0, 5, 1),
+        ("--buffer", 1, 20, 0),
+        ("--uniform", 2, 3, 0),
+        ("--buffer", 3, 1, 0),
+        ("--buffer", 3, 1, 1),
+        ("--buffer", 3, 1, 2),
+        ("--buffer", 3, 2, 0),
+        ("--buffer", 3, 2, 1),
+    ] {
+        args.push(flag.into());
+        args.push(format!(
+            "{set}.{binding}[{element}]={}",
+            file(set, binding, element)
+        ));
+    }
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let o = spvsass(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let (o_want, rt_want) = expected_res_sets(&desc);
+    assert_eq!(words(&std::fs::read(&out0).unwrap()), o_want);
+    assert_eq!(words(&std::fs::read(&out_rt1).unwrap()), rt_want[1]);
+}
+
+#[test]
+fn a_malformed_set_binding_is_a_usage_error() {
+    let shader = common::shader_path("res_sets.comp");
+    for bad in ["1.x=16", "1.2[=16", "1.2]=16", "a.2=16"] {
+        let o = spvsass(&["run", shader.to_str().unwrap(), "--buffer", bad]);
+        assert_eq!(o.status.code(), Some(2), "{bad}: {}", stderr(&o));
+    }
+}

@@ -286,13 +286,13 @@ mod regressions {
     fn buffers_past_the_limit_are_refused_before_the_run() {
         let add = Binary::from_bytes(&seeds().binaries[0]).expect("seed");
         let mut inputs = ComputeInputs::default();
-        inputs.uniforms.insert(1, vec![0; 65537]);
+        inputs.uniforms.insert(1, vec![0; (1 << 27) + 1]);
         let e = spvsass::dispatch(&add, [1, 1, 1], inputs, &options())
             .err()
             .map(|e| e.to_string());
         assert_eq!(
             e.as_deref(),
-            Some("uniform buffer at binding 1: 65537 bytes is more than the 65536 a run may bind")
+            Some("uniform buffer at binding 1: 134217729 bytes is more than the 134217728 a run may bind")
         );
     }
 }

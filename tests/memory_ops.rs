@@ -199,6 +199,7 @@ fn whole_matrices_in_row_and_column_major_layouts() {
         buffers: BTreeMap::from([(1, vec![0; 4 * 76])]),
         uniforms: BTreeMap::from([(0, bytes_of(&ubo))]),
         push_constants: bytes_of(&[frame]),
+        ..ComputeInputs::default()
     };
     let run = spvsass::dispatch(&compiled.binary, [1, 1, 1], inputs, &SimOptions::default())
         .unwrap_or_else(|e| panic!("{e}"));

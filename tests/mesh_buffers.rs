@@ -149,8 +149,12 @@ fn a_mesh_run_description_reads_back_its_buffers() {
     });
     desc.groups = [5, 1, 1];
     desc.buffers = vec![BufferDescription {
+        set: 0,
         binding: 1,
+        element: 0,
         kind: BufferKind::Storage,
+        offset: 0,
+        range: None,
         contents: vec![Data::U32(vec![7])],
         read_back: true,
         float_ulps: None,

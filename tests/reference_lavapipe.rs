@@ -6,6 +6,8 @@
 //! Without a Vulkan loader or driver the tests print that they skipped,
 //! unless SPVSASS_REQUIRE_VULKAN=1 (CI sets it): then they fail.
 
+mod common;
+
 use spvsass::reference::{self, Capture, ReferenceError, RunDescription, Statistics, resolve_data};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -238,6 +240,23 @@ fn check_half_and_double(desc: &RunDescription, c: &Capture) {
     }
 }
 
+/// res_sets.comp (res_sets, res_dynamic): `o` and both runtime-array
+/// buffers against the CPU (tests/common/res_sets.rs).
+fn check_res_sets(desc: &RunDescription, c: &Capture) {
+    let (o, rt) = common::res_sets::expected_res_sets(desc);
+    assert_eq!(c.buffer(0), Some(&o[..]), "o");
+    for (e, want) in rt.iter().enumerate() {
+        let offset = desc
+            .buffers
+            .iter()
+            .find(|b| (b.set, b.binding, b.element) == (3, 2, e as u32))
+            .map_or(0, |b| b.offset as usize / 4);
+        let got = c.buffer_at(3, 2, e as u32).expect("read back");
+        assert_eq!(&got[offset..offset + want.len()], &want[..], "rt[{e}]");
+    }
+    check_invocations(&c.result.statistics, desc, 64);
+}
+
 macro_rules! compute_runs {
     ($($name:ident => $check:ident),* $(,)?) => {$(
         #[test]
@@ -257,6 +276,8 @@ compute_runs!(
     c_subgroup_quads => check_c_subgroup_quads,
     c_float_atomic_olds => check_c_float_atomic_olds,
     half_and_double => check_half_and_double,
+    res_sets => check_res_sets,
+    res_dynamic => check_res_sets,
 );
 
 /// Mesh runs: a driver without VK_EXT_mesh_shader (lavapipe of Mesa 22.3)
@@ -561,6 +582,16 @@ fn simulator_agrees_with_the_driver(name: &str) {
     let c = compare(&sim, &driver, &Tolerances::for_run(&description(name)));
     assert!(c.matches(), "{name}: {c}");
     assert!(!c.buffers.is_empty(), "{name}: no buffer was compared");
+}
+
+#[test]
+fn simulator_agrees_with_the_driver_on_res_sets() {
+    simulator_agrees_with_the_driver("res_sets");
+}
+
+#[test]
+fn simulator_agrees_with_the_driver_on_res_dynamic() {
+    simulator_agrees_with_the_driver("res_dynamic");
 }
 
 #[test]

@@ -19,10 +19,15 @@
 //!         +0 base address (u64), +8 size in bytes (u32), +12 reserved
 //! 0x1a0 viewport half width, half height (2 × f32, pixels; culling)
 //! 0x1a8 snapping error (f32, pixels; culling), 0x1ac reserved
-//! 0x1b0 end
+//! 0x1b0 descriptor set s's base address  u64 each, s = 0..31
+//! 0x2b0 end
 //! ```
 //!
 //! Uniform buffers of set 0 are constant banks: binding b is bank 1 + b.
+//! Every binding of every set also has a descriptor in its set's memory
+//! ([`set`]); the compiler reads that where the fast paths above do not
+//! reach (other sets, bindings from 16 on, descriptor arrays, uniform
+//! buffers declared over 64 KiB).
 
 /// The constant bank holding the root table.
 pub const ROOT_BANK: u8 = 0;
@@ -108,8 +113,18 @@ pub const CULL_VIEWPORT: u16 = BUFFERS + BUFFER_ENTRY * MAX_BINDINGS as u16;
 /// How far, in pixels, the rasterizer's snapped vertex may lie from the
 /// one the shader computes in f32 (f32): the culling's safety margin.
 pub const CULL_SNAP_ERROR: u16 = CULL_VIEWPORT + 8;
+/// Descriptor sets a pipeline may bind (NVK's limit too).
+pub const MAX_SETS: u32 = 32;
+/// The base addresses of descriptor sets 0..[`MAX_SETS`] (u64 each, 0 for
+/// a set that is not bound).
+pub const SET_ADDRESSES: u16 = CULL_SNAP_ERROR + 8;
 /// The root table's size in bytes (a multiple of 16).
-pub const ROOT_BYTES: u16 = CULL_SNAP_ERROR + 8;
+pub const ROOT_BYTES: u16 = SET_ADDRESSES + 8 * MAX_SETS as u16;
+
+/// Where the 64-bit base address of descriptor set `set` is.
+pub fn set_address(set: u32) -> Option<u16> {
+    (set < MAX_SETS).then(|| SET_ADDRESSES + 8 * set as u16)
+}
 
 /// Where the 64-bit base address of storage buffer `binding` is.
 pub fn buffer_address(binding: u32) -> Option<u16> {
@@ -151,6 +166,8 @@ pub enum AbiError {
     Binding(u32),
     #[error("buffer of binding {binding} is {size} bytes: over the 4 GiB the size word holds")]
     BufferTooLarge { binding: u32, size: u64 },
+    #[error("descriptor set {0} is outside the supported sets 0..{MAX_SETS}")]
+    Set(u32),
 }
 
 /// The root table a driver fills before a dispatch.
@@ -223,6 +240,13 @@ impl RootTable {
         Ok(())
     }
 
+    /// The base address of descriptor set `set`'s memory ([`set`]).
+    pub fn set_set_address(&mut self, set: u32, address: u64) -> Result<(), AbiError> {
+        let at = set_address(set).ok_or(AbiError::Set(set))?;
+        self.put(at, &address.to_le_bytes());
+        Ok(())
+    }
+
     pub fn bytes(&self) -> &[u8] {
         &self.bytes
     }
@@ -240,7 +264,9 @@ mod tests {
     const _: () = assert!(QUERY_ADDRESS.is_multiple_of(8) && QUERY_ADDRESS + 8 <= PUSH_CONSTANTS);
     const _: () = assert!(BUFFERS + BUFFER_ENTRY * MAX_BINDINGS as u16 <= CULL_VIEWPORT);
     const _: () = assert!(CULL_VIEWPORT + 8 <= CULL_SNAP_ERROR);
-    const _: () = assert!(CULL_SNAP_ERROR + 4 <= ROOT_BYTES);
+    const _: () = assert!(CULL_SNAP_ERROR + 4 <= SET_ADDRESSES);
+    const _: () = assert!(SET_ADDRESSES.is_multiple_of(8));
+    const _: () = assert!(SET_ADDRESSES + 8 * MAX_SETS as u16 <= ROOT_BYTES);
 
     #[test]
     fn buffer_entries_fit_the_table() {

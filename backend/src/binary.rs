@@ -12,14 +12,17 @@
 //! compute stage only: shared bytes per workgroup, local bytes per invocation,
 //! task state present (0/1) [payload bytes],
 //! SPH word count (0 or 32), SPH words, code word count, code words,
-//! GEOMETRY header word count (0 or 32), its words
+//! GEOMETRY header word count (0 or 32), its words,
+//! resource count, per resource: set, binding, kind (0 storage buffer,
+//!   1 uniform buffer), array length (0xffffffff none, 0 runtime-sized),
+//!   access (0 root table, 1 constant bank, 2 descriptor in set memory)
 //! ```
 
 use crate::target::Arch;
 pub use spvsass_frontend::ir::{MeshTopology, Stage};
 
 pub const MAGIC: [u8; 8] = *b"SPVSASS\0";
-pub const VERSION: u32 = 3;
+pub const VERSION: u32 = 4;
 
 /// What a mesh draw needs beyond the code: the output topology and the
 /// attribute layout the SPH describes.
@@ -56,6 +59,57 @@ pub struct ComputeState {
     pub local_bytes: u32,
 }
 
+/// What a resource of the module's interface is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ResourceKind {
+    StorageBuffer,
+    UniformBuffer,
+}
+
+/// How the compiled code reaches a resource (docs/ABI.md): the three ways
+/// a driver must provide it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ResourceAccess {
+    /// The root table's set-0 buffer entry.
+    RootTable,
+    /// A constant bank (set-0 uniform buffers).
+    ConstantBank(u8),
+    /// Its descriptor in the set's memory.
+    Descriptor,
+}
+
+/// One binding the module's code uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Resource {
+    pub set: u32,
+    pub binding: u32,
+    pub kind: ResourceKind,
+    /// `None` for a single descriptor, `Some(0)` for a runtime-sized
+    /// descriptor array, `Some(n)` for an array of n.
+    pub array: Option<u32>,
+    pub access: ResourceAccess,
+}
+
+impl std::fmt::Display for Resource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let kind = match self.kind {
+            ResourceKind::StorageBuffer => "storage buffer",
+            ResourceKind::UniformBuffer => "uniform buffer",
+        };
+        write!(f, "set {} binding {}: {kind}", self.set, self.binding)?;
+        match self.array {
+            None => {}
+            Some(0) => write!(f, "[]")?,
+            Some(n) => write!(f, "[{n}]")?,
+        }
+        match self.access {
+            ResourceAccess::RootTable => write!(f, " (root table)"),
+            ResourceAccess::ConstantBank(b) => write!(f, " (constant bank {b})"),
+            ResourceAccess::Descriptor => write!(f, " (descriptor in set memory)"),
+        }
+    }
+}
+
 /// A compiled shader.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Binary {
@@ -73,6 +127,8 @@ pub struct Binary {
     /// outputs, stored after the code (docs/HARDWARE.md, "Shader program
     /// header").
     pub gs_sph: Option<[u32; 32]>,
+    /// The buffers the code uses, by set and binding.
+    pub resources: Vec<Resource>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -150,6 +206,24 @@ impl Binary {
         w.push(self.code.len() as u32);
         w.extend(&self.code);
         push_sph(&mut w, &self.gs_sph);
+        w.push(self.resources.len() as u32);
+        for r in &self.resources {
+            let (access, bank) = match r.access {
+                ResourceAccess::RootTable => (0, 0),
+                ResourceAccess::ConstantBank(b) => (1, u32::from(b)),
+                ResourceAccess::Descriptor => (2, 0),
+            };
+            w.extend([
+                r.set,
+                r.binding,
+                match r.kind {
+                    ResourceKind::StorageBuffer => 0,
+                    ResourceKind::UniformBuffer => 1,
+                },
+                r.array.unwrap_or(u32::MAX),
+                access | bank << 8,
+            ]);
+        }
         let mut out = MAGIC.to_vec();
         out.extend(VERSION.to_le_bytes());
         out.extend(w.iter().flat_map(|x| x.to_le_bytes()));
@@ -254,6 +328,46 @@ impl Binary {
         }
         let code = r.words(n as usize, "code")?;
         let gs_sph = r.sph("GEOMETRY header size", "GEOMETRY header")?;
+        let count = r.word("resource count")?;
+        let mut resources = Vec::new();
+        for _ in 0..count {
+            let set = r.word("resource set")?;
+            let binding = r.word("resource binding")?;
+            let kind = match r.word("resource kind")? {
+                0 => ResourceKind::StorageBuffer,
+                1 => ResourceKind::UniformBuffer,
+                v => {
+                    return Err(BinaryError::BadValue {
+                        field: "resource kind",
+                        value: v,
+                    });
+                }
+            };
+            let array = match r.word("resource array length")? {
+                u32::MAX => None,
+                n => Some(n),
+            };
+            let access = match r.word("resource access")? {
+                0 => ResourceAccess::RootTable,
+                v if v & 0xff == 1 && v >> 8 <= 0xff => {
+                    ResourceAccess::ConstantBank((v >> 8) as u8)
+                }
+                2 => ResourceAccess::Descriptor,
+                v => {
+                    return Err(BinaryError::BadValue {
+                        field: "resource access",
+                        value: v,
+                    });
+                }
+            };
+            resources.push(Resource {
+                set,
+                binding,
+                kind,
+                array,
+                access,
+            });
+        }
         if !r.bytes.is_empty() {
             return Err(BinaryError::Trailing(r.bytes.len()));
         }
@@ -268,6 +382,7 @@ impl Binary {
             sph,
             code,
             gs_sph,
+            resources,
         };
         binary.check_limits()?;
         Ok(binary)

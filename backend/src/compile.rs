@@ -212,6 +212,7 @@ pub fn compile(sh: &Shader, opts: &BackendOptions) -> Result<Compiled, BackendEr
         sph: sph.map(|s| s.0),
         code,
         gs_sph,
+        resources: crate::from_ir::interface(sh),
     };
     // What a reader refuses (`Binary::check_limits`) is refused here too,
     // so every binary the compiler writes can be read back and run.

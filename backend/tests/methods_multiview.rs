@@ -33,6 +33,7 @@ fn mesh() -> Binary {
         sph: None,
         code: Vec::new(),
         gs_sph: None,
+        resources: Vec::new(),
     }
 }
 

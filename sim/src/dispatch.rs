@@ -20,6 +20,7 @@
 use crate::SimOptions;
 use crate::compute_order::run_in_launch_order;
 use crate::counters::Counters;
+use crate::descriptors::{BoundBuffer, Slot, bind, read_back};
 use crate::error::SimError;
 use crate::isbe::Isbe;
 use crate::memory::{GlobalMemory, Resources, WorkgroupMemory};
@@ -31,18 +32,23 @@ use spvsass_backend::compile::MAX_COMPUTE_INVOCATIONS;
 use std::collections::BTreeMap;
 
 /// What a dispatch binds: storage buffers and uniform buffers of set 0 by
-/// binding, and the push constants.
+/// binding (array element 0, whole buffers), buffers at any set, binding
+/// and array element with their ranges (`bound`), and the push constants.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ComputeInputs {
     pub buffers: BTreeMap<u32, Vec<u8>>,
     pub uniforms: BTreeMap<u32, Vec<u8>>,
     pub push_constants: Vec<u8>,
+    pub bound: Vec<BoundBuffer>,
 }
 
 /// The result of a dispatch: every storage buffer's final contents.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ComputeRun {
+    /// Those of `ComputeInputs::buffers`, by binding.
     pub buffers: BTreeMap<u32, Vec<u8>>,
+    /// Those of `ComputeInputs::bound`, by slot.
+    pub bound: BTreeMap<Slot, Vec<u8>>,
     pub workgroups: u64,
     /// Warps per workgroup.
     pub warps: u32,
@@ -90,7 +96,7 @@ pub fn run_compute(
         local_bytes: compute.local_bytes,
         ..Resources::default()
     };
-    let bases = bind(inputs, &mut root, &mut resources)?;
+    let bases = bind(inputs, &binary.resources, &mut root, &mut resources)?;
     resources
         .constants
         .set(abi::ROOT_BANK, root.bytes().to_vec());
@@ -139,82 +145,14 @@ pub fn run_compute(
         Ok(())
     })?;
     resources.global = global;
-    let buffers = read_back(&bases, &resources);
+    let (buffers, bound) = read_back(&bases, &resources);
     Ok(ComputeRun {
         buffers,
+        bound,
         workgroups,
         warps,
         counters,
     })
-}
-
-/// Binds `inputs` as `spvsass_backend::abi` places them: storage buffers
-/// mapped in global memory with their base addresses and sizes in `root`,
-/// the push constants in `root`, uniform buffers as constant banks. The
-/// caller writes `root` to the root bank once it holds the rest. Returns
-/// each storage buffer's base address by binding.
-pub(crate) fn bind(
-    inputs: ComputeInputs,
-    root: &mut RootTable,
-    resources: &mut Resources,
-) -> Result<BTreeMap<u32, u64>, SimError> {
-    root.set_push_constants(&inputs.push_constants)?;
-    // Sizes are checked before any buffer is mapped.
-    let sized = |kind, binding: u32, bytes: &Vec<u8>, limit: u64| {
-        let bytes = bytes.len() as u64;
-        if bytes > limit {
-            return Err(SimError::BufferTooLarge {
-                kind,
-                binding,
-                bytes,
-                limit,
-            });
-        }
-        Ok(())
-    };
-    for (&binding, bytes) in &inputs.buffers {
-        sized(
-            "storage",
-            binding,
-            bytes,
-            crate::memory::MAX_STORAGE_BUFFER_BYTES,
-        )?;
-    }
-    for (&binding, bytes) in &inputs.uniforms {
-        sized(
-            "uniform",
-            binding,
-            bytes,
-            crate::memory::MAX_UNIFORM_BUFFER_BYTES,
-        )?;
-    }
-    let mut bases = BTreeMap::new();
-    for (binding, bytes) in inputs.buffers {
-        let size = bytes.len() as u64;
-        let base = resources.global.map(bytes);
-        root.set_buffer(binding, base, size)?;
-        bases.insert(binding, base);
-    }
-    for (binding, bytes) in inputs.uniforms {
-        let bank = abi::uniform_bank(binding).ok_or(abi::AbiError::Binding(binding))?;
-        resources.constants.set(bank, bytes);
-    }
-    Ok(bases)
-}
-
-/// Every storage buffer's contents by binding, from the bases [`bind`]
-/// returned.
-pub(crate) fn read_back(
-    bases: &BTreeMap<u32, u64>,
-    resources: &Resources,
-) -> BTreeMap<u32, Vec<u8>> {
-    bases
-        .iter()
-        .map(|(&binding, &base)| {
-            let bytes = resources.global.buffer(base).unwrap_or_default().to_vec();
-            (binding, bytes)
-        })
-        .collect()
 }
 
 /// Runs one workgroup of `invocations` invocations on as many warps as it

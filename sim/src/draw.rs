@@ -7,7 +7,8 @@
 
 use crate::SimOptions;
 use crate::counters::{Counters, PipelineStatistics};
-use crate::dispatch::{ComputeInputs, bind, read_back};
+use crate::descriptors::{Slot, bind, read_back};
+use crate::dispatch::ComputeInputs;
 use crate::error::SimError;
 use crate::isbe::{Isbe, IsbeRegion};
 use crate::launch_order::in_launch_order;
@@ -214,8 +215,10 @@ pub fn run_draw_multiview(
 #[derive(Clone, Debug, PartialEq)]
 pub struct BoundDraw {
     pub draw: MeshDraw,
-    /// Every storage buffer's final contents, by binding.
+    /// Every storage buffer's final contents: those of
+    /// `ComputeInputs::buffers` by binding, those of `bound` by slot.
     pub buffers: BTreeMap<u32, Vec<u8>>,
+    pub bound: BTreeMap<Slot, Vec<u8>>,
 }
 
 /// [`run_draw_multiview`] with `inputs` bound to both stages as a compute
@@ -253,7 +256,12 @@ fn run_views(
 ) -> Result<BoundDraw, DrawError> {
     let mut root = RootTable::default();
     let mut resources = Resources::default();
-    let bases = bind(inputs, &mut root, &mut resources)?;
+    let used: Vec<_> = task
+        .into_iter()
+        .chain([mesh])
+        .flat_map(|b| b.resources.iter().copied())
+        .collect();
+    let bases = bind(inputs, &used, &mut root, &mut resources)?;
     let query = draw_root(&mut root, &mut resources, groups, &options.cull);
     let mut run_view = |view| {
         root.set_view_index(view);
@@ -279,9 +287,11 @@ fn run_views(
             with_queries(all, views.len() as u32)
         }
     };
+    let (buffers, bound) = read_back(&bases, &resources);
     Ok(BoundDraw {
         draw,
-        buffers: read_back(&bases, &resources),
+        buffers,
+        bound,
     })
 }
 

@@ -158,6 +158,25 @@ pub enum SimError {
     #[error(transparent)]
     Abi(#[from] spvsass_backend::abi::AbiError),
 
+    #[error("{slot} is bound twice")]
+    BoundTwice { slot: String },
+
+    #[error(
+        "{slot}: the range {} at offset {offset} does not fit the {size}-byte buffer",
+        range.map_or("to the end".to_string(), |r| format!("of {r} bytes"))
+    )]
+    BindingRange {
+        slot: String,
+        offset: u64,
+        range: Option<u64>,
+        size: u64,
+    },
+
+    #[error(
+        "{slot}: offset {offset} is not a multiple of 16 (buffer bases must be 16-byte aligned)"
+    )]
+    BindingOffset { slot: String, offset: u64 },
+
     #[error("warp {warp} (invocations {}..{}): {error}", 32 * warp, 32 * warp + 31)]
     InWarp { warp: u32, error: Box<SimError> },
 

@@ -14,6 +14,7 @@
 mod compute_order;
 mod converged;
 mod counters;
+mod descriptors;
 mod dispatch;
 mod draw;
 mod error;
@@ -35,6 +36,7 @@ mod row_setp;
 mod warp;
 
 pub use counters::{Counters, PipelineStatistics, mnemonic};
+pub use descriptors::{BoundBuffer, BufferKind, Slot};
 pub use dispatch::{ComputeInputs, ComputeRun, run_compute};
 pub use draw::{
     BoundDraw, DrawError, MAX_MESH_GROUPS_PER_TASK, run_draw, run_draw_bound, run_draw_multiview,

@@ -26,6 +26,7 @@ fn compute_binary(instrs: &[Instr], workgroup_size: [u32; 3], shared_bytes: u32)
         sph: None,
         code: code(instrs),
         gs_sph: None,
+        resources: Vec::new(),
     }
 }
 

@@ -1,6 +1,7 @@
 //! Read-back buffers: integers exactly, floats within a number of ULPs.
 
 use crate::reference::Capture;
+use crate::sim::Slot;
 use std::collections::BTreeMap;
 
 /// At most this many differing words are listed per buffer.
@@ -15,7 +16,7 @@ pub struct WordMismatch {
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BufferComparison {
-    pub binding: u32,
+    pub slot: Slot,
     /// `Some(n)`: compared as f32 within n ULPs; `None`: as integers.
     pub float_ulps: Option<u32>,
     /// Words on each side; `None` where that side did not read it back.
@@ -58,17 +59,22 @@ pub fn ulp_distance(a: u32, b: u32) -> u64 {
 pub fn compare(
     sim: &Capture,
     reference: &Capture,
-    float_ulps: &BTreeMap<u32, u32>,
+    float_ulps: &BTreeMap<Slot, u32>,
 ) -> Vec<BufferComparison> {
     reference
         .result
         .buffers
         .iter()
         .map(|r| {
-            let ulps = float_ulps.get(&r.binding).copied();
-            let s = sim.buffer(r.binding);
-            let mut c = BufferComparison {
+            let slot = Slot {
+                set: r.set,
                 binding: r.binding,
+                element: r.element,
+            };
+            let ulps = float_ulps.get(&slot).copied();
+            let s = sim.buffer_at(r.set, r.binding, r.element);
+            let mut c = BufferComparison {
+                slot,
                 float_ulps: ulps,
                 simulator_words: s.map(<[u32]>::len),
                 reference_words: r.words.len(),

@@ -33,7 +33,7 @@ pub struct Tolerances {
     pub colour: f32,
     /// Buffers compared as f32 words within this many ULPs, by binding;
     /// every other buffer is compared as integers, exactly.
-    pub float_ulps: BTreeMap<u32, u32>,
+    pub float_ulps: BTreeMap<crate::sim::Slot, u32>,
 }
 
 /// The default edge distance: 1/64 pixel.
@@ -59,7 +59,14 @@ impl Tolerances {
             float_ulps: desc
                 .buffers
                 .iter()
-                .filter_map(|b| Some((b.binding, b.float_ulps?)))
+                .filter_map(|b| {
+                    let slot = crate::sim::Slot {
+                        set: b.set,
+                        binding: b.binding,
+                        element: b.element,
+                    };
+                    Some((slot, b.float_ulps?))
+                })
                 .collect(),
             ..Tolerances::default()
         }
@@ -141,7 +148,12 @@ mod tests {
         )
         .expect("a valid description");
         let t = Tolerances::for_run(&desc);
-        assert_eq!(t.float_ulps, BTreeMap::from([(2, 3)]));
+        let slot = crate::sim::Slot {
+            set: 0,
+            binding: 2,
+            element: 0,
+        };
+        assert_eq!(t.float_ulps, BTreeMap::from([(slot, 3)]));
         assert_eq!(t.edge_distance, EDGE_DISTANCE);
     }
 }

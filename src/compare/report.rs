@@ -77,7 +77,14 @@ impl fmt::Display for Comparison {
                 Some(n) => format!("f32 within {n} ULPs"),
                 None => "integers, exact".to_owned(),
             };
-            write!(f, "buffer {} ({how}): ", b.binding)?;
+            match b.slot {
+                crate::sim::Slot {
+                    set: 0,
+                    binding,
+                    element: 0,
+                } => write!(f, "buffer {binding} ({how}): ")?,
+                slot => write!(f, "buffer at {slot} ({how}): ")?,
+            }
             match b.simulator_words {
                 None => writeln!(f, "not read back by the simulator")?,
                 Some(n) if n != b.reference_words => writeln!(

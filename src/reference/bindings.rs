@@ -1,25 +1,47 @@
-//! Descriptor set 0 (one buffer per binding) and the push constants: the
-//! pipeline layout shared by compute and mesh pipelines.
+//! The description's descriptor sets (any sets, bindings, descriptor
+//! arrays, offsets, ranges and dynamic buffers) and the push constants:
+//! the pipeline layout shared by compute and mesh pipelines. Sets up to
+//! the highest one used get a layout each (empty where nothing is bound),
+//! as set numbers are positions in the pipeline layout.
 
 use super::buffers::HostBuffer;
-use super::description::{BufferKind, RunDescription, resolve_data};
+use super::description::{BufferDescription, BufferKind, RunDescription, resolve_data};
 use super::device::Gpu;
 use super::error::{ReferenceError, vk_err};
 use ash::vk;
+use std::collections::BTreeMap;
 use std::path::Path;
 
 pub struct Bindings {
     pub layout: vk::PipelineLayout,
-    set: Option<vk::DescriptorSet>,
+    /// Each set with the dynamic offsets it is bound with, by set number.
+    sets: Vec<(vk::DescriptorSet, Vec<u32>)>,
     push: Vec<u8>,
     stages: vk::ShaderStageFlags,
     /// The description's buffers, in its order.
-    pub buffers: Vec<(u32, HostBuffer)>,
+    pub buffers: Vec<HostBuffer>,
+}
+
+fn descriptor_type(kind: BufferKind) -> vk::DescriptorType {
+    match kind {
+        BufferKind::Storage => vk::DescriptorType::STORAGE_BUFFER,
+        BufferKind::Uniform => vk::DescriptorType::UNIFORM_BUFFER,
+        BufferKind::StorageDynamic => vk::DescriptorType::STORAGE_BUFFER_DYNAMIC,
+        BufferKind::UniformDynamic => vk::DescriptorType::UNIFORM_BUFFER_DYNAMIC,
+    }
+}
+
+fn what(b: &BufferDescription) -> String {
+    format!(
+        "buffer at set {} binding {}[{}]",
+        b.set, b.binding, b.element
+    )
 }
 
 impl Bindings {
-    /// Makes the buffers with their initial contents, the set that points at
-    /// them and the pipeline layout; `stages` are the stages that see them.
+    /// Makes the buffers with their initial contents, the sets that point
+    /// at them and the pipeline layout; `stages` are the stages that see
+    /// them.
     pub fn new(
         gpu: &mut Gpu,
         desc: &RunDescription,
@@ -27,34 +49,53 @@ impl Bindings {
         stages: vk::ShaderStageFlags,
     ) -> Result<Bindings, ReferenceError> {
         let mut buffers = Vec::new();
-        let mut layout_bindings = Vec::new();
+        // (set, binding) -> (kind, descriptor count).
+        let mut layout: BTreeMap<(u32, u32), (BufferKind, u32)> = BTreeMap::new();
         for b in &desc.buffers {
-            let what = format!("buffer at binding {}", b.binding);
+            let what = what(b);
             let data = resolve_data(&b.contents, base, &what, b.kind.limit())?;
-            let (usage, ty) = match b.kind {
-                BufferKind::Storage => (
-                    vk::BufferUsageFlags::STORAGE_BUFFER,
-                    vk::DescriptorType::STORAGE_BUFFER,
-                ),
-                BufferKind::Uniform => (
-                    vk::BufferUsageFlags::UNIFORM_BUFFER,
-                    vk::DescriptorType::UNIFORM_BUFFER,
-                ),
+            let storage = b.kind.is_storage();
+            let usage = if storage {
+                vk::BufferUsageFlags::STORAGE_BUFFER
+            } else {
+                vk::BufferUsageFlags::UNIFORM_BUFFER
             };
-            let (limit_name, limit) = match b.kind {
-                BufferKind::Storage => ("storage buffer size", gpu.limits.max_storage_buffer_range),
-                BufferKind::Uniform => ("uniform buffer size", gpu.limits.max_uniform_buffer_range),
+            let limits = &gpu.limits;
+            let (limit_name, limit, align) = if storage {
+                let align = limits.min_storage_buffer_offset_alignment;
+                (
+                    "storage buffer size",
+                    limits.max_storage_buffer_range,
+                    align,
+                )
+            } else {
+                let align = limits.min_uniform_buffer_offset_alignment;
+                (
+                    "uniform buffer size",
+                    limits.max_uniform_buffer_range,
+                    align,
+                )
             };
-            check_limit(gpu, limit_name, data.len() as u64, limit.into())?;
-            let buffer = HostBuffer::new(gpu, usage, data.len() as u64, &data, &what)?;
-            buffers.push((b.binding, buffer));
-            layout_bindings.push(
-                vk::DescriptorSetLayoutBinding::default()
-                    .binding(b.binding)
-                    .descriptor_type(ty)
-                    .descriptor_count(1)
-                    .stage_flags(stages),
-            );
+            let range = b
+                .range
+                .unwrap_or((data.len() as u64).saturating_sub(b.offset));
+            check_limit(gpu, limit_name, range, limit.into())?;
+            if align != 0 && !b.offset.is_multiple_of(align) {
+                return Err(ReferenceError::OffsetAlignment {
+                    what,
+                    offset: b.offset,
+                    align,
+                });
+            }
+            buffers.push(HostBuffer::new(
+                gpu,
+                usage,
+                data.len() as u64,
+                &data,
+                &what,
+            )?);
+            let entry = layout.entry((b.set, b.binding)).or_insert((b.kind, 0));
+            entry.1 = entry.1.max(b.element + 1);
         }
         let push = resolve_data(
             &desc.push_constants,
@@ -68,48 +109,75 @@ impl Bindings {
             push.len() as u64,
             gpu.limits.max_push_constants_size.into(),
         )?;
-
-        let set_info = vk::DescriptorSetLayoutCreateInfo::default().bindings(&layout_bindings);
-        // SAFETY: valid device and create info.
-        let set_layout = gpu.own(
-            unsafe { gpu.device.create_descriptor_set_layout(&set_info, None) }
-                .map_err(vk_err("vkCreateDescriptorSetLayout"))?,
-        );
+        let set_count = layout.keys().map(|&(set, _)| set + 1).max().unwrap_or(0);
+        check_limit(
+            gpu,
+            "descriptor sets",
+            set_count.into(),
+            gpu.limits.max_bound_descriptor_sets.into(),
+        )?;
+        let mut set_layouts = Vec::new();
+        for set in 0..set_count {
+            let bindings: Vec<vk::DescriptorSetLayoutBinding> = layout
+                .range((set, 0)..=(set, u32::MAX))
+                .map(|(&(_, binding), &(kind, count))| {
+                    vk::DescriptorSetLayoutBinding::default()
+                        .binding(binding)
+                        .descriptor_type(descriptor_type(kind))
+                        .descriptor_count(count)
+                        .stage_flags(stages)
+                })
+                .collect();
+            let set_info = vk::DescriptorSetLayoutCreateInfo::default().bindings(&bindings);
+            // SAFETY: valid device and create info.
+            set_layouts.push(
+                gpu.own(
+                    unsafe { gpu.device.create_descriptor_set_layout(&set_info, None) }
+                        .map_err(vk_err("vkCreateDescriptorSetLayout"))?,
+                ),
+            );
+        }
         let ranges = [vk::PushConstantRange::default()
             .stage_flags(stages)
             .offset(0)
             .size(push.len() as u32)];
-        let set_layouts = [set_layout];
         let mut layout_info = vk::PipelineLayoutCreateInfo::default().set_layouts(&set_layouts);
         if !push.is_empty() {
             layout_info = layout_info.push_constant_ranges(&ranges);
         }
         // SAFETY: valid device and create info.
-        let layout = gpu.own(
+        let pipeline_layout = gpu.own(
             unsafe { gpu.device.create_pipeline_layout(&layout_info, None) }
                 .map_err(vk_err("vkCreatePipelineLayout"))?,
         );
-        let set = if buffers.is_empty() {
-            None
+        let sets = if set_layouts.is_empty() {
+            Vec::new()
         } else {
-            Some(write_set(gpu, set_layout, desc, &buffers)?)
+            write_sets(gpu, &set_layouts, &layout, desc, &buffers)?
         };
         Ok(Bindings {
-            layout,
-            set,
+            layout: pipeline_layout,
+            sets,
             push,
             stages,
             buffers,
         })
     }
 
-    /// Binds the set and pushes the constants into `cmd`.
+    /// Binds the sets (with their dynamic offsets) and pushes the
+    /// constants into `cmd`.
     pub fn record(&self, gpu: &Gpu, cmd: vk::CommandBuffer, point: vk::PipelineBindPoint) {
-        // SAFETY: `cmd` is recording; the set and layout match.
+        // SAFETY: `cmd` is recording; the sets and layout match.
         unsafe {
-            if let Some(set) = self.set {
-                gpu.device
-                    .cmd_bind_descriptor_sets(cmd, point, self.layout, 0, &[set], &[]);
+            for (i, (set, offsets)) in self.sets.iter().enumerate() {
+                gpu.device.cmd_bind_descriptor_sets(
+                    cmd,
+                    point,
+                    self.layout,
+                    i as u32,
+                    &[*set],
+                    offsets,
+                );
             }
             if !self.push.is_empty() {
                 gpu.device
@@ -136,47 +204,54 @@ fn check_limit(
     Ok(())
 }
 
-fn write_set(
+/// Allocates one descriptor set per layout and writes every buffer into
+/// its set; returns each set with its dynamic offsets in binding, then
+/// element order (the order vkCmdBindDescriptorSets takes them).
+fn write_sets(
     gpu: &mut Gpu,
-    set_layout: vk::DescriptorSetLayout,
+    set_layouts: &[vk::DescriptorSetLayout],
+    layout: &BTreeMap<(u32, u32), (BufferKind, u32)>,
     desc: &RunDescription,
-    buffers: &[(u32, HostBuffer)],
-) -> Result<vk::DescriptorSet, ReferenceError> {
-    let count = |kind| desc.buffers.iter().filter(|b| b.kind == kind).count() as u32;
-    let sizes: Vec<vk::DescriptorPoolSize> = [
-        (BufferKind::Storage, vk::DescriptorType::STORAGE_BUFFER),
-        (BufferKind::Uniform, vk::DescriptorType::UNIFORM_BUFFER),
-    ]
-    .into_iter()
-    .filter(|(k, _)| count(*k) > 0)
-    .map(|(k, ty)| {
-        vk::DescriptorPoolSize::default()
-            .ty(ty)
-            .descriptor_count(count(k))
-    })
-    .collect();
+    buffers: &[HostBuffer],
+) -> Result<Vec<(vk::DescriptorSet, Vec<u32>)>, ReferenceError> {
+    let mut per_type: BTreeMap<i32, u32> = BTreeMap::new();
+    for &(kind, count) in layout.values() {
+        *per_type.entry(descriptor_type(kind).as_raw()).or_default() += count;
+    }
+    let sizes: Vec<vk::DescriptorPoolSize> = per_type
+        .iter()
+        .map(|(&ty, &n)| {
+            vk::DescriptorPoolSize::default()
+                .ty(vk::DescriptorType::from_raw(ty))
+                .descriptor_count(n)
+        })
+        .collect();
     let pool_info = vk::DescriptorPoolCreateInfo::default()
-        .max_sets(1)
+        .max_sets(set_layouts.len() as u32)
         .pool_sizes(&sizes);
     // SAFETY: valid device and create info.
     let pool = gpu.own(
         unsafe { gpu.device.create_descriptor_pool(&pool_info, None) }
             .map_err(vk_err("vkCreateDescriptorPool"))?,
     );
-    let layouts = [set_layout];
     let alloc = vk::DescriptorSetAllocateInfo::default()
         .descriptor_pool(pool)
-        .set_layouts(&layouts);
-    // SAFETY: the pool has room for exactly this set.
-    let set = unsafe { gpu.device.allocate_descriptor_sets(&alloc) }
-        .map_err(vk_err("vkAllocateDescriptorSets"))?[0];
-    let infos: Vec<[vk::DescriptorBufferInfo; 1]> = buffers
+        .set_layouts(set_layouts);
+    // SAFETY: the pool has room for exactly these sets.
+    let sets = unsafe { gpu.device.allocate_descriptor_sets(&alloc) }
+        .map_err(vk_err("vkAllocateDescriptorSets"))?;
+    let infos: Vec<[vk::DescriptorBufferInfo; 1]> = desc
+        .buffers
         .iter()
-        .map(|(_, b)| {
+        .zip(buffers)
+        .map(|(d, b)| {
+            // A dynamic descriptor starts at 0; its offset comes at bind.
+            let offset = if d.kind.is_dynamic() { 0 } else { d.offset };
+            let range = d.range.unwrap_or(b.size - d.offset);
             [vk::DescriptorBufferInfo::default()
                 .buffer(b.buffer)
-                .offset(0)
-                .range(vk::WHOLE_SIZE)]
+                .offset(offset)
+                .range(range)]
         })
         .collect();
     let writes: Vec<vk::WriteDescriptorSet> = desc
@@ -185,16 +260,33 @@ fn write_set(
         .zip(&infos)
         .map(|(b, info)| {
             vk::WriteDescriptorSet::default()
-                .dst_set(set)
+                .dst_set(sets[b.set as usize])
                 .dst_binding(b.binding)
-                .descriptor_type(match b.kind {
-                    BufferKind::Storage => vk::DescriptorType::STORAGE_BUFFER,
-                    BufferKind::Uniform => vk::DescriptorType::UNIFORM_BUFFER,
-                })
+                .dst_array_element(b.element)
+                .descriptor_type(descriptor_type(b.kind))
                 .buffer_info(info)
         })
         .collect();
-    // SAFETY: every write names a binding of the set's layout and a live buffer.
+    // SAFETY: every write names a binding of its set's layout and a live
+    // buffer.
     unsafe { gpu.device.update_descriptor_sets(&writes, &[]) };
-    Ok(set)
+    let mut dynamic: BTreeMap<(u32, u32, u32), u32> = BTreeMap::new();
+    for b in desc.buffers.iter().filter(|b| b.kind.is_dynamic()) {
+        let offset = u32::try_from(b.offset).map_err(|_| ReferenceError::TooLarge {
+            what: what(b),
+            bytes: b.offset,
+        })?;
+        dynamic.insert((b.set, b.binding, b.element), offset);
+    }
+    Ok(sets
+        .into_iter()
+        .enumerate()
+        .map(|(i, set)| {
+            let offsets = dynamic
+                .range((i as u32, 0, 0)..=(i as u32, u32::MAX, u32::MAX))
+                .map(|(_, &o)| o)
+                .collect();
+            (set, offsets)
+        })
+        .collect())
 }

@@ -56,6 +56,10 @@ pub struct ShaderRef {
     pub entry: String,
 }
 
+fn is_zero<T: Default + PartialEq>(n: &T) -> bool {
+    *n == T::default()
+}
+
 fn default_entry() -> String {
     "main".into()
 }
@@ -92,14 +96,34 @@ pub enum FrontFace {
 pub enum BufferKind {
     Storage,
     Uniform,
+    /// VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC: `offset` is the dynamic
+    /// offset given when the set is bound.
+    StorageDynamic,
+    /// VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC.
+    UniformDynamic,
+}
+
+impl BufferKind {
+    /// A storage buffer (dynamic or not), as the shader sees it.
+    pub fn is_storage(self) -> bool {
+        matches!(self, BufferKind::Storage | BufferKind::StorageDynamic)
+    }
+
+    pub fn is_dynamic(self) -> bool {
+        matches!(
+            self,
+            BufferKind::StorageDynamic | BufferKind::UniformDynamic
+        )
+    }
 }
 
 impl BufferKind {
     /// The most bytes a buffer of this kind may hold (docs/RUNS.md).
     pub fn limit(self) -> u64 {
-        match self {
-            BufferKind::Storage => spvsass_sim::MAX_STORAGE_BUFFER_BYTES,
-            BufferKind::Uniform => spvsass_sim::MAX_UNIFORM_BUFFER_BYTES,
+        if self.is_storage() {
+            spvsass_sim::MAX_STORAGE_BUFFER_BYTES
+        } else {
+            spvsass_sim::MAX_UNIFORM_BUFFER_BYTES
         }
     }
 }
@@ -111,8 +135,21 @@ pub const PUSH_CONSTANT_LIMIT: u64 = spvsass_backend::abi::PUSH_CONSTANT_BYTES a
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct BufferDescription {
+    /// The descriptor set (default 0).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub set: u32,
     pub binding: u32,
+    /// The array element of a descriptor-array binding (default 0).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub element: u32,
     pub kind: BufferKind,
+    /// Where the descriptor's range starts in the buffer: the descriptor's
+    /// offset, or the dynamic offset of a dynamic kind (default 0).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub offset: u64,
+    /// The descriptor's range in bytes (default: to the end).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub range: Option<u64>,
     /// The initial bytes: the pieces laid end to end.
     pub contents: Vec<Data>,
     /// Report the buffer's bytes after the run.
@@ -177,10 +214,49 @@ impl RunDescription {
         if self.groups.contains(&0) {
             return Err(DescriptionError::ZeroGroups(self.groups));
         }
-        let mut bindings: Vec<u32> = self.buffers.iter().map(|b| b.binding).collect();
+        let mut bindings: Vec<(u32, u32, u32)> = self
+            .buffers
+            .iter()
+            .map(|b| (b.set, b.binding, b.element))
+            .collect();
         bindings.sort_unstable();
         if let Some(w) = bindings.windows(2).find(|w| w[0] == w[1]) {
-            return Err(DescriptionError::DuplicateBinding(w[0]));
+            let (set, binding, element) = w[0];
+            return Err(DescriptionError::DuplicateBinding {
+                set,
+                binding,
+                element,
+            });
+        }
+        // Elements of an array binding are all given: a shader indexing the
+        // array statically uses every element (no partially bound arrays).
+        for w in bindings.windows(2) {
+            let ((s0, b0, e0), (s1, b1, e1)) = (w[0], w[1]);
+            let first = if (s0, b0) == (s1, b1) { e0 + 1 } else { 0 };
+            if e1 != first {
+                return Err(DescriptionError::MissingElement {
+                    set: s1,
+                    binding: b1,
+                    element: first,
+                });
+            }
+        }
+        if let Some(&(set, binding, _)) = bindings.first().filter(|f| f.2 != 0) {
+            return Err(DescriptionError::MissingElement {
+                set,
+                binding,
+                element: 0,
+            });
+        }
+        for b in &self.buffers {
+            let same = |o: &&BufferDescription| o.set == b.set && o.binding == b.binding;
+            if let Some(o) = self.buffers.iter().filter(same).find(|o| o.kind != b.kind) {
+                return Err(DescriptionError::MixedKinds {
+                    set: b.set,
+                    binding: b.binding,
+                    kinds: format!("{:?} and {:?}", b.kind, o.kind),
+                });
+            }
         }
         let s = &self.stages;
         match (&s.compute, &s.task, &s.mesh) {
@@ -344,7 +420,25 @@ mod tests {
                         {"binding": 2, "kind": "storage", "contents": [{"zero": 4}]},
                         {"binding": 2, "kind": "uniform", "contents": [{"zero": 4}]}]"#,
                 ),
-                DescriptionError::DuplicateBinding(2),
+                DescriptionError::DuplicateBinding {
+                    set: 0,
+                    binding: 2,
+                    element: 0,
+                },
+            ),
+            (
+                with(
+                    COMPUTE,
+                    r#", "buffers": [
+                        {"set": 1, "binding": 2, "kind": "storage", "contents": [{"zero": 4}]},
+                        {"set": 1, "binding": 2, "element": 1, "kind": "uniform",
+                         "contents": [{"zero": 4}]}]"#,
+                ),
+                DescriptionError::MixedKinds {
+                    set: 1,
+                    binding: 2,
+                    kinds: "Storage and Uniform".into(),
+                },
             ),
         ];
         for (json, want) in cases {

@@ -475,7 +475,14 @@ fn create_device(
         .shader_int16(on(have10.shader_int16))
         .shader_float64(on(have10.shader_float64))
         .fragment_stores_and_atomics(on(have10.fragment_stores_and_atomics))
-        .vertex_pipeline_stores_and_atomics(on(have10.vertex_pipeline_stores_and_atomics));
+        .vertex_pipeline_stores_and_atomics(on(have10.vertex_pipeline_stores_and_atomics))
+        // Dynamic indices into descriptor arrays.
+        .shader_storage_buffer_array_dynamic_indexing(on(
+            have10.shader_storage_buffer_array_dynamic_indexing
+        ))
+        .shader_uniform_buffer_array_dynamic_indexing(on(
+            have10.shader_uniform_buffer_array_dynamic_indexing
+        ));
     let mut want11 = vk::PhysicalDeviceVulkan11Features::default()
         .multiview(multiview)
         .storage_buffer16_bit_access(on(have11.storage_buffer16_bit_access))
@@ -490,7 +497,16 @@ fn create_device(
         .vulkan_memory_model(on(have12.vulkan_memory_model))
         .vulkan_memory_model_device_scope(on(have12.vulkan_memory_model_device_scope))
         .shader_buffer_int64_atomics(on(have12.shader_buffer_int64_atomics))
-        .shader_shared_int64_atomics(on(have12.shader_shared_int64_atomics));
+        .shader_shared_int64_atomics(on(have12.shader_shared_int64_atomics))
+        // Descriptor indexing: runtime-sized and non-uniformly indexed
+        // descriptor arrays.
+        .runtime_descriptor_array(on(have12.runtime_descriptor_array))
+        .shader_storage_buffer_array_non_uniform_indexing(on(
+            have12.shader_storage_buffer_array_non_uniform_indexing
+        ))
+        .shader_uniform_buffer_array_non_uniform_indexing(on(
+            have12.shader_uniform_buffer_array_non_uniform_indexing
+        ));
     let mut want13 = vk::PhysicalDeviceVulkan13Features::default()
         .maintenance4(on(have13.maintenance4))
         .subgroup_size_control(on(have13.subgroup_size_control))

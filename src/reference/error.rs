@@ -23,8 +23,26 @@ pub enum DescriptionError {
     ViewMaskForCompute,
     #[error("workgroup counts {0:?} must all be at least 1")]
     ZeroGroups([u32; 3]),
-    #[error("binding {0} is given twice")]
-    DuplicateBinding(u32),
+    #[error("set {set} binding {binding} element {element} is given twice")]
+    DuplicateBinding {
+        set: u32,
+        binding: u32,
+        element: u32,
+    },
+    #[error(
+        "set {set} binding {binding}: array element {element} is not given (descriptor arrays are bound whole)"
+    )]
+    MissingElement {
+        set: u32,
+        binding: u32,
+        element: u32,
+    },
+    #[error("set {set} binding {binding} holds buffers of two kinds ({kinds})")]
+    MixedKinds {
+        set: u32,
+        binding: u32,
+        kinds: String,
+    },
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -76,6 +94,12 @@ pub enum ReferenceError {
     Output(#[from] crate::output_files::OutputError),
     #[error("{what} is empty (Vulkan buffers need at least 4 bytes)")]
     EmptyBuffer { what: String },
+    #[error("{what}: offset {offset} is not a multiple of the device's alignment {align}")]
+    OffsetAlignment {
+        what: String,
+        offset: u64,
+        align: u64,
+    },
     #[error("{path}: not a SPIR-V module: {reason}")]
     InvalidSpirv { path: PathBuf, reason: String },
     #[error("{path}: no {model} entry point named `{entry}`")]
@@ -94,7 +118,6 @@ pub enum ReferenceError {
         kind_name(*declared),
         match given {
             Some(k) => format!("the run binds a {} buffer there", kind_name(*k)),
-            None if *set != 0 => "a run binds set 0 only".to_owned(),
             None => "the run binds none there".to_owned(),
         }
     )]
@@ -152,6 +175,8 @@ fn kind_name(kind: super::description::BufferKind) -> &'static str {
     match kind {
         super::description::BufferKind::Storage => "storage",
         super::description::BufferKind::Uniform => "uniform",
+        super::description::BufferKind::StorageDynamic => "dynamic storage",
+        super::description::BufferKind::UniformDynamic => "dynamic uniform",
     }
 }
 

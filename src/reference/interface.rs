@@ -84,8 +84,8 @@ impl Spirv {
     }
 
     /// Checks that `desc` binds every buffer a function of the module
-    /// uses, at its binding and of its kind (storage or uniform), in
-    /// descriptor set 0, the only set a run has.
+    /// uses, at its set and binding and of its kind (storage or uniform,
+    /// dynamic or not).
     pub fn check_buffers(&self, desc: &RunDescription) -> Result<(), ReferenceError> {
         for (id, set, binding, kind) in self.used_buffers() {
             let problem = |given: Option<BufferKind>| ReferenceError::BufferInterface {
@@ -96,12 +96,15 @@ impl Spirv {
                 declared: kind,
                 given,
             };
-            if set != 0 {
-                return Err(problem(None));
-            }
-            match desc.buffers.iter().find(|b| b.binding == binding) {
+            let given = desc
+                .buffers
+                .iter()
+                .find(|b| b.set == set && b.binding == binding);
+            match given {
                 None => return Err(problem(None)),
-                Some(b) if b.kind != kind => return Err(problem(Some(b.kind))),
+                Some(b) if b.kind.is_storage() != kind.is_storage() => {
+                    return Err(problem(Some(b.kind)));
+                }
                 Some(_) => {}
             }
         }

@@ -85,7 +85,7 @@ pub fn buffers(
     bindings: &Bindings,
 ) -> Result<Vec<BufferResult>, ReferenceError> {
     let mut out = Vec::new();
-    for (d, (binding, buffer)) in desc.buffers.iter().zip(&bindings.buffers) {
+    for (d, buffer) in desc.buffers.iter().zip(&bindings.buffers) {
         if !d.read_back {
             continue;
         }
@@ -95,7 +95,9 @@ pub fn buffers(
             .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
             .collect();
         out.push(BufferResult {
-            binding: *binding,
+            set: d.set,
+            binding: d.binding,
+            element: d.element,
             words,
         });
     }

@@ -63,8 +63,18 @@ pub struct Statistics {
 /// A buffer's bytes after the run, as little-endian 32-bit words.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BufferResult {
+    /// The descriptor set (0 when absent, as in captures made before sets).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub set: u32,
     pub binding: u32,
+    /// The array element (0 when absent).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub element: u32,
     pub words: Vec<u32>,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 /// Where the image is and how it is laid out: `layers` layers one after the
@@ -100,12 +110,19 @@ impl Capture {
         Some([p[0], p[1], p[2], p[3]])
     }
 
-    /// The words of the buffer at `binding`, if it was read back.
+    /// The words of the buffer at `binding` of set 0 (element 0), if it
+    /// was read back.
     pub fn buffer(&self, binding: u32) -> Option<&[u32]> {
+        self.buffer_at(0, binding, 0)
+    }
+
+    /// The words of the buffer at `set`, `binding`, array `element`, if it
+    /// was read back.
+    pub fn buffer_at(&self, set: u32, binding: u32, element: u32) -> Option<&[u32]> {
         self.result
             .buffers
             .iter()
-            .find(|b| b.binding == binding)
+            .find(|b| (b.set, b.binding, b.element) == (set, binding, element))
             .map(|b| b.words.as_slice())
     }
 
@@ -201,10 +218,20 @@ mod tests {
                     fragment_shader_invocations: Some(6),
                     ..Default::default()
                 },
-                buffers: vec![BufferResult {
-                    binding: 3,
-                    words: vec![1, u32::MAX],
-                }],
+                buffers: vec![
+                    BufferResult {
+                        set: 0,
+                        binding: 3,
+                        element: 0,
+                        words: vec![1, u32::MAX],
+                    },
+                    BufferResult {
+                        set: 2,
+                        binding: 1,
+                        element: 4,
+                        words: vec![7],
+                    },
+                ],
                 image: Some(ImageResult {
                     file: IMAGE_FILE.into(),
                     width,

@@ -3,6 +3,8 @@
 
 use std::path::PathBuf;
 
+pub mod res_sets;
+
 /// The bundled test shaders (tests/shaders/NAME.spv).
 pub const SHADERS: &[&str] = &[
     "point.mesh",

@@ -395,6 +395,7 @@ impl Assembled {
             sph: None,
             gs_sph: None,
             code: crate::program::encode(&self.instrs)?,
+            resources: Vec::new(),
         })
     }
 }

@@ -1,7 +1,9 @@
 //! Loads and stores through pointers into memory: storage buffers (LDG/STG
-//! at a 64-bit address: the buffer's base from the root table plus the
-//! access chain's byte offset), uniform buffers and push constants (LDC
-//! from their constant banks, see `abi.rs`), shared memory (LDS/STS) and
+//! at a 64-bit address: the buffer's base from the root table or its
+//! descriptor, `descriptors.rs`, plus the access chain's byte offset),
+//! uniform buffers and push constants (LDC from their constant banks, see
+//! `abi.rs`; uniform buffers beyond the banks' reach like storage
+//! buffers), shared memory (LDS/STS) and
 //! function or private variables that were not promoted to SSA values
 //! (LDL/STL, per-lane local memory).
 //!
@@ -12,14 +14,16 @@
 //! by one 64- or 128-bit load or store in an aligned register group;
 //! constant banks are read a word at a time.
 
+use super::descriptors::{BufferRef, DescIndex, buffer_binding};
 use super::mem_layout::{child, scalars, size_align};
 use super::places::{Place, Step};
 use super::{Comp, Isel};
 use crate::abi;
+use crate::binary::{Resource, ResourceAccess};
 use crate::error::{BackendError, spirv_opcode};
 use crate::isa::{
-    Dst, Instr, IntCmp, MemSize, MemSpace, Op, OpIAdd3, OpIMad, OpLd, OpLdc, OpMov, OpSt, Reg,
-    RegFile, Src, SrcRef,
+    Dst, Instr, IntCmp, MemSize, MemSpace, Op, OpIAdd3, OpIMad, OpLd, OpLdc, OpSt, Reg, RegFile,
+    Src,
 };
 use rustc_hash::FxHashMap;
 use spvsass_frontend::ir::{
@@ -90,9 +94,9 @@ impl MemPlan {
 /// The memory an access goes to.
 #[derive(Clone, Copy)]
 enum Target {
-    /// A storage buffer of set 0.
+    /// A storage buffer, or a uniform buffer read with global loads.
     Global {
-        binding: u32,
+        buffer: BufferRef,
     },
     /// A constant bank, from byte `base` on, `limit` bytes long.
     Const {
@@ -189,34 +193,60 @@ impl Isel<'_> {
         }
     }
 
-    fn target(&self, var: GlobalVar, inst: &InstData) -> Result<Target, BackendError> {
+    /// The memory `place` is in, the type its path starts from and how
+    /// many of its steps were used: the first step into a descriptor
+    /// array picks the descriptor.
+    fn target(
+        &self,
+        place: &Place,
+        inst: &InstData,
+    ) -> Result<(Target, TypeId, usize), BackendError> {
+        let var = place.var;
         let data = &self.sh.globals[var];
-        let binding = || -> Result<u32, BackendError> {
-            match (data.descriptor_set, data.binding) {
-                (Some(0), Some(b)) if b < abi::MAX_BINDINGS => Ok(b),
-                (set, b) => {
-                    let num = |n: Option<u32>| n.map_or("(none)".to_string(), |n| n.to_string());
-                    Err(self.mem_error(
-                        format!(
-                            "a buffer at descriptor set {} binding {} (only set 0, bindings 0..{})",
-                            num(set),
-                            num(b),
-                            abi::MAX_BINDINGS
-                        ),
-                        inst,
-                    ))
+        let (class, mut ty) = (data.class, data.ty);
+        let mut skip = 0;
+        let target = match class {
+            StorageClass::StorageBuffer | StorageClass::Uniform => {
+                let b = buffer_binding(self.sh, data).ok_or_else(|| {
+                    self.mem_error("a buffer without a DescriptorSet and Binding".into(), inst)
+                })?;
+                let Resource {
+                    set,
+                    binding,
+                    array,
+                    access,
+                    ..
+                } = b.resource;
+                ty = b.block;
+                // A descriptor array: the first index picks the element.
+                let index = match array {
+                    None => DescIndex::Const(0),
+                    Some(_) => {
+                        skip = 1;
+                        let step = place.path.first().ok_or_else(|| {
+                            self.mem_error("an access to a whole descriptor array".into(), inst)
+                        })?;
+                        DescIndex::of(*step)
+                    }
+                };
+                match access {
+                    ResourceAccess::ConstantBank(bank) => Target::Const {
+                        bank,
+                        base: 0,
+                        limit: 1 << 16,
+                    },
+                    ResourceAccess::RootTable => Target::Global {
+                        buffer: BufferRef::Root { binding },
+                    },
+                    ResourceAccess::Descriptor => Target::Global {
+                        buffer: BufferRef::Set {
+                            set,
+                            binding,
+                            index,
+                        },
+                    },
                 }
             }
-        };
-        Ok(match data.class {
-            StorageClass::StorageBuffer => Target::Global {
-                binding: binding()?,
-            },
-            StorageClass::Uniform => Target::Const {
-                bank: abi::uniform_bank(binding()?).expect("binding was checked"),
-                base: 0,
-                limit: 1 << 16,
-            },
             StorageClass::PushConstant => Target::Const {
                 bank: abi::ROOT_BANK,
                 base: u32::from(abi::PUSH_CONSTANTS),
@@ -232,18 +262,24 @@ impl Isel<'_> {
                 base: self.mem.offsets[&var] + self.copy * self.mem.local_copy_bytes(),
             },
             class => return Err(self.mem_error(format!("accesses to {class:?} memory"), inst)),
-        })
+        };
+        Ok((target, ty, skip))
     }
 
     /// Walks the access chain: constant steps add to the constant offset,
     /// dynamic ones add `index * stride` to a register (IMAD).
-    fn address(&mut self, place: &Place, inst: &InstData) -> Result<Addressed, BackendError> {
+    fn address(
+        &mut self,
+        place: &Place,
+        start: (TypeId, usize),
+        inst: &InstData,
+    ) -> Result<Addressed, BackendError> {
         let sh = self.sh;
-        let mut ty = sh.globals[place.var].ty;
+        let (mut ty, skip) = start;
         let mut konst = 0u32;
         let mut dynamic: Option<Src> = None;
         let mut dyn_align = MAX_VECTOR_BYTES;
-        for step in &place.path {
+        for step in &place.path[skip..] {
             let index = match step {
                 Step::Const(i) => Comp::Const(*i),
                 Step::Dyn(v) => self.value_comp(*v)?,
@@ -331,55 +367,6 @@ impl Isel<'_> {
         first
     }
 
-    /// The 64-bit address `base + dynamic` in a register pair, the base
-    /// read straight from the root table as a constant-bank operand (as
-    /// ptxas reads kernel parameters), so no register holds it between
-    /// accesses. Without an add-with-carry in the ISA yet, the carry is a
-    /// compare: the low sum is below the addend exactly when it wrapped.
-    fn global_address(&mut self, binding: u32, dynamic: Option<Src>) -> Src {
-        let at = abi::buffer_address(binding).expect("binding was checked");
-        let word = |offset: u16| Src {
-            src: SrcRef::CBuf {
-                bank: abi::ROOT_BANK,
-                offset,
-            },
-            neg: false,
-            abs: false,
-        };
-        let pair = self.new_group(2);
-        let Some(off) = dynamic else {
-            for (k, offset) in [at, at + 4].into_iter().enumerate() {
-                self.alu_to(
-                    Op::Mov(OpMov {
-                        dst: Dst::None,
-                        src: word(offset),
-                    }),
-                    pair + k as u32,
-                );
-            }
-            return Src::reg(Reg::Virt(pair));
-        };
-        self.alu_to(
-            Op::IAdd3(OpIAdd3 {
-                dst: Dst::None,
-                srcs: [off, word(at), Src::ZERO],
-            }),
-            pair,
-        );
-        let no_wrap = self.int_cmp(IntCmp::Ge, false, Src::reg(Reg::Virt(pair)), off);
-        // SEL takes its immediate second: carry = no wrap ? 0 : 1.
-        let carry = self.select(no_wrap, Src::ZERO, Src::imm(1));
-        let carry = self.reg_or_zero(carry);
-        self.alu_to(
-            Op::IAdd3(OpIAdd3 {
-                dst: Dst::None,
-                srcs: [carry, word(at + 4), Src::ZERO],
-            }),
-            pair + 1,
-        );
-        Src::reg(Reg::Virt(pair))
-    }
-
     /// The address operand and the offset base of a shared, local or
     /// constant access: the dynamic register or RZ.
     fn offset_reg(dynamic: Option<Src>) -> Src {
@@ -402,8 +389,8 @@ impl Isel<'_> {
         range: Option<Range<usize>>,
         inst: &InstData,
     ) -> Result<Vec<Comp>, BackendError> {
-        let target = self.target(place.var, inst)?;
-        let a = self.address(place, inst)?;
+        let (target, ty, skip) = self.target(place, inst)?;
+        let a = self.address(place, (ty, skip), inst)?;
         let parts = self.leaf_scalars(&a, inst)?;
         let parts = match range {
             Some(r) => parts.get(r).unwrap_or_default().to_vec(),
@@ -424,7 +411,7 @@ impl Isel<'_> {
             Target::Local { base } => (MemSpace::Local, base),
         };
         let addr = match target {
-            Target::Global { binding } => self.global_address(binding, a.dynamic),
+            Target::Global { buffer } => self.buffer_address(buffer, a.dynamic, inst)?,
             _ => Self::offset_reg(a.dynamic),
         };
         let mut comps = Vec::with_capacity(parts.len());
@@ -523,7 +510,7 @@ impl Isel<'_> {
         place: &Place,
         inst: &InstData,
     ) -> Result<AtomicWord, BackendError> {
-        let target = self.target(place.var, inst)?;
+        let (target, ty, skip) = self.target(place, inst)?;
         let (space, base) = match target {
             Target::Global { .. } => (MemSpace::Global, 0),
             Target::Shared { base } => (MemSpace::Shared, base),
@@ -532,7 +519,7 @@ impl Isel<'_> {
                 return Err(self.mem_error(format!("atomics on {class:?} memory"), inst));
             }
         };
-        let a = self.address(place, inst)?;
+        let a = self.address(place, (ty, skip), inst)?;
         let parts = self.leaf_scalars(&a, inst)?;
         let wide = matches!(
             self.sh.types[a.leaf],
@@ -561,7 +548,7 @@ impl Isel<'_> {
             ));
         }
         let addr = match target {
-            Target::Global { binding } => self.global_address(binding, a.dynamic),
+            Target::Global { buffer } => self.buffer_address(buffer, a.dynamic, inst)?,
             _ => Self::offset_reg(a.dynamic),
         };
         Ok(AtomicWord {
@@ -584,11 +571,11 @@ impl Isel<'_> {
         inst: &InstData,
     ) -> Result<Vec<Comp>, BackendError> {
         let place = super::places::resolve(self.sh, ptr, inst.spirv_id)?;
-        let Target::Global { binding } = self.target(place.var, inst)? else {
+        let (Target::Global { buffer }, ty, skip) = self.target(&place, inst)? else {
             let class = self.sh.globals[place.var].class;
             return Err(self.mem_error(format!("the length of an array in {class:?} memory"), inst));
         };
-        let a = self.address(&place, inst)?;
+        let a = self.address(&place, (ty, skip), inst)?;
         let sh = self.sh;
         let array = child(sh, a.leaf, member)
             .filter(|c| matches!(sh.types[c.ty], ir::Type::Array { len: None, .. }))
@@ -606,7 +593,7 @@ impl Isel<'_> {
             ));
         }
         let offset = a.konst.wrapping_add(array.offset);
-        let size = self.root_word(abi::buffer_size(binding).expect("binding was checked"));
+        let size = self.buffer_size(buffer, inst)?;
         let bytes = if offset == 0 {
             size
         } else {
@@ -637,7 +624,7 @@ impl Isel<'_> {
         range: Option<Range<usize>>,
         inst: &InstData,
     ) -> Result<(), BackendError> {
-        let target = self.target(place.var, inst)?;
+        let (target, ty, skip) = self.target(place, inst)?;
         let (space, base) = match target {
             Target::Global { .. } => (MemSpace::Global, 0),
             Target::Shared { base } => (MemSpace::Shared, base),
@@ -649,7 +636,7 @@ impl Isel<'_> {
                 });
             }
         };
-        let a = self.address(place, inst)?;
+        let a = self.address(place, (ty, skip), inst)?;
         let parts = self.leaf_scalars(&a, inst)?;
         let parts = match range {
             Some(r) => parts.get(r).unwrap_or_default().to_vec(),
@@ -667,7 +654,7 @@ impl Isel<'_> {
             });
         }
         let addr = match target {
-            Target::Global { binding } => self.global_address(binding, a.dynamic),
+            Target::Global { buffer } => self.buffer_address(buffer, a.dynamic, inst)?,
             _ => Self::offset_reg(a.dynamic),
         };
         for (start, n) in vector_chunks(&parts, base, a.dyn_align) {

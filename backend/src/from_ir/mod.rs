@@ -10,6 +10,7 @@ mod composite;
 mod compute;
 mod control;
 pub mod dce;
+mod descriptors;
 mod draw_ids;
 mod float16;
 mod float64;
@@ -44,6 +45,7 @@ mod unreachable;
 mod wide_div;
 mod wide_int;
 
+pub(crate) use descriptors::interface;
 pub(crate) use output_slots::clip_distance_count;
 
 use crate::abi;
@@ -110,6 +112,9 @@ pub(crate) struct Isel<'a> {
     const_regs: FxHashMap<(usize, u32), u32>,
     /// Constant 64-bit register pairs, moved once per block (mem_atomics.rs).
     const_pairs: FxHashMap<(usize, u64), u32>,
+    /// Buffer base addresses loaded from descriptors, per machine block
+    /// (`descriptors.rs`).
+    descriptor_bases: FxHashMap<descriptors::BaseKey, u32>,
     /// A task shader launches this mesh shader (the workgroup index is
     /// then read without SKEW).
     task_present: bool,
@@ -199,6 +204,7 @@ pub fn select(
         loop_bssy: FxHashMap::default(),
         const_regs: FxHashMap::default(),
         const_pairs: FxHashMap::default(),
+        descriptor_bases: FxHashMap::default(),
         task_present,
         workgroup_index: None,
         query_address: FxHashMap::default(),

@@ -210,6 +210,7 @@ pub fn mesh_binary(instrs: &[Instr], workgroup_size: [u32; 3], mesh: MeshState) 
         sph: None,
         code: code(instrs),
         gs_sph: None,
+        resources: Vec::new(),
     }
 }
 

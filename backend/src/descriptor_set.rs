@@ -1,0 +1,120 @@
+//! The memory of a descriptor set, as compiled code reads it and a driver
+//! (the simulator, `sim/src/descriptors.rs`) writes it; docs/ABI.md,
+//! "Descriptor sets", describes it and how it differs from NVK.
+//!
+//! ```text
+//! +0      binding table: for binding b = 0..n, a u32 at 4·b: the byte offset
+//!         (from the set's base) of the binding's first descriptor
+//! ...     padding to 16 bytes
+//! +T      the null descriptor (16 zero bytes): where absent bindings point
+//! +T+16   each binding's descriptors in binding order, DESCRIPTOR bytes
+//!         apart (array element i at the binding's offset + 16·i)
+//! ```
+//!
+//! A buffer descriptor (storage or uniform, dynamic or not) is its base
+//! address (u64, 16-byte aligned) at +0, its size in bytes (u32) at +8 and
+//! a reserved zero word at +12: NVK's `nvk_buffer_address`. Every
+//! descriptor takes one 16-byte slot whatever its kind.
+
+use std::collections::BTreeMap;
+
+/// Bytes of one binding-table entry.
+pub const TABLE_ENTRY: u32 = 4;
+/// Bytes between consecutive descriptors of a binding (one slot).
+pub const DESCRIPTOR: u32 = 16;
+/// Where a buffer descriptor holds its base address (u64).
+pub const BUFFER_ADDRESS: u32 = 0;
+/// Where a buffer descriptor holds its size in bytes (u32).
+pub const BUFFER_SIZE: u32 = 8;
+
+/// Where binding `binding`'s entry of the binding table is.
+pub fn table_entry(binding: u32) -> u32 {
+    TABLE_ENTRY * binding
+}
+
+/// One descriptor as a driver writes it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Descriptor {
+    /// An array element nothing was written to: all zero, so an access
+    /// through it faults at address 0.
+    #[default]
+    Null,
+    /// A storage or uniform buffer: the bound range's first byte (the
+    /// buffer's address plus the descriptor's offset and any dynamic
+    /// offset) and its size.
+    Buffer { address: u64, size: u32 },
+}
+
+impl Descriptor {
+    fn bytes(&self) -> [u8; DESCRIPTOR as usize] {
+        let mut b = [0; DESCRIPTOR as usize];
+        if let Descriptor::Buffer { address, size } = *self {
+            let (a, s) = (BUFFER_ADDRESS as usize, BUFFER_SIZE as usize);
+            b[a..a + 8].copy_from_slice(&address.to_le_bytes());
+            b[s..s + 4].copy_from_slice(&size.to_le_bytes());
+        }
+        b
+    }
+}
+
+/// The bytes of a set's memory holding `bindings` (each binding's
+/// descriptors by array element), with a binding table covering at least
+/// bindings `0..min_table` (bindings a shader may name but nothing binds
+/// point at the null descriptor).
+pub fn set_memory(bindings: &BTreeMap<u32, Vec<Descriptor>>, min_table: u32) -> Vec<u8> {
+    let entries = bindings
+        .keys()
+        .next_back()
+        .map_or(0, |&b| b + 1)
+        .max(min_table);
+    let table_end = (entries * TABLE_ENTRY).next_multiple_of(DESCRIPTOR);
+    let null = table_end;
+    let mut mem = vec![0u8; (null + DESCRIPTOR) as usize];
+    for b in 0..entries {
+        let at = table_entry(b) as usize;
+        mem[at..at + 4].copy_from_slice(&null.to_le_bytes());
+    }
+    for (&b, descriptors) in bindings {
+        let first = mem.len() as u32;
+        let at = table_entry(b) as usize;
+        mem[at..at + 4].copy_from_slice(&first.to_le_bytes());
+        for d in descriptors {
+            mem.extend_from_slice(&d.bytes());
+        }
+    }
+    mem
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn word(m: &[u8], at: u32) -> u32 {
+        let at = at as usize;
+        u32::from_le_bytes(m[at..at + 4].try_into().unwrap())
+    }
+
+    #[test]
+    fn bindings_are_found_through_the_table() {
+        let buf = |address| Descriptor::Buffer { address, size: 64 };
+        let set = BTreeMap::from([
+            (1, vec![buf(0x1_0000_0000)]),
+            (3, vec![Descriptor::Null, buf(0x2_0000_0000)]),
+        ]);
+        let m = set_memory(&set, 6);
+        // Six entries (24 bytes) padded to 32, the null descriptor at 32.
+        assert_eq!(word(&m, table_entry(0)), 32);
+        assert_eq!(word(&m, table_entry(2)), 32);
+        assert_eq!(word(&m, table_entry(5)), 32);
+        assert_eq!(&m[32..48], &[0; 16]);
+        let one = word(&m, table_entry(1));
+        assert_eq!(one, 48);
+        assert_eq!(word(&m, one + BUFFER_ADDRESS + 4), 1);
+        assert_eq!(word(&m, one + BUFFER_SIZE), 64);
+        let three = word(&m, table_entry(3));
+        assert_eq!(three, 64);
+        assert_eq!(&m[64..80], &[0; 16]);
+        assert_eq!(word(&m, three + DESCRIPTOR + BUFFER_ADDRESS + 4), 2);
+        assert_eq!(m.len(), 96);
+    }
+}

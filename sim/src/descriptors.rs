@@ -1,0 +1,220 @@
+//! The driver side of the resource ABI (`spvsass_backend::abi`,
+//! `descriptor_set`, docs/ABI.md): a dispatch's or draw's buffers mapped
+//! in global memory, their descriptors written into each set's memory and
+//! the sets' addresses into the root table, set 0's first sixteen
+//! bindings also into the root table's buffer entries and (uniform
+//! buffers) constant banks 1..=16, as the compiler's fast paths read them.
+
+use crate::dispatch::ComputeInputs;
+use crate::error::SimError;
+use crate::memory::Resources;
+use spvsass_backend::abi::{self, AbiError, RootTable};
+use spvsass_backend::binary::Resource;
+use spvsass_backend::descriptor_set::{Descriptor, set_memory};
+use std::collections::BTreeMap;
+
+/// Where a buffer is bound: descriptor set, binding and array element.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Slot {
+    pub set: u32,
+    pub binding: u32,
+    pub element: u32,
+}
+
+impl std::fmt::Display for Slot {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "set {} binding {}", self.set, self.binding)?;
+        if self.element != 0 {
+            write!(f, "[{}]", self.element)?;
+        }
+        Ok(())
+    }
+}
+
+/// What a descriptor says the buffer is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BufferKind {
+    Storage,
+    Uniform,
+}
+
+/// A buffer bound at any set, binding and array element.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BoundBuffer {
+    pub slot: Slot,
+    pub kind: BufferKind,
+    pub bytes: Vec<u8>,
+    /// Where the descriptor's range starts in the buffer: the descriptor's
+    /// offset plus any dynamic offset (a multiple of 16, as the compiler
+    /// assumes of buffer bases).
+    pub offset: u64,
+    /// The range's size; `None` to the end of the buffer.
+    pub range: Option<u64>,
+}
+
+/// Alignment the compiler assumes of every buffer base (docs/ABI.md).
+pub const OFFSET_ALIGN: u64 = 16;
+
+/// A uniform buffer in a constant bank shows at most this much.
+const BANK_BYTES: u64 = 1 << 16;
+
+/// Where [`bind`] mapped the buffers, for [`read_back`].
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Bases {
+    /// The storage buffers of `ComputeInputs::buffers`, by binding.
+    buffers: BTreeMap<u32, u64>,
+    /// The storage buffers of `ComputeInputs::bound`, by slot.
+    bound: BTreeMap<Slot, u64>,
+}
+
+/// Binds `inputs` as the ABI places them: every buffer mapped in global
+/// memory (`buffers` first, in binding order), each set's memory after
+/// them, the push constants, set addresses and set-0 entries in `root`,
+/// set-0 uniform buffers below binding 16 as constant banks. Each set's
+/// binding table covers the bindings the shaders `used` name, so one
+/// nothing is bound to reads the null descriptor (and faults at address
+/// 0). The caller writes `root` to the root bank once it holds the rest.
+pub(crate) fn bind(
+    inputs: ComputeInputs,
+    used: &[Resource],
+    root: &mut RootTable,
+    resources: &mut Resources,
+) -> Result<Bases, SimError> {
+    root.set_push_constants(&inputs.push_constants)?;
+    let plain = |kind| {
+        move |(binding, bytes): (u32, Vec<u8>)| BoundBuffer {
+            slot: Slot {
+                set: 0,
+                binding,
+                element: 0,
+            },
+            kind,
+            bytes,
+            offset: 0,
+            range: None,
+        }
+    };
+    let mut all: Vec<BoundBuffer> = inputs
+        .buffers
+        .into_iter()
+        .map(plain(BufferKind::Storage))
+        .collect();
+    let from_map = all.len();
+    all.extend(inputs.uniforms.into_iter().map(plain(BufferKind::Uniform)));
+    all.extend(inputs.bound);
+    let mut seen = std::collections::BTreeSet::new();
+    if let Some(twice) = all.iter().find(|b| !seen.insert(b.slot)) {
+        return Err(SimError::BoundTwice {
+            slot: twice.slot.to_string(),
+        });
+    }
+    // Sizes are checked before any buffer is mapped.
+    for b in &all {
+        let (kind, limit) = match b.kind {
+            BufferKind::Storage => ("storage", crate::memory::MAX_STORAGE_BUFFER_BYTES),
+            BufferKind::Uniform => ("uniform", crate::memory::MAX_UNIFORM_BUFFER_BYTES),
+        };
+        let bytes = b.bytes.len() as u64;
+        if bytes > limit {
+            return Err(SimError::BufferTooLarge {
+                kind,
+                binding: b.slot.binding,
+                bytes,
+                limit,
+            });
+        }
+    }
+    let mut bases = Bases::default();
+    let mut sets: BTreeMap<u32, BTreeMap<u32, Vec<Descriptor>>> = BTreeMap::new();
+    for (i, b) in all.into_iter().enumerate() {
+        let len = b.bytes.len() as u64;
+        let end = match b.range {
+            Some(r) => b.offset.checked_add(r),
+            None => Some(len),
+        };
+        let Some(end) = end.filter(|&e| b.offset <= e && e <= len) else {
+            return Err(SimError::BindingRange {
+                slot: b.slot.to_string(),
+                offset: b.offset,
+                range: b.range,
+                size: len,
+            });
+        };
+        if !b.offset.is_multiple_of(OFFSET_ALIGN) {
+            return Err(SimError::BindingOffset {
+                slot: b.slot.to_string(),
+                offset: b.offset,
+            });
+        }
+        if b.slot.set >= abi::MAX_SETS {
+            return Err(AbiError::Set(b.slot.set).into());
+        }
+        let size = end - b.offset;
+        let bank = (b.kind == BufferKind::Uniform).then(|| {
+            let bank_end = (b.offset + size.min(BANK_BYTES)) as usize;
+            b.bytes[b.offset as usize..bank_end].to_vec()
+        });
+        let base = resources.global.map(b.bytes);
+        let address = base + b.offset;
+        let Slot {
+            set,
+            binding,
+            element,
+        } = b.slot;
+        if set == 0 && element == 0 && binding < abi::MAX_BINDINGS {
+            root.set_buffer(binding, address, size)?;
+            if let (Some(bytes), Some(bank)) = (bank, abi::uniform_bank(binding)) {
+                resources.constants.set(bank, bytes);
+            }
+        }
+        let size = u32::try_from(size).map_err(|_| AbiError::BufferTooLarge { binding, size })?;
+        let descriptors = sets.entry(set).or_default().entry(binding).or_default();
+        if descriptors.len() <= element as usize {
+            descriptors.resize(element as usize + 1, Descriptor::Null);
+        }
+        descriptors[element as usize] = Descriptor::Buffer { address, size };
+        if b.kind == BufferKind::Storage {
+            if i < from_map {
+                bases.buffers.insert(binding, base);
+            } else {
+                bases.bound.insert(b.slot, base);
+            }
+        }
+    }
+    for r in used {
+        sets.entry(r.set).or_default();
+    }
+    for (set, bindings) in sets {
+        let table = used
+            .iter()
+            .filter(|r| r.set == set)
+            .map(|r| r.binding + 1)
+            .max()
+            .unwrap_or(0);
+        let address = resources.global.map(set_memory(&bindings, table));
+        root.set_set_address(set, address)?;
+    }
+    Ok(bases)
+}
+
+/// Every storage buffer's final contents: those of
+/// `ComputeInputs::buffers` by binding, those of `ComputeInputs::bound` by
+/// slot (whole buffers, not only the descriptors' ranges).
+pub(crate) fn read_back(
+    bases: &Bases,
+    resources: &Resources,
+) -> (BTreeMap<u32, Vec<u8>>, BTreeMap<Slot, Vec<u8>>) {
+    let bytes = |base: u64| resources.global.buffer(base).unwrap_or_default().to_vec();
+    (
+        bases
+            .buffers
+            .iter()
+            .map(|(&b, &base)| (b, bytes(base)))
+            .collect(),
+        bases
+            .bound
+            .iter()
+            .map(|(&s, &base)| (s, bytes(base)))
+            .collect(),
+    )
+}
