@@ -12,7 +12,7 @@
 //! by one 64- or 128-bit load or store in an aligned register group;
 //! constant banks are read a word at a time.
 
-use super::mem_layout::{child, scalars, size_align};
+use super::mem_layout::{chain_step, child, scalars, size_align, strided_scalars};
 use super::places::{Place, Step};
 use super::{Comp, Isel};
 use crate::abi;
@@ -116,6 +116,9 @@ pub(super) struct Addressed {
     pub dynamic: Option<Src>,
     /// A power of two the dynamic offset is a multiple of.
     pub dyn_align: u32,
+    /// The leaf is a column of a row-major matrix: a vector whose
+    /// components lie this many bytes apart (`mem_layout::chain_step`).
+    pub row_stride: Option<u32>,
 }
 
 /// The word an atomic works on (`Isel::atomic_word`).
@@ -243,14 +246,15 @@ impl Isel<'_> {
         let mut konst = 0u32;
         let mut dynamic: Option<Src> = None;
         let mut dyn_align = MAX_VECTOR_BYTES;
+        let mut row_stride = None;
         for step in &place.path {
             let index = match step {
                 Step::Const(i) => Comp::Const(*i),
                 Step::Dyn(v) => self.value_comp(*v)?,
             };
-            let c = match index {
-                Comp::Const(i) => child(sh, ty, i),
-                _ => child(sh, ty, 0),
+            let (c, next_row_stride) = match index {
+                Comp::Const(i) => chain_step(sh, ty, i, row_stride),
+                _ => chain_step(sh, ty, 0, row_stride),
             }
             .ok_or_else(|| {
                 self.mem_error(
@@ -277,12 +281,14 @@ impl Isel<'_> {
                 }
             }
             ty = c.ty;
+            row_stride = next_row_stride;
         }
         Ok(Addressed {
             leaf: ty,
             konst,
             dynamic,
             dyn_align,
+            row_stride,
         })
     }
 
@@ -292,7 +298,11 @@ impl Isel<'_> {
         inst: &InstData,
     ) -> Result<Vec<(u32, MemSize, Scalar)>, BackendError> {
         let mut out = Vec::new();
-        scalars(self.sh, a.leaf, a.konst, &mut out).ok_or_else(|| {
+        match a.row_stride {
+            Some(stride) => strided_scalars(self.sh, a.leaf, a.konst, stride, &mut out),
+            None => scalars(self.sh, a.leaf, a.konst, &mut out),
+        }
+        .ok_or_else(|| {
             self.mem_error(
                 format!("memory accesses to {}", self.sh.type_name(a.leaf)),
                 inst,
