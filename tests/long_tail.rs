@@ -333,3 +333,12 @@ fn small_type_holes() {
         );
     }
 }
+
+/// OpenCL.DebugInfo.100 (DXC's rich debug information) is ignored too.
+#[test]
+fn opencl_debug_info_is_ignored() {
+    let out = run_words("lt_opencl_debug_info.comp", &[], vec![0; 128]);
+    for i in 0..32u32 {
+        assert_eq!(out[i as usize], 3 * i, "o[{i}]");
+    }
+}

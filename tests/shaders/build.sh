@@ -58,6 +58,7 @@ SPVASM=(
     shaders/dxc_barrier_before_emit.task.spvasm
     shaders/dxc_counter_atomics.comp.spvasm
     shaders/lt_decoration_group.comp.spvasm
+    shaders/lt_opencl_debug_info.comp.spvasm
     shaders/opt_switch_merges.comp.spvasm
     shaders/phi_heavy_loop.comp.spvasm
     shaders/ptr_access_chain.comp.spvasm
