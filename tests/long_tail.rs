@@ -342,3 +342,15 @@ fn opencl_debug_info_is_ignored() {
         assert_eq!(out[i as usize], 3 * i, "o[{i}]");
     }
 }
+
+/// Null initialisers on compute shared variables: every invocation stores
+/// the initial value, then the workgroup waits at a barrier, so the second
+/// warp's initial stores cannot wipe out the first warp's atomics (the
+/// simulator runs a warp until it blocks).
+#[test]
+fn shared_variable_initialisers() {
+    let out = run_words("lt_shared_init.comp", &[], vec![0xee; 256]);
+    for (i, &o) in out[..64].iter().enumerate() {
+        assert_eq!(o, 64 + 0xffff, "o[{i}]");
+    }
+}

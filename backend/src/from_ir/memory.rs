@@ -36,7 +36,8 @@ pub struct MemPlan {
     pub shared_bytes: u32,
     /// Local memory per invocation, in bytes.
     pub local_bytes: u32,
-    /// Function and Private variables in memory with an initializer, by
+    /// Function, Private and (compute) Workgroup variables in memory with
+    /// an initializer, by
     /// the value (a constant of the entry block) they start with.
     pub initializers: FxHashMap<Value, Vec<GlobalVar>>,
 }
@@ -56,8 +57,13 @@ impl MemPlan {
                 StorageClass::Function | StorageClass::Private => &mut plan.local_bytes,
                 _ => continue,
             };
-            if let (Some(init), StorageClass::Function | StorageClass::Private) =
-                (data.initializer, data.class)
+            // Compute shared variables are initialised like private ones,
+            // each invocation storing the same value, then a barrier
+            // (`store_initializers`).
+            if let (
+                Some(init),
+                StorageClass::Function | StorageClass::Private | StorageClass::Workgroup,
+            ) = (data.initializer, data.class)
             {
                 plan.initializers.entry(init).or_default().push(var);
             } else if data.initializer.is_some() {
