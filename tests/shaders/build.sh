@@ -30,6 +30,26 @@ for src in "${SPIRV14[@]}"; do
     echo "built $out"
 done
 
+# Shaders rebuilt in another form over the above: for Vulkan 1.0 (storage
+# buffers as Uniform + BufferBlock), and with debug information (-gV:
+# NonSemantic.Shader.DebugInfo.100).
+VULKAN10=(shaders/lt_buffer_block.comp.glsl)
+for src in "${VULKAN10[@]}"; do
+    stage=$(basename "$src" .glsl); stage=${stage##*.}
+    out=${src%.glsl}.spv
+    glslangValidator -V --target-env vulkan1.0 -S "$stage" -o "$out" "$src" >/dev/null
+    spirv-val --target-env vulkan1.0 "$out"
+    echo "built $out"
+done
+DEBUG_INFO=(shaders/lt_debug_info.comp.glsl)
+for src in "${DEBUG_INFO[@]}"; do
+    stage=$(basename "$src" .glsl); stage=${stage##*.}
+    out=${src%.glsl}.spv
+    glslangValidator -V -gV --target-env vulkan1.3 -S "$stage" -o "$out" "$src" >/dev/null
+    spirv-val --target-env vulkan1.3 "$out"
+    echo "built $out"
+done
+
 # Hand-written SPIR-V assembly for other producers' idioms (DXC, Slang,
 # spirv-opt), assembled with spirv-as.
 SPVASM=(
@@ -37,6 +57,8 @@ SPVASM=(
     shaders/copy_logical.comp.spvasm
     shaders/dxc_barrier_before_emit.task.spvasm
     shaders/dxc_counter_atomics.comp.spvasm
+    shaders/lt_decoration_group.comp.spvasm
+    shaders/lt_opencl_debug_info.comp.spvasm
     shaders/opt_switch_merges.comp.spvasm
     shaders/phi_heavy_loop.comp.spvasm
     shaders/ptr_access_chain.comp.spvasm

@@ -632,6 +632,22 @@ impl Isel<'_> {
     pub(super) fn alu_inst(&mut self, inst: &InstData) -> Result<Vec<Comp>, BackendError> {
         use ir::Op as I;
         let per_comp = |this: &Self, v: ir::Value| this.value(v).cloned();
+        // A bitcast between component widths regroups the bits
+        // (bit_casts.rs).
+        if let I::Convert(ConvOp::Bitcast, a) = &inst.op {
+            let widths = (
+                self.scalar_of(*a),
+                inst.result.and_then(|r| self.scalar_of(r)),
+            );
+            if let (Some(from), Some(to)) = widths
+                && from.size() != to.size()
+                && from != Scalar::Bool
+                && to != Scalar::Bool
+            {
+                let x = per_comp(self, *a)?;
+                return Ok(self.regroup_bits(&x, from.size() * 8, to.size() * 8));
+            }
+        }
         if let Some(bits) = self.narrow_or_double_float(inst) {
             return self.float_width_inst(bits, inst);
         }

@@ -16,7 +16,7 @@ impl Isel<'_> {
         self.iadd_src(a, b)
     }
 
-    fn iadd_src(&mut self, a: Src, b: Src) -> Comp {
+    pub(super) fn iadd_src(&mut self, a: Src, b: Src) -> Comp {
         let (a, b) = if matches!(a.src, crate::isa::SrcRef::Imm(_)) {
             (b, a)
         } else {
@@ -48,7 +48,7 @@ impl Isel<'_> {
         self.iminmax(m, Comp::Const(hi as u32), true, true)
     }
 
-    fn bit_comp(&mut self, op: BitOp, a: Comp) -> Comp {
+    pub(super) fn bit_comp(&mut self, op: BitOp, a: Comp) -> Comp {
         let src = self.src_of(a);
         self.alu(Op::Bit(OpBit {
             dst: Dst::None,
@@ -63,6 +63,24 @@ impl Isel<'_> {
             UnaryOp::BitCount => self.bit_comp(BitOp::Popc, a),
             _ => self.bit_comp(BitOp::Brev, a),
         }
+    }
+
+    /// `a` shifted left or right by `s` (logical; 32 or more gives 0).
+    pub(super) fn shift(&mut self, a: Comp, s: Comp, right: bool) -> Comp {
+        self.shf(a, s, right)
+    }
+
+    /// The high (`high`) or low word of the pair `hi:lo` shifted left by
+    /// `s` (at most 32).
+    pub(super) fn funnel(&mut self, lo: Comp, s: Comp, hi: Comp, high: bool) -> Comp {
+        let (lo, s, hi) = (self.src_of(lo), self.src_of(s), self.src_of(hi));
+        self.alu(Op::Shf(OpShf {
+            dst: Dst::None,
+            srcs: [lo, s, hi],
+            right: false,
+            wrap: false,
+            high,
+        }))
     }
 
     fn shf(&mut self, a: Comp, s: Comp, right: bool) -> Comp {

@@ -7,8 +7,9 @@
 //! (docs/ISA.md); fma rounds twice (FFMA then F2F), which Vulkan allows
 //! (its fma precision is that of OpFMul followed by OpFAdd). Comparisons
 //! and conversions to integers are exact through f32. Sign operations act
-//! on bit 15. Other functions of f16 values are refused with their SPIR-V
-//! opcode and result id. See docs/ISA.md for why HADD2/HMUL2/HFMA2 are not
+//! on bit 15. Transcendental and geometric functions are their f32 forms
+//! rounded to f16. Other functions of f16 values (ldexp, frexp, modf) are
+//! refused with their SPIR-V opcode and result id. See docs/ISA.md for why HADD2/HMUL2/HFMA2 are not
 //! used.
 
 use super::{Comp, Isel};
@@ -57,6 +58,8 @@ impl Isel<'_> {
                 | BinaryOp::FSub
                 | BinaryOp::FMul
                 | BinaryOp::FDiv
+                | BinaryOp::FRem
+                | BinaryOp::FMod
                 | BinaryOp::FMin
                 | BinaryOp::FMax
         ) {
@@ -95,7 +98,12 @@ impl Isel<'_> {
                 | UnaryOp::FTrunc
                 | UnaryOp::FRound
                 | UnaryOp::FFract
-                | UnaryOp::FSqrt => {
+                | UnaryOp::FSqrt
+                | UnaryOp::FRsqrt
+                | UnaryOp::FExp2
+                | UnaryOp::FLog2
+                | UnaryOp::FSin
+                | UnaryOp::FCos => {
                     let f = self.convert_f16_f32(a);
                     let r = self.unary(op, f, inst)?;
                     self.round_f16(r)
@@ -136,16 +144,65 @@ impl Isel<'_> {
         Ok(out)
     }
 
-    /// Functions of f16 values computed in f32: fma, min, max, clamp.
+    /// Functions of f16 values computed in f32, each result component
+    /// rounded to f16: fma, min, max and clamp (exact but for fma's second
+    /// rounding), the geometric functions and the transcendental ones (as
+    /// accurate as their f32 forms, docs/ISA.md, then rounded: within
+    /// Vulkan's f16 bounds, which are those of f32 or looser). Functions
+    /// with integer or struct operands (ldexp, frexp, modf) are refused.
     pub(super) fn f16_math(
         &mut self,
         op: MathOp,
         args: &[Vec<Comp>],
         inst: &InstData,
     ) -> Result<Vec<Comp>, BackendError> {
+        use MathOp as M;
+        let geometric = matches!(
+            op,
+            M::Dot
+                | M::Length
+                | M::Distance
+                | M::Normalize
+                | M::Cross
+                | M::Reflect
+                | M::Refract
+                | M::FaceForward
+        );
+        if geometric {
+            let wide: Vec<Vec<Comp>> = args
+                .iter()
+                .map(|a| a.iter().map(|&c| self.convert_f16_f32(c)).collect())
+                .collect();
+            let r = self.geometric(op, &wide, inst)?;
+            return Ok(r.into_iter().map(|c| self.round_f16(c)).collect());
+        }
         if !matches!(
             op,
-            MathOp::Fma | MathOp::NMin | MathOp::NMax | MathOp::FClamp | MathOp::NClamp
+            M::Fma
+                | M::NMin
+                | M::NMax
+                | M::FClamp
+                | M::NClamp
+                | M::FSign
+                | M::Radians
+                | M::Degrees
+                | M::Tan
+                | M::Asin
+                | M::Acos
+                | M::Atan
+                | M::Sinh
+                | M::Cosh
+                | M::Tanh
+                | M::Asinh
+                | M::Acosh
+                | M::Atanh
+                | M::Atan2
+                | M::Pow
+                | M::Exp
+                | M::Log
+                | M::FMix
+                | M::Step
+                | M::SmoothStep
         ) {
             return Err(self.unsupported(format!("16-bit float {op:?}"), inst));
         }

@@ -12,6 +12,8 @@
 //! becomes RED in dead-code elimination (dce.rs). 64-bit integer atomics
 //! take the .64 (.S64 for signed min/max) forms on register pairs, as
 //! nvcc's do (k_atom64 in tests/data/real_sass/ops64_sm86.nvdisasm.txt).
+//! Atomics through a buffer device address (PhysicalStorageBuffer) are the
+//! same ATOMG at the pointer's 64-bit address (`physical_atomic_word`).
 
 use super::memory::AtomicWord;
 use super::places::resolve;
@@ -30,20 +32,35 @@ impl Isel<'_> {
         args: &[Value],
         inst: &InstData,
     ) -> Result<Vec<Comp>, BackendError> {
-        let place = resolve(self.sh, ptr, inst.spirv_id)?;
-        match op {
-            AtomicOp::Load => return self.load_memory(&place, inst),
-            AtomicOp::Store => {
-                let mut comps = Vec::new();
-                for &a in args {
-                    comps.extend(self.value(a)?.iter().copied());
+        let word = if self.physical_pointee(ptr).is_some() {
+            // A buffer device address (phys_ptr.rs): ATOMG at it.
+            match op {
+                AtomicOp::Load => return self.load_physical(ptr, inst),
+                AtomicOp::Store => {
+                    let &[value] = args else {
+                        return Err(self.unsupported("an atomic store of several values", inst));
+                    };
+                    self.store_physical(ptr, value, inst)?;
+                    return Ok(Vec::new());
                 }
-                self.store_memory(&place, &comps, inst)?;
-                return Ok(Vec::new());
+                _ => self.physical_atomic_word(ptr, inst)?,
             }
-            _ => {}
-        }
-        let word = self.atomic_word(&place, inst)?;
+        } else {
+            let place = resolve(self.sh, ptr, inst.spirv_id)?;
+            match op {
+                AtomicOp::Load => return self.load_memory(&place, inst),
+                AtomicOp::Store => {
+                    let mut comps = Vec::new();
+                    for &a in args {
+                        comps.extend(self.value(a)?.iter().copied());
+                    }
+                    self.store_memory(&place, &comps, inst)?;
+                    return Ok(Vec::new());
+                }
+                _ => {}
+            }
+            self.atomic_word(&place, inst)?
+        };
         if word.wide {
             return self.memory_atomic64(op, &word, args, inst);
         }

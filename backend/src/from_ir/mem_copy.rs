@@ -65,13 +65,16 @@ impl Isel<'_> {
 
     /// Stores the initial value of the variables in memory that `v`
     /// initializes, right after `v` is defined (in the entry block, before
-    /// any access to them).
+    /// any access to them); a compute shader's shared variables then wait
+    /// at a workgroup barrier.
     pub(super) fn store_initializers(&mut self, v: Value) -> Result<(), BackendError> {
         let Some(vars) = self.mem.initializers.get(&v).cloned() else {
             return Ok(());
         };
         let comps = self.value(v)?.clone();
+        let mut shared = false;
         for var in vars {
+            shared |= self.sh.globals[var].class == StorageClass::Workgroup;
             let decl = InstData {
                 op: ir::Op::VarAddr(var),
                 result: None,
@@ -82,6 +85,13 @@ impl Isel<'_> {
                 path: Vec::new(),
             };
             self.store_memory(&place, &comps, &decl)?;
+        }
+        // Every invocation of a compute workgroup stored the same value
+        // into shared memory: none may touch it before all have (the
+        // initial value is in the entry block, which every invocation
+        // runs).
+        if shared {
+            self.barrier(true);
         }
         Ok(())
     }

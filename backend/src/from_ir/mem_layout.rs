@@ -4,8 +4,9 @@
 //! layout: scalars aligned to their size, two-component vectors to twice
 //! that, three- and four-component ones to four times; array strides and
 //! struct sizes rounded up to the alignment. A row-major matrix's stride
-//! steps over rows: whole-matrix accesses follow it (`scalars`), an access
-//! chain into one of its columns is refused (`child`).
+//! steps over rows: whole-matrix accesses follow it (`scalars`), and an
+//! access chain into one of its columns (`chain_step`) leads to a vector
+//! whose components lie one row stride apart (`strided_scalars`).
 
 use spvsass_frontend::ir::{Scalar, Shader, StorageClass, Type, TypeId};
 
@@ -133,7 +134,7 @@ pub fn child(sh: &Shader, ty: TypeId, index: u32) -> Option<Child> {
                 stride,
             })
         }
-        // A column of a row-major matrix is not contiguous: no child type
+        // A column of a row-major matrix is not contiguous: `chain_step`
         // describes it.
         Type::Matrix {
             column,
@@ -157,6 +158,68 @@ pub fn child(sh: &Shader, ty: TypeId, index: u32) -> Option<Child> {
         }
         _ => None,
     }
+}
+
+/// One access-chain step into `ty`, which is a column of a row-major
+/// matrix when `row_stride` is given (a vector whose components lie
+/// `row_stride` bytes apart). Returns the child and, for a step into a
+/// row-major matrix, the row stride of the column it leads to.
+pub fn chain_step(
+    sh: &Shader,
+    ty: TypeId,
+    index: u32,
+    row_stride: Option<u32>,
+) -> Option<(Child, Option<u32>)> {
+    match (&sh.types[ty], row_stride) {
+        (Type::Vector { scalar, .. }, Some(stride)) => Some((
+            Child {
+                ty: scalar_type(sh, *scalar)?,
+                offset: stride.wrapping_mul(index),
+                stride,
+            },
+            None,
+        )),
+        // Column i of a row-major matrix: element (i, j) at
+        // j * stride + i * size.
+        (
+            Type::Matrix {
+                column,
+                row_major: true,
+                ..
+            },
+            _,
+        ) => {
+            let Type::Vector { scalar, .. } = sh.types[*column] else {
+                return None;
+            };
+            let size = scalar.size();
+            let column = Child {
+                ty: *column,
+                offset: size.wrapping_mul(index),
+                stride: size,
+            };
+            Some((column, Some(stride_of(sh, ty)?)))
+        }
+        _ => child(sh, ty, index).map(|c| (c, None)),
+    }
+}
+
+/// The scalars of a column of a row-major matrix (a vector of type `ty`
+/// whose components lie `row_stride` bytes apart) at byte offset `base`.
+pub fn strided_scalars(
+    sh: &Shader,
+    ty: TypeId,
+    base: u32,
+    row_stride: u32,
+    out: &mut Vec<(u32, Scalar)>,
+) -> Option<()> {
+    let Type::Vector { scalar, len } = sh.types[ty] else {
+        return None;
+    };
+    for j in 0..u32::from(len) {
+        out.push((base + j * row_stride, scalar));
+    }
+    Some(())
 }
 
 fn scalar_type(sh: &Shader, s: Scalar) -> Option<TypeId> {

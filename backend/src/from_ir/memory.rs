@@ -15,7 +15,7 @@
 //! constant banks are read a word at a time.
 
 use super::descriptors::{BufferRef, DescIndex, buffer_binding};
-use super::mem_layout::{child, scalars, size_align};
+use super::mem_layout::{chain_step, child, scalars, size_align, strided_scalars};
 use super::places::{Place, Step};
 use super::{Comp, Isel};
 use crate::abi;
@@ -40,7 +40,8 @@ pub struct MemPlan {
     pub shared_bytes: u32,
     /// Local memory per invocation, in bytes.
     pub local_bytes: u32,
-    /// Function and Private variables in memory with an initializer, by
+    /// Function, Private and (compute) Workgroup variables in memory with
+    /// an initializer, by
     /// the value (a constant of the entry block) they start with.
     pub initializers: FxHashMap<Value, Vec<GlobalVar>>,
 }
@@ -60,8 +61,13 @@ impl MemPlan {
                 StorageClass::Function | StorageClass::Private => &mut plan.local_bytes,
                 _ => continue,
             };
-            if let (Some(init), StorageClass::Function | StorageClass::Private) =
-                (data.initializer, data.class)
+            // Compute shared variables are initialised like private ones,
+            // each invocation storing the same value, then a barrier
+            // (`store_initializers`).
+            if let (
+                Some(init),
+                StorageClass::Function | StorageClass::Private | StorageClass::Workgroup,
+            ) = (data.initializer, data.class)
             {
                 plan.initializers.entry(init).or_default().push(var);
             } else if data.initializer.is_some() {
@@ -120,6 +126,9 @@ pub(super) struct Addressed {
     pub dynamic: Option<Src>,
     /// A power of two the dynamic offset is a multiple of.
     pub dyn_align: u32,
+    /// The leaf is a column of a row-major matrix: a vector whose
+    /// components lie this many bytes apart (`mem_layout::chain_step`).
+    pub row_stride: Option<u32>,
 }
 
 /// The word an atomic works on (`Isel::atomic_word`).
@@ -279,14 +288,15 @@ impl Isel<'_> {
         let mut konst = 0u32;
         let mut dynamic: Option<Src> = None;
         let mut dyn_align = MAX_VECTOR_BYTES;
+        let mut row_stride = None;
         for step in &place.path[skip..] {
             let index = match step {
                 Step::Const(i) => Comp::Const(*i),
                 Step::Dyn(v) => self.value_comp(*v)?,
             };
-            let c = match index {
-                Comp::Const(i) => child(sh, ty, i),
-                _ => child(sh, ty, 0),
+            let (c, next_row_stride) = match index {
+                Comp::Const(i) => chain_step(sh, ty, i, row_stride),
+                _ => chain_step(sh, ty, 0, row_stride),
             }
             .ok_or_else(|| {
                 self.mem_error(
@@ -313,12 +323,14 @@ impl Isel<'_> {
                 }
             }
             ty = c.ty;
+            row_stride = next_row_stride;
         }
         Ok(Addressed {
             leaf: ty,
             konst,
             dynamic,
             dyn_align,
+            row_stride,
         })
     }
 
@@ -328,7 +340,11 @@ impl Isel<'_> {
         inst: &InstData,
     ) -> Result<Vec<(u32, MemSize, Scalar)>, BackendError> {
         let mut out = Vec::new();
-        scalars(self.sh, a.leaf, a.konst, &mut out).ok_or_else(|| {
+        match a.row_stride {
+            Some(stride) => strided_scalars(self.sh, a.leaf, a.konst, stride, &mut out),
+            None => scalars(self.sh, a.leaf, a.konst, &mut out),
+        }
+        .ok_or_else(|| {
             self.mem_error(
                 format!("memory accesses to {}", self.sh.type_name(a.leaf)),
                 inst,

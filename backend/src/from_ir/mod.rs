@@ -4,6 +4,7 @@
 
 mod alu;
 mod atomics;
+mod bit_casts;
 mod bits;
 mod cas_loop;
 mod composite;

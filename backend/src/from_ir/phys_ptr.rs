@@ -134,9 +134,46 @@ impl Isel<'_> {
                 konst: 0,
                 dynamic: None,
                 dyn_align: 4,
+                row_stride: None,
             },
             inst,
         )
+    }
+
+    /// The word an atomic through buffer device address `ptr` works on:
+    /// a 32- or 64-bit integer (or 32-bit float) scalar at the address.
+    pub(super) fn physical_atomic_word(
+        &mut self,
+        ptr: Value,
+        inst: &InstData,
+    ) -> Result<super::memory::AtomicWord, BackendError> {
+        let parts = self.physical_parts(ptr, inst)?;
+        let wide = match parts.as_slice() {
+            [(0, crate::isa::MemSize::B32, s)] if *s != Scalar::Bool => false,
+            [
+                (0, crate::isa::MemSize::B32, _),
+                (4, crate::isa::MemSize::B32, _),
+            ] if matches!(
+                self.physical_pointee(ptr).map(|t| &self.sh.types[t]),
+                Some(Type::Scalar(Scalar::Int { bits: 64, .. }))
+            ) =>
+            {
+                true
+            }
+            _ => {
+                return Err(self.unsupported(
+                    "atomics through a buffer device address on this type \
+                     (32- and 64-bit integer scalars only)",
+                    inst,
+                ));
+            }
+        };
+        Ok(super::memory::AtomicWord {
+            space: MemSpace::Global,
+            addr: self.address_group(ptr)?,
+            offset: 0,
+            wide,
+        })
     }
 
     pub(super) fn load_physical(

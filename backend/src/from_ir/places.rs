@@ -1,7 +1,7 @@
 //! Pointers in instruction selection: an access chain resolves to a place,
 //! the variable plus the path of indices into it.
 
-use crate::error::BackendError;
+use crate::error::{BackendError, spirv_opcode};
 use spvsass_frontend::ir::{GlobalVar, Op, Scalar, Shader, StorageClass, Type, TypeId, Value};
 
 /// One step of an access chain.
@@ -81,9 +81,20 @@ pub fn sub_range(sh: &Shader, ty: TypeId, index: u32) -> Option<(TypeId, u32)> {
 /// The place a pointer value designates, found by walking its definition
 /// back through access chains to the variable.
 pub fn resolve(sh: &Shader, ptr: Value, spirv_id: Option<u32>) -> Result<Place, BackendError> {
-    let not_a_place = || BackendError::Invalid {
-        what: format!("pointer {ptr} does not come from a variable or access chain"),
-        spirv_id,
+    // Named by the SPIR-V instruction that made the pointer, never by the
+    // IR value.
+    let not_a_place = || {
+        let made_by = match sh.def_inst(ptr) {
+            Some(def) => match def.spirv_id {
+                Some(id) => format!("%{id} (made by {})", spirv_opcode(&def.op)),
+                None => format!("made by {}", spirv_opcode(&def.op)),
+            },
+            None => "a block parameter (an OpPhi)".to_string(),
+        };
+        BackendError::Invalid {
+            what: format!("the pointer {made_by} does not come from a variable or access chain"),
+            spirv_id,
+        }
     };
     match &sh.def_inst(ptr).ok_or_else(not_a_place)?.op {
         Op::VarAddr(var) => Ok(Place {

@@ -375,6 +375,13 @@ impl Isel<'_> {
         match op {
             ConvOp::Bitcast => return Ok(x.to_vec()),
             ConvOp::UConvert | ConvOp::SConvert if int(from) && int(to) => {}
+            ConvOp::UToF | ConvOp::SToF if to == Scalar::Float { bits: 32 } => {
+                let mut out = Vec::with_capacity(x.len() / 2);
+                for p in x.chunks_exact(2) {
+                    out.push(self.wide_int_to_f32([p[0], p[1]], op == ConvOp::SToF, inst)?);
+                }
+                return Ok(out);
+            }
             _ => {
                 return Err(self.unsupported(format!("conversions from {from} to {to}"), inst));
             }

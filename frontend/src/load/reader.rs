@@ -8,7 +8,10 @@
 //! rspirv's parser does, and gives up (`None`) on anything else — an operand
 //! kind or enumerant it does not know, a malformed instruction, a loader
 //! error — for the caller to parse the module with rspirv instead, so that
-//! results and error messages are always rspirv's.
+//! results and error messages are always rspirv's. The one exception is
+//! OpSpecConstantOp, whose list operands (VectorShuffle's components,
+//! CompositeExtract's indices) are read whole here: rspirv's parser reads
+//! one word per list and refuses such valid modules.
 
 use super::Loader;
 use rspirv::binary::{Consumer, ParseAction};
@@ -121,8 +124,19 @@ fn instruction(words: &[u32], types: &TypeTracker) -> Option<dr::Instruction> {
         operands: Vec::with_capacity(words.len() - 1),
     };
     let mut rest = Words(&words[1..]);
-    // As rspirv: once the words run out, the operands left must be optional.
-    'operands: for logical in class.operands {
+    operands(class.operands, &mut rest, &mut inst, types)?;
+    rest.0.is_empty().then_some(inst)
+}
+
+/// Decodes the operands of `logicals` into `inst`. As rspirv: once the
+/// words run out, the operands left must be optional.
+fn operands(
+    logicals: &[grammar::LogicalOperand],
+    rest: &mut Words,
+    inst: &mut dr::Instruction,
+    types: &TypeTracker,
+) -> Option<()> {
+    'operands: for logical in logicals {
         loop {
             if rest.0.is_empty() {
                 match logical.quantifier {
@@ -130,13 +144,13 @@ fn instruction(words: &[u32], types: &TypeTracker) -> Option<dr::Instruction> {
                     _ => break 'operands,
                 }
             }
-            operand(logical.kind, &mut rest, &mut inst, types)?;
+            operand(logical.kind, rest, inst, types)?;
             if logical.quantifier != OperandQuantifier::ZeroOrMore {
                 break;
             }
         }
     }
-    rest.0.is_empty().then_some(inst)
+    Some(())
 }
 
 /// Decodes one logical operand of `kind` into `inst`.
@@ -186,6 +200,22 @@ fn operand(
         OperandKind::PairIdRefIdRef => {
             inst.operands.push(Operand::IdRef(rest.next()?));
             Operand::IdRef(rest.next()?)
+        }
+        OperandKind::LiteralSpecConstantOpInteger => {
+            // OpSpecConstantOp: the operation's opcode, then its operands
+            // (its result type and id are the instruction's own). rspirv's
+            // parser reads one word per list operand, so it refuses a
+            // VectorShuffle or CompositeExtract with several literals
+            // ("found extra operands"); here lists are read whole.
+            let op = grammar_of(rest.next()?)?;
+            inst.operands
+                .push(Operand::LiteralSpecConstantOpInteger(op.opcode));
+            let own = |l: &&grammar::LogicalOperand| {
+                !matches!(l.kind, OperandKind::IdResultType | OperandKind::IdResult)
+            };
+            let logicals: Vec<grammar::LogicalOperand> =
+                op.operands.iter().filter(own).cloned().collect();
+            return operands(&logicals, rest, inst, types);
         }
         OperandKind::Capability => enumerant!(Capability, from_u32),
         OperandKind::AddressingModel => enumerant!(AddressingModel, from_u32),
@@ -436,9 +466,41 @@ mod tests {
         }
     }
 
-    /// OpSpecConstantOp is left to rspirv.
+    /// OpSpecConstantOp with single operands: read as rspirv reads it.
     #[test]
-    fn spec_constant_op_is_left_to_rspirv() {
-        assert!(super::read(&words("spec_op_quantize.comp.spv")).is_none());
+    fn spec_constant_op_as_rspirv() {
+        let words = words("spec_op_quantize.comp.spv");
+        let module = super::read(&words).expect("the reader reads OpSpecConstantOp");
+        assert_eq!(
+            format!("{module:#?}"),
+            format!("{:#?}", rspirv_module(&words))
+        );
+    }
+
+    /// OpSpecConstantOp VectorShuffle (glslang's `gl_WorkGroupSize.xy`
+    /// with local_size_x_id), which rspirv's parser refuses: every
+    /// component literal is read.
+    #[test]
+    fn spec_constant_op_vector_shuffle() {
+        let module = super::read(&words("spec_workgroup_xy.comp.spv")).expect("read");
+        let shuffle = module
+            .types_global_values
+            .iter()
+            .find(|i| {
+                i.class.opcode == spirv::Op::SpecConstantOp
+                    && i.operands.first()
+                        == Some(&rspirv::dr::Operand::LiteralSpecConstantOpInteger(
+                            spirv::Op::VectorShuffle,
+                        ))
+            })
+            .expect("a spec-constant VectorShuffle");
+        let literals: Vec<_> = shuffle.operands[3..].to_vec();
+        assert_eq!(
+            literals,
+            [
+                rspirv::dr::Operand::LiteralBit32(0),
+                rspirv::dr::Operand::LiteralBit32(1)
+            ]
+        );
     }
 }

@@ -15,7 +15,7 @@ use super::promote::promotable_variables;
 use super::subgroup::subgroup_op;
 use crate::FrontendError;
 use crate::ir::Scalar;
-use crate::ir::{BinaryOp, Block, BlockCall, Merge, Op, Type, Value};
+use crate::ir::{BinaryOp, Block, BlockCall, Merge, Op, StorageClass, Type, TypeId, Value};
 use rspirv::dr::{self, Instruction, Operand};
 use rustc_hash::FxHashSet;
 
@@ -143,7 +143,8 @@ impl Translator<'_> {
             O::AccessChain | O::InBoundsAccessChain => {
                 let base = self.operand(inst, &mut ops, "base")?;
                 let indices = self.rest_values(inst, &mut ops, "index")?;
-                self.emit(block, inst, Op::AccessChain { base, indices })?;
+                let ty = self.chain_type(inst, base)?;
+                self.emit_typed(block, inst, ty, Op::AccessChain { base, indices })?;
             }
             O::CompositeConstruct => {
                 let values = self.rest_values(inst, &mut ops, "constituent")?;
@@ -342,6 +343,48 @@ impl Translator<'_> {
         let (_, value) = self.shader.append(block, op, Some(ty), Some(id));
         let value = value.expect("append gives a result value when given a result type");
         self.define(inst, id, value)
+    }
+
+    /// Appends `op` with result type `ty` (not necessarily the SPIR-V
+    /// result type's translation).
+    pub(super) fn emit_typed(
+        &mut self,
+        block: Block,
+        inst: &Instruction,
+        ty: TypeId,
+        op: Op,
+    ) -> Result<(), FrontendError> {
+        let id = result_id(inst)?;
+        let (_, value) = self.shader.append(block, op, Some(ty), Some(id));
+        let value = value.expect("append gives a result value when given a result type");
+        self.define(inst, id, value)
+    }
+
+    /// The result type of an access chain into `base`: its SPIR-V type,
+    /// except that a chain into a BufferBlock storage buffer (SPIR-V
+    /// 1.0-1.2) yields a storage-buffer pointer where SPIR-V says Uniform.
+    pub(super) fn chain_type(
+        &mut self,
+        inst: &Instruction,
+        base: Value,
+    ) -> Result<TypeId, FrontendError> {
+        let ty = self.ty(inst, result_type(inst)?)?;
+        let base_class = match self.shader.value_type(base) {
+            Type::Pointer { class, .. } => Some(*class),
+            _ => None,
+        };
+        Ok(match self.shader.types[ty] {
+            Type::Pointer {
+                class: StorageClass::Uniform,
+                pointee,
+                array_stride,
+            } if base_class == Some(StorageClass::StorageBuffer) => self.intern(Type::Pointer {
+                class: StorageClass::StorageBuffer,
+                pointee,
+                array_stride,
+            }),
+            _ => ty,
+        })
     }
 
     /// Appends a result-less `op`.

@@ -5,6 +5,7 @@
 //! value.
 
 use super::Translator;
+use super::arith;
 use super::operands::{Operands, malformed, result_id, result_type, unsupported};
 use super::spec::scalar_value;
 use crate::FrontendError;
@@ -107,11 +108,36 @@ impl Translator<'_> {
                 let components = ops.rest_literals("component")?;
                 Op::VectorShuffle { a, b, components }
             }
+            // Vectors (and anything the evaluation above leaves): the
+            // operation itself, which the backend folds.
             other => {
-                return Err(unsupported(
-                    inst,
-                    format!("specialization constant operation Op{other:?} on these operands"),
-                ));
+                let mut args = Vec::new();
+                while ops.remaining() > 0 {
+                    let id = ops.id("operand")?;
+                    args.push(self.value(inst, id)?);
+                }
+                let (unary, binary, compare) = (
+                    arith::unary(other),
+                    arith::binary(other),
+                    arith::compare(other),
+                );
+                let integer_conversion = matches!(other, spirv::Op::SConvert | spirv::Op::UConvert);
+                match *args.as_slice() {
+                    [a] if unary.is_some() => Op::Unary(unary.expect("matched"), a),
+                    [a] if integer_conversion => {
+                        Op::Convert(arith::convert(other).expect("a conversion"), a)
+                    }
+                    [a, b] if binary.is_some() => Op::Binary(binary.expect("matched"), a, b),
+                    [a, b] if compare.is_some() => Op::Cmp(compare.expect("matched"), a, b),
+                    _ => {
+                        return Err(unsupported(
+                            inst,
+                            format!(
+                                "specialization constant operation Op{other:?} on these operands"
+                            ),
+                        ));
+                    }
+                }
             }
         })
     }

@@ -2,7 +2,7 @@
 //! annotation section. Decorations the IR has no use for (RelaxedPrecision,
 //! NonWritable, Coherent, SpecId, ...) are skipped.
 
-use super::operands::{Operands, unsupported};
+use super::operands::Operands;
 use crate::FrontendError;
 use crate::ir::Interpolation;
 use rspirv::dr::{self, Operand};
@@ -21,6 +21,9 @@ pub(super) struct IdDecorations {
     pub interpolation: Interpolation,
     /// Block or BufferBlock.
     pub block: bool,
+    /// BufferBlock: a storage buffer in the SPIR-V 1.0-1.2 form (Uniform
+    /// storage class).
+    pub buffer_block: bool,
     pub array_stride: Option<u32>,
     pub spec_id: Option<u32>,
 }
@@ -58,6 +61,7 @@ static NONE: IdDecorations = IdDecorations {
         sample: false,
     },
     block: false,
+    buffer_block: false,
     array_stride: None,
     spec_id: None,
 };
@@ -65,17 +69,47 @@ static NONE: IdDecorations = IdDecorations {
 impl Decorations {
     pub(super) fn collect(module: &dr::Module) -> Result<Self, FrontendError> {
         let mut decorations = Decorations::default();
+        // Decoration groups (SPIR-V 1.0, deprecated in 1.5): the OpDecorate
+        // instructions aimed at each group, applied again to each id or
+        // member OpGroupDecorate / OpGroupMemberDecorate names. The group's
+        // decorations all come before those (it is their target).
+        let mut groups: FxHashMap<u32, Vec<&dr::Instruction>> = FxHashMap::default();
         for inst in &module.annotations {
             match inst.class.opcode {
-                spirv::Op::Decorate => decorations.decorate(inst)?,
-                spirv::Op::MemberDecorate => decorations.member_decorate(inst)?,
-                spirv::Op::DecorationGroup
-                | spirv::Op::GroupDecorate
-                | spirv::Op::GroupMemberDecorate => {
-                    return Err(unsupported(inst, "decoration groups are not supported"));
+                spirv::Op::Decorate => {
+                    let mut ops = Operands::new(inst);
+                    let target = ops.id("target")?;
+                    decorations.decorate(target, &mut ops)?;
+                    groups.entry(target).or_default().push(inst);
                 }
-                // OpDecorateId / OpDecorateString carry nothing the IR uses
-                // (AlignmentId, UserSemantic, ...).
+                spirv::Op::MemberDecorate => decorations.member_decorate(inst)?,
+                spirv::Op::GroupDecorate | spirv::Op::GroupMemberDecorate => {
+                    let member = inst.class.opcode == spirv::Op::GroupMemberDecorate;
+                    let mut ops = Operands::new(inst);
+                    let group = ops.id("decoration group")?;
+                    let group_decorations = groups.get(&group).cloned().unwrap_or_default();
+                    while ops.remaining() > 0 {
+                        let target = ops.id("target")?;
+                        let index = if member {
+                            Some(ops.literal("member")?)
+                        } else {
+                            None
+                        };
+                        for d in &group_decorations {
+                            let mut group_ops = Operands::new(d);
+                            group_ops.id("target")?;
+                            match index {
+                                Some(index) => {
+                                    decorations.decorate_member(target, index, &mut group_ops)?
+                                }
+                                None => decorations.decorate(target, &mut group_ops)?,
+                            }
+                        }
+                    }
+                }
+                // OpDecorationGroup is in the annotations but decorates
+                // nothing itself. OpDecorateId / OpDecorateString carry
+                // nothing the IR uses (AlignmentId, UserSemantic, ...).
                 _ => {}
             }
         }
@@ -106,13 +140,12 @@ impl Decorations {
             .map(|(&id, _)| id)
     }
 
-    fn decorate(&mut self, inst: &dr::Instruction) -> Result<(), FrontendError> {
-        let mut ops = Operands::new(inst);
-        let target = ops.id("target")?;
-        let decoration = decoration(&mut ops)?;
+    /// One decoration of `target`: `ops` is at the decoration operand.
+    fn decorate(&mut self, target: u32, ops: &mut Operands) -> Result<(), FrontendError> {
+        let decoration = decoration(ops)?;
         let d = self.ids.entry(target).or_default();
         match decoration {
-            Decoration::BuiltIn => d.builtin = Some(builtin(&mut ops)?),
+            Decoration::BuiltIn => d.builtin = Some(builtin(ops)?),
             Decoration::Location => d.location = Some(ops.literal("Location")?),
             Decoration::Component => d.component = Some(ops.literal("Component")?),
             Decoration::DescriptorSet => d.descriptor_set = Some(ops.literal("DescriptorSet")?),
@@ -122,7 +155,11 @@ impl Decorations {
             | Decoration::NoPerspective
             | Decoration::Centroid
             | Decoration::Sample => interpolate(&mut d.interpolation, decoration),
-            Decoration::Block | Decoration::BufferBlock => d.block = true,
+            Decoration::Block => d.block = true,
+            Decoration::BufferBlock => {
+                d.block = true;
+                d.buffer_block = true;
+            }
             Decoration::ArrayStride => d.array_stride = Some(ops.literal("ArrayStride")?),
             Decoration::SpecId => d.spec_id = Some(ops.literal("SpecId")?),
             _ => {}
@@ -134,10 +171,21 @@ impl Decorations {
         let mut ops = Operands::new(inst);
         let target = ops.id("structure type")?;
         let member = ops.literal("member")?;
-        let decoration = decoration(&mut ops)?;
+        self.decorate_member(target, member, &mut ops)
+    }
+
+    /// One decoration of member `member` of struct type `target`: `ops`
+    /// is at the decoration operand.
+    fn decorate_member(
+        &mut self,
+        target: u32,
+        member: u32,
+        ops: &mut Operands,
+    ) -> Result<(), FrontendError> {
+        let decoration = decoration(ops)?;
         let d = self.members.entry((target, member)).or_default();
         match decoration {
-            Decoration::BuiltIn => d.builtin = Some(builtin(&mut ops)?),
+            Decoration::BuiltIn => d.builtin = Some(builtin(ops)?),
             Decoration::Location => d.location = Some(ops.literal("Location")?),
             Decoration::PerPrimitiveEXT => d.per_primitive = true,
             Decoration::Offset => d.offset = Some(ops.literal("Offset")?),

@@ -1,5 +1,6 @@
 //! OpExtInst: GLSL.std.450 instructions → IR ops (see [`arith::glsl_std_450`]),
-//! non-semantic ones dropped, any other set rejected by name.
+//! non-semantic and debug-information ones dropped, any other set rejected
+//! by name.
 
 use super::Translator;
 use super::arith::{self, Glsl};
@@ -23,8 +24,9 @@ impl Translator<'_> {
             )
         })?;
         // Non-semantic instructions (debug info, printf, ...) change
-        // nothing by definition.
-        if set.starts_with("NonSemantic.") {
+        // nothing by definition; nor do the older debug-information sets
+        // (DXC's -fspv-debug=rich emits OpenCL.DebugInfo.100).
+        if set.starts_with("NonSemantic.") || matches!(set, "OpenCL.DebugInfo.100" | "DebugInfo") {
             return Ok(());
         }
         if set != "GLSL.std.450" {

@@ -77,6 +77,12 @@ impl Translator<'_> {
             Some(Operand::StorageClass(c)) if storage_class(*c) == Some(class) => {
                 Ok((class, pointee))
             }
+            // A BufferBlock storage buffer (types.rs).
+            Some(Operand::StorageClass(spirv::StorageClass::Uniform))
+                if class == StorageClass::StorageBuffer =>
+            {
+                Ok((class, pointee))
+            }
             Some(Operand::StorageClass(_)) => Err(malformed(
                 inst,
                 "the storage class differs from the pointer type's",

@@ -51,9 +51,11 @@ impl Translator<'_> {
         let base = self.operand(inst, &mut ops, "base")?;
         let element = self.operand(inst, &mut ops, "element")?;
         let indices = self.rest_values(inst, &mut ops, "index")?;
-        self.emit(
+        let ty = self.chain_type(inst, base)?;
+        self.emit_typed(
             block,
             inst,
+            ty,
             Op::PtrAccessChain {
                 base,
                 element,

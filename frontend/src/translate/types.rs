@@ -6,7 +6,7 @@ use super::Translator;
 use super::builtins::{builtin, storage_class};
 use super::operands::{Operands, malformed, undefined_id, unsupported};
 use crate::FrontendError;
-use crate::ir::{Scalar, StructMember, Type, TypeId};
+use crate::ir::{Scalar, StorageClass, StructMember, Type, TypeId};
 use rspirv::dr::{Instruction, Operand};
 
 /// How deep types (and constants, which share the guard) may nest: real
@@ -190,7 +190,15 @@ impl Translator<'_> {
                     };
                     unsupported(inst, format!("{class:?} storage{note} is not supported"))
                 })?;
-                let pointee = self.ty(inst, ops.id("pointee type")?)?;
+                let pointee_id = ops.id("pointee type")?;
+                let pointee = self.ty(inst, pointee_id)?;
+                // SPIR-V 1.0-1.2 storage buffers: Uniform storage of a
+                // BufferBlock struct (or an array of them).
+                let class = if class == StorageClass::Uniform && self.buffer_block(pointee_id) {
+                    StorageClass::StorageBuffer
+                } else {
+                    class
+                };
                 Type::Pointer {
                     class,
                     pointee,
@@ -208,6 +216,31 @@ impl Translator<'_> {
             }
             _ => return Err(unsupported(inst, "this type is not supported")),
         })
+    }
+
+    /// Whether the SPIR-V type `id` is a struct decorated BufferBlock or an
+    /// array of them.
+    pub(super) fn buffer_block(&self, mut id: u32) -> bool {
+        for _ in 0..MAX_NESTING {
+            if self.info.decorations.id(id).buffer_block {
+                return true;
+            }
+            match self.info.def(id) {
+                Some(def)
+                    if matches!(
+                        def.class.opcode,
+                        spirv::Op::TypeArray | spirv::Op::TypeRuntimeArray
+                    ) =>
+                {
+                    match def.operands.first() {
+                        Some(Operand::IdRef(elem)) => id = *elem,
+                        _ => return false,
+                    }
+                }
+                _ => return false,
+            }
+        }
+        false
     }
 
     fn struct_member(
