@@ -141,7 +141,7 @@ fn an_unbound_descriptor_array_element_faults_naming_the_address() {
         if (b.set, b.binding, b.element) == (3, 1, 0) {
             continue;
         }
-        let bytes = resolve_data(&b.contents, &runs(), "input").unwrap();
+        let bytes = resolve_data(&b.contents, &runs(), "input", b.kind.limit()).unwrap();
         inputs.bound.push(BoundBuffer {
             slot: Slot {
                 set: b.set,

@@ -606,6 +606,7 @@ mod tests {
             sph: None,
             code: vec![0; 4],
             gs_sph: None,
+            resources: Vec::new(),
         }
     }
 

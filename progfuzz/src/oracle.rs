@@ -121,6 +121,7 @@ pub fn check(case: &Case, sim_steps: u64, interp: &InterpOptions) -> Result<(), 
             buffers: case.inputs.buffers.clone(),
             uniforms: case.inputs.uniforms.clone(),
             push_constants: case.inputs.push_constants.clone(),
+            ..Default::default()
         };
         let sim_options = spvsass::sim::SimOptions {
             max_steps: sim_steps,

@@ -24,7 +24,7 @@ pub fn bound(desc: &RunDescription, set: u32, binding: u32, element: u32) -> Vec
         .iter()
         .find(|b| (b.set, b.binding, b.element) == (set, binding, element))
         .expect("the description binds it");
-    let all = resolve_data(&b.contents, &runs(), "input").expect("input data");
+    let all = resolve_data(&b.contents, &runs(), "input", b.kind.limit()).expect("input data");
     let end = b.range.map_or(all.len(), |r| (b.offset + r) as usize);
     words(&all[b.offset as usize..end])
 }
