@@ -192,3 +192,21 @@ fn sign_and_step_of_doubles() {
         assert_eq!(got.to_bits(), expected.to_bits(), "x = {x}: {got}");
     }
 }
+
+#[test]
+fn a_workgroup_size_whose_product_wraps_is_refused() {
+    // LocalSize 65536 65536 1: 2^32 invocations, 0 in 32-bit arithmetic.
+    let options = spvsass::Options {
+        arch: Some(Arch::Sm86),
+        ..Default::default()
+    };
+    let Err(err) = spvsass::compile(&common::shader_words("r_workgroup_wrap.comp"), &options)
+    else {
+        panic!("a workgroup of 2^32 invocations compiled");
+    };
+    let text = err.to_string();
+    assert!(
+        text.contains("65536 x 65536 x 1 invocations (at most 1024)"),
+        "{text}"
+    );
+}

@@ -242,7 +242,7 @@ fn check_compute_size(sh: &Shader) -> Result<(), BackendError> {
         return Err(BackendError::Invalid {
             what: format!(
                 "a workgroup of {} invocations (at most {MAX_COMPUTE_INVOCATIONS})",
-                sh.invocations()
+                sh.workgroup_size.map(|s| s.to_string()).join(" x ")
             ),
             spirv_id: None,
         });

@@ -41,6 +41,7 @@ SPVASM=(
     shaders/phi_heavy_loop.comp.spvasm
     shaders/ptr_access_chain.comp.spvasm
     shaders/ptr_stride.comp.spvasm
+    shaders/r_workgroup_wrap.comp.spvasm
     shaders/s_incdec.mesh.spvasm
     shaders/s_incdec.task.spvasm
     shaders/spec_op_quantize.comp.spvasm

@@ -168,8 +168,13 @@ impl Shader {
         }
     }
 
+    /// The workgroup's invocation count, saturating at `u32::MAX`: sizes
+    /// whose product wraps in 32 bits (65536 x 65536 x 1 gives 0) must
+    /// still exceed every limit, not slip under it.
     pub fn invocations(&self) -> u32 {
-        self.workgroup_size.iter().product()
+        self.workgroup_size
+            .iter()
+            .fold(1u32, |n, &s| n.saturating_mul(s))
     }
 
     pub fn entry_block(&self) -> Block {
