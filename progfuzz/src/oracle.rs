@@ -299,3 +299,37 @@ fn type_size(shader: &Shader, ty: spvsass::frontend::ir::TypeId) -> u64 {
             .unwrap_or(0),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn signatures_drop_numbers() {
+        assert_eq!(
+            signature_of(
+                "sm86 simulator error",
+                "lanes 1-31 wait at BSYNC B0 (pc 0x1a0)"
+            ),
+            "sm86 simulator error: lanes N-N wait at BSYNC BN (pc NxNaN)"
+        );
+    }
+
+    #[test]
+    fn a_differing_word_is_a_mismatch_and_floats_use_their_tolerance() {
+        let want: BTreeMap<u32, Vec<u8>> = [(1, 1.0f32.to_bits().to_le_bytes().to_vec())].into();
+        let near: BTreeMap<u32, Vec<u8>> =
+            [(1, (1.0f32.to_bits() + 1).to_le_bytes().to_vec())].into();
+        let err = compare(Arch::Sm86, &want, &near, &BTreeMap::new()).expect_err("exact");
+        assert_eq!(err.signature, "sm86 mismatch: binding 1");
+        assert!(
+            err.detail
+                .contains("interpreter 0x3f800000, simulator 0x3f800001")
+        );
+        let one_ulp: BTreeMap<u32, Tolerance> = [(1, Tolerance { ulps: 1, rel: 0.0 })].into();
+        assert!(compare(Arch::Sm86, &want, &near, &one_ulp).is_ok());
+        let nan =
+            |bits: u32| -> BTreeMap<u32, Vec<u8>> { [(1, bits.to_le_bytes().to_vec())].into() };
+        assert!(compare(Arch::Sm86, &nan(0x7fc0_0000), &nan(0x7fff_ffff), &one_ulp).is_ok());
+    }
+}
