@@ -240,6 +240,29 @@ corpus! {
         |s| has(s, |op| matches!(op, Op::ArrayLength { member: 1, .. }));
     spec_constant_ops: "spec_constant_ops.comp.spv", Compute,
         |s| s.types.values().any(|t| matches!(t, Type::Array { len: Some(65), .. }));
+    spec_workgroup_xy: "spec_workgroup_xy.comp.spv", Compute,
+        |s| has(s, |op| matches!(op, Op::VectorShuffle { .. }));
+    spec_sized_arrays: "spec_sized_arrays.comp.spv", Compute,
+        |s| s.types.values().any(|t| matches!(t, Type::Array { len: Some(9), .. }));
+    lt_buffer_block: "lt_buffer_block.comp.spv", Compute,
+        // Uniform + BufferBlock becomes a storage buffer.
+        |s| has_global(s, StorageClass::StorageBuffer) && !has_global(s, StorageClass::Uniform);
+    lt_bda_atomics: "lt_bda_atomics.comp.spv", Compute,
+        |s| has(s, |op| matches!(op, Op::Atomic { op: AtomicOp::CompareExchange, .. }));
+    lt_matrix_column: "lt_matrix_column.comp.spv", Compute,
+        |s| s.types.values().any(|t| matches!(t, Type::Matrix { row_major: true, .. }));
+    lt_decoration_group: "lt_decoration_group.comp.spv", Compute,
+        |s| s.globals.values().any(|g| g.descriptor_set == Some(0) && g.binding == Some(1));
+    lt_debug_info: "lt_debug_info.comp.spv", Compute,
+        |s| has_global(s, StorageClass::StorageBuffer);
+    lt_opencl_debug_info: "lt_opencl_debug_info.comp.spv", Compute,
+        |s| has_global(s, StorageClass::StorageBuffer);
+    lt_shared_init: "lt_shared_init.comp.spv", Compute,
+        |s| s.globals.values().any(|g| g.class == StorageClass::Workgroup && g.initializer.is_some());
+    lt_small_types: "lt_small_types.comp.spv", Compute,
+        |s| has_scalar(s, Scalar::Float { bits: 16 }) && has_scalar(s, Scalar::Int { bits: 8, signed: false });
+    lt_struct_array_index: "lt_struct_array_index.comp.spv", Compute,
+        |s| has(s, |op| matches!(op, Op::AccessChain { .. }));
     spec_op_quantize: "spec_op_quantize.comp.spv", Compute,
         |s| has(s, |op| matches!(op, Op::Math(MathOp::QuantizeToF16, _)))
             && has(s, |op| matches!(op, Op::InsertDynamic { .. }));
