@@ -586,3 +586,16 @@ impl OpLea {
         write!(f, ", {:#x}", self.shift)
     }
 }
+
+impl_alu!(OpIMnMx, 2, srcs, Gpr, pred: min, float: |_o| false, commuting: &[(0, 1)],
+    live: |_o| 2, lane: |o, [a, b], p| o.eval(a, b, p));
+impl_alu!(OpBit, 1, src, Gpr, pred: none, float: |_o| false, commuting: &[],
+    live: |_o| 1, lane: |o, [a], _p| o.eval(a));
+impl_alu!(OpBmsk, 2, srcs, Gpr, pred: none, float: |_o| false, commuting: &[],
+    live: |_o| 2, lane: |o, [a, b], _p| o.eval(a, b));
+impl_alu!(OpPrmt, 3, srcs, Gpr, pred: none, float: |_o| false, commuting: &[],
+    live: |_o| 3, lane: |o, x, _p| o.eval(x));
+impl_alu!(OpSgxt, 2, srcs, Gpr, pred: none, float: |_o| false, commuting: &[],
+    live: |_o| 2, lane: |o, [a, b], _p| o.eval(a, b));
+impl_alu!(OpLea, 3, srcs, Gpr, pred: none, float: |_o| false, commuting: &[],
+    live: |_o| 3, lane: |o, x, _p| o.eval(x));
