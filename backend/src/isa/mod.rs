@@ -148,134 +148,134 @@ fn encode_bare(w: &mut InstWord, op: Op) -> Result<(), EncodeError> {
 // as nvcc's sm_86 code shows (docs/ISA.md, "Control bits").
 ops! {
     decode(w, pc, opcode);
-    Mov(OpMov) ["MOV"] alu, fixed(4), pure
+    Mov(OpMov) [MOV] alu, fixed(4), pure
         { alu9 [OpMov::OPCODE] => Op::Mov(OpMov::decode(w)?); }
-    IAdd3(OpIAdd3) ["IADD3"] alu, fixed(4), pure
+    IAdd3(OpIAdd3) [IADD3] alu, fixed(4), pure
         { alu9 [OpIAdd3::OPCODE] => match OpIAdd3X::decode(w)? {
             Some(o) => Op::IAdd3X(o),
             None => Op::IAdd3(OpIAdd3::decode(w)?),
         }; }
-    IMad(OpIMad) ["IMAD"] alu, fixed(5), pure
+    IMad(OpIMad) [IMAD] alu, fixed(5), pure
         { alu9 [OpIMad::OPCODE] => Op::IMad(OpIMad::decode(w)?); }
-    ISetP(OpISetP) ["ISETP"] alu, fixed(4), pure
+    ISetP(OpISetP) [ISETP] alu, fixed(4), pure
         { alu9 [OpISetP::OPCODE] => Op::ISetP(OpISetP::decode(w)?); }
-    FSetP(OpFSetP) ["FSETP"] alu, fixed(4), pure
+    FSetP(OpFSetP) [FSETP] alu, fixed(4), pure
         { alu9 [OpFSetP::OPCODE] => Op::FSetP(OpFSetP::decode(w)?); }
-    FArith(OpFArith) ["FADD", "FMUL", "FFMA"] alu, fixed(4), pure {
+    FArith(OpFArith) [FADD, FMUL, FFMA] alu, fixed(4), pure {
         alu9 [OpFArith::OPCODE_FADD] => Op::FArith(OpFArith::decode(w, FloatArith::Add)?);
         alu9 [OpFArith::OPCODE_FMUL] => Op::FArith(OpFArith::decode(w, FloatArith::Mul)?);
         alu9 [OpFArith::OPCODE_FFMA] => Op::FArith(OpFArith::decode(w, FloatArith::Fma)?);
     }
-    Sel(OpSel) ["SEL"] alu, fixed(4), pure
+    Sel(OpSel) [SEL] alu, fixed(4), pure
         { alu9 [OpSel::OPCODE] => Op::Sel(OpSel::decode(w)?); }
-    Lop3(OpLop3) ["LOP3"] alu, fixed(4), pure
+    Lop3(OpLop3) [LOP3] alu, fixed(4), pure
         { alu9 [OpLop3::OPCODE] => Op::Lop3(OpLop3::decode(w)?); }
-    Shf(OpShf) ["SHF"] alu, fixed(4), pure
+    Shf(OpShf) [SHF] alu, fixed(4), pure
         { alu9 [OpShf::OPCODE] => Op::Shf(OpShf::decode(w)?); }
-    Conv(OpConv) ["I2F", "F2I"] alu, var, pure {
+    Conv(OpConv) [I2F, F2I] alu, var, pure {
         alu9 [OpConv::OPCODE_I2F] => Op::Conv(OpConv::decode(w, ConvKind::IntToFloat)?);
         alu9 [OpConv::OPCODE_F2I] => Op::Conv(OpConv::decode(w, ConvKind::FloatToInt)?);
     }
-    S2R(OpS2R) ["S2R"] other, var, pure
+    S2R(OpS2R) [S2R] other, var, pure
         { fixed [OpS2R::OPCODE] => Op::S2R(OpS2R::decode(w)?); }
-    IsbeWr(OpIsbeWr) ["ISBEWR"] other, var_late, effect
+    IsbeWr(OpIsbeWr) [ISBEWR] other, var_late, effect
         { fixed [OpIsbeWr::OPCODE] => Op::IsbeWr(OpIsbeWr::decode(w)?); }
-    IsbeRd(OpIsbeRd) ["ISBERD"] other, var, effect
+    IsbeRd(OpIsbeRd) [ISBERD] other, var, effect
         { fixed [OpIsbeRd::OPCODE] => Op::IsbeRd(OpIsbeRd::decode(w)?); }
-    Bra(OpBra) @pc ["BRA"] other, fixed(4), sync
+    Bra(OpBra) @pc [BRA] other, fixed(4), sync
         { fixed [OpBra::OPCODE] => Op::Bra(OpBra::decode(w, pc)?); }
-    Bssy(OpBssy) @pc ["BSSY"] other, fixed(4), sync
+    Bssy(OpBssy) @pc [BSSY] other, fixed(4), sync
         { fixed [OpBssy::OPCODE] => Op::Bssy(OpBssy::decode(w, pc)?); }
-    Bsync(OpBsync) ["BSYNC"] other, fixed(4), sync
+    Bsync(OpBsync) [BSYNC] other, fixed(4), sync
         { fixed [OpBsync::OPCODE] => Op::Bsync(OpBsync::decode(w)?); }
-    Ld(OpLd) ["LDG", "LDS", "LDL"] other, var, effect {
+    Ld(OpLd) [LDG, LDS, LDL] other, var, effect {
         fixed [OpLd::OPCODE_LDG] => Op::Ld(OpLd::decode(w, MemSpace::Global)?);
         fixed [OpLd::OPCODE_LDS] => Op::Ld(OpLd::decode(w, MemSpace::Shared)?);
         fixed [OpLd::OPCODE_LDL] => Op::Ld(OpLd::decode(w, MemSpace::Local)?);
     }
-    St(OpSt) ["STG", "STS", "STL"] other, var_late, effect {
+    St(OpSt) [STG, STS, STL] other, var_late, effect {
         fixed [OpSt::OPCODE_STG] => Op::St(OpSt::decode(w, MemSpace::Global)?);
         fixed [OpSt::OPCODE_STS] => Op::St(OpSt::decode(w, MemSpace::Shared)?);
         fixed [OpSt::OPCODE_STL] => Op::St(OpSt::decode(w, MemSpace::Local)?);
     }
-    Atom(OpAtom) ["ATOMG", "ATOMS"] other, var_late, effect {
+    Atom(OpAtom) [ATOMG, ATOMS] other, var_late, effect {
         fixed [OpAtom::OPCODE_ATOMG] => Op::Atom(OpAtom::decode(w, MemSpace::Global, false)?);
         fixed [OpAtom::OPCODE_ATOMG_CAS] => Op::Atom(OpAtom::decode(w, MemSpace::Global, true)?);
         fixed [OpAtom::OPCODE_ATOMS] => Op::Atom(OpAtom::decode(w, MemSpace::Shared, false)?);
         fixed [OpAtom::OPCODE_ATOMS_CAS] => Op::Atom(OpAtom::decode(w, MemSpace::Shared, true)?);
     }
-    Red(OpRed) ["RED"] other, var_late, effect
+    Red(OpRed) [RED] other, var_late, effect
         { fixed [OpRed::OPCODE] => Op::Red(OpRed::decode(w)?); }
-    Ldc(OpLdc) ["LDC"] other, var, pure
+    Ldc(OpLdc) [LDC] other, var, pure
         { fixed [OpLdc::OPCODE] => Op::Ldc(OpLdc::decode(w)?); }
-    Cs2r(OpCs2r) ["CS2R"] other, fixed(4), pure
+    Cs2r(OpCs2r) [CS2R] other, fixed(4), pure
         { fixed [OpCs2r::OPCODE] => Op::Cs2r(OpCs2r::decode(w)?); }
-    Bar(OpBar) ["BAR"] other, fixed(4), sync
+    Bar(OpBar) [BAR] other, fixed(4), sync
         { fixed [OpBar::OPCODE] => Op::Bar(OpBar); }
-    Membar(OpMembar) ["MEMBAR"] other, fixed(4), sync
+    Membar(OpMembar) [MEMBAR] other, fixed(4), sync
         { fixed [OpMembar::OPCODE] => Op::Membar(OpMembar::decode(w)?); }
     // Shares IADD3's opcode: IADD3's decode arm tells them apart.
-    IAdd3X(OpIAdd3X) ["IADD3"] other, fixed(4), pure {}
-    IMadWide(OpIMadWide) ["IMAD"] other, fixed(5), pure {
+    IAdd3X(OpIAdd3X) [IADD3] other, fixed(4), pure {}
+    IMadWide(OpIMadWide) [IMAD] other, fixed(5), pure {
         alu9 [OpIMadWide::OPCODE_WIDE] => Op::IMadWide(OpIMadWide::decode(w, false)?);
         alu9 [OpIMadWide::OPCODE_HI] => Op::IMadWide(OpIMadWide::decode(w, true)?);
     }
-    IMnMx(OpIMnMx) ["IMNMX"] alu, fixed(4), pure
+    IMnMx(OpIMnMx) [IMNMX] alu, fixed(4), pure
         { alu9 [OpIMnMx::OPCODE] => Op::IMnMx(OpIMnMx::decode(w)?); }
-    Bit(OpBit) ["POPC", "FLO", "BREV"] alu, var, pure {
+    Bit(OpBit) [POPC, FLO, BREV] alu, var, pure {
         alu9 [OpBit::OPCODE_FLO, OpBit::OPCODE_BREV, OpBit::OPCODE_POPC]
             => Op::Bit(OpBit::decode(w, opcode)?);
     }
-    Bmsk(OpBmsk) ["BMSK"] alu, fixed(4), pure
+    Bmsk(OpBmsk) [BMSK] alu, fixed(4), pure
         { alu9 [OpBmsk::OPCODE] => Op::Bmsk(OpBmsk::decode(w)?); }
-    Prmt(OpPrmt) ["PRMT"] alu, fixed(4), pure
+    Prmt(OpPrmt) [PRMT] alu, fixed(4), pure
         { alu9 [OpPrmt::OPCODE] => Op::Prmt(OpPrmt::decode(w)?); }
-    Sgxt(OpSgxt) ["SGXT"] alu, fixed(4), pure
+    Sgxt(OpSgxt) [SGXT] alu, fixed(4), pure
         { alu9 [OpSgxt::OPCODE] => Op::Sgxt(OpSgxt::decode(w)?); }
-    Lea(OpLea) ["LEA"] alu, fixed(4), pure
+    Lea(OpLea) [LEA] alu, fixed(4), pure
         { alu9 [OpLea::OPCODE] => Op::Lea(OpLea::decode(w)?); }
-    FMnMx(OpFMnMx) ["FMNMX"] alu, fixed(4), pure
+    FMnMx(OpFMnMx) [FMNMX] alu, fixed(4), pure
         { alu9 [OpFMnMx::OPCODE] => Op::FMnMx(OpFMnMx::decode(w)?); }
-    FSel(OpFSel) ["FSEL"] alu, fixed(4), pure
+    FSel(OpFSel) [FSEL] alu, fixed(4), pure
         { alu9 [OpFSel::OPCODE] => Op::FSel(OpFSel::decode(w)?); }
-    Mufu(OpMufu) ["MUFU"] alu, var, pure
+    Mufu(OpMufu) [MUFU] alu, var, pure
         { alu9 [OpMufu::OPCODE] => Op::Mufu(OpMufu::decode(w)?); }
-    F2F(OpF2F) ["F2F"] alu, var, pure
+    F2F(OpF2F) [F2F] alu, var, pure
         { alu9 [OpF2F::OPCODE] => Op::F2F(OpF2F::decode(w)?); }
-    Frnd(OpFrnd) ["FRND"] alu, var, pure
+    Frnd(OpFrnd) [FRND] alu, var, pure
         { alu9 [OpFrnd::OPCODE] => Op::Frnd(OpFrnd::decode(w)?); }
-    PLop3(OpPLop3) ["PLOP3"] other, fixed(4), pure
+    PLop3(OpPLop3) [PLOP3] other, fixed(4), pure
         { fixed [OpPLop3::OPCODE] => Op::PLop3(OpPLop3::decode(w)?); }
-    Shfl(OpShfl) ["SHFL"] other, var, effect {
+    Shfl(OpShfl) [SHFL] other, var, effect {
         fixed [OpShfl::OPCODES[0], OpShfl::OPCODES[1], OpShfl::OPCODES[2], OpShfl::OPCODES[3]]
             => Op::Shfl(OpShfl::decode(w, opcode)?);
     }
-    Vote(OpVote) ["VOTE"] other, fixed(4), effect
+    Vote(OpVote) [VOTE] other, fixed(4), effect
         { fixed [OpVote::OPCODE] => Op::Vote(OpVote::decode(w)?); }
-    Match(OpMatch) ["MATCH"] other, var, effect
+    Match(OpMatch) [MATCH] other, var, effect
         { fixed [OpMatch::OPCODE] => Op::Match(OpMatch::decode(w)?); }
-    Redux(OpRedux) ["REDUX"] other, var, effect
+    Redux(OpRedux) [REDUX] other, var, effect
         { fixed [OpRedux::OPCODE] => Op::Redux(OpRedux::decode(w)?); }
-    WarpSync(OpWarpSync) ["WARPSYNC"] other, fixed(4), sync
+    WarpSync(OpWarpSync) [WARPSYNC] other, fixed(4), sync
         { alu9 [OpWarpSync::OPCODE] => Op::WarpSync(OpWarpSync::decode(w)?); }
-    DArith(OpDArith) ["DADD", "DMUL", "DFMA"] other, var, pure {
+    DArith(OpDArith) [DADD, DMUL, DFMA] other, var, pure {
         alu9 [OpDArith::OPCODE_DADD] => Op::DArith(OpDArith::decode(w, FloatArith::Add)?);
         alu9 [OpDArith::OPCODE_DMUL] => Op::DArith(OpDArith::decode(w, FloatArith::Mul)?);
         alu9 [OpDArith::OPCODE_DFMA] => Op::DArith(OpDArith::decode(w, FloatArith::Fma)?);
     }
-    DSetP(OpDSetP) ["DSETP"] other, var, pure
+    DSetP(OpDSetP) [DSETP] other, var, pure
         { alu9 [OpDSetP::OPCODE] => Op::DSetP(OpDSetP::decode(w)?); }
-    F2F64(OpF2F64) ["F2F"] other, var, pure
+    F2F64(OpF2F64) [F2F] other, var, pure
         { alu9 [OpF2F64::OPCODE] => Op::F2F64(OpF2F64::decode(w)?); }
-    Conv64(OpConv64) ["I2F", "F2I"] other, var, pure {
+    Conv64(OpConv64) [I2F, F2I] other, var, pure {
         alu9 [OpConv64::OPCODE_I2F] => Op::Conv64(OpConv64::decode(w, ConvKind::IntToFloat)?);
         alu9 [OpConv64::OPCODE_F2I] => Op::Conv64(OpConv64::decode(w, ConvKind::FloatToInt)?);
     }
-    Frnd64(OpFrnd64) ["FRND"] other, var, pure
+    Frnd64(OpFrnd64) [FRND] other, var, pure
         { alu9 [OpFrnd64::OPCODE] => Op::Frnd64(OpFrnd64::decode(w)?); }
-    Exit ["EXIT"] other, fixed(4), sync
+    Exit [EXIT] other, fixed(4), sync
         { fixed [OPCODE_EXIT] => Op::Exit; }
-    Nop ["NOP"] other, fixed(4), effect
+    Nop [NOP] other, fixed(4), effect
         { fixed [OPCODE_NOP] => Op::Nop; }
 }
 

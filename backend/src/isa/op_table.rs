@@ -5,11 +5,11 @@
 //! A declaration line reads
 //!
 //! ```text
-//! Variant(OpStruct) ["MNEMONIC", ...] alu|other, latency, effect
+//! Variant(OpStruct) [MNEMONIC, ...] alu|other, latency, effect
 //!     { fixed|alu9 [OPCODE, ...] => decode expression; ... }
 //! ```
 //!
-//! (`Variant ["MNEMONIC"] other, ...` for an op without operands, and
+//! (`Variant [MNEMONIC] other, ...` for an op without operands, and
 //! `@pc` after the struct for an op whose encoding is pc-relative).
 //! `alu` marks an op with the generic ALU interface ([`super::Alu`]): one
 //! result computed lane by lane from up to three 32-bit sources and a
@@ -27,7 +27,7 @@ macro_rules! ops {
     (
         decode($w:ident, $pc:ident, $opcode:ident);
         $(
-            $V:ident $(($T:ty))? $(@$pcrel:ident)? [$($mn:literal),+]
+            $V:ident $(($T:ty))? $(@$pcrel:ident)? [$($mn:ident),+]
             $class:ident, $lat:ident $(($n:literal))?, $effect:ident
             { $($kind:ident [$($opc:expr),+] => $dec:expr;)* }
         )*
@@ -40,7 +40,7 @@ macro_rules! ops {
 
         /// Every op's mnemonics (what [`Op::mnemonic`] returns), for tests
         /// that check the emit table and docs/ISA.md cover the whole ISA.
-        pub const MNEMONICS: &[&str] = &[$($($mn,)+)*];
+        pub const MNEMONICS: &[&str] = &[$($(stringify!($mn),)+)*];
 
         /// Every opcode the decoder knows: whether it is a fixed-form
         /// (12-bit) or ALU (9-bit, any operand form) opcode, and its value.
@@ -48,6 +48,8 @@ macro_rules! ops {
             &[$($($((opcode_kind!($kind), $opc),)+)*)*];
 
         other_enum!('a [] $($class $V $(($T))?;)*);
+
+        export_ops!(($) $($V [$($mn)+])*);
 
         impl Op {
             /// Encodes the op's fields (not the guard or control bits) at
@@ -127,6 +129,22 @@ macro_rules! ops {
     };
 }
 
+/// `for_each_op!(m)` calls the macro `m` with the op table's variants and
+/// mnemonics, `Variant [MNEMONIC ...] ...`, so that a test crate can make
+/// one test per op from the table.
+macro_rules! export_ops {
+    (($d:tt) $($V:ident [$($mn:ident)+])*) => {
+        /// Calls the macro `m` with every op of the table as
+        /// `Variant [MNEMONIC ...]` (tests make one test per op from it).
+        #[macro_export]
+        macro_rules! for_each_op {
+            ($d m:ident) => {
+                $d m! { $($V [$($mn)+])* }
+            };
+        }
+    };
+}
+
 /// The enum of the ops not marked `alu`, accumulated entry by entry.
 macro_rules! other_enum {
     ($lt:lifetime [$($acc:tt)*]) => {
@@ -195,20 +213,20 @@ macro_rules! decode_arm {
 }
 
 macro_rules! mnemonic {
-    ($mn:literal ; $($o:ident, $T:ty)?) => {{
+    ($mn:ident ; $($o:ident, $T:ty)?) => {{
         $(let _: &$T = $o;)?
-        $mn
+        stringify!($mn)
     }};
-    ($($mn:literal),+ ; $o:ident, $T:ty) => {
+    ($($mn:ident),+ ; $o:ident, $T:ty) => {
         $o.mnemonic()
     };
 }
 
 macro_rules! fmt_op {
-    ($f:ident, $mn:literal ;) => {
-        write!($f, $mn)
+    ($f:ident, $mn:ident ;) => {
+        $f.write_str(stringify!($mn))
     };
-    ($f:ident, $($mn:literal),+ ; $o:ident, $T:ty) => {
+    ($f:ident, $($mn:ident),+ ; $o:ident, $T:ty) => {
         $o.fmt_op($f)
     };
 }
