@@ -42,7 +42,9 @@ pub use float::{FloatFmt, MufuOp, OpF2F, OpFMnMx, OpFSel, OpFrnd, OpMufu, Round}
 pub use float_arith::{FloatArith, FloatCmp, OpFArith, OpFSetP};
 pub use float64::{NAN64, OpConv64, OpDArith, OpDSetP, OpF2F64, OpFrnd64, double_src};
 pub use generic::{Alu, AluVisitor, AluVisitorMut};
-pub use int::{BitOp, FALSE, OpBit, OpBmsk, OpIAdd3X, OpIMadWide, OpIMnMx, OpLea, OpPrmt, OpSgxt};
+pub use int::{
+    BitOp, FALSE, OpBit, OpBmsk, OpIAbs, OpIAdd3X, OpIMadWide, OpIMnMx, OpLea, OpPrmt, OpSgxt,
+};
 pub use isbe::{IsbeAccess, IsbeSize, MAX_IMM_OFFSET, OpIsbeRd, OpIsbeWr};
 pub use mem::{AtomOp, AtomType, MemSize, MemSpace, OpAtom, OpLd, OpLdc, OpRed, OpSt};
 pub use pred::OpPLop3;
@@ -273,6 +275,8 @@ ops! {
     }
     Frnd64(OpFrnd64) [FRND] other, var, pure
         { alu9 [OpFrnd64::OPCODE] => Op::Frnd64(OpFrnd64::decode(w)?); }
+    IAbs(OpIAbs) [IABS] alu, fixed(4), pure
+        { alu9 [OpIAbs::OPCODE] => Op::IAbs(OpIAbs::decode(w)?); }
     Exit [EXIT] other, fixed(4), sync
         { fixed [OPCODE_EXIT] => Op::Exit; }
     Nop [NOP] other, fixed(4), effect
