@@ -90,14 +90,14 @@ macro_rules! ops {
             /// When its results are ready, and which scoreboards it sets.
             pub fn latency(&self) -> Latency {
                 match self {
-                    $(Op::$V { .. } => latency!($lat $(($n))?),)*
+                    $(Op::$V $((wild!($T)))? => latency!($lat $(($n))?),)*
                 }
             }
 
             /// What the op does besides computing its results.
             pub fn effect(&self) -> Effect {
                 match self {
-                    $(Op::$V { .. } => effect!($effect),)*
+                    $(Op::$V $((wild!($T)))? => effect!($effect),)*
                 }
             }
 
@@ -171,6 +171,13 @@ macro_rules! opcode_kind {
     };
     (alu9) => {
         OpcodeKind::Alu
+    };
+}
+
+/// A wildcard pattern (the type only selects the arm's shape).
+macro_rules! wild {
+    ($T:ty) => {
+        _
     };
 }
 
