@@ -304,12 +304,6 @@ impl Op {
         self.effect() == Effect::Sync
     }
 
-    /// `v` applied to the op when it is an ALU op.
-    #[inline(always)]
-    pub fn alu<'a, V: AluVisitor<'a>>(&'a self, v: V) -> Option<V::Out> {
-        self.split(v).ok()
-    }
-
     /// An ALU op's sources, in operand order.
     pub fn alu_srcs_mut(&mut self) -> Option<&mut [Src]> {
         struct Srcs;

@@ -112,6 +112,14 @@ macro_rules! ops {
 
             /// `v` applied to the op when it is an ALU op.
             #[inline(always)]
+            pub fn alu<'a, V: AluVisitor<'a>>(&'a self, v: V) -> Option<V::Out> {
+                match self {
+                    $(Op::$V $((bind!($T, o)))? => split_mut!($class, v $(, o, $T)?),)*
+                }
+            }
+
+            /// `v` applied to the op when it is an ALU op.
+            #[inline(always)]
             pub fn alu_mut<'a, V: AluVisitorMut<'a>>(&'a mut self, v: V) -> Option<V::Out> {
                 match self {
                     $(Op::$V $((bind!($T, o)))? => split_mut!($class, v $(, o, $T)?),)*
