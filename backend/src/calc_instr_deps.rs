@@ -19,67 +19,25 @@ use crate::isa::{Instr, Op, OperandKind, Reg, RegFile, Target};
 use crate::program::INSTR_BYTES;
 use std::collections::BTreeSet;
 
-/// Scoreboards the hardware has (nvidia-facts.md §1: a 6-bit wait mask).
+/// Scoreboards the hardware has (a 6-bit wait mask; docs/ISA.md, "Instruction word").
 const SCOREBOARDS: usize = 6;
 /// "No scoreboard" in the control bits.
 const NONE: u8 = 7;
 const MAX_STALL: u64 = 15;
 
-/// How an op's results become available.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Latency {
-    /// Ready this many cycles after issue.
-    Fixed(u8),
-    /// Ready when the op's write scoreboard is released; `reads_late`
-    /// when its sources are read after issue too.
-    Variable { reads_late: bool },
-}
+pub use crate::isa::Latency;
 
-/// The latency table. Fixed latencies are approximate (published
-/// microbenchmarks of Volta and Turing: about 4 cycles for FP32 and
-/// integer ALU ops, 5 for IMAD); which ops are variable follows NAK's SM70
-/// model.
+/// The latency table: each op's latency class is declared in the op table
+/// (`isa/mod.rs`). Fixed latencies are approximate (published
+/// microbenchmarks of Volta and Turing: about 4 cycles for FP32 and integer
+/// ALU ops, 5 for IMAD); which ops are variable follows NAK's SM70 model.
 pub fn latency(op: &Op) -> Latency {
-    match op {
-        Op::IMad(_) | Op::IMadWide(_) => Latency::Fixed(5),
-        Op::Ld(_)
-        | Op::Ldc(_)
-        | Op::S2R(_)
-        | Op::Mufu(_)
-        | Op::Conv(_)
-        | Op::F2F(_)
-        | Op::Frnd(_)
-        // Doubles go to the FP64 unit, scoreboarded as nvcc's sm_86 code
-        // shows (its DADD/DMUL/DFMA set write scoreboards).
-        | Op::DArith(_)
-        | Op::DSetP(_)
-        | Op::F2F64(_)
-        | Op::Conv64(_)
-        | Op::Frnd64(_)
-        | Op::Bit(_)
-        | Op::Shfl(_)
-        | Op::Match(_)
-        | Op::Redux(_)
-        | Op::IsbeRd(_) => Latency::Variable { reads_late: false },
-        Op::St(_) | Op::Atom(_) | Op::Red(_) | Op::IsbeWr(_) => {
-            Latency::Variable { reads_late: true }
-        }
-        _ => Latency::Fixed(4),
-    }
+    op.latency()
 }
 
 /// Ops after which (or before which) nothing may be outstanding.
 fn is_sync_point(op: &Op) -> bool {
-    matches!(
-        op,
-        Op::Bra(_)
-            | Op::Bssy(_)
-            | Op::Bsync(_)
-            | Op::Exit
-            | Op::Bar(_)
-            | Op::WarpSync(_)
-            | Op::Membar(_)
-    )
+    op.is_sync_point()
 }
 
 /// A register slot: GPRs 0..255, predicates 256..263.

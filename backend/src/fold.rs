@@ -2,7 +2,7 @@
 //! `eval` methods the simulator executes, so folding and execution cannot
 //! disagree.
 
-use crate::isa::{Op, SrcRef};
+use crate::isa::{Alu, AluVisitor, Op, OtherOp, PredSrc, RegFile, Src, SrcRef};
 
 /// A folded result: a 32-bit word or a predicate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -11,7 +11,7 @@ pub enum Folded {
     Pred(bool),
 }
 
-fn konst(s: &crate::isa::Src) -> Option<u32> {
+fn konst(s: &Src) -> Option<u32> {
     match s.src {
         SrcRef::Zero => Some(0),
         SrcRef::Imm(v) => Some(v),
@@ -20,87 +20,49 @@ fn konst(s: &crate::isa::Src) -> Option<u32> {
 }
 
 /// Evaluates `op` when every source is a constant (and predicate sources
-/// are PT), or returns `None`.
+/// are PT), or returns `None`: every ALU op through its generic `lane`, and
+/// IMAD.HI and PLOP3, the two other ops with one result. Two results
+/// (IADD3 with a carry, IMAD.WIDE), memory, warp-wide and control ops do
+/// not fold to one value.
 pub fn fold(op: &Op) -> Option<Folded> {
-    let all = |srcs: &[crate::isa::Src]| srcs.iter().map(konst).collect::<Option<Vec<u32>>>();
-    let pt = |p: &crate::isa::PredSrc| if p.reg.is_none() { Some(!p.neg) } else { None };
-    Some(match op {
-        Op::Mov(o) => Folded::Word(o.eval(konst(&o.src)?)),
-        Op::IAdd3(o) => {
+    match op.split(Fold) {
+        Ok(folded) => folded,
+        Err(OtherOp::IMadWide(o)) if o.hi => {
             let v = all(&o.srcs)?;
-            Folded::Word(o.eval([v[0], v[1], v[2]]))
+            Some(Folded::Word(o.eval_hi(v)))
         }
-        Op::IMad(o) => {
-            let v = all(&o.srcs)?;
-            Folded::Word(o.eval([v[0], v[1], v[2]]))
-        }
-        Op::ISetP(o) => {
-            let v = all(&o.srcs)?;
-            Folded::Pred(o.eval(v[0], v[1], pt(&o.accum)?))
-        }
-        Op::FSetP(o) => {
-            let v = all(&o.srcs)?;
-            Folded::Pred(o.eval(v[0], v[1], pt(&o.accum)?))
-        }
-        Op::FArith(o) => {
-            let v = all(&o.srcs)?;
-            Folded::Word(o.eval([v[0], v[1], v[2]]))
-        }
-        Op::Sel(o) => {
-            let v = all(&o.srcs)?;
-            Folded::Word(o.eval(v[0], v[1], pt(&o.cond)?))
-        }
-        Op::Lop3(o) => {
-            let v = all(&o.srcs)?;
-            Folded::Word(o.eval([v[0], v[1], v[2]]))
-        }
-        Op::Shf(o) => {
-            let v = all(&o.srcs)?;
-            Folded::Word(o.eval([v[0], v[1], v[2]]))
-        }
-        Op::Conv(o) => Folded::Word(o.eval(konst(&o.src)?)),
-        Op::Bit(o) => Folded::Word(o.eval(konst(&o.src)?)),
-        Op::Mufu(o) => Folded::Word(o.eval(konst(&o.src)?)),
-        Op::F2F(o) => Folded::Word(o.eval(konst(&o.src)?)),
-        Op::Frnd(o) => Folded::Word(o.eval(konst(&o.src)?)),
-        Op::Bmsk(o) => {
-            let v = all(&o.srcs)?;
-            Folded::Word(o.eval(v[0], v[1]))
-        }
-        Op::Sgxt(o) => {
-            let v = all(&o.srcs)?;
-            Folded::Word(o.eval(v[0], v[1]))
-        }
-        Op::Prmt(o) => {
-            let v = all(&o.srcs)?;
-            Folded::Word(o.eval([v[0], v[1], v[2]]))
-        }
-        Op::Lea(o) => {
-            let v = all(&o.srcs)?;
-            Folded::Word(o.eval([v[0], v[1], v[2]]))
-        }
-        Op::IMadWide(o) if o.hi => {
-            let v = all(&o.srcs)?;
-            Folded::Word(o.eval_hi([v[0], v[1], v[2]]))
-        }
-        Op::IMnMx(o) => {
-            let v = all(&o.srcs)?;
-            Folded::Word(o.eval(v[0], v[1], pt(&o.min)?))
-        }
-        Op::FMnMx(o) => {
-            let v = all(&o.srcs)?;
-            Folded::Word(o.eval(v[0], v[1], pt(&o.min)?))
-        }
-        Op::FSel(o) => {
-            let v = all(&o.srcs)?;
-            Folded::Word(o.eval(v[0], v[1], pt(&o.cond)?))
-        }
-        Op::PLop3(o) => {
+        Err(OtherOp::PLop3(o)) => {
             let [a, b, c] = [pt(&o.srcs[0])?, pt(&o.srcs[1])?, pt(&o.srcs[2])?];
-            Folded::Pred(o.eval(a, b, c))
+            Some(Folded::Pred(o.eval(a, b, c)))
         }
-        // Two results (IADD3 with a carry, IMAD.WIDE), memory, warp-wide
-        // and control ops do not fold to one value.
-        _ => return None,
-    })
+        Err(_) => None,
+    }
+}
+
+/// The values of constant sources.
+fn all<const N: usize>(srcs: &[Src; N]) -> Option<[u32; N]> {
+    let mut v = [0; N];
+    for (v, s) in v.iter_mut().zip(srcs) {
+        *v = konst(s)?;
+    }
+    Some(v)
+}
+
+/// The value of PT or !PT.
+fn pt(p: &PredSrc) -> Option<bool> {
+    if p.reg.is_none() { Some(!p.neg) } else { None }
+}
+
+/// Folds an ALU op.
+struct Fold;
+
+impl AluVisitor<'_> for Fold {
+    type Out = Option<Folded>;
+    fn visit<const N: usize, O: Alu<N>>(self, o: &O) -> Option<Folded> {
+        let v = o.lane(all(o.srcs())?, pt(&o.pred())?);
+        Some(match O::DST {
+            RegFile::Pred => Folded::Pred(v != 0),
+            RegFile::Gpr => Folded::Word(v),
+        })
+    }
 }

@@ -8,43 +8,10 @@ use crate::mir::MFunc;
 use rustc_hash::FxHashMap;
 
 /// Whether `op` has no effect but its results: removable when they are
-/// unused, and (see [`is_cse_candidate`]) computable once.
+/// unused, and (see [`is_cse_candidate`]) computable once. The op table
+/// (`isa/mod.rs`) declares it for each op.
 pub fn is_pure(op: &Op) -> bool {
-    matches!(
-        op,
-        Op::Mov(_)
-            | Op::IAdd3(_)
-            | Op::IAdd3X(_)
-            | Op::IMad(_)
-            | Op::IMadWide(_)
-            | Op::ISetP(_)
-            | Op::FSetP(_)
-            | Op::FArith(_)
-            | Op::Sel(_)
-            | Op::FSel(_)
-            | Op::Lop3(_)
-            | Op::PLop3(_)
-            | Op::Shf(_)
-            | Op::Conv(_)
-            | Op::IMnMx(_)
-            | Op::FMnMx(_)
-            | Op::Bit(_)
-            | Op::Bmsk(_)
-            | Op::Prmt(_)
-            | Op::Sgxt(_)
-            | Op::Lea(_)
-            | Op::Mufu(_)
-            | Op::F2F(_)
-            | Op::Frnd(_)
-            | Op::DArith(_)
-            | Op::DSetP(_)
-            | Op::F2F64(_)
-            | Op::Conv64(_)
-            | Op::Frnd64(_)
-            | Op::S2R(_)
-            | Op::Cs2r(_)
-            | Op::Ldc(_)
-    )
+    op.is_pure()
 }
 
 /// Whether two executions of `op` with the same operands give the same
@@ -208,38 +175,16 @@ pub fn unencodable(f: &MFunc) -> Vec<(usize, Instr, EncodeError)> {
 /// The 32-bit sources of an ALU op (each one register wide), in operand
 /// order; `None` for other ops.
 pub fn alu_srcs(op: &mut Op) -> Option<&mut [Src]> {
-    Some(match op {
-        Op::Mov(o) => std::slice::from_mut(&mut o.src),
-        Op::IAdd3(o) => &mut o.srcs,
-        Op::IMad(o) => &mut o.srcs,
-        Op::ISetP(o) => &mut o.srcs,
-        Op::FSetP(o) => &mut o.srcs,
-        Op::FArith(o) => &mut o.srcs,
-        Op::Sel(o) => &mut o.srcs,
-        Op::FSel(o) => &mut o.srcs,
-        Op::Lop3(o) => &mut o.srcs,
-        Op::Shf(o) => &mut o.srcs,
-        Op::Conv(o) => std::slice::from_mut(&mut o.src),
-        Op::IMnMx(o) => &mut o.srcs,
-        Op::FMnMx(o) => &mut o.srcs,
-        Op::Bit(o) => std::slice::from_mut(&mut o.src),
-        Op::Bmsk(o) => &mut o.srcs,
-        Op::Prmt(o) => &mut o.srcs,
-        Op::Sgxt(o) => &mut o.srcs,
-        Op::Mufu(o) => std::slice::from_mut(&mut o.src),
-        Op::F2F(o) => std::slice::from_mut(&mut o.src),
-        Op::Frnd(o) => std::slice::from_mut(&mut o.src),
-        _ => return None,
-    })
+    // LEA is left out for now: its sources were never rewritten.
+    if matches!(op, Op::Lea(_)) {
+        return None;
+    }
+    op.alu_srcs_mut()
 }
 
 /// Pairs of source slots that may be swapped without changing the result.
 pub fn commuting_slots(op: &Op) -> &'static [(usize, usize)] {
-    match op {
-        Op::IAdd3(_) => &[(0, 1), (0, 2), (1, 2)],
-        Op::IMad(_) | Op::FArith(_) | Op::IMnMx(_) | Op::FMnMx(_) => &[(0, 1)],
-        _ => &[],
-    }
+    op.commuting_slots()
 }
 
 /// Sets source `slot` of `ins` to `new` if the result encodes, swapping

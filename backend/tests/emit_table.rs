@@ -67,6 +67,8 @@ table! {
     iadd3_carry_out: "IADD3 R4, P0, PT, R2, R6, RZ ;" => 0x000fc200_07f1e0ff_00000006_02047210;
     iadd3_x: "IADD3.X R5, PT, PT, R3, R7, RZ, P0, !PT ;" => 0x000fc200_007fe4ff_00000007_03057210;
     iadd3_x_not: "IADD3.X R5, P1, PT, R3, -R7, RZ, !P0, !PT ;" => 0x000fc200_0473e4ff_80000007_03057210;
+    iabs_nvdisasm: "IABS R8, R7 ;" => 0x000fc200_00000000_00000007_00087213;
+    iabs_imm: "IABS R1, 0xfffffffb ;" => 0x000fc200_00000000_fffffffb_00017813;
     imad: "IMAD R1, R2, R3, R4 ;" => 0x000fc200_000e0204_00000003_02017224;
     imad_u32_imm: "IMAD.U32 R1, R2, 0x4, R3 ;" => 0x000fc200_000e0003_00000004_02017824;
     imad_wide: "IMAD.WIDE R2, R4, 0x4, R6 ;" => 0x000fc200_000e0206_00000004_04027825;

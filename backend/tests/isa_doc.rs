@@ -60,20 +60,25 @@ fn check_row(op: &str) {
     );
 }
 
+/// One test per op of the table (a module per op, a test per mnemonic),
+/// and one that the doc's table has exactly the table's ops.
 macro_rules! rows {
-    ($($name:ident: $op:literal;)*) => {
+    ($($V:ident [$($mn:ident)+])*) => {
         $(
-            #[test]
-            fn $name() {
-                check_row($op);
+            #[allow(non_snake_case)]
+            mod $V {
+                $(
+                    #[test]
+                    fn $mn() {
+                        super::check_row(stringify!($mn));
+                    }
+                )+
             }
         )*
 
         #[test]
         fn the_table_has_exactly_the_ops_of_the_definition() {
-            let listed: BTreeSet<&str> = [$($op),*].into_iter().collect();
             let defined: BTreeSet<&str> = MNEMONICS.iter().copied().collect();
-            assert_eq!(listed, defined, "this test's list and MNEMONICS differ");
             let rows = op_rows();
             let documented: BTreeSet<&str> = rows.iter().map(|r| r[0].as_str()).collect();
             assert_eq!(documented, defined);
@@ -82,62 +87,4 @@ macro_rules! rows {
     };
 }
 
-rows! {
-    mov: "MOV";
-    iadd3: "IADD3";
-    imad: "IMAD";
-    isetp: "ISETP";
-    fsetp: "FSETP";
-    fadd: "FADD";
-    fmul: "FMUL";
-    ffma: "FFMA";
-    sel: "SEL";
-    lop3: "LOP3";
-    shf: "SHF";
-    i2f: "I2F";
-    f2i: "F2I";
-    s2r: "S2R";
-    isbewr: "ISBEWR";
-    isberd: "ISBERD";
-    bra: "BRA";
-    bssy: "BSSY";
-    bsync: "BSYNC";
-    ldg: "LDG";
-    lds: "LDS";
-    ldl: "LDL";
-    stg: "STG";
-    sts: "STS";
-    stl: "STL";
-    atomg: "ATOMG";
-    atoms: "ATOMS";
-    red: "RED";
-    ldc: "LDC";
-    cs2r: "CS2R";
-    bar: "BAR";
-    membar: "MEMBAR";
-    imnmx: "IMNMX";
-    popc: "POPC";
-    flo: "FLO";
-    brev: "BREV";
-    bmsk: "BMSK";
-    prmt: "PRMT";
-    sgxt: "SGXT";
-    lea: "LEA";
-    fmnmx: "FMNMX";
-    fsel: "FSEL";
-    mufu: "MUFU";
-    f2f: "F2F";
-    frnd: "FRND";
-    dadd: "DADD";
-    dmul: "DMUL";
-    dfma: "DFMA";
-    dsetp: "DSETP";
-    plop3: "PLOP3";
-    shfl: "SHFL";
-    vote: "VOTE";
-    match_: "MATCH";
-    redux: "REDUX";
-    warpsync: "WARPSYNC";
-    exit: "EXIT";
-    nop: "NOP";
-}
+spvsass_backend::for_each_op!(rows);

@@ -5,25 +5,24 @@
 
 use proptest::prelude::*;
 use spvsass_backend::asm::assemble;
-use spvsass_backend::isa::{Ctrl, InstWord, Instr, field};
+use spvsass_backend::isa::{Ctrl, InstWord, Instr, OPCODES, OpcodeKind, field};
 
-/// ALU opcodes (low 9 bits), each in every operand form 1..=5.
-const ALU: [u16; 37] = [
-    0x002, 0x010, 0x024, 0x00c, 0x00b, 0x021, 0x020, 0x023, 0x007, 0x012, 0x019, 0x106, 0x105,
-    0x025, 0x027, 0x017, 0x100, 0x101, 0x109, 0x01b, 0x016, 0x01a, 0x011, 0x009, 0x008, 0x108,
-    0x104, 0x107, 0x148, 0x029, 0x028, 0x02b, 0x02a, 0x110, 0x111, 0x112, 0x113,
-];
-/// Fixed-form opcodes (all 12 bits).
-const FIXED: [u16; 33] = [
-    0x919, 0x805, 0x927, 0x923, 0x947, 0x945, 0x941, 0x94d, 0x918, 0x980, 0x984, 0x983, 0x385,
-    0x388, 0x387, 0x9a8, 0x3a9, 0x38c, 0x38d, 0x98e, 0xb82, 0xb1d, 0x992, 0x81c, 0x389, 0x589,
-    0x989, 0xf89, 0x806, 0x3a1, 0x3c4, 0x919, 0x94d,
-];
+/// The decoder's opcodes of one kind (from the op table).
+fn opcodes(kind: OpcodeKind) -> Vec<u16> {
+    OPCODES
+        .iter()
+        .filter(|&&(k, _)| k == kind)
+        .map(|&(_, o)| o)
+        .collect()
+}
 
+/// An ALU opcode (low 9 bits) in any operand form 1..=5, or a fixed-form
+/// opcode (all 12 bits).
 fn opcode() -> impl Strategy<Value = u16> {
+    let (alu, fixed) = (opcodes(OpcodeKind::Alu), opcodes(OpcodeKind::Fixed));
     prop_oneof![
-        (0..ALU.len(), 1u16..=5).prop_map(|(i, form)| ALU[i] | form << 9),
-        (0..FIXED.len()).prop_map(|i| FIXED[i]),
+        (0..alu.len(), 1u16..=5).prop_map(move |(i, form)| alu[i] | form << 9),
+        (0..fixed.len()).prop_map(move |i| fixed[i]),
     ]
 }
 

@@ -9,7 +9,8 @@ use crate::warp::{
     Env, Launch, RZ, Row, WARP_LANES, WARPSYNC, WORKGROUP_BARRIER, Warp, gpr_index, lanes,
 };
 use spvsass_backend::isa::{
-    Dst, Instr, IsbeAccess, IsbeSize, Op, PredSrc, SpecialReg, Src, SrcRef, Target,
+    Alu, AluVisitor, Dst, Instr, IsbeAccess, IsbeSize, OtherOp, PredSrc, RegFile, SpecialReg, Src,
+    SrcRef, Target,
 };
 
 const WARP: usize = WARP_LANES as usize;
@@ -27,23 +28,20 @@ impl Warp<'_> {
     ) -> Result<u32, SimError> {
         let (launch, isbe) = (env.launch, &mut *env.isbe);
         let exec = self.pred_mask(active, &instr.guard);
-        match &instr.op {
-            Op::Mov(o) => self.alu(exec, o.dst, &[o.src], pc, |[a]| o.eval(a))?,
-            Op::Conv(o) => self.alu(exec, o.dst, &[o.src], pc, |[a]| o.eval(a))?,
-            Op::IAdd3(o) => self.alu(exec, o.dst, &o.srcs, pc, |x| o.eval(x))?,
-            Op::IMad(o) => self.alu(exec, o.dst, &o.srcs, pc, |x| o.eval(x))?,
-            Op::FArith(o) => self.alu(exec, o.dst, &o.srcs, pc, |x| o.eval(x))?,
-            Op::Lop3(o) => self.alu(exec, o.dst, &o.srcs, pc, |x| o.eval(x))?,
-            Op::Shf(o) => self.alu(exec, o.dst, &o.srcs, pc, |x| o.eval(x))?,
-            Op::Bit(o) => self.alu(exec, o.dst, &[o.src], pc, |[a]| o.eval(a))?,
-            Op::Mufu(o) => self.alu(exec, o.dst, &[o.src], pc, |[a]| o.eval(a))?,
-            Op::F2F(o) => self.alu(exec, o.dst, &[o.src], pc, |[a]| o.eval(a))?,
-            Op::Frnd(o) => self.alu(exec, o.dst, &[o.src], pc, |[a]| o.eval(a))?,
-            Op::Bmsk(o) => self.alu(exec, o.dst, &o.srcs, pc, |[a, b]| o.eval(a, b))?,
-            Op::Sgxt(o) => self.alu(exec, o.dst, &o.srcs, pc, |[a, b]| o.eval(a, b))?,
-            Op::Prmt(o) => self.alu(exec, o.dst, &o.srcs, pc, |x| o.eval(x))?,
-            Op::Lea(o) => self.alu(exec, o.dst, &o.srcs, pc, |x| o.eval(x))?,
-            Op::IAdd3X(o) => {
+        let other = match instr.op.split(General {
+            warp: self,
+            exec,
+            pc,
+        }) {
+            Ok(done) => {
+                done?;
+                self.advance(active);
+                return Ok(exec);
+            }
+            Err(other) => other,
+        };
+        match other {
+            OtherOp::IAdd3X(o) => {
                 let x = self.rows(exec, &o.srcs, pc)?;
                 let carry_in = self.pred_mask(u32::MAX, &o.carry_in);
                 let (mut sum, mut carry) = ([0; WARP], 0);
@@ -55,7 +53,7 @@ impl Warp<'_> {
                 self.write_row(exec, o.dst, &sum);
                 self.write_pred(exec, o.carry_out, carry);
             }
-            Op::IMadWide(o) => self.each(exec, |w, l| {
+            OtherOp::IMadWide(o) => self.each(exec, |w, l| {
                 let [a, b] = w.srcs(l, &[o.srcs[0], o.srcs[1]], pc)?;
                 if o.hi {
                     let c = w.src(l, &o.srcs[2], pc)?;
@@ -67,16 +65,7 @@ impl Warp<'_> {
                 }
                 Ok(())
             })?,
-            Op::IMnMx(o) => self.alu_pred(exec, o.dst, &o.srcs, &o.min, pc, |[a, b], p| {
-                o.eval(a, b, p)
-            })?,
-            Op::FMnMx(o) => self.alu_pred(exec, o.dst, &o.srcs, &o.min, pc, |[a, b], p| {
-                o.eval(a, b, p)
-            })?,
-            Op::FSel(o) => self.alu_pred(exec, o.dst, &o.srcs, &o.cond, pc, |[a, b], p| {
-                o.eval(a, b, p)
-            })?,
-            Op::PLop3(o) => {
+            OtherOp::PLop3(o) => {
                 let [a, b, c] = o.srcs.map(|p| self.pred_mask(u32::MAX, &p));
                 let mut r = 0;
                 for l in lanes(exec) {
@@ -85,14 +74,16 @@ impl Warp<'_> {
                 }
                 self.write_pred(exec, o.dst, r);
             }
-            Op::DArith(_) | Op::DSetP(_) | Op::F2F64(_) | Op::Conv64(_) | Op::Frnd64(_) => {
-                self.exec_f64(exec, &instr.op, pc)?
-            }
-            Op::Shfl(o) => self.shfl(exec, o, pc)?,
-            Op::Vote(o) => self.vote(exec, o),
-            Op::Match(o) => self.match_(exec, o, pc)?,
-            Op::Redux(o) => self.redux(exec, o, pc)?,
-            Op::WarpSync(o) => {
+            OtherOp::DArith(_)
+            | OtherOp::DSetP(_)
+            | OtherOp::F2F64(_)
+            | OtherOp::Conv64(_)
+            | OtherOp::Frnd64(_) => self.exec_f64(exec, &instr.op, pc)?,
+            OtherOp::Shfl(o) => self.shfl(exec, o, pc)?,
+            OtherOp::Vote(o) => self.vote(exec, o),
+            OtherOp::Match(o) => self.match_(exec, o, pc)?,
+            OtherOp::Redux(o) => self.redux(exec, o, pc)?,
+            OtherOp::WarpSync(o) => {
                 for l in lanes(exec) {
                     let mask = self.src(l, &o.mask, pc)?;
                     self.wait_mask[l] = mask | 1 << l;
@@ -102,21 +93,12 @@ impl Warp<'_> {
                 self.advance(active & !exec);
                 return Ok(exec);
             }
-            Op::ISetP(o) => self.setp(exec, o.dst, &o.srcs, &o.accum, pc, |[a, b], p| {
-                o.eval(a, b, p)
-            })?,
-            Op::FSetP(o) => self.setp(exec, o.dst, &o.srcs, &o.accum, pc, |[a, b], p| {
-                o.eval(a, b, p)
-            })?,
-            Op::Sel(o) => self.alu_pred(exec, o.dst, &o.srcs, &o.cond, pc, |[a, b], p| {
-                o.eval(a, b, p)
-            })?,
-            Op::S2R(o) => self.each(exec, |w, l| {
+            OtherOp::S2R(o) => self.each(exec, |w, l| {
                 let value = special(o.sr, l as u32, w.base + l as u32, launch, w.clock, pc)?;
                 w.set_gpr(l, o.dst, value);
                 Ok(())
             })?,
-            Op::Cs2r(o) => self.each(exec, |w, l| {
+            OtherOp::Cs2r(o) => self.each(exec, |w, l| {
                 let (lo, hi) = match o.sr {
                     SpecialReg::Zero => (0, 0),
                     _ => (w.clock as u32, (w.clock >> 32) as u32),
@@ -125,14 +107,14 @@ impl Warp<'_> {
                 w.set_group(l, o.dst, &[lo, hi][..n]);
                 Ok(())
             })?,
-            Op::Ld(o) => self.load(exec, o, pc, env)?,
-            Op::St(o) => self.store(exec, o, pc, env)?,
-            Op::Atom(o) => self.atom(exec, o, pc, env)?,
-            Op::Red(o) => self.red(exec, o, pc, env)?,
-            Op::Ldc(o) => self.ldc(exec, o, pc)?,
+            OtherOp::Ld(o) => self.load(exec, o, pc, env)?,
+            OtherOp::St(o) => self.store(exec, o, pc, env)?,
+            OtherOp::Atom(o) => self.atom(exec, o, pc, env)?,
+            OtherOp::Red(o) => self.red(exec, o, pc, env)?,
+            OtherOp::Ldc(o) => self.ldc(exec, o, pc)?,
             // Memory is sequentially consistent in the simulator.
-            Op::Membar(_) => {}
-            Op::Bar(_) => {
+            OtherOp::Membar(_) => {}
+            OtherOp::Bar(_) => {
                 // Waiting lanes keep their pc; the scheduler releases them
                 // when every live lane of the workgroup has arrived.
                 self.waiting |= exec;
@@ -142,7 +124,7 @@ impl Warp<'_> {
                 self.advance(active & !exec);
                 return Ok(exec);
             }
-            Op::IsbeWr(o) => {
+            OtherOp::IsbeWr(o) => {
                 let region = match o.access {
                     IsbeAccess::Map => IsbeRegion::OutputMap,
                     IsbeAccess::Attr => IsbeRegion::OutputAttr,
@@ -160,7 +142,7 @@ impl Warp<'_> {
                         .map_err(|f| fault(f, pc, l, region, addr, o.size))
                 })?
             }
-            Op::IsbeRd(o) => {
+            OtherOp::IsbeRd(o) => {
                 let region = match (o.output, o.access) {
                     (false, IsbeAccess::Attr) => IsbeRegion::InputAttr,
                     (true, IsbeAccess::Map) => IsbeRegion::OutputMap,
@@ -187,7 +169,7 @@ impl Warp<'_> {
                     Ok(())
                 })?
             }
-            Op::Bra(o) => {
+            OtherOp::Bra(o) => {
                 // Targets were checked when the program was decoded.
                 let Target::Addr(target) = o.target else {
                     return Err(SimError::UnresolvedTarget { pc });
@@ -198,11 +180,11 @@ impl Warp<'_> {
                 self.advance(active & !exec);
                 return Ok(exec);
             }
-            Op::Bssy(o) => {
+            OtherOp::Bssy(o) => {
                 // The barrier records the lanes present, whatever the guard.
                 self.barriers[o.bar as usize] = active;
             }
-            Op::Bsync(o) => {
+            OtherOp::Bsync(o) => {
                 // Waiting lanes keep their pc; the scheduler releases them.
                 self.waiting |= exec;
                 for l in lanes(exec) {
@@ -211,12 +193,12 @@ impl Warp<'_> {
                 self.advance(active & !exec);
                 return Ok(exec);
             }
-            Op::Exit => {
+            OtherOp::Exit => {
                 self.live &= !exec;
                 self.advance(active & !exec);
                 return Ok(exec);
             }
-            Op::Nop => {}
+            OtherOp::Nop => {}
         }
         self.advance(active);
         Ok(exec)
@@ -543,5 +525,30 @@ pub(crate) fn mem_error(
         addr,
         bytes,
         fault,
+    }
+}
+
+/// Runs an ALU op for the lanes of `exec`: each op's `lane`, in the loop
+/// for its result and predicate shape.
+struct General<'w, 'p> {
+    warp: &'w mut Warp<'p>,
+    exec: u32,
+    pc: u32,
+}
+
+impl AluVisitor<'_> for General<'_, '_> {
+    type Out = Result<(), SimError>;
+    #[inline(always)]
+    fn visit<const N: usize, O: Alu<N>>(self, o: &O) -> Result<(), SimError> {
+        let General { warp, exec, pc } = self;
+        match (O::DST, O::HAS_PRED) {
+            (RegFile::Gpr, false) => warp.alu(exec, o.dst(), o.srcs(), pc, |x| o.lane(x, true)),
+            (RegFile::Gpr, true) => {
+                warp.alu_pred(exec, o.dst(), o.srcs(), &o.pred(), pc, |x, p| o.lane(x, p))
+            }
+            (RegFile::Pred, _) => warp.setp(exec, o.dst(), o.srcs(), &o.pred(), pc, |x, p| {
+                o.lane(x, p) != 0
+            }),
+        }
     }
 }

@@ -11,7 +11,7 @@
 
 use crate::row_setp::{fsetp, isetp};
 use crate::warp::{Row, WARP_LANES};
-use spvsass_backend::isa::{FloatArith, Op, OpFArith, Round};
+use spvsass_backend::isa::{Alu, AluVisitor, FloatArith, Op, OpFArith, RegFile, Round};
 
 const WARP: usize = WARP_LANES as usize;
 
@@ -48,30 +48,38 @@ pub(crate) enum RowValue {
 /// Always inlined into the caller, which is compiled once per [`RowIsa`].
 #[inline(always)]
 pub(crate) fn eval_row_any(op: &Op, x: [&Row; 3], held: u32) -> Option<RowValue> {
-    Some(match op {
-        Op::Mov(o) => RowValue::Row(map(x, held, |[a, ..], _| o.eval(a))),
-        Op::Conv(o) => RowValue::Row(map(x, held, |[a, ..], _| o.eval(a))),
-        Op::Bit(o) => RowValue::Row(map(x, held, |[a, ..], _| o.eval(a))),
-        Op::Mufu(o) => RowValue::Row(map(x, held, |[a, ..], _| o.eval(a))),
-        Op::F2F(o) => RowValue::Row(map(x, held, |[a, ..], _| o.eval(a))),
-        Op::Frnd(o) => RowValue::Row(map(x, held, |[a, ..], _| o.eval(a))),
-        Op::IAdd3(o) => RowValue::Row(map(x, held, |v, _| o.eval(v))),
-        Op::IMad(o) => RowValue::Row(map(x, held, |v, _| o.eval(v))),
-        Op::FArith(o) => RowValue::Row(farith(o, x)),
-        Op::Lop3(o) => RowValue::Row(map(x, held, |v, _| o.eval(v))),
-        Op::Shf(o) => RowValue::Row(map(x, held, |v, _| o.eval(v))),
-        Op::Prmt(o) => RowValue::Row(map(x, held, |v, _| o.eval(v))),
-        Op::Lea(o) => RowValue::Row(map(x, held, |v, _| o.eval(v))),
-        Op::Bmsk(o) => RowValue::Row(map(x, held, |[a, b, _], _| o.eval(a, b))),
-        Op::Sgxt(o) => RowValue::Row(map(x, held, |[a, b, _], _| o.eval(a, b))),
-        Op::IMnMx(o) => RowValue::Row(map(x, held, |[a, b, _], p| o.eval(a, b, p))),
-        Op::FMnMx(o) => RowValue::Row(map(x, held, |[a, b, _], p| o.eval(a, b, p))),
-        Op::Sel(o) => RowValue::Row(map(x, held, |[a, b, _], p| o.eval(a, b, p))),
-        Op::FSel(o) => RowValue::Row(map(x, held, |[a, b, _], p| o.eval(a, b, p))),
-        Op::ISetP(o) => RowValue::Mask(isetp(*o, x, held)),
-        Op::FSetP(o) => RowValue::Mask(fsetp(*o, x, held)),
-        _ => return None,
-    })
+    match op {
+        // Enum fields fixed per loop, so that no lane loop matches on them.
+        Op::FArith(o) => Some(RowValue::Row(farith(o, x))),
+        Op::ISetP(o) => Some(RowValue::Mask(isetp(*o, x, held))),
+        Op::FSetP(o) => Some(RowValue::Mask(fsetp(*o, x, held))),
+        // Every other ALU op: its `lane` in a loop compiled for its type.
+        op => op.alu(Rows { x, held }),
+    }
+}
+
+/// An ALU op over whole rows.
+struct Rows<'r> {
+    x: [&'r Row; 3],
+    held: u32,
+}
+
+impl AluVisitor<'_> for Rows<'_> {
+    type Out = RowValue;
+    #[inline(always)]
+    fn visit<const N: usize, O: Alu<N>>(self, o: &O) -> RowValue {
+        let row = map(self.x, self.held, |v, p| {
+            o.lane(std::array::from_fn(|i| v[i]), p)
+        });
+        match O::DST {
+            RegFile::Gpr => RowValue::Row(row),
+            RegFile::Pred => RowValue::Mask(
+                row.iter()
+                    .enumerate()
+                    .fold(0, |m, (l, &v)| m | u32::from(v != 0) << l),
+            ),
+        }
+    }
 }
 
 /// FADD / FMUL / FFMA: the kind and rounding mode fixed per loop (a copy

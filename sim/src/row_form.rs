@@ -4,7 +4,7 @@
 //! without matching on operand kinds.
 
 use crate::warp::{RZ, Row, WARP_LANES, gpr_index};
-use spvsass_backend::isa::{Dst, Op, PredSrc, Src, SrcRef};
+use spvsass_backend::isa::{Alu, AluVisitor, Dst, Op, PredSrc, Src, SrcRef};
 
 /// Where an ALU source's 32 lanes come from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -26,36 +26,11 @@ pub(crate) struct RowForm {
     pub pred: PredSrc,
 }
 
-/// The ALU ops with a whole-row form: their sources, destination and
+/// The ALU ops (all have a whole-row form): their sources, destination and
 /// predicate source. Constant-bank sources are left to the general path,
 /// which reports a bad bank or offset at the instruction that reads it.
 pub(crate) fn row_form(op: &Op, splats: &mut Vec<Row>) -> Option<RowForm> {
-    let one = std::slice::from_ref;
-    let t = PredSrc::TRUE;
-    let (srcs, dst, pred): (&[Src], Dst, PredSrc) = match op {
-        Op::Mov(o) => (one(&o.src), o.dst, t),
-        Op::Conv(o) => (one(&o.src), o.dst, t),
-        Op::Bit(o) => (one(&o.src), o.dst, t),
-        Op::Mufu(o) => (one(&o.src), o.dst, t),
-        Op::F2F(o) => (one(&o.src), o.dst, t),
-        Op::Frnd(o) => (one(&o.src), o.dst, t),
-        Op::IAdd3(o) => (&o.srcs, o.dst, t),
-        Op::IMad(o) => (&o.srcs, o.dst, t),
-        Op::FArith(o) => (&o.srcs, o.dst, t),
-        Op::Lop3(o) => (&o.srcs, o.dst, t),
-        Op::Shf(o) => (&o.srcs, o.dst, t),
-        Op::Prmt(o) => (&o.srcs, o.dst, t),
-        Op::Lea(o) => (&o.srcs, o.dst, t),
-        Op::Bmsk(o) => (&o.srcs, o.dst, t),
-        Op::Sgxt(o) => (&o.srcs, o.dst, t),
-        Op::IMnMx(o) => (&o.srcs, o.dst, o.min),
-        Op::FMnMx(o) => (&o.srcs, o.dst, o.min),
-        Op::Sel(o) => (&o.srcs, o.dst, o.cond),
-        Op::FSel(o) => (&o.srcs, o.dst, o.cond),
-        Op::ISetP(o) => (&o.srcs, o.dst, o.accum),
-        Op::FSetP(o) => (&o.srcs, o.dst, o.accum),
-        _ => return None,
-    };
+    let (srcs, dst, pred) = op.alu(Operands)?;
     let mut rows = [RowSrc::Gpr(RZ as u8); 3];
     for (row, s) in rows.iter_mut().zip(srcs) {
         *row = match s.src {
@@ -74,4 +49,14 @@ pub(crate) fn row_form(op: &Op, splats: &mut Vec<Row>) -> Option<RowForm> {
         dst,
         pred,
     })
+}
+
+/// An ALU op's sources, destination and predicate source.
+struct Operands;
+
+impl<'a> AluVisitor<'a> for Operands {
+    type Out = (&'a [Src], Dst, PredSrc);
+    fn visit<const N: usize, O: Alu<N>>(self, o: &'a O) -> Self::Out {
+        (o.srcs(), o.dst(), o.pred())
+    }
 }

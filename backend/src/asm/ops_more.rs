@@ -95,6 +95,14 @@ pub(crate) fn build(c: &mut Ctx<'_>) -> Result<Op, AsmError> {
                 })
             }
         }
+        "IABS" => {
+            let a = &c.args;
+            a.count(2)?;
+            Op::IAbs(OpIAbs {
+                dst: a.dst(0)?,
+                src: a.src(1)?,
+            })
+        }
         "PRMT" => {
             c.args.count(4)?;
             let a = &c.args;

@@ -9,37 +9,22 @@ use super::{Comp, Isel};
 use crate::error::BackendError;
 use crate::fold::{Folded, fold};
 use crate::isa::{
-    ConvKind, Dst, FloatArith, FloatCmp, Instr, IntCmp, Op, OpConv, OpFArith, OpFSetP, OpIAdd3,
-    OpIMad, OpISetP, OpLop3, OpSel, OpShf, PredCombine, PredSrc, Reg, RegFile, Round, Src, SrcRef,
+    Alu, AluVisitor, AluVisitorMut, ConvKind, Dst, FloatArith, FloatCmp, Instr, IntCmp, Op, OpConv,
+    OpFArith, OpFSetP, OpIAdd3, OpIMad, OpISetP, OpLop3, OpSel, OpShf, PredCombine, PredSrc, Reg,
+    RegFile, Round, Src, SrcRef,
 };
 use spvsass_frontend::ir::{self, BinaryOp, CmpOp, ConvOp, InstData, Scalar, Type, UnaryOp};
 
 /// Sets the destination of an ALU op.
 fn set_alu_dst(op: &mut Op, d: Dst) {
-    match op {
-        Op::Mov(o) => o.dst = d,
-        Op::IAdd3(o) => o.dst = d,
-        Op::IMad(o) => o.dst = d,
-        Op::ISetP(o) => o.dst = d,
-        Op::FSetP(o) => o.dst = d,
-        Op::FArith(o) => o.dst = d,
-        Op::Sel(o) => o.dst = d,
-        Op::Lop3(o) => o.dst = d,
-        Op::Shf(o) => o.dst = d,
-        Op::Conv(o) => o.dst = d,
-        Op::Mufu(o) => o.dst = d,
-        Op::IMadWide(o) if o.hi => o.dst = d,
-        Op::FMnMx(o) => o.dst = d,
-        Op::FSel(o) => o.dst = d,
-        Op::IMnMx(o) => o.dst = d,
-        Op::Bit(o) => o.dst = d,
-        Op::Bmsk(o) => o.dst = d,
-        Op::Sgxt(o) => o.dst = d,
-        Op::Prmt(o) => o.dst = d,
-        Op::Lea(o) => o.dst = d,
-        Op::Frnd(o) => o.dst = d,
-        Op::F2F(o) => o.dst = d,
-        _ => unreachable!("alu() takes ALU ops"),
+    if let Some(dst) = op.alu_dst_mut() {
+        *dst = d;
+    } else if let Op::IMadWide(o) = op
+        && o.hi
+    {
+        o.dst = d;
+    } else {
+        unreachable!("alu() takes ALU ops")
     }
 }
 
@@ -93,29 +78,14 @@ impl Isel<'_> {
 
     /// Moves constants out of slots that cannot hold them.
     fn legalize(&mut self, op: &mut Op) {
-        let float = matches!(
-            op,
-            Op::FArith(_) | Op::FSetP(_) | Op::FMnMx(_) | Op::FSel(_)
-        );
+        let float = op.alu(FloatSrcs).unwrap_or(false);
         let srcs: &mut [Src] = match op {
-            Op::IAdd3(o) => &mut o.srcs,
-            Op::IMad(o) => &mut o.srcs,
-            Op::ISetP(o) => &mut o.srcs,
-            Op::FSetP(o) => &mut o.srcs,
-            Op::FArith(o) if o.kind == FloatArith::Fma => &mut o.srcs,
-            Op::FArith(o) => &mut o.srcs[..2],
-            Op::Sel(o) => &mut o.srcs,
-            Op::Lop3(o) => &mut o.srcs,
-            Op::Shf(o) => &mut o.srcs,
             Op::IMadWide(o) => &mut o.srcs,
-            Op::FMnMx(o) => &mut o.srcs,
-            Op::FSel(o) => &mut o.srcs,
-            Op::IMnMx(o) => &mut o.srcs,
-            Op::Bmsk(o) => &mut o.srcs,
-            Op::Sgxt(o) => &mut o.srcs,
-            Op::Prmt(o) => &mut o.srcs,
-            Op::Lea(o) => &mut o.srcs,
-            _ => return,
+            op => match op.alu_mut(LiveSrcs) {
+                // One source sits in the slot that takes any form.
+                Some(srcs) if srcs.len() >= 2 => srcs,
+                _ => return,
+            },
         };
         if let SrcRef::Imm(v) = srcs[0].src {
             let r = self.reg_or_zero(Comp::Const(v));
@@ -838,5 +808,26 @@ fn flip_float(c: FloatCmp) -> FloatCmp {
         F::UnordLe => F::UnordGe,
         F::UnordGe => F::UnordLe,
         other => other,
+    }
+}
+
+/// Whether an ALU op's sources are floats.
+struct FloatSrcs;
+
+impl AluVisitor<'_> for FloatSrcs {
+    type Out = bool;
+    fn visit<const N: usize, O: Alu<N>>(self, o: &O) -> bool {
+        o.float_srcs()
+    }
+}
+
+/// The sources an ALU op reads.
+struct LiveSrcs;
+
+impl<'a> AluVisitorMut<'a> for LiveSrcs {
+    type Out = &'a mut [Src];
+    fn visit<const N: usize, O: Alu<N>>(self, o: &'a mut O) -> &'a mut [Src] {
+        let live = o.live_srcs();
+        &mut o.srcs_mut()[..live]
     }
 }

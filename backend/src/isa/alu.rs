@@ -589,6 +589,12 @@ impl OpConv {
             (ConvKind::FloatToInt, true) => f32::from_bits(a) as i32 as u32,
         }
     }
+    pub fn mnemonic(&self) -> &'static str {
+        match self.kind {
+            ConvKind::IntToFloat => "I2F",
+            ConvKind::FloatToInt => "F2I",
+        }
+    }
     pub fn fmt_op(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let int = if self.signed { "S32" } else { "U32" };
         match self.kind {
@@ -599,3 +605,20 @@ impl OpConv {
         srcs_text(f, &[&self.src])
     }
 }
+
+impl_alu!(OpMov, 1, src, Gpr, pred: none, float: |_o| false, commuting: &[],
+    live: |_o| 1, lane: |o, [a], _p| o.eval(a));
+impl_alu!(OpIAdd3, 3, srcs, Gpr, pred: none, float: |_o| false,
+    commuting: &[(0, 1), (0, 2), (1, 2)], live: |_o| 3, lane: |o, x, _p| o.eval(x));
+impl_alu!(OpIMad, 3, srcs, Gpr, pred: none, float: |_o| false, commuting: &[(0, 1)],
+    live: |_o| 3, lane: |o, x, _p| o.eval(x));
+impl_alu!(OpISetP, 2, srcs, Pred, pred: accum, float: |_o| false, commuting: &[],
+    live: |_o| 2, lane: |o, [a, b], p| u32::from(o.eval(a, b, p)));
+impl_alu!(OpSel, 2, srcs, Gpr, pred: cond, float: |_o| false, commuting: &[],
+    live: |_o| 2, lane: |o, [a, b], p| o.eval(a, b, p));
+impl_alu!(OpLop3, 3, srcs, Gpr, pred: none, float: |_o| false, commuting: &[],
+    live: |_o| 3, lane: |o, x, _p| o.eval(x));
+impl_alu!(OpShf, 3, srcs, Gpr, pred: none, float: |_o| false, commuting: &[],
+    live: |_o| 3, lane: |o, x, _p| o.eval(x));
+impl_alu!(OpConv, 1, src, Gpr, pred: none, float: |o| o.kind == ConvKind::FloatToInt,
+    commuting: &[], live: |_o| 1, lane: |o, [a], _p| o.eval(a));

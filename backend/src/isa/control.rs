@@ -1,5 +1,5 @@
 //! Special-register reads and control flow: S2R, BRA, BSSY, BSYNC, EXIT,
-//! NOP. Opcodes and fields from nvidia-facts.md §1 (NAK's SM70 encoder).
+//! NOP. Opcodes and fields from NAK's SM70 encoder (docs/ISA.md, "Ops").
 
 use super::mem::{get_dst_n, set_dst_n};
 use super::reg::{Dst, RegFile, SpecialReg};
@@ -180,6 +180,8 @@ impl OpBra {
             target: Target::decode_rel(w, pc, BRA_OFFSET)?,
         })
     }
+    /// No register operands.
+    pub fn visit(&mut self, _: &mut impl RegVisitor) {}
     pub fn fmt_op(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "BRA {}", self.target)
     }
@@ -212,6 +214,8 @@ impl OpBssy {
             target: Target::decode_rel(w, pc, BSSY_OFFSET)?,
         })
     }
+    /// No register operands.
+    pub fn visit(&mut self, _: &mut impl RegVisitor) {}
     pub fn fmt_op(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "BSSY B{}, {}", self.bar, self.target)
     }
@@ -238,6 +242,8 @@ impl OpBsync {
             bar: w.get(BAR) as u8,
         })
     }
+    /// No register operands.
+    pub fn visit(&mut self, _: &mut impl RegVisitor) {}
     pub fn fmt_op(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "BSYNC B{}", self.bar)
     }

@@ -1,5 +1,6 @@
-//! Float ops beyond FADD/FMUL/FFMA/FSETP (in `alu`): FMNMX, FSEL, MUFU,
-//! F2F, FRND, and the rounding modes they and the arithmetic ops share.
+//! Float ops beyond FADD/FMUL/FFMA/FSETP (in `float_arith`): FMNMX, FSEL,
+//! MUFU, F2F, FRND, and the rounding modes they and the arithmetic ops
+//! share.
 //! IEEE-754 binary32 throughout; every NaN a float op produces is the
 //! canonical 0x7fffffff, as on NVIDIA hardware.
 
@@ -555,3 +556,14 @@ impl OpFrnd {
         srcs_text(f, &[&self.src])
     }
 }
+
+impl_alu!(OpFMnMx, 2, srcs, Gpr, pred: min, float: |_o| true, commuting: &[(0, 1)],
+    live: |_o| 2, lane: |o, [a, b], p| o.eval(a, b, p));
+impl_alu!(OpFSel, 2, srcs, Gpr, pred: cond, float: |_o| true, commuting: &[],
+    live: |_o| 2, lane: |o, [a, b], p| o.eval(a, b, p));
+impl_alu!(OpMufu, 1, src, Gpr, pred: none, float: |_o| true, commuting: &[],
+    live: |_o| 1, lane: |o, [a], _p| o.eval(a));
+impl_alu!(OpF2F, 1, src, Gpr, pred: none, float: |_o| true, commuting: &[],
+    live: |_o| 1, lane: |o, [a], _p| o.eval(a));
+impl_alu!(OpFrnd, 1, src, Gpr, pred: none, float: |_o| true, commuting: &[],
+    live: |_o| 1, lane: |o, [a], _p| o.eval(a));

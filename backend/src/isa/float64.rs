@@ -457,6 +457,12 @@ impl OpConv64 {
             (true, true) => "S64",
         }
     }
+    pub fn mnemonic(&self) -> &'static str {
+        match self.kind {
+            ConvKind::IntToFloat => "I2F",
+            ConvKind::FloatToInt => "F2I",
+        }
+    }
     pub fn fmt_op(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.kind {
             ConvKind::IntToFloat => write!(f, "I2F.F64.{}{} ", self.int_name(), self.rnd.suffix())?,

@@ -242,12 +242,15 @@ impl OpFArith {
         };
         fout(self.ftz, r)
     }
-    pub fn fmt_op(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let name = match self.kind {
+    pub fn mnemonic(&self) -> &'static str {
+        match self.kind {
             FloatArith::Add => "FADD",
             FloatArith::Mul => "FMUL",
             FloatArith::Fma => "FFMA",
-        };
+        }
+    }
+    pub fn fmt_op(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let name = self.mnemonic();
         let ftz = if self.ftz { ".FTZ" } else { "" };
         write!(f, "{name}{ftz}{} ", self.rnd.suffix())?;
         self.dst.fmt_in(RegFile::Gpr, f)?;
@@ -257,3 +260,8 @@ impl OpFArith {
         }
     }
 }
+
+impl_alu!(OpFSetP, 2, srcs, Pred, pred: accum, float: |_o| true, commuting: &[],
+    live: |_o| 2, lane: |o, [a, b], p| u32::from(o.eval(a, b, p)));
+impl_alu!(OpFArith, 3, srcs, Gpr, pred: none, float: |_o| true, commuting: &[(0, 1)],
+    live: |o| if o.kind == FloatArith::Fma { 3 } else { 2 }, lane: |o, x, _p| o.eval(x));

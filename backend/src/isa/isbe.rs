@@ -1,6 +1,6 @@
 //! ISBE access: ISBEWR writes the output ISBE of a task or mesh shader,
 //! ISBERD reads the input (or, with .O, the output) ISBE. Fields from
-//! nvidia-facts.md §1 (NAK's SM70 encoder).
+//! NAK's SM70 encoder (docs/ISA.md, "Ops").
 
 use super::reg::{Dst, RegFile, Src, SrcRef};
 use super::word::{InstWord, field};

@@ -1,6 +1,6 @@
 //! Memory ops: loads and stores to global (LDG/STG), shared (LDS/STS) and
 //! local (LDL/STL) memory, atomics (ATOMG/ATOMS/RED) and constant-bank loads
-//! (LDC). Opcodes and fields from NAK's SM70 encoder (nvidia-facts.md §1);
+//! (LDC). Opcodes and fields from NAK's SM70 encoder (docs/ISA.md, "Ops");
 //! docs/ISA.md marks the few this project chose.
 //!
 //! Wide values live in aligned register groups: a 64-bit value in Rn:Rn+1

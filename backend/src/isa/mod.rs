@@ -1,9 +1,21 @@
-//! The SASS-like ISA, defined once: every op is a struct (in `alu`, `isbe`,
-//! `control`) that carries its own encoding, decoding, text form, register
-//! operands and CPU semantic. The encoder, decoder, listing printer, register
-//! allocator and simulator all go through these definitions; docs/ISA.md
-//! documents them.
+//! The SASS-like ISA, defined once. Every op is a struct that carries its
+//! own encoding, decoding, text form, register operands and CPU semantic,
+//! in a file per op class: `alu` (MOV, IADD3, IMAD, ISETP, SEL, LOP3, SHF,
+//! I2F/F2I), `int` (the other integer ops), `float_arith` (FADD, FMUL,
+//! FFMA, FSETP), `float` (FMNMX, FSEL, MUFU, F2F, FRND), `float64`
+//! (doubles), `pred` (PLOP3), `mem`, `isbe`, `subgroup`, `sync` and
+//! `control`. The op table below (one line per op, expanded by
+//! `op_table`) makes the `Op` enum and every dispatch over it: encoding,
+//! decoding, operand visiting, printing, mnemonics, latency class and
+//! effects; ALU ops also implement the generic interface of `generic`
+//! ([`Alu`]), through which the folder, the passes, instruction selection
+//! and the simulator handle them without listing them. docs/ISA.md
+//! documents the ops, and ARCHITECTURE.md has the recipe for adding one.
 
+#[macro_use]
+mod op_table;
+#[macro_use]
+mod generic;
 mod alu;
 mod control;
 mod ctrl;
@@ -29,7 +41,10 @@ pub use ctrl::Ctrl;
 pub use float::{FloatFmt, MufuOp, OpF2F, OpFMnMx, OpFSel, OpFrnd, OpMufu, Round};
 pub use float_arith::{FloatArith, FloatCmp, OpFArith, OpFSetP};
 pub use float64::{NAN64, OpConv64, OpDArith, OpDSetP, OpF2F64, OpFrnd64, double_src};
-pub use int::{BitOp, FALSE, OpBit, OpBmsk, OpIAdd3X, OpIMadWide, OpIMnMx, OpLea, OpPrmt, OpSgxt};
+pub use generic::{Alu, AluVisitor, AluVisitorMut};
+pub use int::{
+    BitOp, FALSE, OpBit, OpBmsk, OpIAbs, OpIAdd3X, OpIMadWide, OpIMnMx, OpLea, OpPrmt, OpSgxt,
+};
 pub use isbe::{IsbeAccess, IsbeSize, MAX_IMM_OFFSET, OpIsbeRd, OpIsbeWr};
 pub use mem::{AtomOp, AtomType, MemSize, MemSpace, OpAtom, OpLd, OpLdc, OpRed, OpSt};
 pub use pred::OpPLop3;
@@ -83,344 +98,192 @@ pub enum DecodeError {
     BadField { field: &'static str, value: u64 },
 }
 
-/// Every op's mnemonic (what [`Op::mnemonic`] returns), for tests that
-/// check the emit table and docs/ISA.md cover the whole ISA.
-pub const MNEMONICS: [&str; 57] = [
-    "MOV", "IADD3", "IMAD", "ISETP", "FSETP", "FADD", "FMUL", "FFMA", "SEL", "LOP3", "SHF", "I2F",
-    "F2I", "S2R", "ISBEWR", "ISBERD", "BRA", "BSSY", "BSYNC", "LDG", "LDS", "LDL", "STG", "STS",
-    "STL", "ATOMG", "ATOMS", "RED", "LDC", "CS2R", "BAR", "MEMBAR", "IMNMX", "POPC", "FLO", "BREV",
-    "BMSK", "PRMT", "SGXT", "LEA", "FMNMX", "FSEL", "MUFU", "F2F", "FRND", "PLOP3", "SHFL", "VOTE",
-    "MATCH", "REDUX", "WARPSYNC", "EXIT", "NOP", "DADD", "DMUL", "DFMA", "DSETP",
-];
+/// How an op's results become available.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Latency {
+    /// Ready this many cycles after issue.
+    Fixed(u8),
+    /// Ready when the op's write scoreboard is released; `reads_late`
+    /// when its sources are read after issue too (a read scoreboard).
+    Variable { reads_late: bool },
+}
 
-/// One operation with its operands.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Op {
-    Mov(OpMov),
-    IAdd3(OpIAdd3),
-    IMad(OpIMad),
-    ISetP(OpISetP),
-    FSetP(OpFSetP),
-    FArith(OpFArith),
-    Sel(OpSel),
-    Lop3(OpLop3),
-    Shf(OpShf),
-    Conv(OpConv),
-    S2R(OpS2R),
-    IsbeWr(OpIsbeWr),
-    IsbeRd(OpIsbeRd),
-    Bra(OpBra),
-    Bssy(OpBssy),
-    Bsync(OpBsync),
-    Ld(OpLd),
-    St(OpSt),
-    Atom(OpAtom),
-    Red(OpRed),
-    Ldc(OpLdc),
-    Cs2r(OpCs2r),
-    Bar(OpBar),
-    Membar(OpMembar),
-    IAdd3X(OpIAdd3X),
-    IMadWide(OpIMadWide),
-    IMnMx(OpIMnMx),
-    Bit(OpBit),
-    Bmsk(OpBmsk),
-    Prmt(OpPrmt),
-    Sgxt(OpSgxt),
-    Lea(OpLea),
-    FMnMx(OpFMnMx),
-    FSel(OpFSel),
-    Mufu(OpMufu),
-    F2F(OpF2F),
-    Frnd(OpFrnd),
-    PLop3(OpPLop3),
-    Shfl(OpShfl),
-    Vote(OpVote),
-    Match(OpMatch),
-    Redux(OpRedux),
-    WarpSync(OpWarpSync),
-    DArith(OpDArith),
-    DSetP(OpDSetP),
-    F2F64(OpF2F64),
-    Conv64(OpConv64),
-    Frnd64(OpFrnd64),
-    Exit,
-    Nop,
+/// What an op does besides computing its results.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Effect {
+    /// Nothing: removable when its results are unused.
+    Pure,
+    /// Memory, warp-wide or ordering effects.
+    Effect,
+    /// An effect after (and before) which no result may be outstanding:
+    /// control flow, barriers, EXIT.
+    Sync,
+}
+
+/// Which opcode field an entry of [`OPCODES`] is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OpcodeKind {
+    /// All 12 opcode bits (fixed-form ops).
+    Fixed,
+    /// The low 9 bits, with the operand form in bits 9..12 (ALU ops).
+    Alu,
 }
 
 pub const OPCODE_EXIT: u16 = 0x94d;
 pub const OPCODE_NOP: u16 = 0x918;
 
+/// EXIT and NOP, the ops without operands.
+fn encode_bare(w: &mut InstWord, op: Op) -> Result<(), EncodeError> {
+    if op == Op::Exit {
+        w.set(field::OPCODE, u64::from(OPCODE_EXIT));
+        w.set(field::PSRC, 7);
+    } else {
+        w.set(field::OPCODE, u64::from(OPCODE_NOP));
+    }
+    Ok(())
+}
+
+// The op table: one line per op, the only list of ops (op_table.rs reads
+// it). Latencies are approximate (published microbenchmarks of Volta and
+// Turing: about 4 cycles for FP32 and integer ALU ops, 5 for IMAD); which
+// ops are variable follows NAK's SM70 model, and doubles are scoreboarded
+// as nvcc's sm_86 code shows (docs/ISA.md, "Control bits").
+ops! {
+    decode(w, pc, opcode);
+    Mov(OpMov) [MOV] alu, fixed(4), pure
+        { alu9 [OpMov::OPCODE] => Op::Mov(OpMov::decode(w)?); }
+    IAdd3(OpIAdd3) [IADD3] alu, fixed(4), pure
+        { alu9 [OpIAdd3::OPCODE] => match OpIAdd3X::decode(w)? {
+            Some(o) => Op::IAdd3X(o),
+            None => Op::IAdd3(OpIAdd3::decode(w)?),
+        }; }
+    IMad(OpIMad) [IMAD] alu, fixed(5), pure
+        { alu9 [OpIMad::OPCODE] => Op::IMad(OpIMad::decode(w)?); }
+    ISetP(OpISetP) [ISETP] alu, fixed(4), pure
+        { alu9 [OpISetP::OPCODE] => Op::ISetP(OpISetP::decode(w)?); }
+    FSetP(OpFSetP) [FSETP] alu, fixed(4), pure
+        { alu9 [OpFSetP::OPCODE] => Op::FSetP(OpFSetP::decode(w)?); }
+    FArith(OpFArith) [FADD, FMUL, FFMA] alu, fixed(4), pure {
+        alu9 [OpFArith::OPCODE_FADD] => Op::FArith(OpFArith::decode(w, FloatArith::Add)?);
+        alu9 [OpFArith::OPCODE_FMUL] => Op::FArith(OpFArith::decode(w, FloatArith::Mul)?);
+        alu9 [OpFArith::OPCODE_FFMA] => Op::FArith(OpFArith::decode(w, FloatArith::Fma)?);
+    }
+    Sel(OpSel) [SEL] alu, fixed(4), pure
+        { alu9 [OpSel::OPCODE] => Op::Sel(OpSel::decode(w)?); }
+    Lop3(OpLop3) [LOP3] alu, fixed(4), pure
+        { alu9 [OpLop3::OPCODE] => Op::Lop3(OpLop3::decode(w)?); }
+    Shf(OpShf) [SHF] alu, fixed(4), pure
+        { alu9 [OpShf::OPCODE] => Op::Shf(OpShf::decode(w)?); }
+    Conv(OpConv) [I2F, F2I] alu, var, pure {
+        alu9 [OpConv::OPCODE_I2F] => Op::Conv(OpConv::decode(w, ConvKind::IntToFloat)?);
+        alu9 [OpConv::OPCODE_F2I] => Op::Conv(OpConv::decode(w, ConvKind::FloatToInt)?);
+    }
+    S2R(OpS2R) [S2R] other, var, pure
+        { fixed [OpS2R::OPCODE] => Op::S2R(OpS2R::decode(w)?); }
+    IsbeWr(OpIsbeWr) [ISBEWR] other, var_late, effect
+        { fixed [OpIsbeWr::OPCODE] => Op::IsbeWr(OpIsbeWr::decode(w)?); }
+    IsbeRd(OpIsbeRd) [ISBERD] other, var, effect
+        { fixed [OpIsbeRd::OPCODE] => Op::IsbeRd(OpIsbeRd::decode(w)?); }
+    Bra(OpBra) @pc [BRA] other, fixed(4), sync
+        { fixed [OpBra::OPCODE] => Op::Bra(OpBra::decode(w, pc)?); }
+    Bssy(OpBssy) @pc [BSSY] other, fixed(4), sync
+        { fixed [OpBssy::OPCODE] => Op::Bssy(OpBssy::decode(w, pc)?); }
+    Bsync(OpBsync) [BSYNC] other, fixed(4), sync
+        { fixed [OpBsync::OPCODE] => Op::Bsync(OpBsync::decode(w)?); }
+    Ld(OpLd) [LDG, LDS, LDL] other, var, effect {
+        fixed [OpLd::OPCODE_LDG] => Op::Ld(OpLd::decode(w, MemSpace::Global)?);
+        fixed [OpLd::OPCODE_LDS] => Op::Ld(OpLd::decode(w, MemSpace::Shared)?);
+        fixed [OpLd::OPCODE_LDL] => Op::Ld(OpLd::decode(w, MemSpace::Local)?);
+    }
+    St(OpSt) [STG, STS, STL] other, var_late, effect {
+        fixed [OpSt::OPCODE_STG] => Op::St(OpSt::decode(w, MemSpace::Global)?);
+        fixed [OpSt::OPCODE_STS] => Op::St(OpSt::decode(w, MemSpace::Shared)?);
+        fixed [OpSt::OPCODE_STL] => Op::St(OpSt::decode(w, MemSpace::Local)?);
+    }
+    Atom(OpAtom) [ATOMG, ATOMS] other, var_late, effect {
+        fixed [OpAtom::OPCODE_ATOMG] => Op::Atom(OpAtom::decode(w, MemSpace::Global, false)?);
+        fixed [OpAtom::OPCODE_ATOMG_CAS] => Op::Atom(OpAtom::decode(w, MemSpace::Global, true)?);
+        fixed [OpAtom::OPCODE_ATOMS] => Op::Atom(OpAtom::decode(w, MemSpace::Shared, false)?);
+        fixed [OpAtom::OPCODE_ATOMS_CAS] => Op::Atom(OpAtom::decode(w, MemSpace::Shared, true)?);
+    }
+    Red(OpRed) [RED] other, var_late, effect
+        { fixed [OpRed::OPCODE] => Op::Red(OpRed::decode(w)?); }
+    Ldc(OpLdc) [LDC] other, var, pure
+        { fixed [OpLdc::OPCODE] => Op::Ldc(OpLdc::decode(w)?); }
+    Cs2r(OpCs2r) [CS2R] other, fixed(4), pure
+        { fixed [OpCs2r::OPCODE] => Op::Cs2r(OpCs2r::decode(w)?); }
+    Bar(OpBar) [BAR] other, fixed(4), sync
+        { fixed [OpBar::OPCODE] => Op::Bar(OpBar); }
+    Membar(OpMembar) [MEMBAR] other, fixed(4), sync
+        { fixed [OpMembar::OPCODE] => Op::Membar(OpMembar::decode(w)?); }
+    // Shares IADD3's opcode: IADD3's decode arm tells them apart.
+    IAdd3X(OpIAdd3X) [IADD3] other, fixed(4), pure {}
+    IMadWide(OpIMadWide) [IMAD] other, fixed(5), pure {
+        alu9 [OpIMadWide::OPCODE_WIDE] => Op::IMadWide(OpIMadWide::decode(w, false)?);
+        alu9 [OpIMadWide::OPCODE_HI] => Op::IMadWide(OpIMadWide::decode(w, true)?);
+    }
+    IMnMx(OpIMnMx) [IMNMX] alu, fixed(4), pure
+        { alu9 [OpIMnMx::OPCODE] => Op::IMnMx(OpIMnMx::decode(w)?); }
+    Bit(OpBit) [POPC, FLO, BREV] alu, var, pure {
+        alu9 [OpBit::OPCODE_FLO, OpBit::OPCODE_BREV, OpBit::OPCODE_POPC]
+            => Op::Bit(OpBit::decode(w, opcode)?);
+    }
+    Bmsk(OpBmsk) [BMSK] alu, fixed(4), pure
+        { alu9 [OpBmsk::OPCODE] => Op::Bmsk(OpBmsk::decode(w)?); }
+    Prmt(OpPrmt) [PRMT] alu, fixed(4), pure
+        { alu9 [OpPrmt::OPCODE] => Op::Prmt(OpPrmt::decode(w)?); }
+    Sgxt(OpSgxt) [SGXT] alu, fixed(4), pure
+        { alu9 [OpSgxt::OPCODE] => Op::Sgxt(OpSgxt::decode(w)?); }
+    Lea(OpLea) [LEA] alu, fixed(4), pure
+        { alu9 [OpLea::OPCODE] => Op::Lea(OpLea::decode(w)?); }
+    FMnMx(OpFMnMx) [FMNMX] alu, fixed(4), pure
+        { alu9 [OpFMnMx::OPCODE] => Op::FMnMx(OpFMnMx::decode(w)?); }
+    FSel(OpFSel) [FSEL] alu, fixed(4), pure
+        { alu9 [OpFSel::OPCODE] => Op::FSel(OpFSel::decode(w)?); }
+    Mufu(OpMufu) [MUFU] alu, var, pure
+        { alu9 [OpMufu::OPCODE] => Op::Mufu(OpMufu::decode(w)?); }
+    F2F(OpF2F) [F2F] alu, var, pure
+        { alu9 [OpF2F::OPCODE] => Op::F2F(OpF2F::decode(w)?); }
+    Frnd(OpFrnd) [FRND] alu, var, pure
+        { alu9 [OpFrnd::OPCODE] => Op::Frnd(OpFrnd::decode(w)?); }
+    PLop3(OpPLop3) [PLOP3] other, fixed(4), pure
+        { fixed [OpPLop3::OPCODE] => Op::PLop3(OpPLop3::decode(w)?); }
+    Shfl(OpShfl) [SHFL] other, var, effect {
+        fixed [OpShfl::OPCODES[0], OpShfl::OPCODES[1], OpShfl::OPCODES[2], OpShfl::OPCODES[3]]
+            => Op::Shfl(OpShfl::decode(w, opcode)?);
+    }
+    Vote(OpVote) [VOTE] other, fixed(4), effect
+        { fixed [OpVote::OPCODE] => Op::Vote(OpVote::decode(w)?); }
+    Match(OpMatch) [MATCH] other, var, effect
+        { fixed [OpMatch::OPCODE] => Op::Match(OpMatch::decode(w)?); }
+    Redux(OpRedux) [REDUX] other, var, effect
+        { fixed [OpRedux::OPCODE] => Op::Redux(OpRedux::decode(w)?); }
+    WarpSync(OpWarpSync) [WARPSYNC] other, fixed(4), sync
+        { alu9 [OpWarpSync::OPCODE] => Op::WarpSync(OpWarpSync::decode(w)?); }
+    DArith(OpDArith) [DADD, DMUL, DFMA] other, var, pure {
+        alu9 [OpDArith::OPCODE_DADD] => Op::DArith(OpDArith::decode(w, FloatArith::Add)?);
+        alu9 [OpDArith::OPCODE_DMUL] => Op::DArith(OpDArith::decode(w, FloatArith::Mul)?);
+        alu9 [OpDArith::OPCODE_DFMA] => Op::DArith(OpDArith::decode(w, FloatArith::Fma)?);
+    }
+    DSetP(OpDSetP) [DSETP] other, var, pure
+        { alu9 [OpDSetP::OPCODE] => Op::DSetP(OpDSetP::decode(w)?); }
+    F2F64(OpF2F64) [F2F] other, var, pure
+        { alu9 [OpF2F64::OPCODE] => Op::F2F64(OpF2F64::decode(w)?); }
+    Conv64(OpConv64) [I2F, F2I] other, var, pure {
+        alu9 [OpConv64::OPCODE_I2F] => Op::Conv64(OpConv64::decode(w, ConvKind::IntToFloat)?);
+        alu9 [OpConv64::OPCODE_F2I] => Op::Conv64(OpConv64::decode(w, ConvKind::FloatToInt)?);
+    }
+    Frnd64(OpFrnd64) [FRND] other, var, pure
+        { alu9 [OpFrnd64::OPCODE] => Op::Frnd64(OpFrnd64::decode(w)?); }
+    IAbs(OpIAbs) [IABS] alu, fixed(4), pure
+        { alu9 [OpIAbs::OPCODE] => Op::IAbs(OpIAbs::decode(w)?); }
+    Exit [EXIT] other, fixed(4), sync
+        { fixed [OPCODE_EXIT] => Op::Exit; }
+    Nop [NOP] other, fixed(4), effect
+        { fixed [OPCODE_NOP] => Op::Nop; }
+}
+
 impl Op {
-    /// Encodes the op's fields (not the guard or control bits) at byte
-    /// address `pc` (branches are relative).
-    pub fn encode(&self, w: &mut InstWord, pc: u32) -> Result<(), EncodeError> {
-        match self {
-            Op::Mov(o) => o.encode(w),
-            Op::IAdd3(o) => o.encode(w),
-            Op::IMad(o) => o.encode(w),
-            Op::ISetP(o) => o.encode(w),
-            Op::FSetP(o) => o.encode(w),
-            Op::FArith(o) => o.encode(w),
-            Op::Sel(o) => o.encode(w),
-            Op::Lop3(o) => o.encode(w),
-            Op::Shf(o) => o.encode(w),
-            Op::Conv(o) => o.encode(w),
-            Op::S2R(o) => o.encode(w),
-            Op::IsbeWr(o) => o.encode(w),
-            Op::IsbeRd(o) => o.encode(w),
-            Op::Bra(o) => o.encode(w, pc),
-            Op::Bssy(o) => o.encode(w, pc),
-            Op::Bsync(o) => o.encode(w),
-            Op::Ld(o) => o.encode(w),
-            Op::St(o) => o.encode(w),
-            Op::Atom(o) => o.encode(w),
-            Op::Red(o) => o.encode(w),
-            Op::Ldc(o) => o.encode(w),
-            Op::Cs2r(o) => o.encode(w),
-            Op::Bar(o) => o.encode(w),
-            Op::Membar(o) => o.encode(w),
-            Op::IAdd3X(o) => o.encode(w),
-            Op::IMadWide(o) => o.encode(w),
-            Op::IMnMx(o) => o.encode(w),
-            Op::Bit(o) => o.encode(w),
-            Op::Bmsk(o) => o.encode(w),
-            Op::Prmt(o) => o.encode(w),
-            Op::Sgxt(o) => o.encode(w),
-            Op::Lea(o) => o.encode(w),
-            Op::FMnMx(o) => o.encode(w),
-            Op::FSel(o) => o.encode(w),
-            Op::Mufu(o) => o.encode(w),
-            Op::F2F(o) => o.encode(w),
-            Op::Frnd(o) => o.encode(w),
-            Op::PLop3(o) => o.encode(w),
-            Op::Shfl(o) => o.encode(w),
-            Op::Vote(o) => o.encode(w),
-            Op::Match(o) => o.encode(w),
-            Op::Redux(o) => o.encode(w),
-            Op::WarpSync(o) => o.encode(w),
-            Op::DArith(o) => o.encode(w),
-            Op::DSetP(o) => o.encode(w),
-            Op::F2F64(o) => o.encode(w),
-            Op::Conv64(o) => o.encode(w),
-            Op::Frnd64(o) => o.encode(w),
-            Op::Exit => {
-                w.set(field::OPCODE, u64::from(OPCODE_EXIT));
-                w.set(field::PSRC, 7);
-                Ok(())
-            }
-            Op::Nop => {
-                w.set(field::OPCODE, u64::from(OPCODE_NOP));
-                Ok(())
-            }
-        }
-    }
-
-    pub fn decode(w: &InstWord, pc: u32) -> Result<Op, DecodeError> {
-        let full = w.get(field::OPCODE) as u16;
-        let alu = w.get(field::ALU_OPCODE) as u16;
-        // Fixed-form ops use all 12 opcode bits; ALU ops use 9 plus a form.
-        Ok(match full {
-            OpS2R::OPCODE => Op::S2R(OpS2R::decode(w)?),
-            OpIsbeWr::OPCODE => Op::IsbeWr(OpIsbeWr::decode(w)?),
-            OpIsbeRd::OPCODE => Op::IsbeRd(OpIsbeRd::decode(w)?),
-            OpBra::OPCODE => Op::Bra(OpBra::decode(w, pc)?),
-            OpBssy::OPCODE => Op::Bssy(OpBssy::decode(w, pc)?),
-            OpBsync::OPCODE => Op::Bsync(OpBsync::decode(w)?),
-            OpLd::OPCODE_LDG => Op::Ld(OpLd::decode(w, MemSpace::Global)?),
-            OpLd::OPCODE_LDS => Op::Ld(OpLd::decode(w, MemSpace::Shared)?),
-            OpLd::OPCODE_LDL => Op::Ld(OpLd::decode(w, MemSpace::Local)?),
-            OpSt::OPCODE_STG => Op::St(OpSt::decode(w, MemSpace::Global)?),
-            OpSt::OPCODE_STS => Op::St(OpSt::decode(w, MemSpace::Shared)?),
-            OpSt::OPCODE_STL => Op::St(OpSt::decode(w, MemSpace::Local)?),
-            OpAtom::OPCODE_ATOMG => Op::Atom(OpAtom::decode(w, MemSpace::Global, false)?),
-            OpAtom::OPCODE_ATOMG_CAS => Op::Atom(OpAtom::decode(w, MemSpace::Global, true)?),
-            OpAtom::OPCODE_ATOMS => Op::Atom(OpAtom::decode(w, MemSpace::Shared, false)?),
-            OpAtom::OPCODE_ATOMS_CAS => Op::Atom(OpAtom::decode(w, MemSpace::Shared, true)?),
-            OpRed::OPCODE => Op::Red(OpRed::decode(w)?),
-            OpLdc::OPCODE => Op::Ldc(OpLdc::decode(w)?),
-            OpCs2r::OPCODE => Op::Cs2r(OpCs2r::decode(w)?),
-            OpBar::OPCODE => Op::Bar(OpBar),
-            OpMembar::OPCODE => Op::Membar(OpMembar::decode(w)?),
-            OpPLop3::OPCODE => Op::PLop3(OpPLop3::decode(w)?),
-            o if OpShfl::OPCODES.contains(&o) => Op::Shfl(OpShfl::decode(w, o)?),
-            OpVote::OPCODE => Op::Vote(OpVote::decode(w)?),
-            OpMatch::OPCODE => Op::Match(OpMatch::decode(w)?),
-            OpRedux::OPCODE => Op::Redux(OpRedux::decode(w)?),
-            OPCODE_EXIT => Op::Exit,
-            OPCODE_NOP => Op::Nop,
-            _ => match alu {
-                OpMov::OPCODE => Op::Mov(OpMov::decode(w)?),
-                OpIAdd3::OPCODE => match OpIAdd3X::decode(w)? {
-                    Some(o) => Op::IAdd3X(o),
-                    None => Op::IAdd3(OpIAdd3::decode(w)?),
-                },
-                OpIMadWide::OPCODE_WIDE => Op::IMadWide(OpIMadWide::decode(w, false)?),
-                OpIMadWide::OPCODE_HI => Op::IMadWide(OpIMadWide::decode(w, true)?),
-                OpIMnMx::OPCODE => Op::IMnMx(OpIMnMx::decode(w)?),
-                OpBit::OPCODE_FLO | OpBit::OPCODE_BREV | OpBit::OPCODE_POPC => {
-                    Op::Bit(OpBit::decode(w, alu)?)
-                }
-                OpBmsk::OPCODE => Op::Bmsk(OpBmsk::decode(w)?),
-                OpPrmt::OPCODE => Op::Prmt(OpPrmt::decode(w)?),
-                OpSgxt::OPCODE => Op::Sgxt(OpSgxt::decode(w)?),
-                OpLea::OPCODE => Op::Lea(OpLea::decode(w)?),
-                OpFMnMx::OPCODE => Op::FMnMx(OpFMnMx::decode(w)?),
-                OpFSel::OPCODE => Op::FSel(OpFSel::decode(w)?),
-                OpMufu::OPCODE => Op::Mufu(OpMufu::decode(w)?),
-                OpF2F::OPCODE => Op::F2F(OpF2F::decode(w)?),
-                OpFrnd::OPCODE => Op::Frnd(OpFrnd::decode(w)?),
-                OpWarpSync::OPCODE => Op::WarpSync(OpWarpSync::decode(w)?),
-                OpDArith::OPCODE_DADD => Op::DArith(OpDArith::decode(w, FloatArith::Add)?),
-                OpDArith::OPCODE_DMUL => Op::DArith(OpDArith::decode(w, FloatArith::Mul)?),
-                OpDArith::OPCODE_DFMA => Op::DArith(OpDArith::decode(w, FloatArith::Fma)?),
-                OpDSetP::OPCODE => Op::DSetP(OpDSetP::decode(w)?),
-                OpF2F64::OPCODE => Op::F2F64(OpF2F64::decode(w)?),
-                OpConv64::OPCODE_I2F => Op::Conv64(OpConv64::decode(w, ConvKind::IntToFloat)?),
-                OpConv64::OPCODE_F2I => Op::Conv64(OpConv64::decode(w, ConvKind::FloatToInt)?),
-                OpFrnd64::OPCODE => Op::Frnd64(OpFrnd64::decode(w)?),
-                OpIMad::OPCODE => Op::IMad(OpIMad::decode(w)?),
-                OpISetP::OPCODE => Op::ISetP(OpISetP::decode(w)?),
-                OpFSetP::OPCODE => Op::FSetP(OpFSetP::decode(w)?),
-                OpFArith::OPCODE_FADD => Op::FArith(OpFArith::decode(w, FloatArith::Add)?),
-                OpFArith::OPCODE_FMUL => Op::FArith(OpFArith::decode(w, FloatArith::Mul)?),
-                OpFArith::OPCODE_FFMA => Op::FArith(OpFArith::decode(w, FloatArith::Fma)?),
-                OpSel::OPCODE => Op::Sel(OpSel::decode(w)?),
-                OpLop3::OPCODE => Op::Lop3(OpLop3::decode(w)?),
-                OpShf::OPCODE => Op::Shf(OpShf::decode(w)?),
-                OpConv::OPCODE_I2F => Op::Conv(OpConv::decode(w, ConvKind::IntToFloat)?),
-                OpConv::OPCODE_F2I => Op::Conv(OpConv::decode(w, ConvKind::FloatToInt)?),
-                _ => {
-                    return Err(DecodeError::UnknownOpcode {
-                        opcode: u64::from(full),
-                    });
-                }
-            },
-        })
-    }
-
-    /// Visits every register operand: uses first, then defs.
-    pub fn visit_regs(&mut self, v: &mut impl RegVisitor) {
-        match self {
-            Op::Mov(o) => o.visit(v),
-            Op::IAdd3(o) => o.visit(v),
-            Op::IMad(o) => o.visit(v),
-            Op::ISetP(o) => o.visit(v),
-            Op::FSetP(o) => o.visit(v),
-            Op::FArith(o) => o.visit(v),
-            Op::Sel(o) => o.visit(v),
-            Op::Lop3(o) => o.visit(v),
-            Op::Shf(o) => o.visit(v),
-            Op::Conv(o) => o.visit(v),
-            Op::S2R(o) => o.visit(v),
-            Op::IsbeWr(o) => o.visit(v),
-            Op::IsbeRd(o) => o.visit(v),
-            Op::Ld(o) => o.visit(v),
-            Op::St(o) => o.visit(v),
-            Op::Atom(o) => o.visit(v),
-            Op::Red(o) => o.visit(v),
-            Op::Ldc(o) => o.visit(v),
-            Op::Cs2r(o) => o.visit(v),
-            Op::IAdd3X(o) => o.visit(v),
-            Op::IMadWide(o) => o.visit(v),
-            Op::IMnMx(o) => o.visit(v),
-            Op::Bit(o) => o.visit(v),
-            Op::Bmsk(o) => o.visit(v),
-            Op::Prmt(o) => o.visit(v),
-            Op::Sgxt(o) => o.visit(v),
-            Op::Lea(o) => o.visit(v),
-            Op::FMnMx(o) => o.visit(v),
-            Op::FSel(o) => o.visit(v),
-            Op::Mufu(o) => o.visit(v),
-            Op::F2F(o) => o.visit(v),
-            Op::Frnd(o) => o.visit(v),
-            Op::PLop3(o) => o.visit(v),
-            Op::Shfl(o) => o.visit(v),
-            Op::Vote(o) => o.visit(v),
-            Op::Match(o) => o.visit(v),
-            Op::Redux(o) => o.visit(v),
-            Op::WarpSync(o) => o.visit(v),
-            Op::DArith(o) => o.visit(v),
-            Op::DSetP(o) => o.visit(v),
-            Op::F2F64(o) => o.visit(v),
-            Op::Conv64(o) => o.visit(v),
-            Op::Frnd64(o) => o.visit(v),
-            Op::Bra(_)
-            | Op::Bssy(_)
-            | Op::Bsync(_)
-            | Op::Bar(_)
-            | Op::Membar(_)
-            | Op::Exit
-            | Op::Nop => {}
-        }
-    }
-
-    /// The op's name without modifiers, as its text form begins.
-    pub fn mnemonic(&self) -> &'static str {
-        match self {
-            Op::Mov(_) => "MOV",
-            Op::IAdd3(_) => "IADD3",
-            Op::IMad(_) => "IMAD",
-            Op::ISetP(_) => "ISETP",
-            Op::FSetP(_) => "FSETP",
-            Op::FArith(o) => match o.kind {
-                FloatArith::Add => "FADD",
-                FloatArith::Mul => "FMUL",
-                FloatArith::Fma => "FFMA",
-            },
-            Op::Sel(_) => "SEL",
-            Op::Lop3(_) => "LOP3",
-            Op::Shf(_) => "SHF",
-            Op::Conv(o) => match o.kind {
-                ConvKind::IntToFloat => "I2F",
-                ConvKind::FloatToInt => "F2I",
-            },
-            Op::S2R(_) => "S2R",
-            Op::IsbeWr(_) => "ISBEWR",
-            Op::IsbeRd(_) => "ISBERD",
-            Op::Bra(_) => "BRA",
-            Op::Bssy(_) => "BSSY",
-            Op::Bsync(_) => "BSYNC",
-            Op::Ld(o) => o.mnemonic(),
-            Op::St(o) => o.mnemonic(),
-            Op::Atom(o) => o.mnemonic(),
-            Op::Red(_) => "RED",
-            Op::Ldc(_) => "LDC",
-            Op::Cs2r(_) => "CS2R",
-            Op::Bar(_) => "BAR",
-            Op::Membar(_) => "MEMBAR",
-            Op::Bit(o) => o.mnemonic(),
-            Op::IAdd3X(_) => "IADD3",
-            Op::IMadWide(_) => "IMAD",
-            Op::IMnMx(_) => "IMNMX",
-            Op::Bmsk(_) => "BMSK",
-            Op::Prmt(_) => "PRMT",
-            Op::Sgxt(_) => "SGXT",
-            Op::Lea(_) => "LEA",
-            Op::FMnMx(_) => "FMNMX",
-            Op::FSel(_) => "FSEL",
-            Op::Mufu(_) => "MUFU",
-            Op::F2F(_) => "F2F",
-            Op::Frnd(_) => "FRND",
-            Op::PLop3(_) => "PLOP3",
-            Op::Shfl(_) => "SHFL",
-            Op::Vote(_) => "VOTE",
-            Op::Match(_) => "MATCH",
-            Op::Redux(_) => "REDUX",
-            Op::WarpSync(_) => "WARPSYNC",
-            Op::DArith(o) => o.mnemonic(),
-            Op::DSetP(_) => "DSETP",
-            Op::F2F64(_) => "F2F",
-            Op::Conv64(o) => match o.kind {
-                ConvKind::IntToFloat => "I2F",
-                ConvKind::FloatToInt => "F2I",
-            },
-            Op::Frnd64(_) => "FRND",
-            Op::Exit => "EXIT",
-            Op::Nop => "NOP",
-        }
-    }
-
     pub fn is_branch(&self) -> bool {
         matches!(self, Op::Bra(_))
     }
@@ -429,62 +292,53 @@ impl Op {
     pub fn is_terminator(&self) -> bool {
         matches!(self, Op::Bra(_) | Op::Exit)
     }
-}
 
-impl fmt::Display for Op {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Op::Mov(o) => o.fmt_op(f),
-            Op::IAdd3(o) => o.fmt_op(f),
-            Op::IMad(o) => o.fmt_op(f),
-            Op::ISetP(o) => o.fmt_op(f),
-            Op::FSetP(o) => o.fmt_op(f),
-            Op::FArith(o) => o.fmt_op(f),
-            Op::Sel(o) => o.fmt_op(f),
-            Op::Lop3(o) => o.fmt_op(f),
-            Op::Shf(o) => o.fmt_op(f),
-            Op::Conv(o) => o.fmt_op(f),
-            Op::S2R(o) => o.fmt_op(f),
-            Op::IsbeWr(o) => o.fmt_op(f),
-            Op::IsbeRd(o) => o.fmt_op(f),
-            Op::Bra(o) => o.fmt_op(f),
-            Op::Bssy(o) => o.fmt_op(f),
-            Op::Bsync(o) => o.fmt_op(f),
-            Op::Ld(o) => o.fmt_op(f),
-            Op::St(o) => o.fmt_op(f),
-            Op::Atom(o) => o.fmt_op(f),
-            Op::Red(o) => o.fmt_op(f),
-            Op::Ldc(o) => o.fmt_op(f),
-            Op::Cs2r(o) => o.fmt_op(f),
-            Op::Bar(o) => o.fmt_op(f),
-            Op::Membar(o) => o.fmt_op(f),
-            Op::IAdd3X(o) => o.fmt_op(f),
-            Op::IMadWide(o) => o.fmt_op(f),
-            Op::IMnMx(o) => o.fmt_op(f),
-            Op::Bit(o) => o.fmt_op(f),
-            Op::Bmsk(o) => o.fmt_op(f),
-            Op::Prmt(o) => o.fmt_op(f),
-            Op::Sgxt(o) => o.fmt_op(f),
-            Op::Lea(o) => o.fmt_op(f),
-            Op::FMnMx(o) => o.fmt_op(f),
-            Op::FSel(o) => o.fmt_op(f),
-            Op::Mufu(o) => o.fmt_op(f),
-            Op::F2F(o) => o.fmt_op(f),
-            Op::Frnd(o) => o.fmt_op(f),
-            Op::PLop3(o) => o.fmt_op(f),
-            Op::Shfl(o) => o.fmt_op(f),
-            Op::Vote(o) => o.fmt_op(f),
-            Op::Match(o) => o.fmt_op(f),
-            Op::Redux(o) => o.fmt_op(f),
-            Op::WarpSync(o) => o.fmt_op(f),
-            Op::DArith(o) => o.fmt_op(f),
-            Op::DSetP(o) => o.fmt_op(f),
-            Op::F2F64(o) => o.fmt_op(f),
-            Op::Conv64(o) => o.fmt_op(f),
-            Op::Frnd64(o) => o.fmt_op(f),
-            Op::Exit => write!(f, "EXIT"),
-            Op::Nop => write!(f, "NOP"),
+    /// Whether the op has no effect but its results: removable when they
+    /// are unused.
+    pub fn is_pure(&self) -> bool {
+        self.effect() == Effect::Pure
+    }
+
+    /// Whether no result may be outstanding before or after the op.
+    pub fn is_sync_point(&self) -> bool {
+        self.effect() == Effect::Sync
+    }
+
+    /// An ALU op's sources, in operand order.
+    pub fn alu_srcs_mut(&mut self) -> Option<&mut [Src]> {
+        struct Srcs;
+        impl<'a> AluVisitorMut<'a> for Srcs {
+            type Out = &'a mut [Src];
+            fn visit<const N: usize, O: Alu<N>>(self, op: &'a mut O) -> &'a mut [Src] {
+                op.srcs_mut()
+            }
         }
+        self.alu_mut(Srcs)
+    }
+
+    /// An ALU op's result register.
+    pub fn alu_dst_mut(&mut self) -> Option<&mut Dst> {
+        struct DstOf;
+        impl<'a> AluVisitorMut<'a> for DstOf {
+            type Out = &'a mut Dst;
+            fn visit<const N: usize, O: Alu<N>>(self, op: &'a mut O) -> &'a mut Dst {
+                op.dst_mut()
+            }
+        }
+        self.alu_mut(DstOf)
+    }
+
+    /// The pairs of an ALU op's source slots that commute (none for other
+    /// ops).
+    pub fn commuting_slots(&self) -> &'static [(usize, usize)] {
+        struct Commuting;
+        impl AluVisitor<'_> for Commuting {
+            type Out = &'static [(usize, usize)];
+            fn visit<const N: usize, O: Alu<N>>(self, _: &O) -> Self::Out {
+                O::COMMUTING
+            }
+        }
+        self.alu(Commuting).unwrap_or(&[])
     }
 }
 

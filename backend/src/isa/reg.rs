@@ -243,7 +243,7 @@ impl SpecialReg {
         SpecialReg::Zero,
     ];
 
-    /// The S2R index (nvidia-facts.md §1, from NAK's SM70 encoder).
+    /// The S2R index (from NAK's SM70 encoder; docs/ISA.md lists them).
     pub fn index(self) -> u8 {
         match self {
             SpecialReg::LaneId => 0x00,

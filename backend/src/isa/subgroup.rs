@@ -1,6 +1,6 @@
 //! Warp-wide ops: SHFL, VOTE, MATCH, REDUX and WARPSYNC. Their semantics
 //! take the values of every executing lane; the simulator gathers them.
-//! Opcodes from NAK's SM70 encoder and nvidia-facts.md §1 (REDUX's
+//! Opcodes from NAK's SM70 encoder, see docs/ISA.md (REDUX's
 //! fields are the project's own, see docs/ISA.md).
 
 use super::operand::{get_dst, set_dst, set_pdst, visit_dst, visit_pred, visit_src};

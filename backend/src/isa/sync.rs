@@ -1,9 +1,9 @@
 //! Barriers between the threads of a workgroup and between memory
 //! accesses: BAR.SYNC and MEMBAR. Opcodes from NAK's SM70 encoder
-//! (nvidia-facts.md §1).
+//! (docs/ISA.md, "Ops").
 
 use super::word::{InstWord, field};
-use super::{DecodeError, EncodeError};
+use super::{DecodeError, EncodeError, RegVisitor};
 use std::fmt;
 use std::ops::Range;
 
@@ -20,6 +20,8 @@ impl OpBar {
         w.set(field::PSRC, 7);
         Ok(())
     }
+    /// No register operands.
+    pub fn visit(&mut self, _: &mut impl RegVisitor) {}
     pub fn fmt_op(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "BAR.SYNC.DEFER_BLOCKING 0x0")
     }
@@ -83,6 +85,8 @@ impl OpMembar {
                 })?;
         Ok(OpMembar { scope })
     }
+    /// No register operands.
+    pub fn visit(&mut self, _: &mut impl RegVisitor) {}
     pub fn fmt_op(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "MEMBAR.SC.{}", self.scope.name())
     }

@@ -1,6 +1,6 @@
 //! The 128-bit instruction word and the field helpers that every op's
-//! encoder and decoder share. Field positions follow nvidia-facts.md §1 and
-//! NAK's SM70 encoder where known; docs/ISA.md marks the ones this project
+//! encoder and decoder share. Field positions follow NAK's SM70 encoder
+//! where known (docs/ISA.md, "Instruction word"); docs/ISA.md marks the ones this project
 //! chose itself.
 
 use super::reg::{PredSrc, Reg, RegFile, Src, SrcRef};
