@@ -39,7 +39,7 @@ pub const MAX_LOCAL_BYTES: u32 = 512 * 1024;
 pub const MAX_COMPUTE_GROUPS: [u32; 3] = [(1 << 31) - 1, 65535, 65535];
 /// Workgroup counts of a task or mesh draw, per side and in all
 /// (maxTaskWorkGroupCount / maxMeshWorkGroupCount and their
-/// TotalCount, facts §6).
+/// TotalCount; docs/HARDWARE.md, "Limits the H100's driver reports").
 pub const MAX_DRAW_GROUPS: [u32; 3] = [1 << 22, 65535, 65535];
 pub const MAX_DRAW_GROUPS_TOTAL: u32 = 1 << 22;
 /// General-purpose registers per thread: R0..R254 (R255 is RZ).

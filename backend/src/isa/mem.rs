@@ -582,7 +582,7 @@ pub struct OpAtom {
 }
 
 impl OpAtom {
-    /// nvdisasm (sm_86, sm_90); NAK and facts §1 give 0x3a8.
+    /// nvdisasm (sm_86, sm_90); NAK gives 0x3a8 (docs/ISA.md, ATOMG).
     pub const OPCODE_ATOMG: u16 = 0x9a8;
     pub const OPCODE_ATOMG_CAS: u16 = 0x3a9;
     pub const OPCODE_ATOMS: u16 = 0x38c;

@@ -193,7 +193,7 @@ impl fmt::Display for PredSrc {
     }
 }
 
-/// Special registers read by S2R (index as in facts §1).
+/// Special registers read by S2R (indices as docs/ISA.md lists them).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum SpecialReg {
     LaneId,
