@@ -414,6 +414,9 @@ fn check_compute_args(args: &ComputeArgs) {
     }
 }
 
+/// A dispatch's storage buffers: by set-0 binding and by slot.
+type ReadBack = (BTreeMap<u32, Vec<u8>>, BTreeMap<Slot, Vec<u8>>);
+
 fn run_dispatch(
     shader: &Path,
     binary: &spvsass::backend::binary::Binary,
@@ -422,7 +425,7 @@ fn run_dispatch(
     options: &spvsass::sim::SimOptions,
     json: bool,
     stats: bool,
-) -> Result<(BTreeMap<u32, Vec<u8>>, BTreeMap<Slot, Vec<u8>>), String> {
+) -> Result<ReadBack, String> {
     let inputs = args.inputs()?;
     let start = std::time::Instant::now();
     let run = spvsass::dispatch(binary, groups, inputs, options)

@@ -509,6 +509,10 @@ const NOT_DRAWN: &[(&str, &str)] = &[
         "no primitive: writes a buffer (tests/random_finds.rs)",
     ),
     (
+        "s_subgroup_ids.mesh",
+        "checks gl_SubgroupID/gl_NumSubgroups through vertex values (tests/wide_workgroups.rs)",
+    ),
+    (
         "r_wide_local_id48.mesh",
         "no primitive: writes a buffer (tests/random_finds.rs)",
     ),

@@ -292,7 +292,9 @@ mod regressions {
             .map(|e| e.to_string());
         assert_eq!(
             e.as_deref(),
-            Some("uniform buffer at binding 1: 134217729 bytes is more than the 134217728 a run may bind")
+            Some(
+                "uniform buffer at binding 1: 134217729 bytes is more than the 134217728 a run may bind"
+            )
         );
     }
 }

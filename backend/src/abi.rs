@@ -25,7 +25,7 @@
 //!
 //! Uniform buffers of set 0 are constant banks: binding b is bank 1 + b.
 //! Every binding of every set also has a descriptor in its set's memory
-//! ([`set`]); the compiler reads that where the fast paths above do not
+//! (docs/ABI.md); the compiler reads that where the fast paths above do not
 //! reach (other sets, bindings from 16 on, descriptor arrays, uniform
 //! buffers declared over 64 KiB).
 
@@ -240,7 +240,7 @@ impl RootTable {
         Ok(())
     }
 
-    /// The base address of descriptor set `set`'s memory ([`set`]).
+    /// The base address of descriptor set `set`'s memory (docs/ABI.md).
     pub fn set_set_address(&mut self, set: u32, address: u64) -> Result<(), AbiError> {
         let at = set_address(set).ok_or(AbiError::Set(set))?;
         self.put(at, &address.to_le_bytes());

@@ -297,6 +297,9 @@ corpus! {
     c_builtins: "c_builtins.comp.spv", Compute, |s| has_builtin(s, BuiltIn::NumWorkgroups);
     c_local_array: "c_local_array.comp.spv", Compute, |s| has_global(s, StorageClass::Function);
     c_bad_set: "c_bad_set.comp.spv", Compute, |s| has_global(s, StorageClass::StorageBuffer);
+    res_sets: "res_sets.comp.spv", Compute,
+        |s| has_global(s, StorageClass::StorageBuffer) && has_global(s, StorageClass::Uniform);
+    res_big_uniform: "res_big_uniform.comp.spv", Compute, |s| has_global(s, StorageClass::Uniform);
     c_pressure: "c_pressure.comp.spv", Compute, |s| s.insts.len() > 100;
     c_pred_pressure: "c_pred_pressure.comp.spv", Compute, |s| s.insts.len() > 50;
     c_loop_break: "c_loop_break.comp.spv", Compute,

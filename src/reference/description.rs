@@ -509,9 +509,9 @@ mod tests {
             )
         );
         // The pieces count together.
-        let pieces = [Data::Zero(65536), Data::U32(vec![1])];
+        let pieces = [Data::Zero(1 << 27), Data::U32(vec![1])];
         let e = resolve_data(&pieces, Path::new("."), "u", BufferKind::Uniform.limit()).err();
-        assert!(e.is_some_and(|e| e.to_string().starts_with("u: 65540 bytes or more")));
+        assert!(e.is_some_and(|e| e.to_string().starts_with("u: 134217732 bytes or more")));
         let push = [Data::Zero(132)];
         assert!(
             resolve_data(&push, Path::new("."), "push constants", PUSH_CONSTANT_LIMIT).is_err()
