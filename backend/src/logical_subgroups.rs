@@ -88,6 +88,14 @@ pub fn is_boundary(op: &Op) -> bool {
     )
 }
 
+/// A block as the SPIR-V names it: its label's id.
+fn block_name(sh: &Shader, b: Block) -> String {
+    match sh.blocks[b].spirv_label {
+        Some(id) => format!("%{id}"),
+        None => "(one the frontend made)".to_owned(),
+    }
+}
+
 fn divergent(what: String, spirv_id: Option<u32>) -> BackendError {
     BackendError::Invalid {
         what: format!(
@@ -297,14 +305,22 @@ fn check_uniform(sh: &Shader, plan: &Plan) -> Result<(), BackendError> {
         let inst = &sh.insts[last];
         match &inst.op {
             Op::Branch { cond, .. } if !uniform.contains(cond) => {
+                // Named by SPIR-V ids, never by the IR's value names.
+                let on = match sh.def_inst(*cond).and_then(|d| d.spirv_id) {
+                    Some(id) => format!("%{id}"),
+                    None => "a block parameter".to_owned(),
+                };
                 return Err(divergent(
-                    format!("the branch at the end of block {b} depends on {cond}"),
+                    format!(
+                        "the conditional branch ending block {} depends on {on}",
+                        block_name(sh, b)
+                    ),
                     inst.spirv_id.or(sh.blocks[b].spirv_label),
                 ));
             }
             Op::Switch { .. } => {
                 return Err(divergent(
-                    format!("the switch at the end of block {b}"),
+                    format!("the switch ending block {}", block_name(sh, b)),
                     inst.spirv_id.or(sh.blocks[b].spirv_label),
                 ));
             }
