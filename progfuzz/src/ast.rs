@@ -40,6 +40,11 @@ impl Ty {
         Ty::IV3,
         Ty::V4,
     ];
+    /// The scalar types: the integers, the floats and bool (the head of
+    /// [`Ty::ALL`]).
+    pub const SCALARS: &'static [Ty] = Ty::ALL.split_at(11).0;
+    /// The scalar integer types, 8 to 64 bits (the head of [`Ty::ALL`]).
+    pub const INTEGERS: &'static [Ty] = Ty::ALL.split_at(8).0;
 
     /// Scalar integer types.
     pub fn is_int(self) -> bool {

@@ -592,19 +592,7 @@ impl Gen<'_> {
                     Expr::Un(op, t, bx(self.expr(t, d)))
                 }
                 7 if t.lanes() == 1 => {
-                    let from = self.rng.pick(&[
-                        Ty::U8,
-                        Ty::I8,
-                        Ty::U16,
-                        Ty::I16,
-                        Ty::U32,
-                        Ty::I32,
-                        Ty::U64,
-                        Ty::I64,
-                        Ty::F32,
-                        Ty::F64,
-                        Ty::Bool,
-                    ]);
+                    let from = self.rng.pick(Ty::SCALARS);
                     if from == t || (from == Ty::Bool && t.is_float()) {
                         return self.expr(t, d);
                     }

@@ -34,16 +34,7 @@ shared uint sh[{n}];",
     }
     func(&mut body, &p.main, "main", p);
     // The guarded division helpers the program calls.
-    for t in [
-        Ty::U8,
-        Ty::I8,
-        Ty::U16,
-        Ty::I16,
-        Ty::U32,
-        Ty::I32,
-        Ty::U64,
-        Ty::I64,
-    ] {
+    for &t in Ty::INTEGERS {
         let g = t.glsl();
         let tag = t.tag();
         if !body.contains(&format!("div_{tag}(")) && !body.contains(&format!("mod_{tag}(")) {
