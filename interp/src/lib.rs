@@ -57,6 +57,7 @@ mod value;
 
 pub use error::{At, InterpError};
 pub use inst::BUFFER_STRIDE;
+pub use layout::size_of;
 pub use value::Val;
 
 use spvsass_frontend::ir::{Shader, Stage};

@@ -266,7 +266,7 @@ fn resource_size(shader: &Shader, ty: spvsass::frontend::ir::TypeId) -> (u64, u6
                         fixed = fixed.max(off);
                         stride = u64::from(s.unwrap_or(4));
                     }
-                    _ => fixed = fixed.max(off + type_size(shader, m.ty)),
+                    _ => fixed = fixed.max(off + spvsass_interp::size_of(shader, m.ty)),
                 }
             }
             (fixed, stride)
@@ -274,29 +274,7 @@ fn resource_size(shader: &Shader, ty: spvsass::frontend::ir::TypeId) -> (u64, u6
         Type::Array {
             len: None, stride, ..
         } => (0, u64::from(stride.unwrap_or(4))),
-        _ => (type_size(shader, ty), 0),
-    }
-}
-
-fn type_size(shader: &Shader, ty: spvsass::frontend::ir::TypeId) -> u64 {
-    match &shader.types[ty] {
-        Type::Void | Type::Pointer { .. } => 8,
-        Type::Scalar(s) => u64::from(s.size()),
-        Type::Vector { scalar, len } => u64::from(scalar.size()) * u64::from(*len),
-        Type::Matrix {
-            column,
-            columns,
-            stride,
-            ..
-        } => stride.map_or_else(|| type_size(shader, *column), u64::from) * u64::from(*columns),
-        Type::Array { elem, len, stride } => {
-            stride.map_or_else(|| type_size(shader, *elem), u64::from) * u64::from(len.unwrap_or(0))
-        }
-        Type::Struct { members, .. } => members
-            .iter()
-            .map(|m| u64::from(m.offset.unwrap_or(0)) + type_size(shader, m.ty))
-            .max()
-            .unwrap_or(0),
+        _ => (spvsass_interp::size_of(shader, ty), 0),
     }
 }
 
