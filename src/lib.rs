@@ -71,6 +71,10 @@ pub struct Options {
     pub print_passes: bool,
     /// Compile in-shader primitive culling into a mesh shader.
     pub shader_cull: bool,
+    /// Compile for a CUDA cubin (`--emit cubin`, `--reference cuda`):
+    /// uniform buffers are read through the root table, not constant
+    /// banks, which CUDA keeps (docs/CUBIN.md).
+    pub for_cuda: bool,
 }
 
 /// Compiles one entry point of a SPIR-V module.
@@ -87,6 +91,7 @@ pub fn compile(words: &[u32], options: &Options) -> Result<Compiled, Error> {
         task_present: options.task_present,
         print_passes: options.print_passes,
         shader_cull: options.shader_cull,
+        bank_uniforms: !options.for_cuda,
         ..BackendOptions::default()
     };
     Ok(backend::compile::compile(&shader, &backend_options)?)
@@ -113,7 +118,7 @@ impl Input {
 /// state, the buffers the code uses and how it reaches them), then one
 /// line per instruction, decoded from the encoded code.
 pub fn listing(binary: &Binary, ctrl: bool) -> Result<String, Error> {
-    let instrs = backend::program::decode(&binary.code)?;
+    let instrs = backend::program::decode(&binary.code, binary.arch)?;
     let mut s = String::new();
     let [x, y, z] = binary.workgroup_size;
     // Writing into a String cannot fail.

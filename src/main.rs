@@ -37,8 +37,16 @@ struct Cli {
 
 #[derive(Clone, Copy, clap::ValueEnum)]
 enum Emit {
+    /// The listing (with -o: the spvsass binary).
     Listing,
+    /// The draw's method stream.
     Methods,
+    /// The raw instruction words (with -o), 16 bytes per instruction,
+    /// for `nvdisasm -b SM86 FILE` (docs/CUBIN.md).
+    Text,
+    /// A CUDA cubin (ELF) of a compute shader (with -o), for
+    /// `cuModuleLoadData`, `cuobjdump` and `nvdisasm` (docs/CUBIN.md).
+    Cubin,
 }
 
 #[derive(Subcommand)]
@@ -197,6 +205,11 @@ enum Command {
         run: PathBuf,
         #[arg(long)]
         out: PathBuf,
+        /// The driver: the system's Vulkan driver running the SPIR-V, or
+        /// CUDA running spvsass's own cubin of a compute shader
+        /// (docs/CUBIN.md).
+        #[arg(long, value_enum, default_value = "vulkan")]
+        driver: ReferenceKind,
     },
 }
 
@@ -213,6 +226,9 @@ enum CullSwitch {
 enum ReferenceKind {
     /// The system's Vulkan driver (docs/RUNS.md).
     Vulkan,
+    /// spvsass's own cubin on the machine's NVIDIA GPU, through the CUDA
+    /// driver API (compute runs; docs/CUBIN.md).
+    Cuda,
 }
 
 fn parse_ulps(s: &str) -> Result<(u32, u32), String> {
@@ -503,28 +519,13 @@ fn read(path: &Path) -> Result<Vec<u8>, String> {
     std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))
 }
 
-fn compile_input(
-    path: &Path,
-    arch: Arch,
-    entry: Option<String>,
-    spec_constants: Vec<(u32, SpecValue)>,
-    print_passes: bool,
-    task_present: bool,
-    shader_cull: bool,
-) -> Result<spvsass::Compiled, String> {
+/// Compiles the SPIR-V file at `path` with `options`; warnings go to stderr.
+fn compile_input(path: &Path, options: &Options) -> Result<spvsass::Compiled, String> {
     let bytes = read(path)?;
     let words = spvsass::frontend::words_from_bytes(&bytes)
         .map_err(|e| format!("{}: {e}", path.display()))?;
-    let options = Options {
-        arch: Some(arch),
-        entry,
-        spec_constants,
-        task_present,
-        print_passes,
-        shader_cull,
-    };
     let compiled =
-        spvsass::compile(&words, &options).map_err(|e| format!("{}: {e}", path.display()))?;
+        spvsass::compile(&words, options).map_err(|e| format!("{}: {e}", path.display()))?;
     for w in &compiled.warnings {
         eprintln!("warning: {}: {w}", path.display());
     }
@@ -545,12 +546,14 @@ fn load_binary(
         Input::Binary(b) => Ok(*b),
         Input::Spirv(_) => Ok(compile_input(
             path,
-            arch,
-            entry,
-            spec.to_vec(),
-            false,
-            task_present,
-            shader_cull,
+            &Options {
+                arch: Some(arch),
+                entry,
+                spec_constants: spec.to_vec(),
+                task_present,
+                shader_cull,
+                ..Options::default()
+            },
         )?
         .binary),
     }
@@ -578,17 +581,37 @@ fn run(cli: Cli, outputs: &mut Outputs) -> Result<(), String> {
             let task_present = task_present || task.is_some();
             let compiled = compile_input(
                 &shader,
-                arch,
-                entry,
-                spec.clone(),
-                print_passes,
-                task_present,
-                shader_cull,
+                &Options {
+                    arch: Some(arch),
+                    entry,
+                    spec_constants: spec.clone(),
+                    task_present,
+                    print_passes,
+                    shader_cull,
+                    for_cuda: matches!(emit, Emit::Cubin),
+                },
             )?;
             for (pass, text) in &compiled.pass_dumps {
                 println!("// ---- after {pass} ----\n{text}");
             }
             match (output, emit) {
+                (Some(out), Emit::Text) => {
+                    let bytes: Vec<u8> = compiled
+                        .binary
+                        .code
+                        .iter()
+                        .flat_map(|w| w.to_le_bytes())
+                        .collect();
+                    write(outputs, &out, &bytes)?
+                }
+                (Some(out), Emit::Cubin) => {
+                    let cubin = spvsass::backend::cubin::write(&compiled.binary)
+                        .map_err(|e| format!("{}: {e}", shader.display()))?;
+                    write(outputs, &out, &cubin)?
+                }
+                (None, Emit::Text | Emit::Cubin) => {
+                    return Err("--emit text and --emit cubin write a file: pass -o FILE".into());
+                }
                 (Some(out), _) => write(outputs, &out, &compiled.binary.to_bytes())?,
                 (None, Emit::Listing) => print!(
                     "{}",
@@ -733,7 +756,7 @@ fn run(cli: Cli, outputs: &mut Outputs) -> Result<(), String> {
             if !float_ulps.is_empty() && reference.is_none() {
                 usage_error("--float-ulps applies to runs with --reference".into());
             }
-            if let Some(ReferenceKind::Vulkan) = reference {
+            if let Some(kind) = reference {
                 if !spec.is_empty() {
                     return Err("--spec cannot be used with --reference: run descriptions \
                                 have no specialization constants"
@@ -761,7 +784,14 @@ fn run(cli: Cli, outputs: &mut Outputs) -> Result<(), String> {
                         ..Default::default()
                     },
                 };
-                return run_reference::run(&desc, &name, &options, &compute.outs, outputs);
+                return run_reference::run(
+                    &desc,
+                    &name,
+                    &options,
+                    &compute.outs,
+                    outputs,
+                    kind == ReferenceKind::Cuda,
+                );
             }
             if is_compute {
                 let (buffers, bound) =
@@ -856,8 +886,12 @@ fn run(cli: Cli, outputs: &mut Outputs) -> Result<(), String> {
                 }));
             report(&spvsass::compare::compare(&sim, &reference, &tolerances))?;
         }
-        Command::Reference { run, out } => {
-            let mut capture = spvsass::reference::run_file(&run).map_err(|e| e.to_string())?;
+        Command::Reference { run, out, driver } => {
+            let mut capture = match driver {
+                ReferenceKind::Vulkan => spvsass::reference::run_file(&run),
+                ReferenceKind::Cuda => spvsass::reference::cuda::run_file(&run),
+            }
+            .map_err(|e| e.to_string())?;
             let args: Vec<String> = std::env::args().collect();
             capture.result.command = Some(args.join(" "));
             capture.write(&out).map_err(|e| e.to_string())?;

@@ -132,6 +132,7 @@ pub fn run(
     options: &spvsass::simulate_run::SimulateOptions,
     outs: &[(spvsass::sim::Slot, PathBuf)],
     outputs: &mut spvsass::output_files::Outputs,
+    cuda: bool,
 ) -> Result<(), String> {
     // Paths in the description are the command line's: relative to the
     // working directory.
@@ -146,7 +147,12 @@ pub fn run(
         let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
         outputs.stage(path, &bytes).map_err(|e| e.to_string())?;
     }
-    let reference = spvsass::reference::run(desc, name, base).map_err(|e| e.to_string())?;
+    let reference = if cuda {
+        spvsass::reference::cuda::run(desc, name, base)
+    } else {
+        spvsass::reference::run(desc, name, base)
+    }
+    .map_err(|e| e.to_string())?;
     let tolerances = spvsass::compare::Tolerances::for_run(desc);
     crate::report(&spvsass::compare::compare(&sim, &reference, &tolerances))
 }

@@ -125,7 +125,7 @@ fn a_workgroup_counts_its_own_statistics() {
     use spvsass::sim::{Isbe, Launch, Program, Resources, run_workgroup};
     let m = common::compile("d_grid3d.mesh", Arch::Sm86);
     let mesh = m.binary.mesh.as_ref().expect("mesh state");
-    let program = Program::decode(&m.binary.code).expect("decodes");
+    let program = Program::decode(&m.binary.code, m.binary.arch).expect("decodes");
     let mut resources = Resources::default();
     let query = resources.global.map(vec![0; abi::query::BYTES as usize]);
     let mut root = abi::RootTable::default();

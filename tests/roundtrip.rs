@@ -9,7 +9,7 @@ use spvsass::backend::target::Arch;
 
 fn check(name: &str, arch: Arch) {
     let compiled = common::compile(name, arch);
-    let decoded = program::decode(&compiled.binary.code).expect("decodes");
+    let decoded = program::decode(&compiled.binary.code, compiled.binary.arch).expect("decodes");
     assert_eq!(
         decoded, compiled.instrs,
         "decode(encode(x)) != x for {name} on {arch}"

@@ -288,7 +288,8 @@ fn a_returning_task_workgroup_launches_nothing() {
 fn unwritten_task_counts_are_an_error() {
     use spvsass::backend::isa::{Instr, Op};
     let mut task = common::compile("d_return.task", Arch::Sm86).binary;
-    task.code = spvsass::backend::program::encode(&[Instr::new(Op::Exit)]).expect("encodes");
+    task.code =
+        spvsass::backend::program::encode(&[Instr::new(Op::Exit)], task.arch).expect("encodes");
     let mesh = common::compile("d_return.mesh", Arch::Sm86).binary;
     let err =
         spvsass::sim::run_draw(Some(&task), &mesh, [1, 1, 1], &SimOptions::default()).unwrap_err();

@@ -60,7 +60,7 @@ fn group_id(
 
 fn check(arch: Arch) {
     let c = common::compile("d_groupid.mesh", arch);
-    let program = Program::decode(&c.binary.code).expect("decodes");
+    let program = Program::decode(&c.binary.code, c.binary.arch).expect("decodes");
     let max = task_attr::MAX_MESH_GROUPS;
     let mut cases: Vec<(u32, [u32; 3])> = vec![
         (0, [1, 1, 1]),

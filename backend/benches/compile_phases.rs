@@ -57,7 +57,7 @@ fn compile_timed(bytes: &[u8], totals: &mut Totals) {
     let words = words_from_bytes(bytes).expect("words");
     let sh = translate(&words, &FrontendOptions::default()).expect("translate");
     lap("load+translate", totals);
-    let selected = select(&sh, opts.arch, false, false).expect("select");
+    let selected = select(&sh, opts.arch, false, false, opts.bank_uniforms).expect("select");
     lap("select", totals);
     let mut f = selected.func;
     for (name, pass) in optimisations(&opts) {
@@ -72,7 +72,7 @@ fn compile_timed(bytes: &[u8], totals: &mut Totals) {
     lap("layout", totals);
     calc_instr_deps(&mut instrs);
     lap("calc_instr_deps", totals);
-    program::encode(&instrs).expect("encode");
+    program::encode(&instrs, spvsass_backend::target::Arch::DEFAULT).expect("encode");
     lap("encode", totals);
 }
 

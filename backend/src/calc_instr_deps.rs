@@ -24,6 +24,21 @@ const SCOREBOARDS: usize = 6;
 /// "No scoreboard" in the control bits.
 const NONE: u8 = 7;
 const MAX_STALL: u64 = 15;
+/// Cycles from a fixed-latency op's issue until a predicate it writes can
+/// be read: NVIDIA's compiler stalls 13 cycles between an ISETP/FSETP and
+/// an instruction guarded by, or branching on, the predicate it sets, on
+/// SM86 and SM90 alike (docs/ISA.md, "Control bits").
+const PRED_LATENCY: u64 = 13;
+/// Cycles added to every fixed latency of the op table: on the H100/H200
+/// (SM90) three of the fifteen compute run descriptions read stale
+/// registers with the table's 4-cycle ALU latency and run correctly with
+/// one more cycle (`spvsass reference --driver cuda`, docs/CUBIN.md), so the
+/// margin stays until the latency of each op is measured.
+const HW_MARGIN: u8 = 1;
+/// The stall after a branch, EXIT or BSYNC.
+const BRANCH_STALL: u8 = 5;
+/// The first predicate slot (see [`slot`]).
+const PRED_SLOT: usize = 256;
 
 pub use crate::isa::Latency;
 
@@ -47,7 +62,7 @@ fn slot(r: &Reg, file: RegFile, i: u8) -> Option<usize> {
         RegFile::Gpr if n != RegFile::Gpr.zero_index() => {
             Some(usize::from(n) + usize::from(i)).filter(|&s| s < 255)
         }
-        RegFile::Pred if n != RegFile::Pred.zero_index() => Some(256 + usize::from(n)),
+        RegFile::Pred if n != RegFile::Pred.zero_index() => Some(PRED_SLOT + usize::from(n)),
         _ => None,
     }
 }
@@ -170,7 +185,16 @@ pub fn calc_instr_deps(instrs: &mut [Instr]) {
         let needed = if sync && instrs[i].op != Op::Exit {
             st.ready.iter().copied().max().unwrap_or(0)
         } else {
-            uses.iter().map(|&s| st.ready[s]).max().unwrap_or(0)
+            // Variable-latency ops (memory, conversions, warp-wide ops)
+            // read their registers a cycle later than the ALU does, so
+            // NVIDIA's compiler stalls 5 cycles, not 4, between an ALU op
+            // and a load or store of its result (docs/ISA.md, "Control
+            // bits"); the same margin is kept here.
+            let late = u64::from(matches!(latency(&instrs[i].op), Latency::Variable { .. }));
+            uses.iter()
+                .map(|&s| st.ready[s] + late * u64::from(st.ready[s] > 0))
+                .max()
+                .unwrap_or(0)
         };
         if needed > now && i > 0 {
             let prev = &mut instrs[i - 1].ctrl;
@@ -186,14 +210,26 @@ pub fn calc_instr_deps(instrs: &mut [Instr]) {
         );
         let lat = latency(&instrs[i].op);
         let ctrl = &mut instrs[i].ctrl;
-        ctrl.stall = 1;
+        // Branches, EXIT and BSYNC issue nothing for 5 cycles, as in
+        // NVIDIA's code (docs/ISA.md, "Control bits").
+        ctrl.stall = if matches!(instrs[i].op, Op::Bra(_) | Op::Exit | Op::Bsync(_)) {
+            BRANCH_STALL
+        } else {
+            1
+        };
         ctrl.yield_ = backward;
         ctrl.read_sb = NONE;
         ctrl.write_sb = NONE;
         match lat {
             Latency::Fixed(cycles) => {
+                let cycles = cycles + HW_MARGIN;
                 for &s in &defs {
-                    st.ready[s] = now + u64::from(cycles);
+                    let lat = if s >= PRED_SLOT {
+                        PRED_LATENCY.max(u64::from(cycles))
+                    } else {
+                        u64::from(cycles)
+                    };
+                    st.ready[s] = now + lat;
                 }
             }
             Latency::Variable { reads_late } => {
@@ -215,6 +251,6 @@ pub fn calc_instr_deps(instrs: &mut [Instr]) {
             }
         }
         ctrl.wait = wait;
-        now += 1;
+        now += u64::from(ctrl.stall);
     }
 }

@@ -41,6 +41,11 @@ pub struct BackendOptions {
     /// Compile in-shader primitive culling (mesh shaders; switched at run
     /// time by the root table's culling word, `from_ir::mesh_cull`).
     pub shader_cull: bool,
+    /// Read set 0's uniform buffers below binding 16 (declared at most
+    /// 64 KiB) from constant banks 1..=16, as the simulator's driver
+    /// provides them (docs/ABI.md). Off for a cubin: CUDA keeps those
+    /// banks, so they are read like storage buffers (docs/CUBIN.md).
+    pub bank_uniforms: bool,
 }
 
 impl Default for BackendOptions {
@@ -51,6 +56,7 @@ impl Default for BackendOptions {
             print_passes: false,
             fp_contract: false,
             shader_cull: false,
+            bank_uniforms: true,
         }
     }
 }
@@ -121,7 +127,13 @@ pub fn compile(sh: &Shader, opts: &BackendOptions) -> Result<Compiled, BackendEr
     }
 
     // The pipeline.
-    let selected = select(sh, opts.arch, opts.task_present, opts.shader_cull)?;
+    let selected = select(
+        sh,
+        opts.arch,
+        opts.task_present,
+        opts.shader_cull,
+        opts.bank_uniforms,
+    )?;
     let computed_offset_stores = selected.computed_offset_stores;
     let mut func = selected.func;
     dump("select", &|| func.to_string());
@@ -143,7 +155,7 @@ pub fn compile(sh: &Shader, opts: &BackendOptions) -> Result<Compiled, BackendEr
     dump("layout", &|| program::listing(&instrs, false));
     calc_instr_deps(&mut instrs);
     dump("calc_instr_deps", &|| program::listing(&instrs, true));
-    let code = program::encode(&instrs)?;
+    let code = program::encode(&instrs, opts.arch)?;
 
     let compute = (sh.stage == Stage::Compute).then_some(ComputeState {
         shared_bytes: selected.shared_bytes,
@@ -212,7 +224,7 @@ pub fn compile(sh: &Shader, opts: &BackendOptions) -> Result<Compiled, BackendEr
         sph: sph.map(|s| s.0),
         code,
         gs_sph,
-        resources: crate::from_ir::interface(sh),
+        resources: crate::from_ir::interface(sh, opts.bank_uniforms),
     };
     // What a reader refuses (`Binary::check_limits`) is refused here too,
     // so every binary the compiler writes can be read back and run.

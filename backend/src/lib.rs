@@ -11,6 +11,7 @@ pub mod binary;
 pub mod block_order;
 pub mod calc_instr_deps;
 pub mod compile;
+pub mod cubin;
 pub mod descriptor_set;
 pub mod isa;
 pub mod isbe_layout;

@@ -1,7 +1,8 @@
 //! Whole programs: encoding a laid-out instruction list, decoding code
 //! words back, and the nvdisasm-style listing.
 
-use crate::isa::{DecodeError, EncodeError, InstWord, Instr};
+use crate::isa::{DecodeError, EncodeError, InstWord, Instr, arch_form};
+use crate::target::Arch;
 use std::fmt::Write;
 
 /// Bytes per instruction.
@@ -22,7 +23,9 @@ pub struct ProgramEncodeError {
     pub error: EncodeError,
 }
 
-pub fn encode(instrs: &[Instr]) -> Result<Vec<u32>, ProgramEncodeError> {
+/// Encodes `instrs` laid out from address 0, in `arch`'s form of each
+/// word ([`arch_form`]).
+pub fn encode(instrs: &[Instr], arch: Arch) -> Result<Vec<u32>, ProgramEncodeError> {
     let mut out = Vec::with_capacity(instrs.len() * 4);
     for (i, ins) in instrs.iter().enumerate() {
         let pc = i as u32 * INSTR_BYTES;
@@ -31,19 +34,19 @@ pub fn encode(instrs: &[Instr]) -> Result<Vec<u32>, ProgramEncodeError> {
             text: ins.to_string(),
             error,
         })?;
-        out.extend(w.words());
+        out.extend(arch_form::to_arch(w, arch).words());
     }
     Ok(out)
 }
 
 /// Decodes code words; the length must be whole instructions (the binary
 /// container checks it).
-pub fn decode(code: &[u32]) -> Result<Vec<Instr>, ProgramDecodeError> {
+pub fn decode(code: &[u32], arch: Arch) -> Result<Vec<Instr>, ProgramDecodeError> {
     code.chunks_exact(4)
         .enumerate()
         .map(|(i, c)| {
             let pc = i as u32 * INSTR_BYTES;
-            let w = InstWord::from_words([c[0], c[1], c[2], c[3]]);
+            let w = arch_form::from_arch(InstWord::from_words([c[0], c[1], c[2], c[3]]), arch);
             Instr::decode(&w, pc).map_err(|error| ProgramDecodeError { pc, error })
         })
         .collect()

@@ -33,7 +33,8 @@ fn consumer_of_a_load_waits_on_its_scoreboard() {
         [
             "[B------:R-:W0:-:S01]",
             "[B0-----:R-:W-:-:S01]",
-            "[B------:R-:W-:-:S01]"
+            // EXIT stalls 5 cycles, as branches do (docs/ISA.md).
+            "[B------:R-:W-:-:S05]"
         ]
     );
 }
@@ -60,7 +61,10 @@ fn fixed_latency_becomes_a_stall() {
          FMUL R4, R1, R1 ;
          EXIT ;",
     );
-    assert_eq!(p[0].ctrl.stall, 4, "FADD's result is ready 4 cycles later");
+    assert_eq!(
+        p[0].ctrl.stall, 5,
+        "FADD's result is ready 4 cycles later, plus the hardware margin"
+    );
     assert_eq!(p[0].ctrl.write_sb, 7, "fixed-latency ops use no scoreboard");
     // One independent instruction in between covers one cycle.
     let p = deps(
@@ -69,7 +73,11 @@ fn fixed_latency_becomes_a_stall() {
          IADD3 R4, R1, RZ, RZ ;
          EXIT ;",
     );
-    assert_eq!((p[0].ctrl.stall, p[1].ctrl.stall), (1, 4), "IMAD: 5 cycles");
+    assert_eq!(
+        (p[0].ctrl.stall, p[1].ctrl.stall),
+        (1, 5),
+        "IMAD: 5 cycles plus the margin"
+    );
 }
 
 #[test]
@@ -138,8 +146,11 @@ fn nothing_is_outstanding_across_control_flow() {
     let mufu_sb = p[0].ctrl.write_sb;
     assert_eq!(p[3].ctrl.wait, 1 << mufu_sb, "the branch waits on MUFU");
     assert!(p[3].ctrl.yield_, "a loop back edge yields");
-    assert_eq!(p[2].ctrl.stall, 4, "the branch reads P0 from ISETP");
-    assert_eq!(p[1].ctrl.stall, 4, "ISETP reads R2 from FADD");
+    assert_eq!(
+        p[2].ctrl.stall, 13,
+        "the branch reads P0 13 cycles after ISETP (docs/ISA.md)"
+    );
+    assert_eq!(p[1].ctrl.stall, 5, "ISETP reads R2 from FADD (4 + margin)");
     assert_eq!(p[4].ctrl.wait, 0, "nothing left at EXIT");
 }
 

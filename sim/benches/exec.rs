@@ -24,7 +24,7 @@ const SHARED_REDUCTION: &str = include_str!("data/shared_reduction.sass");
 fn program(src: &str) -> Program {
     let asm = assemble(src).unwrap_or_else(|e| panic!("{e}"));
     let binary = asm.to_binary().expect("encodes");
-    Program::decode(&binary.code).expect("decodes")
+    Program::decode(&binary.code, binary.arch).expect("decodes")
 }
 
 fn run(program: &Program) -> Counters {

@@ -87,7 +87,7 @@ pub fn run_compute(
             property: "maxComputeWorkGroupCount",
         });
     }
-    let program = Program::decode(&binary.code)?;
+    let program = Program::decode(&binary.code, binary.arch)?;
 
     let mut root = RootTable::default();
     root.set_num_workgroups(groups);

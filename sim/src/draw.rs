@@ -354,8 +354,8 @@ fn run_draw_view(
             });
         }
     };
-    let task_program = Program::decode(&task.code)?;
-    let mesh_program = Program::decode(&mesh.code)?;
+    let task_program = Program::decode(&task.code, task.arch)?;
+    let mesh_program = Program::decode(&mesh.code, mesh.arch)?;
     lane_count(task.workgroup_size)?;
     lane_count(mesh.workgroup_size)?;
     let total = check_draw_groups(groups)?;

@@ -134,7 +134,7 @@ pub(crate) fn run_mesh_view(
     let mesh = binary.mesh.as_ref().ok_or(SimError::NotMesh {
         stage: binary.stage.name(),
     })?;
-    let program = Program::decode(&binary.code)?;
+    let program = Program::decode(&binary.code, binary.arch)?;
     let total = check_draw_groups(groups)?;
     lane_count(binary.workgroup_size)?;
     // Each workgroup runs into its own ISBE and counts into the query

@@ -7,6 +7,7 @@ use crate::row_form::{RowForm, RowSrc, row_form};
 use crate::warp::{RZ, Row};
 use spvsass_backend::isa::{Instr, MemSpace, Op, Target};
 use spvsass_backend::program::{INSTR_BYTES, decode};
+use spvsass_backend::target::Arch;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Program {
@@ -28,8 +29,8 @@ impl Program {
     /// Decodes code words (whole instructions) and checks that every branch
     /// and BSSY target is an instruction of the program, so a bad word is
     /// reported here and not in the middle of a run.
-    pub fn decode(code: &[u32]) -> Result<Program, SimError> {
-        let instrs = decode(code).map_err(|e| SimError::Decode {
+    pub fn decode(code: &[u32], arch: Arch) -> Result<Program, SimError> {
+        let instrs = decode(code, arch).map_err(|e| SimError::Decode {
             pc: e.pc,
             error: e.error,
         })?;

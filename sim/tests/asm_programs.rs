@@ -22,7 +22,7 @@ fn run(snippet: &str, lanes: u32) -> Result<Vec<u32>, SimError> {
     let src = format!("{PROLOGUE}{snippet}{EPILOGUE}");
     let asm = assemble(&src).unwrap_or_else(|e| panic!("{e}\n{src}"));
     let binary = asm.to_binary().expect("encodes");
-    let program = Program::decode(&binary.code)?;
+    let program = Program::decode(&binary.code, binary.arch)?;
     let mut res = Resources::default();
     let base = res.global.map(vec![0; lanes as usize * 4]);
     res.constants.set(0, base.to_le_bytes().to_vec());

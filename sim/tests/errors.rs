@@ -6,6 +6,7 @@ mod common;
 use common::*;
 use spvsass_backend::binary::MeshTopology;
 use spvsass_backend::isa::{DecodeError, IntCmp, IsbeAccess, IsbeSize, SpecialReg};
+use spvsass_backend::target::Arch;
 use spvsass_sim::{IsbeRegion, Program, SimError, SimOptions, run_mesh};
 
 const POSITION: [u16; 4] = [0x70, 0x74, 0x78, 0x7c];
@@ -204,7 +205,7 @@ fn unknown_opcode_is_a_decode_error() {
     let mut words = code(&[mov(1, imm(1)), mov(2, imm(2)), exit()]);
     // Opcode 0x1ff in the second instruction: no op has it.
     words[4] = (words[4] & !0xfff) | 0x1ff;
-    let err = Program::decode(&words).unwrap_err();
+    let err = Program::decode(&words, Arch::DEFAULT).unwrap_err();
     assert_eq!(
         err,
         SimError::Decode {
@@ -234,7 +235,7 @@ fn corrupt_code_in_a_mesh_binary() {
 fn branch_target_outside_the_program() {
     let words = code(&[bra(0x100), exit()]);
     assert_eq!(
-        Program::decode(&words).unwrap_err(),
+        Program::decode(&words, Arch::DEFAULT).unwrap_err(),
         SimError::TargetOutside {
             pc: 0,
             target: 0x100,
@@ -247,7 +248,7 @@ fn branch_target_outside_the_program() {
 fn bssy_target_not_on_an_instruction() {
     let words = code(&[bssy(1, 0x18), exit()]);
     assert_eq!(
-        Program::decode(&words).unwrap_err(),
+        Program::decode(&words, Arch::DEFAULT).unwrap_err(),
         SimError::TargetUnaligned {
             pc: 0,
             target: 0x18

@@ -5,6 +5,7 @@ mod common;
 
 use common::*;
 use spvsass_backend::isa::*;
+use spvsass_backend::target::Arch;
 use spvsass_sim::{
     BUFFER_STRIDE, Isbe, Launch, MemFault, Program, Resources, SimError, SimOptions, Space,
     run_workgroup,
@@ -55,7 +56,7 @@ fn lane_offsets() -> [Instr; 2] {
 
 /// Runs `instrs` on `lanes` lanes with `resources`.
 fn run(instrs: &[Instr], lanes: u32, resources: &mut Resources) -> Result<(), SimError> {
-    let program = Program::decode(&code(instrs))?;
+    let program = Program::decode(&code(instrs), Arch::DEFAULT)?;
     let launch = Launch {
         workgroup_size: [lanes, 1, 1],
         workgroup_id: [0; 3],

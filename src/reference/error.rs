@@ -47,6 +47,21 @@ pub enum DescriptionError {
 
 #[derive(Debug, thiserror::Error)]
 pub enum ReferenceError {
+    #[error("--reference cuda needs NVIDIA's driver: libcuda could not be opened")]
+    NoCuda,
+    #[error("CUDA {call} failed: {error}")]
+    Cuda { call: &'static str, error: String },
+    #[error(
+        "the CUDA device has compute capability {major}.{minor}; spvsass writes cubins for \
+         sm75, sm86, sm89 and sm90"
+    )]
+    CudaArch { major: i32, minor: i32 },
+    #[error("--reference cuda runs compute descriptions only (a cubin holds a compute kernel)")]
+    CudaMesh,
+    #[error("{path}: cannot make a cubin: {error}")]
+    CudaCompile { path: PathBuf, error: String },
+    #[error("cannot bind the run's resources for CUDA: {0}")]
+    CudaBind(String),
     #[error("cannot read {path}: {source}")]
     ReadFile {
         path: PathBuf,

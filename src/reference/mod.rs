@@ -11,6 +11,7 @@ mod bindings;
 mod buffers;
 mod commands;
 mod compute;
+pub mod cuda;
 mod description;
 mod device;
 mod error;

@@ -394,7 +394,7 @@ impl Assembled {
             compute: None,
             sph: None,
             gs_sph: None,
-            code: crate::program::encode(&self.instrs)?,
+            code: crate::program::encode(&self.instrs, self.arch)?,
             resources: Vec::new(),
         })
     }

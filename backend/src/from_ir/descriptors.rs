@@ -39,7 +39,14 @@ pub(crate) struct BufferBinding {
 
 /// The binding of a storage or uniform buffer variable; `None` for other
 /// variables and for a buffer without DescriptorSet and Binding.
-pub(crate) fn buffer_binding(sh: &Shader, data: &GlobalVarData) -> Option<BufferBinding> {
+/// `bank_uniforms`: set 0's small uniform buffers below binding 16 are
+/// read from constant banks 1..=16 (`BackendOptions::bank_uniforms`);
+/// otherwise through the root table like storage buffers.
+pub(crate) fn buffer_binding(
+    sh: &Shader,
+    data: &GlobalVarData,
+    bank_uniforms: bool,
+) -> Option<BufferBinding> {
     let kind = match data.class {
         StorageClass::StorageBuffer => ResourceKind::StorageBuffer,
         StorageClass::Uniform => ResourceKind::UniformBuffer,
@@ -54,7 +61,7 @@ pub(crate) fn buffer_binding(sh: &Shader, data: &GlobalVarData) -> Option<Buffer
     // A uniform buffer declared larger than a bank is read like storage.
     let fits = size_align(sh, block).is_some_and(|(size, _)| size <= 1 << 16);
     let access = match (fast, kind) {
-        (true, ResourceKind::UniformBuffer) if fits => {
+        (true, ResourceKind::UniformBuffer) if fits && bank_uniforms => {
             ResourceAccess::ConstantBank(abi::uniform_bank(binding).expect("binding below 16"))
         }
         (true, _) => ResourceAccess::RootTable,
@@ -73,11 +80,11 @@ pub(crate) fn buffer_binding(sh: &Shader, data: &GlobalVarData) -> Option<Buffer
 }
 
 /// The buffers the shader's code uses, by set and binding.
-pub(crate) fn interface(sh: &Shader) -> Vec<Resource> {
+pub(crate) fn interface(sh: &Shader, bank_uniforms: bool) -> Vec<Resource> {
     let mut list: Vec<Resource> = sh
         .globals
         .values()
-        .filter_map(|data| buffer_binding(sh, data))
+        .filter_map(|data| buffer_binding(sh, data, bank_uniforms))
         .map(|b| b.resource)
         .collect();
     list.sort_by_key(|r| (r.set, r.binding));

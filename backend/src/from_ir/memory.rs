@@ -216,7 +216,7 @@ impl Isel<'_> {
         let mut skip = 0;
         let target = match class {
             StorageClass::StorageBuffer | StorageClass::Uniform => {
-                let b = buffer_binding(self.sh, data).ok_or_else(|| {
+                let b = buffer_binding(self.sh, data, self.bank_uniforms).ok_or_else(|| {
                     self.mem_error("a buffer without a DescriptorSet and Binding".into(), inst)
                 })?;
                 let Resource {

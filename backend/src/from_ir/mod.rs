@@ -118,6 +118,9 @@ pub(crate) struct Isel<'a> {
     descriptor_bases: FxHashMap<descriptors::BaseKey, u32>,
     /// A task shader launches this mesh shader (the workgroup index is
     /// then read without SKEW).
+    /// Uniform buffers of set 0 below binding 16 live in constant banks
+    /// (`BackendOptions::bank_uniforms`).
+    bank_uniforms: bool,
     task_present: bool,
     /// Element offsets computed in a MIR block: (block, element, layout
     /// block size) -> offset register.
@@ -165,6 +168,7 @@ pub fn select(
     target: Arch,
     task_present: bool,
     shader_cull: bool,
+    bank_uniforms: bool,
 ) -> Result<Selected, BackendError> {
     let written = if sh.stage == Stage::Mesh {
         mesh_out::written_outputs(sh)?
@@ -207,6 +211,7 @@ pub fn select(
         const_pairs: FxHashMap::default(),
         descriptor_bases: FxHashMap::default(),
         task_present,
+        bank_uniforms,
         workgroup_index: None,
         query_address: FxHashMap::default(),
         elem_offsets: FxHashMap::default(),

@@ -3,7 +3,7 @@
 //! and the simulator share.
 
 use super::operand::{get_dst, set_dst, set_pdst, srcs_text, visit_dst, visit_pred, visit_src};
-use super::reg::{Dst, PredSrc, RegFile, Src};
+use super::reg::{Dst, PredSrc, RegFile, Src, SrcRef};
 use super::word::{InstWord, field};
 use super::{DecodeError, EncodeError, RegVisitor};
 use std::fmt;
@@ -424,21 +424,57 @@ impl OpLop3 {
     pub const B: u8 = 0xcc;
     pub const C: u8 = 0xaa;
 
+    /// The same function with sources b and c exchanged.
+    pub fn swap_bc_lut(lut: u8) -> u8 {
+        (0..8u8).fold(0, |acc, i| {
+            let (a, b, c) = (i >> 2 & 1, i >> 1 & 1, i & 1);
+            let j = a << 2 | c << 1 | b;
+            acc | ((lut >> j) & 1) << i
+        })
+    }
+
     pub fn encode(&self, w: &mut InstWord) -> Result<(), EncodeError> {
         set_dst(w, &self.dst)?;
         let [a, b, c] = &self.srcs;
+        // The hardware takes a constant only as the second source (nvdisasm
+        // reads one in the third as an illegal instruction): a constant
+        // third source is exchanged with a register second one, and the
+        // truth table with them.
+        let c_const = matches!(c.src, SrcRef::Imm(_) | SrcRef::CBuf { .. });
+        let b_const = matches!(b.src, SrcRef::Imm(_) | SrcRef::CBuf { .. });
+        let (b, c, lut) = match (b_const, c_const) {
+            (false, true) => (c, b, Self::swap_bc_lut(self.lut)),
+            (true, true) => {
+                return Err(EncodeError::OperandForm(
+                    "LOP3 with at most one constant source",
+                ));
+            }
+            _ => (b, c, self.lut),
+        };
         w.set_alu_srcs(Self::OPCODE, Some(a), b, Some(c), false)?;
-        w.set(Self::LUT, u64::from(self.lut));
+        w.set(Self::LUT, u64::from(lut));
         w.set(field::PDST0, 7);
+        // The predicate input is !PT, as printed (and as nvcc writes it).
         w.set(field::PSRC, 7);
+        w.set_bit(field::PSRC_NEG, true);
         Ok(())
     }
     pub fn decode(w: &InstWord) -> Result<Self, DecodeError> {
         let (a, b, c) = w.get_alu_srcs(false)?;
+        let lut = w.get(Self::LUT) as u8;
+        // A word with the constant third (which the hardware refuses, see
+        // `encode`) reads as the same function with the constant second.
+        let (b, c, lut) = if matches!(c.src, SrcRef::Imm(_) | SrcRef::CBuf { .. })
+            && !matches!(b.src, SrcRef::Imm(_) | SrcRef::CBuf { .. })
+        {
+            (c, b, Self::swap_bc_lut(lut))
+        } else {
+            (b, c, lut)
+        };
         Ok(OpLop3 {
             dst: get_dst(w, field::DST, RegFile::Gpr),
             srcs: [a, b, c],
-            lut: w.get(Self::LUT) as u8,
+            lut,
         })
     }
     pub fn visit(&mut self, v: &mut impl RegVisitor) {
@@ -486,11 +522,15 @@ impl OpShf {
     const RIGHT: usize = 76;
     const WRAP: usize = 75;
     const HIGH: usize = 80;
-    /// Data type field 73..75: this ISA always uses U32 (0); docs/ISA.md.
+    /// Data type field 73..75: this ISA always uses U32 (3; 0 is S64, as
+    /// `nvdisasm` reads it and nvcc writes `SHF.L.U32`); docs/ISA.md.
+    const TYPE: std::ops::Range<usize> = 73..75;
+    const TYPE_U32: u64 = 3;
     pub fn encode(&self, w: &mut InstWord) -> Result<(), EncodeError> {
         set_dst(w, &self.dst)?;
         let [a, b, c] = &self.srcs;
         w.set_alu_srcs(Self::OPCODE, Some(a), b, Some(c), false)?;
+        w.set(Self::TYPE, Self::TYPE_U32);
         w.set_bit(Self::RIGHT, self.right);
         w.set_bit(Self::WRAP, self.wrap);
         w.set_bit(Self::HIGH, self.high);
@@ -553,8 +593,25 @@ impl OpConv {
     /// (inferred) from NAK's SM70 encoder: I2F 0x106, F2I 0x105.
     pub const OPCODE_I2F: u16 = 0x106;
     pub const OPCODE_F2I: u16 = 0x105;
-    /// Integer-side signedness: project-defined position (docs/ISA.md).
-    const SIGNED: usize = 74;
+    /// Fields found with `nvdisasm -b SM86` probes (docs/ISA.md): the
+    /// integer side's signedness (I2F: bit 74, F2I: bit 72); the
+    /// destination format 75..77 (I2F: float, F32 = 2; F2I: integer size,
+    /// 32 bits = 2); rounding 78..80 (F2I: TRUNC = 3); the source format
+    /// 84..86 (I2F: integer size, F2I: float; 32 bits = 2 for both).
+    const I2F_SIGNED: usize = 74;
+    const F2I_SIGNED: usize = 72;
+    const DST_FMT: std::ops::Range<usize> = 75..77;
+    const SRC_FMT: std::ops::Range<usize> = 84..86;
+    const RND: std::ops::Range<usize> = 78..80;
+    const FMT_32: u64 = 2;
+    const RND_TRUNC: u64 = 3;
+
+    fn signed_bit(kind: ConvKind) -> usize {
+        match kind {
+            ConvKind::IntToFloat => Self::I2F_SIGNED,
+            ConvKind::FloatToInt => Self::F2I_SIGNED,
+        }
+    }
 
     pub fn encode(&self, w: &mut InstWord) -> Result<(), EncodeError> {
         set_dst(w, &self.dst)?;
@@ -563,7 +620,12 @@ impl OpConv {
             ConvKind::FloatToInt => Self::OPCODE_F2I,
         };
         w.set_alu_srcs(opcode, None, &self.src, None, false)?;
-        w.set_bit(Self::SIGNED, self.signed);
+        w.set_bit(Self::signed_bit(self.kind), self.signed);
+        w.set(Self::DST_FMT, Self::FMT_32);
+        w.set(Self::SRC_FMT, Self::FMT_32);
+        if self.kind == ConvKind::FloatToInt {
+            w.set(Self::RND, Self::RND_TRUNC);
+        }
         Ok(())
     }
     pub fn decode(w: &InstWord, kind: ConvKind) -> Result<Self, DecodeError> {
@@ -572,7 +634,7 @@ impl OpConv {
             kind,
             dst: get_dst(w, field::DST, RegFile::Gpr),
             src,
-            signed: w.bit(Self::SIGNED),
+            signed: w.bit(Self::signed_bit(kind)),
         })
     }
     pub fn visit(&mut self, v: &mut impl RegVisitor) {

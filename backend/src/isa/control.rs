@@ -25,17 +25,25 @@ impl Target {
         let Target::Addr(a) = *self else {
             return Err(EncodeError::UnresolvedTarget);
         };
-        // Relative to the next instruction, in bytes.
+        // Relative to the next instruction, in 4-byte words: nvdisasm reads
+        // the field as a byte offset whose two low bits sit below it
+        // (docs/ISA.md, "Branch offsets").
         let rel = i64::from(a) - (i64::from(pc) + 16);
+        if rel % 4 != 0 {
+            return Err(EncodeError::ImmediateRange {
+                what: "branch offset (not a whole word)",
+                value: rel as u32,
+            });
+        }
         let width = r.len();
-        w.set(r, (rel as u64) & ((1u64 << width) - 1));
+        w.set(r, ((rel >> 2) as u64) & ((1u64 << width) - 1));
         Ok(())
     }
 
     fn decode_rel(w: &InstWord, pc: u32, r: std::ops::Range<usize>) -> Result<Target, DecodeError> {
         let width = r.len();
         let raw = w.get(r);
-        let rel = ((raw << (64 - width)) as i64) >> (64 - width);
+        let rel = (((raw << (64 - width)) as i64) >> (64 - width)) * 4;
         let addr = i64::from(pc) + 16 + rel;
         u32::try_from(addr)
             .map(Target::Addr)
@@ -206,6 +214,9 @@ impl OpBssy {
     pub fn encode(&self, w: &mut InstWord, pc: u32) -> Result<(), EncodeError> {
         w.set(field::OPCODE, u64::from(Self::OPCODE));
         w.set(BAR, u64::from(self.bar));
+        // The predicate slot is PT, as nvcc writes it (`BSSY P0, B0` in
+        // nvdisasm otherwise).
+        w.set(field::PSRC, 7);
         self.target.encode_rel(w, pc, BSSY_OFFSET)
     }
     pub fn decode(w: &InstWord, pc: u32) -> Result<Self, DecodeError> {

@@ -4,7 +4,7 @@
 use super::alu::{fin, float_src, fout};
 use super::float::{RND, Round, add_rounded, round_directed};
 use super::operand::{get_dst, set_dst, set_pdst, srcs_text, visit_dst, visit_pred, visit_src};
-use super::reg::{Dst, PredSrc, RegFile, Src};
+use super::reg::{Dst, PredSrc, RegFile, Src, SrcRef};
 use super::word::{InstWord, field};
 use super::{DecodeError, EncodeError, PredCombine, RegVisitor};
 use std::fmt;
@@ -198,13 +198,35 @@ impl OpFArith {
         } else {
             None
         };
-        w.set_alu_srcs(Self::opcode(self.kind), Some(a), b, c, true)?;
+        if self.kind == FloatArith::Add && matches!(b.src, SrcRef::Imm(_) | SrcRef::CBuf { .. }) {
+            // FADD takes a constant addend in the third-source form (nvcc:
+            // `FADD R9, R2, -1` is 0x...7421, form 2); the form with the
+            // constant second is an illegal instruction for FADD.
+            w.set_alu_srcs(Self::opcode(self.kind), Some(a), &Src::ZERO, Some(b), true)?;
+            w.set(field::SRC2, 0);
+        } else {
+            w.set_alu_srcs(Self::opcode(self.kind), Some(a), b, c, true)?;
+        }
         w.set_bit(Self::FTZ, self.ftz);
         w.set(RND, self.rnd.bits());
+        if self.kind == FloatArith::Mul {
+            // FMUL's result scale, bits 84..87: 4 is none (0 reads as
+            // `FMUL.INVALID0` in nvdisasm; nvcc writes 4).
+            w.set(84..87, 4);
+        }
         Ok(())
     }
     pub fn decode(w: &InstWord, kind: FloatArith) -> Result<Self, DecodeError> {
-        let (a, b, c) = w.get_alu_srcs(true)?;
+        let (a, mut b, c) = w.get_alu_srcs(true)?;
+        let form = w.get(field::ALU_FORM);
+        if kind == FloatArith::Add
+            && matches!(
+                form,
+                super::word::form::SRC2_IMM | super::word::form::SRC2_CBUF
+            )
+        {
+            b = c;
+        }
         let c = if kind == FloatArith::Fma {
             c
         } else {

@@ -542,6 +542,9 @@ impl OpLea {
         w.set_alu_srcs(Self::OPCODE, Some(a), b, Some(c), true)?;
         w.set(Self::SHIFT, u64::from(self.shift));
         w.set_bit(Self::HI, self.hi);
+        // No carry-out: the predicate destination is PT (0 would write P0,
+        // which nvdisasm shows as `LEA R12, P0, ...`).
+        w.set(field::PDST0, 7);
         Ok(())
     }
     pub fn decode(w: &InstWord) -> Result<Self, DecodeError> {

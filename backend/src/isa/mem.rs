@@ -143,6 +143,12 @@ impl MemSize {
 }
 
 const TYPE: Range<usize> = 73..76;
+/// Cache eviction priority of global accesses, bits 84..86: 0 evict
+/// first (`.EF`), 1 normal (no suffix), 2 evict last, 3 evict unchanged
+/// (`nvdisasm -b SM86` of single-bit probes; docs/ISA.md). Global loads,
+/// stores, atomics and reductions use normal.
+const EVICT: Range<usize> = 84..86;
+const EVICT_NORMAL: u64 = 1;
 /// Set for 64-bit (global) addresses.
 const A64: usize = 72;
 const ADDR: Range<usize> = 24..32;
@@ -260,6 +266,9 @@ impl OpLd {
         set_offset(w, offset_field(self.space), self.offset)?;
         w.set(TYPE, self.size.bits());
         w.set_bit(A64, self.space == MemSpace::Global);
+        if self.space == MemSpace::Global {
+            w.set(EVICT, EVICT_NORMAL);
+        }
         if self.space == MemSpace::Local {
             w.set(LOCAL_MARK, 1);
         }
@@ -340,6 +349,9 @@ impl OpSt {
         set_offset(w, offset_field(self.space), self.offset)?;
         w.set(TYPE, self.size.bits());
         w.set_bit(A64, self.space == MemSpace::Global);
+        if self.space == MemSpace::Global {
+            w.set(EVICT, EVICT_NORMAL);
+        }
         if self.space == MemSpace::Local {
             w.set(LOCAL_MARK, 1);
         }
@@ -614,6 +626,9 @@ impl OpAtom {
         }
         w.set(TYPE, self.ty.bits());
         w.set_bit(A64, self.space == MemSpace::Global);
+        if self.space == MemSpace::Global {
+            w.set(EVICT, EVICT_NORMAL);
+        }
         w.set(field::PDST0, 7);
         Ok(())
     }
@@ -708,6 +723,7 @@ impl OpRed {
         w.set(Self::OP, self.op.bits());
         w.set(TYPE, self.ty.bits());
         w.set_bit(A64, true);
+        w.set(EVICT, EVICT_NORMAL);
         Ok(())
     }
     pub fn decode(w: &InstWord) -> Result<Self, DecodeError> {

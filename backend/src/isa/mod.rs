@@ -14,6 +14,7 @@
 
 #[macro_use]
 mod op_table;
+pub mod arch_form;
 #[macro_use]
 mod generic;
 mod alu;

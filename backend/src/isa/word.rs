@@ -263,7 +263,15 @@ impl InstWord {
             self.set_bit(field::SRC1_ABS, in_slot1.abs);
             self.set_bit(field::SRC1_NEG, in_slot1.neg);
         }
-        self.set_gpr_src(field::SRC2, in_reg_field)?;
+        // An absent third source leaves its register field 0, as nvcc
+        // writes it: with RZ there, SM86/SM90 refuse FADD with an immediate
+        // and SM90 reads FMNMX as another op (docs/ISA.md, "Instruction
+        // word").
+        if src2.is_none() {
+            self.set(field::SRC2, 0);
+        } else {
+            self.set_gpr_src(field::SRC2, in_reg_field)?;
+        }
         if mods {
             self.set_bit(field::SRC2_ABS, in_reg_field.abs);
             self.set_bit(field::SRC2_NEG, in_reg_field.neg);

@@ -178,7 +178,7 @@ pub fn f(v: f32) -> u32 {
 }
 
 pub fn code(instrs: &[Instr]) -> Vec<u32> {
-    encode(instrs).expect("test program encodes")
+    encode(instrs, Arch::DEFAULT).expect("test program encodes")
 }
 
 pub fn mesh_state(
@@ -230,7 +230,7 @@ pub fn try_run_lanes(
     attr_lines: u32,
     options: &SimOptions,
 ) -> Result<(Isbe, spvsass_sim::Counters), SimError> {
-    let program = Program::decode(&code(instrs))?;
+    let program = Program::decode(&code(instrs), Arch::DEFAULT)?;
     let mut isbe = Isbe::new(0, 4, attr_lines * 128);
     let launch = Launch {
         workgroup_size,
