@@ -1,9 +1,9 @@
 //! Writes a compiled compute shader as a CUDA cubin: an ELF file that the
 //! CUDA driver's `cuModuleLoadData` loads and `cuobjdump`/`nvdisasm` read
 //! (docs/CUBIN.md). One kernel per file, its text our encoded program with
-//! the root table moved into CUDA's parameter space ([`rebase`]), and the
+//! the root table moved into CUDA's parameter space (`rebase.rs`), and the
 //! attributes NVIDIA's compiler writes for an equivalent kernel
-//! ([`nv_info`]). The ELF structure is written with the `object` crate.
+//! (`nv_info.rs`). The ELF structure is written with the `object` crate.
 
 mod notes;
 mod nv_info;
