@@ -22,7 +22,12 @@ fn words_of(bytes: &[u8]) -> Vec<u32> {
 /// Dispatches compute shader `name` (one workgroup) with `data` in
 /// binding 0 and returns that buffer after.
 fn run_compute(name: &str, data: &[u32]) -> Vec<u32> {
-    let compiled = common::compile(name, Arch::Sm86);
+    run_compute_on(name, data, Arch::Sm86)
+}
+
+/// As [`run_compute`], compiled for `arch`.
+fn run_compute_on(name: &str, data: &[u32], arch: Arch) -> Vec<u32> {
+    let compiled = common::compile(name, arch);
     let mut inputs = ComputeInputs::default();
     inputs.buffers.insert(0, bytes_of(data));
     let run = spvsass::dispatch(&compiled.binary, [1, 1, 1], inputs, &SimOptions::default())
@@ -209,4 +214,25 @@ fn a_workgroup_size_whose_product_wraps_is_refused() {
         text.contains("65536 x 65536 x 1 invocations (at most 1024)"),
         "{text}"
     );
+}
+
+#[test]
+fn min_max_and_clamp_order_minus_zero_below_plus_zero() {
+    // progfuzz seed 300: max(0.0, x * 0.0) for x < 0 is max(+0, -0). Per
+    // invocation: f32 max both orders, min both orders, clamp to [0, 1];
+    // the same in f64 (high words).
+    let xs: Vec<f32> = (0..32).map(|i| (i as f32 - 15.5) / 4.0).collect();
+    for arch in [Arch::Sm75, Arch::Sm86] {
+        let mut data = vec![0u32; 320];
+        for (i, x) in xs.iter().enumerate() {
+            data[i * 10] = x.to_bits();
+        }
+        let out = run_compute_on("r_fmax_signed_zero.comp", &data, arch);
+        for (i, x) in xs.iter().enumerate() {
+            let o = &out[i * 10..i * 10 + 10];
+            let minus = if *x < 0.0 { 0x8000_0000 } else { 0 };
+            let expected = [0, 0, minus, minus, 0, 0, 0, minus, minus, 0];
+            assert_eq!(o, expected, "{arch:?}, x = {x}");
+        }
+    }
 }

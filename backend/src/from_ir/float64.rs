@@ -10,7 +10,7 @@ use super::{Comp, Isel};
 use crate::error::BackendError;
 use crate::isa::{
     ConvKind, Dst, FloatArith, FloatCmp, Instr, Op, OpConv64, OpDArith, OpDSetP, OpF2F64, OpFrnd64,
-    OpSel, PredCombine, PredSrc, Reg, RegFile, Round, Src, SrcRef,
+    OpLop3, OpSel, PredCombine, PredSrc, Reg, RegFile, Round, Src, SrcRef,
 };
 use spvsass_frontend::ir::{BinaryOp, CmpOp, ConvOp, InstData, MathOp, Scalar, UnaryOp};
 
@@ -153,7 +153,33 @@ impl Isel<'_> {
             FloatCmp::OrdLt
         };
         let take_a = self.dsetp(cmp, a, b, PredCombine::Or, b_nan);
-        self.dselect(take_a, a, b)
+        let [lo, hi] = self.dselect(take_a, a, b);
+        // Equal operands are bit-identical except -0 and +0; order -0 below
+        // +0 as FMNMX does for f32 (docs/ISA.md): the high words' AND (max)
+        // or OR (min) picks the zero of the right sign and keeps any other
+        // equal value as it is.
+        let yes = Comp::Bool(true);
+        let equal = self.dsetp(FloatCmp::OrdEq, a, b, PredCombine::And, yes);
+        if equal == Comp::Bool(false) {
+            return [lo, hi];
+        }
+        let (ah, bh) = (self.src_of(a[1]), self.src_of(b[1]));
+        let lut = if max {
+            OpLop3::A & OpLop3::B
+        } else {
+            OpLop3::A | OpLop3::B
+        };
+        let tie = self.lop3(ah, bh, Src::ZERO, lut);
+        let Some(p) = self.pred(equal) else {
+            return [lo, tie];
+        };
+        let (tie, hi) = (self.reg_or_zero(tie), self.src_of(hi));
+        let hi = self.alu(Op::Sel(OpSel {
+            dst: Dst::None,
+            srcs: [tie, hi],
+            cond: p,
+        }));
+        [lo, hi]
     }
 
     /// A one-source double op (FRND.F64, F2F, I2F, F2I) with a pair or a
