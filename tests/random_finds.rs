@@ -236,3 +236,23 @@ fn min_max_and_clamp_order_minus_zero_below_plus_zero() {
         }
     }
 }
+
+#[test]
+fn a_branch_only_the_backend_folds_inside_a_divergent_branch_opens_its_barrier() {
+    // progfuzz seed 837: the folded inner `if` kept its BSYNC B1 without a
+    // BSSY and waited for the lanes an earlier `if` had left in B1.
+    let data = inputs32();
+    for arch in [Arch::Sm75, Arch::Sm86] {
+        let out = run_compute_on("r_folded_branch_barrier.comp", &data, arch);
+        for (i, (&x, &r)) in data.iter().zip(&out).enumerate() {
+            let mut v = x;
+            if v > 2 && i % 2 == 0 {
+                v += 5 * (i as u32 & 3);
+            }
+            if v < 7 {
+                v += 1;
+            }
+            assert_eq!(r, v * 2, "{arch:?} o[{i}]");
+        }
+    }
+}
