@@ -256,3 +256,16 @@ fn a_branch_only_the_backend_folds_inside_a_divergent_branch_opens_its_barrier()
         }
     }
 }
+
+#[test]
+fn s3_a_double_chosen_by_a_branch_whose_low_words_agree() {
+    // for k in 0..3: d = v != k ? 60.25 : 0.0; if 0 >= d continue; n += 1 + k.
+    let data = inputs32();
+    for arch in [Arch::Sm75, Arch::Sm86] {
+        let out = run_compute_on("r_double_branch_pair.comp", &data, arch);
+        for (i, (&v, &r)) in data.iter().zip(&out).enumerate() {
+            let n: u32 = (0..3).filter(|&k| v != k).map(|k| 1 + k).sum();
+            assert_eq!(r, n, "{arch:?} o[{i}]");
+        }
+    }
+}

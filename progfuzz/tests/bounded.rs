@@ -14,8 +14,6 @@ use spvsass_progfuzz::{print, run};
 
 /// Signature fragments of known, reported failures.
 const KNOWN: &[&str] = &[
-    // S3: doubles with dynamically indexed local arrays.
-    "EntryLivein",
     // S5: encoder refusals after folding.
     "encoding failed",
     // Refusals of valid programs found by this generator (reported).
