@@ -269,3 +269,89 @@ fn s3_a_double_chosen_by_a_branch_whose_low_words_agree() {
         }
     }
 }
+
+#[test]
+fn abs_sign_clamp_and_float_conversions_of_64_bit_integers() {
+    // r_wide_conversions.comp: per invocation ten results from x[i] (i64),
+    // f[i] (f32) and d[i] (f64); see the shader.
+    let xs: [i64; 32] = [
+        0,
+        1,
+        -1,
+        5,
+        -5,
+        i64::MIN,
+        i64::MAX,
+        65519,
+        65520,
+        -65520,
+        2047,
+        2049,
+        4097,
+        1 << 40,
+        (1 << 40) + 1,
+        -(1 << 41),
+        123_456_789,
+        -987_654_321,
+        0x1234_5678_9abc_def0,
+        255,
+        256,
+        -32768,
+        32767,
+        70000,
+        -70000,
+        1_000_000_000_000_000,
+        3,
+        4,
+        6,
+        7,
+        1000,
+        1_000_000,
+    ];
+    let fs: Vec<f32> = (0..32)
+        .map(|i| (i as f32 - 15.3) * 3.1 * 10f32.powi(i % 7))
+        .collect();
+    let ds: Vec<f64> = (0..32).map(|i| (f64::from(i) - 16.4) * 1900.7).collect();
+    let mut data: Vec<u32> = Vec::new();
+    data.extend(xs.iter().flat_map(|x| [*x as u32, (*x >> 32) as u32]));
+    data.extend(fs.iter().map(|f| f.to_bits()));
+    data.extend(
+        ds.iter()
+            .flat_map(|d| [d.to_bits() as u32, (d.to_bits() >> 32) as u32]),
+    );
+    data.extend(std::iter::repeat_n(0, 640));
+    let f16_bits = |v: f64| i64::from(half::f16::from_f64(v).to_bits());
+    for arch in [Arch::Sm75, Arch::Sm86] {
+        let out = run_compute_on("r_wide_conversions.comp", &data, arch);
+        let r = |k: usize| {
+            let at = 160 + 2 * k;
+            i64::from(out[at]) | i64::from(out[at + 1]) << 32
+        };
+        for i in 0..32 {
+            let (v, f, d) = (xs[i], fs[i], ds[i]);
+            let u = v as u64;
+            let half_of_f = half::f16::from_f32(f * 0.001).to_f32() as i64;
+            let expected = [
+                v.wrapping_abs(),
+                v.signum(),
+                v.clamp(-1000, 1_000_000),
+                u.clamp(5, 1 << 40) as i64,
+                f as i64,
+                f.abs() as u64 as i64,
+                i64::from(d as i16),
+                (f64::from(v as i16) + f64::from(v as u8)).to_bits() as i64,
+                // Exact in f64 below 2^53; every larger magnitude is
+                // infinite in f16 either way.
+                f16_bits(v as f64),
+                half_of_f + f16_bits(u as f64),
+            ];
+            for (k, e) in expected.iter().enumerate() {
+                assert_eq!(
+                    r(i * 10 + k),
+                    *e,
+                    "{arch:?} x = {v}, f = {f}, d = {d}: r[{k}]"
+                );
+            }
+        }
+    }
+}

@@ -329,6 +329,28 @@ impl Isel<'_> {
         Ok(out)
     }
 
+    /// An f32 truncated to a 64-bit integer: widened to a double exactly
+    /// (F2F.F64.F32), then F2I.S64/U64.F64.TRUNC (wide_math.rs).
+    pub(super) fn f32_to_int64(&mut self, f: Comp, signed: bool) -> [Comp; 2] {
+        let widen = Op::F2F64(OpF2F64 {
+            dst: Dst::None,
+            src: PLACEHOLDER,
+            widen: true,
+            rnd: Round::Rn,
+        });
+        let d = self.dunary_op(widen, &[f]);
+        let to_int = Op::Conv64(OpConv64 {
+            kind: ConvKind::FloatToInt,
+            dst: Dst::None,
+            src: PLACEHOLDER,
+            signed,
+            int64: true,
+            rnd: Round::Rn,
+        });
+        let r = self.dunary_op(to_int, &d);
+        [r[0], r[1]]
+    }
+
     /// Conversions with a double on either side (f16 goes through f32,
     /// exactly; f64 to f16 would round twice and is refused).
     pub(super) fn f64_convert(
@@ -375,6 +397,27 @@ impl Isel<'_> {
                 return Ok(out);
             }
             ConvOp::FToF if from == F64 && to == Scalar::Float { bits: 32 } => (f2f(false), 2),
+            // 8- and 16-bit integers: extended to a word (exact), then
+            // I2F.F64.S32/U32.
+            ConvOp::SToF | ConvOp::UToF
+                if to == F64 && matches!(from, Scalar::Int { bits: 8 | 16, .. }) =>
+            {
+                let signed = op == ConvOp::SToF;
+                let step = conv(ConvKind::IntToFloat, signed, false);
+                let mut out = Vec::new();
+                for &c in x {
+                    let w = self.narrow_int(c, from, signed);
+                    out.extend(self.dunary_op(step, &[w]));
+                }
+                return Ok(out);
+            }
+            // To 8 or 16 bits: F2I.S32/U32 and the word's low bits (in
+            // range the word is the value; out of range is undefined).
+            ConvOp::FToS | ConvOp::FToU
+                if from == F64 && matches!(to, Scalar::Int { bits: 8 | 16, .. }) =>
+            {
+                (conv(ConvKind::FloatToInt, op == ConvOp::FToS, false), 2)
+            }
             ConvOp::SToF | ConvOp::UToF if to == F64 => {
                 let int64 = int_bits(from).ok_or_else(|| refuse(self))?;
                 let w = if int64 { 2 } else { 1 };
