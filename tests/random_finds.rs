@@ -355,3 +355,33 @@ fn abs_sign_clamp_and_float_conversions_of_64_bit_integers() {
         }
     }
 }
+
+/// The compile error of `name` for sm86.
+fn compile_error(name: &str) -> String {
+    let options = spvsass::Options {
+        arch: Some(Arch::Sm86),
+        ..Default::default()
+    };
+    match spvsass::compile(&common::shader_words(name), &options) {
+        Ok(_) => panic!("{name} compiled"),
+        Err(e) => e.to_string(),
+    }
+}
+
+#[test]
+fn a_variable_initialised_with_itself_is_malformed_not_a_stack_overflow() {
+    let text = compile_error("r_self_init.comp");
+    assert!(
+        text.contains("malformed OpVariable %16: the variable's initializer contains itself"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_local_array_past_4_gib_is_refused_not_an_overflow() {
+    let text = compile_error("r_huge_local_array.comp");
+    assert!(
+        text.contains("[f32; 2147483647]") && text.contains("OpVariable, result %28"),
+        "{text}"
+    );
+}
