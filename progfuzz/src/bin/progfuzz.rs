@@ -8,10 +8,12 @@
 //!
 //! glslangValidator costs about 0.14 s of CPU per process (its built-in
 //! symbol tables are rebuilt each time) and refuses several compute
-//! shaders in one invocation (it links them into one stage), so each
-//! worker amortises it by overlapping instead: a helper thread generates
-//! and compiles the worker's next programs, up to `--prefetch` (default
-//! 2; 0 compiles in line) ahead, while the worker checks the current one.
+//! shaders in one invocation (it links them into one stage). `--prefetch
+//! K` overlaps it instead: a helper thread generates and compiles the
+//! worker's next K programs while the worker checks the current one. That
+//! only helps where cores are idle (on the saturated 2-core container it
+//! made no difference, BENCHMARKS.md), so the default is 0 (in line); on
+//! a big machine run one process per core (`scripts/progfuzz.sh -j N`).
 
 use spvsass_progfuzz::{generate, print, reduce, run};
 use std::collections::BTreeMap;
@@ -37,7 +39,7 @@ fn main() {
         constant_conditions: !args.iter().any(|a| a == "--no-constant-conditions"),
     };
     let no_reduce = args.iter().any(|a| a == "--no-reduce");
-    let prefetch: usize = arg(&args, "--prefetch").map_or(2, |s| s.parse().expect("--prefetch K"));
+    let prefetch: usize = arg(&args, "--prefetch").map_or(0, |s| s.parse().expect("--prefetch K"));
     // --only SEED: run one program, print its source and result.
     if let Some(seed) = arg(&args, "--only") {
         let seed: u64 = seed.parse().expect("--only SEED");
