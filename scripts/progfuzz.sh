@@ -2,14 +2,67 @@
 # The long random-program run (issue 18): programs from consecutive seeds,
 # each compiled for sm75 and sm86, simulated and compared with the IR
 # interpreter; every new failure signature is reduced and written to OUT.
-# Prints programs/s, programs run and failures by signature.
 #
-#   scripts/progfuzz.sh [SECONDS] [OUT] [extra progfuzz flags...]
-#   e.g. scripts/progfuzz.sh 1800 /tmp/finds --threads 2 --no-constant-conditions
+#   scripts/progfuzz.sh [-j PROCS] [SECONDS] [OUT] [extra progfuzz flags...]
+#   e.g. scripts/progfuzz.sh -j 16 3600 /tmp/finds --no-constant-conditions
+#
+# -j runs PROCS release `progfuzz` processes side by side (one thread
+# each, default 1), process k on seeds from BASE + k * 1,000,000,000
+# (BASE: --seed S among the extra flags, default 1), writing OUT/k/ and
+# OUT/k.log, and prints one summary: programs, programs/s, failing
+# programs and failures by signature (with the first seed of each).
 set -eu
+procs=1
+if [ "${1:-}" = "-j" ]; then
+    procs=$2
+    shift 2
+fi
 seconds=${1:-600}
 out=${2:-progfuzz-finds}
 shift 2 2>/dev/null || shift $#
+base=1
+extra=""
+while [ $# -gt 0 ]; do
+    if [ "$1" = "--seed" ]; then
+        base=$2
+        shift 2
+    else
+        extra="$extra $1"
+        shift
+    fi
+done
 cd "$(dirname "$0")/.."
 cargo build --release -p spvsass-progfuzz --bin progfuzz
-exec target/release/progfuzz --seconds "$seconds" --out "$out" "$@"
+mkdir -p "$out"
+pids=""
+k=0
+while [ "$k" -lt "$procs" ]; do
+    seed=$((base + k * 1000000000))
+    # shellcheck disable=SC2086 # the extra flags are words
+    target/release/progfuzz --seconds "$seconds" --threads 1 --seed "$seed" \
+        --out "$out/$k" $extra > "$out/$k.log" 2>&1 &
+    pids="$pids $!"
+    k=$((k + 1))
+done
+status=0
+for p in $pids; do
+    wait "$p" || status=1
+done
+# Each log ends with "programs run: N", "programs/s: R", and one line per
+# signature: "COUNT  first seed SEED  SIGNATURE".
+awk -v procs="$procs" -v secs="$seconds" '
+    /^programs run: / { programs += $3 }
+    /^ *[0-9]+  first seed +[0-9]+  / {
+        count = $1; seed = $4
+        sig = $0; sub(/^ *[0-9]+  first seed +[0-9]+  /, "", sig)
+        failing += count; by[sig] += count
+        if (!(sig in first) || seed < first[sig]) first[sig] = seed
+    }
+    END {
+        printf "processes: %d, %d s each\n", procs, secs
+        printf "programs run: %d\n", programs
+        printf "programs/s: %.2f\n", programs / secs
+        printf "failing programs: %d; distinct signatures: %d\n", failing, length(by)
+        for (s in by) printf "%6d  first seed %12d  %s\n", by[s], first[s], s
+    }' "$out"/*.log
+exit "$status"

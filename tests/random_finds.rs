@@ -22,7 +22,12 @@ fn words_of(bytes: &[u8]) -> Vec<u32> {
 /// Dispatches compute shader `name` (one workgroup) with `data` in
 /// binding 0 and returns that buffer after.
 fn run_compute(name: &str, data: &[u32]) -> Vec<u32> {
-    let compiled = common::compile(name, Arch::Sm86);
+    run_compute_on(name, data, Arch::Sm86)
+}
+
+/// As [`run_compute`], compiled for `arch`.
+fn run_compute_on(name: &str, data: &[u32], arch: Arch) -> Vec<u32> {
+    let compiled = common::compile(name, arch);
     let mut inputs = ComputeInputs::default();
     inputs.buffers.insert(0, bytes_of(data));
     let run = spvsass::dispatch(&compiled.binary, [1, 1, 1], inputs, &SimOptions::default())
@@ -207,6 +212,176 @@ fn a_workgroup_size_whose_product_wraps_is_refused() {
     let text = err.to_string();
     assert!(
         text.contains("65536 x 65536 x 1 invocations (at most 1024)"),
+        "{text}"
+    );
+}
+
+#[test]
+fn min_max_and_clamp_order_minus_zero_below_plus_zero() {
+    // progfuzz seed 300: max(0.0, x * 0.0) for x < 0 is max(+0, -0). Per
+    // invocation: f32 max both orders, min both orders, clamp to [0, 1];
+    // the same in f64 (high words).
+    let xs: Vec<f32> = (0..32).map(|i| (i as f32 - 15.5) / 4.0).collect();
+    for arch in [Arch::Sm75, Arch::Sm86] {
+        let mut data = vec![0u32; 320];
+        for (i, x) in xs.iter().enumerate() {
+            data[i * 10] = x.to_bits();
+        }
+        let out = run_compute_on("r_fmax_signed_zero.comp", &data, arch);
+        for (i, x) in xs.iter().enumerate() {
+            let o = &out[i * 10..i * 10 + 10];
+            let minus = if *x < 0.0 { 0x8000_0000 } else { 0 };
+            let expected = [0, 0, minus, minus, 0, 0, 0, minus, minus, 0];
+            assert_eq!(o, expected, "{arch:?}, x = {x}");
+        }
+    }
+}
+
+#[test]
+fn a_branch_only_the_backend_folds_inside_a_divergent_branch_opens_its_barrier() {
+    // progfuzz seed 837: the folded inner `if` kept its BSYNC B1 without a
+    // BSSY and waited for the lanes an earlier `if` had left in B1.
+    let data = inputs32();
+    for arch in [Arch::Sm75, Arch::Sm86] {
+        let out = run_compute_on("r_folded_branch_barrier.comp", &data, arch);
+        for (i, (&x, &r)) in data.iter().zip(&out).enumerate() {
+            let mut v = x;
+            if v > 2 && i % 2 == 0 {
+                v += 5 * (i as u32 & 3);
+            }
+            if v < 7 {
+                v += 1;
+            }
+            assert_eq!(r, v * 2, "{arch:?} o[{i}]");
+        }
+    }
+}
+
+#[test]
+fn s3_a_double_chosen_by_a_branch_whose_low_words_agree() {
+    // for k in 0..3: d = v != k ? 60.25 : 0.0; if 0 >= d continue; n += 1 + k.
+    let data = inputs32();
+    for arch in [Arch::Sm75, Arch::Sm86] {
+        let out = run_compute_on("r_double_branch_pair.comp", &data, arch);
+        for (i, (&v, &r)) in data.iter().zip(&out).enumerate() {
+            let n: u32 = (0..3).filter(|&k| v != k).map(|k| 1 + k).sum();
+            assert_eq!(r, n, "{arch:?} o[{i}]");
+        }
+    }
+}
+
+#[test]
+fn abs_sign_clamp_and_float_conversions_of_64_bit_integers() {
+    // r_wide_conversions.comp: per invocation ten results from x[i] (i64),
+    // f[i] (f32) and d[i] (f64); see the shader.
+    let xs: [i64; 32] = [
+        0,
+        1,
+        -1,
+        5,
+        -5,
+        i64::MIN,
+        i64::MAX,
+        65519,
+        65520,
+        -65520,
+        2047,
+        2049,
+        4097,
+        1 << 40,
+        (1 << 40) + 1,
+        -(1 << 41),
+        123_456_789,
+        -987_654_321,
+        0x1234_5678_9abc_def0,
+        255,
+        256,
+        -32768,
+        32767,
+        70000,
+        -70000,
+        1_000_000_000_000_000,
+        3,
+        4,
+        6,
+        7,
+        1000,
+        1_000_000,
+    ];
+    let fs: Vec<f32> = (0..32)
+        .map(|i| (i as f32 - 15.3) * 3.1 * 10f32.powi(i % 7))
+        .collect();
+    let ds: Vec<f64> = (0..32).map(|i| (f64::from(i) - 16.4) * 1900.7).collect();
+    let mut data: Vec<u32> = Vec::new();
+    data.extend(xs.iter().flat_map(|x| [*x as u32, (*x >> 32) as u32]));
+    data.extend(fs.iter().map(|f| f.to_bits()));
+    data.extend(
+        ds.iter()
+            .flat_map(|d| [d.to_bits() as u32, (d.to_bits() >> 32) as u32]),
+    );
+    data.extend(std::iter::repeat_n(0, 640));
+    let f16_bits = |v: f64| i64::from(half::f16::from_f64(v).to_bits());
+    for arch in [Arch::Sm75, Arch::Sm86] {
+        let out = run_compute_on("r_wide_conversions.comp", &data, arch);
+        let r = |k: usize| {
+            let at = 160 + 2 * k;
+            i64::from(out[at]) | i64::from(out[at + 1]) << 32
+        };
+        for i in 0..32 {
+            let (v, f, d) = (xs[i], fs[i], ds[i]);
+            let u = v as u64;
+            let half_of_f = half::f16::from_f32(f * 0.001).to_f32() as i64;
+            let expected = [
+                v.wrapping_abs(),
+                v.signum(),
+                v.clamp(-1000, 1_000_000),
+                u.clamp(5, 1 << 40) as i64,
+                f as i64,
+                f.abs() as u64 as i64,
+                i64::from(d as i16),
+                (f64::from(v as i16) + f64::from(v as u8)).to_bits() as i64,
+                // Exact in f64 below 2^53; every larger magnitude is
+                // infinite in f16 either way.
+                f16_bits(v as f64),
+                half_of_f + f16_bits(u as f64),
+            ];
+            for (k, e) in expected.iter().enumerate() {
+                assert_eq!(
+                    r(i * 10 + k),
+                    *e,
+                    "{arch:?} x = {v}, f = {f}, d = {d}: r[{k}]"
+                );
+            }
+        }
+    }
+}
+
+/// The compile error of `name` for sm86.
+fn compile_error(name: &str) -> String {
+    let options = spvsass::Options {
+        arch: Some(Arch::Sm86),
+        ..Default::default()
+    };
+    match spvsass::compile(&common::shader_words(name), &options) {
+        Ok(_) => panic!("{name} compiled"),
+        Err(e) => e.to_string(),
+    }
+}
+
+#[test]
+fn a_variable_initialised_with_itself_is_malformed_not_a_stack_overflow() {
+    let text = compile_error("r_self_init.comp");
+    assert!(
+        text.contains("malformed OpVariable %16: the variable's initializer contains itself"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_local_array_past_4_gib_is_refused_not_an_overflow() {
+    let text = compile_error("r_huge_local_array.comp");
+    assert!(
+        text.contains("[f32; 2147483647]") && text.contains("OpVariable, result %28"),
         "{text}"
     );
 }

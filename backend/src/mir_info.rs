@@ -231,7 +231,11 @@ pub fn place_src(ins: &mut Instr, slot: usize, new: Src) -> bool {
 }
 
 /// Renames register uses (instruction operands and branch arguments) by
-/// `map`, following chains.
+/// `map`, following chains. The members of a group operand (a double's
+/// pair) are renamed too: a listed group's in place, a consecutive one
+/// whose members change becomes a listed group under a fresh key.
+/// (Renaming only the operand's key left a pair reading a block
+/// parameter the predicate pass had removed: issue 18, S3.)
 pub fn rename_uses(f: &mut MFunc, map: &FxHashMap<u32, u32>) {
     if map.is_empty() {
         return;
@@ -242,18 +246,37 @@ pub fn rename_uses(f: &mut MFunc, map: &FxHashMap<u32, u32>) {
         }
         v
     };
-    for b in &mut f.blocks {
+    for members in f.groups.values_mut() {
+        members.iter_mut().for_each(|m| *m = resolve(*m));
+    }
+    let mut blocks = std::mem::take(&mut f.blocks);
+    for b in &mut blocks {
         for a in b.succ_args.iter_mut().flatten() {
             *a = resolve(*a);
         }
         for ins in &mut b.instrs {
-            ins.visit_regs(&mut |r, _, kind, _| {
-                if let (Reg::Virt(v), OperandKind::Use) = (*r, kind) {
+            ins.visit_regs(&mut |r, file, kind, width| {
+                let (Reg::Virt(v), OperandKind::Use) = (*r, kind) else {
+                    return;
+                };
+                if width == 1 {
                     *r = Reg::Virt(resolve(v));
+                    return;
                 }
+                if f.groups.contains_key(&v) {
+                    return;
+                }
+                let members: Vec<u32> = (v..v + u32::from(width)).map(resolve).collect();
+                if members.iter().copied().eq(v..v + u32::from(width)) {
+                    return;
+                }
+                let key = f.new_vreg(file);
+                f.groups.insert(key, members);
+                *r = Reg::Virt(key);
             });
         }
     }
+    f.blocks = blocks;
 }
 
 /// The register a GPR destination names.

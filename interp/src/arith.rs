@@ -191,11 +191,26 @@ pub fn binary(op: BinaryOp, s: Scalar, a: u64, b: u64) -> R {
             if x.is_nan() || y.is_nan() {
                 return Err(undefined("FMin/FMax of a NaN"));
             }
-            // -0 and +0 are equal: either may be returned; take y's order.
-            let pick_a = if op == BinaryOp::FMin { x < y } else { x > y };
-            if pick_a { a } else { b }
+            // GLSL.std.450: y if x < y (FMin: y < x), otherwise x, with
+            // -0 ordered below +0 (`zero_ordered_lt`).
+            let pick_b = if op == BinaryOp::FMin {
+                zero_ordered_lt(y, x)
+            } else {
+                zero_ordered_lt(x, y)
+            };
+            if pick_b { b } else { a }
         }
     })
+}
+
+/// `x < y` with -0 below +0, the order FMin, FMax and FClamp use.
+/// GLSL.std.450 returns x for operands that compare equal, so
+/// FMax(-0, +0) would be -0; the sign of a zero is not significant unless
+/// a shader declares SignedZeroInfNanPreserve, and FMNMX orders -0 below
+/// +0, so the interpreter takes that order: both conform, and this one is
+/// what the compiled code computes (docs/ISA.md, "Float functions").
+pub fn zero_ordered_lt(x: f64, y: f64) -> bool {
+    x < y || (x == 0.0 && y == 0.0 && x.is_sign_negative() && y.is_sign_positive())
 }
 
 pub fn cmp(op: CmpOp, s: Scalar, a: u64, b: u64) -> bool {

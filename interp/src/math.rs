@@ -1,7 +1,7 @@
 //! `MathOp`: GLSL.std.450 and the SPIR-V vector, matrix, bit-field and
 //! extended-result instructions, component-wise where they apply.
 
-use crate::arith::{EvalErr, from_f64, fwide, is_nan, to_f64};
+use crate::arith::{EvalErr, from_f64, fwide, is_nan, to_f64, zero_ordered_lt};
 use crate::value::{Val, mask, scalar_of, sext};
 use spvsass_frontend::ir::{MathOp, Scalar, Shader, TypeId};
 
@@ -139,9 +139,9 @@ pub fn math(shader: &Shader, op: MathOp, args: &[Val], arg_tys: &[TypeId]) -> R 
                 return Err(EvalErr::Undefined("FClamp with min > max".into()));
             }
             // NClamp of NaN gives min (GLSL.std.450).
-            Ok(if x.is_nan() || x < lo {
+            Ok(if x.is_nan() || zero_ordered_lt(x, lo) {
                 a[1]
-            } else if x > hi {
+            } else if zero_ordered_lt(hi, x) {
                 a[2]
             } else {
                 a[0]
@@ -175,7 +175,12 @@ pub fn math(shader: &Shader, op: MathOp, args: &[Val], arg_tys: &[TypeId]) -> R 
         Fma => each(args, &mut |a| Ok(r(f(a[0]).mul_add(f(a[1]), f(a[2]))))),
         NMin | NMax => each(args, &mut |a| {
             let (x, y) = (f(a[0]), f(a[1]));
-            let take_a = !x.is_nan() && (y.is_nan() || (op == NMin) == (x < y));
+            let take_b = if op == NMin {
+                zero_ordered_lt(y, x)
+            } else {
+                zero_ordered_lt(x, y)
+            };
+            let take_a = !x.is_nan() && (y.is_nan() || !take_b);
             Ok(if take_a { a[0] } else { a[1] })
         }),
         IsNan => each(args, &mut |a| Ok(u64::from(is_nan(a[0], b)))),

@@ -3,6 +3,7 @@
 //! random GLSL compute programs, and a reducer of failing ones.
 
 pub mod ast;
+pub mod cost;
 pub mod generate;
 pub mod oracle;
 pub mod print;

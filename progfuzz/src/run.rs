@@ -120,12 +120,24 @@ pub const SIM_STEPS: u64 = 2_000_000;
 
 /// Compiles and checks program `p` with inputs from `seed`.
 pub fn run_program(p: &Program, seed: u64) -> Result<(), Failure> {
+    let words = compile_program(p)?;
+    check_program(p, words, seed)
+}
+
+/// Program `p`'s SPIR-V (glslangValidator, one process).
+pub fn compile_program(p: &Program) -> Result<Vec<u32>, Failure> {
     let src = crate::print::glsl(p);
     let clock = std::time::Instant::now();
     let words = compile_glsl(&src)?;
     if std::env::var_os("PROGFUZZ_TIMING").is_some() {
         eprintln!("glslang: {:.1} ms", clock.elapsed().as_secs_f64() * 1e3);
     }
+    Ok(words)
+}
+
+/// Checks program `p`, already compiled to `words`, with inputs from
+/// `seed`.
+pub fn check_program(p: &Program, words: Vec<u32>, seed: u64) -> Result<(), Failure> {
     let case = case_for(p, words, seed);
     oracle::check(&case, SIM_STEPS, &spvsass_interp::Options::default())
 }

@@ -14,12 +14,6 @@ use spvsass_progfuzz::{print, run};
 
 /// Signature fragments of known, reported failures.
 const KNOWN: &[&str] = &[
-    // S1: regalloc2 on control flow in never-taken branches.
-    "trying to get a VReg before observing its class",
-    // S2: returns out of loops before barriers.
-    "deadlock",
-    // S3: doubles with dynamically indexed local arrays.
-    "EntryLivein",
     // S5: encoder refusals after folding.
     "encoding failed",
     // Refusals of valid programs found by this generator (reported).
@@ -63,4 +57,8 @@ bounded! {
     seeds_100_to_112_without_constant_conditions: 100..112, false;
     seeds_112_to_124_without_constant_conditions: 112..124, false;
     seeds_124_to_136_without_constant_conditions: 124..136, false;
+    // Seed 65 once drew 1,000 invocations of nested loops over 64-bit
+    // divisions, past the simulator's step limit; the generator now keeps
+    // each workgroup's work under `generate::WORK_BUDGET`.
+    seed_65_within_the_step_limit: 65..66, true;
 }

@@ -136,6 +136,10 @@ oracle! {
     c_atomic_float: "c_atomic_float.comp", Floats, [1, 1, 1], 4, 1e-5;
     dxc_counter_atomics: "dxc_counter_atomics.comp", Small, [1, 1, 1], 0, 0.0;
     float_atomics: "float_atomics.comp", Floats, [1, 1, 1], 4, 1e-5;
+    r_double_branch_pair: "r_double_branch_pair.comp", Small, [1, 1, 1], 0, 0.0;
+    r_folded_branch_barrier: "r_folded_branch_barrier.comp", Small, [1, 1, 1], 0, 0.0;
+    r_wide_conversions: "r_wide_conversions.comp", Small, [1, 1, 1], 0, 0.0;
+    r_fmax_signed_zero: "r_fmax_signed_zero.comp", Floats, [1, 1, 1], 0, 0.0;
 
 }
 

@@ -774,8 +774,12 @@ impl Isel<'_> {
                 }
                 out
             }
-            I::Math(op, _) if inst.result.is_some_and(|r| self.wide_int(r)) => {
-                return Err(self.unsupported(format!("64-bit {op:?}"), inst));
+            I::Math(op, args) if inst.result.is_some_and(|r| self.wide_int(r)) => {
+                let mut words = Vec::with_capacity(args.len());
+                for &a in args {
+                    words.push(per_comp(self, a)?);
+                }
+                return self.wide_math(*op, &words, inst);
             }
             I::Math(op, args) if args.iter().any(|a| self.narrow_bits(*a).is_some()) => {
                 return self.narrow_math(*op, args, inst);

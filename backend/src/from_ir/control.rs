@@ -133,8 +133,17 @@ impl Isel<'_> {
                 else_dest,
             } => {
                 let (taken, not_taken, guard) = match self.value_comp(*cond)? {
-                    Comp::Bool(true) => return self.jump(from, then_dest),
-                    Comp::Bool(false) => return self.jump(from, else_dest),
+                    // The merge block still synchronises (its BSYNC was
+                    // planned from the IR's divergence): open the barrier
+                    // for the invocations that all go one way.
+                    Comp::Bool(true) => {
+                        self.open_selection_barrier(b);
+                        return self.jump(from, then_dest);
+                    }
+                    Comp::Bool(false) => {
+                        self.open_selection_barrier(b);
+                        return self.jump(from, else_dest);
+                    }
                     Comp::Pred(p) => (then_dest, else_dest, PredSrc::reg(Reg::Virt(p))),
                     _ => {
                         return Err(BackendError::Invalid {
@@ -145,13 +154,7 @@ impl Isel<'_> {
                 };
                 let taken_args = self.edge_args(taken)?;
                 let other_args = self.edge_args(not_taken)?;
-                if let Some(&bar) = self.bssy_at.get(&b) {
-                    let Some(Merge::Selection { merge }) = self.sh.blocks[b].merge else {
-                        unreachable!()
-                    };
-                    let target = Target::Block(self.blocks[&merge] as u32);
-                    self.emit(Instr::new(Op::Bssy(OpBssy { bar, target })));
-                }
+                self.open_selection_barrier(b);
                 let t = self.blocks[&taken.block];
                 let e = self.blocks[&not_taken.block];
                 self.emit(Instr::guarded(
@@ -174,6 +177,18 @@ impl Isel<'_> {
         Ok(())
     }
 
+    /// BSSY of the convergence barrier that selection header `b` opens,
+    /// if the plan gave it one (its merge block starts with the BSYNC).
+    fn open_selection_barrier(&mut self, b: ir::Block) {
+        if let Some(&bar) = self.bssy_at.get(&b) {
+            let Some(Merge::Selection { merge }) = self.sh.blocks[b].merge else {
+                unreachable!("barriers open at selection headers")
+            };
+            let target = Target::Block(self.blocks[&merge] as u32);
+            self.emit(Instr::new(Op::Bssy(OpBssy { bar, target })));
+        }
+    }
+
     /// OpSwitch as a chain of conditional branches: the cases that go to
     /// one target (with the same arguments) share one predicate, an OR of
     /// compares; cases that go where the default goes need none. The
@@ -193,6 +208,7 @@ impl Isel<'_> {
         let sel = self.value_comp(selector)?;
         if let Comp::Const(k) = sel {
             let hit = cases.iter().find(|(lit, _)| *lit == u64::from(k));
+            self.open_selection_barrier(b);
             return self.jump(from, hit.map_or(default, |(_, call)| call));
         }
         let mut groups: Vec<(&BlockCall, Vec<u32>)> = Vec::new();
@@ -233,13 +249,7 @@ impl Isel<'_> {
             arms.push((p.expect("a group has a case"), call.block, args));
         }
         let default_args = self.edge_args(default)?;
-        if let Some(&bar) = self.bssy_at.get(&b) {
-            let Some(Merge::Selection { merge }) = self.sh.blocks[b].merge else {
-                unreachable!("barriers open at selection headers")
-            };
-            let target = Target::Block(self.blocks[&merge] as u32);
-            self.emit(Instr::new(Op::Bssy(OpBssy { bar, target })));
-        }
+        self.open_selection_barrier(b);
         let mut at = from;
         for (p, block, args) in arms {
             let t = self.blocks[&block];

@@ -27,7 +27,7 @@ impl Isel<'_> {
     }
 
     /// An f32 rounded to f16 (to nearest even).
-    fn round_f16(&mut self, x: Comp) -> Comp {
+    pub(super) fn round_f16(&mut self, x: Comp) -> Comp {
         self.f2f(x, FloatFmt::F16, FloatFmt::F32)
     }
 
@@ -123,6 +123,13 @@ impl Isel<'_> {
         to: Scalar,
         inst: &InstData,
     ) -> Result<Vec<Comp>, BackendError> {
+        let wide_int = |s: Scalar| matches!(s, Scalar::Int { bits: 64, .. });
+        if matches!(op, ConvOp::FToS | ConvOp::FToU) && wide_int(to) {
+            return self.float_to_wide_int(x, from, op == ConvOp::FToS, inst);
+        }
+        if matches!(op, ConvOp::SToF | ConvOp::UToF) && wide_int(from) {
+            return self.wide_int_to_f16(x, op == ConvOp::SToF, inst);
+        }
         let mut out = Vec::with_capacity(x.len());
         for &c in x {
             let wide = if from == F16 {

@@ -10,7 +10,7 @@ use super::{Comp, Isel};
 use crate::error::BackendError;
 use crate::isa::{
     ConvKind, Dst, FloatArith, FloatCmp, Instr, Op, OpConv64, OpDArith, OpDSetP, OpF2F64, OpFrnd64,
-    OpSel, PredCombine, PredSrc, Reg, RegFile, Round, Src, SrcRef,
+    OpLop3, OpSel, PredCombine, PredSrc, Reg, RegFile, Round, Src, SrcRef,
 };
 use spvsass_frontend::ir::{BinaryOp, CmpOp, ConvOp, InstData, MathOp, Scalar, UnaryOp};
 
@@ -153,7 +153,33 @@ impl Isel<'_> {
             FloatCmp::OrdLt
         };
         let take_a = self.dsetp(cmp, a, b, PredCombine::Or, b_nan);
-        self.dselect(take_a, a, b)
+        let [lo, hi] = self.dselect(take_a, a, b);
+        // Equal operands are bit-identical except -0 and +0; order -0 below
+        // +0 as FMNMX does for f32 (docs/ISA.md): the high words' AND (max)
+        // or OR (min) picks the zero of the right sign and keeps any other
+        // equal value as it is.
+        let yes = Comp::Bool(true);
+        let equal = self.dsetp(FloatCmp::OrdEq, a, b, PredCombine::And, yes);
+        if equal == Comp::Bool(false) {
+            return [lo, hi];
+        }
+        let (ah, bh) = (self.src_of(a[1]), self.src_of(b[1]));
+        let lut = if max {
+            OpLop3::A & OpLop3::B
+        } else {
+            OpLop3::A | OpLop3::B
+        };
+        let tie = self.lop3(ah, bh, Src::ZERO, lut);
+        let Some(p) = self.pred(equal) else {
+            return [lo, tie];
+        };
+        let (tie, hi) = (self.reg_or_zero(tie), self.src_of(hi));
+        let hi = self.alu(Op::Sel(OpSel {
+            dst: Dst::None,
+            srcs: [tie, hi],
+            cond: p,
+        }));
+        [lo, hi]
     }
 
     /// A one-source double op (FRND.F64, F2F, I2F, F2I) with a pair or a
@@ -303,6 +329,28 @@ impl Isel<'_> {
         Ok(out)
     }
 
+    /// An f32 truncated to a 64-bit integer: widened to a double exactly
+    /// (F2F.F64.F32), then F2I.S64/U64.F64.TRUNC (wide_math.rs).
+    pub(super) fn f32_to_int64(&mut self, f: Comp, signed: bool) -> [Comp; 2] {
+        let widen = Op::F2F64(OpF2F64 {
+            dst: Dst::None,
+            src: PLACEHOLDER,
+            widen: true,
+            rnd: Round::Rn,
+        });
+        let d = self.dunary_op(widen, &[f]);
+        let to_int = Op::Conv64(OpConv64 {
+            kind: ConvKind::FloatToInt,
+            dst: Dst::None,
+            src: PLACEHOLDER,
+            signed,
+            int64: true,
+            rnd: Round::Rn,
+        });
+        let r = self.dunary_op(to_int, &d);
+        [r[0], r[1]]
+    }
+
     /// Conversions with a double on either side (f16 goes through f32,
     /// exactly; f64 to f16 would round twice and is refused).
     pub(super) fn f64_convert(
@@ -349,6 +397,27 @@ impl Isel<'_> {
                 return Ok(out);
             }
             ConvOp::FToF if from == F64 && to == Scalar::Float { bits: 32 } => (f2f(false), 2),
+            // 8- and 16-bit integers: extended to a word (exact), then
+            // I2F.F64.S32/U32.
+            ConvOp::SToF | ConvOp::UToF
+                if to == F64 && matches!(from, Scalar::Int { bits: 8 | 16, .. }) =>
+            {
+                let signed = op == ConvOp::SToF;
+                let step = conv(ConvKind::IntToFloat, signed, false);
+                let mut out = Vec::new();
+                for &c in x {
+                    let w = self.narrow_int(c, from, signed);
+                    out.extend(self.dunary_op(step, &[w]));
+                }
+                return Ok(out);
+            }
+            // To 8 or 16 bits: F2I.S32/U32 and the word's low bits (in
+            // range the word is the value; out of range is undefined).
+            ConvOp::FToS | ConvOp::FToU
+                if from == F64 && matches!(to, Scalar::Int { bits: 8 | 16, .. }) =>
+            {
+                (conv(ConvKind::FloatToInt, op == ConvOp::FToS, false), 2)
+            }
             ConvOp::SToF | ConvOp::UToF if to == F64 => {
                 let int64 = int_bits(from).ok_or_else(|| refuse(self))?;
                 let w = if int64 { 2 } else { 1 };

@@ -39,17 +39,18 @@ pub fn size_align(sh: &Shader, ty: TypeId) -> Option<(u32, u32)> {
             } else {
                 u32::from(*columns)
             };
-            (stride_of(sh, ty)? * count, align)
+            (stride_of(sh, ty)?.checked_mul(count)?, align)
         }
         Type::Array { elem, len, .. } => {
             let (_, align) = size_align(sh, *elem)?;
-            (stride_of(sh, ty)? * len.unwrap_or(0), align)
+            // A size past 4 GiB has no layout (the caller refuses it).
+            (stride_of(sh, ty)?.checked_mul(len.unwrap_or(0))?, align)
         }
         Type::Struct { members, .. } => {
             let (mut end, mut align) = (0, 1);
             for (i, m) in members.iter().enumerate() {
                 let (size, a) = size_align(sh, m.ty)?;
-                end = end.max(member_offset(sh, ty, i as u32)? + size);
+                end = end.max(member_offset(sh, ty, i as u32)?.checked_add(size)?);
                 align = align.max(a);
             }
             (round_up(end, align), align)

@@ -45,6 +45,7 @@ pub mod task_out;
 mod unreachable;
 mod wide_div;
 mod wide_int;
+mod wide_math;
 
 pub(crate) use descriptors::interface;
 pub(crate) use output_slots::clip_distance_count;

@@ -375,6 +375,9 @@ impl Isel<'_> {
         match op {
             ConvOp::Bitcast => return Ok(x.to_vec()),
             ConvOp::UConvert | ConvOp::SConvert if int(from) && int(to) => {}
+            ConvOp::FToS | ConvOp::FToU if is_wide(to) && !is_wide(from) => {
+                return self.float_to_wide_int(x, from, op == ConvOp::FToS, inst);
+            }
             ConvOp::UToF | ConvOp::SToF if to == Scalar::Float { bits: 32 } => {
                 let mut out = Vec::with_capacity(x.len() / 2);
                 for p in x.chunks_exact(2) {

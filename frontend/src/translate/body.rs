@@ -148,18 +148,18 @@ impl Translator<'_> {
             }
             O::CompositeConstruct => {
                 let values = self.rest_values(inst, &mut ops, "constituent")?;
-                self.emit(block, inst, Op::CompositeConstruct(values))?;
+                self.emit_composite(block, inst, Op::CompositeConstruct(values))?;
             }
             O::CompositeExtract => {
                 let composite = self.operand(inst, &mut ops, "composite")?;
                 let indices = ops.rest_literals("index")?;
-                self.emit(block, inst, Op::CompositeExtract { composite, indices })?;
+                self.emit_composite(block, inst, Op::CompositeExtract { composite, indices })?;
             }
             O::CompositeInsert => {
                 let object = self.operand(inst, &mut ops, "object")?;
                 let composite = self.operand(inst, &mut ops, "composite")?;
                 let indices = ops.rest_literals("index")?;
-                self.emit(
+                self.emit_composite(
                     block,
                     inst,
                     Op::CompositeInsert {
@@ -173,7 +173,7 @@ impl Translator<'_> {
                 let a = self.operand(inst, &mut ops, "vector 1")?;
                 let b = self.operand(inst, &mut ops, "vector 2")?;
                 let components = ops.rest_literals("component")?;
-                self.emit(block, inst, Op::VectorShuffle { a, b, components })?;
+                self.emit_composite(block, inst, Op::VectorShuffle { a, b, components })?;
             }
             // A copy is the same value under a new id.
             O::CopyObject => {
@@ -343,6 +343,19 @@ impl Translator<'_> {
         let (_, value) = self.shader.append(block, op, Some(ty), Some(id));
         let value = value.expect("append gives a result value when given a result type");
         self.define(inst, id, value)
+    }
+
+    /// [`Self::emit`] of a composite op, its shape checked first
+    /// (composites.rs).
+    fn emit_composite(
+        &mut self,
+        block: Block,
+        inst: &Instruction,
+        op: Op,
+    ) -> Result<(), FrontendError> {
+        let ty = self.ty(inst, result_type(inst)?)?;
+        self.check_composite(inst, &op, ty)?;
+        self.emit(block, inst, op)
     }
 
     /// Appends `op` with result type `ty` (not necessarily the SPIR-V

@@ -67,6 +67,7 @@ impl Translator<'_> {
             O::SpecConstantOp => self.spec_constant_op(inst)?,
             _ => return Err(unsupported(inst, "this kind of constant is not supported")),
         };
+        self.check_composite(inst, &op, ty)?;
         Ok(self.emit_in_prologue(op, ty, Some(id)))
     }
 

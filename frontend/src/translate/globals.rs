@@ -96,10 +96,20 @@ impl Translator<'_> {
         let (class, ty) = self.variable_type(inst)?;
         let mut ops = Operands::new(inst);
         ops.any("storage class")?;
+        // An initializer naming the variable itself (or a variable whose
+        // initializer leads back to it) would recurse without end.
+        if !self.in_progress.insert(id) {
+            return Err(malformed(
+                inst,
+                "the variable's initializer contains itself",
+            ));
+        }
         let initializer = match ops.optional_id() {
-            Some(init) => Some(self.value(inst, init)?),
-            None => None,
+            Some(init) => self.value(inst, init).map(Some),
+            None => Ok(None),
         };
+        self.in_progress.remove(&id);
+        let initializer = initializer?;
         let d = self.info.decorations.id(id).clone();
         let builtin = match d.builtin {
             None => None,

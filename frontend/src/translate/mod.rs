@@ -18,6 +18,7 @@ mod body;
 mod builtins;
 mod capabilities;
 mod cfg;
+mod composites;
 mod constants;
 mod decorations;
 mod entry_point;

@@ -4,7 +4,16 @@
 //! second, programs run and failures by signature.
 //!
 //! progfuzz [--seconds N] [--seed S] [--out DIR] [--threads T] [--reduce-budget B]
-//!          [--no-reduce] [--no-constant-conditions]
+//!          [--no-reduce] [--no-constant-conditions] [--prefetch K]
+//!
+//! glslangValidator costs about 0.14 s of CPU per process (its built-in
+//! symbol tables are rebuilt each time) and refuses several compute
+//! shaders in one invocation (it links them into one stage). `--prefetch
+//! K` overlaps it instead: a helper thread generates and compiles the
+//! worker's next K programs while the worker checks the current one. That
+//! only helps where cores are idle (on the saturated 2-core container it
+//! made no difference, BENCHMARKS.md), so the default is 0 (in line); on
+//! a big machine run one process per core (`scripts/progfuzz.sh -j N`).
 
 use spvsass_progfuzz::{generate, print, reduce, run};
 use std::collections::BTreeMap;
@@ -30,6 +39,7 @@ fn main() {
         constant_conditions: !args.iter().any(|a| a == "--no-constant-conditions"),
     };
     let no_reduce = args.iter().any(|a| a == "--no-reduce");
+    let prefetch: usize = arg(&args, "--prefetch").map_or(0, |s| s.parse().expect("--prefetch K"));
     // --only SEED: run one program, print its source and result.
     if let Some(seed) = arg(&args, "--only") {
         let seed: u64 = seed.parse().expect("--only SEED");
@@ -55,10 +65,32 @@ fn main() {
         .map(|_| {
             let (next, done, found, out) = (next.clone(), done.clone(), found.clone(), out.clone());
             std::thread::spawn(move || {
+                // Programs of this worker's next seeds, compiled by
+                // glslangValidator on a helper thread (or in line).
+                let compiled = {
+                    let next = next.clone();
+                    move || {
+                        let seed = next.fetch_add(1, Ordering::Relaxed);
+                        let p = generate::program_with(seed, config);
+                        let words = run::compile_program(&p);
+                        (seed, p, words)
+                    }
+                };
+                let (tx, rx) = std::sync::mpsc::sync_channel(prefetch.max(1) - 1);
+                if prefetch > 0 {
+                    let compiled = compiled.clone();
+                    std::thread::spawn(move || {
+                        while Instant::now() < deadline && tx.send(compiled()).is_ok() {}
+                    });
+                }
                 while Instant::now() < deadline {
-                    let seed = next.fetch_add(1, Ordering::Relaxed);
-                    let p = generate::program_with(seed, config);
-                    let result = run::run_program(&p, seed);
+                    let (seed, p, words) = if prefetch > 0 {
+                        let Ok(item) = rx.recv() else { break };
+                        item
+                    } else {
+                        compiled()
+                    };
+                    let result = words.and_then(|w| run::check_program(&p, w, seed));
                     done.fetch_add(1, Ordering::Relaxed);
                     let Err(f) = result else { continue };
                     let new = {
