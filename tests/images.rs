@@ -385,10 +385,6 @@ const NOT_DRAWN: &[(&str, &str)] = &[
         "d_output_two_dynamic.mesh",
         "two dynamic indices into one output: refused (a compile-error test)",
     ),
-    (
-        "w_divergent_barrier.mesh",
-        "a barrier in non-uniform control flow: rejected",
-    ),
     // Need inputs no run description gives.
     (
         "b_store.mesh",
@@ -451,6 +447,18 @@ const NOT_DRAWN: &[(&str, &str)] = &[
     (
         "spec_workgroup_size.mesh",
         "zero-area triangles (y = i / 3 is one value per triangle)",
+    ),
+    (
+        "w_divergent_barrier.mesh",
+        "points at invocation ids, no fragment (tests/wide_workgroups.rs)",
+    ),
+    (
+        "w_shared_exit_loop.mesh",
+        "points at loop results, no fragment (tests/wide_workgroups.rs)",
+    ),
+    (
+        "w_cluster_skip.mesh",
+        "reads its meshlets from buffers no run description gives (tests/wide_workgroups.rs)",
     ),
     (
         "w_private_init.mesh",

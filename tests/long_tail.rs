@@ -354,3 +354,34 @@ fn shared_variable_initialisers() {
         assert_eq!(o, 64 + 0xffff, "o[{i}]");
     }
 }
+
+/// A 256-byte push-constant block: blocks over 128 bytes are read from the
+/// root table's whole copy (docs/ABI.md), at constant and dynamic indices.
+#[test]
+fn push_constants_of_256_bytes() {
+    let push: Vec<u32> = (0..64u32).map(|k| 3 * k + 1).collect();
+    let push = bytes_of_words(&push);
+    for arch in [Arch::Sm75, Arch::Sm86] {
+        let options = spvsass::Options {
+            arch: Some(arch),
+            ..Default::default()
+        };
+        let compiled = spvsass::compile(&common::shader_words("lt_push256.comp"), &options)
+            .unwrap_or_else(|e| panic!("{arch}: {e}"));
+        let inputs = ComputeInputs {
+            buffers: [(0, vec![0; 256])].into_iter().collect(),
+            push_constants: push.clone(),
+            ..Default::default()
+        };
+        let run = spvsass::dispatch(&compiled.binary, [1, 1, 1], inputs, &SimOptions::default())
+            .unwrap_or_else(|e| panic!("{arch}: {e}"));
+        let out = words_of(&run.buffers[&0]);
+        let w = |k: u32| 3 * k + 1;
+        for i in 0..64u32 {
+            let expected = w(i % 60)
+                .wrapping_add(1000 * w(60 + i % 4))
+                .wrapping_add(w(59).wrapping_mul(1_000_000));
+            assert_eq!(out[i as usize], expected, "{arch}: o[{i}]");
+        }
+    }
+}

@@ -259,6 +259,8 @@ corpus! {
         |s| has_global(s, StorageClass::StorageBuffer);
     lt_shared_init: "lt_shared_init.comp.spv", Compute,
         |s| s.globals.values().any(|g| g.class == StorageClass::Workgroup && g.initializer.is_some());
+    lt_push256: "lt_push256.comp.spv", Compute,
+        |s| has_global(s, StorageClass::PushConstant);
     lt_small_types: "lt_small_types.comp.spv", Compute,
         |s| has_scalar(s, Scalar::Float { bits: 16 }) && has_scalar(s, Scalar::Int { bits: 8, signed: false });
     lt_struct_array_index: "lt_struct_array_index.comp.spv", Compute,
@@ -405,6 +407,12 @@ corpus! {
         |s| s.workgroup_size == [64, 1, 1] && has_global(s, StorageClass::Private);
     w_divergent_barrier_mesh: "w_divergent_barrier.mesh.spv", Mesh,
         |s| has(s, |op| matches!(op, Op::ControlBarrier)) && has_builtin(s, BuiltIn::LocalInvocationIndex);
+    w_shared_exit_loop_mesh: "w_shared_exit_loop.mesh.spv", Mesh,
+        |s| s.workgroup_size == [128, 1, 1] && loops(s) == 1
+            && ops(s).iter().filter(|op| matches!(op, Op::ControlBarrier)).count() == 3;
+    w_cluster_skip_mesh: "w_cluster_skip.mesh.spv", Mesh,
+        |s| s.workgroup_size == [64, 1, 1] && loops(s) == 2
+            && ops(s).iter().filter(|op| matches!(op, Op::SetMeshOutputs { .. })).count() == 2;
 }
 
 /// Every .spv in tests/shaders/ has a test above and every test names an

@@ -256,11 +256,20 @@ impl Isel<'_> {
                     },
                 }
             }
-            StorageClass::PushConstant => Target::Const {
-                bank: abi::ROOT_BANK,
-                base: u32::from(abi::PUSH_CONSTANTS),
-                limit: u32::from(abi::PUSH_CONSTANT_BYTES),
-            },
+            // A block over 128 bytes reads the root table's whole copy.
+            StorageClass::PushConstant => {
+                let size = size_align(self.sh, ty).map_or(u32::MAX, |(size, _)| size);
+                let base = abi::push_constants(size);
+                Target::Const {
+                    bank: abi::ROOT_BANK,
+                    base: u32::from(base),
+                    limit: u32::from(if base == abi::PUSH_CONSTANTS {
+                        abi::PUSH_CONSTANT_WINDOW
+                    } else {
+                        abi::PUSH_CONSTANT_BYTES
+                    }),
+                }
+            }
             StorageClass::Workgroup => Target::Shared {
                 base: self.mem.offsets[&var],
             },

@@ -183,7 +183,11 @@ pub fn select(
         Stage::Task => task_out::payload_bytes(sh) + crate::isbe_layout::task::PAYLOAD,
         _ => primitive_layout.base + primitive_layout.size(),
     };
-    let divergence = crate::uniformity::Divergence::analyse(sh);
+    let wide = crate::logical_subgroups::plan(sh)?;
+    let divergence = match &wide {
+        Some(plan) => crate::uniformity::Divergence::analyse_assuming(sh, &plan.voted),
+        None => crate::uniformity::Divergence::analyse(sh),
+    };
     let mut isel = Isel {
         shared: shared::SharedLayout::new(sh, shared_after),
         divergence,
@@ -226,7 +230,6 @@ pub fn select(
     } else {
         None
     };
-    let wide = crate::logical_subgroups::plan(sh)?;
     isel.plan_barriers(wide.as_ref())?;
     if let Some(plan) = wide {
         isel.copies = plan.copies;
