@@ -98,6 +98,8 @@ corpus! {
     triangle_mesh: "triangle.mesh.spv", Mesh, |s| has(s, |op| matches!(op, Op::SetMeshOutputs { .. }));
     dense_grid_mesh: "dense_grid.mesh.spv", Mesh,
         |s| s.mesh.map(|m| (m.max_vertices, m.max_primitives)) == Some((32, 42));
+    dense_grid_wide_mesh: "dense_grid_wide.mesh.spv", Mesh,
+        |s| s.workgroup_size == [128, 1, 1] && topology(s) == Some(MeshTopology::Triangles);
     meshlet_instanced: "meshlet_instanced.mesh.spv", Mesh,
         |s| has(s, |op| matches!(op, Op::Math(MathOp::MatrixTimesVector, _)))
             && has_global(s, StorageClass::TaskPayload);

@@ -233,7 +233,7 @@ pub fn select(
     isel.plan_barriers(wide.as_ref())?;
     if let Some(plan) = wide {
         isel.copies = plan.copies;
-        isel.select_wide(&plan, written.cull)?;
+        isel.select_wide(&plan, written.cull, cull_plan)?;
     } else {
         for &b in &sh.layout {
             let mb = isel.f.new_block();

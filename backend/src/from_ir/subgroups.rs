@@ -46,7 +46,15 @@ impl<'a> Isel<'a> {
     }
 
     /// Selects the whole shader as `plan` says.
-    pub(super) fn select_wide(&mut self, plan: &Plan, cull: bool) -> Result<(), BackendError> {
+    /// `cull`: the shader writes CullPrimitiveEXT; `shader_cull`: in-shader
+    /// culling is compiled in (`mesh_cull`: its code runs once, at the
+    /// spine's OpReturn, for every logical subgroup's outputs).
+    pub(super) fn select_wide(
+        &mut self,
+        plan: &Plan,
+        cull: bool,
+        shader_cull: Option<super::mesh_cull::CullPlan>,
+    ) -> Result<(), BackendError> {
         let k = plan.copies as usize;
         let sh = self.sh;
         // MIR blocks, in layout order (the entry block first).
@@ -73,6 +81,9 @@ impl<'a> Isel<'a> {
             } else {
                 li += 1;
             }
+        }
+        if let Some(p) = shader_cull {
+            self.begin_cull(p);
         }
         self.cur = spine[&sh.entry_block()];
         let rest = sh.invocations() % WARP_LANES;
@@ -132,7 +143,7 @@ impl<'a> Isel<'a> {
                 .take_while(|x| plan.region_of.get(x) == Some(&b))
                 .count();
         }
-        Ok(())
+        self.finish_cull()
     }
 
     /// Parameters of `b` for every copy, as one MIR parameter list.
