@@ -385,3 +385,98 @@ fn push_constants_of_256_bytes() {
         }
     }
 }
+
+/// Dynamic indices into arrays of structs inside buffers
+/// (lt_buffer_struct_index.comp): struct S { uint a; vec2 b; uint c[3]; }
+/// is 32 bytes (a at 0, b at 8, c at 16); buffer 0 holds s[32], buffer 1
+/// t[8] then o[].
+#[test]
+fn dynamic_index_into_structs_in_buffers() {
+    // Buffer 0: s[k].a = 100k + 1, s[k].b = (0.5k, 0.25k), s[k].c[j] = 10k + j.
+    let mut s = vec![0u32; 32 * 8];
+    for k in 0..32u32 {
+        let w = &mut s[8 * k as usize..8 * k as usize + 8];
+        w[0] = 100 * k + 1;
+        w[2] = (0.5 * k as f32).to_bits();
+        w[3] = (0.25 * k as f32).to_bits();
+        w[4..7].copy_from_slice(&[10 * k, 10 * k + 1, 10 * k + 2]);
+    }
+    // Buffer 1: t[k] = (1000k, (k, 3k + 0.5), (7k, 7k + 1, 7k + 2)), o[32].
+    let mut u = vec![0u32; 8 * 8 + 32];
+    for k in 0..8u32 {
+        let w = &mut u[8 * k as usize..8 * k as usize + 8];
+        w[0] = 1000 * k;
+        w[2] = (k as f32).to_bits();
+        w[3] = (3.0 * k as f32 + 0.5).to_bits();
+        w[4..7].copy_from_slice(&[7 * k, 7 * k + 1, 7 * k + 2]);
+    }
+    for arch in [Arch::Sm75, Arch::Sm86] {
+        let compiled = spvsass::compile(
+            &common::shader_words("lt_buffer_struct_index.comp"),
+            &spvsass::Options {
+                arch: Some(arch),
+                ..Default::default()
+            },
+        )
+        .unwrap_or_else(|e| panic!("{arch}: {e}"));
+        let inputs = ComputeInputs {
+            buffers: [(0, bytes_of_words(&s)), (1, bytes_of_words(&u))]
+                .into_iter()
+                .collect(),
+            ..Default::default()
+        };
+        let run = spvsass::dispatch(&compiled.binary, [1, 1, 1], inputs, &SimOptions::default())
+            .unwrap_or_else(|e| panic!("{arch}: {e}"));
+        let (s_out, u_out) = (words_of(&run.buffers[&0]), words_of(&run.buffers[&1]));
+        for i in 0..32u32 {
+            let v = 8 * (i % 5) as usize;
+            let t = 8 * (i % 8) as usize;
+            let t1 = 8 * ((i + 1) % 8) as usize;
+            let expected = s[v]
+                + s[v + 4 + (i % 3) as usize]
+                + f32::from_bits(u[t + 3]) as u32
+                + u[t1 + 4 + (i % 3) as usize];
+            assert_eq!(u_out[64 + i as usize], expected, "{arch}: o[{i}]");
+            // s[i].c[(i + 2) % 3] = i; the rest of s[i] unchanged.
+            for w in 0..8usize {
+                let want = if w == 4 + ((i + 2) % 3) as usize {
+                    i
+                } else {
+                    s[8 * i as usize + w]
+                };
+                assert_eq!(s_out[8 * i as usize + w], want, "{arch}: s[{i}] word {w}");
+            }
+        }
+        // t[k].b[j] = 8j + k for invocation 8j + k < 16; a and c unchanged.
+        for k in 0..8usize {
+            for j in 0..2usize {
+                let want = ((8 * j + k) as f32).to_bits();
+                assert_eq!(u_out[8 * k + 2 + j], want, "{arch}: t[{k}].b[{j}]");
+            }
+            assert_eq!(u_out[8 * k], u[8 * k], "{arch}: t[{k}].a");
+            assert_eq!(u_out[8 * k + 4..8 * k + 7], u[8 * k + 4..8 * k + 7]);
+        }
+    }
+}
+
+/// Array lengths that are spec-constant expressions over the workgroup
+/// size composite (lt_spec_array_lengths.comp): x * y invocations, a
+/// private array of x + 2, a shared one of x * y + K.
+#[test]
+fn spec_constant_composite_array_lengths() {
+    for (x, y, k) in [(8u32, 4u32, 5u32), (6, 2, 3)] {
+        let spec = [
+            (0, SpecValue::Int(x.into())),
+            (1, SpecValue::Int(y.into())),
+            (2, SpecValue::Int(k.into())),
+        ];
+        let n = x * y;
+        let out = run_words("lt_spec_array_lengths.comp", &spec, vec![0; 4 * n as usize]);
+        let len = x + 2;
+        let s = |j: u32| (j % len) * j;
+        for i in 0..n {
+            let expected = s((i + 1) % n) + 1000 + (k - 1) + len * 100_000;
+            assert_eq!(out[i as usize], expected, "x={x} y={y} K={k}: o[{i}]");
+        }
+    }
+}

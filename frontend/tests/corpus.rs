@@ -261,6 +261,10 @@ corpus! {
         |s| has_global(s, StorageClass::StorageBuffer);
     lt_shared_init: "lt_shared_init.comp.spv", Compute,
         |s| s.globals.values().any(|g| g.class == StorageClass::Workgroup && g.initializer.is_some());
+    lt_buffer_struct_index: "lt_buffer_struct_index.comp.spv", Compute,
+        |s| has_global(s, StorageClass::StorageBuffer) && has(s, |op| matches!(op, Op::AccessChain { .. }));
+    lt_spec_array_lengths: "lt_spec_array_lengths.comp.spv", Compute,
+        |s| has_global(s, StorageClass::Workgroup);
     lt_push256: "lt_push256.comp.spv", Compute,
         |s| has_global(s, StorageClass::PushConstant);
     lt_small_types: "lt_small_types.comp.spv", Compute,
