@@ -370,6 +370,10 @@ const NOT_DRAWN: &[(&str, &str)] = &[
         "over the 128-invocation limit (a compile-error test)",
     ),
     (
+        "d_workgroup_block.mesh",
+        "explicitly laid out Workgroup blocks in a mesh shader: refused (a compile-error test)",
+    ),
+    (
         "d_limit_location.mesh",
         "over the output location limit (a compile-error test)",
     ),

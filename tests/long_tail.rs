@@ -480,3 +480,32 @@ fn spec_constant_composite_array_lengths() {
         }
     }
 }
+
+/// WorkgroupMemoryExplicitLayoutKHR (lt_workgroup_explicit_layout.comp):
+/// three shared blocks alias from byte 0, so word i written through one is
+/// read through the others at their Offset layouts.
+#[test]
+fn explicit_workgroup_layout_blocks_alias() {
+    let out = run_words("lt_workgroup_explicit_layout.comp", &[], vec![0; 256]);
+    for i in 0..64u32 {
+        let a = 3 * i + 1;
+        let b = if i >= 4 { 3 * i + 1 } else { 1 };
+        assert_eq!(out[i as usize], a * 1000 + b + 777, "o[{i}]");
+    }
+}
+
+/// Explicitly laid out Workgroup blocks in a mesh shader are refused by
+/// name (task/mesh shared memory is packed in the ISBE).
+#[test]
+fn explicit_workgroup_layout_in_a_mesh_shader_is_refused() {
+    let err = spvsass::compile(
+        &common::shader_words("d_workgroup_block.mesh"),
+        &spvsass::Options::default(),
+    )
+    .expect_err("refused");
+    assert!(
+        err.to_string()
+            .contains("explicitly laid out (aliased) Workgroup blocks"),
+        "{err}"
+    );
+}

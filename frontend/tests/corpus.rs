@@ -265,6 +265,8 @@ corpus! {
         |s| has_global(s, StorageClass::StorageBuffer) && has(s, |op| matches!(op, Op::AccessChain { .. }));
     lt_spec_array_lengths: "lt_spec_array_lengths.comp.spv", Compute,
         |s| has_global(s, StorageClass::Workgroup);
+    lt_workgroup_explicit_layout: "lt_workgroup_explicit_layout.comp.spv", Compute,
+        |s| s.globals.values().filter(|g| g.class == StorageClass::Workgroup).count() == 3;
     lt_push256: "lt_push256.comp.spv", Compute,
         |s| has_global(s, StorageClass::PushConstant);
     lt_small_types: "lt_small_types.comp.spv", Compute,
