@@ -509,3 +509,121 @@ fn explicit_workgroup_layout_in_a_mesh_shader_is_refused() {
         "{err}"
     );
 }
+
+/// Subgroup arithmetic on 64-bit integers, doubles and halves
+/// (lt_subgroup_wide.comp): reductions, scans, a clustered reduction and
+/// reductions over the invocations of a divergent branch, against the
+/// same folds here in ascending lane order (the order the compiled loop
+/// combines in; halves rounded to f16 after each step).
+#[test]
+fn subgroup_arithmetic_on_64_and_16_bit_types() {
+    use half::f16;
+    let a: Vec<u64> = (0..32u64)
+        .map(|i| 0xffff_fff0 + i * 0x1_0000_0001)
+        .collect();
+    let s: Vec<i64> = (0..32i64).map(|i| (i - 16) * 0x1_0000_0007).collect();
+    let d: Vec<f64> = (0..32)
+        .map(|i| 1.0 + f64::from(i) * 0.37 - f64::from(i % 5) * 1.3)
+        .collect();
+    let h: Vec<f16> = (0..32)
+        .map(|i| f16::from_f32(i as f32 * 0.5 - 4.0))
+        .collect();
+    let mut input = Vec::new();
+    input.extend(a.iter().flat_map(|v| v.to_le_bytes()));
+    input.extend(s.iter().flat_map(|v| v.to_le_bytes()));
+    input.extend(d.iter().flat_map(|v| v.to_le_bytes()));
+    input.extend(h.iter().flat_map(|v| v.to_le_bytes()));
+    for arch in [Arch::Sm75, Arch::Sm86] {
+        let compiled = spvsass::compile(
+            &common::shader_words("lt_subgroup_wide.comp"),
+            &spvsass::Options {
+                arch: Some(arch),
+                ..Default::default()
+            },
+        )
+        .unwrap_or_else(|e| panic!("{arch}: {e}"));
+        let inputs = ComputeInputs {
+            buffers: [(0, input.clone()), (1, vec![0; 4608])]
+                .into_iter()
+                .collect(),
+            ..Default::default()
+        };
+        let run = spvsass::dispatch(&compiled.binary, [1, 1, 1], inputs, &SimOptions::default())
+            .unwrap_or_else(|e| panic!("{arch}: {e}"));
+        let out = &run.buffers[&1];
+        let u64_at = |off: usize| u64::from_le_bytes(out[off..off + 8].try_into().unwrap());
+        let f16_at = |off: usize| f16::from_le_bytes(out[off..off + 2].try_into().unwrap());
+        let all = 0..32usize;
+        for i in 0..32usize {
+            let oa = |k: usize| u64_at(256 * k + 8 * i);
+            let os = |k: usize| u64_at(2048 + 256 * k + 8 * i) as i64;
+            let od = |k: usize| f64::from_bits(u64_at(3072 + 256 * k + 8 * i));
+            let oh = |k: usize| f16_at(4352 + 64 * k + 2 * i);
+            let sum = |r: std::ops::Range<usize>| r.fold(0u64, |x, j| x.wrapping_add(a[j]));
+            assert_eq!(oa(0), sum(all.clone()), "{arch}: add, lane {i}");
+            let product = a.iter().fold(1u64, |x, &y| x.wrapping_mul(y));
+            assert_eq!(oa(1), product, "{arch}: mul, lane {i}");
+            assert_eq!(oa(2), *a.iter().min().unwrap(), "{arch}: min");
+            assert_eq!(oa(3), *a.iter().max().unwrap(), "{arch}: max");
+            assert_eq!(oa(4), sum(0..i + 1), "{arch}: inclusive add, lane {i}");
+            assert_eq!(oa(5), sum(0..i), "{arch}: exclusive add, lane {i}");
+            let and = a.iter().fold(u64::MAX, |x, &y| x & y);
+            let or = a.iter().fold(0, |x, &y| x | y);
+            let xor = a.iter().fold(0, |x, &y| x ^ y);
+            assert_eq!(oa(6), and ^ or ^ xor, "{arch}: and ^ or ^ xor");
+            let active = |j: usize| !j.is_multiple_of(3);
+            let expected7 = if active(i) {
+                let total = all
+                    .clone()
+                    .filter(|&j| active(j))
+                    .fold(0u64, |x, j| x.wrapping_add(a[j]));
+                let cluster = (i & !3..(i & !3) + 4)
+                    .filter(|&j| active(j))
+                    .map(|j| a[j])
+                    .max()
+                    .unwrap();
+                total.wrapping_add(cluster)
+            } else {
+                0
+            };
+            assert_eq!(
+                oa(7),
+                expected7,
+                "{arch}: divergent add + clustered max, lane {i}"
+            );
+            assert_eq!(os(0), *s.iter().min().unwrap(), "{arch}: signed min");
+            assert_eq!(os(1), *s.iter().max().unwrap(), "{arch}: signed max");
+            assert_eq!(
+                os(2),
+                *s[..=i].iter().min().unwrap(),
+                "{arch}: inclusive min, lane {i}"
+            );
+            let exmax = s[..i].iter().fold(i64::MIN, |x, &y| x.max(y));
+            assert_eq!(os(3), exmax, "{arch}: exclusive max, lane {i}");
+            let dsum = |n: usize| d[..n].iter().fold(0.0f64, |x, &y| x + y);
+            assert_eq!(od(0).to_bits(), dsum(32).to_bits(), "{arch}: double add");
+            assert_eq!(od(1), d.iter().copied().fold(f64::INFINITY, f64::min));
+            assert_eq!(od(2), d.iter().copied().fold(f64::NEG_INFINITY, f64::max));
+            let dmul = d[..=i].iter().fold(1.0f64, |x, &y| x * y);
+            assert_eq!(
+                od(3).to_bits(),
+                dmul.to_bits(),
+                "{arch}: inclusive mul, lane {i}"
+            );
+            assert_eq!(
+                od(4).to_bits(),
+                dsum(i).to_bits(),
+                "{arch}: exclusive add, lane {i}"
+            );
+            let hsum = |n: usize| {
+                h[..n]
+                    .iter()
+                    .fold(f16::ZERO, |x, &y| f16::from_f32(x.to_f32() + y.to_f32()))
+            };
+            assert_eq!(oh(0), hsum(32), "{arch}: half add");
+            assert_eq!(oh(1), f16::from_f32(-4.0), "{arch}: half min");
+            assert_eq!(oh(2), f16::from_f32(11.5), "{arch}: half max");
+            assert_eq!(oh(3), hsum(i + 1), "{arch}: half inclusive add, lane {i}");
+        }
+    }
+}

@@ -267,6 +267,8 @@ corpus! {
         |s| has_global(s, StorageClass::Workgroup);
     lt_workgroup_explicit_layout: "lt_workgroup_explicit_layout.comp.spv", Compute,
         |s| s.globals.values().filter(|g| g.class == StorageClass::Workgroup).count() == 3;
+    lt_subgroup_wide: "lt_subgroup_wide.comp.spv", Compute,
+        |s| has_scalar(s, Scalar::Float { bits: 16 }) && has_scalar(s, Scalar::Float { bits: 64 });
     lt_push256: "lt_push256.comp.spv", Compute,
         |s| has_global(s, StorageClass::PushConstant);
     lt_small_types: "lt_small_types.comp.spv", Compute,

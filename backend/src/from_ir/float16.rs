@@ -27,7 +27,7 @@ impl Isel<'_> {
     }
 
     /// An f32 rounded to f16 (to nearest even).
-    fn round_f16(&mut self, x: Comp) -> Comp {
+    pub(super) fn round_f16(&mut self, x: Comp) -> Comp {
         self.f2f(x, FloatFmt::F16, FloatFmt::F32)
     }
 
