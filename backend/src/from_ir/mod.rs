@@ -158,6 +158,9 @@ pub(crate) struct Isel<'a> {
     region_exit: Option<returns::RegionExit>,
     /// In-shader culling (`mesh_cull`), when compiled in.
     cull: Option<mesh_cull::CullState>,
+    /// The mesh shader writes both CullPrimitiveEXT and ViewportIndex,
+    /// which share VIEWPORT_MASK (`mesh_out::store_output`).
+    cull_and_viewport: bool,
 }
 
 pub fn select(
@@ -224,6 +227,7 @@ pub fn select(
         region_exit: None,
         mem: memory::MemPlan::new(sh)?,
         cull: None,
+        cull_and_viewport: written.cull && written.viewport_index.is_some(),
     };
     let cull_plan = if shader_cull {
         Some(mesh_cull::plan(sh, &written.vertex)?)
