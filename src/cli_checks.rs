@@ -130,7 +130,7 @@ mod tests {
         let e = read_input(Path::new("/dev/zero"), InputKind::Push);
         assert_eq!(
             e,
-            Err("/dev/zero: more than the 128 bytes a push constant block may hold".into())
+            Err("/dev/zero: more than the 256 bytes a push constant block may hold".into())
         );
         let e = read_input(Path::new("/dev/zero"), InputKind::Uniform);
         assert!(e.is_err_and(|m| m.contains("more than the 134217728 bytes a uniform buffer")));

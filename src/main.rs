@@ -269,7 +269,7 @@ struct ComputeArgs {
     /// or draw.
     #[arg(long = "out", value_name = "S.B=FILE", value_parser = parse_binding_path)]
     outs: Vec<(Slot, PathBuf)>,
-    /// Push constants from FILE (at most 128 bytes).
+    /// Push constants from FILE (at most 256 bytes).
     #[arg(long, value_name = "FILE")]
     push: Option<PathBuf>,
     /// Uniform buffer at S.B (or B) from FILE. Repeatable.

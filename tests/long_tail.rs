@@ -354,3 +354,276 @@ fn shared_variable_initialisers() {
         assert_eq!(o, 64 + 0xffff, "o[{i}]");
     }
 }
+
+/// A 256-byte push-constant block: blocks over 128 bytes are read from the
+/// root table's whole copy (docs/ABI.md), at constant and dynamic indices.
+#[test]
+fn push_constants_of_256_bytes() {
+    let push: Vec<u32> = (0..64u32).map(|k| 3 * k + 1).collect();
+    let push = bytes_of_words(&push);
+    for arch in [Arch::Sm75, Arch::Sm86] {
+        let options = spvsass::Options {
+            arch: Some(arch),
+            ..Default::default()
+        };
+        let compiled = spvsass::compile(&common::shader_words("lt_push256.comp"), &options)
+            .unwrap_or_else(|e| panic!("{arch}: {e}"));
+        let inputs = ComputeInputs {
+            buffers: [(0, vec![0; 256])].into_iter().collect(),
+            push_constants: push.clone(),
+            ..Default::default()
+        };
+        let run = spvsass::dispatch(&compiled.binary, [1, 1, 1], inputs, &SimOptions::default())
+            .unwrap_or_else(|e| panic!("{arch}: {e}"));
+        let out = words_of(&run.buffers[&0]);
+        let w = |k: u32| 3 * k + 1;
+        for i in 0..64u32 {
+            let expected = w(i % 60)
+                .wrapping_add(1000 * w(60 + i % 4))
+                .wrapping_add(w(59).wrapping_mul(1_000_000));
+            assert_eq!(out[i as usize], expected, "{arch}: o[{i}]");
+        }
+    }
+}
+
+/// Dynamic indices into arrays of structs inside buffers
+/// (lt_buffer_struct_index.comp): struct S { uint a; vec2 b; uint c[3]; }
+/// is 32 bytes (a at 0, b at 8, c at 16); buffer 0 holds s[32], buffer 1
+/// t[8] then o[].
+#[test]
+fn dynamic_index_into_structs_in_buffers() {
+    // Buffer 0: s[k].a = 100k + 1, s[k].b = (0.5k, 0.25k), s[k].c[j] = 10k + j.
+    let mut s = vec![0u32; 32 * 8];
+    for k in 0..32u32 {
+        let w = &mut s[8 * k as usize..8 * k as usize + 8];
+        w[0] = 100 * k + 1;
+        w[2] = (0.5 * k as f32).to_bits();
+        w[3] = (0.25 * k as f32).to_bits();
+        w[4..7].copy_from_slice(&[10 * k, 10 * k + 1, 10 * k + 2]);
+    }
+    // Buffer 1: t[k] = (1000k, (k, 3k + 0.5), (7k, 7k + 1, 7k + 2)), o[32].
+    let mut u = vec![0u32; 8 * 8 + 32];
+    for k in 0..8u32 {
+        let w = &mut u[8 * k as usize..8 * k as usize + 8];
+        w[0] = 1000 * k;
+        w[2] = (k as f32).to_bits();
+        w[3] = (3.0 * k as f32 + 0.5).to_bits();
+        w[4..7].copy_from_slice(&[7 * k, 7 * k + 1, 7 * k + 2]);
+    }
+    for arch in [Arch::Sm75, Arch::Sm86] {
+        let compiled = spvsass::compile(
+            &common::shader_words("lt_buffer_struct_index.comp"),
+            &spvsass::Options {
+                arch: Some(arch),
+                ..Default::default()
+            },
+        )
+        .unwrap_or_else(|e| panic!("{arch}: {e}"));
+        let inputs = ComputeInputs {
+            buffers: [(0, bytes_of_words(&s)), (1, bytes_of_words(&u))]
+                .into_iter()
+                .collect(),
+            ..Default::default()
+        };
+        let run = spvsass::dispatch(&compiled.binary, [1, 1, 1], inputs, &SimOptions::default())
+            .unwrap_or_else(|e| panic!("{arch}: {e}"));
+        let (s_out, u_out) = (words_of(&run.buffers[&0]), words_of(&run.buffers[&1]));
+        for i in 0..32u32 {
+            let v = 8 * (i % 5) as usize;
+            let t = 8 * (i % 8) as usize;
+            let t1 = 8 * ((i + 1) % 8) as usize;
+            let expected = s[v]
+                + s[v + 4 + (i % 3) as usize]
+                + f32::from_bits(u[t + 3]) as u32
+                + u[t1 + 4 + (i % 3) as usize];
+            assert_eq!(u_out[64 + i as usize], expected, "{arch}: o[{i}]");
+            // s[i].c[(i + 2) % 3] = i; the rest of s[i] unchanged.
+            for w in 0..8usize {
+                let want = if w == 4 + ((i + 2) % 3) as usize {
+                    i
+                } else {
+                    s[8 * i as usize + w]
+                };
+                assert_eq!(s_out[8 * i as usize + w], want, "{arch}: s[{i}] word {w}");
+            }
+        }
+        // t[k].b[j] = 8j + k for invocation 8j + k < 16; a and c unchanged.
+        for k in 0..8usize {
+            for j in 0..2usize {
+                let want = ((8 * j + k) as f32).to_bits();
+                assert_eq!(u_out[8 * k + 2 + j], want, "{arch}: t[{k}].b[{j}]");
+            }
+            assert_eq!(u_out[8 * k], u[8 * k], "{arch}: t[{k}].a");
+            assert_eq!(u_out[8 * k + 4..8 * k + 7], u[8 * k + 4..8 * k + 7]);
+        }
+    }
+}
+
+/// Array lengths that are spec-constant expressions over the workgroup
+/// size composite (lt_spec_array_lengths.comp): x * y invocations, a
+/// private array of x + 2, a shared one of x * y + K.
+#[test]
+fn spec_constant_composite_array_lengths() {
+    for (x, y, k) in [(8u32, 4u32, 5u32), (6, 2, 3)] {
+        let spec = [
+            (0, SpecValue::Int(x.into())),
+            (1, SpecValue::Int(y.into())),
+            (2, SpecValue::Int(k.into())),
+        ];
+        let n = x * y;
+        let out = run_words("lt_spec_array_lengths.comp", &spec, vec![0; 4 * n as usize]);
+        let len = x + 2;
+        let s = |j: u32| (j % len) * j;
+        for i in 0..n {
+            let expected = s((i + 1) % n) + 1000 + (k - 1) + len * 100_000;
+            assert_eq!(out[i as usize], expected, "x={x} y={y} K={k}: o[{i}]");
+        }
+    }
+}
+
+/// WorkgroupMemoryExplicitLayoutKHR (lt_workgroup_explicit_layout.comp):
+/// three shared blocks alias from byte 0, so word i written through one is
+/// read through the others at their Offset layouts.
+#[test]
+fn explicit_workgroup_layout_blocks_alias() {
+    let out = run_words("lt_workgroup_explicit_layout.comp", &[], vec![0; 256]);
+    for i in 0..64u32 {
+        let a = 3 * i + 1;
+        let b = if i >= 4 { 3 * i + 1 } else { 1 };
+        assert_eq!(out[i as usize], a * 1000 + b + 777, "o[{i}]");
+    }
+}
+
+/// Explicitly laid out Workgroup blocks in a mesh shader are refused by
+/// name (task/mesh shared memory is packed in the ISBE).
+#[test]
+fn explicit_workgroup_layout_in_a_mesh_shader_is_refused() {
+    let err = spvsass::compile(
+        &common::shader_words("d_workgroup_block.mesh"),
+        &spvsass::Options::default(),
+    )
+    .expect_err("refused");
+    assert!(
+        err.to_string()
+            .contains("explicitly laid out (aliased) Workgroup blocks"),
+        "{err}"
+    );
+}
+
+/// Subgroup arithmetic on 64-bit integers, doubles and halves
+/// (lt_subgroup_wide.comp): reductions, scans, a clustered reduction and
+/// reductions over the invocations of a divergent branch, against the
+/// same folds here in ascending lane order (the order the compiled loop
+/// combines in; halves rounded to f16 after each step).
+#[test]
+fn subgroup_arithmetic_on_64_and_16_bit_types() {
+    use half::f16;
+    let a: Vec<u64> = (0..32u64)
+        .map(|i| 0xffff_fff0 + i * 0x1_0000_0001)
+        .collect();
+    let s: Vec<i64> = (0..32i64).map(|i| (i - 16) * 0x1_0000_0007).collect();
+    let d: Vec<f64> = (0..32)
+        .map(|i| 1.0 + f64::from(i) * 0.37 - f64::from(i % 5) * 1.3)
+        .collect();
+    let h: Vec<f16> = (0..32)
+        .map(|i| f16::from_f32(i as f32 * 0.5 - 4.0))
+        .collect();
+    let mut input = Vec::new();
+    input.extend(a.iter().flat_map(|v| v.to_le_bytes()));
+    input.extend(s.iter().flat_map(|v| v.to_le_bytes()));
+    input.extend(d.iter().flat_map(|v| v.to_le_bytes()));
+    input.extend(h.iter().flat_map(|v| v.to_le_bytes()));
+    for arch in [Arch::Sm75, Arch::Sm86] {
+        let compiled = spvsass::compile(
+            &common::shader_words("lt_subgroup_wide.comp"),
+            &spvsass::Options {
+                arch: Some(arch),
+                ..Default::default()
+            },
+        )
+        .unwrap_or_else(|e| panic!("{arch}: {e}"));
+        let inputs = ComputeInputs {
+            buffers: [(0, input.clone()), (1, vec![0; 4608])]
+                .into_iter()
+                .collect(),
+            ..Default::default()
+        };
+        let run = spvsass::dispatch(&compiled.binary, [1, 1, 1], inputs, &SimOptions::default())
+            .unwrap_or_else(|e| panic!("{arch}: {e}"));
+        let out = &run.buffers[&1];
+        let u64_at = |off: usize| u64::from_le_bytes(out[off..off + 8].try_into().unwrap());
+        let f16_at = |off: usize| f16::from_le_bytes(out[off..off + 2].try_into().unwrap());
+        let all = 0..32usize;
+        for i in 0..32usize {
+            let oa = |k: usize| u64_at(256 * k + 8 * i);
+            let os = |k: usize| u64_at(2048 + 256 * k + 8 * i) as i64;
+            let od = |k: usize| f64::from_bits(u64_at(3072 + 256 * k + 8 * i));
+            let oh = |k: usize| f16_at(4352 + 64 * k + 2 * i);
+            let sum = |r: std::ops::Range<usize>| r.fold(0u64, |x, j| x.wrapping_add(a[j]));
+            assert_eq!(oa(0), sum(all.clone()), "{arch}: add, lane {i}");
+            let product = a.iter().fold(1u64, |x, &y| x.wrapping_mul(y));
+            assert_eq!(oa(1), product, "{arch}: mul, lane {i}");
+            assert_eq!(oa(2), *a.iter().min().unwrap(), "{arch}: min");
+            assert_eq!(oa(3), *a.iter().max().unwrap(), "{arch}: max");
+            assert_eq!(oa(4), sum(0..i + 1), "{arch}: inclusive add, lane {i}");
+            assert_eq!(oa(5), sum(0..i), "{arch}: exclusive add, lane {i}");
+            let and = a.iter().fold(u64::MAX, |x, &y| x & y);
+            let or = a.iter().fold(0, |x, &y| x | y);
+            let xor = a.iter().fold(0, |x, &y| x ^ y);
+            assert_eq!(oa(6), and ^ or ^ xor, "{arch}: and ^ or ^ xor");
+            let active = |j: usize| !j.is_multiple_of(3);
+            let expected7 = if active(i) {
+                let total = all
+                    .clone()
+                    .filter(|&j| active(j))
+                    .fold(0u64, |x, j| x.wrapping_add(a[j]));
+                let cluster = (i & !3..(i & !3) + 4)
+                    .filter(|&j| active(j))
+                    .map(|j| a[j])
+                    .max()
+                    .unwrap();
+                total.wrapping_add(cluster)
+            } else {
+                0
+            };
+            assert_eq!(
+                oa(7),
+                expected7,
+                "{arch}: divergent add + clustered max, lane {i}"
+            );
+            assert_eq!(os(0), *s.iter().min().unwrap(), "{arch}: signed min");
+            assert_eq!(os(1), *s.iter().max().unwrap(), "{arch}: signed max");
+            assert_eq!(
+                os(2),
+                *s[..=i].iter().min().unwrap(),
+                "{arch}: inclusive min, lane {i}"
+            );
+            let exmax = s[..i].iter().fold(i64::MIN, |x, &y| x.max(y));
+            assert_eq!(os(3), exmax, "{arch}: exclusive max, lane {i}");
+            let dsum = |n: usize| d[..n].iter().fold(0.0f64, |x, &y| x + y);
+            assert_eq!(od(0).to_bits(), dsum(32).to_bits(), "{arch}: double add");
+            assert_eq!(od(1), d.iter().copied().fold(f64::INFINITY, f64::min));
+            assert_eq!(od(2), d.iter().copied().fold(f64::NEG_INFINITY, f64::max));
+            let dmul = d[..=i].iter().fold(1.0f64, |x, &y| x * y);
+            assert_eq!(
+                od(3).to_bits(),
+                dmul.to_bits(),
+                "{arch}: inclusive mul, lane {i}"
+            );
+            assert_eq!(
+                od(4).to_bits(),
+                dsum(i).to_bits(),
+                "{arch}: exclusive add, lane {i}"
+            );
+            let hsum = |n: usize| {
+                h[..n]
+                    .iter()
+                    .fold(f16::ZERO, |x, &y| f16::from_f32(x.to_f32() + y.to_f32()))
+            };
+            assert_eq!(oh(0), hsum(32), "{arch}: half add");
+            assert_eq!(oh(1), f16::from_f32(-4.0), "{arch}: half min");
+            assert_eq!(oh(2), f16::from_f32(11.5), "{arch}: half max");
+            assert_eq!(oh(3), hsum(i + 1), "{arch}: half inclusive add, lane {i}");
+        }
+    }
+}

@@ -156,13 +156,23 @@ fn primitives_never_culled_stay_visible_in_a_narrow_workgroup() {
     assert_eq!(d.statistics.mesh_primitives_generated, 8);
 }
 
+/// CullPrimitiveEXT and ViewportIndex on the same primitives, stored in
+/// either order (d_cull_viewport.mesh): each primitive keeps its cull flag
+/// and its viewport.
 #[test]
-fn cull_and_viewport_index_together_are_refused() {
-    let words = common::shader_words("d_cull_viewport.mesh");
-    let err = spvsass::compile(&words, &spvsass::Options::default()).unwrap_err();
-    let text = err.to_string();
-    assert!(
-        text.contains("CullPrimitiveEXT together with ViewportIndex") && text.contains("OpStore"),
-        "{text}"
-    );
+fn cull_and_viewport_index_together() {
+    for arch in [Arch::Sm75, Arch::Sm86] {
+        let m = common::compile("d_cull_viewport.mesh", arch);
+        let d = spvsass::simulate(&m.binary, [1, 1, 1], &SimOptions::default()).expect("runs");
+        let prims = &d.workgroups[0].primitives;
+        assert_eq!(prims.len(), 32);
+        for (i, p) in prims.iter().enumerate() {
+            assert_eq!(p.cull, Some(i % 3 == 1), "{arch}: primitive {i} culled");
+            assert_eq!(
+                p.viewport_index,
+                Some((i % 4) as i32),
+                "{arch}: primitive {i}"
+            );
+        }
+    }
 }

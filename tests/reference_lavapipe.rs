@@ -257,6 +257,27 @@ fn check_res_sets(desc: &RunDescription, c: &Capture) {
     check_invocations(&c.result.statistics, desc, 64);
 }
 
+/// lt_buffer_struct_index.comp (dynamic indices into arrays of structs in
+/// buffers, issue 19's long tail): lavapipe against the simulator, every
+/// buffer word exact (tests/long_tail.rs checks the simulator against the
+/// CPU). The long tail's other compute shaders have no lavapipe run:
+/// lavapipe's subgroups are 8 wide, it allows 128 push-constant bytes, and
+/// the reference runner does not enable `workgroupMemoryExplicitLayout`
+/// (Mesa 22.3's lavapipe then returned 1 for every word of
+/// lt_workgroup_explicit_layout, the simulator and the CPU 1000·a + b + 777).
+fn check_lt_buffer_struct_index(desc: &RunDescription, c: &Capture) {
+    let sim = spvsass::simulate_run::simulate_run(
+        desc,
+        "lt_buffer_struct_index",
+        &runs(),
+        &Default::default(),
+    )
+    .expect("simulates");
+    let cmp = spvsass::compare::compare(&sim, c, &spvsass::compare::Tolerances::for_run(desc));
+    assert!(cmp.matches(), "{cmp:?}");
+    assert_eq!(cmp.buffers.len(), 2, "both buffers read back");
+}
+
 macro_rules! compute_runs {
     ($($name:ident => $check:ident),* $(,)?) => {$(
         #[test]
@@ -278,6 +299,7 @@ compute_runs!(
     half_and_double => check_half_and_double,
     res_sets => check_res_sets,
     res_dynamic => check_res_sets,
+    lt_buffer_struct_index => check_lt_buffer_struct_index,
 );
 
 /// Mesh runs: a driver without VK_EXT_mesh_shader (lavapipe of Mesa 22.3)

@@ -190,3 +190,144 @@ fn points_refused() {
         .expect_err("points are not culled");
     assert!(err.to_string().contains("points or lines"), "{err}");
 }
+
+/// `name` compiled with spec constant 0 (its workgroup size) set to
+/// `size`.
+fn compile_sized(name: &str, size: u32, shader_cull: bool) -> spvsass::Compiled {
+    let options = spvsass::Options {
+        arch: Some(Arch::Sm86),
+        shader_cull,
+        spec_constants: vec![(0, spvsass::frontend::SpecValue::Int(size.into()))],
+        ..Default::default()
+    };
+    spvsass::compile(&common::shader_words(name), &options)
+        .unwrap_or_else(|e| panic!("{name} with {size} invocations: {e}"))
+}
+
+/// Each primitive of a draw as its vertices' positions (bit patterns), by
+/// workgroup: what the compaction must keep whatever the renumbering.
+fn triangles(d: &MeshDraw) -> Vec<Vec<[[u32; 4]; 3]>> {
+    d.workgroups
+        .iter()
+        .map(|wg| {
+            wg.indices
+                .iter()
+                .map(|t| {
+                    let p = |k: usize| {
+                        wg.vertices[t[k] as usize]
+                            .position
+                            .expect("a position")
+                            .map(f32::to_bits)
+                    };
+                    [p(0), p(1), p(2)]
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// Whether primitive `p` of workgroup `w` alone covers a pixel centre.
+fn visible(d: &MeshDraw, w: usize, p: usize, st: &RenderState) -> bool {
+    let mut one = d.clone();
+    let mut wg = d.workgroups[w].clone();
+    wg.indices = vec![wg.indices[p].clone()];
+    wg.primitive_count = 1;
+    if !wg.primitives.is_empty() {
+        wg.primitives = vec![wg.primitives[p].clone()];
+    }
+    one.workgroups = vec![wg];
+    let fb = spvsass::render(&one, st).expect("renders");
+    // The shader's colours have alpha 1; the cleared image is all zeros.
+    (0..st.height).any(|y| (0..st.width).any(|x| fb.pixel(x, y, 0).is_some_and(|c| c[3] != 0.0)))
+}
+
+/// dense_grid_wide.mesh (16 workgroups of `size` invocations) with and
+/// without culling under one rasterizer state: every primitive the culled
+/// draw keeps is one of the unculled draw's (its vertices renumbered),
+/// every unculled primitive that covers a pixel is kept, the images are
+/// equal, and many primitives go (small and off-screen ones, and with
+/// facing culling those facing away). With the culling word 0 the outputs are
+/// those of the shader compiled without culling.
+fn wide_culling(size: u32, cull_mode: CullMode, front_face: FrontFace) {
+    let name = "dense_grid_wide.mesh";
+    let st = state(cull_mode, front_face);
+    let plain = compile_sized(name, size, false);
+    let culled = compile_sized(name, size, true);
+    let off = draw(name, &plain.binary, 16, st.shader_cull());
+    let on = draw(name, &culled.binary, 16, st.shader_cull());
+    let disabled = draw(name, &culled.binary, 16, CullControl::default());
+    assert_eq!(off.workgroups, disabled.workgroups, "switched off");
+    let cells = 15 * (size / 16 - 1);
+    assert_eq!(primitives(&off), 16 * 2 * cells);
+    let (all, kept) = (triangles(&off), triangles(&on));
+    let mut visible_count = 0;
+    for (w, (all, kept)) in all.iter().zip(&kept).enumerate() {
+        for t in kept {
+            assert!(
+                all.contains(t),
+                "workgroup {w}: kept {t:?} is not drawn unculled"
+            );
+        }
+        for (p, t) in all.iter().enumerate() {
+            if visible(&off, w, p, &st) {
+                visible_count += 1;
+                assert!(
+                    kept.contains(t),
+                    "workgroup {w}: visible primitive {p} culled"
+                );
+            }
+        }
+        // The compaction leaves the vertex indices dense.
+        let mut used: Vec<u32> = on.workgroups[w].indices.iter().flatten().copied().collect();
+        used.sort_unstable();
+        used.dedup();
+        assert_eq!(used, (0..used.len() as u32).collect::<Vec<_>>());
+    }
+    assert!(visible_count > 0, "something is visible");
+    // Facing culling drops the half facing away too.
+    let most = match cull_mode {
+        CullMode::None => primitives(&off) * 4 / 5,
+        _ => primitives(&off) / 2,
+    };
+    assert!(
+        primitives(&on) < most,
+        "{} of {} primitives kept",
+        primitives(&on),
+        primitives(&off)
+    );
+    let a = spvsass::render(&off, &st).expect("renders");
+    let b = spvsass::render(&on, &st).expect("renders");
+    for y in 0..st.height {
+        for x in 0..st.width {
+            assert_eq!(a.pixel(x, y, 0), b.pixel(x, y, 0), "pixel ({x}, {y})");
+        }
+    }
+}
+
+#[test]
+fn wide_128_back_ccw() {
+    wide_culling(128, CullMode::Back, FrontFace::CounterClockwise);
+}
+
+#[test]
+fn wide_128_none() {
+    wide_culling(128, CullMode::None, FrontFace::CounterClockwise);
+}
+
+#[test]
+fn wide_64_front_cw() {
+    wide_culling(64, CullMode::Front, FrontFace::Clockwise);
+}
+
+/// 80 invocations: the last logical subgroup has 16.
+#[test]
+fn wide_80_back_cw() {
+    wide_culling(80, CullMode::Back, FrontFace::Clockwise);
+}
+
+/// A workgroup over 32 invocations takes the epilogue plan (part two
+/// plays one invocation per lane).
+#[test]
+fn wide_workgroups_take_the_epilogue() {
+    assert_eq!(plan_of("dense_grid_wide.mesh"), CullPlan::Epilogue);
+}

@@ -125,23 +125,138 @@ fn loop_with_constant_trip_count_around_barriers() {
     assert_eq!(d.statistics.mesh_invocations, 64);
 }
 
-/// A barrier under a branch on the invocation index is refused, naming
-/// the branch.
+/// A barrier under a branch on the invocation index (`i < 40` of 64:
+/// undefined behaviour in Vulkan) is no longer refused: such a branch is
+/// assumed uniform and evaluated once for the workgroup, taken because
+/// some invocation still running takes it, so every invocation runs the
+/// barrier and writes its point.
 #[test]
-fn barrier_in_divergent_control_flow_is_an_error() {
+fn barrier_under_a_non_uniform_branch_is_evaluated_once_per_workgroup() {
+    let d = draw(None, "w_divergent_barrier.mesh", [1, 1, 1]);
+    let wg = &d.workgroups[0];
+    assert_eq!(wg.vertices.len(), 64);
+    for (i, v) in wg.vertices.iter().enumerate() {
+        assert_eq!(v.position, Some([i as f32, 0.0, 0.0, 1.0]), "vertex {i}");
+    }
+}
+
+/// A mesh shader compiled for Sm86 with spec constant 0 (its workgroup
+/// size) set to `size`.
+fn compile_sized(name: &str, size: u32) -> spvsass::Compiled {
     let options = spvsass::Options {
         arch: Some(Arch::Sm86),
+        spec_constants: vec![(0, spvsass::frontend::SpecValue::Int(size.into()))],
         ..Default::default()
     };
-    let err = spvsass::compile(&common::shader_words("w_divergent_barrier.mesh"), &options)
-        .expect_err("a barrier in divergent control flow");
-    let text = err.to_string();
-    assert!(text.contains("not provably uniform"), "{text}");
-    // Named by SPIR-V ids (OpBranchConditional %17 in block %5).
-    assert!(
-        text.contains("the conditional branch ending block %5 depends on %17"),
-        "{text}"
+    spvsass::compile(&common::shader_words(name), &options)
+        .unwrap_or_else(|e| panic!("{name} with {size} invocations: {e}"))
+}
+
+/// w_shared_exit_loop.mesh: a loop with two barriers whose exit condition
+/// is a shared word invocation 0 counts down (3 + 2g rounds for workgroup
+/// g): acc[i] = (i + R) % n + R, R rounds, remaining 0 at the end.
+fn shared_exit_loop(size: u32) {
+    let m = compile_sized("w_shared_exit_loop.mesh", size);
+    let d = spvsass::simulate_draw(None, &m.binary, [3, 1, 1], &SimOptions::default())
+        .expect("draw runs");
+    assert_eq!(d.workgroups.len(), 3);
+    for (g, wg) in d.workgroups.iter().enumerate() {
+        let rounds = 3 + 2 * g as u32;
+        assert_eq!(wg.vertices.len(), size as usize);
+        for (i, v) in wg.vertices.iter().enumerate() {
+            let acc = (i as u32 + rounds) % size + rounds;
+            assert_eq!(
+                v.position,
+                Some([acc as f32, rounds as f32, 0.0, 1.0]),
+                "vertex {i} of workgroup {g}"
+            );
+        }
+    }
+    assert_eq!(d.statistics.mesh_invocations, 3 * u64::from(size));
+}
+
+#[test]
+fn loop_exit_read_from_shared_memory_128() {
+    shared_exit_loop(128);
+}
+
+/// 80 invocations: the last logical subgroup's lanes 16..31 are no
+/// invocations; their stale copies of the condition must not count.
+#[test]
+fn loop_exit_read_from_shared_memory_80() {
+    shared_exit_loop(80);
+}
+
+/// w_cluster_skip.mesh (niagara's pattern): workgroup g reads cluster
+/// index c[g]; ~0 outputs nothing and returns, anything else outputs
+/// meshlet c[g]'s vertices (ci, i, g) and triangles (i, i+1, i+2 mod v).
+fn cluster_skip(size: u32) {
+    use spvsass::sim::ComputeInputs;
+    let m = compile_sized("w_cluster_skip.mesh", size);
+    let clusters: [u32; 5] = [2, u32::MAX, 0, 1, u32::MAX];
+    // (vertices, triangles) per meshlet.
+    let meshlets: [(u32, u32); 3] = [(100, 40), (128, 128), (7, 3)];
+    let le = |w: &[u32]| -> Vec<u8> { w.iter().flat_map(|x| x.to_le_bytes()).collect() };
+    let mut inputs = ComputeInputs::default();
+    inputs.buffers.insert(0, le(&clusters));
+    let flat: Vec<u32> = meshlets.iter().flat_map(|&(v, t)| [v, t]).collect();
+    inputs.buffers.insert(1, le(&flat));
+    let bound = spvsass::sim::run_draw_bound(
+        None,
+        &m.binary,
+        [clusters.len() as u32, 1, 1],
+        0,
+        inputs,
+        &SimOptions::default(),
+    )
+    .expect("draw runs");
+    let d = bound.draw;
+    assert_eq!(d.workgroups.len(), clusters.len());
+    for (g, (wg, &ci)) in d.workgroups.iter().zip(&clusters).enumerate() {
+        if ci == u32::MAX {
+            assert_eq!(wg.vertices.len(), 0, "workgroup {g}");
+            assert_eq!(wg.primitive_count, 0, "workgroup {g}");
+            continue;
+        }
+        let (vc, tc) = meshlets[ci as usize];
+        assert_eq!(wg.primitive_count, tc, "workgroup {g}");
+        // The read-back shows vertices up to the largest index used.
+        let used = (0..tc).flat_map(|t| [t, (t + 1) % vc, (t + 2) % vc]).max();
+        assert_eq!(
+            wg.vertices.len(),
+            used.map_or(0, |m| m as usize + 1),
+            "workgroup {g}"
+        );
+        for (i, v) in wg.vertices.iter().enumerate() {
+            assert_eq!(
+                v.position,
+                Some([ci as f32, i as f32, g as f32, 1.0]),
+                "vertex {i} of workgroup {g}"
+            );
+        }
+        for t in 0..tc {
+            assert_eq!(
+                wg.indices[t as usize],
+                vec![t, (t + 1) % vc, (t + 2) % vc],
+                "triangle {t} of workgroup {g}"
+            );
+        }
+    }
+    assert_eq!(
+        d.statistics.mesh_invocations,
+        clusters.len() as u64 * u64::from(size)
     );
+    assert_eq!(d.statistics.mesh_primitives_generated, 40 + 128 + 3);
+}
+
+#[test]
+fn cluster_skip_before_set_mesh_outputs_64() {
+    cluster_skip(64);
+}
+
+#[test]
+fn cluster_skip_before_set_mesh_outputs_128() {
+    cluster_skip(128);
 }
 
 /// 48 invocations: the last logical subgroup has 16; lanes 16..31 of it

@@ -14,13 +14,16 @@
 //! 0x14  draw index (gl_DrawID)          u32: 0 for a direct draw
 //! 0x18  statistics query address        u64: where task/mesh shaders count
 //!                                       their invocations (mesh draws)
-//! 0x20  push constants                  128 bytes
+//! 0x20  push constants                  bytes 0..128 of a block of at most
+//!                                       128 bytes
 //! 0xa0  storage buffer of binding b     16 bytes each, b = 0..15:
 //!         +0 base address (u64), +8 size in bytes (u32), +12 reserved
 //! 0x1a0 viewport half width, half height (2 × f32, pixels; culling)
 //! 0x1a8 snapping error (f32, pixels; culling), 0x1ac reserved
 //! 0x1b0 descriptor set s's base address  u64 each, s = 0..31
-//! 0x2b0 end
+//! 0x2b0 push constants                  the whole block (up to 256 bytes)
+//!                                       again, read by blocks over 128 bytes
+//! 0x3b0 end
 //! ```
 //!
 //! Uniform buffers of set 0 are constant banks: binding b is bank 1 + b.
@@ -95,13 +98,17 @@ impl CullControl {
         rounding + 4.0 * side / (1u32 << 18) as f32
     }
 }
-/// Push constants start here.
+/// Push constants of a block of at most [`PUSH_CONSTANT_WINDOW`] bytes
+/// start here.
 pub const PUSH_CONSTANTS: u16 = 0x20;
-/// The largest push-constant block (Vulkan's guaranteed minimum of
-/// `maxPushConstantsSize`).
-pub const PUSH_CONSTANT_BYTES: u16 = 128;
+/// The push-constant bytes at [`PUSH_CONSTANTS`] (Vulkan's guaranteed
+/// minimum of `maxPushConstantsSize`).
+pub const PUSH_CONSTANT_WINDOW: u16 = 128;
+/// The largest push-constant block: NVIDIA's `maxPushConstantsSize`, and
+/// NVK's (`NVK_MAX_PUSH_SIZE` in Mesa's nvk_private.h).
+pub const PUSH_CONSTANT_BYTES: u16 = 256;
 /// The first storage-buffer entry.
-pub const BUFFERS: u16 = PUSH_CONSTANTS + PUSH_CONSTANT_BYTES;
+pub const BUFFERS: u16 = PUSH_CONSTANTS + PUSH_CONSTANT_WINDOW;
 /// Bytes per storage-buffer entry.
 pub const BUFFER_ENTRY: u16 = 16;
 /// Set-0 bindings a shader may use (storage and uniform buffers).
@@ -118,8 +125,21 @@ pub const MAX_SETS: u32 = 32;
 /// The base addresses of descriptor sets 0..[`MAX_SETS`] (u64 each, 0 for
 /// a set that is not bound).
 pub const SET_ADDRESSES: u16 = CULL_SNAP_ERROR + 8;
+/// The whole push-constant block again, where a shader whose block is
+/// larger than [`PUSH_CONSTANT_WINDOW`] reads it (after everything else,
+/// so the offsets above stay those of the 128-byte form).
+pub const PUSH_CONSTANTS_FULL: u16 = SET_ADDRESSES + 8 * MAX_SETS as u16;
 /// The root table's size in bytes (a multiple of 16).
-pub const ROOT_BYTES: u16 = SET_ADDRESSES + 8 * MAX_SETS as u16;
+pub const ROOT_BYTES: u16 = PUSH_CONSTANTS_FULL + PUSH_CONSTANT_BYTES;
+
+/// Where a shader whose push-constant block is `size` bytes reads it.
+pub fn push_constants(size: u32) -> u16 {
+    if size <= u32::from(PUSH_CONSTANT_WINDOW) {
+        PUSH_CONSTANTS
+    } else {
+        PUSH_CONSTANTS_FULL
+    }
+}
 
 /// Where the 64-bit base address of descriptor set `set` is.
 pub fn set_address(set: u32) -> Option<u16> {
@@ -228,7 +248,9 @@ impl RootTable {
         if data.len() > usize::from(PUSH_CONSTANT_BYTES) {
             return Err(AbiError::PushConstantsTooLarge(data.len()));
         }
-        self.put(PUSH_CONSTANTS, data);
+        let window = data.len().min(usize::from(PUSH_CONSTANT_WINDOW));
+        self.put(PUSH_CONSTANTS, &data[..window]);
+        self.put(PUSH_CONSTANTS_FULL, data);
         Ok(())
     }
 
@@ -266,7 +288,9 @@ mod tests {
     const _: () = assert!(CULL_VIEWPORT + 8 <= CULL_SNAP_ERROR);
     const _: () = assert!(CULL_SNAP_ERROR + 4 <= SET_ADDRESSES);
     const _: () = assert!(SET_ADDRESSES.is_multiple_of(8));
-    const _: () = assert!(SET_ADDRESSES + 8 * MAX_SETS as u16 <= ROOT_BYTES);
+    const _: () = assert!(SET_ADDRESSES + 8 * MAX_SETS as u16 <= PUSH_CONSTANTS_FULL);
+    const _: () = assert!(PUSH_CONSTANTS_FULL + PUSH_CONSTANT_BYTES <= ROOT_BYTES);
+    const _: () = assert!(ROOT_BYTES.is_multiple_of(16));
 
     #[test]
     fn buffer_entries_fit_the_table() {
@@ -288,10 +312,32 @@ mod tests {
         let a = usize::from(buffer_address(1).unwrap());
         assert_eq!(&b[a..a + 8], &0x1_0000_0000u64.to_le_bytes());
         assert_eq!(&b[a + 8..a + 12], &64u32.to_le_bytes());
+        assert_eq!(b[usize::from(PUSH_CONSTANTS_FULL) + 7], 9);
         assert_eq!(
-            t.set_push_constants(&[0; 129]),
-            Err(AbiError::PushConstantsTooLarge(129))
+            t.set_push_constants(&[0; 257]),
+            Err(AbiError::PushConstantsTooLarge(257))
         );
         assert_eq!(t.set_buffer(16, 0, 0), Err(AbiError::Binding(16)));
+    }
+
+    /// A 200-byte block: its first 128 bytes in the window, all of it at
+    /// the full copy, which shaders with blocks over 128 bytes read.
+    #[test]
+    fn large_push_constant_blocks_are_copied_whole() {
+        let mut t = RootTable::default();
+        let data: Vec<u8> = (0..200u8).collect();
+        t.set_push_constants(&data).unwrap();
+        let b = t.bytes();
+        let w = usize::from(PUSH_CONSTANTS);
+        assert_eq!(&b[w..w + 128], &data[..128]);
+        assert_eq!(
+            &b[w + 128..w + 132],
+            &[0; 4],
+            "the buffer table is untouched"
+        );
+        let f = usize::from(PUSH_CONSTANTS_FULL);
+        assert_eq!(&b[f..f + 200], &data[..]);
+        assert_eq!(push_constants(128), PUSH_CONSTANTS);
+        assert_eq!(push_constants(132), PUSH_CONSTANTS_FULL);
     }
 }

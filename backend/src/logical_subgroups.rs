@@ -19,10 +19,16 @@
 //! This module is the analysis; `from_ir::subgroups` emits the code. It
 //! splits the structured control flow into:
 //! - the *spine*: blocks outside any construct, and blocks of constructs
-//!   that contain a boundary. Their branches must be uniform (proved here,
-//!   else a compile error: a barrier in divergent control flow is undefined
-//!   behaviour in Vulkan). Spine blocks are emitted once; each instruction in
-//!   them once per copy; boundaries once.
+//!   that contain a boundary. Their branches are dynamically uniform by
+//!   Vulkan's rules (a barrier, SetMeshOutputsEXT or EmitMeshTasksEXT in
+//!   control flow that is not is undefined behaviour), so they are assumed
+//!   so: a branch this analysis proves uniform (constants, uniform
+//!   built-ins, the task payload) uses copy 0's condition; any other (a
+//!   value loaded from a buffer or shared memory, say) is *voted*
+//!   (`Plan::voted`): evaluated once per workgroup, taken when any
+//!   invocation still running takes it (ARCHITECTURE.md, "Wide task/mesh
+//!   workgroups"). Spine blocks are emitted once; each instruction in them
+//!   once per copy; boundaries once.
 //! - *regions*: maximal constructs (header to merge, exclusive) without a
 //!   boundary. Each is emitted as a whole once per copy, one copy after the
 //!   other, whatever its control flow.
@@ -71,6 +77,11 @@ pub struct Plan {
     /// Some region returns (or ends in OpUnreachable): the copies keep
     /// returned predicates.
     pub returns: bool,
+    /// Spine blocks ending in a conditional branch whose condition is not
+    /// provably uniform: the branch is evaluated once for the workgroup
+    /// (`from_ir::subgroups`, a vote over every copy's invocations still
+    /// running), so every lane of the warp goes the same way.
+    pub voted: FxHashSet<Block>,
 }
 
 impl Plan {
@@ -100,8 +111,8 @@ fn divergent(what: String, spirv_id: Option<u32>) -> BackendError {
     BackendError::Invalid {
         what: format!(
             "{what}: a workgroup barrier, SetMeshOutputsEXT or EmitMeshTasksEXT in control \
-             flow that is not provably uniform (undefined behaviour in Vulkan; a workgroup of \
-             more than 32 invocations needs it uniform to run its logical subgroups in turn)"
+             flow that is not structured uniformly (a workgroup of more than 32 invocations \
+             runs its logical subgroups in turn between them)"
         ),
         spirv_id,
     }
@@ -132,6 +143,7 @@ pub fn plan(sh: &Shader) -> Result<Option<Plan>, BackendError> {
         selections: FxHashSet::default(),
         region_of: FxHashMap::default(),
         returns: false,
+        voted: FxHashSet::default(),
     };
     let mut i = 0;
     while i < sh.layout.len() {
@@ -168,7 +180,7 @@ pub fn plan(sh: &Shader) -> Result<Option<Plan>, BackendError> {
         i = end;
     }
     check_edges(sh, &plan)?;
-    check_uniform(sh, &plan)?;
+    plan.voted = voted_branches(sh, &plan)?;
     plan.returns = plan.region_of.keys().any(|&b| ends_shader(sh, b));
     Ok(Some(plan))
 }
@@ -228,11 +240,13 @@ fn uniform_builtin(b: BuiltIn) -> bool {
     )
 }
 
-/// Proves every branch of the spine uniform: its condition is computed from
-/// constants, uniform built-ins and (in a mesh shader) the task payload,
-/// through pure operations and block parameters whose incoming values are
-/// all uniform (a greatest fixed point, so loop counters qualify).
-fn check_uniform(sh: &Shader, plan: &Plan) -> Result<(), BackendError> {
+/// The spine's branches that cannot be proven uniform, to be voted. A
+/// branch is proven uniform when its condition is computed from constants,
+/// uniform built-ins and (in a mesh shader) the task payload, through pure
+/// operations and block parameters whose incoming values are all uniform
+/// (a greatest fixed point, so loop counters qualify). A switch in the
+/// spine is refused.
+fn voted_branches(sh: &Shader, plan: &Plan) -> Result<FxHashSet<Block>, BackendError> {
     // Incoming arguments of each block parameter.
     let mut incoming: FxHashMap<Value, Vec<Value>> = FxHashMap::default();
     let mut switched: FxHashSet<Block> = FxHashSet::default();
@@ -295,6 +309,7 @@ fn check_uniform(sh: &Shader, plan: &Plan) -> Result<(), BackendError> {
             break;
         }
     }
+    let mut voted = FxHashSet::default();
     for &b in &sh.layout {
         if !plan.is_spine(b) {
             continue;
@@ -305,29 +320,24 @@ fn check_uniform(sh: &Shader, plan: &Plan) -> Result<(), BackendError> {
         let inst = &sh.insts[last];
         match &inst.op {
             Op::Branch { cond, .. } if !uniform.contains(cond) => {
-                // Named by SPIR-V ids, never by the IR's value names.
-                let on = match sh.def_inst(*cond).and_then(|d| d.spirv_id) {
-                    Some(id) => format!("%{id}"),
-                    None => "a block parameter".to_owned(),
-                };
-                return Err(divergent(
-                    format!(
-                        "the conditional branch ending block {} depends on {on}",
-                        block_name(sh, b)
-                    ),
-                    inst.spirv_id.or(sh.blocks[b].spirv_label),
-                ));
+                voted.insert(b);
             }
             Op::Switch { .. } => {
-                return Err(divergent(
-                    format!("the switch ending block {}", block_name(sh, b)),
-                    inst.spirv_id.or(sh.blocks[b].spirv_label),
-                ));
+                return Err(BackendError::Unsupported {
+                    what: format!(
+                        "the switch ending block {}: a switch whose cases contain a \
+                         workgroup barrier, SetMeshOutputsEXT or EmitMeshTasksEXT in a \
+                         workgroup of more than 32 invocations (use if/else)",
+                        block_name(sh, b)
+                    ),
+                    opcode: "OpSwitch".into(),
+                    spirv_id: inst.spirv_id.or(sh.blocks[b].spirv_label),
+                });
             }
             _ => {}
         }
     }
-    Ok(())
+    Ok(voted)
 }
 
 fn inst_uniform(sh: &Shader, op: &Op, uniform: &FxHashSet<Value>) -> bool {

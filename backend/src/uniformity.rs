@@ -48,6 +48,14 @@ pub struct Divergence {
 
 impl Divergence {
     pub fn analyse(sh: &Shader) -> Divergence {
+        Self::analyse_assuming(sh, &FxHashSet::default())
+    }
+
+    /// The analysis where the branches ending the blocks of `voted` send
+    /// every invocation the same way whatever their condition: a wide
+    /// task/mesh workgroup evaluates them once for the whole workgroup
+    /// (`crate::logical_subgroups::Plan::voted`).
+    pub fn analyse_assuming(sh: &Shader, voted: &FxHashSet<Block>) -> Divergence {
         let exits = structured::loop_exits(sh);
         let loops = structured::loops(sh);
         let incoming = incoming_args(sh);
@@ -79,7 +87,7 @@ impl Divergence {
                     Some(Op::Switch { selector, .. }) => *selector,
                     _ => continue,
                 };
-                if !d.divergent.contains(&cond) || !d.branches.insert(b) {
+                if !d.divergent.contains(&cond) || voted.contains(&b) || !d.branches.insert(b) {
                     continue;
                 }
                 // Where paths from the branch may go outside its

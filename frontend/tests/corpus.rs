@@ -98,6 +98,8 @@ corpus! {
     triangle_mesh: "triangle.mesh.spv", Mesh, |s| has(s, |op| matches!(op, Op::SetMeshOutputs { .. }));
     dense_grid_mesh: "dense_grid.mesh.spv", Mesh,
         |s| s.mesh.map(|m| (m.max_vertices, m.max_primitives)) == Some((32, 42));
+    dense_grid_wide_mesh: "dense_grid_wide.mesh.spv", Mesh,
+        |s| s.workgroup_size == [128, 1, 1] && topology(s) == Some(MeshTopology::Triangles);
     meshlet_instanced: "meshlet_instanced.mesh.spv", Mesh,
         |s| has(s, |op| matches!(op, Op::Math(MathOp::MatrixTimesVector, _)))
             && has_global(s, StorageClass::TaskPayload);
@@ -259,6 +261,16 @@ corpus! {
         |s| has_global(s, StorageClass::StorageBuffer);
     lt_shared_init: "lt_shared_init.comp.spv", Compute,
         |s| s.globals.values().any(|g| g.class == StorageClass::Workgroup && g.initializer.is_some());
+    lt_buffer_struct_index: "lt_buffer_struct_index.comp.spv", Compute,
+        |s| has_global(s, StorageClass::StorageBuffer) && has(s, |op| matches!(op, Op::AccessChain { .. }));
+    lt_spec_array_lengths: "lt_spec_array_lengths.comp.spv", Compute,
+        |s| has_global(s, StorageClass::Workgroup);
+    lt_workgroup_explicit_layout: "lt_workgroup_explicit_layout.comp.spv", Compute,
+        |s| s.globals.values().filter(|g| g.class == StorageClass::Workgroup).count() == 3;
+    lt_subgroup_wide: "lt_subgroup_wide.comp.spv", Compute,
+        |s| has_scalar(s, Scalar::Float { bits: 16 }) && has_scalar(s, Scalar::Float { bits: 64 });
+    lt_push256: "lt_push256.comp.spv", Compute,
+        |s| has_global(s, StorageClass::PushConstant);
     lt_small_types: "lt_small_types.comp.spv", Compute,
         |s| has_scalar(s, Scalar::Float { bits: 16 }) && has_scalar(s, Scalar::Int { bits: 8, signed: false });
     lt_struct_array_index: "lt_struct_array_index.comp.spv", Compute,
@@ -405,6 +417,12 @@ corpus! {
         |s| s.workgroup_size == [64, 1, 1] && has_global(s, StorageClass::Private);
     w_divergent_barrier_mesh: "w_divergent_barrier.mesh.spv", Mesh,
         |s| has(s, |op| matches!(op, Op::ControlBarrier)) && has_builtin(s, BuiltIn::LocalInvocationIndex);
+    w_shared_exit_loop_mesh: "w_shared_exit_loop.mesh.spv", Mesh,
+        |s| s.workgroup_size == [128, 1, 1] && loops(s) == 1
+            && ops(s).iter().filter(|op| matches!(op, Op::ControlBarrier)).count() == 3;
+    w_cluster_skip_mesh: "w_cluster_skip.mesh.spv", Mesh,
+        |s| s.workgroup_size == [64, 1, 1] && loops(s) == 2
+            && ops(s).iter().filter(|op| matches!(op, Op::SetMeshOutputs { .. })).count() == 2;
 }
 
 /// Every .spv in tests/shaders/ has a test above and every test names an

@@ -512,7 +512,7 @@ mod tests {
         let pieces = [Data::Zero(1 << 27), Data::U32(vec![1])];
         let e = resolve_data(&pieces, Path::new("."), "u", BufferKind::Uniform.limit()).err();
         assert!(e.is_some_and(|e| e.to_string().starts_with("u: 134217732 bytes or more")));
-        let push = [Data::Zero(132)];
+        let push = [Data::Zero(260)];
         assert!(
             resolve_data(&push, Path::new("."), "push constants", PUSH_CONSTANT_LIMIT).is_err()
         );
@@ -525,7 +525,7 @@ mod tests {
         );
         assert!(e.err().is_some_and(|e| {
             e.to_string()
-                .starts_with("push constants: 129 bytes or more")
+                .starts_with("push constants: 257 bytes or more")
         }));
     }
 

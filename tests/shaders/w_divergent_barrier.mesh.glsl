@@ -1,8 +1,9 @@
 #version 460
 #extension GL_EXT_mesh_shader : require
 
-// Invalid on purpose: a barrier in control flow that depends on the
-// invocation (undefined behaviour in Vulkan); the compiler must refuse it.
+// A barrier in control flow that depends on the invocation (undefined
+// behaviour in Vulkan). The compiler assumes such a branch uniform and
+// evaluates it once for the workgroup: taken when any invocation takes it.
 layout(local_size_x = 64) in;
 layout(points, max_vertices = 64, max_primitives = 64) out;
 

@@ -145,7 +145,7 @@ impl Isel<'_> {
     }
 
     /// IEEE minNum / maxNum: the other operand when one is NaN.
-    fn dminmax(&mut self, max: bool, a: D, b: D) -> D {
+    pub(super) fn dminmax(&mut self, max: bool, a: D, b: D) -> D {
         let b_nan = self.dsetp(FloatCmp::UnordNe, b, b, PredCombine::And, Comp::Bool(true));
         let cmp = if max {
             FloatCmp::OrdGt

@@ -49,10 +49,45 @@ pub struct MemPlan {
 /// Variables are placed 16-byte aligned, in declaration order.
 const VAR_ALIGN: u32 = 16;
 
+/// Whether `var` is a Workgroup variable of a Block-decorated struct
+/// (WorkgroupMemoryExplicitLayoutKHR): such variables alias one another,
+/// all starting at the same byte, laid out by their Offset decorations.
+pub fn explicit_workgroup_block(sh: &Shader, var: GlobalVar) -> bool {
+    let g = &sh.globals[var];
+    g.class == StorageClass::Workgroup
+        && matches!(sh.types[g.ty], ir::Type::Struct { block: true, .. })
+}
+
 impl MemPlan {
     pub fn new(sh: &Shader) -> Result<MemPlan, BackendError> {
         let mut plan = MemPlan::default();
+        // Explicitly laid out Workgroup blocks alias: all at byte 0, the
+        // other shared variables after the largest.
         for (var, data) in sh.globals.iter() {
+            if !explicit_workgroup_block(sh, var) {
+                continue;
+            }
+            if sh.stage != Stage::Compute {
+                return Err(BackendError::Unsupported {
+                    what: "explicitly laid out (aliased) Workgroup blocks in a task or mesh \
+                           shader, whose shared memory is packed in the ISBE"
+                        .into(),
+                    opcode: "OpVariable".into(),
+                    spirv_id: Some(data.spirv_id),
+                });
+            }
+            let (size, _) = size_align(sh, data.ty).ok_or_else(|| BackendError::Unsupported {
+                what: format!("the memory layout of {}", sh.type_name(data.ty)),
+                opcode: "OpVariable".into(),
+                spirv_id: Some(data.spirv_id),
+            })?;
+            plan.offsets.insert(var, 0);
+            plan.shared_bytes = plan.shared_bytes.max(size);
+        }
+        for (var, data) in sh.globals.iter() {
+            if plan.offsets.contains_key(&var) {
+                continue;
+            }
             let end = match data.class {
                 // Task and mesh shaders keep shared memory in the ISBE
                 // (from_ir/shared.rs, docs/HARDWARE.md).
@@ -256,11 +291,20 @@ impl Isel<'_> {
                     },
                 }
             }
-            StorageClass::PushConstant => Target::Const {
-                bank: abi::ROOT_BANK,
-                base: u32::from(abi::PUSH_CONSTANTS),
-                limit: u32::from(abi::PUSH_CONSTANT_BYTES),
-            },
+            // A block over 128 bytes reads the root table's whole copy.
+            StorageClass::PushConstant => {
+                let size = size_align(self.sh, ty).map_or(u32::MAX, |(size, _)| size);
+                let base = abi::push_constants(size);
+                Target::Const {
+                    bank: abi::ROOT_BANK,
+                    base: u32::from(base),
+                    limit: u32::from(if base == abi::PUSH_CONSTANTS {
+                        abi::PUSH_CONSTANT_WINDOW
+                    } else {
+                        abi::PUSH_CONSTANT_BYTES
+                    }),
+                }
+            }
             StorageClass::Workgroup => Target::Shared {
                 base: self.mem.offsets[&var],
             },

@@ -101,9 +101,15 @@ fn is_invocation_index(sh: &Shader, defs: &FxHashMap<Value, &InstData>, v: Value
 }
 
 /// Checks a mesh shader can be culled and picks the plan. Culling needs
-/// triangles, one warp, gl_Position, and one OpReturn that every
-/// invocation reaches (so the culling code runs with the whole warp).
-/// Deferred attribute shading further needs: at most 32 vertices; every
+/// triangles, gl_Position, and one OpReturn that every invocation reaches
+/// (so the culling code runs with the whole warp). A workgroup of up to
+/// 128 invocations is one warp on this hardware (logical subgroups,
+/// `crate::logical_subgroups`): its culling code runs once, after every
+/// logical subgroup has written its outputs, and tests and compacts all
+/// primitives and vertices of the workgroup, 32 per block, exactly as for
+/// a one-warp workgroup; no exchange between warps is needed.
+/// Deferred attribute shading further needs: at most 32 invocations and
+/// 32 vertices; every
 /// per-vertex output written by the invocation whose local index is the
 /// vertex (`out[gl_LocalInvocationIndex] = ...`); no memory writes other
 /// than outputs and function variables, no atomics, no subgroup
@@ -124,16 +130,6 @@ pub fn plan(sh: &Shader, vertex_attrs: &[u16]) -> Result<CullPlan, BackendError>
     if mesh.topology != MeshTopology::Triangles {
         return Err(refuse(
             "points or lines (only triangles are culled)",
-            "OpExecutionMode",
-            None,
-        ));
-    }
-    if sh.invocations() > crate::isbe_layout::BLOCK_ELEMS {
-        return Err(refuse(
-            format!(
-                "a workgroup of {} invocations (at most 32)",
-                sh.invocations()
-            ),
             "OpExecutionMode",
             None,
         ));
@@ -182,7 +178,11 @@ pub fn plan(sh: &Shader, vertex_attrs: &[u16]) -> Result<CullPlan, BackendError>
 }
 
 fn deferrable(sh: &Shader, max_vertices: u32) -> Result<bool, BackendError> {
-    if max_vertices > crate::isbe_layout::BLOCK_ELEMS {
+    // Part two plays one invocation per lane: a workgroup over 32
+    // invocations (logical subgroups) takes the epilogue.
+    if max_vertices > crate::isbe_layout::BLOCK_ELEMS
+        || sh.invocations() > crate::isbe_layout::BLOCK_ELEMS
+    {
         return Ok(false);
     }
     let defs: FxHashMap<Value, &InstData> = sh

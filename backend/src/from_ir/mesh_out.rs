@@ -345,15 +345,6 @@ pub fn written_outputs(sh: &Shader) -> Result<WrittenOutputs, BackendError> {
             OutputTarget::Indices { .. } => {}
         }
     }
-    // The mask this project writes for CullPrimitiveEXT says "viewport 0"
-    // for a kept primitive; with ViewportIndex the mask would have to be
-    // 1 << index, which needs the value shadowed until the end (NVK).
-    if let (true, Some(id)) = (w.cull, w.viewport_index) {
-        return Err(unsupported(
-            "CullPrimitiveEXT together with ViewportIndex (one VIEWPORT_MASK for both)",
-            id,
-        ));
-    }
     for list in [&mut w.vertex, &mut w.primitive] {
         list.sort_unstable();
         list.dedup();
@@ -391,9 +382,22 @@ impl Isel<'_> {
                         spirv_id,
                     });
                 };
+                // A kept primitive's mask names its viewport: 1 (viewport
+                // 0), or with ViewportIndex written too, 1 << the index
+                // the primitive holds (`viewport_bit`).
+                let kept = if self.cull_and_viewport {
+                    let vi = self.load_attr(prim, &[addr::VIEWPORT_INDEX], true, spirv_id)?[0];
+                    self.viewport_bit(vi)
+                } else {
+                    Comp::Const(1)
+                };
                 let mask = match *c {
-                    Comp::Bool(b) => Comp::Const(u32::from(!b)),
-                    other => self.select(other, Src::ZERO, Src::imm(1)),
+                    Comp::Bool(true) => Comp::Const(0),
+                    Comp::Bool(false) => kept,
+                    other => {
+                        let kept = self.src_of(kept);
+                        self.select(other, Src::ZERO, kept)
+                    }
                 };
                 self.store_attr(
                     prim,
@@ -408,7 +412,28 @@ impl Isel<'_> {
                 elem,
                 addrs,
                 per_primitive,
-            } => self.store_attr(elem, &addrs, comps, per_primitive, spirv_id, PredSrc::TRUE)?,
+            } => {
+                self.store_attr(elem, &addrs, comps, per_primitive, spirv_id, PredSrc::TRUE)?;
+                let viewport = addrs.iter().position(|&a| a == addr::VIEWPORT_INDEX);
+                if let (true, Some(k)) = (self.cull_and_viewport, viewport) {
+                    // The primitive keeps its culled state (mask 0) or
+                    // moves its mask to the new viewport.
+                    let mask = self.load_attr(elem, &[addr::VIEWPORT_MASK], true, spirv_id)?[0];
+                    let mask = self.src_of(mask);
+                    let culled = self.int_cmp(IntCmp::Eq, false, mask, Src::ZERO);
+                    let kept = self.viewport_bit(comps[k]);
+                    let kept = self.src_of(kept);
+                    let mask = self.select(culled, Src::ZERO, kept);
+                    self.store_attr(
+                        elem,
+                        &[addr::VIEWPORT_MASK],
+                        &[mask],
+                        true,
+                        spirv_id,
+                        PredSrc::TRUE,
+                    )?;
+                }
+            }
             OutputTarget::Select {
                 elem,
                 choices,
@@ -667,6 +692,30 @@ impl Isel<'_> {
 }
 
 impl Isel<'_> {
+    /// The VIEWPORT_MASK of a kept primitive in viewport `vi`: `1 << vi`
+    /// (indices taken modulo 16, the viewports there are), so that
+    /// CullPrimitiveEXT and ViewportIndex can share the word (culled is 0).
+    fn viewport_bit(&mut self, vi: Comp) -> Comp {
+        if let Comp::Const(v) = vi {
+            return Comp::Const(1 << (v & 15));
+        }
+        let v = self.src_of(vi);
+        let v = self.alu(Op::Lop3(OpLop3 {
+            dst: Dst::None,
+            srcs: [v, Src::imm(15), Src::ZERO],
+            lut: OpLop3::A & OpLop3::B,
+        }));
+        let v = self.src_of(v);
+        let one = Src::reg(Reg::Virt(self.const_reg(1)));
+        self.alu(Op::Shf(OpShf {
+            dst: Dst::None,
+            srcs: [one, v, Src::ZERO],
+            right: false,
+            wrap: false,
+            high: false,
+        }))
+    }
+
     /// Sets every primitive's VIEWPORT_MASK to 1 (kept, viewport 0) at the
     /// top of a shader that writes CullPrimitiveEXT, so that a primitive
     /// never culled stays visible (the API's default) whatever path the

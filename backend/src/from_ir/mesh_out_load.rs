@@ -118,7 +118,7 @@ impl Isel<'_> {
     }
 
     /// Reads attribute components `addrs` of vertex (or primitive) `elem`.
-    fn load_attr(
+    pub(super) fn load_attr(
         &mut self,
         elem: Step,
         addrs: &[u16],

@@ -162,6 +162,9 @@ pub(crate) struct Isel<'a> {
     region_exit: Option<returns::RegionExit>,
     /// In-shader culling (`mesh_cull`), when compiled in.
     cull: Option<mesh_cull::CullState>,
+    /// The mesh shader writes both CullPrimitiveEXT and ViewportIndex,
+    /// which share VIEWPORT_MASK (`mesh_out::store_output`).
+    cull_and_viewport: bool,
 }
 
 pub fn select(
@@ -188,7 +191,11 @@ pub fn select(
         Stage::Task => task_out::payload_bytes(sh) + crate::isbe_layout::task::PAYLOAD,
         _ => primitive_layout.base + primitive_layout.size(),
     };
-    let divergence = crate::uniformity::Divergence::analyse(sh);
+    let wide = crate::logical_subgroups::plan(sh)?;
+    let divergence = match &wide {
+        Some(plan) => crate::uniformity::Divergence::analyse_assuming(sh, &plan.voted),
+        None => crate::uniformity::Divergence::analyse(sh),
+    };
     let mut isel = Isel {
         shared: shared::SharedLayout::new(sh, shared_after),
         divergence,
@@ -226,17 +233,17 @@ pub fn select(
         region_exit: None,
         mem: memory::MemPlan::new(sh)?,
         cull: None,
+        cull_and_viewport: written.cull && written.viewport_index.is_some(),
     };
     let cull_plan = if shader_cull {
         Some(mesh_cull::plan(sh, &written.vertex)?)
     } else {
         None
     };
-    let wide = crate::logical_subgroups::plan(sh)?;
     isel.plan_barriers(wide.as_ref())?;
     if let Some(plan) = wide {
         isel.copies = plan.copies;
-        isel.select_wide(&plan, written.cull)?;
+        isel.select_wide(&plan, written.cull, cull_plan)?;
     } else {
         for &b in &sh.layout {
             let mb = isel.f.new_block();

@@ -198,11 +198,6 @@ impl Isel<'_> {
         args: &[Value],
         inst: &InstData,
     ) -> Result<Vec<Comp>, BackendError> {
-        // Reductions and scans combine 32-bit words; 64-bit ones would
-        // need carries between them (wide_int.rs).
-        if matches!(op, SubgroupOp::Arithmetic(..)) && args.iter().any(|&a| self.wide_int(a)) {
-            return Err(self.unsupported(format!("64-bit subgroup {op:?}"), inst));
-        }
         let mut vals = Vec::with_capacity(args.len());
         for &a in args {
             vals.push(self.value(a)?.clone());

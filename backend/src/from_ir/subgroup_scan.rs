@@ -1,6 +1,7 @@
 //! OpGroupNonUniform arithmetic: reductions, inclusive and exclusive
 //! scans and clustered reductions of add, multiply, min, max and the
-//! bitwise and logical ops, on 32-bit integers, floats and booleans.
+//! bitwise and logical ops, on 32-bit integers, floats and booleans, and
+//! on 64-bit integers, doubles and halves.
 //!
 //! - Integer add/min/max/and/or/xor reductions of the whole subgroup are
 //!   one `REDUX` where the target has it (SM80 on; PTX's redux.sync needs
@@ -22,6 +23,14 @@
 //!   those below or at it for a scan, its own cluster for a clustered
 //!   reduction). The branch between the two is uniform over the executing
 //!   lanes (it tests their ballot), so it needs no convergence barrier.
+//! - 64-bit integers, doubles and halves ([`Width`]) always take the loop:
+//!   each round shuffles every word of the chosen lane's element and
+//!   combines whole elements (IADD3 with carry, the 64-bit multiply,
+//!   64-bit compares and SELs, DADD/DMUL, the doubles' minNum/maxNum; a
+//!   half widened to f32, combined and rounded back to f16 each step, as
+//!   f16 arithmetic is elsewhere). One loop of at most 32 rounds rather
+//!   than a ladder per word: the project's choice of less code over speed
+//!   for these rarer types.
 
 use super::subgroup_ops::WHOLE_WARP;
 use super::{Comp, Isel};
@@ -31,7 +40,7 @@ use crate::isa::{
     OpISetP, OpLop3, OpRedux, OpShfl, PredCombine, PredSrc, ReduxOp, Reg, RegFile, Round, ShflMode,
     SpecialReg, Src, Target,
 };
-use spvsass_frontend::ir::{GroupOperation, InstData, ReduceOp, Scalar, Type, Value};
+use spvsass_frontend::ir::{CmpOp, GroupOperation, InstData, ReduceOp, Scalar, Type, Value};
 
 /// The combining operation on 32-bit words.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -96,7 +105,134 @@ impl Combine {
     }
 }
 
+/// The element a subgroup operation combines.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Width {
+    /// A 32-bit integer, float or boolean: one word.
+    Word,
+    /// An f16 in the low half of a word.
+    Half,
+    /// A 64-bit integer: two words, low first.
+    Long,
+    /// A double: two words, low first.
+    Double,
+}
+
+impl Width {
+    fn words(self) -> usize {
+        match self {
+            Width::Word | Width::Half => 1,
+            Width::Long | Width::Double => 2,
+        }
+    }
+
+    /// The identity SPIR-V gives `op` on this element, as its words.
+    fn identity(self, op: Combine) -> Vec<u32> {
+        match self {
+            Width::Word => vec![op.identity()],
+            Width::Half => vec![match op {
+                Combine::FMul => 0x3c00,
+                Combine::FMin => 0x7c00,
+                Combine::FMax => 0xfc00,
+                Combine::IAdd
+                | Combine::IMul
+                | Combine::FAdd
+                | Combine::IMin { .. }
+                | Combine::IMax { .. }
+                | Combine::And
+                | Combine::Or
+                | Combine::Xor => 0,
+            }],
+            Width::Long | Width::Double => {
+                let v: u64 = match op {
+                    Combine::IAdd
+                    | Combine::Or
+                    | Combine::Xor
+                    | Combine::FAdd
+                    | Combine::IMax { signed: false } => 0,
+                    Combine::IMul => 1,
+                    Combine::FMul => 1.0f64.to_bits(),
+                    Combine::IMin { signed: true } => i64::MAX as u64,
+                    Combine::IMin { signed: false } | Combine::And => u64::MAX,
+                    Combine::IMax { signed: true } => i64::MIN as u64,
+                    Combine::FMin => f64::INFINITY.to_bits(),
+                    Combine::FMax => f64::NEG_INFINITY.to_bits(),
+                };
+                vec![v as u32, (v >> 32) as u32]
+            }
+        }
+    }
+}
+
 impl Isel<'_> {
+    /// `a op b` on whole elements of `width` (words low first).
+    fn combine_elem(
+        &mut self,
+        op: Combine,
+        width: Width,
+        a: &[Src],
+        b: &[Src],
+        inst: &InstData,
+    ) -> Result<Vec<Src>, BackendError> {
+        let pair = |isel: &Self, x: &[Src]| [isel.comp_of(x[0]), isel.comp_of(x[1])];
+        let comps: Vec<Comp> = match (width, op) {
+            (Width::Word, _) => return Ok(vec![self.combine(op, a[0], b[0])]),
+            (Width::Half, Combine::FAdd | Combine::FMul | Combine::FMin | Combine::FMax) => {
+                let x = self.convert_f16_f32(self.comp_of(a[0]));
+                let y = self.convert_f16_f32(self.comp_of(b[0]));
+                let (x, y) = (self.word_reg(x), self.word_reg(y));
+                let r = self.combine(op, x, y);
+                let h = self.round_f16(self.comp_of(r));
+                vec![h]
+            }
+            (Width::Long, Combine::IAdd) => {
+                let (x, y) = (pair(self, a), pair(self, b));
+                self.add64(x, y, false).to_vec()
+            }
+            (Width::Long, Combine::IMul) => {
+                let (x, y) = (pair(self, a), pair(self, b));
+                self.mul64(x, y).to_vec()
+            }
+            (Width::Long, Combine::And | Combine::Or | Combine::Xor) => {
+                let lo = self.combine(op, a[0], b[0]);
+                let hi = self.combine(op, a[1], b[1]);
+                return Ok(vec![lo, hi]);
+            }
+            (Width::Long, Combine::IMin { signed } | Combine::IMax { signed }) => {
+                let (x, y) = (pair(self, a), pair(self, b));
+                let cmp = match (matches!(op, Combine::IMin { .. }), signed) {
+                    (true, true) => CmpOp::SLt,
+                    (true, false) => CmpOp::ULt,
+                    (false, true) => CmpOp::SGt,
+                    (false, false) => CmpOp::UGt,
+                };
+                let take_a = self.wide_compare(cmp, &x, &y, inst)?[0];
+                self.dselect(take_a, x, y).to_vec()
+            }
+            (Width::Double, Combine::FAdd | Combine::FMul) => {
+                let kind = if op == Combine::FAdd {
+                    FloatArith::Add
+                } else {
+                    FloatArith::Mul
+                };
+                let (x, y) = (pair(self, a), pair(self, b));
+                let zero = [Comp::Const(0); 2];
+                self.darith(kind, [x, y, zero], false, Round::Rn).to_vec()
+            }
+            (Width::Double, Combine::FMin | Combine::FMax) => {
+                let (x, y) = (pair(self, a), pair(self, b));
+                self.dminmax(op == Combine::FMax, x, y).to_vec()
+            }
+            (Width::Half | Width::Long | Width::Double, _) => {
+                return Err(self.unsupported(
+                    "a subgroup operation that does not fit its operand type",
+                    inst,
+                ));
+            }
+        };
+        Ok(comps.into_iter().map(|c| self.word_reg(c)).collect())
+    }
+
     /// `a op b`; `a` a register.
     fn combine(&mut self, op: Combine, a: Src, b: Src) -> Src {
         let farith = |kind| {
@@ -222,27 +358,37 @@ impl Isel<'_> {
     }
 
     /// The loop over the executing lanes (module comment); `head` holds
-    /// it, leaving through `exit`. Returns the combined values.
+    /// it, leaving through `exit`. `elems` are the operand's elements, each
+    /// its words. Returns the combined words, element by element.
+    #[allow(clippy::too_many_arguments)]
     fn lane_loop(
         &mut self,
         op: Combine,
+        width: Width,
         group: GroupOperation,
         cluster: u32,
-        xs: &[Src],
+        elems: &[Vec<Src>],
         active: Src,
         [head, latch, exit]: [usize; 3],
-    ) -> Vec<u32> {
+        inst: &InstData,
+    ) -> Result<Vec<u32>, BackendError> {
+        let identity = width.identity(op);
         let mut init = Vec::new();
-        for _ in xs {
-            init.push(self.materialize(Comp::Const(op.identity())));
+        for _ in elems {
+            for &w in &identity {
+                init.push(self.materialize(Comp::Const(w)));
+            }
         }
         let rem0 = self.materialize(self.comp_of(active));
         init.push(rem0);
         self.bra_to(head, init);
         self.cur = head;
-        let accs: Vec<u32> = xs.iter().map(|_| self.f.new_vreg(RegFile::Gpr)).collect();
+        let accs: Vec<Vec<u32>> = elems
+            .iter()
+            .map(|e| e.iter().map(|_| self.f.new_vreg(RegFile::Gpr)).collect())
+            .collect();
         let rem = self.f.new_vreg(RegFile::Gpr);
-        let mut params = accs.clone();
+        let mut params: Vec<u32> = accs.iter().flatten().copied().collect();
         params.push(rem);
         self.f.blocks[head].params = params;
         let rem_src = Src::reg(Reg::Virt(rem));
@@ -274,15 +420,20 @@ impl Isel<'_> {
             }
         };
         let mut next = Vec::new();
-        for (&x, &acc) in xs.iter().zip(&accs) {
-            let acc = Src::reg(Reg::Virt(acc));
-            let v = self.shfl(ShflMode::Idx, x, j, WHOLE_WARP);
-            let c = self.combine(op, acc, v);
-            let c = match counts {
-                Some(p) => self.sel(p, c, acc),
-                None => c,
-            };
-            next.push(self.materialize(self.comp_of(c)));
+        for (x, acc) in elems.iter().zip(&accs) {
+            let acc: Vec<Src> = acc.iter().map(|&r| Src::reg(Reg::Virt(r))).collect();
+            let v: Vec<Src> = x
+                .iter()
+                .map(|&w| self.shfl(ShflMode::Idx, w, j, WHOLE_WARP))
+                .collect();
+            let c = self.combine_elem(op, width, &acc, &v, inst)?;
+            for (&c, &a) in c.iter().zip(&acc) {
+                let c = match counts {
+                    Some(p) => self.sel(p, c, a),
+                    None => c,
+                };
+                next.push(self.materialize(self.comp_of(c)));
+            }
         }
         let less = self.alu(Op::IAdd3(OpIAdd3 {
             dst: Dst::None,
@@ -309,7 +460,25 @@ impl Isel<'_> {
         back.push(self.materialize(rest));
         self.bra_to(head, back);
         self.cur = exit;
-        next
+        Ok(next)
+    }
+
+    /// The loop alone, for 64-bit and 16-bit elements: its results are
+    /// the exit block's values, where selection goes on.
+    fn loop_only(
+        &mut self,
+        op: Combine,
+        width: Width,
+        group: GroupOperation,
+        cluster: u32,
+        elems: &[Vec<Src>],
+        inst: &InstData,
+    ) -> Result<Vec<Src>, BackendError> {
+        let active = self.ballot(PredSrc::TRUE);
+        let blocks: [usize; 3] = std::array::from_fn(|_| self.f.new_block());
+        self.split_off.entry(self.cur).or_default().extend(blocks);
+        let out = self.lane_loop(op, width, group, cluster, elems, active, blocks, inst)?;
+        Ok(out.into_iter().map(|r| Src::reg(Reg::Virt(r))).collect())
     }
 
     fn bra_to(&mut self, to: usize, args: Vec<u32>) {
@@ -329,24 +498,27 @@ impl Isel<'_> {
         comps: &[Comp],
         inst: &InstData,
     ) -> Result<Vec<Comp>, BackendError> {
-        let wide = match self.sh.value_type(v) {
-            Type::Scalar(s) | Type::Vector { scalar: s, .. } => s.size() > 4,
-            _ => true,
+        let width = match self.sh.value_type(v) {
+            Type::Scalar(s) | Type::Vector { scalar: s, .. } => match s {
+                Scalar::Float { bits: 16 } => Some(Width::Half),
+                Scalar::Float { bits: 64 } => Some(Width::Double),
+                Scalar::Int { bits: 64, .. } => Some(Width::Long),
+                Scalar::Int { bits: 8 | 16, .. } => None,
+                _ if s.size() == 4 || *s == Scalar::Bool => Some(Width::Word),
+                _ => None,
+            },
+            _ => None,
         };
-        if wide
-            || matches!(
-                self.sh.value_type(v),
-                Type::Scalar(Scalar::Int { bits: 8 | 16, .. })
-            )
-        {
+        let Some(width) = width else {
             return Err(self.unsupported(
                 format!(
-                    "subgroup arithmetic on {} (32-bit scalars and vectors only)",
+                    "subgroup arithmetic on {} (32- and 64-bit integers, floats of 16, 32 \
+                     and 64 bits and booleans only)",
                     self.sh.type_name(self.sh.values[v].ty)
                 ),
                 inst,
             ));
-        }
+        };
         let op = Combine::of(rop);
         let boolean = matches!(
             rop,
@@ -363,6 +535,11 @@ impl Isel<'_> {
             return Ok(comps.to_vec());
         }
         let xs: Vec<Src> = comps.iter().map(|&c| self.word_reg(c)).collect();
+        if width != Width::Word {
+            let elems: Vec<Vec<Src>> = xs.chunks(width.words()).map(<[Src]>::to_vec).collect();
+            let words = self.loop_only(op, width, group, cluster, &elems, inst)?;
+            return Ok(words.into_iter().map(|w| self.comp_of(w)).collect());
+        }
         let words: Vec<Src> = match op.redux() {
             Some((rop, signed))
                 if group == GroupOperation::Reduce
@@ -382,7 +559,7 @@ impl Isel<'_> {
                     })
                     .collect()
             }
-            _ => self.ladder_or_loop(op, group, cluster, &xs),
+            _ => self.ladder_or_loop(op, group, cluster, &xs, inst)?,
         };
         Ok(words
             .into_iter()
@@ -404,7 +581,8 @@ impl Isel<'_> {
         group: GroupOperation,
         cluster: u32,
         xs: &[Src],
-    ) -> Vec<Src> {
+        inst: &InstData,
+    ) -> Result<Vec<Src>, BackendError> {
         let active = self.ballot(PredSrc::TRUE);
         let full = self.alu(Op::ISetP(OpISetP {
             dst: Dst::None,
@@ -435,14 +613,24 @@ impl Isel<'_> {
         }
         self.bra_to(join, fast_out);
         self.cur = slow;
-        let slow_out = self.lane_loop(op, group, cluster, xs, active, [head, latch, exit]);
+        let elems: Vec<Vec<Src>> = xs.iter().map(|&x| vec![x]).collect();
+        let slow_out = self.lane_loop(
+            op,
+            Width::Word,
+            group,
+            cluster,
+            &elems,
+            active,
+            [head, latch, exit],
+            inst,
+        )?;
         self.bra_to(join, slow_out);
         self.cur = join;
         let results: Vec<u32> = xs.iter().map(|_| self.f.new_vreg(RegFile::Gpr)).collect();
         self.f.blocks[join].params = results.clone();
-        results
+        Ok(results
             .into_iter()
             .map(|r| Src::reg(Reg::Virt(r)))
-            .collect()
+            .collect())
     }
 }

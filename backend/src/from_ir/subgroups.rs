@@ -13,8 +13,8 @@
 use super::{Comp, Isel, returns::RegionExit};
 use crate::error::BackendError;
 use crate::isa::{
-    Dst, Instr, IntCmp, Op, OpBra, OpBssy, OpBsync, OpIAdd3, OpISetP, OpPLop3, PredCombine,
-    PredSrc, Reg, RegFile, Src, Target,
+    Dst, Instr, IntCmp, Op, OpBra, OpBssy, OpBsync, OpIAdd3, OpISetP, OpPLop3, OpVote, PredCombine,
+    PredSrc, Reg, RegFile, Src, Target, VoteMode,
 };
 use crate::logical_subgroups::{Plan, WARP_LANES, is_boundary};
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -46,7 +46,15 @@ impl<'a> Isel<'a> {
     }
 
     /// Selects the whole shader as `plan` says.
-    pub(super) fn select_wide(&mut self, plan: &Plan, cull: bool) -> Result<(), BackendError> {
+    /// `cull`: the shader writes CullPrimitiveEXT; `shader_cull`: in-shader
+    /// culling is compiled in (`mesh_cull`: its code runs once, at the
+    /// spine's OpReturn, for every logical subgroup's outputs).
+    pub(super) fn select_wide(
+        &mut self,
+        plan: &Plan,
+        cull: bool,
+        shader_cull: Option<super::mesh_cull::CullPlan>,
+    ) -> Result<(), BackendError> {
         let k = plan.copies as usize;
         let sh = self.sh;
         // MIR blocks, in layout order (the entry block first).
@@ -73,6 +81,9 @@ impl<'a> Isel<'a> {
             } else {
                 li += 1;
             }
+        }
+        if let Some(p) = shader_cull {
+            self.begin_cull(p);
         }
         self.cur = spine[&sh.entry_block()];
         let rest = sh.invocations() % WARP_LANES;
@@ -122,7 +133,7 @@ impl<'a> Isel<'a> {
         while li < sh.layout.len() {
             let b = sh.layout[li];
             let Some(&merge) = plan.regions.get(&b) else {
-                self.spine_block(b, &spine, &mut copies, true)?;
+                self.spine_block(b, plan, &spine, &mut copies, true)?;
                 li += 1;
                 continue;
             };
@@ -132,7 +143,7 @@ impl<'a> Isel<'a> {
                 .take_while(|x| plan.region_of.get(x) == Some(&b))
                 .count();
         }
-        Ok(())
+        self.finish_cull()
     }
 
     /// Parameters of `b` for every copy, as one MIR parameter list.
@@ -186,6 +197,7 @@ impl<'a> Isel<'a> {
     fn spine_block(
         &mut self,
         b: ir::Block,
+        plan: &Plan,
         spine: &FxHashMap<ir::Block, usize>,
         copies: &mut [CopyState],
         with_terminator: bool,
@@ -235,25 +247,110 @@ impl<'a> Isel<'a> {
                     cond,
                     then_dest,
                     else_dest,
-                } => self.spine_branch(*cond, then_dest, else_dest, inst, spine, copies)?,
+                } => {
+                    let cond = if plan.voted.contains(&b) {
+                        self.workgroup_vote(*cond, copies)?
+                    } else {
+                        self.value_comp(*cond)?
+                    };
+                    self.spine_branch(cond, then_dest, else_dest, inst, spine, copies)?
+                }
                 _ => unreachable!("selected once: boundaries and terminators"),
             }
         }
         self.copies_run(b, &run, copies)
     }
 
-    /// A uniform branch: copy 0's condition decides for every copy, and no
-    /// convergence barrier is needed.
-    fn spine_branch(
+    /// The condition of a voted spine branch (`Plan::voted`), evaluated
+    /// once for the workgroup: true when any invocation still running, of
+    /// any copy, has it true. For a dynamically uniform condition, which
+    /// Vulkan requires around barriers and SetMeshOutputsEXT /
+    /// EmitMeshTasksEXT, that is every invocation's value; for any other it
+    /// still sends the whole warp one way, so the spine never diverges.
+    /// Copy `i` contributes `cond_i & !returned_i` (lanes that returned, or
+    /// that are no invocations, hold stale values), ORed over the copies
+    /// with PLOP3, then one `VOTE.ANY` over the warp: k PLOP3s and a VOTE.
+    fn workgroup_vote(
         &mut self,
         cond: Value,
+        copies: &mut [CopyState],
+    ) -> Result<Comp, BackendError> {
+        let mut any: Option<PredSrc> = None;
+        for i in 0..copies.len() {
+            self.enter_copy(copies, i);
+            let c = self.value_comp(cond)?;
+            let returned = self.returned.get(i).copied().unwrap_or(Comp::Bool(false));
+            let c = match c {
+                Comp::Bool(false) => continue,
+                Comp::Bool(true) => PredSrc::TRUE,
+                Comp::Pred(p) => PredSrc::reg(Reg::Virt(p)),
+                _ => {
+                    return Err(BackendError::Invalid {
+                        what: "a branch on a non-boolean".into(),
+                        spirv_id: None,
+                    });
+                }
+            };
+            let running = match returned {
+                Comp::Bool(true) => continue,
+                Comp::Pred(r) => Some(PredSrc {
+                    reg: Some(Reg::Virt(r)),
+                    neg: true,
+                }),
+                _ => None,
+            };
+            // The term c & running, ORed into `any` (PLOP3 LUT over
+            // a = 0xf0, b = 0xcc, c = 0xaa).
+            let term = match (running, any) {
+                (None, None) => c,
+                (Some(run), None) => self.plop3([c, run, PredSrc::TRUE], 0xc0),
+                (None, Some(acc)) => self.plop3([c, acc, PredSrc::TRUE], 0xfc),
+                (Some(run), Some(acc)) => self.plop3([c, run, acc], 0xea),
+            };
+            if term.is_true() {
+                // A copy whose every lane runs has it true: taken.
+                self.enter_copy(copies, 0);
+                return Ok(Comp::Bool(true));
+            }
+            any = Some(term);
+        }
+        self.enter_copy(copies, 0);
+        let Some(any) = any else {
+            return Ok(Comp::Bool(false));
+        };
+        let p = self.f.new_vreg(RegFile::Pred);
+        self.emit(Instr::new(Op::Vote(OpVote {
+            dst: Dst::None,
+            pdst: Dst::Reg(Reg::Virt(p)),
+            src: any,
+            mode: VoteMode::Any,
+        })));
+        Ok(Comp::Pred(p))
+    }
+
+    /// A predicate register holding `lut` over three predicates.
+    fn plop3(&mut self, srcs: [PredSrc; 3], lut: u8) -> PredSrc {
+        let p = self.f.new_vreg(RegFile::Pred);
+        self.emit(Instr::new(Op::PLop3(OpPLop3 {
+            dst: Dst::Reg(Reg::Virt(p)),
+            srcs,
+            lut,
+        })));
+        PredSrc::reg(Reg::Virt(p))
+    }
+
+    /// A uniform branch (a proven-uniform condition is copy 0's; a voted
+    /// one the workgroup's): no convergence barrier is needed.
+    fn spine_branch(
+        &mut self,
+        cond: Comp,
         then_dest: &BlockCall,
         else_dest: &BlockCall,
         inst: &InstData,
         spine: &FxHashMap<ir::Block, usize>,
         copies: &mut [CopyState],
     ) -> Result<(), BackendError> {
-        let guard = match self.value_comp(cond)? {
+        let guard = match cond {
             Comp::Bool(true) => {
                 let args = self.spine_args(then_dest, copies)?;
                 self.bra(spine[&then_dest.block], args);
@@ -320,7 +417,7 @@ impl<'a> Isel<'a> {
         // then the branch alone.
         let selection = plan.selections.contains(&header);
         if selection {
-            self.spine_block(header, spine, copies, false)?;
+            self.spine_block(header, plan, spine, copies, false)?;
         } else {
             self.cur = spine[&header];
             self.spine_params(header, copies)?;

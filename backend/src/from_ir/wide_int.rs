@@ -34,7 +34,7 @@ fn pair(lo: Comp, hi: Comp) -> Option<u64> {
 
 impl Isel<'_> {
     /// `a + b` (or `a - b`) on one 64-bit pair.
-    fn add64(&mut self, a: [Comp; 2], b: [Comp; 2], sub: bool) -> [Comp; 2] {
+    pub(super) fn add64(&mut self, a: [Comp; 2], b: [Comp; 2], sub: bool) -> [Comp; 2] {
         if let (Some(x), Some(y)) = (pair(a[0], a[1]), pair(b[0], b[1])) {
             let v = if sub {
                 x.wrapping_sub(y)
@@ -77,7 +77,7 @@ impl Isel<'_> {
 
     /// The low 64 bits of `a * b`: the low words' full product (IMAD and
     /// IMAD.HI.U32) plus the two cross products into the high word.
-    fn mul64(&mut self, a: [Comp; 2], b: [Comp; 2]) -> [Comp; 2] {
+    pub(super) fn mul64(&mut self, a: [Comp; 2], b: [Comp; 2]) -> [Comp; 2] {
         let imad = |x: Src, y: Src, c: Src, hi: bool| {
             if hi {
                 Op::IMadWide(OpIMadWide {

@@ -17,7 +17,7 @@ use super::Loader;
 use rspirv::binary::{Consumer, ParseAction};
 use rspirv::dr::{self, Operand};
 use rspirv::grammar::{self, OperandKind, OperandQuantifier};
-use spirv::{Decoration, ExecutionMode, LoopControl, MemoryAccess, Op};
+use spirv::{Decoration, ExecutionMode, ImageOperands, LoopControl, MemoryAccess, Op};
 use std::sync::OnceLock;
 
 type Grammar = &'static grammar::Instruction<'static>;
@@ -246,6 +246,40 @@ fn operand(
             }
             Operand::LiteralBit32(rest.next()?)
         }
+        // Image types and image instructions: read here so that a module
+        // using them still gets this reader's OpSpecConstantOp handling
+        // (rspirv's parser refuses a VectorShuffle there).
+        OperandKind::Dim => enumerant!(Dim, from_u32),
+        OperandKind::ImageFormat => enumerant!(ImageFormat, from_u32),
+        OperandKind::AccessQualifier => enumerant!(AccessQualifier, from_u32),
+        OperandKind::ImageOperands => {
+            let image = ImageOperands::from_bits(rest.next()?)?;
+            // Scoped texel availability takes IdScope parameters: left to
+            // rspirv.
+            if image
+                .intersects(ImageOperands::MAKE_TEXEL_AVAILABLE | ImageOperands::MAKE_TEXEL_VISIBLE)
+            {
+                return None;
+            }
+            inst.operands.push(Operand::ImageOperands(image));
+            // One id per operand that takes one, two for Grad, in bit
+            // order, as rspirv decodes them.
+            let with_id = ImageOperands::BIAS
+                | ImageOperands::LOD
+                | ImageOperands::GRAD
+                | ImageOperands::CONST_OFFSET
+                | ImageOperands::OFFSET
+                | ImageOperands::CONST_OFFSETS
+                | ImageOperands::SAMPLE
+                | ImageOperands::MIN_LOD
+                | ImageOperands::OFFSETS;
+            let ids = (image & with_id).bits().count_ones()
+                + u32::from(image.contains(ImageOperands::GRAD));
+            for _ in 0..ids {
+                inst.operands.push(Operand::IdRef(rest.next()?));
+            }
+            return Some(());
+        }
         OperandKind::Decoration => {
             let decoration = Decoration::from_u32(rest.next()?)?;
             inst.operands.push(Operand::Decoration(decoration));
@@ -411,6 +445,8 @@ mod tests {
         buffer_device_address: "buffer_device_address.comp.spv",
         subgroup_vote_shuffle: "subgroup_vote_shuffle.comp.spv",
         s_compact: "s_compact.task.spv",
+        // Image types and image operands (Lod, Grad, ConstOffset, Sample).
+        d_reader_images: "d_reader_images.comp.spv",
     }
 
     /// Corrupted modules: wherever the reader accepts one, rspirv's parser

@@ -71,6 +71,11 @@ fn accepted(cap: C) -> bool {
             | C::SubgroupBallotKHR
             // Declared for `sample` interpolation on mesh outputs.
             | C::SampleRateShading
+            // Workgroup blocks with Offset layouts, aliasing one another
+            // (compute; backend from_ir/memory.rs).
+            | C::WorkgroupMemoryExplicitLayoutKHR
+            | C::WorkgroupMemoryExplicitLayout8BitAccessKHR
+            | C::WorkgroupMemoryExplicitLayout16BitAccessKHR
     )
 }
 
@@ -101,6 +106,7 @@ const EXTENSIONS: &[&str] = &[
     "SPV_GOOGLE_hlsl_functionality1",
     "SPV_GOOGLE_user_type",
     "SPV_GOOGLE_decorate_string",
+    "SPV_KHR_workgroup_memory_explicit_layout",
 ];
 
 pub(super) fn check_extensions(module: &dr::Module) -> Result<(), FrontendError> {

@@ -173,6 +173,31 @@ fn eval(info: &ModuleInfo, id: u32, depth: u32) -> Option<(ConstType, u64)> {
     Some((ty, ty.mask(bits)))
 }
 
+/// A scalar CompositeExtract of a constant composite (glslang's
+/// `gl_WorkGroupSize.x` with local_size_x_id, used in array lengths):
+/// `operands` are the composite and the literal indices.
+fn extract(info: &ModuleInfo, operands: &[Operand], depth: u32) -> Option<u64> {
+    let Some(&Operand::IdRef(mut id)) = operands.first() else {
+        return None;
+    };
+    for index in &operands[1..] {
+        let Operand::LiteralBit32(index) = index else {
+            return None;
+        };
+        let composite = info.def(id)?;
+        match composite.class.opcode {
+            Op::ConstantComposite | Op::SpecConstantComposite => {
+                let Operand::IdRef(part) = composite.operands.get(*index as usize)? else {
+                    return None;
+                };
+                id = *part;
+            }
+            _ => return None,
+        }
+    }
+    eval(info, id, depth + 1).map(|(_, v)| v)
+}
+
 /// The literal of an OpConstant / OpSpecConstant / Op*True / Op*False.
 fn literal(inst: &Instruction, ty: ConstType) -> Option<u64> {
     match inst.class.opcode {
@@ -191,6 +216,9 @@ fn spec_op(info: &ModuleInfo, inst: &Instruction, ty: ConstType, depth: u32) -> 
     let Some(Operand::LiteralSpecConstantOpInteger(op)) = inst.operands.first() else {
         return None;
     };
+    if *op == Op::CompositeExtract {
+        return extract(info, &inst.operands[1..], depth);
+    }
     let args = inst.operands[1..]
         .iter()
         .map(|o| match o {
