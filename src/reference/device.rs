@@ -44,6 +44,8 @@ pub enum Owned {
     CommandPool(vk::CommandPool),
     QueryPool(vk::QueryPool),
     Fence(vk::Fence),
+    Sampler(vk::Sampler),
+    BufferView(vk::BufferView),
 }
 
 macro_rules! owned_from {
@@ -56,6 +58,8 @@ macro_rules! owned_from {
     )*};
 }
 owned_from!(
+    Sampler(vk::Sampler),
+    BufferView(vk::BufferView),
     Buffer(vk::Buffer),
     Memory(vk::DeviceMemory),
     Image(vk::Image),
@@ -248,6 +252,8 @@ impl Drop for Gpu {
                     Owned::CommandPool(x) => d.destroy_command_pool(x, None),
                     Owned::QueryPool(x) => d.destroy_query_pool(x, None),
                     Owned::Fence(x) => d.destroy_fence(x, None),
+                    Owned::Sampler(x) => d.destroy_sampler(x, None),
+                    Owned::BufferView(x) => d.destroy_buffer_view(x, None),
                 }
             }
             d.destroy_device(None);
