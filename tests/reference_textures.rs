@@ -14,7 +14,7 @@
 use spvsass::backend::isa::{AtomOp, AtomType};
 use spvsass::reference::{self, Capture, ReferenceError, RunDescription};
 use spvsass::sim::texture::host::{Placed, place, read_back};
-use spvsass::sim::texture::{Gather, Lookup, Query, TextureUnit};
+use spvsass::sim::texture::{Gather, Lod, Lookup, Query, TextureUnit};
 use spvsass::sim::{GlobalMemory, Slot};
 use std::path::PathBuf;
 
@@ -120,14 +120,14 @@ fn filtered_lookups_and_fetches() {
     let Some(c) = run("tex_sample") else { return };
     let mut unit = Unit::new("tex_sample");
     let tex = unit.handle(0, 0);
-    let samplers: Vec<u32> = (0..4).map(|e| unit.handle(1, e)).collect();
+    let samplers: Vec<u32> = (0..5).map(|e| unit.handle(1, e)).collect();
     let got = vec4s(words(&c, 2));
     let mut worst = 0f32;
     for i in 0..256u32 {
         let u = ((i % 16) as f32 - 4.0) / 8.0 + 1.0 / 32.0;
         let v = (((i / 16) % 16) as f32 - 4.0) / 8.0 + 3.0 / 64.0;
         let lod = (i % 5) as f32 * 0.3 + 0.05;
-        let at = |k: u32| got[(i * 5 + k) as usize];
+        let at = |k: u32| got[(i * 7 + k) as usize];
         let fetch = unit
             .tu()
             .fetch(tex, [(i % 4) as i32, ((i / 4) % 4) as i32, 0], 0, 0)
@@ -138,7 +138,47 @@ fn filtered_lookups_and_fetches() {
             at(0),
             fetch
         );
-        for (k, &s) in samplers.iter().enumerate() {
+        let grad = Lookup {
+            lod: Lod::Gradient {
+                dx: [(i % 7) as f32 * 0.1, 0.05, 0.0],
+                dy: [0.0, (i % 5) as f32 * 0.07, 0.0],
+            },
+            ..Lookup::new([u, v, 0.0, 0.0], 0.0)
+        };
+        // Vulkan lets ρ along each axis be any value from the larger
+        // derivative to their sum; the texture unit takes the length.
+        // lavapipe's λ lies up to 1/16 below that range (a log2
+        // approximation), so the driver's value must match the texture
+        // unit's at some λ from 1/16 below the range to its top.
+        let want = unit.tu().sample(tex | samplers[0], &grad).unwrap();
+        let (dx, dy) = ([(i % 7) as f32 * 0.4, 0.2], [0.0, (i % 5) as f32 * 0.28]);
+        let lo = dx[0].max(dx[1]).max(dy[0].max(dy[1]));
+        let hi = (dx[0] + dx[1]).max(dy[0] + dy[1]);
+        let (lo, hi) = (lo.log2() - 1.0 / 16.0, hi.log2());
+        let d = (0..=((hi - lo) * 256.0) as u32 + 1)
+            .map(|k| lo + k as f32 / 256.0)
+            .map(|l| {
+                let lookup = Lookup::new([u, v, 0.0, 0.0], l);
+                float_distance(at(5), unit.tu().sample(tex | samplers[0], &lookup).unwrap())
+            })
+            .fold(float_distance(at(5), want), f32::min);
+        worst = worst.max(d);
+        assert!(
+            d <= FILTER_TOLERANCE,
+            "textureGrad {i}: driver {:?}, texture unit {:?}",
+            at(5).map(f32::from_bits),
+            want.map(f32::from_bits)
+        );
+        let want = unit
+            .tu()
+            .sample(tex | samplers[4], &Lookup::new([u, v, 0.0, 0.0], lod))
+            .unwrap();
+        assert!(
+            unorm_eq(at(6), want),
+            "mirror-clamp-to-edge {i}: driver {:?}, texture unit {want:?}",
+            at(6)
+        );
+        for (k, &s) in samplers[..4].iter().enumerate() {
             let want = unit
                 .tu()
                 .sample(tex | s, &Lookup::new([u, v, 0.0, 0.0], lod))
