@@ -14,7 +14,7 @@
 use spvsass::backend::isa::{AtomOp, AtomType};
 use spvsass::reference::{self, Capture, ReferenceError, RunDescription};
 use spvsass::sim::texture::host::{Placed, place, read_back};
-use spvsass::sim::texture::{Gather, Lod, Lookup, Query, TextureUnit};
+use spvsass::sim::texture::{Gather, Lod, Lookup, Query, TextureUnit, cube};
 use spvsass::sim::{GlobalMemory, Slot};
 use std::path::PathBuf;
 
@@ -215,6 +215,7 @@ fn gathers_compares_cubes_arrays_and_volumes() {
     let h: Vec<u32> = (0..5).map(|b| unit.handle(b, 0)).collect();
     let got = vec4s(words(&c, 5));
     let mut worst = 0f32;
+    let mut corners = 0;
     for i in 0..64u32 {
         let uv = [
             (i % 8) as f32 / 8.0 + 1.0 / 32.0,
@@ -268,7 +269,27 @@ fn gathers_compares_cubes_arrays_and_volumes() {
         let cube = tu
             .sample(h[2], &Lookup::new([dir[0], dir[1], dir[2], 0.0], 0.0))
             .unwrap();
-        assert_eq!(at(4), cube, "cube {i}: direction {dir:?}");
+        // Linear and seamless: texels across a face's edge come from the
+        // neighbouring face. Footprints over a face's corner (both
+        // coordinates across) are left out: Vulkan leaves the corner
+        // texel to the implementation.
+        let (_, fs, ft) = cube::face_coords(dir);
+        let across = |c: f32| {
+            let i0 = (c * 2.0 - 0.5).floor();
+            i0 < 0.0 || i0 + 1.0 > 1.0
+        };
+        if across(fs) && across(ft) {
+            corners += 1;
+        } else {
+            let d = float_distance(at(4), cube);
+            worst = worst.max(d);
+            assert!(
+                d <= 1.0 / 256.0,
+                "cube {i}: direction {dir:?}: driver {:?}, texture unit {:?}",
+                at(4).map(f32::from_bits),
+                cube.map(f32::from_bits)
+            );
+        }
         let layer = (i % 4) as f32 - 0.25;
         let arr = tu
             .sample(h[3], &Lookup::new([uv[0], uv[1], layer, 0.0], 0.0))
@@ -290,7 +311,8 @@ fn gathers_compares_cubes_arrays_and_volumes() {
         let levels = tu.query(h[3], Query::Levels).unwrap()[0];
         assert_eq!(at(7), [size[0], size[1], size[2], levels], "sizes {i}");
     }
-    eprintln!("tex_misc: largest filtered difference {worst}");
+    assert!(corners < 32, "{corners} of 64 cube lookups cross a corner");
+    eprintln!("tex_misc: largest filtered difference {worst}; {corners} cube corners left out");
 }
 
 #[test]

@@ -190,18 +190,33 @@ fn cube_faces_are_layers() {
     let bytes = f32s(&[0.0, 1.0, 2.0, 3.0, 4.0, 5.0]);
     let (mut mem, pools, h) = one(image(ImageKind::Combined, s, bytes, Some(linear_clamp())));
     let mut tu = TextureUnit::new(&mut mem, pools);
-    let at = |tu: &mut TextureUnit, d: [f32; 3]| {
+    let at = |tu: &mut TextureUnit, h: u32, d: [f32; 3]| {
         float(
             tu.sample(h, &Lookup::new([d[0], d[1], d[2], 0.0], 0.0))
                 .unwrap(),
         )[0]
     };
-    assert_eq!(at(&mut tu, [-1.0, 0.2, 0.1]), 1.0);
-    assert_eq!(at(&mut tu, [0.0, 3.0, 0.0]), 2.0);
-    assert_eq!(at(&mut tu, [0.1, 0.1, -1.0]), 5.0);
+    // Linear filtering is seamless: towards -X's texel (sc = 0.1,
+    // tc = -0.2: 0.55 and 0.4 texels), the footprint is -X's texel, +Z's
+    // across the right edge (sc = z), +Y's across the top (tc = -y) and,
+    // for the corner, +Z again (direction (-1, 2, 2): ties prefer Z).
+    // Weights: u − 0.5 = 0.05 → 13/256; v − 0.5 = −0.1 → row −1 with 26/256.
+    let want = (243.0 * 26.0 * 2.0 + 13.0 * 26.0 * 4.0 + 243.0 * 230.0 * 1.0 + 13.0 * 230.0 * 4.0)
+        / 65536.0;
+    assert_eq!(at(&mut tu, h, [-1.0, 0.2, 0.1]), want);
     // Fetching treats the faces as layers.
     assert_eq!(float(tu.fetch(h, [0, 0, 3], 0, 0).unwrap())[0], 3.0);
     assert_eq!(tu.query(h, Query::Size { lod: 0 }).unwrap(), [1, 1, 0, 0]);
+    let (mut mem, pools, h) = one(image(
+        ImageKind::Combined,
+        s,
+        f32s(&[0.0, 1.0, 2.0, 3.0, 4.0, 5.0]),
+        Some(SamplerState::default()),
+    ));
+    let mut tu = TextureUnit::new(&mut mem, pools);
+    assert_eq!(at(&mut tu, h, [-1.0, 0.2, 0.1]), 1.0);
+    assert_eq!(at(&mut tu, h, [0.0, 3.0, 0.0]), 2.0);
+    assert_eq!(at(&mut tu, h, [0.1, 0.1, -1.0]), 5.0);
 }
 
 #[test]
