@@ -557,3 +557,64 @@ fn a_dispatch_binds_handles_in_set_memory_and_the_pools() {
         u32s(&[7, 42])
     );
 }
+
+#[test]
+fn png_files_become_rgba8() {
+    let mut file = Vec::new();
+    {
+        let mut e = png::Encoder::new(&mut file, 2, 1);
+        e.set_color(png::ColorType::Rgb);
+        e.set_depth(png::BitDepth::Eight);
+        let mut w = e.write_header().unwrap();
+        w.write_image_data(&[1, 2, 3, 4, 5, 6]).unwrap();
+    }
+    let (w, h, bytes) = super::host::png_rgba8(&file).unwrap();
+    assert_eq!((w, h), (2, 1));
+    // No alpha in the file: opaque.
+    assert_eq!(bytes, [1, 2, 3, 255, 4, 5, 6, 255]);
+    let e = super::host::png_rgba8(&file[..20]).unwrap_err();
+    assert!(
+        e.to_string().starts_with("cannot read the PNG image"),
+        "{e}"
+    );
+}
+
+#[test]
+fn multisampled_texels_and_1d_arrays() {
+    // 2×1 R32UI with 4 samples: texel x, sample s holds 10·x + s.
+    let s = ImageShape {
+        samples: 4,
+        ..shape(Format::R32Uint, ImageDim::D2, [2, 1, 1], 1)
+    };
+    let (mut mem, pools, h) = one(image(
+        ImageKind::Sampled,
+        s,
+        u32s(&[0, 1, 2, 3, 10, 11, 12, 13]),
+        None,
+    ));
+    let mut tu = TextureUnit::new(&mut mem, pools);
+    assert_eq!(tu.fetch(h, [1, 0, 0], 0, 2).unwrap(), [12, 0, 0, 1]);
+    assert_eq!(tu.fetch(h, [1, 0, 0], 0, 4).unwrap(), [0; 4]);
+    assert_eq!(tu.query(h, Query::Samples).unwrap(), [4, 0, 0, 0]);
+    // A 1D array of 2 layers of 2 texels: the layer follows x, and a
+    // sampled lookup rounds it to the nearest (ties to even) and clamps.
+    let s = shape(Format::R32Sfloat, ImageDim::D1Array, [2, 1, 2], 1);
+    let (mut mem, pools, h) = one(image(
+        ImageKind::Combined,
+        s,
+        f32s(&[1.0, 2.0, 3.0, 4.0]),
+        Some(SamplerState::default()),
+    ));
+    let mut tu = TextureUnit::new(&mut mem, pools);
+    assert_eq!(float(tu.fetch(h, [1, 1, 0], 0, 0).unwrap())[0], 4.0);
+    let at = |tu: &mut TextureUnit, u: f32, layer: f32| {
+        float(
+            tu.sample(h, &Lookup::new([u, layer, 0.0, 0.0], 0.0))
+                .unwrap(),
+        )[0]
+    };
+    assert_eq!(at(&mut tu, 0.25, 0.5), 1.0);
+    assert_eq!(at(&mut tu, 0.75, 0.6), 4.0);
+    assert_eq!(at(&mut tu, 0.25, 7.0), 3.0);
+    assert_eq!(tu.query(h, Query::Size { lod: 0 }).unwrap(), [2, 2, 0, 0]);
+}
