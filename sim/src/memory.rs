@@ -233,6 +233,8 @@ pub struct Resources {
     pub shared_bytes: u32,
     /// Local memory per lane, in bytes.
     pub local_bytes: u32,
+    /// The texture header and sampler pools (docs/TEXTURES.md).
+    pub textures: crate::texture::TexturePools,
 }
 
 /// The memories one workgroup owns while it runs.
