@@ -405,6 +405,14 @@ corpus! {
         |s| s.workgroup_size == [64, 1, 1] && has_global(s, StorageClass::Private);
     w_divergent_barrier_mesh: "w_divergent_barrier.mesh.spv", Mesh,
         |s| has(s, |op| matches!(op, Op::ControlBarrier)) && has_builtin(s, BuiltIn::LocalInvocationIndex);
+    img_texel_buffer_comp: "img_texel_buffer.comp.spv", Compute,
+        |s| has_global(s, StorageClass::UniformConstant) && has(s, |op| matches!(op, Op::Image(_)));
+    img_storage2d_comp: "img_storage2d.comp.spv", Compute,
+        |s| has(s, |op| matches!(op, Op::Image(i) if i.texel.is_some()));
+    img_sample_lod_comp: "img_sample_lod.comp.spv", Compute,
+        |s| has(s, |op| matches!(op, Op::SampledImage { .. }));
+    img_shapes_comp: "img_shapes.comp.spv", Compute,
+        |s| has(s, |op| matches!(op, Op::Image(i) if i.grad.is_some()));
 }
 
 /// Every .spv in tests/shaders/ has a test above and every test names an
