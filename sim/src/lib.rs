@@ -33,6 +33,7 @@ mod program;
 pub mod raster;
 mod row_form;
 mod row_setp;
+pub mod texture;
 mod warp;
 
 pub use counters::{Counters, PipelineStatistics, mnemonic};

@@ -1,0 +1,485 @@
+//! The texture unit's operations on images placed by the host side,
+//! against values computed by hand.
+
+use super::host::{
+    BorderColor, BoundImage, BoundSampler, ImageDim, ImageKind, ImageShape, SamplerState, place,
+    read_back,
+};
+use super::*;
+use crate::descriptors::Slot;
+use crate::memory::GlobalMemory;
+use spvsass_backend::isa::{AtomOp, AtomType};
+
+fn slot(binding: u32) -> Slot {
+    Slot {
+        set: 0,
+        binding,
+        element: 0,
+    }
+}
+
+fn shape(format: Format, dim: ImageDim, size: [u32; 3], levels: u32) -> ImageShape {
+    ImageShape {
+        format,
+        dim,
+        width: size[0],
+        height: size[1],
+        depth: size[2],
+        levels,
+        samples: 1,
+    }
+}
+
+fn image(
+    kind: ImageKind,
+    shape: ImageShape,
+    bytes: Vec<u8>,
+    sampler: Option<SamplerState>,
+) -> BoundImage {
+    BoundImage {
+        slot: slot(0),
+        kind,
+        shape,
+        bytes,
+        sampler,
+    }
+}
+
+fn f32s(v: &[f32]) -> Vec<u8> {
+    v.iter().flat_map(|x| x.to_le_bytes()).collect()
+}
+
+fn u32s(v: &[u32]) -> Vec<u8> {
+    v.iter().flat_map(|x| x.to_le_bytes()).collect()
+}
+
+/// Places one image and returns memory, pools and its handle.
+fn one(img: BoundImage) -> (GlobalMemory, TexturePools, u32) {
+    let mut mem = GlobalMemory::default();
+    let placed = place(&[img], &[], &mut mem).unwrap();
+    (mem, placed.pools, placed.handles[0].1)
+}
+
+fn float(v: [u32; 4]) -> [f32; 4] {
+    v.map(f32::from_bits)
+}
+
+fn linear_clamp() -> SamplerState {
+    SamplerState {
+        address: [Wrap::ClampToEdge; 3],
+        mag_filter: Filter::Linear,
+        min_filter: Filter::Linear,
+        ..SamplerState::default()
+    }
+}
+
+#[test]
+fn fetch_reads_texels_and_zero_outside() {
+    let bytes = vec![1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16];
+    let s = shape(Format::R8G8B8A8Uint, ImageDim::D2, [2, 2, 1], 1);
+    let (mut mem, pools, h) = one(image(ImageKind::Sampled, s, bytes, None));
+    let mut tu = TextureUnit::new(&mut mem, pools);
+    assert_eq!(tu.fetch(h, [1, 1, 0], 0, 0).unwrap(), [13, 14, 15, 16]);
+    assert_eq!(tu.fetch(h, [2, 0, 0], 0, 0).unwrap(), [0; 4]);
+    assert_eq!(tu.fetch(h, [0, 0, 0], 1, 0).unwrap(), [0; 4]);
+    assert_eq!(tu.fetch(h, [0, 0, 0], 0, 1).unwrap(), [0; 4]);
+    assert_eq!(
+        tu.fetch(0, [0, 0, 0], 0, 0),
+        Err(TexError::NullTexture { handle: 0 })
+    );
+    assert_eq!(
+        tu.fetch(2, [0, 0, 0], 0, 0),
+        Err(TexError::TextureIndex { index: 2, max: 1 })
+    );
+    // A sampled lookup through a handle without a sampler.
+    assert_eq!(
+        tu.sample(h, &Lookup::new([0.0; 4], 0.0)),
+        Err(TexError::NullSampler { handle: h })
+    );
+}
+
+#[test]
+fn linear_filtering_with_each_address_mode() {
+    // A 2×1 R8 row: 0.0 and 1.0.
+    let s = shape(Format::R8Unorm, ImageDim::D2, [2, 1, 1], 1);
+    let at = |state: SamplerState, u: f32| {
+        let (mut mem, pools, h) = one(image(ImageKind::Combined, s, vec![0, 255], Some(state)));
+        float(
+            TextureUnit::new(&mut mem, pools)
+                .sample(h, &Lookup::new([u, 0.5, 0.0, 0.0], 0.0))
+                .unwrap(),
+        )[0]
+    };
+    // u = 0.5 → 1.0 texels: halfway between the texels.
+    assert_eq!(at(linear_clamp(), 0.5), 0.5);
+    // u = 0.375 → 0.75 texels: weight 0.25 on texel 1.
+    assert_eq!(at(linear_clamp(), 0.375), 0.25);
+    // u = 0.376: 0.752 texels, 0.252 of a texel rounds to 65/256.
+    assert_eq!(at(linear_clamp(), 0.376), 65.0 / 256.0);
+    // At u = 0 the footprint is texels -1 and 0, equally weighted.
+    assert_eq!(at(linear_clamp(), 0.0), 0.0);
+    let repeat = SamplerState {
+        address: [Wrap::Repeat; 3],
+        ..linear_clamp()
+    };
+    assert_eq!(at(repeat, 0.0), 0.5);
+    let border = SamplerState {
+        address: [Wrap::ClampToBorder; 3],
+        border_color: BorderColor::FloatOpaqueWhite,
+        ..linear_clamp()
+    };
+    assert_eq!(at(border, 0.0), 0.5);
+    assert_eq!(at(border, 1.25), 1.0);
+    let mirror = SamplerState {
+        address: [Wrap::MirroredRepeat; 3],
+        ..linear_clamp()
+    };
+    // 2.75 texels → footprint texels 2 and 3, mirrored to 1 and 0, weight
+    // 0.25 on the second: 0.75 · 1.0 + 0.25 · 0.0.
+    assert_eq!(at(mirror, 1.375), 0.75);
+    // Unnormalised: u in texels.
+    let unnorm = SamplerState {
+        unnormalized_coordinates: true,
+        ..linear_clamp()
+    };
+    assert_eq!(at(unnorm, 1.25), 0.75);
+}
+
+#[test]
+fn explicit_lod_and_gradients_pick_levels() {
+    // 4×4 R32F level 0 all 1.0, 2×2 level 1 all 2.0, 1×1 level 2 4.0.
+    let mut v = vec![1.0; 16];
+    v.extend([2.0; 4]);
+    v.push(4.0);
+    let bytes = f32s(&v);
+    let s = shape(Format::R32Sfloat, ImageDim::D2, [4, 4, 1], 3);
+    let state = SamplerState {
+        mipmap_mode: MipFilter::Linear,
+        ..linear_clamp()
+    };
+    let (mut mem, pools, h) = one(image(ImageKind::Combined, s, bytes, Some(state)));
+    let mut tu = TextureUnit::new(&mut mem, pools);
+    let lod = |tu: &mut TextureUnit, l: Lod| {
+        float(
+            tu.sample(
+                h,
+                &Lookup {
+                    lod: l,
+                    ..Lookup::new([0.5, 0.5, 0.0, 0.0], 0.0)
+                },
+            )
+            .unwrap(),
+        )[0]
+    };
+    assert_eq!(lod(&mut tu, Lod::Explicit(1.0)), 2.0);
+    assert_eq!(lod(&mut tu, Lod::Explicit(0.5)), 1.5);
+    assert_eq!(lod(&mut tu, Lod::Explicit(1.75)), 3.5);
+    assert_eq!(lod(&mut tu, Lod::Explicit(7.0)), 4.0);
+    // A gradient of 1/2 in normalised u is 2 texels: λ = 1.
+    let g = Lod::Gradient {
+        dx: [0.5, 0.0, 0.0],
+        dy: [0.0, 0.25, 0.0],
+    };
+    assert_eq!(lod(&mut tu, g), 2.0);
+}
+
+#[test]
+fn cube_faces_are_layers() {
+    // 1×1 faces holding their index.
+    let s = shape(Format::R32Sfloat, ImageDim::Cube, [1, 1, 1], 1);
+    let bytes = f32s(&[0.0, 1.0, 2.0, 3.0, 4.0, 5.0]);
+    let (mut mem, pools, h) = one(image(ImageKind::Combined, s, bytes, Some(linear_clamp())));
+    let mut tu = TextureUnit::new(&mut mem, pools);
+    let at = |tu: &mut TextureUnit, d: [f32; 3]| {
+        float(
+            tu.sample(h, &Lookup::new([d[0], d[1], d[2], 0.0], 0.0))
+                .unwrap(),
+        )[0]
+    };
+    assert_eq!(at(&mut tu, [-1.0, 0.2, 0.1]), 1.0);
+    assert_eq!(at(&mut tu, [0.0, 3.0, 0.0]), 2.0);
+    assert_eq!(at(&mut tu, [0.1, 0.1, -1.0]), 5.0);
+    // Fetching treats the faces as layers.
+    assert_eq!(float(tu.fetch(h, [0, 0, 3], 0, 0).unwrap())[0], 3.0);
+    assert_eq!(tu.query(h, Query::Size { lod: 0 }).unwrap(), [1, 1, 0, 0]);
+}
+
+#[test]
+fn gather_returns_the_footprint_in_vulkan_order() {
+    // 2×2 RG32UI: texel (x, y) = (10·y + x, 100 + x).
+    let s = shape(Format::R32G32Uint, ImageDim::D2, [2, 2, 1], 1);
+    let bytes = u32s(&[0, 100, 1, 101, 10, 100, 11, 101]);
+    let (mut mem, pools, h) = one(image(
+        ImageKind::Combined,
+        s,
+        bytes,
+        Some(SamplerState::default()),
+    ));
+    let mut tu = TextureUnit::new(&mut mem, pools);
+    let l = Lookup::new([0.5, 0.5, 0.0, 0.0], 0.0);
+    // (i0, j1), (i1, j1), (i1, j0), (i0, j0).
+    assert_eq!(
+        tu.gather(h, &l, &Gather::default()).unwrap(),
+        [10, 11, 1, 0]
+    );
+    assert_eq!(
+        tu.gather(
+            h,
+            &l,
+            &Gather {
+                component: 1,
+                offsets: None
+            }
+        )
+        .unwrap(),
+        [100, 101, 101, 100]
+    );
+    // Repeat wraps an offset of one texel.
+    let off = Gather {
+        component: 0,
+        offsets: Some([[1, 0], [0, 0], [0, 0], [0, 0]]),
+    };
+    assert_eq!(tu.gather(h, &l, &off).unwrap(), [11, 11, 1, 0]);
+    // Component 3 is the integer 1 the format lacks.
+    assert_eq!(
+        tu.gather(
+            h,
+            &l,
+            &Gather {
+                component: 3,
+                offsets: None
+            }
+        )
+        .unwrap(),
+        [1; 4]
+    );
+}
+
+#[test]
+fn depth_compares_filter_the_results() {
+    let s = shape(Format::D32Sfloat, ImageDim::D2, [2, 1, 1], 1);
+    let state = SamplerState {
+        compare: Some(CompareOp::Less),
+        ..linear_clamp()
+    };
+    let (mut mem, pools, h) = one(image(
+        ImageKind::Combined,
+        s,
+        f32s(&[0.25, 0.75]),
+        Some(state),
+    ));
+    let mut tu = TextureUnit::new(&mut mem, pools);
+    let cmp = |tu: &mut TextureUnit, u: f32, r: f32| {
+        float(
+            tu.sample(
+                h,
+                &Lookup {
+                    reference: Some(r),
+                    ..Lookup::new([u, 0.5, 0.0, 0.0], 0.0)
+                },
+            )
+            .unwrap(),
+        )[0]
+    };
+    // reference < texel: 0.5 < 0.25 fails, 0.5 < 0.75 passes.
+    assert_eq!(cmp(&mut tu, 0.5, 0.5), 0.5);
+    assert_eq!(cmp(&mut tu, 1.0, 0.5), 1.0);
+    assert_eq!(cmp(&mut tu, 0.0, 0.1), 1.0);
+    let l = Lookup {
+        reference: Some(0.5),
+        ..Lookup::new([0.5, 0.5, 0.0, 0.0], 0.0)
+    };
+    assert_eq!(
+        float(tu.gather(h, &l, &Gather::default()).unwrap()),
+        [0.0, 1.0, 1.0, 0.0]
+    );
+}
+
+#[test]
+fn integer_formats_refuse_linear_filtering() {
+    let s = shape(Format::R8Uint, ImageDim::D2, [1, 1, 1], 1);
+    let (mut mem, pools, h) = one(image(ImageKind::Combined, s, vec![7], Some(linear_clamp())));
+    assert_eq!(
+        TextureUnit::new(&mut mem, pools).sample(h, &Lookup::new([0.5; 4], 0.0)),
+        Err(TexError::FilterInteger {
+            index: 1,
+            format: Format::R8Uint
+        })
+    );
+}
+
+#[test]
+fn queries() {
+    let s = shape(Format::R8Unorm, ImageDim::D2Array, [5, 3, 4], 3);
+    let bytes = vec![0; s.bytes() as usize];
+    let (mut mem, pools, h) = one(image(ImageKind::Sampled, s, bytes, None));
+    let mut tu = TextureUnit::new(&mut mem, pools);
+    assert_eq!(tu.query(h, Query::Size { lod: 1 }).unwrap(), [2, 1, 4, 0]);
+    assert_eq!(tu.query(h, Query::Size { lod: 3 }).unwrap(), [0; 4]);
+    assert_eq!(tu.query(h, Query::Levels).unwrap(), [3, 0, 0, 0]);
+    assert_eq!(tu.query(h, Query::Samples).unwrap(), [1, 0, 0, 0]);
+}
+
+#[test]
+fn storage_loads_stores_and_atomics() {
+    let s = shape(Format::B8G8R8A8Unorm, ImageDim::D2, [2, 1, 1], 1);
+    let mut mem = GlobalMemory::default();
+    let images = [
+        image(ImageKind::Storage, s, vec![0; 8], None),
+        BoundImage {
+            slot: slot(1),
+            ..image(
+                ImageKind::Storage,
+                shape(Format::R32Uint, ImageDim::D1, [4, 1, 1], 1),
+                u32s(&[5, 6, 7, 8]),
+                None,
+            )
+        },
+    ];
+    let placed = place(&images, &[], &mut mem).unwrap();
+    let (bgra, r32) = (placed.handles[0].1, placed.handles[1].1);
+    let mut tu = TextureUnit::new(&mut mem, placed.pools);
+    let red = [1.0f32, 0.0, 0.2, 0.5].map(f32::to_bits);
+    tu.store(bgra, [1, 0, 0], 0, red).unwrap();
+    // Stores outside the image are dropped.
+    tu.store(bgra, [2, 0, 0], 0, red).unwrap();
+    assert_eq!(
+        float(tu.load(bgra, [1, 0, 0], 0).unwrap()),
+        [1.0, 0.0, 0.2, 128.0 / 255.0]
+    );
+    assert_eq!(
+        tu.load_raw(bgra, [1, 0, 0], 0).unwrap(),
+        [u32::from_le_bytes([51, 0, 255, 128]), 0, 0, 0]
+    );
+    tu.store_raw(bgra, [0, 0, 0], 0, [0x0403_0201, 0, 0, 0])
+        .unwrap();
+    assert_eq!(
+        tu.atomic(r32, [2, 0, 0], 0, AtomOp::Add, AtomType::U32, 10, 0)
+            .unwrap(),
+        7
+    );
+    assert_eq!(
+        tu.atomic(r32, [2, 0, 0], 0, AtomOp::CmpExch, AtomType::U32, 1, 17)
+            .unwrap(),
+        17
+    );
+    assert_eq!(
+        tu.atomic(
+            r32,
+            [3, 0, 0],
+            0,
+            AtomOp::Min,
+            AtomType::S32,
+            (-1i32) as u32,
+            0
+        )
+        .unwrap(),
+        8
+    );
+    assert_eq!(
+        tu.atomic(r32, [4, 0, 0], 0, AtomOp::Add, AtomType::U32, 1, 0)
+            .unwrap(),
+        0
+    );
+    assert_eq!(
+        tu.atomic(bgra, [0, 0, 0], 0, AtomOp::Add, AtomType::U32, 1, 0),
+        Err(TexError::AtomicFormat {
+            index: 1,
+            format: Format::R8G8B8A8Unorm
+        })
+    );
+    assert_eq!(
+        read_back(&placed, slot(0), &mem).unwrap(),
+        vec![1, 2, 3, 4, 51, 0, 255, 128]
+    );
+    assert_eq!(
+        read_back(&placed, slot(1), &mem).unwrap(),
+        u32s(&[5, 6, 1, u32::MAX])
+    );
+}
+
+#[test]
+fn texel_buffers_fetch_by_index() {
+    let s = shape(Format::R16G16Sint, ImageDim::Buffer, [3, 1, 1], 1);
+    let bytes = vec![1, 0, 0xff, 0xff, 2, 0, 3, 0, 4, 0, 5, 0];
+    let (mut mem, pools, h) = one(image(ImageKind::UniformTexelBuffer, s, bytes, None));
+    let mut tu = TextureUnit::new(&mut mem, pools);
+    assert_eq!(tu.fetch(h, [0, 0, 0], 0, 0).unwrap(), [1, u32::MAX, 0, 1]);
+    assert_eq!(tu.fetch(h, [2, 0, 0], 0, 0).unwrap(), [4, 5, 0, 1]);
+    assert_eq!(tu.fetch(h, [3, 0, 0], 0, 0).unwrap(), [0; 4]);
+    assert_eq!(tu.query(h, Query::Size { lod: 0 }).unwrap(), [3, 0, 0, 0]);
+    assert_eq!(
+        tu.sample(h | (1 << 20), &Lookup::new([0.0; 4], 0.0)),
+        Err(TexError::SamplerIndex { index: 1, max: 0 })
+    );
+}
+
+#[test]
+fn separate_samplers_and_3d_trilinear() {
+    // 2×2×2 R32F: texel (x, y, z) = x + 2y + 4z; the centre averages all.
+    let s = shape(Format::R32Sfloat, ImageDim::D3, [2, 2, 2], 1);
+    let bytes = f32s(&[0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0]);
+    let mut mem = GlobalMemory::default();
+    let placed = place(
+        &[image(ImageKind::Sampled, s, bytes, None)],
+        &[BoundSampler {
+            slot: slot(1),
+            state: linear_clamp(),
+        }],
+        &mut mem,
+    )
+    .unwrap();
+    // A shader combines the image's handle with the sampler's.
+    let sampler = placed
+        .handles
+        .iter()
+        .find(|(s, _)| *s == slot(1))
+        .unwrap()
+        .1;
+    let texture = placed
+        .handles
+        .iter()
+        .find(|(s, _)| *s == slot(0))
+        .unwrap()
+        .1;
+    let h = texture | sampler;
+    let mut tu = TextureUnit::new(&mut mem, placed.pools);
+    assert_eq!(
+        float(
+            tu.sample(h, &Lookup::new([0.5, 0.5, 0.5, 0.0], 0.0))
+                .unwrap()
+        )[0],
+        3.5
+    );
+    // A quarter texel toward x = 1 (u = 1.25 texels → weight 0.75 on x = 1).
+    assert_eq!(
+        float(
+            tu.sample(h, &Lookup::new([0.625, 0.25, 0.25, 0.0], 0.0))
+                .unwrap()
+        )[0],
+        0.75
+    );
+}
+
+#[test]
+fn host_side_checks_sizes() {
+    let s = shape(Format::R8Unorm, ImageDim::D2, [2, 2, 1], 1);
+    let mut mem = GlobalMemory::default();
+    let e = place(
+        &[image(ImageKind::Sampled, s, vec![0; 3], None)],
+        &[],
+        &mut mem,
+    )
+    .unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "set 0 binding 0: the image's bytes are 3, its format and shape need 4"
+    );
+    let e = place(
+        &[image(ImageKind::Combined, s, vec![0; 4], None)],
+        &[],
+        &mut mem,
+    )
+    .unwrap_err();
+    assert!(matches!(e, super::host::HostError::Kind { .. }), "{e}");
+}

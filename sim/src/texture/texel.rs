@@ -1,0 +1,306 @@
+//! Texel conversion between memory and the texture unit's four 32-bit
+//! results (floats as f32 bits, integers as 32-bit integers), following
+//! Vulkan's "Fixed-Point Data Conversions", sRGB and small-float rules
+//! (docs/TEXTURES.md). Stored components are named R, G, B, A as NVIDIA
+//! names them; the header's swizzle maps them to the result.
+
+use super::format::{DataType, FormatInfo, Source};
+
+const ONE_F32: u32 = 0x3f80_0000;
+
+/// The stored components of one texel (R, G, B, A; absent ones 0).
+pub fn decode_stored(info: &FormatInfo, bytes: &[u8], srgb: bool) -> [u32; 4] {
+    let mut raw = 0u128;
+    for (i, b) in bytes.iter().enumerate().take(16) {
+        raw |= u128::from(*b) << (8 * i);
+    }
+    let mut out = [0u32; 4];
+    let mut at = 0u32;
+    for (c, &bits) in info.bits.iter().enumerate() {
+        let n = u32::from(bits);
+        let v = ((raw >> at) & ((1u128 << n) - 1)) as u32;
+        at += n;
+        out[c] = component_to_u32(info.data_type, n, v, srgb && c < 3);
+    }
+    out
+}
+
+fn component_to_u32(data: DataType, n: u32, v: u32, srgb: bool) -> u32 {
+    let max = if n == 32 { u32::MAX } else { (1u32 << n) - 1 };
+    let sext = |v: u32| ((v << (32 - n)) as i32) >> (32 - n);
+    match data {
+        DataType::Unorm => {
+            let f = (f64::from(v) / f64::from(max)) as f32;
+            if srgb { srgb_to_linear(f) } else { f }.to_bits()
+        }
+        DataType::Snorm => {
+            let m = (1i32 << (n - 1)) - 1;
+            ((f64::from(sext(v)) / f64::from(m)).max(-1.0) as f32).to_bits()
+        }
+        DataType::Uint => v,
+        DataType::Sint => sext(v) as u32,
+        DataType::Float => match n {
+            32 => v,
+            16 => half::f16::from_bits(v as u16).to_f32().to_bits(),
+            _ => small_float_to_f32(v, n - 5).to_bits(),
+        },
+    }
+}
+
+/// The result components from the stored ones, by the header's swizzle.
+pub fn swizzle(stored: [u32; 4], sources: [Source; 4]) -> [u32; 4] {
+    sources.map(|s| match s {
+        Source::Zero => 0,
+        Source::R => stored[0],
+        Source::G => stored[1],
+        Source::B => stored[2],
+        Source::A => stored[3],
+        Source::OneInt => 1,
+        Source::OneFloat => ONE_F32,
+    })
+}
+
+/// The bytes of a texel holding `value` (result components, as a store
+/// gives them): the swizzle undone, each component converted to its
+/// stored form (Vulkan's "Texel Output Format Conversion": normalized
+/// values clamped and rounded to nearest, floats rounded to nearest even,
+/// small floats saturated to their largest finite value, integers
+/// truncated to their low bits).
+pub fn encode(info: &FormatInfo, sources: [Source; 4], srgb: bool, value: [u32; 4]) -> Vec<u8> {
+    let mut stored = [0u32; 4];
+    for (i, s) in sources.iter().enumerate() {
+        let c = match s {
+            Source::R => 0,
+            Source::G => 1,
+            Source::B => 2,
+            Source::A => 3,
+            Source::Zero | Source::OneInt | Source::OneFloat => continue,
+        };
+        stored[c] = value[i];
+    }
+    let mut raw = 0u128;
+    let mut at = 0u32;
+    for (c, &bits) in info.bits.iter().enumerate() {
+        let n = u32::from(bits);
+        let v = u32_to_component(info.data_type, n, stored[c], srgb && c < 3);
+        raw |= u128::from(v) << at;
+        at += n;
+    }
+    raw.to_le_bytes()[..(at / 8) as usize].to_vec()
+}
+
+fn u32_to_component(data: DataType, n: u32, v: u32, srgb: bool) -> u32 {
+    let mask = if n == 32 { u32::MAX } else { (1u32 << n) - 1 };
+    let f = f32::from_bits(v);
+    match data {
+        DataType::Unorm => {
+            let f = if srgb { linear_to_srgb(f) } else { f };
+            let f = if f.is_nan() { 0.0 } else { f.clamp(0.0, 1.0) };
+            (f64::from(f) * f64::from(mask)).round() as u32
+        }
+        DataType::Snorm => {
+            let f = if f.is_nan() { 0.0 } else { f.clamp(-1.0, 1.0) };
+            let m = (1i32 << (n - 1)) - 1;
+            ((f64::from(f) * f64::from(m)).round() as i32 as u32) & mask
+        }
+        DataType::Uint | DataType::Sint => v & mask,
+        DataType::Float => match n {
+            32 => v,
+            16 => u32::from(half::f16::from_f32(f).to_bits()),
+            _ => f32_to_small_float(f, n - 5),
+        },
+    }
+}
+
+/// sRGB to linear (Vulkan's "sRGB EOTF"), computed in f64 and rounded once.
+pub fn srgb_to_linear(c: f32) -> f32 {
+    let c = f64::from(c);
+    (if c <= 0.04045 {
+        c / 12.92
+    } else {
+        ((c + 0.055) / 1.055).powf(2.4)
+    }) as f32
+}
+
+/// Linear to sRGB (the inverse EOTF), computed in f64 and rounded once.
+pub fn linear_to_srgb(l: f32) -> f32 {
+    let l = f64::from(l);
+    (if l.is_nan() {
+        0.0
+    } else if l <= 0.0031308 {
+        12.92 * l
+    } else {
+        1.055 * l.powf(1.0 / 2.4) - 0.055
+    }) as f32
+}
+
+/// An unsigned float of 5 exponent bits (bias 15) and `m` mantissa bits
+/// (6 for the 11-bit, 5 for the 10-bit components of B10G11R11).
+pub fn small_float_to_f32(v: u32, m: u32) -> f32 {
+    let e = (v >> m) & 31;
+    let f = v & ((1 << m) - 1);
+    let frac = f64::from(f) / f64::from(1u32 << m);
+    (match e {
+        0 => frac * 2f64.powi(-14),
+        31 if f == 0 => f64::INFINITY,
+        31 => f64::NAN,
+        e => (1.0 + frac) * 2f64.powi(e as i32 - 15),
+    }) as f32
+}
+
+/// The nearest unsigned float of 5 exponent bits and `m` mantissa bits
+/// (ties to even): negative values and -0 give 0, values beyond the
+/// largest finite one saturate to it, infinity stays infinity, NaN stays
+/// NaN.
+pub fn f32_to_small_float(x: f32, m: u32) -> u32 {
+    let inf = 31 << m;
+    if x.is_nan() {
+        return inf | 1;
+    }
+    if x == f32::INFINITY {
+        return inf;
+    }
+    if x <= 0.0 {
+        return 0;
+    }
+    let v = f64::from(x);
+    let bits = if v < 2f64.powi(-14) {
+        // A denormal; rounding up to the smallest normal gives its bits
+        // (exponent 1, mantissa 0) too.
+        (v / 2f64.powi(-14 - m as i32)).round_ties_even() as u32
+    } else {
+        let e = ((v.to_bits() >> 52) & 0x7ff) as i32 - 1023;
+        let q = (v / 2f64.powi(e - m as i32)).round_ties_even() as u32;
+        (((e + 15) as u32) << m) + (q - (1 << m))
+    };
+    bits.min(inf - 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::format::Format;
+    use super::*;
+
+    fn read(format: Format, bytes: &[u8]) -> [u32; 4] {
+        let info = format.info();
+        swizzle(decode_stored(info, bytes, info.srgb), info.swizzle)
+    }
+
+    fn f(v: [u32; 4]) -> [f32; 4] {
+        v.map(f32::from_bits)
+    }
+
+    #[test]
+    fn normalized_formats() {
+        assert_eq!(f(read(Format::R8Unorm, &[51])), [0.2, 0.0, 0.0, 1.0]);
+        assert_eq!(f(read(Format::R8Snorm, &[0x81])), [-1.0, 0.0, 0.0, 1.0]);
+        assert_eq!(f(read(Format::R8Snorm, &[0x80])), [-1.0, 0.0, 0.0, 1.0]);
+        assert_eq!(
+            f(read(Format::R16Unorm, &[0xff, 0xff])),
+            [1.0, 0.0, 0.0, 1.0]
+        );
+        // B8G8R8A8: byte 0 is blue.
+        assert_eq!(
+            f(read(Format::B8G8R8A8Unorm, &[0, 255, 51, 255])),
+            [0.2, 1.0, 0.0, 1.0]
+        );
+        // A2B10G10R10: R in bits 0..9, alpha in 30..31.
+        // G (bits 10..19) is 0.
+        let w: u32 = 1023 | (341 << 20) | (1 << 30);
+        assert_eq!(
+            f(read(Format::A2B10G10R10UnormPack32, &w.to_le_bytes())),
+            [1.0, 0.0, 341.0 / 1023.0, 1.0 / 3.0]
+        );
+    }
+
+    #[test]
+    fn integer_formats_sign_extend_and_fill_alpha_with_integer_one() {
+        assert_eq!(read(Format::R8Sint, &[0xfe]), [(-2i32) as u32, 0, 0, 1]);
+        assert_eq!(
+            read(Format::R16G16Uint, &[1, 0, 0xff, 0xff]),
+            [1, 0xffff, 0, 1]
+        );
+        let w: u32 = 5 | (6 << 10) | (7 << 20) | (3 << 30);
+        assert_eq!(
+            read(Format::A2B10G10R10UintPack32, &w.to_le_bytes()),
+            [5, 6, 7, 3]
+        );
+    }
+
+    #[test]
+    fn float_formats() {
+        // 0x3c00 is 1.0 in half; 0xc000 is -2.0.
+        assert_eq!(
+            f(read(Format::R16G16Sfloat, &[0, 0x3c, 0, 0xc0])),
+            [1.0, -2.0, 0.0, 1.0]
+        );
+        // B10G11R11: R = 1.0 (exp 15, mantissa 0), G = 0.5 (exp 14), B = 2.0
+        // in 10 bits (exp 16).
+        let w: u32 = (15 << 6) | ((14 << 6) << 11) | ((16 << 5) << 22);
+        assert_eq!(
+            f(read(Format::B10G11R11UfloatPack32, &w.to_le_bytes())),
+            [1.0, 0.5, 2.0, 1.0]
+        );
+        // Depth D16: 0xffff is 1.0, in R.
+        assert_eq!(
+            f(read(Format::D16Unorm, &[0xff, 0xff])),
+            [1.0, 0.0, 0.0, 1.0]
+        );
+    }
+
+    #[test]
+    fn srgb_decodes_colour_but_not_alpha() {
+        let v = f(read(Format::R8G8B8A8Srgb, &[255, 0, 188, 128]));
+        assert_eq!(v[0], 1.0);
+        assert_eq!(v[1], 0.0);
+        // 188/255 = 0.737..: ((0.737 + 0.055) / 1.055)^2.4 = 0.5029..
+        assert!((v[2] - 0.502_886).abs() < 1e-5, "{}", v[2]);
+        assert_eq!(v[3], 128.0 / 255.0);
+    }
+
+    #[test]
+    fn encode_round_trips_and_rounds() {
+        let info = Format::B8G8R8A8Unorm.info();
+        let v = [0.2f32, 1.0, -3.0, 0.5].map(f32::to_bits);
+        // Red goes to byte 2; 0.5 * 255 = 127.5 rounds to 128.
+        assert_eq!(encode(info, info.swizzle, false, v), vec![0, 255, 51, 128]);
+        let info = Format::R8Snorm.info();
+        assert_eq!(
+            encode(info, info.swizzle, false, [(-0.5f32).to_bits(), 0, 0, 0]),
+            vec![0xc0]
+        );
+        let info = Format::R16Uint.info();
+        assert_eq!(
+            encode(info, info.swizzle, false, [0x12345, 0, 0, 0]),
+            vec![0x45, 0x23]
+        );
+        let info = Format::R8G8B8A8Srgb.info();
+        let back = read(
+            Format::R8G8B8A8Srgb,
+            &encode(info, info.swizzle, true, [0.5f32.to_bits(); 4]),
+        );
+        // Linear 0.5 is sRGB 0.7354 → 188 → 0.5029 linear; alpha 0.5 → 128.
+        assert_eq!(
+            encode(info, info.swizzle, true, back),
+            vec![188, 188, 188, 128]
+        );
+    }
+
+    #[test]
+    fn small_floats() {
+        assert_eq!(f32_to_small_float(1.0, 6), 15 << 6);
+        assert_eq!(f32_to_small_float(-1.0, 6), 0);
+        assert_eq!(f32_to_small_float(1e9, 6), (30 << 6) | 63);
+        assert_eq!(small_float_to_f32((30 << 6) | 63, 6), 65024.0);
+        assert_eq!(f32_to_small_float(f32::INFINITY, 5), 31 << 5);
+        // The smallest denormal of 11 bits is 2^-20; half of it ties to 0.
+        assert_eq!(f32_to_small_float(2f32.powi(-20), 6), 1);
+        assert_eq!(f32_to_small_float(2f32.powi(-21), 6), 0);
+        // 1 + 1/128 lies halfway between 1 and 1 + 1/64: ties to even (1).
+        assert_eq!(f32_to_small_float(1.0 + 1.0 / 128.0, 6), 15 << 6);
+        assert_eq!(f32_to_small_float(1.0 + 3.0 / 128.0, 6), (15 << 6) + 2);
+        for v in 0..(31 << 6) {
+            assert_eq!(f32_to_small_float(small_float_to_f32(v, 6), 6), v);
+        }
+    }
+}
