@@ -233,6 +233,9 @@ pub struct Resources {
     pub shared_bytes: u32,
     /// Local memory per lane, in bytes.
     pub local_bytes: u32,
+    /// The texture header and sampler pools the driver bound (none when
+    /// no image is bound: every lookup then fails naming its handle).
+    pub textures: crate::texture::TexturePools,
 }
 
 /// The memories one workgroup owns while it runs.
