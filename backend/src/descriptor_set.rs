@@ -43,15 +43,23 @@ pub enum Descriptor {
     /// buffer's address plus the descriptor's offset and any dynamic
     /// offset) and its size.
     Buffer { address: u64, size: u32 },
+    /// An image, sampler, combined image-sampler or texel buffer: the
+    /// handle (texture header index in bits 0..19, sampler index in bits
+    /// 20..31; docs/TEXTURES.md) at +0, the rest zero.
+    Handle(u32),
 }
 
 impl Descriptor {
     fn bytes(&self) -> [u8; DESCRIPTOR as usize] {
         let mut b = [0; DESCRIPTOR as usize];
-        if let Descriptor::Buffer { address, size } = *self {
-            let (a, s) = (BUFFER_ADDRESS as usize, BUFFER_SIZE as usize);
-            b[a..a + 8].copy_from_slice(&address.to_le_bytes());
-            b[s..s + 4].copy_from_slice(&size.to_le_bytes());
+        match *self {
+            Descriptor::Null => {}
+            Descriptor::Buffer { address, size } => {
+                let (a, s) = (BUFFER_ADDRESS as usize, BUFFER_SIZE as usize);
+                b[a..a + 8].copy_from_slice(&address.to_le_bytes());
+                b[s..s + 4].copy_from_slice(&size.to_le_bytes());
+            }
+            Descriptor::Handle(handle) => b[..4].copy_from_slice(&handle.to_le_bytes()),
         }
         b
     }
@@ -116,5 +124,15 @@ mod tests {
         assert_eq!(&m[64..80], &[0; 16]);
         assert_eq!(word(&m, three + DESCRIPTOR + BUFFER_ADDRESS + 4), 2);
         assert_eq!(m.len(), 96);
+    }
+
+    #[test]
+    fn handles_take_the_first_word_of_their_slot() {
+        let set = BTreeMap::from([(0, vec![Descriptor::Handle(0x0030_0002)])]);
+        let m = set_memory(&set, 1);
+        // One entry padded to 16, the null descriptor at 16, binding 0 at 32.
+        assert_eq!(word(&m, table_entry(0)), 32);
+        assert_eq!(word(&m, 32), 0x0030_0002);
+        assert_eq!(&m[36..48], &[0; 12]);
     }
 }

@@ -3,11 +3,14 @@
 //! in global memory, their descriptors written into each set's memory and
 //! the sets' addresses into the root table, set 0's first sixteen
 //! bindings also into the root table's buffer entries and (uniform
-//! buffers) constant banks 1..=16, as the compiler's fast paths read them.
+//! buffers) constant banks 1..=16, as the compiler's fast paths read them;
+//! images, texel buffers and samplers placed by `texture::host` with their
+//! handles in the sets' descriptors (docs/TEXTURES.md).
 
 use crate::dispatch::ComputeInputs;
 use crate::error::SimError;
 use crate::memory::Resources;
+use crate::texture::host::{self, ImageKind, Placed};
 use spvsass_backend::abi::{self, AbiError, RootTable};
 use spvsass_backend::binary::Resource;
 use spvsass_backend::descriptor_set::{Descriptor, set_memory};
@@ -65,6 +68,9 @@ pub(crate) struct Bases {
     buffers: BTreeMap<u32, u64>,
     /// The storage buffers of `ComputeInputs::bound`, by slot.
     bound: BTreeMap<Slot, u64>,
+    /// Where the images went, and which are read back.
+    images: Placed,
+    storage_images: Vec<Slot>,
 }
 
 /// Binds `inputs` as the ABI places them: every buffer mapped in global
@@ -103,9 +109,17 @@ pub(crate) fn bind(
     all.extend(inputs.uniforms.into_iter().map(plain(BufferKind::Uniform)));
     all.extend(inputs.bound);
     let mut seen = std::collections::BTreeSet::new();
-    if let Some(twice) = all.iter().find(|b| !seen.insert(b.slot)) {
+    let image_slots = inputs.images.iter().map(|i| i.slot);
+    let sampler_slots = inputs.samplers.iter().map(|s| s.slot);
+    let slots: Vec<Slot> = all
+        .iter()
+        .map(|b| b.slot)
+        .chain(image_slots)
+        .chain(sampler_slots)
+        .collect();
+    if let Some(twice) = slots.iter().find(|s| !seen.insert(**s)) {
         return Err(SimError::BoundTwice {
-            slot: twice.slot.to_string(),
+            slot: twice.to_string(),
         });
     }
     // Sizes are checked before any buffer is mapped.
@@ -181,6 +195,29 @@ pub(crate) fn bind(
             }
         }
     }
+    let placed = host::place(&inputs.images, &inputs.samplers, &mut resources.global)?;
+    resources.textures = placed.pools;
+    for &(slot, handle) in &placed.handles {
+        if slot.set >= abi::MAX_SETS {
+            return Err(AbiError::Set(slot.set).into());
+        }
+        let descriptors = sets
+            .entry(slot.set)
+            .or_default()
+            .entry(slot.binding)
+            .or_default();
+        if descriptors.len() <= slot.element as usize {
+            descriptors.resize(slot.element as usize + 1, Descriptor::Null);
+        }
+        descriptors[slot.element as usize] = Descriptor::Handle(handle);
+    }
+    bases.storage_images = inputs
+        .images
+        .iter()
+        .filter(|i| matches!(i.kind, ImageKind::Storage | ImageKind::StorageTexelBuffer))
+        .map(|i| i.slot)
+        .collect();
+    bases.images = placed;
     for r in used {
         sets.entry(r.set).or_default();
     }
@@ -197,14 +234,24 @@ pub(crate) fn bind(
     Ok(bases)
 }
 
+/// The buffers and images a run gives back, by binding or slot.
+pub(crate) type ReadBack = (
+    BTreeMap<u32, Vec<u8>>,
+    BTreeMap<Slot, Vec<u8>>,
+    BTreeMap<Slot, Vec<u8>>,
+);
+
 /// Every storage buffer's final contents: those of
 /// `ComputeInputs::buffers` by binding, those of `ComputeInputs::bound` by
-/// slot (whole buffers, not only the descriptors' ranges).
-pub(crate) fn read_back(
-    bases: &Bases,
-    resources: &Resources,
-) -> (BTreeMap<u32, Vec<u8>>, BTreeMap<Slot, Vec<u8>>) {
+/// slot (whole buffers, not only the descriptors' ranges); and every
+/// storage image's and storage texel buffer's, by slot.
+pub(crate) fn read_back(bases: &Bases, resources: &Resources) -> ReadBack {
     let bytes = |base: u64| resources.global.buffer(base).unwrap_or_default().to_vec();
+    let images = bases
+        .storage_images
+        .iter()
+        .filter_map(|&s| Some((s, host::read_back(&bases.images, s, &resources.global)?)))
+        .collect();
     (
         bases
             .buffers
@@ -216,5 +263,6 @@ pub(crate) fn read_back(
             .iter()
             .map(|(&s, &base)| (s, bytes(base)))
             .collect(),
+        images,
     )
 }

@@ -25,6 +25,7 @@ use crate::error::SimError;
 use crate::isbe::Isbe;
 use crate::memory::{GlobalMemory, Resources, WorkgroupMemory};
 use crate::program::Program;
+use crate::texture::host::{BoundImage, BoundSampler};
 use crate::warp::{Env, Launch, Stop, WARP_LANES, Warp};
 use spvsass_backend::abi::{self, RootTable};
 use spvsass_backend::binary::{Binary, Stage};
@@ -33,13 +34,18 @@ use std::collections::BTreeMap;
 
 /// What a dispatch binds: storage buffers and uniform buffers of set 0 by
 /// binding (array element 0, whole buffers), buffers at any set, binding
-/// and array element with their ranges (`bound`), and the push constants.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+/// and array element with their ranges (`bound`), the push constants, and
+/// images, texel buffers and samplers (docs/TEXTURES.md).
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct ComputeInputs {
     pub buffers: BTreeMap<u32, Vec<u8>>,
     pub uniforms: BTreeMap<u32, Vec<u8>>,
     pub push_constants: Vec<u8>,
     pub bound: Vec<BoundBuffer>,
+    /// Images and texel buffers at any set, binding and element.
+    pub images: Vec<BoundImage>,
+    /// Separate samplers.
+    pub samplers: Vec<BoundSampler>,
 }
 
 /// The result of a dispatch: every storage buffer's final contents.
@@ -49,6 +55,10 @@ pub struct ComputeRun {
     pub buffers: BTreeMap<u32, Vec<u8>>,
     /// Those of `ComputeInputs::bound`, by slot.
     pub bound: BTreeMap<Slot, Vec<u8>>,
+    /// The storage images and storage texel buffers of
+    /// `ComputeInputs::images`, by slot (every level, in the layout of
+    /// docs/TEXTURES.md).
+    pub images: BTreeMap<Slot, Vec<u8>>,
     pub workgroups: u64,
     /// Warps per workgroup.
     pub warps: u32,
@@ -145,10 +155,11 @@ pub fn run_compute(
         Ok(())
     })?;
     resources.global = global;
-    let (buffers, bound) = read_back(&bases, &resources);
+    let (buffers, bound, images) = read_back(&bases, &resources);
     Ok(ComputeRun {
         buffers,
         bound,
+        images,
         workgroups,
         warps,
         counters,

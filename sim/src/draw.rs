@@ -219,6 +219,8 @@ pub struct BoundDraw {
     /// `ComputeInputs::buffers` by binding, those of `bound` by slot.
     pub buffers: BTreeMap<u32, Vec<u8>>,
     pub bound: BTreeMap<Slot, Vec<u8>>,
+    /// Storage images and storage texel buffers by slot.
+    pub images: BTreeMap<Slot, Vec<u8>>,
 }
 
 /// [`run_draw_multiview`] with `inputs` bound to both stages as a compute
@@ -287,11 +289,12 @@ fn run_views(
             with_queries(all, views.len() as u32)
         }
     };
-    let (buffers, bound) = read_back(&bases, &resources);
+    let (buffers, bound, images) = read_back(&bases, &resources);
     Ok(BoundDraw {
         draw,
         buffers,
         bound,
+        images,
     })
 }
 

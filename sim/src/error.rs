@@ -8,6 +8,9 @@ use spvsass_backend::isa::DecodeError;
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SimError {
+    #[error("{0}")]
+    Images(#[from] crate::texture::host::HostError),
+
     #[error("/*{pc:04x}*/: cannot decode the instruction: {error}")]
     Decode { pc: u32, error: DecodeError },
 

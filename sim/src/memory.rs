@@ -233,8 +233,7 @@ pub struct Resources {
     pub shared_bytes: u32,
     /// Local memory per lane, in bytes.
     pub local_bytes: u32,
-    /// The texture header and sampler pools the driver bound (none when
-    /// no image is bound: every lookup then fails naming its handle).
+    /// The texture header and sampler pools (docs/TEXTURES.md).
     pub textures: crate::texture::TexturePools,
 }
 

@@ -483,3 +483,62 @@ fn host_side_checks_sizes() {
     .unwrap_err();
     assert!(matches!(e, super::host::HostError::Kind { .. }), "{e}");
 }
+
+#[test]
+fn a_dispatch_binds_handles_in_set_memory_and_the_pools() {
+    use crate::dispatch::ComputeInputs;
+    use spvsass_backend::abi::{RootTable, set_address};
+    let s = shape(Format::R32Uint, ImageDim::D1, [2, 1, 1], 1);
+    let inputs = ComputeInputs {
+        images: vec![BoundImage {
+            slot: Slot {
+                set: 1,
+                binding: 2,
+                element: 1,
+            },
+            ..image(ImageKind::Storage, s, u32s(&[41, 42]), None)
+        }],
+        samplers: vec![BoundSampler {
+            slot: Slot {
+                set: 1,
+                binding: 0,
+                element: 0,
+            },
+            state: SamplerState::default(),
+        }],
+        ..ComputeInputs::default()
+    };
+    let mut root = RootTable::default();
+    let mut resources = crate::memory::Resources::default();
+    let bases = crate::descriptors::bind(inputs, &[], &mut root, &mut resources).unwrap();
+    // Set 1's address from the root table, then binding 2's descriptors.
+    let at = usize::from(set_address(1).unwrap());
+    let set = u64::from_le_bytes(root.bytes()[at..at + 8].try_into().unwrap());
+    let word = |mem: &mut GlobalMemory, a: u64| {
+        u32::from_le_bytes(mem.read(a, 4).unwrap().try_into().unwrap())
+    };
+    let mut mem = resources.global.clone();
+    let first = word(&mut mem, set + 8);
+    let handle = word(&mut mem, set + u64::from(first) + 16);
+    let zero = word(&mut mem, set);
+    let sampler = word(&mut mem, set + u64::from(zero));
+    assert_eq!((Handle(handle).texture(), Handle(handle).sampler()), (1, 0));
+    assert_eq!(
+        (Handle(sampler).texture(), Handle(sampler).sampler()),
+        (0, 1)
+    );
+    // Element 0 of binding 2 is the null descriptor.
+    assert_eq!(word(&mut mem, set + u64::from(first)), 0);
+    let mut tu = TextureUnit::new(&mut resources.global, resources.textures);
+    assert_eq!(tu.load(handle, [1, 0, 0], 0).unwrap(), [42, 0, 0, 1]);
+    tu.store(handle, [0, 0, 0], 0, [7, 0, 0, 0]).unwrap();
+    let (_, _, images) = crate::descriptors::read_back(&bases, &resources);
+    assert_eq!(
+        images[&Slot {
+            set: 1,
+            binding: 2,
+            element: 1
+        }],
+        u32s(&[7, 42])
+    );
+}
