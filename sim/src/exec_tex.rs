@@ -226,7 +226,9 @@ impl Warp<'_> {
             let handle = self.src(l, &o.handle, pc)?;
             let err = |e| Self::tex_err(pc, l, handle, e);
             let v = match o.access {
-                SuAccess::Formatted(mask) => masked(unit.load(handle, coords, 0).map_err(err)?, mask),
+                SuAccess::Formatted(mask) => {
+                    masked(unit.load(handle, coords, 0).map_err(err)?, mask)
+                }
                 SuAccess::Binary(size) => {
                     let raw = unit.load_raw(handle, coords, 0).map_err(err)?;
                     raw[..usize::from(size.regs())].to_vec()

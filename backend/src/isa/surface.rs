@@ -112,7 +112,7 @@ pub enum SuOrder {
 }
 
 impl SuOrder {
-    const ALL: [SuOrder; 3] = [SuOrder::StrongSm, SuOrder::StrongCta, SuOrder::StrongSys];
+    pub const ALL: [SuOrder; 3] = [SuOrder::StrongSm, SuOrder::StrongCta, SuOrder::StrongSys];
     fn bits(self) -> u64 {
         match self {
             SuOrder::StrongSm => 0b0101,
@@ -129,7 +129,7 @@ impl SuOrder {
                 value: bits,
             })
     }
-    fn suffix(self) -> &'static str {
+    pub fn suffix(self) -> &'static str {
         match self {
             SuOrder::StrongSm => ".STRONG.SM",
             SuOrder::StrongCta => ".STRONG.CTA",
@@ -149,6 +149,8 @@ const TYPE: Range<usize> = 73..76;
 const MASK: Range<usize> = 72..76;
 const ORDER: Range<usize> = 77..81;
 const FAULT: Range<usize> = 81..84;
+/// Eviction priority; 1 (normal) in NAK's words and nvdisasm's.
+const EVICT: Range<usize> = 84..87;
 const DATA: Range<usize> = 32..40;
 const ATOM_OP: Range<usize> = 87..91;
 const RED_OP: Range<usize> = 87..90;
@@ -166,6 +168,7 @@ fn set_common(
     w.set(DIM, dim as u64);
     w.set_bit(TRAP, trap);
     w.set(ORDER, order.bits());
+    w.set(EVICT, 1);
     Ok(())
 }
 
@@ -184,18 +187,16 @@ fn get_access(w: &InstWord, formatted: bool) -> Result<(SuAccess, bool), DecodeE
         return Ok((SuAccess::Formatted(w.get(MASK) as u8), false));
     }
     let t = w.get(TYPE);
-    let size = *MemSize::ALL
-        .get(t as usize)
-        .ok_or(DecodeError::BadField {
-            field: "surface type",
-            value: t,
-        })?;
+    let size = *MemSize::ALL.get(t as usize).ok_or(DecodeError::BadField {
+        field: "surface type",
+        value: t,
+    })?;
     Ok((SuAccess::Binary(size), w.bit(BYTE_ADDR)))
 }
 
 fn access_text(access: SuAccess, byte_addr: bool) -> String {
     match access {
-        SuAccess::Formatted(mask) => format!(".P.{mask:#x}"),
+        SuAccess::Formatted(_) => ".P".to_string(),
         SuAccess::Binary(size) => {
             let ba = if byte_addr { ".BA" } else { "" };
             format!(".D{ba}{}", size.suffix())
@@ -207,7 +208,7 @@ fn trap_text(trap: bool) -> &'static str {
     if trap { ".TRAP" } else { ".IGN" }
 }
 
-/// `SULD.B{.P.mask|.D{.BA}{size}}.dim{order}{.TRAP|.IGN} Rd, [Rc], Rh`.
+/// `SULD.B{.P|.D{.BA}{size}}.dim{order}{.TRAP|.IGN} Rd, [Rc], Rh{, mask}`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpSuLd {
     pub dst: Dst,
@@ -232,7 +233,14 @@ impl OpSuLd {
         };
         w.set(field::OPCODE, u64::from(opcode));
         super::mem::set_dst_n(w, &self.dst, self.access.regs())?;
-        set_common(w, self.dim, &self.coord, &self.handle, self.trap, self.order)?;
+        set_common(
+            w,
+            self.dim,
+            &self.coord,
+            &self.handle,
+            self.trap,
+            self.order,
+        )?;
         set_access(w, self.access, self.byte_addr);
         w.set(FAULT, 7);
         Ok(())
@@ -269,11 +277,12 @@ impl OpSuLd {
         write!(f, ", [")?;
         self.coord.fmt_src(f)?;
         write!(f, "], ")?;
-        self.handle.fmt_src(f)
+        self.handle.fmt_src(f)?;
+        fmt_mask(f, self.access)
     }
 }
 
-/// `SUST.B{.P.mask|.D{.BA}{size}}.dim{order}{.TRAP|.IGN} [Rc], Rd, Rh`.
+/// `SUST.B{.P|.D{.BA}{size}}.dim{order}{.TRAP|.IGN} [Rc], Rd, Rh{, mask}`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpSuSt {
     pub coord: Src,
@@ -297,7 +306,14 @@ impl OpSuSt {
             SuAccess::Binary(_) => Self::OPCODE_D,
         };
         w.set(field::OPCODE, u64::from(opcode));
-        set_common(w, self.dim, &self.coord, &self.handle, self.trap, self.order)?;
+        set_common(
+            w,
+            self.dim,
+            &self.coord,
+            &self.handle,
+            self.trap,
+            self.order,
+        )?;
         set_src_n(w, DATA, &self.data, self.access.regs())?;
         set_access(w, self.access, self.byte_addr);
         Ok(())
@@ -334,7 +350,16 @@ impl OpSuSt {
         write!(f, "], ")?;
         self.data.fmt_src(f)?;
         write!(f, ", ")?;
-        self.handle.fmt_src(f)
+        self.handle.fmt_src(f)?;
+        fmt_mask(f, self.access)
+    }
+}
+
+/// The component mask of a formatted access, as a last operand.
+fn fmt_mask(f: &mut fmt::Formatter<'_>, access: SuAccess) -> fmt::Result {
+    match access {
+        SuAccess::Formatted(mask) => write!(f, ", {mask:#x}"),
+        SuAccess::Binary(_) => Ok(()),
     }
 }
 
@@ -389,7 +414,14 @@ impl OpSuAtom {
             set_dst(w, &self.dst)?;
             w.set(FAULT, 7);
         }
-        set_common(w, self.dim, &self.coord, &self.handle, self.trap, self.order)?;
+        set_common(
+            w,
+            self.dim,
+            &self.coord,
+            &self.handle,
+            self.trap,
+            self.order,
+        )?;
         set_src_n(w, DATA, &self.data, self.data_regs())?;
         w.set_bit(BYTE_ADDR, self.byte_addr);
         w.set(TYPE, self.ty.bits());

@@ -83,10 +83,7 @@ impl TexDim {
         }
     }
     pub fn is_array(self) -> bool {
-        matches!(
-            self,
-            TexDim::Array1D | TexDim::Array2D | TexDim::ArrayCube
-        )
+        matches!(self, TexDim::Array1D | TexDim::Array2D | TexDim::ArrayCube)
     }
 }
 
@@ -169,7 +166,7 @@ pub fn group_width(n: u8) -> u8 {
     }
 }
 
-/// `TEX.B{.LZ|.LL}{.AOFFI}{.DC} Rd0, Rd1, Rs0, Rs1, dim, mask` and its
+/// `TEX.B{.LZ|.LL}{.AOFFI}{.DC}.dim Rd0, Rd1, Rs0, Rs1, mask` and its
 /// siblings TLD, TLD4 and TXD.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpTex {
@@ -200,7 +197,10 @@ impl OpTex {
         let coords = self.dim.coords();
         let layer = u8::from(self.dim.is_array());
         match self.kind {
-            TexKind::Txd => [1 + coords + u8::from(self.dim.is_array() || self.offset), 2 * coords],
+            TexKind::Txd => [
+                1 + coords + u8::from(self.dim.is_array() || self.offset),
+                2 * coords,
+            ],
             _ => [
                 layer + coords,
                 1 + u8::from(self.ms)
@@ -377,7 +377,7 @@ impl OpTex {
         if self.ms {
             write!(f, ".MS")?;
         }
-        write!(f, " ")?;
+        write!(f, ".{} ", self.dim.name())?;
         self.dst[0].fmt_in(RegFile::Gpr, f)?;
         write!(f, ", ")?;
         self.dst[1].fmt_in(RegFile::Gpr, f)?;
@@ -385,17 +385,12 @@ impl OpTex {
         self.src[0].fmt_src(f)?;
         write!(f, ", ")?;
         self.src[1].fmt_src(f)?;
-        write!(f, ", {}, {:#x}", self.dim.name(), self.mask)
+        write!(f, ", {:#x}", self.mask)
     }
 }
 
 /// Writes a destination group of `n` registers (0: RZ).
-fn set_dst_group(
-    w: &mut InstWord,
-    r: Range<usize>,
-    d: &Dst,
-    n: u8,
-) -> Result<(), EncodeError> {
+fn set_dst_group(w: &mut InstWord, r: Range<usize>, d: &Dst, n: u8) -> Result<(), EncodeError> {
     if let Dst::Reg(reg) = d
         && let Some(p) = reg.phys()
         && n > 1
@@ -443,18 +438,18 @@ impl TxqQuery {
         TxqQuery::TextureType,
         TxqQuery::SamplerPos,
     ];
-    fn name(self) -> &'static str {
+    pub fn name(self) -> &'static str {
         match self {
-            TxqQuery::Dimension => "TEX_HEADER_DIMENSION",
-            TxqQuery::TextureType => "TEX_HEADER_TEXTURE_TYPE",
-            TxqQuery::SamplerPos => "TEX_HEADER_SAMPLER_POS",
+            TxqQuery::Dimension => "DIMENSION",
+            TxqQuery::TextureType => "TEXTURE_TYPE",
+            TxqQuery::SamplerPos => "SAMPLER_POS",
         }
     }
 }
 
 const TXQ_QUERY: Range<usize> = 62..64;
 
-/// `TXQ.B Rd0, Rd1, Rs, query, mask`: `Rs` = handle, (LOD for a dimension
+/// `TXQ.B.query Rd0, Rd1, Rs, mask`: `Rs` = handle, (LOD for a dimension
 /// query).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpTxq {
@@ -502,12 +497,10 @@ impl OpTxq {
         let mut op = OpTxq {
             dst: [Dst::None; 2],
             src: Src::ZERO,
-            query: *TxqQuery::ALL
-                .get(q as usize)
-                .ok_or(DecodeError::BadField {
-                    field: "TXQ query",
-                    value: q,
-                })?,
+            query: *TxqQuery::ALL.get(q as usize).ok_or(DecodeError::BadField {
+                field: "TXQ query",
+                value: q,
+            })?,
             mask: w.get(MASK) as u8,
         };
         let [d0, d1] = op.dst_counts().map(group_width);
@@ -528,13 +521,12 @@ impl OpTxq {
     }
 
     pub fn fmt_op(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "TXQ.B ")?;
+        write!(f, "TXQ.B.{} ", self.query.name())?;
         self.dst[0].fmt_in(RegFile::Gpr, f)?;
         write!(f, ", ")?;
         self.dst[1].fmt_in(RegFile::Gpr, f)?;
         write!(f, ", ")?;
         self.src.fmt_src(f)?;
-        write!(f, ", {}, {:#x}", self.query.name(), self.mask)
+        write!(f, ", {:#x}", self.mask)
     }
 }
-
