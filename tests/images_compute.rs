@@ -7,7 +7,8 @@ mod common;
 
 use spvsass::backend::target::Arch;
 use spvsass::sim::texture::Format;
-use spvsass::sim::texture::host::{BoundImage, ImageDim, ImageKind, ImageShape};
+use spvsass::sim::texture::host::{BoundImage, ImageDim, ImageKind, ImageShape, SamplerState};
+use spvsass::sim::texture::{Filter, Wrap};
 use spvsass::sim::{ComputeInputs, ComputeRun, SimOptions, Slot};
 use std::collections::BTreeMap;
 
@@ -204,4 +205,57 @@ fn storage_images_load_store_and_size() {
         assert_eq!(&got[4 * t..4 * t + 4], &want, "id texel {t}");
     }
     assert_eq!(words(&run.buffers[&3]), [w, h, w, h, w, h]);
+}
+
+#[test]
+fn linear_lookups_and_gathers_of_a_2d_texture() {
+    // 4x4 RGBA32F, texel (x, y) = (x + 4y, 10x, y, 1).
+    let texels: Vec<u32> = (0..16)
+        .flat_map(|t| {
+            let (x, y) = ((t % 4) as f32, (t / 4) as f32);
+            [x + 4.0 * y, 10.0 * x, y, 1.0].map(f32::to_bits)
+        })
+        .collect();
+    let mut tex = image(
+        0,
+        ImageKind::Combined,
+        Format::R32G32B32A32Sfloat,
+        ImageDim::D2,
+        4,
+        4,
+        bytes(&texels),
+    );
+    tex.sampler = Some(SamplerState {
+        address: [Wrap::ClampToEdge; 3],
+        mag_filter: Filter::Linear,
+        min_filter: Filter::Linear,
+        ..SamplerState::default()
+    });
+    let inputs = ComputeInputs {
+        buffers: BTreeMap::from([(1, vec![0u8; 128])]),
+        images: vec![tex],
+        ..Default::default()
+    };
+    let run = dispatch("img_linear.comp", [1, 1, 1], inputs);
+    let out: Vec<f32> = words(&run.buffers[&1])
+        .into_iter()
+        .map(f32::from_bits)
+        .collect();
+    let texel = |x: u32, y: u32| [(x + 4 * y) as f32, 10.0 * x as f32, y as f32, 1.0];
+    for i in 0..4u32 {
+        // Halfway between texels i and i + 1 (clamped) of row 1.
+        let (a, b) = (texel(i, 1), texel((i + 1).min(3), 1));
+        let want: Vec<f32> = (0..4).map(|c| 0.5 * a[c] + 0.5 * b[c]).collect();
+        let at = 4 * i as usize;
+        assert_eq!(&out[at..at + 4], &want[..], "textureLod {i}");
+        // Gather order (i0, j1), (i1, j1), (i1, j0), (i0, j0); rows 1 and 2.
+        let i1 = (i + 1).min(3);
+        let want = [
+            texel(i, 2)[0],
+            texel(i1, 2)[0],
+            texel(i1, 1)[0],
+            texel(i, 1)[0],
+        ];
+        assert_eq!(&out[16 + at..16 + at + 4], &want, "textureGather {i}");
+    }
 }
