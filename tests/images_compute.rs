@@ -259,3 +259,41 @@ fn linear_lookups_and_gathers_of_a_2d_texture() {
         assert_eq!(&out[16 + at..16 + at + 4], &want, "textureGather {i}");
     }
 }
+
+#[test]
+fn image_atomics_add_and_compare_swap() {
+    // A 4x2 R32_UINT image: row 0 = 100, 200, 300, 400; texel (0, 1) = 5.
+    let texels = [100u32, 200, 300, 400, 5, 0, 0, 0];
+    let inputs = ComputeInputs {
+        buffers: BTreeMap::from([(1, vec![0u8; 33 * 4])]),
+        images: vec![image(
+            0,
+            ImageKind::Storage,
+            Format::R32Uint,
+            ImageDim::D2,
+            4,
+            2,
+            bytes(&texels),
+        )],
+        ..Default::default()
+    };
+    let run = dispatch("img_atomic.comp", [1, 1, 1], inputs);
+    let out = words(&run.buffers[&1]);
+    // Lanes run in order within the warp: lane i sees the texel after the
+    // adds of the lanes below it with the same i & 3.
+    for i in 0..32u32 {
+        let earlier: u32 = (0..i).filter(|j| j & 3 == i & 3).map(|j| j + 1).sum();
+        assert_eq!(
+            out[i as usize],
+            texels[(i & 3) as usize] + earlier,
+            "old value of lane {i}"
+        );
+    }
+    assert_eq!(out[32], 5, "compare-and-swap returns the old value");
+    let got = words(&run.images[&slot(0)]);
+    for x in 0..4u32 {
+        let added: u32 = (0..32).filter(|j| j & 3 == x).map(|j| j + 1).sum();
+        assert_eq!(got[x as usize], texels[x as usize] + added);
+    }
+    assert_eq!(got[4], 77);
+}

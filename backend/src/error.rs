@@ -134,5 +134,6 @@ pub fn spirv_opcode(op: &Op) -> String {
         Op::SampledImage { .. } => "OpSampledImage".into(),
         Op::ImageOf(_) => "OpImage".into(),
         Op::Image(i) => i.opcode_name().into(),
+        Op::ImageTexelPointer { .. } => "OpImageTexelPointer".into(),
     }
 }

@@ -411,6 +411,8 @@ corpus! {
         |s| has(s, |op| matches!(op, Op::Image(i) if i.texel.is_some()));
     img_sample_lod_comp: "img_sample_lod.comp.spv", Compute,
         |s| has(s, |op| matches!(op, Op::SampledImage { .. }));
+    img_atomic_comp: "img_atomic.comp.spv", Compute,
+        |s| has(s, |op| matches!(op, Op::ImageTexelPointer { .. }));
     img_linear_comp: "img_linear.comp.spv", Compute,
         |s| has(s, |op| matches!(op, Op::Image(i) if i.lod.is_some()));
     img_shapes_comp: "img_shapes.comp.spv", Compute,

@@ -230,7 +230,8 @@ pub(crate) fn var_ptr(world: &World<'_>, gv: GlobalVar) -> Ptr {
         | StorageClass::Input
         | StorageClass::Output
         | StorageClass::TaskPayload
-        | StorageClass::UniformConstant => (Mem::Var(gv), Loc::Path(Vec::new())),
+        | StorageClass::UniformConstant
+        | StorageClass::Image => (Mem::Var(gv), Loc::Path(Vec::new())),
     };
     Ptr {
         mem,

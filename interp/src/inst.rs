@@ -74,7 +74,7 @@ pub(crate) fn exec(world: &mut World<'_>, lane: &mut Lane, inv: u32, inst: Inst)
     let vty = |v: Value| shader.values[v].ty;
     let result_ty = data.result.map(|r| shader.values[r].ty);
     let value: Option<Val> = match &data.op {
-        Op::SampledImage { .. } | Op::ImageOf(_) | Op::Image(_) => {
+        Op::SampledImage { .. } | Op::ImageOf(_) | Op::Image(_) | Op::ImageTexelPointer { .. } => {
             return Err(cx.unsupported(
                 "images, samplers and texel buffers (the interpreter has no texture unit)",
             ));
@@ -510,7 +510,7 @@ fn var_slot<'l>(
         | StorageClass::PhysicalStorageBuffer => {
             return Err(cx.unsupported(format!("{class:?} variables")));
         }
-        StorageClass::UniformConstant => {
+        StorageClass::UniformConstant | StorageClass::Image => {
             return Err(cx.unsupported(
                 "images, samplers and texel buffers (the interpreter has no texture unit)",
             ));

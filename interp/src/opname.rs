@@ -41,6 +41,7 @@ pub fn opcode(op: &Op) -> &'static str {
         Op::SampledImage { .. } => "OpSampledImage",
         Op::ImageOf(_) => "OpImage",
         Op::Image(i) => i.opcode_name(),
+        Op::ImageTexelPointer { .. } => "OpImageTexelPointer",
     }
 }
 

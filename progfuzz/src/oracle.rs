@@ -245,7 +245,8 @@ pub fn inputs_for(shader: &Shader, runtime_len: u64, fill: &dyn Fn(u32, usize) -
             | StorageClass::TaskPayload
             | StorageClass::PhysicalStorageBuffer
             // Generated programs use no images.
-            | StorageClass::UniformConstant => {}
+            | StorageClass::UniformConstant
+            | StorageClass::Image => {}
         }
     }
     inputs

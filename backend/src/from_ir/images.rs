@@ -11,25 +11,27 @@
 //!   zero).
 //! - Fetches are TLD (texel buffers: 1D), explicit-LOD samples TEX (TXD
 //!   with gradients), gathers TLD4, queries TXQ, storage reads and writes
-//!   formatted SULD/SUST (the header's format converts), with the operand
-//!   vectors packed as `OpTex::src_counts` says.
+//!   formatted SULD/SUST (the header's format converts), atomics on a
+//!   texel pointer SUATOM, with the operand vectors packed as
+//!   `OpTex::src_counts` says.
 //!
 //! Refused by name: a non-constant Offset, MinLod, gradients of 3D and
-//! cube images (six gradient registers exceed one source vector), and
-//! multisampled storage images.
+//! cube images (six gradient registers exceed one source vector),
+//! multisampled storage images, and float min/max or atomic load/store on
+//! texels.
 
 use super::places::{comp_count, resolve};
 use super::{Comp, Isel};
 use crate::binary::{Resource, ResourceAccess, ResourceKind};
 use crate::error::BackendError;
 use crate::isa::{
-    Dst, Instr, LodMode, MemSize, Op, OpLop3, OpMov, OpSuLd, OpSuSt, OpTex, OpTxq, Reg, Src,
-    SuAccess, SuDim, SuOrder, TexDim, TexKind, TxqQuery, group_width,
+    AtomOp, AtomType, Dst, Instr, LodMode, MemSize, Op, OpLop3, OpMov, OpSuAtom, OpSuLd, OpSuSt,
+    OpTex, OpTxq, Reg, Src, SuAccess, SuDim, SuOrder, TexDim, TexKind, TxqQuery, group_width,
 };
 use crate::target::Arch;
 use spvsass_frontend::ir::{
-    BinaryOp, ConvOp, GlobalVarData, ImageDim, ImageInst, ImageOp, ImageType, InstData, Scalar,
-    Shader, StorageClass, Type, Value,
+    AtomicOp, BinaryOp, ConvOp, GlobalVarData, ImageDim, ImageInst, ImageOp, ImageType, InstData,
+    Scalar, Shader, StorageClass, Type, Value,
 };
 
 use super::descriptors::DescIndex;
@@ -424,4 +426,106 @@ pub(crate) fn is_handle_load(sh: &Shader, ptr: Value) -> bool {
             ..
         }
     )
+}
+
+/// The (image pointer, coordinate, sample) of a texel pointer, when `ptr`
+/// is one.
+pub(crate) fn texel_pointer(sh: &Shader, ptr: Value) -> Option<(Value, Value, Value)> {
+    match &sh.def_inst(ptr)?.op {
+        spvsass_frontend::ir::Op::ImageTexelPointer {
+            image,
+            coord,
+            sample,
+        } => Some((*image, *coord, *sample)),
+        _ => None,
+    }
+}
+
+impl Isel<'_> {
+    /// An atomic on a storage image texel: SUATOM (R32 formats).
+    pub(super) fn image_atomic(
+        &mut self,
+        op: AtomicOp,
+        ptr: Value,
+        args: &[Value],
+        inst: &InstData,
+    ) -> Result<Vec<Comp>, BackendError> {
+        let (image, coord, sample) = texel_pointer(self.sh, ptr).expect("checked by the caller");
+        if !matches!(self.value_comp(sample)?, Comp::Const(0)) {
+            return Err(self.unsupported("atomics on multisampled storage images", inst));
+        }
+        let Type::Pointer { pointee, .. } = self.sh.types[self.sh.values[image].ty] else {
+            return Err(
+                self.unsupported("a texel pointer into something other than an image", inst)
+            );
+        };
+        let Type::Image(t) = self.sh.types[pointee] else {
+            return Err(
+                self.unsupported("a texel pointer into something other than an image", inst)
+            );
+        };
+        let dim =
+            su_dim(&t).ok_or_else(|| self.unsupported("this storage image dimension", inst))?;
+        let mut comps = Vec::with_capacity(args.len());
+        for &a in args {
+            comps.push(self.value_comp(a)?);
+        }
+        let operand = comps.first().copied().unwrap_or(Comp::Const(0));
+        let (aop, ty, data) = match op {
+            AtomicOp::IIncrement => (AtomOp::Add, AtomType::U32, Comp::Const(1)),
+            AtomicOp::IDecrement => (AtomOp::Add, AtomType::U32, Comp::Const(u32::MAX)),
+            AtomicOp::ISub => {
+                let neg = self.binary(BinaryOp::ISub, Comp::Const(0), operand, inst)?;
+                (AtomOp::Add, AtomType::U32, neg)
+            }
+            AtomicOp::IAdd => (AtomOp::Add, AtomType::U32, operand),
+            AtomicOp::FAdd => (AtomOp::Add, AtomType::F32, operand),
+            AtomicOp::SMin => (AtomOp::Min, AtomType::S32, operand),
+            AtomicOp::UMin => (AtomOp::Min, AtomType::U32, operand),
+            AtomicOp::SMax => (AtomOp::Max, AtomType::S32, operand),
+            AtomicOp::UMax => (AtomOp::Max, AtomType::U32, operand),
+            AtomicOp::And => (AtomOp::And, AtomType::U32, operand),
+            AtomicOp::Or => (AtomOp::Or, AtomType::U32, operand),
+            AtomicOp::Xor => (AtomOp::Xor, AtomType::U32, operand),
+            AtomicOp::Exchange => (AtomOp::Exch, AtomType::U32, operand),
+            AtomicOp::CompareExchange => (AtomOp::CmpExch, AtomType::U32, operand),
+            AtomicOp::Load | AtomicOp::Store | AtomicOp::FMin | AtomicOp::FMax => {
+                return Err(self.unsupported(
+                    format!("image atomic {op:?} (SUATOM has add, min, max, inc, dec, and, or, xor, exchange, compare-and-swap)"),
+                    inst,
+                ));
+            }
+        };
+        let handle = self.load_handle(image, inst)?;
+        let handle = self.reg_or_zero(handle[0]);
+        let coord = self.comps_of(coord)?;
+        let coord = self.group_of(&coord);
+        // Compare-and-swap takes (compare, new value) in a pair.
+        let data = match (op, comps.get(1)) {
+            (AtomicOp::CompareExchange, Some(&cmp)) => self.group_of(&[cmp, data]),
+            _ => {
+                let d = self.reg_or_zero(data);
+                if matches!(d.src, crate::isa::SrcRef::Zero) {
+                    d
+                } else {
+                    self.group_of(&[data])
+                }
+            }
+        };
+        let dst = self.f.new_vreg(crate::isa::RegFile::Gpr);
+        self.emit(Instr::new(Op::SuAtom(OpSuAtom {
+            dst: Dst::Reg(Reg::Virt(dst)),
+            coord,
+            data,
+            handle,
+            dim,
+            op: aop,
+            ty,
+            byte_addr: false,
+            trap: false,
+            order: su_order(self.target),
+            red: false,
+        })));
+        Ok(vec![Comp::Reg(dst)])
+    }
 }

@@ -559,6 +559,10 @@ impl<'a> Isel<'a> {
             I::Jump(_) | I::Branch { .. } | I::Switch { .. } | I::Return | I::Unreachable => {
                 return self.terminator(b, inst);
             }
+            I::ImageTexelPointer { .. } => return Ok(()),
+            I::Atomic { op, ptr, args } if images::texel_pointer(self.sh, *ptr).is_some() => {
+                self.image_atomic(*op, *ptr, args, inst)?
+            }
             I::Atomic { op, ptr, args } if self.isbe_atomic(*ptr, inst.spirv_id)? => {
                 self.atomic(*op, *ptr, args, inst)?
             }

@@ -184,7 +184,14 @@ fn set_access(w: &mut InstWord, access: SuAccess, byte_addr: bool) {
 
 fn get_access(w: &InstWord, formatted: bool) -> Result<(SuAccess, bool), DecodeError> {
     if formatted {
-        return Ok((SuAccess::Formatted(w.get(MASK) as u8), false));
+        let mask = w.get(MASK);
+        if !matches!(mask, 1 | 3 | 0xf) {
+            return Err(DecodeError::BadField {
+                field: "surface component mask",
+                value: mask,
+            });
+        }
+        return Ok((SuAccess::Formatted(mask as u8), false));
     }
     let t = w.get(TYPE);
     let size = *MemSize::ALL.get(t as usize).ok_or(DecodeError::BadField {
@@ -447,7 +454,15 @@ impl OpSuAtom {
             handle: w.get_gpr_src(HANDLE),
             dim,
             op,
-            ty: AtomType::decode(w)?,
+            ty: match AtomType::decode(w)? {
+                t @ (AtomType::U32 | AtomType::S32 | AtomType::F32) => t,
+                AtomType::U64 | AtomType::S64 => {
+                    return Err(DecodeError::BadField {
+                        field: "surface atomic type (32-bit only)",
+                        value: w.get(TYPE),
+                    });
+                }
+            },
             byte_addr: w.bit(BYTE_ADDR),
             trap: w.bit(TRAP),
             order: SuOrder::decode(w.get(ORDER))?,

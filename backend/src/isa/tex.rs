@@ -336,6 +336,12 @@ impl OpTex {
             dc,
             ms,
         };
+        // A word no encoder writes (an empty mask, a modifier the op
+        // lacks, more than four source registers) does not decode.
+        op.check().map_err(|_| DecodeError::BadField {
+            field: "texture op modifiers",
+            value: w.get(MASK),
+        })?;
         let [s0, s1] = op.src_counts().map(group_width);
         let [d0, d1] = op.dst_counts().map(group_width);
         op.dst = [
@@ -494,6 +500,12 @@ impl OpTxq {
 
     pub fn decode(w: &InstWord) -> Result<Self, DecodeError> {
         let q = w.get(TXQ_QUERY);
+        if w.get(MASK) == 0 {
+            return Err(DecodeError::BadField {
+                field: "TXQ component mask",
+                value: 0,
+            });
+        }
         let mut op = OpTxq {
             dst: [Dst::None; 2],
             src: Src::ZERO,

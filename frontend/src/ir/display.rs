@@ -126,6 +126,11 @@ fn op_text(op: &Op) -> String {
         Op::CopyLogical(a) => format!("copy_logical {a}"),
         Op::SampledImage { image, sampler } => format!("sampled_image {image}, {sampler}"),
         Op::ImageOf(a) => format!("image_of {a}"),
+        Op::ImageTexelPointer {
+            image,
+            coord,
+            sample,
+        } => format!("image_texel_pointer {image}, {coord}, {sample}"),
         Op::Image(i) => {
             let args: Vec<Value> = i.args().collect();
             format!("image.{:?} {}", i.op, list(&args))

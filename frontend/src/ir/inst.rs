@@ -217,6 +217,13 @@ pub enum Op {
     ImageOf(Value),
     /// The image instructions (`image.rs`).
     Image(Box<super::image::ImageInst>),
+    /// OpImageTexelPointer: the texel at `coord` (and `sample`) of the
+    /// storage image variable `image` points to, for atomics.
+    ImageTexelPointer {
+        image: Value,
+        coord: Value,
+        sample: Value,
+    },
     // Terminators.
     Jump(BlockCall),
     Branch {
@@ -319,6 +326,15 @@ impl Op {
                 f(*sampler)
             }
             Op::Image(i) => i.args().for_each(f),
+            Op::ImageTexelPointer {
+                image,
+                coord,
+                sample,
+            } => {
+                f(*image);
+                f(*coord);
+                f(*sample)
+            }
             Op::CopyMemory { dst, src } => {
                 f(*dst);
                 f(*src)
@@ -434,6 +450,15 @@ impl Op {
                 f(sampler)
             }
             Op::Image(i) => i.args_mut().for_each(f),
+            Op::ImageTexelPointer {
+                image,
+                coord,
+                sample,
+            } => {
+                f(image);
+                f(coord);
+                f(sample)
+            }
             Op::CopyMemory { dst, src } => {
                 f(dst);
                 f(src)

@@ -67,6 +67,8 @@ pub enum StorageClass {
     /// Images, samplers and texel buffers: variables whose loads give
     /// handles (`image.rs`).
     UniformConstant,
+    /// A texel of a storage image (OpImageTexelPointer), for atomics.
+    Image,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]

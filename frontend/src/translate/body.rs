@@ -501,8 +501,6 @@ fn why_unsupported(inst: &Instruction) -> String {
             .into()
     } else if family(&["OpImageSparse"]) {
         "sparse image accesses are not supported".into()
-    } else if family(&["OpImageTexelPointer"]) {
-        "image atomics (texel pointers) are not supported".into()
     } else if family(&["OpImage", "OpSampled", "OpSampler"]) {
         "this image instruction is not supported".into()
     } else if family(&["OpDPd", "OpFwidth"]) {

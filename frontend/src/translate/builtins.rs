@@ -56,6 +56,7 @@ pub(super) fn storage_class(class: spirv::StorageClass) -> Option<StorageClass> 
         S::PushConstant => StorageClass::PushConstant,
         S::PhysicalStorageBuffer => StorageClass::PhysicalStorageBuffer,
         S::UniformConstant => StorageClass::UniformConstant,
+        S::Image => StorageClass::Image,
         _ => return None,
     })
 }

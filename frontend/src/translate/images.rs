@@ -1,8 +1,8 @@
 //! Image, sampler and texel-buffer instructions → `Op::Image`,
-//! `Op::SampledImage` and `Op::ImageOf` (ir/image.rs). Task, mesh and
-//! compute shaders have no derivatives, so only the explicit-LOD forms
-//! exist; the rest (implicit LOD, projective, sparse, footprint, texel
-//! pointers) is refused naming the instruction.
+//! `Op::SampledImage`, `Op::ImageOf` and `Op::ImageTexelPointer` (for
+//! image atomics; ir/image.rs). Task, mesh and compute shaders have no
+//! derivatives, so only the explicit-LOD forms exist; the rest (implicit
+//! LOD, projective, sparse, footprint) is refused naming the instruction.
 
 use super::Translator;
 use super::operands::{Operands, malformed, unsupported};
@@ -45,6 +45,7 @@ pub(super) fn is_image_op(opcode: spirv::Op) -> bool {
             | O::ImageQuerySizeLod
             | O::ImageQueryLevels
             | O::ImageQuerySamples
+            | O::ImageTexelPointer
     )
 }
 
@@ -151,6 +152,32 @@ impl Translator<'_> {
                     return Err(malformed(inst, "the sampler operand is not a sampler"));
                 }
                 return self.emit(block, inst, Op::SampledImage { image, sampler });
+            }
+            O::ImageTexelPointer => {
+                let image = self.operand(inst, &mut ops, "image")?;
+                let coord = self.operand(inst, &mut ops, "coordinate")?;
+                let sample = self.operand(inst, &mut ops, "sample")?;
+                let storage = match self.shader.value_type(image) {
+                    Type::Pointer { pointee, .. } => {
+                        matches!(self.shader.types[*pointee], Type::Image(t) if !t.sampled)
+                    }
+                    _ => false,
+                };
+                if !storage {
+                    return Err(malformed(
+                        inst,
+                        "the image operand does not point to a storage image",
+                    ));
+                }
+                return self.emit(
+                    block,
+                    inst,
+                    Op::ImageTexelPointer {
+                        image,
+                        coord,
+                        sample,
+                    },
+                );
             }
             O::Image => {
                 let sampled = self.operand(inst, &mut ops, "sampled image")?;
