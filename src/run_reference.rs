@@ -119,6 +119,8 @@ pub fn describe(args: &RunArgs) -> RunDescription {
             .cloned()
             .map(Data::File)
             .collect(),
+        images: Vec::new(),
+        samplers: Vec::new(),
     }
 }
 

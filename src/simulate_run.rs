@@ -165,7 +165,10 @@ pub fn simulate_run(
         command: None,
         device: simulator_device(options.arch.unwrap_or(Arch::DEFAULT)),
         statistics,
-        buffers: read_back(desc, &bound.buffers, &bound.bound),
+        buffers: read_back(desc, &bound.buffers, &bound.bound)
+            .into_iter()
+            .chain(read_back_images(desc, &bound.images))
+            .collect(),
         image: Some(ImageResult {
             file: IMAGE_FILE.into(),
             width: image.width,
@@ -197,7 +200,8 @@ fn simulate_compute(
             source,
         },
     )?;
-    let buffers = read_back(desc, &run.buffers, &run.bound);
+    let mut buffers = read_back(desc, &run.buffers, &run.bound);
+    buffers.extend(read_back_images(desc, &run.images));
     let size = binary.workgroup_size.iter().map(|&n| u64::from(n));
     let invocations = desc
         .groups
@@ -270,6 +274,8 @@ fn inputs(
             }),
         }
     }
+    (inputs.images, inputs.samplers) =
+        crate::reference::bound_images(&desc.images, &desc.samplers, base)?;
     inputs.push_constants = resolve_data(
         &desc.push_constants,
         base,
@@ -320,6 +326,27 @@ fn read_back(
                     })
                     .unwrap_or_default(),
             }
+        })
+        .collect()
+}
+
+/// The images the description reads back, as words (the reference
+/// runner's form), from a run's final storage images by slot.
+fn read_back_images(
+    desc: &RunDescription,
+    images: &std::collections::BTreeMap<crate::sim::Slot, Vec<u8>>,
+) -> Vec<BufferResult> {
+    desc.images
+        .iter()
+        .filter(|i| i.read_back)
+        .map(|i| BufferResult {
+            set: i.set,
+            binding: i.binding,
+            element: i.element,
+            words: images
+                .get(&i.slot())
+                .map(|b| crate::reference::image_words(b))
+                .unwrap_or_default(),
         })
         .collect()
 }

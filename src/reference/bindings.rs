@@ -8,6 +8,7 @@ use super::buffers::HostBuffer;
 use super::description::{BufferDescription, BufferKind, RunDescription, resolve_data};
 use super::device::Gpu;
 use super::error::{ReferenceError, vk_err};
+use super::images::{self, DeviceImage};
 use ash::vk;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -20,6 +21,8 @@ pub struct Bindings {
     stages: vk::ShaderStageFlags,
     /// The description's buffers, in its order.
     pub buffers: Vec<HostBuffer>,
+    /// The description's images and texel buffers, in its order.
+    pub images: Vec<DeviceImage>,
 }
 
 fn descriptor_type(kind: BufferKind) -> vk::DescriptorType {
@@ -49,8 +52,8 @@ impl Bindings {
         stages: vk::ShaderStageFlags,
     ) -> Result<Bindings, ReferenceError> {
         let mut buffers = Vec::new();
-        // (set, binding) -> (kind, descriptor count).
-        let mut layout: BTreeMap<(u32, u32), (BufferKind, u32)> = BTreeMap::new();
+        // (set, binding) -> (descriptor type, descriptor count).
+        let mut layout: BTreeMap<(u32, u32), (vk::DescriptorType, u32)> = BTreeMap::new();
         for b in &desc.buffers {
             let what = what(b);
             let data = resolve_data(&b.contents, base, &what, b.kind.limit())?;
@@ -94,8 +97,23 @@ impl Bindings {
                 &data,
                 &what,
             )?);
-            let entry = layout.entry((b.set, b.binding)).or_insert((b.kind, 0));
+            let entry = layout
+                .entry((b.set, b.binding))
+                .or_insert((descriptor_type(b.kind), 0));
             entry.1 = entry.1.max(b.element + 1);
+        }
+        let (images, samplers) = images::create(gpu, desc, base)?;
+        let image_slots = desc
+            .images
+            .iter()
+            .map(|i| (i.set, i.binding, i.element, images::descriptor_type(i.kind)));
+        let sampler_slots = desc
+            .samplers
+            .iter()
+            .map(|s| (s.set, s.binding, s.element, vk::DescriptorType::SAMPLER));
+        for (set, binding, element, ty) in image_slots.chain(sampler_slots) {
+            let entry = layout.entry((set, binding)).or_insert((ty, 0));
+            entry.1 = entry.1.max(element + 1);
         }
         let push = resolve_data(
             &desc.push_constants,
@@ -120,10 +138,10 @@ impl Bindings {
         for set in 0..set_count {
             let bindings: Vec<vk::DescriptorSetLayoutBinding> = layout
                 .range((set, 0)..=(set, u32::MAX))
-                .map(|(&(_, binding), &(kind, count))| {
+                .map(|(&(_, binding), &(ty, count))| {
                     vk::DescriptorSetLayoutBinding::default()
                         .binding(binding)
-                        .descriptor_type(descriptor_type(kind))
+                        .descriptor_type(ty)
                         .descriptor_count(count)
                         .stage_flags(stages)
                 })
@@ -153,7 +171,15 @@ impl Bindings {
         let sets = if set_layouts.is_empty() {
             Vec::new()
         } else {
-            write_sets(gpu, &set_layouts, &layout, desc, &buffers)?
+            write_sets(
+                gpu,
+                &set_layouts,
+                &layout,
+                desc,
+                &buffers,
+                &images,
+                &samplers,
+            )?
         };
         Ok(Bindings {
             layout: pipeline_layout,
@@ -161,6 +187,7 @@ impl Bindings {
             push,
             stages,
             buffers,
+            images,
         })
     }
 
@@ -207,16 +234,19 @@ fn check_limit(
 /// Allocates one descriptor set per layout and writes every buffer into
 /// its set; returns each set with its dynamic offsets in binding, then
 /// element order (the order vkCmdBindDescriptorSets takes them).
+#[allow(clippy::too_many_arguments)]
 fn write_sets(
     gpu: &mut Gpu,
     set_layouts: &[vk::DescriptorSetLayout],
-    layout: &BTreeMap<(u32, u32), (BufferKind, u32)>,
+    layout: &BTreeMap<(u32, u32), (vk::DescriptorType, u32)>,
     desc: &RunDescription,
     buffers: &[HostBuffer],
+    images: &[DeviceImage],
+    samplers: &[vk::Sampler],
 ) -> Result<Vec<(vk::DescriptorSet, Vec<u32>)>, ReferenceError> {
     let mut per_type: BTreeMap<i32, u32> = BTreeMap::new();
-    for &(kind, count) in layout.values() {
-        *per_type.entry(descriptor_type(kind).as_raw()).or_default() += count;
+    for &(ty, count) in layout.values() {
+        *per_type.entry(ty.as_raw()).or_default() += count;
     }
     let sizes: Vec<vk::DescriptorPoolSize> = per_type
         .iter()
@@ -254,7 +284,7 @@ fn write_sets(
                 .range(range)]
         })
         .collect();
-    let writes: Vec<vk::WriteDescriptorSet> = desc
+    let mut writes: Vec<vk::WriteDescriptorSet> = desc
         .buffers
         .iter()
         .zip(&infos)
@@ -267,6 +297,60 @@ fn write_sets(
                 .buffer_info(info)
         })
         .collect();
+    // Every image is in the GENERAL layout (images.rs).
+    let image_infos: Vec<[vk::DescriptorImageInfo; 1]> = images
+        .iter()
+        .map(|i| {
+            let mut info =
+                vk::DescriptorImageInfo::default().image_layout(vk::ImageLayout::GENERAL);
+            if let Some((_, view)) = i.image {
+                info = info.image_view(view);
+            }
+            if let Some(s) = i.sampler {
+                info = info.sampler(s);
+            }
+            [info]
+        })
+        .collect();
+    let texel_views: Vec<[vk::BufferView; 1]> = images
+        .iter()
+        .map(|i| {
+            [i.buffer
+                .as_ref()
+                .map_or(vk::BufferView::null(), |(_, v)| *v)]
+        })
+        .collect();
+    for ((d, img), (info, view)) in desc
+        .images
+        .iter()
+        .zip(images)
+        .zip(image_infos.iter().zip(&texel_views))
+    {
+        let w = vk::WriteDescriptorSet::default()
+            .dst_set(sets[d.set as usize])
+            .dst_binding(d.binding)
+            .dst_array_element(d.element)
+            .descriptor_type(images::descriptor_type(img.kind));
+        writes.push(if img.buffer.is_some() {
+            w.texel_buffer_view(view)
+        } else {
+            w.image_info(info)
+        });
+    }
+    let sampler_infos: Vec<[vk::DescriptorImageInfo; 1]> = samplers
+        .iter()
+        .map(|&s| [vk::DescriptorImageInfo::default().sampler(s)])
+        .collect();
+    for (d, info) in desc.samplers.iter().zip(&sampler_infos) {
+        writes.push(
+            vk::WriteDescriptorSet::default()
+                .dst_set(sets[d.set as usize])
+                .dst_binding(d.binding)
+                .dst_array_element(d.element)
+                .descriptor_type(vk::DescriptorType::SAMPLER)
+                .image_info(info),
+        );
+    }
     // SAFETY: every write names a binding of its set's layout and a live
     // buffer.
     unsafe { gpu.device.update_descriptor_sets(&writes, &[]) };

@@ -4,6 +4,7 @@
 //! file. Paths inside it are relative to the file's own folder.
 
 use super::error::{DescriptionError, ReferenceError};
+pub use super::image_inputs::{ImageDescription, SamplerDescription};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
@@ -33,6 +34,12 @@ pub struct RunDescription {
     /// The push-constant bytes, from offset 0: the pieces laid end to end.
     #[serde(default)]
     pub push_constants: Vec<Data>,
+    /// Images and texel buffers, by set, binding and element.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub images: Vec<ImageDescription>,
+    /// Separate samplers, by set, binding and element.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub samplers: Vec<SamplerDescription>,
 }
 
 /// Either `compute`, or `mesh` with an optional `task`.
@@ -214,11 +221,27 @@ impl RunDescription {
         if self.groups.contains(&0) {
             return Err(DescriptionError::ZeroGroups(self.groups));
         }
-        let mut bindings: Vec<(u32, u32, u32)> = self
+        for i in &self.images {
+            i.check()?;
+        }
+        // Buffers, images and samplers share the slots; a binding holds one
+        // kind of descriptor.
+        let kinds: Vec<(u32, u32, u32, String)> = self
             .buffers
             .iter()
-            .map(|b| (b.set, b.binding, b.element))
+            .map(|b| (b.set, b.binding, b.element, format!("{:?}", b.kind)))
+            .chain(
+                self.images
+                    .iter()
+                    .map(|i| (i.set, i.binding, i.element, format!("{:?}", i.kind))),
+            )
+            .chain(
+                self.samplers
+                    .iter()
+                    .map(|s| (s.set, s.binding, s.element, "Sampler".to_owned())),
+            )
             .collect();
+        let mut bindings: Vec<(u32, u32, u32)> = kinds.iter().map(|k| (k.0, k.1, k.2)).collect();
         bindings.sort_unstable();
         if let Some(w) = bindings.windows(2).find(|w| w[0] == w[1]) {
             let (set, binding, element) = w[0];
@@ -248,13 +271,15 @@ impl RunDescription {
                 element: 0,
             });
         }
-        for b in &self.buffers {
-            let same = |o: &&BufferDescription| o.set == b.set && o.binding == b.binding;
-            if let Some(o) = self.buffers.iter().filter(same).find(|o| o.kind != b.kind) {
+        for (set, binding, _, kind) in &kinds {
+            let other = kinds
+                .iter()
+                .find(|o| (o.0, o.1) == (*set, *binding) && o.3 != *kind);
+            if let Some(o) = other {
                 return Err(DescriptionError::MixedKinds {
-                    set: b.set,
-                    binding: b.binding,
-                    kinds: format!("{:?} and {:?}", b.kind, o.kind),
+                    set: *set,
+                    binding: *binding,
+                    kinds: format!("{kind} and {}", o.3),
                 });
             }
         }
@@ -444,6 +469,57 @@ mod tests {
         for (json, want) in cases {
             assert_eq!(check(&json), Err(want), "{json}");
         }
+    }
+
+    #[test]
+    fn images_and_samplers_share_the_slots_with_buffers() {
+        let image = r#"{"binding": 1, "kind": "combined", "format": "r8_unorm", "dim": "2d",
+                        "width": 1, "sampler": {"min_filter": "linear"}}"#;
+        assert_eq!(
+            check(&with(COMPUTE, &format!(r#", "images": [{image}]"#))),
+            Ok(())
+        );
+        let with_buffer = format!(
+            r#", "images": [{image}],
+                "buffers": [{{"binding": 1, "element": 1, "kind": "storage", "contents": [{{"zero": 4}}]}}]"#
+        );
+        assert_eq!(
+            check(&with(COMPUTE, &with_buffer)),
+            Err(DescriptionError::MixedKinds {
+                set: 0,
+                binding: 1,
+                kinds: "Storage and Combined".into()
+            })
+        );
+        let no_sampler = r#", "images": [{"binding": 0, "kind": "combined", "format": "r8_unorm",
+                                           "dim": "2d", "width": 1}]"#;
+        assert_eq!(
+            check(&with(COMPUTE, no_sampler)),
+            Err(DescriptionError::Image {
+                set: 0,
+                binding: 0,
+                element: 0,
+                problem: "a combined image-sampler, and only it, has a `sampler`"
+            })
+        );
+        let sampler_twice = r#", "samplers": [{"binding": 0}, {"binding": 0}]"#;
+        assert_eq!(
+            check(&with(COMPUTE, sampler_twice)),
+            Err(DescriptionError::DuplicateBinding {
+                set: 0,
+                binding: 0,
+                element: 0
+            })
+        );
+        let bad_format = with(
+            COMPUTE,
+            r#", "images": [{"binding": 0, "kind": "sampled", "format": "bc1", "dim": "2d", "width": 1}]"#,
+        );
+        let e = serde_json::from_str::<RunDescription>(&bad_format).err();
+        assert!(e.is_some_and(|e| {
+            e.to_string()
+                .contains("unknown or unsupported format `bc1`")
+        }));
     }
 
     #[test]

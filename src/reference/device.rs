@@ -44,6 +44,8 @@ pub enum Owned {
     CommandPool(vk::CommandPool),
     QueryPool(vk::QueryPool),
     Fence(vk::Fence),
+    Sampler(vk::Sampler),
+    BufferView(vk::BufferView),
 }
 
 macro_rules! owned_from {
@@ -56,6 +58,8 @@ macro_rules! owned_from {
     )*};
 }
 owned_from!(
+    Sampler(vk::Sampler),
+    BufferView(vk::BufferView),
     Buffer(vk::Buffer),
     Memory(vk::DeviceMemory),
     Image(vk::Image),
@@ -248,6 +252,8 @@ impl Drop for Gpu {
                     Owned::CommandPool(x) => d.destroy_command_pool(x, None),
                     Owned::QueryPool(x) => d.destroy_query_pool(x, None),
                     Owned::Fence(x) => d.destroy_fence(x, None),
+                    Owned::Sampler(x) => d.destroy_sampler(x, None),
+                    Owned::BufferView(x) => d.destroy_buffer_view(x, None),
                 }
             }
             d.destroy_device(None);
@@ -482,7 +488,23 @@ fn create_device(
         ))
         .shader_uniform_buffer_array_dynamic_indexing(on(
             have10.shader_uniform_buffer_array_dynamic_indexing
-        ));
+        ))
+        // Images (docs/RUNS.md, "Images and samplers").
+        .shader_sampled_image_array_dynamic_indexing(on(
+            have10.shader_sampled_image_array_dynamic_indexing
+        ))
+        .shader_storage_image_array_dynamic_indexing(on(
+            have10.shader_storage_image_array_dynamic_indexing
+        ))
+        .shader_image_gather_extended(on(have10.shader_image_gather_extended))
+        .shader_storage_image_extended_formats(on(have10.shader_storage_image_extended_formats))
+        .shader_storage_image_read_without_format(on(
+            have10.shader_storage_image_read_without_format
+        ))
+        .shader_storage_image_write_without_format(on(
+            have10.shader_storage_image_write_without_format
+        ))
+        .image_cube_array(on(have10.image_cube_array));
     let mut want11 = vk::PhysicalDeviceVulkan11Features::default()
         .multiview(multiview)
         .storage_buffer16_bit_access(on(have11.storage_buffer16_bit_access))
@@ -506,7 +528,20 @@ fn create_device(
         ))
         .shader_uniform_buffer_array_non_uniform_indexing(on(
             have12.shader_uniform_buffer_array_non_uniform_indexing
-        ));
+        ))
+        .shader_sampled_image_array_non_uniform_indexing(on(
+            have12.shader_sampled_image_array_non_uniform_indexing
+        ))
+        .shader_storage_image_array_non_uniform_indexing(on(
+            have12.shader_storage_image_array_non_uniform_indexing
+        ))
+        .shader_uniform_texel_buffer_array_dynamic_indexing(on(
+            have12.shader_uniform_texel_buffer_array_dynamic_indexing
+        ))
+        .shader_storage_texel_buffer_array_dynamic_indexing(on(
+            have12.shader_storage_texel_buffer_array_dynamic_indexing
+        ))
+        .sampler_mirror_clamp_to_edge(on(have12.sampler_mirror_clamp_to_edge));
     let mut want13 = vk::PhysicalDeviceVulkan13Features::default()
         .maintenance4(on(have13.maintenance4))
         .subgroup_size_control(on(have13.subgroup_size_control))

@@ -37,6 +37,13 @@ pub enum DescriptionError {
         binding: u32,
         element: u32,
     },
+    #[error("image at set {set} binding {binding}[{element}]: {problem}")]
+    Image {
+        set: u32,
+        binding: u32,
+        element: u32,
+        problem: &'static str,
+    },
     #[error("set {set} binding {binding} holds buffers of two kinds ({kinds})")]
     MixedKinds {
         set: u32,
@@ -79,6 +86,14 @@ pub enum ReferenceError {
         path: PathBuf,
         bytes: usize,
         expected: usize,
+    },
+    #[error("{what}: {problem}")]
+    ImageData { what: String, problem: String },
+    #[error("{device}: format {format} is not supported for {usage}")]
+    FormatUnsupported {
+        device: String,
+        format: &'static str,
+        usage: &'static str,
     },
     #[error("{what}: {bytes} bytes is not a whole number of 32-bit words")]
     UnalignedData { what: String, bytes: usize },
@@ -128,6 +143,16 @@ pub enum ReferenceError {
         binding: u32,
         declared: super::description::BufferKind,
         given: Option<super::description::BufferKind>,
+    },
+    #[error(
+        "{path}: the shader uses the image or sampler %{id} at set {set} binding {binding}, \
+         but the run binds no image or sampler there"
+    )]
+    ImageInterface {
+        path: PathBuf,
+        id: u32,
+        set: u32,
+        binding: u32,
     },
     #[error("no Vulkan loader: {0} (install libvulkan1)")]
     NoLoader(#[from] ash::LoadingError),

@@ -108,7 +108,62 @@ impl Spirv {
                 Some(_) => {}
             }
         }
+        // Images, texel buffers and samplers (UniformConstant variables
+        // with a binding) need a descriptor too.
+        for (id, set, binding) in self.used_uniform_constants() {
+            let given = desc
+                .images
+                .iter()
+                .any(|i| (i.set, i.binding) == (set, binding))
+                || desc
+                    .samplers
+                    .iter()
+                    .any(|s| (s.set, s.binding) == (set, binding));
+            if !given {
+                return Err(ReferenceError::ImageInterface {
+                    path: self.path.clone(),
+                    id,
+                    set,
+                    binding,
+                });
+            }
+        }
         Ok(())
+    }
+
+    /// The UniformConstant variables with a binding some function uses:
+    /// id, descriptor set and binding.
+    fn used_uniform_constants(&self) -> Vec<(u32, u32, u32)> {
+        let used: std::collections::HashSet<u32> = self
+            .module
+            .functions
+            .iter()
+            .flat_map(|f| f.blocks.iter().flat_map(|b| &b.instructions))
+            .flat_map(|i| &i.operands)
+            .filter_map(|o| match o {
+                Operand::IdRef(id) => Some(*id),
+                _ => None,
+            })
+            .collect();
+        self.module
+            .types_global_values
+            .iter()
+            .filter(|v| v.class.opcode == Op::Variable)
+            .filter(|v| {
+                v.operands.first() == Some(&Operand::StorageClass(StorageClass::UniformConstant))
+            })
+            .filter_map(|v| {
+                let id = v.result_id?;
+                let binding = self.decorated(id, Decoration::Binding)?;
+                used.contains(&id).then(|| {
+                    (
+                        id,
+                        self.decorated(id, Decoration::DescriptorSet).unwrap_or(0),
+                        binding,
+                    )
+                })
+            })
+            .collect()
     }
 
     /// The buffer variables some function uses: id, descriptor set,

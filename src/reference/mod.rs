@@ -14,6 +14,8 @@ mod compute;
 mod description;
 mod device;
 mod error;
+mod image_inputs;
+mod images;
 mod interface;
 mod mesh;
 mod modules;
@@ -26,6 +28,9 @@ pub use description::{
     Pipeline, RunDescription, ShaderRef, Stages, resolve_data,
 };
 pub use error::{DescriptionError, ReferenceError};
+pub use image_inputs::{
+    ImageDescription, SamplerDescription, bound as bound_images, words as image_words,
+};
 pub use result::{
     BufferResult, Capture, DeviceInfo, FORMAT, IMAGE_FILE, ImageResult, RESULT_FILE, RunResult,
     Statistics,
@@ -68,7 +73,8 @@ pub fn run(desc: &RunDescription, name: &str, base: &Path) -> Result<Capture, Re
             let bindings =
                 bindings::Bindings::new(&mut gpu, desc, base, vk::ShaderStageFlags::COMPUTE)?;
             let statistics = compute::run(&mut gpu, &bindings, &spirv, &shader.entry, desc.groups)?;
-            let buffers = readback::buffers(&gpu, desc, &bindings)?;
+            let mut buffers = readback::buffers(&gpu, desc, &bindings)?;
+            buffers.extend(readback::images(&mut gpu, desc, &bindings)?);
             Ok(Capture {
                 result: result(name, &gpu, statistics, buffers, None),
                 pixels: Vec::new(),
@@ -109,7 +115,8 @@ pub fn run(desc: &RunDescription, name: &str, base: &Path) -> Result<Capture, Re
                 colour,
             };
             let (statistics, pixels) = mesh::run(&mut gpu, desc, &bindings, &shaders, image)?;
-            let buffers = readback::buffers(&gpu, desc, &bindings)?;
+            let mut buffers = readback::buffers(&gpu, desc, &bindings)?;
+            buffers.extend(readback::images(&mut gpu, desc, &bindings)?);
             let image = ImageResult {
                 file: IMAGE_FILE.into(),
                 width: image.width,

@@ -1,5 +1,6 @@
 //! Getting results to the host: the colour image copied into a staging
-//! buffer, and the description's buffers as 32-bit words.
+//! buffer, and the description's buffers and read-back images as 32-bit
+//! words.
 
 use super::bindings::Bindings;
 use super::buffers::HostBuffer;
@@ -102,4 +103,23 @@ pub fn buffers(
         });
     }
     Ok(out)
+}
+
+/// The images marked `read_back`, in the description's order, as
+/// buffer results (bytes in the simulator's layout, the last word
+/// zero-padded).
+pub fn images(
+    gpu: &mut Gpu,
+    desc: &RunDescription,
+    bindings: &Bindings,
+) -> Result<Vec<BufferResult>, ReferenceError> {
+    Ok(super::images::read_back(gpu, desc, &bindings.images)?
+        .into_iter()
+        .map(|(d, bytes)| BufferResult {
+            set: d.set,
+            binding: d.binding,
+            element: d.element,
+            words: super::image_inputs::words(&bytes),
+        })
+        .collect())
 }

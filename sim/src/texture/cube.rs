@@ -1,5 +1,7 @@
 //! Cube map face selection and face coordinates, as Vulkan's "Cube Map
-//! Face Selection and Transformations" table gives them. Where two or
+//! Face Selection and Transformations" table gives them, and the texels
+//! across a face's edge that seamless filtering reads ("Cube Map Edge
+//! Handling"). Where two or
 //! more components tie for the largest magnitude, Z is preferred to Y and
 //! Y to X (the spec leaves ties to the implementation; an inference).
 
@@ -53,6 +55,33 @@ pub fn face_derivatives(d: [f32; 3], dd: [f32; 3]) -> [f32; 2] {
     [0.5 * (dsc - sc * dm / m) / m, 0.5 * (dtc - tc * dm / m) / m]
 }
 
+/// The direction through face coordinates `sc`, `tc` (−1..1 on the face)
+/// of `face`: the inverse of the face table.
+fn direction(face: u32, sc: f32, tc: f32) -> [f32; 3] {
+    match face {
+        0 => [1.0, -tc, -sc],
+        1 => [-1.0, -tc, sc],
+        2 => [sc, 1.0, tc],
+        3 => [sc, -1.0, -tc],
+        4 => [sc, -tc, 1.0],
+        _ => [-sc, -tc, -1.0],
+    }
+}
+
+/// The face and texel that texel `i`, `j` of an `n`×`n` face lands on when
+/// it lies across an edge (one of them −1 or `n`): the texel of the
+/// neighbouring face whose centre is nearest the direction through this
+/// texel's centre. Corner texels (both across) take the face the
+/// direction selects (Vulkan leaves corners to the implementation).
+pub fn across_edge(face: u32, i: i64, j: i64, n: u32) -> (u32, i64, i64) {
+    let n_f = n as f32;
+    let sc = 2.0 * (i as f32 + 0.5) / n_f - 1.0;
+    let tc = 2.0 * (j as f32 + 0.5) / n_f - 1.0;
+    let (f, s, t) = face_coords(direction(face, sc, tc));
+    let texel = |x: f32| ((x * n_f).floor() as i64).clamp(0, i64::from(n) - 1);
+    (f, texel(s), texel(t))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -83,5 +112,31 @@ mod tests {
             face_derivatives([0.0, 0.0, 2.0], [0.0, 1.0, 0.0]),
             [0.0, -0.25]
         );
+    }
+
+    #[test]
+    fn texels_across_edges_are_the_neighbours() {
+        // Left of +X's texel (0, 0) (its -Z edge... sc = -z) is +Z's
+        // right column: +Z's s grows with x, and +X's left edge is z = 1.
+        assert_eq!(across_edge(0, -1, 0, 4), (4, 3, 0));
+        // Above +Z's top row (t from -y: y = 1) is +Y's bottom row.
+        assert_eq!(across_edge(4, 1, -1, 4), (2, 1, 3));
+        // Right of -X's right column (sc = z: z = 1) is +Z's left column.
+        assert_eq!(across_edge(1, 4, 2, 4), (4, 0, 2));
+        for face in 0..6 {
+            for (i, j) in [(-1, 1), (4, 2), (2, -1), (1, 4)] {
+                let (f, x, y) = across_edge(face, i, j, 4);
+                assert_ne!(f, face);
+                // Going back across the same edge lands on the start's
+                // neighbour, one texel inside.
+                let (i2, j2) = (i.clamp(0, 3), j.clamp(0, 3));
+                let back = [(x - 1, y), (x + 1, y), (x, y - 1), (x, y + 1)]
+                    .into_iter()
+                    .filter(|&(a, b)| !(0..4).contains(&a) || !(0..4).contains(&b))
+                    .map(|(a, b)| across_edge(f, a, b, 4))
+                    .any(|r| r == (face, i2, j2));
+                assert!(back, "face {face} ({i}, {j}) → {f} ({x}, {y})");
+            }
+        }
     }
 }

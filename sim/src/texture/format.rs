@@ -112,7 +112,7 @@ macro_rules! formats {
     ($($name:ident = $vk:literal, $comp:ident, $data:ident, [$($bits:literal),+],
        [$x:ident, $y:ident, $z:ident, $w:ident], $srgb:literal;)+) => {
         /// A format of the table; `Format::info` gives its row.
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
         pub enum Format { $($name),+ }
 
         impl Format {
@@ -218,6 +218,24 @@ impl Format {
     }
 }
 
+/// Written as the table's name; read from it or the Vulkan name, any
+/// case, with or without underscores and `VK_FORMAT_`
+/// (`"r8g8b8a8_unorm"`).
+impl Serialize for Format {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.info().name)
+    }
+}
+
+impl<'de> Deserialize<'de> for Format {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Format, D::Error> {
+        let name = String::deserialize(d)?;
+        Format::from_name(&name).ok_or_else(|| {
+            serde::de::Error::custom(format!("unknown or unsupported format `{name}`"))
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -242,6 +260,10 @@ mod tests {
             Some(Format::B10G11R11UfloatPack32)
         );
         assert_eq!(Format::from_name("r8g8b8a8"), None);
+        let f: Format = serde_json::from_str("\"r16g16_sfloat\"").unwrap();
+        assert_eq!(f, Format::R16G16Sfloat);
+        assert_eq!(serde_json::to_string(&f).unwrap(), "\"R16G16Sfloat\"");
+        assert!(serde_json::from_str::<Format>("\"bc1_rgb\"").is_err());
         assert_eq!(Format::from_vk(126), Some(Format::D32Sfloat));
         assert_eq!(Format::R16G16B16A16Sfloat.info().texel_bytes(), 8);
         assert_eq!(Format::A2B10G10R10UintPack32.info().texel_bytes(), 4);

@@ -17,7 +17,7 @@
 //! null entry, which no lookup may use.
 
 mod address;
-mod cube;
+pub mod cube;
 pub mod fields;
 mod filter;
 pub mod format;

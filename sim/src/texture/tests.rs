@@ -190,18 +190,33 @@ fn cube_faces_are_layers() {
     let bytes = f32s(&[0.0, 1.0, 2.0, 3.0, 4.0, 5.0]);
     let (mut mem, pools, h) = one(image(ImageKind::Combined, s, bytes, Some(linear_clamp())));
     let mut tu = TextureUnit::new(&mut mem, pools);
-    let at = |tu: &mut TextureUnit, d: [f32; 3]| {
+    let at = |tu: &mut TextureUnit, h: u32, d: [f32; 3]| {
         float(
             tu.sample(h, &Lookup::new([d[0], d[1], d[2], 0.0], 0.0))
                 .unwrap(),
         )[0]
     };
-    assert_eq!(at(&mut tu, [-1.0, 0.2, 0.1]), 1.0);
-    assert_eq!(at(&mut tu, [0.0, 3.0, 0.0]), 2.0);
-    assert_eq!(at(&mut tu, [0.1, 0.1, -1.0]), 5.0);
+    // Linear filtering is seamless: towards -X's texel (sc = 0.1,
+    // tc = -0.2: 0.55 and 0.4 texels), the footprint is -X's texel, +Z's
+    // across the right edge (sc = z), +Y's across the top (tc = -y) and,
+    // for the corner, +Z again (direction (-1, 2, 2): ties prefer Z).
+    // Weights: u − 0.5 = 0.05 → 13/256; v − 0.5 = −0.1 → row −1 with 26/256.
+    let want = (243.0 * 26.0 * 2.0 + 13.0 * 26.0 * 4.0 + 243.0 * 230.0 * 1.0 + 13.0 * 230.0 * 4.0)
+        / 65536.0;
+    assert_eq!(at(&mut tu, h, [-1.0, 0.2, 0.1]), want);
     // Fetching treats the faces as layers.
     assert_eq!(float(tu.fetch(h, [0, 0, 3], 0, 0).unwrap())[0], 3.0);
     assert_eq!(tu.query(h, Query::Size { lod: 0 }).unwrap(), [1, 1, 0, 0]);
+    let (mut mem, pools, h) = one(image(
+        ImageKind::Combined,
+        s,
+        f32s(&[0.0, 1.0, 2.0, 3.0, 4.0, 5.0]),
+        Some(SamplerState::default()),
+    ));
+    let mut tu = TextureUnit::new(&mut mem, pools);
+    assert_eq!(at(&mut tu, h, [-1.0, 0.2, 0.1]), 1.0);
+    assert_eq!(at(&mut tu, h, [0.0, 3.0, 0.0]), 2.0);
+    assert_eq!(at(&mut tu, h, [0.1, 0.1, -1.0]), 5.0);
 }
 
 #[test]
@@ -541,4 +556,65 @@ fn a_dispatch_binds_handles_in_set_memory_and_the_pools() {
         }],
         u32s(&[7, 42])
     );
+}
+
+#[test]
+fn png_files_become_rgba8() {
+    let mut file = Vec::new();
+    {
+        let mut e = png::Encoder::new(&mut file, 2, 1);
+        e.set_color(png::ColorType::Rgb);
+        e.set_depth(png::BitDepth::Eight);
+        let mut w = e.write_header().unwrap();
+        w.write_image_data(&[1, 2, 3, 4, 5, 6]).unwrap();
+    }
+    let (w, h, bytes) = super::host::png_rgba8(&file).unwrap();
+    assert_eq!((w, h), (2, 1));
+    // No alpha in the file: opaque.
+    assert_eq!(bytes, [1, 2, 3, 255, 4, 5, 6, 255]);
+    let e = super::host::png_rgba8(&file[..20]).unwrap_err();
+    assert!(
+        e.to_string().starts_with("cannot read the PNG image"),
+        "{e}"
+    );
+}
+
+#[test]
+fn multisampled_texels_and_1d_arrays() {
+    // 2×1 R32UI with 4 samples: texel x, sample s holds 10·x + s.
+    let s = ImageShape {
+        samples: 4,
+        ..shape(Format::R32Uint, ImageDim::D2, [2, 1, 1], 1)
+    };
+    let (mut mem, pools, h) = one(image(
+        ImageKind::Sampled,
+        s,
+        u32s(&[0, 1, 2, 3, 10, 11, 12, 13]),
+        None,
+    ));
+    let mut tu = TextureUnit::new(&mut mem, pools);
+    assert_eq!(tu.fetch(h, [1, 0, 0], 0, 2).unwrap(), [12, 0, 0, 1]);
+    assert_eq!(tu.fetch(h, [1, 0, 0], 0, 4).unwrap(), [0; 4]);
+    assert_eq!(tu.query(h, Query::Samples).unwrap(), [4, 0, 0, 0]);
+    // A 1D array of 2 layers of 2 texels: the layer follows x, and a
+    // sampled lookup rounds it to the nearest (ties to even) and clamps.
+    let s = shape(Format::R32Sfloat, ImageDim::D1Array, [2, 1, 2], 1);
+    let (mut mem, pools, h) = one(image(
+        ImageKind::Combined,
+        s,
+        f32s(&[1.0, 2.0, 3.0, 4.0]),
+        Some(SamplerState::default()),
+    ));
+    let mut tu = TextureUnit::new(&mut mem, pools);
+    assert_eq!(float(tu.fetch(h, [1, 1, 0], 0, 0).unwrap())[0], 4.0);
+    let at = |tu: &mut TextureUnit, u: f32, layer: f32| {
+        float(
+            tu.sample(h, &Lookup::new([u, layer, 0.0, 0.0], 0.0))
+                .unwrap(),
+        )[0]
+    };
+    assert_eq!(at(&mut tu, 0.25, 0.5), 1.0);
+    assert_eq!(at(&mut tu, 0.75, 0.6), 4.0);
+    assert_eq!(at(&mut tu, 0.25, 7.0), 3.0);
+    assert_eq!(tu.query(h, Query::Size { lod: 0 }).unwrap(), [2, 2, 0, 0]);
 }

@@ -10,7 +10,7 @@ use super::fields::words;
 use super::filter::{self, LevelChoice};
 use super::header::{Dim, HEADER_BYTES, TextureHeader};
 use super::layout::{level_size, texel_offset};
-use super::sampler::{Filter, SAMPLER_BYTES, SamplerHeader, Wrap};
+use super::sampler::{Filter, SAMPLER_BYTES, SamplerHeader};
 use super::texel;
 use super::{Handle, TexError, TexturePools};
 use crate::memory::GlobalMemory;
@@ -351,8 +351,8 @@ impl<'a> TextureUnit<'a> {
     }
 
     /// The texel at unwrapped coordinates: wrapped by the sampler (cube
-    /// faces clamp to their edges), the border colour outside, compared
-    /// with `reference` when given.
+    /// texels across an edge come from the neighbouring face), the border
+    /// colour outside, compared with `reference` when given.
     fn wrapped(
         &mut self,
         h: &TextureHeader,
@@ -365,15 +365,21 @@ impl<'a> TextureUnit<'a> {
         let size = level_size(h, level);
         let mut w = at;
         let mut border = false;
-        for a in 0..p.dims {
-            let mode = if p.direction.is_some() {
-                Wrap::ClampToEdge
-            } else {
-                s.wrap[a]
-            };
-            match wrap(mode, at[a], size[a]) {
-                Some(x) => w[a] = x,
-                None => border = true,
+        if p.direction.is_some() {
+            // Seamless cube filtering: a texel across a face's edge is the
+            // neighbouring face's (faces are square, `size[0]` a side).
+            let inside = |a: usize| (0..i64::from(size[a])).contains(&at[a]);
+            if !inside(0) || !inside(1) {
+                let face = at[2].rem_euclid(6) as u32;
+                let (f, x, y) = cube::across_edge(face, at[0], at[1], size[0]);
+                w = [x, y, at[2] - i64::from(face) + i64::from(f)];
+            }
+        } else {
+            for a in 0..p.dims {
+                match wrap(s.wrap[a], at[a], size[a]) {
+                    Some(x) => w[a] = x,
+                    None => border = true,
+                }
             }
         }
         let v = if border {

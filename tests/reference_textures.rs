@@ -1,0 +1,442 @@
+//! Images, texel buffers and samplers on this machine's Vulkan driver
+//! (lavapipe here and in CI) against the simulator's texture unit: each
+//! run description (tests/runs/tex_sample, tex_misc, image_ops) is run on
+//! the driver, and every value its shader wrote is computed again here by
+//! `spvsass::sim::texture::TextureUnit` from the same description's
+//! images and samplers, placed as the simulator places them. Integer and
+//! nearest results must be equal; filtered ones may differ by the
+//! precision Vulkan leaves to the implementation (the bound and the
+//! largest difference seen are below).
+//!
+//! Without a Vulkan loader or driver the tests print that they skipped,
+//! unless SPVSASS_REQUIRE_VULKAN=1 (CI sets it): then they fail.
+
+use spvsass::backend::isa::{AtomOp, AtomType};
+use spvsass::reference::{self, Capture, ReferenceError, RunDescription};
+use spvsass::sim::texture::host::{Placed, place, read_back};
+use spvsass::sim::texture::{Gather, Lod, Lookup, Query, TextureUnit, cube};
+use spvsass::sim::{GlobalMemory, Slot};
+use std::path::PathBuf;
+
+fn runs() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/runs")
+}
+
+fn vulkan_required() -> bool {
+    std::env::var("SPVSASS_REQUIRE_VULKAN").is_ok_and(|v| v == "1")
+}
+
+/// Runs `name` on the driver; `None` without one.
+fn run(name: &str) -> Option<Capture> {
+    match reference::run_file(&runs().join(format!("{name}.json"))) {
+        Err(
+            e @ (ReferenceError::NoLoader(_)
+            | ReferenceError::NoDevice(_)
+            | ReferenceError::NoUsableDevice(_)),
+        ) => {
+            assert!(!vulkan_required(), "SPVSASS_REQUIRE_VULKAN=1, but {e}");
+            eprintln!("skipped {name}: {e}");
+            None
+        }
+        r => Some(r.unwrap_or_else(|e| panic!("{name}: {e}"))),
+    }
+}
+
+/// The description's images and samplers placed as the simulator places
+/// them.
+struct Unit {
+    mem: GlobalMemory,
+    placed: Placed,
+}
+
+impl Unit {
+    fn new(name: &str) -> Unit {
+        let desc = RunDescription::load(&runs().join(format!("{name}.json"))).unwrap();
+        let (images, samplers) =
+            reference::bound_images(&desc.images, &desc.samplers, &runs()).unwrap();
+        let mut mem = GlobalMemory::default();
+        let placed = place(&images, &samplers, &mut mem).unwrap();
+        Unit { mem, placed }
+    }
+
+    fn handle(&self, binding: u32, element: u32) -> u32 {
+        let slot = Slot {
+            set: 0,
+            binding,
+            element,
+        };
+        self.placed
+            .handles
+            .iter()
+            .find(|(s, _)| *s == slot)
+            .expect("bound")
+            .1
+    }
+
+    fn tu(&mut self) -> TextureUnit<'_> {
+        TextureUnit::new(&mut self.mem, self.placed.pools)
+    }
+}
+
+/// The words of the read-back buffer or image at `binding`.
+fn words(c: &Capture, binding: u32) -> &[u32] {
+    &c.result
+        .buffers
+        .iter()
+        .find(|b| b.binding == binding)
+        .expect("read back")
+        .words
+}
+
+fn vec4s(w: &[u32]) -> Vec<[u32; 4]> {
+    w.chunks_exact(4)
+        .map(|c| [c[0], c[1], c[2], c[3]])
+        .collect()
+}
+
+/// UNORM texels as floats: Vulkan defines the value as `c / (2^b − 1)`;
+/// the texture unit rounds that quotient once, lavapipe multiplies by the
+/// rounded reciprocal and is 1 ULP off for some `c` (the spec wins; the
+/// tests allow lavapipe that ULP).
+fn unorm_eq(driver: [u32; 4], unit: [u32; 4]) -> bool {
+    (0..4).all(|c| driver[c].abs_diff(unit[c]) <= 1)
+}
+
+/// The largest difference between float words.
+fn float_distance(a: [u32; 4], b: [u32; 4]) -> f32 {
+    (0..4)
+        .map(|c| (f32::from_bits(a[c]) - f32::from_bits(b[c])).abs())
+        .fold(0.0, f32::max)
+}
+
+/// Filtered RGBA8 lookups: lavapipe filters 8-bit texels in 8-bit fixed
+/// point and rounds the result to 8 bits; the texture unit rounds its
+/// weights to 1/256 and keeps a float result. Vulkan bounds neither
+/// beyond its precision bits, so allow two 8-bit steps.
+const FILTER_TOLERANCE: f32 = 2.0 / 255.0;
+
+#[test]
+fn filtered_lookups_and_fetches() {
+    let Some(c) = run("tex_sample") else { return };
+    let mut unit = Unit::new("tex_sample");
+    let tex = unit.handle(0, 0);
+    let samplers: Vec<u32> = (0..5).map(|e| unit.handle(1, e)).collect();
+    let got = vec4s(words(&c, 2));
+    let mut worst = 0f32;
+    for i in 0..256u32 {
+        let u = ((i % 16) as f32 - 4.0) / 8.0 + 1.0 / 32.0;
+        let v = (((i / 16) % 16) as f32 - 4.0) / 8.0 + 3.0 / 64.0;
+        let lod = (i % 5) as f32 * 0.3 + 0.05;
+        let at = |k: u32| got[(i * 7 + k) as usize];
+        let fetch = unit
+            .tu()
+            .fetch(tex, [(i % 4) as i32, ((i / 4) % 4) as i32, 0], 0, 0)
+            .unwrap();
+        assert!(
+            unorm_eq(at(0), fetch),
+            "texelFetch {i}: driver {:?}, texture unit {:?}",
+            at(0),
+            fetch
+        );
+        let grad = Lookup {
+            lod: Lod::Gradient {
+                dx: [(i % 7) as f32 * 0.1, 0.05, 0.0],
+                dy: [0.0, (i % 5) as f32 * 0.07, 0.0],
+            },
+            ..Lookup::new([u, v, 0.0, 0.0], 0.0)
+        };
+        // Vulkan lets ρ along each axis be any value from the larger
+        // derivative to their sum; the texture unit takes the length.
+        // lavapipe's λ lies up to 1/16 below that range (a log2
+        // approximation), so the driver's value must match the texture
+        // unit's at some λ from 1/16 below the range to its top.
+        let want = unit.tu().sample(tex | samplers[0], &grad).unwrap();
+        let (dx, dy) = ([(i % 7) as f32 * 0.4, 0.2], [0.0, (i % 5) as f32 * 0.28]);
+        let lo = dx[0].max(dx[1]).max(dy[0].max(dy[1]));
+        let hi = (dx[0] + dx[1]).max(dy[0] + dy[1]);
+        let (lo, hi) = (lo.log2() - 1.0 / 16.0, hi.log2());
+        let d = (0..=((hi - lo) * 256.0) as u32 + 1)
+            .map(|k| lo + k as f32 / 256.0)
+            .map(|l| {
+                let lookup = Lookup::new([u, v, 0.0, 0.0], l);
+                float_distance(at(5), unit.tu().sample(tex | samplers[0], &lookup).unwrap())
+            })
+            .fold(float_distance(at(5), want), f32::min);
+        worst = worst.max(d);
+        assert!(
+            d <= FILTER_TOLERANCE,
+            "textureGrad {i}: driver {:?}, texture unit {:?}",
+            at(5).map(f32::from_bits),
+            want.map(f32::from_bits)
+        );
+        let want = unit
+            .tu()
+            .sample(tex | samplers[4], &Lookup::new([u, v, 0.0, 0.0], lod))
+            .unwrap();
+        assert!(
+            unorm_eq(at(6), want),
+            "mirror-clamp-to-edge {i}: driver {:?}, texture unit {want:?}",
+            at(6)
+        );
+        for (k, &s) in samplers[..4].iter().enumerate() {
+            let want = unit
+                .tu()
+                .sample(tex | s, &Lookup::new([u, v, 0.0, 0.0], lod))
+                .unwrap();
+            let have = at(k as u32 + 1);
+            if k == 2 {
+                // Nearest filtering and nearest mip: the same texel.
+                assert!(
+                    unorm_eq(have, want),
+                    "sampler {k}, invocation {i}: ({u}, {v}) lod {lod}: driver {have:?}, texture unit {want:?}"
+                );
+            } else {
+                let d = float_distance(have, want);
+                worst = worst.max(d);
+                assert!(
+                    d <= FILTER_TOLERANCE,
+                    "sampler {k}, invocation {i}: ({u}, {v}) lod {lod}: driver {:?}, texture unit {:?}",
+                    have.map(f32::from_bits),
+                    want.map(f32::from_bits)
+                );
+            }
+        }
+    }
+    eprintln!(
+        "tex_sample: largest filtered difference {worst} ({} of an 8-bit step)",
+        worst * 255.0
+    );
+}
+
+#[test]
+fn gathers_compares_cubes_arrays_and_volumes() {
+    let Some(c) = run("tex_misc") else { return };
+    let mut unit = Unit::new("tex_misc");
+    let h: Vec<u32> = (0..5).map(|b| unit.handle(b, 0)).collect();
+    let got = vec4s(words(&c, 5));
+    let mut worst = 0f32;
+    let mut corners = 0;
+    for i in 0..64u32 {
+        let uv = [
+            (i % 8) as f32 / 8.0 + 1.0 / 32.0,
+            (i / 8) as f32 / 8.0 + 1.0 / 64.0,
+        ];
+        let reference = (i % 7) as f32 / 6.0;
+        let dir = [
+            (i % 4) as f32 - 1.5,
+            ((i / 4) % 4) as f32 - 1.25,
+            (i / 16) as f32 - 1.75,
+        ];
+        let at = |k: u32| got[(i * 8 + k) as usize];
+        let l = Lookup::new([uv[0], uv[1], 0.0, 0.0], 0.0);
+        let mut tu = unit.tu();
+        assert_eq!(
+            at(0),
+            tu.gather(h[0], &l, &Gather::default()).unwrap(),
+            "gather {i}"
+        );
+        let offset = Lookup {
+            offset: [1, -1, 0],
+            ..l
+        };
+        let g1 = Gather {
+            component: 1,
+            offsets: None,
+        };
+        assert_eq!(
+            at(1),
+            tu.gather(h[0], &offset, &g1).unwrap(),
+            "gather offset {i}"
+        );
+        let cmp = Lookup {
+            reference: Some(reference),
+            ..l
+        };
+        let r = tu.sample(h[1], &cmp).unwrap()[0];
+        let d = float_distance(at(2), [r; 4]);
+        worst = worst.max(d);
+        assert!(
+            d <= 1.0 / 64.0,
+            "compare {i}: driver {:?}, texture unit {}",
+            at(2).map(f32::from_bits),
+            f32::from_bits(r)
+        );
+        assert_eq!(
+            at(3),
+            tu.gather(h[1], &cmp, &Gather::default()).unwrap(),
+            "compare gather {i}"
+        );
+        let cube = tu
+            .sample(h[2], &Lookup::new([dir[0], dir[1], dir[2], 0.0], 0.0))
+            .unwrap();
+        // Linear and seamless: texels across a face's edge come from the
+        // neighbouring face. Footprints over a face's corner (both
+        // coordinates across) are left out: Vulkan leaves the corner
+        // texel to the implementation.
+        let (_, fs, ft) = cube::face_coords(dir);
+        let across = |c: f32| {
+            let i0 = (c * 2.0 - 0.5).floor();
+            i0 < 0.0 || i0 + 1.0 > 1.0
+        };
+        if across(fs) && across(ft) {
+            corners += 1;
+        } else {
+            let d = float_distance(at(4), cube);
+            worst = worst.max(d);
+            assert!(
+                d <= 1.0 / 256.0,
+                "cube {i}: direction {dir:?}: driver {:?}, texture unit {:?}",
+                at(4).map(f32::from_bits),
+                cube.map(f32::from_bits)
+            );
+        }
+        let layer = (i % 4) as f32 - 0.25;
+        let arr = tu
+            .sample(h[3], &Lookup::new([uv[0], uv[1], layer, 0.0], 0.0))
+            .unwrap();
+        assert_eq!(at(5), arr, "array {i}");
+        let w = (i % 3) as f32 / 3.0 + 0.1;
+        let vol = tu
+            .sample(h[4], &Lookup::new([uv[0], uv[1], w, 0.0], 0.0))
+            .unwrap();
+        let d = float_distance(at(6), vol);
+        worst = worst.max(d);
+        assert!(
+            d <= 1.0 / 256.0,
+            "3D {i}: driver {:?}, texture unit {:?}",
+            at(6).map(f32::from_bits),
+            vol.map(f32::from_bits)
+        );
+        let size = tu.query(h[3], Query::Size { lod: 0 }).unwrap();
+        let levels = tu.query(h[3], Query::Levels).unwrap()[0];
+        assert_eq!(at(7), [size[0], size[1], size[2], levels], "sizes {i}");
+    }
+    assert!(corners < 32, "{corners} of 64 cube lookups cross a corner");
+    eprintln!("tex_misc: largest filtered difference {worst}; {corners} cube corners left out");
+}
+
+#[test]
+fn storage_images_atomics_and_texel_buffers() {
+    let Some(c) = run("image_ops") else { return };
+    let mut unit = Unit::new("image_ops");
+    let h: Vec<u32> = (0..6).map(|b| unit.handle(b, 0)).collect();
+    let got = vec4s(words(&c, 6));
+    for i in 0..16u32 {
+        let p = [(i % 4) as i32, (i / 4) as i32, 0];
+        let mut tu = unit.tu();
+        let color = tu.load(h[0], p, 0).unwrap();
+        // The store converts what the driver loaded (its UNORM values may
+        // be 1 ULP off, above), so the comparison isolates the store.
+        let loaded = got[(i * 4 + 1) as usize];
+        let out = loaded.map(|w| (f32::from_bits(w) * 2.0 - 0.5).to_bits());
+        tu.store(h[1], p, 0, out).unwrap();
+        tu.atomic(
+            h[2],
+            [p[0] & 1, p[1] & 1, 0],
+            0,
+            AtomOp::Add,
+            AtomType::U32,
+            i + 1,
+            0,
+        )
+        .unwrap();
+        tu.atomic(
+            h[2],
+            [2 + (p[0] & 1), p[1], 0],
+            0,
+            AtomOp::Max,
+            AtomType::U32,
+            i * 3,
+            0,
+        )
+        .unwrap();
+        let t = tu.fetch(h[3], [i as i32, 0, 0], 0, 0).unwrap();
+        let sum = (t[0] as i32) as f32 * 0.5 + (t[1] as i32) as f32;
+        tu.store(h[4], [i as i32, 0, 0], 0, [sum.to_bits(), 0, 0, 0])
+            .unwrap();
+        assert_eq!(got[(i * 4) as usize], t, "texel buffer {i}");
+        let have = got[(i * 4 + 1) as usize];
+        assert!(
+            unorm_eq(have, color),
+            "imageLoad {i}: driver {have:?}, texture unit {color:?}"
+        );
+        let size = tu.query(h[5], Query::Size { lod: 1 }).unwrap();
+        let src = tu.query(h[0], Query::Size { lod: 0 }).unwrap();
+        assert_eq!(
+            got[(i * 4 + 2) as usize],
+            [src[0], src[1], size[0], size[1]],
+            "sizes {i}"
+        );
+        let levels = tu.query(h[5], Query::Levels).unwrap()[0];
+        let stb = tu.query(h[4], Query::Size { lod: 0 }).unwrap()[0];
+        let tb = tu.query(h[3], Query::Size { lod: 0 }).unwrap()[0];
+        assert_eq!(
+            got[(i * 4 + 3) as usize],
+            [levels, stb, tb, 0],
+            "levels and buffer sizes {i}"
+        );
+    }
+    // RGBA16F: Vulkan leaves the rounding of a float stored into a
+    // narrower float open ("Floating Point Format Conversions"); the texture
+    // unit rounds to nearest even, lavapipe toward zero, so each half may
+    // be one step apart.
+    let bytes = read_back(
+        &unit.placed,
+        Slot {
+            set: 0,
+            binding: 1,
+            element: 0,
+        },
+        &unit.mem,
+    )
+    .unwrap();
+    let halves = |w: &[u32]| {
+        w.iter()
+            .flat_map(|w| [*w as u16, (*w >> 16) as u16])
+            .collect::<Vec<u16>>()
+    };
+    let (driver, ours) = (
+        halves(words(&c, 1)),
+        halves(&reference::image_words(&bytes)),
+    );
+    assert_eq!(driver.len(), ours.len());
+    for (k, (a, b)) in driver.iter().zip(&ours).enumerate() {
+        assert!(
+            a.abs_diff(*b) <= 1,
+            "RGBA16F half {k}: driver {a:#x}, texture unit {b:#x}"
+        );
+    }
+    for binding in [2, 4] {
+        let slot = Slot {
+            set: 0,
+            binding,
+            element: 0,
+        };
+        let bytes = read_back(&unit.placed, slot, &unit.mem).unwrap();
+        assert_eq!(
+            words(&c, binding),
+            reference::image_words(&bytes),
+            "image at binding {binding}"
+        );
+    }
+}
+
+/// A shader's image with nothing bound is found before any device is
+/// touched, so this holds on every machine.
+#[test]
+fn an_unbound_image_is_refused_before_the_device() {
+    let mut desc = RunDescription::load(&runs().join("tex_sample.json")).unwrap();
+    desc.images.clear();
+    let e = reference::run(&desc, "tex_sample", &runs()).err();
+    assert!(
+        matches!(
+            e,
+            Some(ReferenceError::ImageInterface {
+                set: 0,
+                binding: 0,
+                ..
+            })
+        ),
+        "{e:?}"
+    );
+}
