@@ -207,6 +207,46 @@ fn storage_images_load_store_and_size() {
     assert_eq!(words(&run.buffers[&3]), [w, h, w, h, w, h]);
 }
 
+fn linear_inputs() -> ComputeInputs {
+    // 4x4 RGBA32F, texel (x, y) = (x + 4y, 10x, y, 1).
+    let texels: Vec<u32> = (0..16)
+        .flat_map(|t| {
+            let (x, y) = ((t % 4) as f32, (t / 4) as f32);
+            [x + 4.0 * y, 10.0 * x, y, 1.0].map(f32::to_bits)
+        })
+        .collect();
+    let mut tex = image(
+        0,
+        ImageKind::Combined,
+        Format::R32G32B32A32Sfloat,
+        ImageDim::D2,
+        4,
+        4,
+        bytes(&texels),
+    );
+    tex.sampler = Some(SamplerState {
+        address: [Wrap::ClampToEdge; 3],
+        mag_filter: Filter::Linear,
+        min_filter: Filter::Linear,
+        ..SamplerState::default()
+    });
+    ComputeInputs {
+        buffers: BTreeMap::from([(1, vec![0u8; 128])]),
+        images: vec![tex],
+        ..Default::default()
+    }
+}
+
+/// Several workgroups run in parallel over overlays of global memory
+/// (sim/src/overlay.rs), through which the texture unit reads its 32-byte
+/// headers: the result is the one-workgroup result.
+#[test]
+fn lookups_in_parallel_workgroups_read_headers_through_the_overlay() {
+    let one = dispatch("img_linear.comp", [1, 1, 1], linear_inputs());
+    let four = dispatch("img_linear.comp", [4, 1, 1], linear_inputs());
+    assert_eq!(one.buffers[&1], four.buffers[&1]);
+}
+
 #[test]
 fn linear_lookups_and_gathers_of_a_2d_texture() {
     // 4x4 RGBA32F, texel (x, y) = (x + 4y, 10x, y, 1).
