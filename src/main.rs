@@ -13,6 +13,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 mod cli_checks;
+mod cli_images;
 #[cfg(test)]
 mod cli_mutations;
 mod run_reference;
@@ -169,7 +170,7 @@ enum Command {
         #[arg(long, value_enum, num_args = 0..=1, default_missing_value = "on")]
         shader_cull: Option<CullSwitch>,
         #[command(flatten)]
-        compute: ComputeArgs,
+        compute: Box<ComputeArgs>,
         /// Also run the draw on this reference (vulkan: the system's Vulkan
         /// driver) and report the differences; exit 1 on a mismatch.
         #[arg(long, value_enum)]
@@ -275,6 +276,14 @@ struct ComputeArgs {
     /// Uniform buffer at S.B (or B) from FILE. Repeatable.
     #[arg(long = "uniform", value_name = "S.B=FILE", value_parser = parse_binding_path)]
     uniforms: Vec<(Slot, PathBuf)>,
+    /// Image or texel buffer at S.B: KIND:FORMAT:DIM:W[xH[xD]]:FILE
+    /// (src/cli_images.rs). Repeatable.
+    #[arg(long = "texture", value_name = "S.B=KIND:FORMAT:DIM:SIZE:FILE", value_parser = cli_images::parse_texture)]
+    textures: Vec<(Slot, cli_images::TextureArg)>,
+    /// Sampler at S.B (or the sampler of the combined image there):
+    /// nearest|linear, repeat|mirror|clamp|border, unnormalized.
+    #[arg(long = "sampler", value_name = "S.B=OPTIONS", value_parser = cli_images::parse_sampler)]
+    samplers: Vec<(Slot, spvsass::sim::texture::host::SamplerState)>,
 }
 
 impl ComputeArgs {
@@ -317,6 +326,7 @@ impl ComputeArgs {
         if let Some(path) = &self.push {
             inputs.push_constants = cli_checks::read_input(path, InputKind::Push)?;
         }
+        (inputs.images, inputs.samplers) = cli_images::bound(&self.textures, &self.samplers)?;
         Ok(inputs)
     }
 
@@ -324,14 +334,14 @@ impl ComputeArgs {
     /// by set-0 binding, `bound` by slot, as `inputs` bound them).
     fn write_outs(
         &self,
-        buffers: &BTreeMap<u32, Vec<u8>>,
-        bound: &BTreeMap<Slot, Vec<u8>>,
+        (buffers, bound, images): &ReadBack,
         outputs: &mut Outputs,
     ) -> Result<(), String> {
         for (slot, path) in &self.outs {
-            let bytes = match set0_binding(*slot) {
-                Some(b) => buffers.get(&b),
-                None => bound.get(slot),
+            let bytes = match (images.get(slot), set0_binding(*slot)) {
+                (Some(texels), _) => Some(texels),
+                (None, Some(b)) => buffers.get(&b),
+                (None, None) => bound.get(slot),
             };
             let bytes = bytes.map_or(&[][..], Vec::as_slice);
             outputs.stage(path, bytes).map_err(|e| e.to_string())?;
@@ -423,15 +433,26 @@ fn check_compute_args(args: &ComputeArgs) {
             usage_error(format!("{b} is bound twice (--buffer/--uniform)"));
         }
     }
+    for (b, _) in &args.textures {
+        if !bound.insert(*b) {
+            usage_error(format!("{b} is bound twice (--buffer/--uniform/--texture)"));
+        }
+    }
     for (b, _) in &args.outs {
-        if !args.buffers.iter().any(|(x, _)| x == b) {
-            usage_error(format!("--out: {b} has no --buffer"));
+        let storage = args.textures.iter().any(|(x, t)| x == b && t.is_storage());
+        if !storage && !args.buffers.iter().any(|(x, _)| x == b) {
+            usage_error(format!("--out: {b} has no --buffer or storage --texture"));
         }
     }
 }
 
-/// A dispatch's storage buffers: by set-0 binding and by slot.
-type ReadBack = (BTreeMap<u32, Vec<u8>>, BTreeMap<Slot, Vec<u8>>);
+/// A dispatch's storage buffers (by set-0 binding and by slot) and
+/// storage images (by slot).
+type ReadBack = (
+    BTreeMap<u32, Vec<u8>>,
+    BTreeMap<Slot, Vec<u8>>,
+    BTreeMap<Slot, Vec<u8>>,
+);
 
 fn run_dispatch(
     shader: &Path,
@@ -457,7 +478,7 @@ fn run_dispatch(
     } else {
         print!("{}", spvsass::describe_compute(&run));
     }
-    Ok((run.buffers, run.bound))
+    Ok((run.buffers, run.bound, run.images))
 }
 
 fn parse_groups(s: &str) -> Result<[u32; 3], String> {
@@ -757,6 +778,13 @@ fn run(cli: Cli, outputs: &mut Outputs) -> Result<(), String> {
                 usage_error("--float-ulps applies to runs with --reference".into());
             }
             if let Some(kind) = reference {
+                if !compute.textures.is_empty() || !compute.samplers.is_empty() {
+                    return Err(
+                        "--texture and --sampler cannot be used with --reference yet: \
+                                run descriptions do not carry images"
+                            .into(),
+                    );
+                }
                 if !spec.is_empty() {
                     return Err("--spec cannot be used with --reference: run descriptions \
                                 have no specialization constants"
@@ -794,9 +822,9 @@ fn run(cli: Cli, outputs: &mut Outputs) -> Result<(), String> {
                 );
             }
             if is_compute {
-                let (buffers, bound) =
+                let read_back =
                     run_dispatch(&shader, &binary, groups, &compute, &options, json, stats)?;
-                return compute.write_outs(&buffers, &bound, outputs);
+                return compute.write_outs(&read_back, outputs);
             }
             let task_binary = match &task {
                 Some(t) => {
@@ -823,7 +851,8 @@ fn run(cli: Cli, outputs: &mut Outputs) -> Result<(), String> {
                 &options,
             )
             .map_err(|e| format!("{}: {e}", shader.display()))?;
-            compute.write_outs(&bound.buffers, &bound.bound, outputs)?;
+            let read_back = (bound.buffers, bound.bound, bound.images);
+            compute.write_outs(&read_back, outputs)?;
             let draw = bound.draw;
             if stats {
                 print_stats(&draw.counters, start.elapsed());

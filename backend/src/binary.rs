@@ -64,6 +64,9 @@ pub struct ComputeState {
 pub enum ResourceKind {
     StorageBuffer,
     UniformBuffer,
+    /// An image, sampler, combined image-sampler or texel-buffer
+    /// descriptor (its first word is a handle; docs/ABI.md).
+    Image,
 }
 
 /// How the compiled code reaches a resource (docs/ABI.md): the three ways
@@ -95,6 +98,7 @@ impl std::fmt::Display for Resource {
         let kind = match self.kind {
             ResourceKind::StorageBuffer => "storage buffer",
             ResourceKind::UniformBuffer => "uniform buffer",
+            ResourceKind::Image => "image or sampler",
         };
         write!(f, "set {} binding {}: {kind}", self.set, self.binding)?;
         match self.array {
@@ -219,6 +223,7 @@ impl Binary {
                 match r.kind {
                     ResourceKind::StorageBuffer => 0,
                     ResourceKind::UniformBuffer => 1,
+                    ResourceKind::Image => 2,
                 },
                 r.array.unwrap_or(u32::MAX),
                 access | bank << 8,
@@ -336,6 +341,7 @@ impl Binary {
             let kind = match r.word("resource kind")? {
                 0 => ResourceKind::StorageBuffer,
                 1 => ResourceKind::UniformBuffer,
+                2 => ResourceKind::Image,
                 v => {
                     return Err(BinaryError::BadValue {
                         field: "resource kind",

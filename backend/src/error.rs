@@ -131,5 +131,9 @@ pub fn spirv_opcode(op: &Op) -> String {
         Op::Atomic { op, .. } => format!("OpAtomic{op:?}"),
         Op::Subgroup(s, _) => format!("OpGroupNonUniform {s:?}"),
         Op::Switch { .. } => "OpSwitch".into(),
+        Op::SampledImage { .. } => "OpSampledImage".into(),
+        Op::ImageOf(_) => "OpImage".into(),
+        Op::Image(i) => i.opcode_name().into(),
+        Op::ImageTexelPointer { .. } => "OpImageTexelPointer".into(),
     }
 }

@@ -423,6 +423,18 @@ corpus! {
     w_cluster_skip_mesh: "w_cluster_skip.mesh.spv", Mesh,
         |s| s.workgroup_size == [64, 1, 1] && loops(s) == 2
             && ops(s).iter().filter(|op| matches!(op, Op::SetMeshOutputs { .. })).count() == 2;
+    img_texel_buffer_comp: "img_texel_buffer.comp.spv", Compute,
+        |s| has_global(s, StorageClass::UniformConstant) && has(s, |op| matches!(op, Op::Image(_)));
+    img_storage2d_comp: "img_storage2d.comp.spv", Compute,
+        |s| has(s, |op| matches!(op, Op::Image(i) if i.texel.is_some()));
+    img_sample_lod_comp: "img_sample_lod.comp.spv", Compute,
+        |s| has(s, |op| matches!(op, Op::SampledImage { .. }));
+    img_atomic_comp: "img_atomic.comp.spv", Compute,
+        |s| has(s, |op| matches!(op, Op::ImageTexelPointer { .. }));
+    img_linear_comp: "img_linear.comp.spv", Compute,
+        |s| has(s, |op| matches!(op, Op::Image(i) if i.lod.is_some()));
+    img_shapes_comp: "img_shapes.comp.spv", Compute,
+        |s| has(s, |op| matches!(op, Op::Image(i) if i.grad.is_some()));
 }
 
 /// Every .spv in tests/shaders/ has a test above and every test names an

@@ -153,10 +153,12 @@ fn builder_module_with_a_derivative_is_rejected_by_name() {
 }
 
 #[test]
-fn images_are_rejected_at_the_instruction_using_them() {
-    let mut load = 0;
+fn implicit_lod_sampling_is_refused_at_the_instruction() {
+    let mut sample = 0;
     let words = compute_module(|b| {
         let float = b.type_float(32, None);
+        let vec2 = b.type_vector(float, 2);
+        let vec4 = b.type_vector(float, 4);
         let image = b.type_image(
             float,
             rspirv::spirv::Dim::Dim2D,
@@ -167,14 +169,20 @@ fn images_are_rejected_at_the_instruction_using_them() {
             rspirv::spirv::ImageFormat::Unknown,
             None,
         );
-        let ptr = b.type_pointer(None, rspirv::spirv::StorageClass::UniformConstant, image);
+        let sampled = b.type_sampled_image(image);
+        let ptr = b.type_pointer(None, rspirv::spirv::StorageClass::UniformConstant, sampled);
         let var = b.variable(
             ptr,
             None,
             rspirv::spirv::StorageClass::UniformConstant,
             None,
         );
-        load = b.load(image, None, var, None, []).unwrap();
+        let one = b.constant_bit32(float, 1.0f32.to_bits());
+        let coord = b.constant_composite(vec2, [one, one]);
+        let handle = b.load(sampled, None, var, None, []).unwrap();
+        sample = b
+            .image_sample_implicit_lod(vec4, None, handle, coord, None, [])
+            .unwrap();
         b.ret().unwrap();
     });
     let err = translate_words(&words).unwrap_err();
@@ -184,8 +192,11 @@ fn images_are_rejected_at_the_instruction_using_them() {
     else {
         panic!("{err:?}");
     };
-    assert_eq!((opcode.as_str(), *result_id), ("OpLoad", Some(load)));
-    assert!(err.to_string().contains("images"), "{err}");
+    assert_eq!(
+        (opcode.as_str(), *result_id),
+        ("OpImageSampleImplicitLod", Some(sample))
+    );
+    assert!(err.to_string().contains("derivatives"), "{err}");
 }
 
 #[test]

@@ -229,7 +229,9 @@ pub(crate) fn var_ptr(world: &World<'_>, gv: GlobalVar) -> Ptr {
         | StorageClass::Workgroup
         | StorageClass::Input
         | StorageClass::Output
-        | StorageClass::TaskPayload => (Mem::Var(gv), Loc::Path(Vec::new())),
+        | StorageClass::TaskPayload
+        | StorageClass::UniformConstant
+        | StorageClass::Image => (Mem::Var(gv), Loc::Path(Vec::new())),
     };
     Ptr {
         mem,
@@ -243,7 +245,12 @@ pub(crate) fn var_ptr(world: &World<'_>, gv: GlobalVar) -> Ptr {
 /// variables), saturating.
 pub(crate) fn scalar_count(shader: &Shader, ty: spvsass_frontend::ir::TypeId) -> u64 {
     match &shader.types[ty] {
-        Type::Void | Type::Scalar(_) | Type::Pointer { .. } => 1,
+        Type::Void
+        | Type::Scalar(_)
+        | Type::Pointer { .. }
+        | Type::Image(_)
+        | Type::Sampler
+        | Type::SampledImage { .. } => 1,
         Type::Vector { len, .. } => u64::from(*len),
         Type::Matrix {
             column, columns, ..

@@ -74,6 +74,11 @@ pub(crate) fn exec(world: &mut World<'_>, lane: &mut Lane, inv: u32, inst: Inst)
     let vty = |v: Value| shader.values[v].ty;
     let result_ty = data.result.map(|r| shader.values[r].ty);
     let value: Option<Val> = match &data.op {
+        Op::SampledImage { .. } | Op::ImageOf(_) | Op::Image(_) | Op::ImageTexelPointer { .. } => {
+            return Err(cx.unsupported(
+                "images, samplers and texel buffers (the interpreter has no texture unit)",
+            ));
+        }
         Op::Const(b) => Some(Val::S(*b)),
         Op::Undef => Some(layout::zero(shader, result_ty.unwrap_or(vty_any(shader)))),
         Op::Unary(op, a) => {
@@ -451,7 +456,12 @@ fn chain(cx: &Cx<'_, '_>, mut p: Ptr, idx: &[u64]) -> R<Ptr> {
                     Type::Matrix { columns, .. } => u64::from(*columns),
                     Type::Array { len, .. } => u64::from(len.unwrap_or(u32::MAX)),
                     Type::Struct { members, .. } => members.len() as u64,
-                    Type::Void | Type::Scalar(_) | Type::Pointer { .. } => 0,
+                    Type::Void
+                    | Type::Scalar(_)
+                    | Type::Pointer { .. }
+                    | Type::Image(_)
+                    | Type::Sampler
+                    | Type::SampledImage { .. } => 0,
                 };
                 if i >= len {
                     return Err(cx.index_err(i, len));
@@ -499,6 +509,11 @@ fn var_slot<'l>(
         | StorageClass::PushConstant
         | StorageClass::PhysicalStorageBuffer => {
             return Err(cx.unsupported(format!("{class:?} variables")));
+        }
+        StorageClass::UniformConstant | StorageClass::Image => {
+            return Err(cx.unsupported(
+                "images, samplers and texel buffers (the interpreter has no texture unit)",
+            ));
         }
     };
     Ok(slot.get_or_insert(init))

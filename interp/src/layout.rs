@@ -19,7 +19,11 @@ type R<T> = Result<T, LayoutErr>;
 /// where a decoration is missing; arrays use their ArrayStride).
 pub fn size_of(shader: &Shader, ty: TypeId) -> u64 {
     match &shader.types[ty] {
-        Type::Void | Type::Pointer { .. } => 8,
+        Type::Void
+        | Type::Pointer { .. }
+        | Type::Image(_)
+        | Type::Sampler
+        | Type::SampledImage { .. } => 8,
         Type::Scalar(s) => u64::from(s.size()),
         Type::Vector { scalar, len } => u64::from(scalar.size()) * u64::from(*len),
         Type::Matrix {
@@ -159,7 +163,11 @@ pub fn load(shader: &Shader, bytes: &[u8], offset: u64, ty: TypeId) -> R<Val> {
             }
             Val::C(v)
         }
-        Type::Void | Type::Pointer { .. } => {
+        Type::Void
+        | Type::Pointer { .. }
+        | Type::Image(_)
+        | Type::Sampler
+        | Type::SampledImage { .. } => {
             return Err(LayoutErr::Unsupported(
                 "a pointer or void in laid-out memory".into(),
             ));
@@ -225,7 +233,11 @@ pub fn store(shader: &Shader, bytes: &mut [u8], offset: u64, ty: TypeId, val: &V
             }
             Ok(())
         }
-        Type::Void | Type::Pointer { .. } => Err(LayoutErr::Unsupported(
+        Type::Void
+        | Type::Pointer { .. }
+        | Type::Image(_)
+        | Type::Sampler
+        | Type::SampledImage { .. } => Err(LayoutErr::Unsupported(
             "a pointer or void in laid-out memory".into(),
         )),
     }
@@ -262,7 +274,12 @@ pub fn step(shader: &Shader, ty: TypeId, index: u64) -> R<(u64, TypeId)> {
                 .ok_or_else(|| LayoutErr::Unsupported(format!("struct member {index}")))?;
             Ok((u64::from(m.offset.unwrap_or(0)), m.ty))
         }
-        Type::Void | Type::Scalar(_) | Type::Pointer { .. } => Err(LayoutErr::Unsupported(
+        Type::Void
+        | Type::Scalar(_)
+        | Type::Pointer { .. }
+        | Type::Image(_)
+        | Type::Sampler
+        | Type::SampledImage { .. } => Err(LayoutErr::Unsupported(
             "an access chain into a scalar".into(),
         )),
     }
@@ -285,14 +302,24 @@ pub fn elem_type(shader: &Shader, ty: TypeId, index: u64) -> Option<TypeId> {
         Type::Matrix { column, .. } => Some(*column),
         Type::Array { elem, .. } => Some(*elem),
         Type::Struct { members, .. } => members.get(index as usize).map(|m| m.ty),
-        Type::Void | Type::Scalar(_) | Type::Pointer { .. } => None,
+        Type::Void
+        | Type::Scalar(_)
+        | Type::Pointer { .. }
+        | Type::Image(_)
+        | Type::Sampler
+        | Type::SampledImage { .. } => None,
     }
 }
 
 /// The all-zero value of a type (runtime arrays are empty).
 pub fn zero(shader: &Shader, ty: TypeId) -> Val {
     match &shader.types[ty] {
-        Type::Void | Type::Scalar(_) | Type::Pointer { .. } => Val::S(0),
+        Type::Void
+        | Type::Scalar(_)
+        | Type::Pointer { .. }
+        | Type::Image(_)
+        | Type::Sampler
+        | Type::SampledImage { .. } => Val::S(0),
         Type::Vector { len, .. } => Val::C(vec![Val::S(0); usize::from(*len)]),
         Type::Matrix {
             column, columns, ..

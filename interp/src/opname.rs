@@ -38,6 +38,10 @@ pub fn opcode(op: &Op) -> &'static str {
         Op::Return => "OpReturn",
         Op::EmitMeshTasks { .. } => "OpEmitMeshTasksEXT",
         Op::Unreachable => "OpUnreachable",
+        Op::SampledImage { .. } => "OpSampledImage",
+        Op::ImageOf(_) => "OpImage",
+        Op::Image(i) => i.opcode_name(),
+        Op::ImageTexelPointer { .. } => "OpImageTexelPointer",
     }
 }
 

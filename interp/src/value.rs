@@ -82,6 +82,9 @@ pub fn scalar_of(ty: &Type) -> Option<Scalar> {
         | Type::Matrix { .. }
         | Type::Array { .. }
         | Type::Struct { .. }
-        | Type::Pointer { .. } => None,
+        | Type::Pointer { .. }
+        | Type::Image(_)
+        | Type::Sampler
+        | Type::SampledImage { .. } => None,
     }
 }

@@ -243,7 +243,10 @@ pub fn inputs_for(shader: &Shader, runtime_len: u64, fill: &dyn Fn(u32, usize) -
             | StorageClass::Input
             | StorageClass::Output
             | StorageClass::TaskPayload
-            | StorageClass::PhysicalStorageBuffer => {}
+            | StorageClass::PhysicalStorageBuffer
+            // Generated programs use no images.
+            | StorageClass::UniformConstant
+            | StorageClass::Image => {}
         }
     }
     inputs

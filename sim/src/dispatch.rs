@@ -204,6 +204,7 @@ fn run_workgroup(
                 isbe: &mut isbe,
                 global,
                 local: &mut memory,
+                textures: resources.textures,
             };
             let stop = warp.run(program, &mut env, options, &mut counters);
             std::mem::swap(&mut memory.local, &mut locals[w]);

@@ -65,6 +65,17 @@ pub enum SimError {
     #[error("/*{pc:04x}*/: {what} is not supported by the simulator")]
     UnsupportedIsbe { pc: u32, what: &'static str },
 
+    #[error("/*{pc:04x}*/: {what} is not supported by the simulator")]
+    Unsupported { pc: u32, what: &'static str },
+
+    #[error("/*{pc:04x}*/ lane {lane}: texture handle {handle:#x}: {error}")]
+    Texture {
+        pc: u32,
+        lane: u32,
+        handle: u32,
+        error: TexFault,
+    },
+
     #[error(
         "/*{pc:04x}*/ lane {lane}: {bytes}-byte access at {addr:#x} is outside the {region} \
          region ({region_size:#x} bytes)"
@@ -236,3 +247,12 @@ fn lane_list(mask: u32) -> String {
         parts.join(",")
     }
 }
+
+/// A texture unit error inside a [`SimError`]: `TexError` compares floats
+/// (a depth reference) so is only `PartialEq`; the simulator never
+/// compares errors holding NaN, so equality is total here.
+#[derive(Debug, Clone, Copy, PartialEq, thiserror::Error)]
+#[error("{0}")]
+pub struct TexFault(pub crate::texture::TexError);
+
+impl Eq for TexFault {}

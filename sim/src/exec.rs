@@ -112,6 +112,11 @@ impl Warp<'_> {
             OtherOp::Atom(o) => self.atom(exec, o, pc, env)?,
             OtherOp::Red(o) => self.red(exec, o, pc, env)?,
             OtherOp::Ldc(o) => self.ldc(exec, o, pc)?,
+            OtherOp::Tex(o) => self.tex(exec, *o, pc, env)?,
+            OtherOp::Txq(o) => self.txq(exec, *o, pc, env)?,
+            OtherOp::SuLd(o) => self.suld(exec, *o, pc, env)?,
+            OtherOp::SuSt(o) => self.sust(exec, *o, pc, env)?,
+            OtherOp::SuAtom(o) => self.suatom(exec, *o, pc, env)?,
             // Memory is sequentially consistent in the simulator.
             OtherOp::Membar(_) => {}
             OtherOp::Bar(_) => {

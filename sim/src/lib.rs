@@ -22,6 +22,7 @@ mod exec;
 mod exec_f64;
 mod exec_mem;
 mod exec_row;
+mod exec_tex;
 mod exec_warp;
 pub mod image;
 mod isbe;

@@ -48,11 +48,13 @@ pub(crate) struct Overlay {
 }
 
 /// The line of an address, the byte in it and the mask of `n` bytes there.
+/// Accesses lie within one line: the ISA's are aligned and at most 16
+/// bytes, the texture unit's 32-byte header reads are aligned to 32.
 fn split(addr: u64, n: u32) -> (u64, usize, u64) {
     let at = (addr % LINE) as usize;
     debug_assert!(
-        (1..=16).contains(&n) && at + n as usize <= LINE as usize,
-        "an access of up to 16 bytes within one line"
+        (1..=LINE as u32).contains(&n) && at + n as usize <= LINE as usize,
+        "an access within one line"
     );
     (addr / LINE, at, (u64::MAX >> (64 - n)) << at)
 }

@@ -40,13 +40,17 @@ pub fn run_workgroup(
     let lanes = lane_count(launch.workgroup_size)?;
     let mut local = WorkgroupMemory::new(resources, lanes);
     let Resources {
-        global, constants, ..
+        global,
+        constants,
+        textures,
+        ..
     } = resources;
     let mut env = Env {
         launch,
         isbe,
         global,
         local: &mut local,
+        textures: *textures,
     };
     let mut counters = Counters::default();
     let mut warp = Warp::new(lanes, 0, false, constants);
@@ -70,6 +74,7 @@ pub(crate) struct Env<'a> {
     pub isbe: &'a mut Isbe,
     pub global: &'a mut GlobalMemory,
     pub local: &'a mut WorkgroupMemory,
+    pub textures: crate::texture::TexturePools,
 }
 
 /// The lanes a workgroup occupies: task and mesh workgroups are one warp on

@@ -13,6 +13,7 @@ mod operand;
 mod ops;
 mod ops_f64;
 mod ops_more;
+mod ops_tex;
 
 use crate::binary::{Binary, Stage};
 use crate::isa::{Ctrl, Instr, PredSrc, RegFile};
@@ -284,6 +285,8 @@ fn instruction(
     };
     let op = if ops_f64::claims(&ctx) {
         ops_f64::build(&mut ctx)?
+    } else if let Some(op) = ops_tex::build(&mut ctx)? {
+        op
     } else {
         ops::build(&mut ctx)?
     };

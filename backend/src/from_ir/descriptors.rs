@@ -79,13 +79,17 @@ pub(crate) fn buffer_binding(
     })
 }
 
-/// The buffers the shader's code uses, by set and binding.
+/// The buffers and image/sampler descriptors the shader's code uses, by
+/// set and binding.
 pub(crate) fn interface(sh: &Shader, bank_uniforms: bool) -> Vec<Resource> {
     let mut list: Vec<Resource> = sh
         .globals
         .values()
-        .filter_map(|data| buffer_binding(sh, data, bank_uniforms))
-        .map(|b| b.resource)
+        .filter_map(|data| {
+            buffer_binding(sh, data, bank_uniforms)
+                .map(|b| b.resource)
+                .or_else(|| super::images::image_binding(sh, data))
+        })
         .collect();
     list.sort_by_key(|r| (r.set, r.binding));
     list.dedup();
@@ -198,7 +202,7 @@ impl Isel<'_> {
     }
 
     /// `LDG.E` of `size` at `addr + offset` into fresh registers.
-    fn load_global(&mut self, addr: Src, offset: u32, size: MemSize) -> u32 {
+    pub(super) fn load_global(&mut self, addr: Src, offset: u32, size: MemSize) -> u32 {
         let r = self.new_group(size.bytes().div_ceil(4));
         self.emit(Instr::new(Op::Ld(OpLd {
             dst: Dst::Reg(Reg::Virt(r)),
@@ -214,7 +218,7 @@ impl Isel<'_> {
     /// byte offset still to add: the set's base from the root table plus
     /// the binding's table entry, plus 16 × a dynamic index; a constant
     /// index is left in the offset.
-    fn descriptor_address(
+    pub(super) fn descriptor_address(
         &mut self,
         set: u32,
         binding: u32,

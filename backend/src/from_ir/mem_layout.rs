@@ -60,7 +60,12 @@ pub fn size_align(sh: &Shader, ty: TypeId) -> Option<(u32, u32)> {
             class: StorageClass::PhysicalStorageBuffer,
             ..
         } => (8, 8),
-        Type::Void | Type::Pointer { .. } => return None,
+        // Handles live in descriptors, never in a buffer or variable.
+        Type::Void
+        | Type::Pointer { .. }
+        | Type::Image(_)
+        | Type::Sampler
+        | Type::SampledImage { .. } => return None,
     })
 }
 
@@ -286,7 +291,12 @@ pub fn scalars(sh: &Shader, ty: TypeId, base: u32, out: &mut Vec<(u32, Scalar)>)
                 scalars(sh, c.ty, base + c.offset, out)?;
             }
         }
-        Type::Array { len: None, .. } | Type::Void | Type::Pointer { .. } => return None,
+        Type::Array { len: None, .. }
+        | Type::Void
+        | Type::Pointer { .. }
+        | Type::Image(_)
+        | Type::Sampler
+        | Type::SampledImage { .. } => return None,
     }
     Some(())
 }

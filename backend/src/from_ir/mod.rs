@@ -18,6 +18,7 @@ mod float64;
 mod float64_div;
 mod geometric;
 mod idiv;
+mod images;
 mod inner_loop;
 mod math;
 mod matrix;
@@ -500,7 +501,13 @@ impl<'a> Isel<'a> {
             I::Store { ptr, value } if self.physical_pointee(*ptr).is_some() => {
                 return self.store_physical(*ptr, *value, inst);
             }
+            I::Load { ptr } if images::is_handle_load(self.sh, *ptr) => {
+                self.load_handle(*ptr, inst)?
+            }
             I::Load { ptr } => self.load(*ptr, inst)?,
+            I::SampledImage { image, sampler } => self.combine_handles(*image, *sampler)?,
+            I::ImageOf(a) => self.comps_of(*a)?,
+            I::Image(i) => self.image_inst(i, inst)?,
             I::Store { ptr, value } => {
                 let place = resolve(self.sh, *ptr, inst.spirv_id)?;
                 let comps = self.value(*value)?.clone();
@@ -564,6 +571,10 @@ impl<'a> Isel<'a> {
             }
             I::Jump(_) | I::Branch { .. } | I::Switch { .. } | I::Return | I::Unreachable => {
                 return self.terminator(b, inst);
+            }
+            I::ImageTexelPointer { .. } => return Ok(()),
+            I::Atomic { op, ptr, args } if images::texel_pointer(self.sh, *ptr).is_some() => {
+                self.image_atomic(*op, *ptr, args, inst)?
             }
             I::Atomic { op, ptr, args } if self.isbe_atomic(*ptr, inst.spirv_id)? => {
                 self.atomic(*op, *ptr, args, inst)?

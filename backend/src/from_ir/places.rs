@@ -45,6 +45,8 @@ pub fn comp_count(sh: &Shader, ty: TypeId) -> Option<u32> {
             class: StorageClass::PhysicalStorageBuffer,
             ..
         } => 2,
+        // An image, sampler or sampled-image handle (docs/ABI.md).
+        Type::Image(_) | Type::Sampler | Type::SampledImage { .. } => 1,
         Type::Array { len: None, .. } | Type::Void | Type::Pointer { .. } => return None,
     })
 }

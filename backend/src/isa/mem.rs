@@ -423,13 +423,13 @@ impl AtomOp {
         AtomOp::CmpExch,
     ];
     /// NAK's op field (bits 87..91); CAS has its own opcode instead.
-    fn bits(self) -> u64 {
+    pub(crate) fn bits(self) -> u64 {
         match self {
             AtomOp::CmpExch => 0,
             op => AtomOp::ALL.iter().position(|o| *o == op).unwrap_or(0) as u64,
         }
     }
-    fn decode(bits: u64) -> Result<AtomOp, DecodeError> {
+    pub(crate) fn decode(bits: u64) -> Result<AtomOp, DecodeError> {
         AtomOp::ALL[..9]
             .get(bits as usize)
             .copied()
@@ -473,7 +473,7 @@ impl AtomType {
         AtomType::S64,
     ];
     /// NAK's type field (bits 73..76): U32 0, S32 1, U64 2, F32 3, S64 5.
-    fn bits(self) -> u64 {
+    pub(crate) fn bits(self) -> u64 {
         match self {
             AtomType::U32 => 0,
             AtomType::S32 => 1,
@@ -482,7 +482,7 @@ impl AtomType {
             AtomType::S64 => 5,
         }
     }
-    fn decode(w: &InstWord) -> Result<AtomType, DecodeError> {
+    pub(crate) fn decode(w: &InstWord) -> Result<AtomType, DecodeError> {
         let b = w.get(TYPE);
         AtomType::ALL
             .into_iter()

@@ -30,7 +30,9 @@ mod operand;
 mod pred;
 mod reg;
 mod subgroup;
+mod surface;
 mod sync;
+mod tex;
 mod word;
 
 pub use alu::{
@@ -51,7 +53,9 @@ pub use mem::{AtomOp, AtomType, MemSize, MemSpace, OpAtom, OpLd, OpLdc, OpRed, O
 pub use pred::OpPLop3;
 pub use reg::{Dst, PredSrc, Reg, RegFile, SpecialReg, Src, SrcRef};
 pub use subgroup::{OpMatch, OpRedux, OpShfl, OpVote, OpWarpSync, ReduxOp, ShflMode, VoteMode};
+pub use surface::{OpSuAtom, OpSuLd, OpSuSt, SuAccess, SuDim, SuOrder};
 pub use sync::{MemScope, OpBar, OpMembar};
+pub use tex::{LodMode, OpTex, OpTxq, TexDim, TexKind, TxqQuery, group_width};
 pub use word::{InstWord, field};
 
 use std::fmt;
@@ -278,6 +282,27 @@ ops! {
         { alu9 [OpFrnd64::OPCODE] => Op::Frnd64(OpFrnd64::decode(w)?); }
     IAbs(OpIAbs) [IABS] alu, fixed(4), pure
         { alu9 [OpIAbs::OPCODE] => Op::IAbs(OpIAbs::decode(w)?); }
+    Tex(OpTex) [TEX, TLD, TLD4, TXD] other, var, effect {
+        fixed [OpTex::OPCODE_TEX] => Op::Tex(OpTex::decode(w, TexKind::Tex)?);
+        fixed [OpTex::OPCODE_TLD] => Op::Tex(OpTex::decode(w, TexKind::Tld)?);
+        fixed [OpTex::OPCODE_TLD4] => Op::Tex(OpTex::decode(w, TexKind::Tld4 { comp: 0 })?);
+        fixed [OpTex::OPCODE_TXD] => Op::Tex(OpTex::decode(w, TexKind::Txd)?);
+    }
+    Txq(OpTxq) [TXQ] other, var, effect
+        { fixed [OpTxq::OPCODE] => Op::Txq(OpTxq::decode(w)?); }
+    SuLd(OpSuLd) [SULD] other, var, effect {
+        fixed [OpSuLd::OPCODE_P] => Op::SuLd(OpSuLd::decode(w, true)?);
+        fixed [OpSuLd::OPCODE_D] => Op::SuLd(OpSuLd::decode(w, false)?);
+    }
+    SuSt(OpSuSt) [SUST] other, var_late, effect {
+        fixed [OpSuSt::OPCODE_P] => Op::SuSt(OpSuSt::decode(w, true)?);
+        fixed [OpSuSt::OPCODE_D] => Op::SuSt(OpSuSt::decode(w, false)?);
+    }
+    SuAtom(OpSuAtom) [SUATOM, SURED] other, var_late, effect {
+        fixed [OpSuAtom::OPCODE] => Op::SuAtom(OpSuAtom::decode(w, false, false)?);
+        fixed [OpSuAtom::OPCODE_CAS] => Op::SuAtom(OpSuAtom::decode(w, true, false)?);
+        fixed [OpSuAtom::OPCODE_RED] => Op::SuAtom(OpSuAtom::decode(w, false, true)?);
+    }
     Exit [EXIT] other, fixed(4), sync
         { fixed [OPCODE_EXIT] => Op::Exit; }
     Nop [NOP] other, fixed(4), effect

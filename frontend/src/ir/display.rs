@@ -46,6 +46,21 @@ impl Shader {
                 }
                 write!(f, ">")
             }
+            Type::Image(i) => write!(
+                f,
+                "image<{:?}{}{}{}, {}>",
+                i.dim,
+                if i.arrayed { " array" } else { "" },
+                if i.multisampled { " ms" } else { "" },
+                if i.depth { " depth" } else { "" },
+                i.sampled_type
+            ),
+            Type::Sampler => write!(f, "sampler"),
+            Type::SampledImage { image } => {
+                write!(f, "sampled<")?;
+                self.fmt_type(f, *image)?;
+                write!(f, ">")
+            }
         }
     }
 
@@ -109,6 +124,17 @@ fn op_text(op: &Op) -> String {
             index,
         } => format!("insert_dynamic {component} into {vector}, {index}"),
         Op::CopyLogical(a) => format!("copy_logical {a}"),
+        Op::SampledImage { image, sampler } => format!("sampled_image {image}, {sampler}"),
+        Op::ImageOf(a) => format!("image_of {a}"),
+        Op::ImageTexelPointer {
+            image,
+            coord,
+            sample,
+        } => format!("image_texel_pointer {image}, {coord}, {sample}"),
+        Op::Image(i) => {
+            let args: Vec<Value> = i.args().collect();
+            format!("image.{:?} {}", i.op, list(&args))
+        }
         Op::Load { ptr } => format!("load {ptr}"),
         Op::CopyMemory { dst, src } => format!("copy_memory {dst}, {src}"),
         Op::ArrayLength { ptr, member } => format!("array_length {ptr}, {member}"),

@@ -207,6 +207,23 @@ pub enum Op {
     },
     ControlBarrier,
     MemoryBarrier,
+    /// OpSampledImage: the image handle's texture bits with the sampler
+    /// handle's sampler bits (docs/ABI.md, "Descriptor sets").
+    SampledImage {
+        image: Value,
+        sampler: Value,
+    },
+    /// OpImage: the image of a sampled image (the same handle).
+    ImageOf(Value),
+    /// The image instructions (`image.rs`).
+    Image(Box<super::image::ImageInst>),
+    /// OpImageTexelPointer: the texel at `coord` (and `sample`) of the
+    /// storage image variable `image` points to, for atomics.
+    ImageTexelPointer {
+        image: Value,
+        coord: Value,
+        sample: Value,
+    },
     // Terminators.
     Jump(BlockCall),
     Branch {
@@ -303,7 +320,21 @@ impl Op {
                 f(*component);
                 f(*index)
             }
-            Op::CopyLogical(a) => f(*a),
+            Op::CopyLogical(a) | Op::ImageOf(a) => f(*a),
+            Op::SampledImage { image, sampler } => {
+                f(*image);
+                f(*sampler)
+            }
+            Op::Image(i) => i.args().for_each(f),
+            Op::ImageTexelPointer {
+                image,
+                coord,
+                sample,
+            } => {
+                f(*image);
+                f(*coord);
+                f(*sample)
+            }
             Op::CopyMemory { dst, src } => {
                 f(*dst);
                 f(*src)
@@ -413,7 +444,21 @@ impl Op {
                 f(component);
                 f(index)
             }
-            Op::CopyLogical(a) => f(a),
+            Op::CopyLogical(a) | Op::ImageOf(a) => f(a),
+            Op::SampledImage { image, sampler } => {
+                f(image);
+                f(sampler)
+            }
+            Op::Image(i) => i.args_mut().for_each(f),
+            Op::ImageTexelPointer {
+                image,
+                coord,
+                sample,
+            } => {
+                f(image);
+                f(coord);
+                f(sample)
+            }
             Op::CopyMemory { dst, src } => {
                 f(dst);
                 f(src)

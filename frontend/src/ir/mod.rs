@@ -17,10 +17,12 @@
 
 mod display;
 mod families;
+mod image;
 mod inst;
 mod types;
 
 pub use families::{AtomicOp, GroupOperation, MathOp, ReduceOp, SubgroupOp};
+pub use image::{ImageDim, ImageInst, ImageOp, ImageType};
 pub use inst::{BinaryOp, BlockCall, CmpOp, ConvOp, InstData, Op, UnaryOp, ValueData, ValueDef};
 pub use types::{BuiltIn, Interpolation, Scalar, StorageClass, StructMember, Type, TypeId};
 

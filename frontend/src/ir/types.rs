@@ -64,6 +64,11 @@ pub enum StorageClass {
     Uniform,
     PushConstant,
     PhysicalStorageBuffer,
+    /// Images, samplers and texel buffers: variables whose loads give
+    /// handles (`image.rs`).
+    UniformConstant,
+    /// A texel of a storage image (OpImageTexelPointer), for atomics.
+    Image,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -118,6 +123,14 @@ pub enum Type {
         /// The pointer type's ArrayStride decoration: the step of
         /// OpPtrAccessChain's element index (physical pointers).
         array_stride: Option<u32>,
+    },
+    /// An image or texel buffer handle (`image.rs`).
+    Image(super::image::ImageType),
+    /// A sampler handle.
+    Sampler,
+    /// A combined image-sampler handle of the image type `image`.
+    SampledImage {
+        image: TypeId,
     },
 }
 

@@ -63,14 +63,15 @@ impl Translator<'_> {
                     StorageClass::Workgroup
                     | StorageClass::TaskPayload
                     | StorageClass::StorageBuffer
-                    | StorageClass::PhysicalStorageBuffer,
+                    | StorageClass::PhysicalStorageBuffer
+                    | StorageClass::Image,
                 ..
             } => {}
             Type::Pointer { class, .. } => {
                 return Err(unsupported(
                     inst,
                     format!(
-                        "atomics on {class:?} memory (only Workgroup, TaskPayloadWorkgroupEXT and buffers)"
+                        "atomics on {class:?} memory (only Workgroup, TaskPayloadWorkgroupEXT, buffers and image texels)"
                     ),
                 ));
             }

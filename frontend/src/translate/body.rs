@@ -298,6 +298,7 @@ impl Translator<'_> {
                 let value = self.operand(inst, &mut ops, "operand")?;
                 self.emit(block, inst, Op::CopyLogical(value))?;
             }
+            _ if super::images::is_image_op(opcode) => self.image_instruction(block, inst)?,
             O::ReturnValue => {
                 return Err(malformed(inst, "an entry point function returns nothing"));
             }
@@ -504,8 +505,17 @@ impl Translator<'_> {
 fn why_unsupported(inst: &Instruction) -> String {
     let name = opcode_name(inst);
     let family = |prefixes: &[&str]| prefixes.iter().any(|p| name.starts_with(p));
-    if family(&["OpImage", "OpSampled", "OpSampler"]) {
-        "images and samplers are not supported".into()
+    if family(&[
+        "OpImageSampleImplicit",
+        "OpImageSampleDrefImplicit",
+        "OpImageSampleProj",
+    ]) {
+        "implicit-LOD and projective sampling need derivatives, which only fragment shaders have"
+            .into()
+    } else if family(&["OpImageSparse"]) {
+        "sparse image accesses are not supported".into()
+    } else if family(&["OpImage", "OpSampled", "OpSampler"]) {
+        "this image instruction is not supported".into()
     } else if family(&["OpDPd", "OpFwidth"]) {
         "derivatives exist only in fragment shaders".into()
     } else if family(&["OpSubgroup", "OpGroup"]) {

@@ -40,8 +40,8 @@ pub(super) fn builtin(b: B) -> Option<BuiltIn> {
     })
 }
 
-/// The IR's storage class for `class`, or `None` for those that hold images
-/// and samplers or belong to other stages.
+/// The IR's storage class for `class`, or `None` for those that belong to
+/// other stages or APIs.
 pub(super) fn storage_class(class: spirv::StorageClass) -> Option<StorageClass> {
     use spirv::StorageClass as S;
     Some(match class {
@@ -55,6 +55,8 @@ pub(super) fn storage_class(class: spirv::StorageClass) -> Option<StorageClass> 
         S::Uniform => StorageClass::Uniform,
         S::PushConstant => StorageClass::PushConstant,
         S::PhysicalStorageBuffer => StorageClass::PhysicalStorageBuffer,
+        S::UniformConstant => StorageClass::UniformConstant,
+        S::Image => StorageClass::Image,
         _ => return None,
     })
 }

@@ -76,6 +76,29 @@ fn accepted(cap: C) -> bool {
             | C::WorkgroupMemoryExplicitLayoutKHR
             | C::WorkgroupMemoryExplicitLayout8BitAccessKHR
             | C::WorkgroupMemoryExplicitLayout16BitAccessKHR
+            // Images, samplers and texel buffers (translate/images.rs).
+            | C::SampledBuffer
+            | C::ImageBuffer
+            | C::ImageQuery
+            | C::StorageImageWriteWithoutFormat
+            | C::StorageImageReadWithoutFormat
+            | C::StorageImageExtendedFormats
+            | C::Sampled1D
+            | C::Image1D
+            | C::SampledCubeArray
+            | C::ImageCubeArray
+            | C::ImageMSArray
+            | C::StorageImageMultisample
+            | C::ImageGatherExtended
+            | C::MinLod
+            | C::SampledImageArrayDynamicIndexing
+            | C::StorageImageArrayDynamicIndexing
+            | C::SampledImageArrayNonUniformIndexing
+            | C::StorageImageArrayNonUniformIndexing
+            | C::UniformTexelBufferArrayDynamicIndexing
+            | C::StorageTexelBufferArrayDynamicIndexing
+            | C::UniformTexelBufferArrayNonUniformIndexing
+            | C::StorageTexelBufferArrayNonUniformIndexing
     )
 }
 

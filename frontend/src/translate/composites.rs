@@ -65,7 +65,10 @@ impl Translator<'_> {
                     Type::Void
                     | Type::Scalar(_)
                     | Type::Array { len: None, .. }
-                    | Type::Pointer { .. } => {
+                    | Type::Pointer { .. }
+                    | Type::Image(_)
+                    | Type::Sampler
+                    | Type::SampledImage { .. } => {
                         return bad(format!(
                             "{} is not a type a composite can be built of",
                             self.shader.type_name(result)
@@ -143,7 +146,12 @@ impl Translator<'_> {
                     Some(m) => (Part::Ty(m.ty), None),
                     None => (Part::Ty(t), Some(members.len() as u32)),
                 },
-                Type::Void | Type::Scalar(_) | Type::Pointer { .. } => {
+                Type::Void
+                | Type::Scalar(_)
+                | Type::Pointer { .. }
+                | Type::Image(_)
+                | Type::Sampler
+                | Type::SampledImage { .. } => {
                     return Err(malformed(
                         inst,
                         format!(

@@ -87,7 +87,6 @@ pub(crate) fn translate_module(
     shader.workgroup_size = modes.workgroup_size;
     shader.mesh = modes.mesh;
     let function = &*inline::inline_calls(module, function)?;
-    images::reject_images(&info, function)?;
     let cfg = Cfg::build(&mut shader, function)?;
 
     // The SPIR-V ids translated are module-level definitions and results
@@ -104,11 +103,7 @@ pub(crate) fn translate_module(
     let mut t = Translator::new(info, shader, cfg, module_ids, module_ids + function_ids);
     // The interface comes first so that the globals keep its order.
     for &id in &entry.interface {
-        // Image and sampler variables (UniformConstant) are rejected at
-        // the first instruction that uses them, with its name.
-        if !images::is_image_variable(&t.info, id) {
-            t.global(entry.inst, id)?;
-        }
+        t.global(entry.inst, id)?;
     }
     t.translate_function(function)?;
     t.finish_ssa()?;

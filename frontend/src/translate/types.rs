@@ -184,11 +184,7 @@ impl Translator<'_> {
                     other => return Err(ops.wrong_kind("storage class", other)),
                 };
                 let class = storage_class(class).ok_or_else(|| {
-                    let note = match class {
-                        spirv::StorageClass::UniformConstant => " (images and samplers)",
-                        _ => "",
-                    };
-                    unsupported(inst, format!("{class:?} storage{note} is not supported"))
+                    unsupported(inst, format!("{class:?} storage is not supported"))
                 })?;
                 let pointee_id = ops.id("pointee type")?;
                 let pointee = self.ty(inst, pointee_id)?;
@@ -205,8 +201,18 @@ impl Translator<'_> {
                     array_stride: self.info.decorations.id(id).array_stride,
                 }
             }
-            O::TypeImage | O::TypeSampler | O::TypeSampledImage => {
-                return Err(unsupported(inst, "images and samplers are not supported"));
+            O::TypeImage => {
+                let sampled = self.ty(inst, ops.id("sampled type")?)?;
+                let sampled = self.shader.types[sampled].clone();
+                Type::Image(super::images::image_type(inst, &sampled)?)
+            }
+            O::TypeSampler => Type::Sampler,
+            O::TypeSampledImage => {
+                let image = self.ty(inst, ops.id("image type")?)?;
+                if !matches!(self.shader.types[image], Type::Image(_)) {
+                    return Err(malformed(inst, "the operand is not an image type"));
+                }
+                Type::SampledImage { image }
             }
             O::TypeForwardPointer => {
                 return Err(unsupported(
