@@ -85,6 +85,8 @@ captures! {
         ref_switch,
         ref_uniform_branch,
         ref_vector_dynamic,
+        res_sets,
+        res_dynamic,
     ],
 }
 
