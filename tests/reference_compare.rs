@@ -87,6 +87,7 @@ captures! {
         ref_vector_dynamic,
         res_sets,
         res_dynamic,
+        image_ops,
     ],
 }
 

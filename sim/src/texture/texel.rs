@@ -106,9 +106,24 @@ fn u32_to_component(data: DataType, n: u32, v: u32, srgb: bool) -> u32 {
         DataType::Uint | DataType::Sint => v & mask,
         DataType::Float => match n {
             32 => v,
-            16 => u32::from(half::f16::from_f32(f).to_bits()),
+            16 => u32::from(f16_toward_zero(f)),
             _ => f32_to_small_float(f, n - 5),
         },
+    }
+}
+
+/// An f32 as a half, rounded toward zero: what the H200 (and lavapipe)
+/// store into RGBA16F images (docs/TEXTURES.md; tests/reference/README.md,
+/// `image_ops`). A finite value past the half range gives the largest
+/// finite half, as rounding toward zero does.
+pub fn f16_toward_zero(f: f32) -> u16 {
+    let h = half::f16::from_f32(f);
+    if f.is_finite() && h.to_f32().abs() > f.abs() {
+        // Rounded away from zero: one step back. The magnitude is at least
+        // one unit here, so the sign bit is untouched.
+        h.to_bits() - 1
+    } else {
+        h.to_bits()
     }
 }
 
@@ -178,6 +193,28 @@ pub fn f32_to_small_float(x: f32, m: u32) -> u32 {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn halves_are_stored_rounded_toward_zero() {
+        let one_plus_3_4ulp = 1.0 + 3.0 * 2f32.powi(-12);
+        assert_eq!(
+            f16_toward_zero(one_plus_3_4ulp),
+            0x3c00,
+            "1 + 3/4 ulp rounds down"
+        );
+        assert_eq!(f16_toward_zero(-one_plus_3_4ulp), 0xbc00);
+        assert_eq!(f16_toward_zero(1.0), 0x3c00);
+        assert_eq!(
+            f16_toward_zero(70000.0),
+            0x7bff,
+            "past the range: largest finite"
+        );
+        assert_eq!(f16_toward_zero(-70000.0), 0xfbff);
+        assert_eq!(f16_toward_zero(f32::INFINITY), 0x7c00);
+        assert_eq!(f16_toward_zero(1e-10), 0x0000);
+        assert_eq!(f16_toward_zero(-1e-10), 0x8000);
+        assert!(half::f16::from_bits(f16_toward_zero(f32::NAN)).is_nan());
+    }
     use super::super::format::Format;
     use super::*;
 
