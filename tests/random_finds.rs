@@ -385,3 +385,20 @@ fn a_local_array_past_4_gib_is_refused_not_an_overflow() {
         "{text}"
     );
 }
+
+#[test]
+fn struct_with_bools_returned_through_an_early_return() {
+    // r_struct_bool_phi.comp: decode(a) returns S { x: 3a, f: a > 5,
+    // g: a == 4, y: a == 4 ? 7 : a + 11 }; the inlined return value is a
+    // block parameter holding two bools.
+    let data: Vec<u32> = (0..32u32).map(|i| (i * 5) % 13).collect();
+    for arch in [Arch::Sm75, Arch::Sm86] {
+        let out = run_compute_on("r_struct_bool_phi.comp", &data, arch);
+        for (i, (&a, &r)) in data.iter().zip(&out).enumerate() {
+            let (x, f, g) = (a * 3, a > 5, a == 4);
+            let y = if g { 7 } else { a + 11 };
+            let want = if f { x + y } else { x * 100 + y } + if g { 5000 } else { 0 };
+            assert_eq!(r, want, "{arch}: v[{i}] from {a}");
+        }
+    }
+}

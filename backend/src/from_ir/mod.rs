@@ -318,16 +318,17 @@ impl<'a> Isel<'a> {
             opcode: "OpPhi".into(),
             spirv_id: None,
         })?;
-        let is_bool = matches!(
-            self.sh.types[ty],
-            ir::Type::Scalar(ir::Scalar::Bool)
-                | ir::Type::Vector {
-                    scalar: ir::Scalar::Bool,
-                    ..
-                }
-        );
-        Ok((0..n)
-            .map(|_| {
+        // A composite holding bools (a struct, an array of bvec) keeps each
+        // bool component in a predicate, as its other values do.
+        let mut bools = Vec::with_capacity(n as usize);
+        places::bool_comps(self.sh, ty, &mut bools).ok_or_else(|| BackendError::Unsupported {
+            what: format!("a block parameter of type {}", self.sh.type_name(ty)),
+            opcode: "OpPhi".into(),
+            spirv_id: None,
+        })?;
+        Ok(bools
+            .into_iter()
+            .map(|is_bool| {
                 if is_bool {
                     Comp::Pred(self.f.new_vreg(RegFile::Pred))
                 } else {

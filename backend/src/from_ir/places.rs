@@ -51,6 +51,40 @@ pub fn comp_count(sh: &Shader, ty: TypeId) -> Option<u32> {
     })
 }
 
+/// For each component of `ty`, in `comp_count`'s order, whether it is a
+/// bool (a predicate register) rather than a GPR word.
+pub fn bool_comps(sh: &Shader, ty: TypeId, out: &mut Vec<bool>) -> Option<()> {
+    match &sh.types[ty] {
+        Type::Scalar(s) => out.extend((0..scalar_comps(*s)).map(|_| *s == Scalar::Bool)),
+        Type::Vector { len, scalar } => {
+            for _ in 0..*len {
+                out.extend((0..scalar_comps(*scalar)).map(|_| *scalar == Scalar::Bool));
+            }
+        }
+        Type::Matrix {
+            column, columns, ..
+        } => {
+            for _ in 0..*columns {
+                bool_comps(sh, *column, out)?;
+            }
+        }
+        Type::Array {
+            elem, len: Some(n), ..
+        } => {
+            for _ in 0..*n {
+                bool_comps(sh, *elem, out)?;
+            }
+        }
+        Type::Struct { members, .. } => {
+            for m in members {
+                bool_comps(sh, m.ty, out)?;
+            }
+        }
+        _ => out.extend((0..comp_count(sh, ty)?).map(|_| false)),
+    }
+    Some(())
+}
+
 /// The component range of member/element `index` inside a composite.
 pub fn sub_range(sh: &Shader, ty: TypeId, index: u32) -> Option<(TypeId, u32)> {
     match &sh.types[ty] {
