@@ -619,8 +619,8 @@ impl OpIAbs {
 
     pub fn encode(&self, w: &mut InstWord) -> Result<(), EncodeError> {
         set_dst(w, &self.dst)?;
+        // The absent third source's field is left 0 by `set_alu_srcs`.
         w.set_alu_srcs(Self::OPCODE, None, &self.src, None, false)?;
-        w.set(field::SRC2, 0);
         Ok(())
     }
     pub fn decode(w: &InstWord) -> Result<Self, DecodeError> {
