@@ -348,4 +348,68 @@ mod regressions {
             )
         );
     }
+
+    /// Found by the long run of the mutation targets (BENCHMARKS.md):
+    /// binding numbers index the set's binding table, so a large one
+    /// overflowed laying it out (compile, binary, run).
+    #[test]
+    fn a_binding_past_the_set_table_is_refused_everywhere() {
+        // Compile: ref_add's first Binding decoration becomes 70000.
+        let bytes =
+            std::fs::read(Path::new(ROOT).join("tests/shaders/ref_add.comp.spv")).expect("shader");
+        let mut words = spvsass::frontend::words_from_bytes(&bytes).expect("SPIR-V");
+        let at = (5..words.len() - 3)
+            .find(|&i| words[i] == (4 << 16 | 71) && words[i + 2] == 33)
+            .expect("an OpDecorate Binding");
+        words[at + 3] = 70_000;
+        let e = spvsass::compile(&words, &Options::default())
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default();
+        assert!(
+            e.contains("binding 70000 (bindings 0..65536)") && e.contains("result %"),
+            "{e}"
+        );
+        // A binary naming it.
+        let mut add = Binary::from_bytes(&seeds().binaries[0]).expect("seed");
+        add.resources[0].binding = 70_000;
+        let e = Binary::from_bytes(&add.to_bytes())
+            .err()
+            .map(|e| e.to_string());
+        assert!(
+            e.as_deref().is_some_and(|m| m.contains("resource binding")),
+            "{e:?}"
+        );
+        // A run binding it, or an element past the array limit.
+        let add = Binary::from_bytes(&seeds().binaries[0]).expect("seed");
+        for (binding, element, message) in [
+            (
+                70_000,
+                0,
+                "binding 70000 is outside the supported bindings 0..65536",
+            ),
+            (
+                3,
+                1 << 20,
+                "array element 1048576 is outside the supported elements",
+            ),
+        ] {
+            let mut inputs = ComputeInputs::default();
+            inputs.bound.push(spvsass::sim::BoundBuffer {
+                slot: spvsass::sim::Slot {
+                    set: 1,
+                    binding,
+                    element,
+                },
+                kind: spvsass::sim::BufferKind::Storage,
+                bytes: vec![0; 64],
+                offset: 0,
+                range: None,
+            });
+            let e = spvsass::dispatch(&add, [1, 1, 1], inputs, &options())
+                .err()
+                .map(|e| e.to_string());
+            assert!(e.as_deref().is_some_and(|m| m.contains(message)), "{e:?}");
+        }
+    }
 }
