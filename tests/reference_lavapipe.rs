@@ -637,6 +637,11 @@ fn simulator_agrees_with_the_driver_on_vp_select() {
 }
 
 #[test]
+fn simulator_agrees_with_the_driver_on_vp_private() {
+    simulator_agrees_with_the_driver("vp_private");
+}
+
+#[test]
 fn simulator_agrees_with_the_driver_on_vp_sets() {
     simulator_agrees_with_the_driver("vp_sets");
 }

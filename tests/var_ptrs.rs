@@ -71,6 +71,38 @@ fn selected_phied_returned_and_stepped_pointers_sm75() {
     assert_eq!(vp_select(Arch::Sm75), expected_vp_select());
 }
 
+/// vp_private.comp on `arch`: A (binding 0) holds 1000 + i, B (binding 1)
+/// structs (5000 + i, 6000 + i, 7000 + i); returns O (binding 2).
+fn vp_private(arch: Arch) -> Vec<u32> {
+    let compiled = common::compile("vp_private.comp", arch);
+    let a: Vec<u32> = (0..80).map(|i| 1000 + i).collect();
+    let b: Vec<u32> = (0..80)
+        .flat_map(|i| [5000 + i, 6000 + i, 7000 + i])
+        .collect();
+    let mut inputs = ComputeInputs::default();
+    inputs.buffers.insert(0, bytes_of(&a));
+    inputs.buffers.insert(1, bytes_of(&b));
+    inputs.buffers.insert(2, vec![0; 192 * 4]);
+    let run = spvsass::dispatch(&compiled.binary, [1, 1, 1], inputs, &SimOptions::default())
+        .unwrap_or_else(|e| panic!("vp_private on {arch}: {e}"));
+    words_of(&run.buffers[&2])
+}
+
+/// A pointer stored in a Private variable and stepped through it; a
+/// pointer difference in 12-byte structs without an ArrayStride.
+#[test]
+fn pointers_in_private_variables_and_differences_without_a_stride() {
+    let mut want = vec![0u32; 192];
+    for x in 0..64u32 {
+        want[x as usize] = 1000 + x + x % 3;
+        want[64 + x as usize] = x.wrapping_sub(1);
+        want[128 + x as usize] = 6000 + x;
+    }
+    for arch in [Arch::Sm75, Arch::Sm86] {
+        assert_eq!(vp_private(arch), want, "{arch}");
+    }
+}
+
 /// vp_sets.comp through its run description: pointers into buffers of
 /// three descriptor sets, a binding read through its descriptor and a
 /// descriptor array's elements.

@@ -71,6 +71,7 @@ SPVASM=(
     shaders/spec_op_quantize.comp.spvasm
     shaders/two_entry_points.comp.spvasm
     shaders/vp_array_length.comp.spvasm
+    shaders/vp_private.comp.spvasm
     shaders/vp_select.comp.spvasm
     shaders/vp_sets.comp.spvasm
     shaders/vp_workgroup.comp.spvasm

@@ -57,9 +57,9 @@ fn physical(sh: &mut Shader, ty: TypeId) -> TypeId {
     }
 }
 
-/// The variable pointers of `sh`: pointer-typed block parameters, selects
-/// and undefined values, OpPtrAccessChain results, and access chains into
-/// any of these, to a fixed point (a chain may precede its base in layout
+/// The variable pointers of `sh`: pointer-typed block parameters, selects,
+/// undefined values and loads (from a variable holding a pointer),
+/// OpPtrAccessChain results, and access chains into any of these, to a fixed point (a chain may precede its base in layout
 /// order only through a loop, which the iteration covers).
 fn variable_pointers(sh: &Shader) -> FxHashSet<Value> {
     let mut var = FxHashSet::default();
@@ -80,7 +80,11 @@ fn variable_pointers(sh: &Shader) -> FxHashSet<Value> {
                     continue;
                 }
                 let is_var = match &data.op {
-                    Op::Select { .. } | Op::Undef | Op::PtrAccessChain { .. } => true,
+                    Op::Select { .. }
+                    | Op::Undef
+                    | Op::PtrAccessChain { .. }
+                    // A pointer kept in a Function or Private variable.
+                    | Op::Load { .. } => true,
                     Op::AccessChain { base, .. } => var.contains(base),
                     _ => false,
                 };
@@ -159,7 +163,7 @@ fn check(sh: &Shader, var: &FxHashSet<Value>) -> Result<(), BackendError> {
 
 /// The operands of `op` that must be addresses: a variable select's
 /// choices, the base of a variable access chain, an address conversion's
-/// pointer, and block arguments to variable parameters.
+/// pointer, a stored pointer, and block arguments to variable parameters.
 fn address_operands<'o>(
     op: &'o mut Op,
     result_var: bool,
@@ -187,17 +191,22 @@ fn address_operands<'o>(
             vec![base]
         }
         Op::Convert(ConvOp::PtrToU, a) => vec![a],
+        // Into a variable holding a pointer (retyped to hold an address).
+        Op::Store { value, .. } => vec![value],
         _ => Vec::new(),
     }
 }
 
 /// `sh` with its variable pointers as 64-bit addresses (module docs), or
-/// `None` when it has none and takes no pointer's address.
+/// `None` when it has none and takes or stores no pointer's address.
 pub fn lower(sh: &Shader) -> Result<Option<Shader>, BackendError> {
     let var = variable_pointers(sh);
-    let takes_address = sh.insts.values().any(
-        |d| matches!(d.op, Op::Convert(ConvOp::PtrToU, a) if logical_pointer(sh, sh.values[a].ty)),
-    );
+    let takes_address = sh.insts.values().any(|d| match d.op {
+        Op::Convert(ConvOp::PtrToU, a) | Op::Store { value: a, .. } => {
+            logical_pointer(sh, sh.values[a].ty)
+        }
+        _ => false,
+    });
     if var.is_empty() && !takes_address {
         return Ok(None);
     }
@@ -205,6 +214,29 @@ pub fn lower(sh: &Shader) -> Result<Option<Shader>, BackendError> {
     let mut out = sh.clone();
     for &v in &var {
         out.values[v].ty = physical(&mut out, sh.values[v].ty);
+    }
+    // Function and Private variables holding a pointer hold its address:
+    // the variables and every pointer to them are retyped.
+    for g in sh.globals.keys() {
+        if logical_pointer(sh, sh.globals[g].ty) {
+            out.globals[g].ty = physical(&mut out, sh.globals[g].ty);
+        }
+    }
+    for (v, data) in sh.values.iter() {
+        if let Type::Pointer {
+            class,
+            pointee,
+            array_stride,
+        } = sh.types[data.ty]
+            && logical_pointer(sh, pointee)
+        {
+            let pointee = physical(&mut out, pointee);
+            out.values[v].ty = out.intern_type(Type::Pointer {
+                class,
+                pointee,
+                array_stride,
+            });
+        }
     }
     let param_var =
         |b: Block, k: usize| sh.blocks[b].params.get(k).is_some_and(|p| var.contains(p));

@@ -128,7 +128,8 @@ impl Translator<'_> {
     /// (`ConvOp::PtrToU`; the backend computes it for a pointer into a
     /// variable as for a variable pointer, `from_ir/var_ptrs.rs`), then an
     /// integer comparison, or for OpPtrDiff the byte difference divided by
-    /// the pointer type's ArrayStride (the element count between them).
+    /// the pointer type's ArrayStride (the element count between them), or
+    /// without one by the step OpPtrAccessChain takes on operand 2.
     pub(super) fn pointer_compare(
         &mut self,
         block: Block,
@@ -179,12 +180,6 @@ impl Translator<'_> {
             spirv::Op::PtrEqual => self.emit(block, inst, Op::Cmp(CmpOp::IEq, x, y)),
             spirv::Op::PtrNotEqual => self.emit(block, inst, Op::Cmp(CmpOp::INe, x, y)),
             _ => {
-                let Some(stride) = array_stride.filter(|&s| s > 0) else {
-                    return Err(super::operands::unsupported(
-                        inst,
-                        "OpPtrDiff of a pointer type without an ArrayStride decoration",
-                    ));
-                };
                 let result_ty = self.ty(inst, super::operands::result_type(inst)?)?;
                 let Type::Scalar(Scalar::Int { bits, .. }) = self.shader.types[result_ty] else {
                     return Err(malformed(inst, "the result type is not an integer scalar"));
@@ -211,7 +206,43 @@ impl Translator<'_> {
                     self.shader
                         .append(block, Op::Convert(conv, bytes), Some(result_ty), id);
                 let diff = diff.expect("a conversion has a result");
-                let stride = self.emit_in_prologue(Op::Const(u64::from(stride)), result_ty, id);
+                let stride = match array_stride.filter(|&s| s > 0) {
+                    Some(s) => self.emit_in_prologue(Op::Const(u64::from(s)), result_ty, id),
+                    // Without an ArrayStride, the step OpPtrAccessChain
+                    // takes: the address one element on, minus operand 2's.
+                    None => {
+                        let one = self.emit_in_prologue(Op::Const(1), result_ty, id);
+                        let (_, next) = self.shader.append(
+                            block,
+                            Op::PtrAccessChain {
+                                base: b,
+                                element: one,
+                                indices: Vec::new(),
+                            },
+                            Some(ty),
+                            id,
+                        );
+                        let next = next.expect("an access chain has a result");
+                        let (_, z) = self.shader.append(
+                            block,
+                            Op::Convert(ConvOp::PtrToU, next),
+                            Some(u64_ty),
+                            id,
+                        );
+                        let z = z.expect("a conversion has a result");
+                        let (_, step) = self.shader.append(
+                            block,
+                            Op::Binary(BinaryOp::ISub, z, y),
+                            Some(u64_ty),
+                            id,
+                        );
+                        let step = step.expect("a subtraction has a result");
+                        let (_, step) =
+                            self.shader
+                                .append(block, Op::Convert(conv, step), Some(result_ty), id);
+                        step.expect("a conversion has a result")
+                    }
+                };
                 self.emit(block, inst, Op::Binary(BinaryOp::SDiv, diff, stride))
             }
         }
