@@ -163,3 +163,38 @@ fn array_length_through_a_variable_pointer_is_refused_by_name() {
         "{err}"
     );
 }
+
+/// `spvsass run` on vp_select.comp: the buffers bound from files by the
+/// command line, O written back with `--out`, every word as computed here.
+#[test]
+fn spvsass_run_binds_and_writes_back_through_variable_pointers() {
+    let dir = std::env::temp_dir().join(format!("spvsass-var-ptrs-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let a: Vec<u32> = (0..80).map(|i| 1000 + i).collect();
+    let b: Vec<u32> = (0..80).map(|i| 2000 + i).collect();
+    let (pa, pb, po) = (dir.join("a.bin"), dir.join("b.bin"), dir.join("o.bin"));
+    std::fs::write(&pa, bytes_of(&a)).expect("write a");
+    std::fs::write(&pb, bytes_of(&b)).expect("write b");
+    let shader = common::shader_path("vp_select.comp");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_spvsass"))
+        .arg("run")
+        .arg(&shader)
+        .args(["--groups", "1,1,1"])
+        .arg("--buffer")
+        .arg(format!("0={}", pa.display()))
+        .arg("--buffer")
+        .arg(format!("1={}", pb.display()))
+        .args(["--buffer", "2=2304"])
+        .arg("--out")
+        .arg(format!("2={}", po.display()))
+        .output()
+        .expect("spvsass runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let got = words_of(&std::fs::read(&po).expect("O written"));
+    assert_eq!(got, expected_vp_select());
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -114,7 +114,10 @@ fn check(sh: &Shader, var: &FxHashSet<Value>) -> Result<(), BackendError> {
         let Type::Pointer { class, .. } = *sh.value_type(v) else {
             continue;
         };
-        if class != StorageClass::StorageBuffer {
+        // An undefined pointer is refused, if at all, where a defined one
+        // of its kind meets it.
+        let undef = sh.def_inst(v).is_some_and(|d| d.op == Op::Undef);
+        if class != StorageClass::StorageBuffer && !undef {
             let (opcode, spirv_id) = made_by(sh, v);
             return Err(BackendError::Unsupported {
                 what: format!(
