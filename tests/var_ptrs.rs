@@ -164,6 +164,18 @@ fn array_length_through_a_variable_pointer_is_refused_by_name() {
     );
 }
 
+/// A column of a row-major matrix has no one address: refused, naming the
+/// access chain that made the column pointer.
+#[test]
+fn a_variable_pointer_to_a_row_major_column_is_refused_by_name() {
+    let err = refusal("vp_row_major.comp");
+    assert!(
+        err.contains("a column of a row-major matrix")
+            && err.contains("(OpAccessChain, result %24)"),
+        "{err}"
+    );
+}
+
 /// `spvsass run` on vp_select.comp: the buffers bound from files by the
 /// command line, O written back with `--out`, every word as computed here.
 #[test]

@@ -249,6 +249,9 @@ corpus! {
         |s| s.insts.values().any(|i| matches!(i.op, Op::Select { .. })
             && i.result.is_some_and(|r| matches!(s.types[s.values[r].ty],
                 Type::Pointer { class: StorageClass::Workgroup, .. })));
+    vp_row_major: "vp_row_major.comp.spv", Compute,
+        |s| s.types.values().any(|t| matches!(t, Type::Matrix { row_major: true, .. }))
+            && has(s, |op| matches!(op, Op::Select { .. }));
     vp_array_length: "vp_array_length.comp.spv", Compute,
         |s| has(s, |op| matches!(op, Op::ArrayLength { .. }));
     narrow_ops: "narrow_ops.comp.spv", Compute,

@@ -72,6 +72,7 @@ SPVASM=(
     shaders/two_entry_points.comp.spvasm
     shaders/vp_array_length.comp.spvasm
     shaders/vp_private.comp.spvasm
+    shaders/vp_row_major.comp.spvasm
     shaders/vp_select.comp.spvasm
     shaders/vp_sets.comp.spvasm
     shaders/vp_workgroup.comp.spvasm

@@ -282,6 +282,17 @@ pub(super) fn is_logical_pointer(sh: &Shader, v: Value) -> bool {
     logical_pointer(sh, sh.values[v].ty)
 }
 
+/// An error about the address of `ptr`, naming the SPIR-V instruction
+/// that made the pointer (the conversion itself is no SPIR-V instruction).
+fn operand_error(sh: &Shader, ptr: Value, what: impl Into<String>) -> BackendError {
+    let (opcode, spirv_id) = made_by(sh, ptr);
+    BackendError::Unsupported {
+        what: what.into(),
+        opcode,
+        spirv_id,
+    }
+}
+
 impl Isel<'_> {
     /// The 64-bit address (two components, low word first) of the
     /// storage-buffer location `ptr` designates: the buffer's base plus
@@ -296,19 +307,21 @@ impl Isel<'_> {
         let (target, ty, skip) = self.target(&place, inst)?;
         let Target::Global { buffer } = target else {
             let class = self.sh.globals[place.var].class;
-            return Err(self.unsupported(
+            return Err(operand_error(
+                self.sh,
+                ptr,
                 format!(
                     "the address of a pointer into {class:?} memory \
                      (variable pointers and pointer comparisons take storage buffers)"
                 ),
-                inst,
             ));
         };
         let a = self.address(&place, (ty, skip), inst)?;
         if a.row_stride.is_some() {
-            return Err(self.unsupported(
+            return Err(operand_error(
+                self.sh,
+                ptr,
                 "the address of a column of a row-major matrix (its components are not contiguous)",
-                inst,
             ));
         }
         let base = self.buffer_address(buffer, a.dynamic, inst)?;
