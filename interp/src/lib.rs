@@ -8,7 +8,10 @@
 //! - Storage buffers, uniform buffers and push constants are bytes laid out
 //!   as the SPIR-V decorations say (docs/ABI.md): set 0, binding b.
 //!   Physical pointers address buffer k (in binding order, from 1) at
-//!   k × 4 GiB, as the simulator maps them.
+//!   k × 4 GiB, as the simulator maps them. Pointers are values, so
+//!   variable pointers (selected, block parameters, kept in variables,
+//!   stepped by OpPtrAccessChain) need nothing more; OpPtrEqual/OpPtrDiff
+//!   compare their addresses in that numbering.
 //! - Function, Private and Workgroup variables are value trees; a
 //!   variable without an initializer starts as zero (SPIR-V leaves it
 //!   undefined: the generator never reads one before writing it).

@@ -131,6 +131,8 @@ oracle! {
     switch_fallthrough: "switch_fallthrough.comp", Small, [1, 1, 1], 0, 0.0;
     uniform_matrix_layouts: "uniform_matrix_layouts.comp", Floats, [1, 1, 1], 2, 1e-4;
     vector_swizzles: "vector_swizzles.comp", Noise, [1, 1, 1], 0, 0.0;
+    vp_select: "vp_select.comp", Small, [2, 1, 1], 0, 0.0;
+    vp_private: "vp_private.comp", Small, [1, 1, 1], 0, 0.0;
     wide_div_ops: "wide_div_ops.comp", Noise, [1, 1, 1], 0, 0.0;
     wide_srem: "wide_srem.comp", Noise, [1, 1, 1], 0, 0.0;
     c_atomic_float: "c_atomic_float.comp", Floats, [1, 1, 1], 4, 1e-5;
