@@ -45,6 +45,7 @@
 //! Integers (8 to 64 bits), bools and bit patterns must agree exactly.
 
 mod arith;
+mod draw;
 mod error;
 mod exec;
 mod inst;
@@ -55,6 +56,7 @@ mod order;
 mod subgroup;
 mod value;
 
+pub use draw::{Attributes, MeshGroup, MeshRun, TaskGroup, run_draw};
 pub use error::{At, InterpError};
 pub use inst::BUFFER_STRIDE;
 pub use layout::size_of;
@@ -149,6 +151,7 @@ pub fn run_compute(
         groups,
         workgroup: [0; 3],
         shared: Vec::new(),
+        io: draw::StageIo::default(),
     };
     for z in 0..groups[2] {
         for y in 0..groups[1] {

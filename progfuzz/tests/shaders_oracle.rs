@@ -50,6 +50,7 @@ fn run(name: &str, fill: Fill, groups: [u32; 3], ulps: u32, rel: f32) {
     let all: BTreeMap<u32, Tolerance> = inputs.buffers.keys().map(|&b| (b, tolerance)).collect();
     let case = Case {
         words,
+        mesh_words: None,
         groups,
         inputs,
         float_tolerance: if ulps == 0 && rel == 0.0 {
@@ -207,6 +208,7 @@ fn run_physical(name: &str) {
         .collect();
     let case = Case {
         words,
+        mesh_words: None,
         groups: [1, 1, 1],
         inputs,
         float_tolerance: BTreeMap::new(),
