@@ -8,7 +8,8 @@
 //! simulator's one-dimensional draws do; behind a task shader, each task
 //! workgroup runs and then, x fastest, the mesh workgroups it emitted,
 //! each seeing the task's payload, its id within the launch and the
-//! launch's counts as gl_NumWorkGroups. Buffers are shared by every
+//! launch's counts as gl_NumWorkGroups; one that returns without
+//! EmitMeshTasksEXT launches none. Buffers are shared by every
 //! workgroup in that order.
 
 use crate::error::{At, InterpError};
@@ -249,11 +250,9 @@ pub fn run_draw(
                     io: StageIo::default(),
                 };
                 exec::run_workgroup(&mut world)?;
-                let Some(emitted) = world.io.emitted else {
-                    return Err(InterpError::NoEmit {
-                        workgroup: [i, 0, 0],
-                    });
-                };
+                // A task workgroup that returns without EmitMeshTasksEXT
+                // launches nothing (as the project's draws define it).
+                let emitted = world.io.emitted.unwrap_or([0; 3]);
                 let payload = task
                     .globals
                     .iter()
@@ -396,7 +395,24 @@ fn read_output(
         Some(_) => return Ok(()),
         None => {}
     }
-    let (n, per_primitive) = if g.per_primitive {
+    // gl_MeshPrimitivesEXT carries the flag on its members.
+    let member_per_primitive = match &mesh.types[*elem] {
+        Type::Struct { members, .. } => members.iter().any(|m| {
+            m.per_primitive
+                || matches!(
+                    m.builtin,
+                    Some(
+                        BuiltIn::PrimitiveId
+                            | BuiltIn::Layer
+                            | BuiltIn::ViewportIndex
+                            | BuiltIn::CullPrimitive
+                            | BuiltIn::PrimitiveShadingRate
+                    )
+                )
+        }),
+        _ => false,
+    };
+    let (n, per_primitive) = if g.per_primitive || member_per_primitive {
         (out.primitive_count as usize, true)
     } else {
         (out.vertex_count as usize, false)
@@ -410,8 +426,15 @@ fn read_output(
         };
         match &mesh.types[*elem] {
             Type::Struct { members, .. } => {
+                // Members without a location follow the previous one
+                // (the block's location first).
+                let mut next = g.location.unwrap_or(0);
                 for (m, mv) in members.iter().zip(e.parts()) {
-                    match (m.builtin, m.location) {
+                    let location = m.location.or((m.builtin.is_none()).then_some(next));
+                    if let Some(l) = location {
+                        next = l + 1;
+                    }
+                    match (m.builtin, location) {
                         (Some(BuiltIn::Position), _) => {
                             let w = words(mesh, m.ty, mv).ok_or_else(|| shape("gl_Position"))?;
                             slot.position = w.try_into().ok();

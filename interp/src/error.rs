@@ -106,8 +106,6 @@ pub enum InterpError {
         counts: [u64; 3],
         limit: u64,
     },
-    #[error("task workgroup {workgroup:?} ended without EmitMeshTasksEXT")]
-    NoEmit { workgroup: [u32; 3] },
     #[error("{at}: primitive {primitive} uses vertex {vertex} of the {count} declared")]
     IndexPastVertices {
         at: At,

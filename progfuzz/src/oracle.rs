@@ -472,6 +472,64 @@ fn resource_size(shader: &Shader, ty: spvsass::frontend::ir::TypeId) -> (u64, u6
 mod tests {
     use super::*;
 
+    fn one_group(position: [u32; 4], bits: u32) -> spvsass_interp::MeshRun {
+        let mut v = Attributes {
+            position: Some(position),
+            ..Default::default()
+        };
+        v.generic.insert(0, [Some(bits), None, None, None]);
+        spvsass_interp::MeshRun {
+            tasks: Vec::new(),
+            workgroups: vec![spvsass_interp::MeshGroup {
+                id: [0, 0, 0],
+                task_workgroup: None,
+                vertex_count: 1,
+                primitive_count: 1,
+                indices: vec![vec![0]],
+                vertices: vec![v],
+                primitives: vec![Attributes::default()],
+            }],
+            buffers: BTreeMap::new(),
+        }
+    }
+
+    fn as_draw(run: &spvsass_interp::MeshRun) -> adapter::Draw {
+        adapter::Draw {
+            tasks: Vec::new(),
+            workgroups: run
+                .workgroups
+                .iter()
+                .map(|w| adapter::DrawGroup {
+                    id: w.id,
+                    task_workgroup: w.task_workgroup,
+                    primitive_count: w.primitive_count,
+                    indices: w.indices.clone(),
+                    vertices: w.vertices.clone(),
+                    primitives: Vec::new(),
+                })
+                .collect(),
+            buffers: BTreeMap::new(),
+        }
+    }
+
+    #[test]
+    fn draws_compare_indices_positions_and_generic_components_by_bits() {
+        let want = one_group([1, 2, 3, 4], 7);
+        assert!(compare_draw(Arch::Sm86, &want, &as_draw(&want)).is_ok());
+        let moved = as_draw(&one_group([1, 2, 3, 5], 7));
+        let err = compare_draw(Arch::Sm86, &want, &moved).expect_err("position");
+        assert_eq!(err.signature, "sm86 mesh mismatch: vertex output");
+        let other = as_draw(&one_group([1, 2, 3, 4], 8));
+        assert!(compare_draw(Arch::Sm75, &want, &other).is_err());
+        let mut reindexed = as_draw(&want);
+        reindexed.workgroups[0].indices = vec![vec![1]];
+        let err = compare_draw(Arch::Sm75, &want, &reindexed).expect_err("indices");
+        assert_eq!(err.signature, "sm75 mesh mismatch: primitive indices");
+        let mut launched = as_draw(&want);
+        launched.tasks = vec![[1, 1, 1]];
+        assert!(compare_draw(Arch::Sm75, &want, &launched).is_err());
+    }
+
     #[test]
     fn signatures_drop_numbers() {
         assert_eq!(

@@ -128,6 +128,9 @@ fn main() {
                         let key = match lavapipe::check(&case, &Default::default()) {
                             Ok(Verdict::Agrees) => "agrees".to_string(),
                             Ok(Verdict::Unavailable(m)) => format!("unavailable: {m}"),
+                            Ok(Verdict::UndefinedAtSubgroupSize(n, _)) => {
+                                format!("not compared: undefined at subgroup size {n}")
+                            }
                             Ok(Verdict::Known(k, _)) => format!("known lavapipe error: {k:?}"),
                             Ok(Verdict::Lead(f)) => {
                                 println!("seed {seed}: lavapipe lead: {}", f.detail);
