@@ -1,7 +1,10 @@
 //! A reference interpreter of the spvsass IR (`spvsass_frontend::ir`): it
-//! runs a translated compute shader with SPIR-V semantics, independently of
-//! the backend, and so serves as the backend's oracle: the same inputs
-//! through the compiled code in the simulator must give the same buffers.
+//! runs a translated compute shader ([`run_compute`]), or a mesh draw with
+//! or without a task shader ([`run_draw`]: payloads, EmitMeshTasksEXT,
+//! SetMeshOutputsEXT and the outputs read back by meaning), with SPIR-V
+//! semantics, independently of the backend, and so serves as the backend's
+//! oracle: the same inputs through the compiled code in the simulator must
+//! give the same buffers and outputs.
 //!
 //! # Model
 //!
