@@ -7,7 +7,7 @@ use spvsass_backend::asm::assemble;
 use spvsass_backend::compile::Pass;
 use spvsass_backend::from_ir::dce::eliminate_dead_code;
 use spvsass_backend::isa::{Instr, Reg, RegFile};
-use spvsass_backend::mir::{MBlock, MFunc};
+use spvsass_backend::mir::{BlockId, MBlock, MFunc};
 use spvsass_backend::opt_const_fold::const_fold;
 use spvsass_backend::opt_copy_prop::copy_prop;
 use spvsass_backend::opt_cse::cse;
@@ -56,14 +56,18 @@ fn func(blocks: &[&str], edges: &[(usize, usize)]) -> MFunc {
         };
     }
     for &(from, to) in edges {
-        f.add_edge(from, to, Vec::new());
+        f.add_edge(
+            BlockId::from_u32(from as u32),
+            BlockId::from_u32(to as u32),
+            Vec::new(),
+        );
     }
     f
 }
 
 fn text(f: &MFunc) -> Vec<Vec<String>> {
     f.blocks
-        .iter()
+        .values()
         .map(|b| b.instrs.iter().map(|i| i.to_string()).collect())
         .collect()
 }

@@ -6,7 +6,7 @@
 use super::math::fconst;
 use super::{Comp, Isel};
 use crate::error::BackendError;
-use crate::isa::{Dst, FloatCmp, Op, OpLop3, OpPLop3, PredSrc, Reg, RegFile, Src};
+use crate::isa::{FloatCmp, Op, OpLop3, OpPLop3, PredSrc, RegFile, Src};
 use crate::isa::{Instr, MufuOp};
 use spvsass_frontend::ir::{InstData, MathOp};
 
@@ -60,7 +60,7 @@ impl Isel<'_> {
                         OpLop3::A | OpLop3::B
                     };
                     self.emit(Instr::new(Op::PLop3(OpPLop3 {
-                        dst: Dst::Reg(Reg::Virt(d)),
+                        dst: d.dst(),
                         srcs: [p, q, PredSrc::TRUE],
                         lut,
                     })));

@@ -24,8 +24,8 @@ impl Isel<'_> {
         plan: CullPlan,
     ) -> Result<(Src, Src), BackendError> {
         let params = self.cull_params(control);
-        let lane = Src::reg(crate::isa::Reg::Virt(self.special_reg(SpecialReg::LaneId)));
-        let below = Src::reg(crate::isa::Reg::Virt(self.special_reg(SpecialReg::LtMask)));
+        let lane = self.special_reg(SpecialReg::LaneId).src();
+        let below = self.special_reg(SpecialReg::LtMask).src();
         let vl = self.vertex_layout.clone();
         let pl = self.primitive_layout.clone();
         let prim_blocks = pl.max_elems.div_ceil(BLOCK_ELEMS);
@@ -135,7 +135,7 @@ impl Isel<'_> {
         let at = if lanes >= BLOCK_ELEMS {
             lane3
         } else {
-            let lane = Src::reg(crate::isa::Reg::Virt(self.special_reg(SpecialReg::LaneId)));
+            let lane = self.special_reg(SpecialReg::LaneId).src();
             let declared = self.c_isetp(IntCmp::Lt, lane, Src::imm(lanes));
             self.c_sel(lane3, Src::ZERO, declared)
         };
@@ -251,7 +251,7 @@ impl Isel<'_> {
         below: Src,
     ) -> Src {
         let mut base = Src::ZERO;
-        let lane = Src::reg(crate::isa::Reg::Virt(self.special_reg(SpecialReg::LaneId)));
+        let lane = self.special_reg(SpecialReg::LaneId).src();
         let one = self.c_reg(1);
         let lane_bit = self.c_shift(one, lane, false);
         for (k, &ballot) in ballots.iter().enumerate() {

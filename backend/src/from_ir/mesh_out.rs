@@ -7,8 +7,7 @@ use super::places::{Place, Step, resolve};
 use super::{Comp, Isel};
 use crate::error::BackendError;
 use crate::isa::{
-    Dst, Instr, IntCmp, IsbeAccess, IsbeSize, Op, OpIMad, OpIsbeWr, OpLop3, OpShf, PredSrc, Reg,
-    Src,
+    Dst, Instr, IntCmp, IsbeAccess, IsbeSize, Op, OpIMad, OpIsbeWr, OpLop3, OpShf, PredSrc, Src,
 };
 use crate::isbe_layout::{AttrLayout, addr, map};
 use spvsass_frontend::ir::{BuiltIn, Op as IrOp, Shader, StorageClass, Type, TypeId, Value};
@@ -446,7 +445,7 @@ impl Isel<'_> {
                 let index = self.src_of(index);
                 for (k, a) in choices.into_iter().enumerate() {
                     let guard = match self.int_cmp(IntCmp::Eq, false, index, Src::imm(k as u32)) {
-                        Comp::Pred(p) => PredSrc::reg(Reg::Virt(p)),
+                        Comp::Pred(p) => p.pred(),
                         Comp::Bool(true) => PredSrc::TRUE,
                         _ => continue,
                     };
@@ -706,7 +705,7 @@ impl Isel<'_> {
             lut: OpLop3::A & OpLop3::B,
         }));
         let v = self.src_of(v);
-        let one = Src::reg(Reg::Virt(self.const_reg(1)));
+        let one = self.const_reg(1).src();
         self.alu(Op::Shf(OpShf {
             dst: Dst::None,
             srcs: [one, v, Src::ZERO],
@@ -728,7 +727,7 @@ impl Isel<'_> {
         let Some(base) = layout.skew_base(addr::VIEWPORT_MASK) else {
             return;
         };
-        let one = Src::reg(crate::isa::Reg::Virt(self.const_reg(1)));
+        let one = self.const_reg(1).src();
         // The lanes of the warp (a wider workgroup runs on 32 lanes).
         let n = self.sh.invocations().min(crate::isbe_layout::BLOCK_ELEMS);
         let blocks = layout.max_elems.div_ceil(crate::isbe_layout::BLOCK_ELEMS);
@@ -771,7 +770,7 @@ impl Isel<'_> {
                     accum: PredSrc::TRUE,
                 }));
                 match inside {
-                    Comp::Pred(r) => PredSrc::reg(crate::isa::Reg::Virt(r)),
+                    Comp::Pred(r) => r.pred(),
                     _ => PredSrc::TRUE,
                 }
             };

@@ -31,8 +31,9 @@
 use super::places::comp_count;
 use super::{Comp, Isel, subgroups::CopyState};
 use crate::error::BackendError;
-use crate::isa::{Instr, Op, OpBra, OpBssy, PredSrc, Reg, RegFile, Target};
+use crate::isa::{Instr, Op, OpBra, OpBssy, PredSrc, RegFile};
 use crate::logical_subgroups::Plan;
+use crate::mir::{BlockId, VReg};
 use rustc_hash::{FxHashMap, FxHashSet};
 use spvsass_frontend::ir::{self, Inst, InstData, Value};
 
@@ -55,7 +56,7 @@ impl<'a> Isel<'a> {
 
     /// Fresh returned predicates, one per copy, as parameters of a spine
     /// block (none when no region returns).
-    pub(super) fn returned_params(&mut self) -> Vec<u32> {
+    pub(super) fn returned_params(&mut self) -> Vec<VReg> {
         let mut params = Vec::new();
         for i in 0..self.returned.len() {
             let p = self.f.new_vreg(RegFile::Pred);
@@ -66,13 +67,13 @@ impl<'a> Isel<'a> {
     }
 
     /// The returned predicates of every copy, as edge arguments.
-    pub(super) fn returned_args(&mut self) -> Vec<u32> {
+    pub(super) fn returned_args(&mut self) -> Vec<VReg> {
         let flags = self.returned.clone();
         flags.into_iter().map(|r| self.materialize(r)).collect()
     }
 
     /// The returned parameter of the current copy's `J_i`.
-    fn region_returned_param(&mut self) -> Option<u32> {
+    fn region_returned_param(&mut self) -> Option<VReg> {
         let i = self.copy as usize;
         (i < self.returned.len()).then(|| {
             let p = self.f.new_vreg(RegFile::Pred);
@@ -85,7 +86,7 @@ impl<'a> Isel<'a> {
     /// predicate: the merge block's parameters and the region's live-out
     /// values (one per component). The lane taking the edge has returned
     /// or skips the region: nothing reads them.
-    fn undef_args(&mut self, merge: ir::Block, live: &[Value]) -> Result<Vec<u32>, BackendError> {
+    fn undef_args(&mut self, merge: ir::Block, live: &[Value]) -> Result<Vec<VReg>, BackendError> {
         let sh = self.sh;
         let mut args = Vec::new();
         for &p in sh.blocks[merge].params.iter().chain(live) {
@@ -153,7 +154,7 @@ impl<'a> Isel<'a> {
     /// What an edge to the region copy's merge `J_i` passes besides the
     /// merge's parameters: the live-out values and the returned predicate
     /// unchanged (the lanes taking it did not return).
-    pub(super) fn region_exit_args(&mut self, to: ir::Block) -> Result<Vec<u32>, BackendError> {
+    pub(super) fn region_exit_args(&mut self, to: ir::Block) -> Result<Vec<VReg>, BackendError> {
         let Some(exit) = self.region_exit.as_ref().filter(|e| e.merge == to) else {
             return Ok(Vec::new());
         };
@@ -170,7 +171,7 @@ impl<'a> Isel<'a> {
 
     /// `J_i`'s parameters after the merge's own: the live-out values (the
     /// copy's names for them from here on) and the returned predicate.
-    pub(super) fn region_merge_params(&mut self) -> Result<Vec<u32>, BackendError> {
+    pub(super) fn region_merge_params(&mut self) -> Result<Vec<VReg>, BackendError> {
         let Some(exit) = self.region_exit.take() else {
             return Ok(Vec::new());
         };
@@ -194,7 +195,7 @@ impl<'a> Isel<'a> {
         let (merge, live) = (exit.merge, exit.live_out.clone());
         let mut args = self.undef_args(merge, &live)?;
         args.push(self.materialize(Comp::Bool(true)));
-        let to = self.blocks[&merge];
+        let to = self.blocks.at(merge);
         self.bra(to, args);
         Ok(())
     }
@@ -206,14 +207,14 @@ impl<'a> Isel<'a> {
     /// BSYNC.
     pub(super) fn enter_region_copy(
         &mut self,
-        to: usize,
-        args: Vec<u32>,
+        to: BlockId,
+        args: Vec<VReg>,
         merge: ir::Block,
         live_out: &[Value],
         bar: Option<u8>,
     ) -> Result<(), BackendError> {
         if let Some(bar) = bar {
-            let target = Target::Block(self.blocks[&merge] as u32);
+            let target = self.blocks.at(merge).target();
             self.emit(Instr::new(Op::Bssy(OpBssy { bar, target })));
         }
         let Some(&Comp::Pred(p)) = self.returned.get(self.copy as usize) else {
@@ -222,12 +223,10 @@ impl<'a> Isel<'a> {
         };
         let mut skip = self.undef_args(merge, live_out)?;
         skip.push(p);
-        let j = self.blocks[&merge];
+        let j = self.blocks.at(merge);
         self.emit(Instr::guarded(
-            PredSrc::reg(Reg::Virt(p)),
-            Op::Bra(OpBra {
-                target: Target::Block(j as u32),
-            }),
+            p.pred(),
+            Op::Bra(OpBra { target: j.target() }),
         ));
         self.f.add_edge(self.cur, j, skip);
         self.f.add_edge(self.cur, to, args);
@@ -282,16 +281,14 @@ impl<'a> Isel<'a> {
         &mut self,
         b: ir::Block,
         run: &[&'a InstData],
-        returned: u32,
+        returned: VReg,
     ) -> Result<(), BackendError> {
         let x = self.cur;
         let (r, z, s) = (self.f.new_block(), self.f.new_block(), self.f.new_block());
         self.split_off.entry(x).or_default().extend([r, z, s]);
         self.emit(Instr::guarded(
-            PredSrc::reg(Reg::Virt(returned)),
-            Op::Bra(OpBra {
-                target: Target::Block(z as u32),
-            }),
+            returned.pred(),
+            Op::Bra(OpBra { target: z.target() }),
         ));
         self.f.add_edge(x, z, Vec::new());
         self.f.add_edge(x, r, Vec::new());
@@ -315,7 +312,7 @@ impl<'a> Isel<'a> {
             let Some(v) = inst.result.filter(|v| used_after.contains(v)) else {
                 continue;
             };
-            let Some(comps) = self.vals.get(&v).cloned() else {
+            let Some(comps) = self.vals.get(v).cloned() else {
                 continue;
             };
             let mut renamed = Vec::with_capacity(comps.len());
@@ -342,7 +339,7 @@ impl<'a> Isel<'a> {
         }
         self.bra(s, args);
         self.cur = z;
-        let undef: Vec<u32> = undef.into_iter().map(|c| self.materialize(c)).collect();
+        let undef: Vec<VReg> = undef.into_iter().map(|c| self.materialize(c)).collect();
         self.bra(s, undef);
         self.cur = s;
         self.f.blocks[s].params = params;
@@ -377,7 +374,7 @@ impl<'a> Isel<'a> {
             let running = match self.returned[c] {
                 Comp::Pred(p) => PredSrc {
                     neg: true,
-                    ..PredSrc::reg(Reg::Virt(p))
+                    ..p.pred()
                 },
                 _ => PredSrc::TRUE,
             };
