@@ -81,6 +81,31 @@ impl VReg {
     }
 }
 
+/// A virtual register of the predicate file: what instruction selection
+/// holds a boolean in. It reads only as a predicate source
+/// ([`PReg::pred`]) and has no GPR source form, so a predicate put in a
+/// 32-bit operand slot does not compile.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct PReg(VReg);
+
+impl PReg {
+    /// The virtual register (for block parameters and arguments, which
+    /// carry registers of either file).
+    pub fn vreg(self) -> VReg {
+        self.0
+    }
+
+    /// A predicate source reading this register, not negated.
+    pub fn pred(self) -> PredSrc {
+        self.0.pred()
+    }
+
+    /// A predicate destination writing this register.
+    pub fn dst(self) -> Dst {
+        self.0.dst()
+    }
+}
+
 impl From<VReg> for Reg {
     fn from(v: VReg) -> Reg {
         v.reg()
@@ -114,6 +139,17 @@ pub struct MFunc {
 impl MFunc {
     pub fn new_vreg(&mut self, file: RegFile) -> VReg {
         self.vregs.push(file)
+    }
+
+    /// A fresh virtual register of the predicate file.
+    pub fn new_pred(&mut self) -> PReg {
+        PReg(self.new_vreg(RegFile::Pred))
+    }
+
+    /// `v` as a predicate register, if it is of the predicate file (the
+    /// checked way from an operand back to a boolean).
+    pub fn as_pred(&self, v: VReg) -> Option<PReg> {
+        (self.vregs.get(v) == Some(&RegFile::Pred)).then_some(PReg(v))
     }
 
     /// The virtual registers of the group of `width` named by `v` (an
@@ -207,5 +243,46 @@ impl fmt::Display for MFunc {
             }
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn as_pred_accepts_only_predicate_registers() {
+        let mut f = MFunc::default();
+        let r = f.new_vreg(RegFile::Gpr);
+        let p = f.new_pred();
+        assert_eq!(f.as_pred(r), None);
+        assert_eq!(f.as_pred(p.vreg()), Some(p));
+        assert_eq!(f.as_pred(VReg::from_u32(7)), None, "no such register");
+        assert_eq!(p.pred().reg, Some(p.vreg().reg()));
+    }
+
+    #[test]
+    fn operands_and_targets_convert_both_ways() {
+        let v = VReg::from_u32(5);
+        assert_eq!(VReg::from_reg(v.reg()), Some(v));
+        assert_eq!(VReg::from_reg(Reg::Phys(5)), None);
+        let b = BlockId::from_u32(3);
+        assert_eq!(BlockId::from_target(b.target()), Some(b));
+        assert_eq!(BlockId::from_target(Target::Addr(0x30)), None);
+    }
+
+    #[test]
+    fn a_consecutive_group_lists_its_members_and_a_listed_one_its_list() {
+        let mut f = MFunc::default();
+        let vs: Vec<VReg> = (0..4).map(|_| f.new_vreg(RegFile::Gpr)).collect();
+        assert_eq!(
+            f.group_members(vs[1], 2).collect::<Vec<_>>(),
+            [vs[1], vs[2]]
+        );
+        f.groups.insert(vs[0], vec![vs[3], vs[1]]);
+        assert_eq!(
+            f.group_members(vs[0], 2).collect::<Vec<_>>(),
+            [vs[3], vs[1]]
+        );
     }
 }

@@ -179,12 +179,9 @@ pub fn unencodable(f: &MFunc) -> Vec<(BlockId, Instr, EncodeError)> {
 }
 
 /// The 32-bit sources of an ALU op (each one register wide), in operand
-/// order; `None` for other ops.
+/// order; `None` for other ops. Every op the op table declares ALU is
+/// included, LEA too: copy propagation and constant folding feed it.
 pub fn alu_srcs(op: &mut Op) -> Option<&mut [Src]> {
-    // LEA is left out for now: its sources were never rewritten.
-    if matches!(op, Op::Lea(_)) {
-        return None;
-    }
     op.alu_srcs_mut()
 }
 

@@ -55,7 +55,7 @@ impl Isel<'_> {
         set_alu_dst(&mut op, r.dst());
         self.emit(Instr::new(op));
         if pred_dst {
-            Comp::Pred(r)
+            Comp::Pred(self.f.as_pred(r).expect("a comparison writes a predicate"))
         } else {
             Comp::Reg(r)
         }

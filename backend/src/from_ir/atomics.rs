@@ -32,7 +32,7 @@ use crate::isa::{
     OpIAdd3, OpIMad, OpIMnMx, OpISetP, OpIsbeWr, OpLop3, OpMatch, OpShfl, OpVote, PredCombine,
     PredSrc, RegFile, ShflMode, SpecialReg, Src, VoteMode,
 };
-use crate::mir::{BlockId, MFunc, VReg};
+use crate::mir::{BlockId, MFunc, PReg, VReg};
 use rustc_hash::{FxHashMap, FxHashSet};
 use spvsass_frontend::ir::{AtomicOp, InstData, Stage, StorageClass, Value};
 
@@ -72,8 +72,8 @@ impl Isel<'_> {
     }
 
     /// A predicate `a == b`.
-    fn pred_eq(&mut self, a: Src, b: Src) -> VReg {
-        let p = self.f.new_vreg(RegFile::Pred);
+    fn pred_eq(&mut self, a: Src, b: Src) -> PReg {
+        let p = self.f.new_pred();
         self.emit(Instr::new(Op::ISetP(OpISetP {
             dst: p.dst(),
             cmp: IntCmp::Eq,

@@ -57,7 +57,7 @@ impl Isel<'_> {
             ty: AtomType::U32,
             space: word.space,
         })));
-        let stored = self.f.new_vreg(RegFile::Pred);
+        let stored = self.f.new_pred();
         self.emit(Instr::new(Op::ISetP(OpISetP {
             dst: stored.dst(),
             cmp: IntCmp::Eq,

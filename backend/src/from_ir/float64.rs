@@ -120,7 +120,7 @@ impl Isel<'_> {
             return Comp::Bool(op.eval(x, y, acc));
         }
         op.srcs = [self.dsrc(a, false, false), self.dsrc(b, false, true)];
-        let p = self.f.new_vreg(RegFile::Pred);
+        let p = self.f.new_pred();
         op.dst = p.dst();
         self.emit(Instr::new(Op::DSetP(op)));
         Comp::Pred(p)

@@ -6,7 +6,7 @@
 
 use super::Isel;
 use crate::isa::{Instr, Op, OpBra, RegFile};
-use crate::mir::{BlockId, VReg};
+use crate::mir::{BlockId, PReg, VReg};
 
 /// The blocks of an inner loop: `head` holds the body, `latch` (a block of
 /// its own, so no edge is critical) goes back to it, `done` follows.
@@ -42,7 +42,7 @@ impl Isel<'_> {
     /// Ends the body: lanes where `leave` holds go to the block after the
     /// loop, the others round again through the latch with `back` as the
     /// head's parameters. Continues after the loop.
-    pub(super) fn close_inner_loop(&mut self, l: InnerLoop, leave: VReg, back: Vec<VReg>) {
+    pub(super) fn close_inner_loop(&mut self, l: InnerLoop, leave: PReg, back: Vec<VReg>) {
         self.emit(Instr::guarded(
             leave.pred(),
             Op::Bra(OpBra {

@@ -57,7 +57,7 @@ use crate::isa::{
     Dst, Instr, IntCmp, Op, OpISetP, OpMov, PredCombine, PredSrc, RegFile, SpecialReg, Src,
 };
 use crate::isbe_layout::AttrLayout;
-use crate::mir::{BlockId, MFunc, VReg};
+use crate::mir::{BlockId, MFunc, PReg, VReg};
 use crate::target::Arch;
 use cranelift_entity::packed_option::PackedOption;
 use cranelift_entity::{EntitySet, SecondaryMap};
@@ -68,10 +68,24 @@ use spvsass_frontend::ir::{self, BuiltIn, InstData, Shader, Stage, StorageClass,
 /// One 32-bit component of a value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Comp {
+    /// A GPR.
     Reg(VReg),
-    Pred(VReg),
+    /// A boolean in a predicate register.
+    Pred(PReg),
     Const(u32),
     Bool(bool),
+}
+
+impl Comp {
+    /// The register holding the component, of either file (block
+    /// parameters and arguments carry both).
+    pub(crate) fn vreg(self) -> Option<VReg> {
+        match self {
+            Comp::Reg(r) => Some(r),
+            Comp::Pred(p) => Some(p.vreg()),
+            Comp::Const(_) | Comp::Bool(_) => None,
+        }
+    }
 }
 
 /// The machine block of each IR block, once created.
@@ -363,10 +377,7 @@ impl<'a> Isel<'a> {
         let mut params = Vec::new();
         for &p in &data.params {
             let comps = self.new_regs_for(p)?;
-            params.extend(comps.iter().map(|c| match c {
-                Comp::Reg(r) | Comp::Pred(r) => *r,
-                _ => unreachable!("new_regs_for gives registers"),
-            }));
+            params.extend(comps.iter().filter_map(|c| c.vreg()));
             self.vals.insert(p, comps);
         }
         self.f.blocks[self.cur].params = params;
@@ -399,7 +410,7 @@ impl<'a> Isel<'a> {
             .into_iter()
             .map(|is_bool| {
                 if is_bool {
-                    Comp::Pred(self.f.new_vreg(RegFile::Pred))
+                    Comp::Pred(self.f.new_pred())
                 } else {
                     Comp::Reg(self.f.new_vreg(RegFile::Gpr))
                 }
@@ -487,7 +498,8 @@ impl<'a> Isel<'a> {
     /// A virtual register holding the component (for block arguments).
     fn materialize(&mut self, c: Comp) -> VReg {
         match c {
-            Comp::Reg(r) | Comp::Pred(r) => r,
+            Comp::Reg(r) => r,
+            Comp::Pred(p) => p.vreg(),
             Comp::Const(v) => self.const_reg(v),
             Comp::Bool(b) => {
                 // 0 == 0 is true, 0 != 0 is false.

@@ -33,7 +33,7 @@ use super::{Comp, Isel, subgroups::CopyState};
 use crate::error::BackendError;
 use crate::isa::{Instr, Op, OpBra, OpBssy, PredSrc, RegFile};
 use crate::logical_subgroups::Plan;
-use crate::mir::{BlockId, VReg};
+use crate::mir::{BlockId, PReg, VReg};
 use rustc_hash::{FxHashMap, FxHashSet};
 use spvsass_frontend::ir::{self, Inst, InstData, Value};
 
@@ -59,9 +59,9 @@ impl<'a> Isel<'a> {
     pub(super) fn returned_params(&mut self) -> Vec<VReg> {
         let mut params = Vec::new();
         for i in 0..self.returned.len() {
-            let p = self.f.new_vreg(RegFile::Pred);
+            let p = self.f.new_pred();
             self.returned[i] = Comp::Pred(p);
-            params.push(p);
+            params.push(p.vreg());
         }
         params
     }
@@ -76,9 +76,9 @@ impl<'a> Isel<'a> {
     fn region_returned_param(&mut self) -> Option<VReg> {
         let i = self.copy as usize;
         (i < self.returned.len()).then(|| {
-            let p = self.f.new_vreg(RegFile::Pred);
+            let p = self.f.new_pred();
             self.returned[i] = Comp::Pred(p);
-            p
+            p.vreg()
         })
     }
 
@@ -178,10 +178,7 @@ impl<'a> Isel<'a> {
         let mut params = Vec::new();
         for v in exit.live_out {
             let comps = self.new_regs_for(v)?;
-            params.extend(comps.iter().map(|c| match c {
-                Comp::Reg(r) | Comp::Pred(r) => *r,
-                _ => unreachable!("new_regs_for gives registers"),
-            }));
+            params.extend(comps.iter().filter_map(|c| c.vreg()));
             self.vals.insert(v, comps);
         }
         params.extend(self.region_returned_param());
@@ -222,7 +219,7 @@ impl<'a> Isel<'a> {
             return Ok(());
         };
         let mut skip = self.undef_args(merge, live_out)?;
-        skip.push(p);
+        skip.push(p.vreg());
         let j = self.blocks.at(merge);
         self.emit(Instr::guarded(
             p.pred(),
@@ -281,7 +278,7 @@ impl<'a> Isel<'a> {
         &mut self,
         b: ir::Block,
         run: &[&'a InstData],
-        returned: VReg,
+        returned: PReg,
     ) -> Result<(), BackendError> {
         let x = self.cur;
         let (r, z, s) = (self.f.new_block(), self.f.new_block(), self.f.new_block());
@@ -325,15 +322,14 @@ impl<'a> Isel<'a> {
                         continue;
                     }
                 };
-                let p = self.f.new_vreg(file);
+                let fresh = match file {
+                    RegFile::Gpr => Comp::Reg(self.f.new_vreg(file)),
+                    RegFile::Pred => Comp::Pred(self.f.new_pred()),
+                };
                 args.push(self.materialize(c));
-                params.push(p);
+                params.push(fresh.vreg().expect("a fresh register"));
                 undef.push(zero);
-                renamed.push(if file == RegFile::Gpr {
-                    Comp::Reg(p)
-                } else {
-                    Comp::Pred(p)
-                });
+                renamed.push(fresh);
             }
             self.vals.insert(v, renamed);
         }

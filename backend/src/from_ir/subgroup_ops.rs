@@ -182,7 +182,7 @@ impl Isel<'_> {
                 }
             };
         }
-        let r = self.f.new_vreg(RegFile::Pred);
+        let r = self.f.new_pred();
         self.emit(Instr::new(Op::Vote(OpVote {
             dst: Dst::None,
             pdst: r.dst(),
@@ -449,7 +449,9 @@ impl Isel<'_> {
             };
         }
         match same.reg {
-            Some(Reg::Virt(r)) if !same.neg => Comp::Pred(VReg::from_u32(r)),
+            Some(r) if !same.neg => VReg::from_reg(r)
+                .and_then(|v| self.f.as_pred(v))
+                .map_or(Comp::Bool(true), Comp::Pred),
             _ => Comp::Bool(true),
         }
     }

@@ -296,7 +296,7 @@ impl<'a> Isel<'a> {
             let running = match returned {
                 Comp::Bool(true) => continue,
                 Comp::Pred(r) => Some(PredSrc {
-                    reg: Some(r.reg()),
+                    reg: r.pred().reg,
                     neg: true,
                 }),
                 _ => None,
@@ -320,7 +320,7 @@ impl<'a> Isel<'a> {
         let Some(any) = any else {
             return Ok(Comp::Bool(false));
         };
-        let p = self.f.new_vreg(RegFile::Pred);
+        let p = self.f.new_pred();
         self.emit(Instr::new(Op::Vote(OpVote {
             dst: Dst::None,
             pdst: p.dst(),
@@ -591,8 +591,5 @@ impl<'a> Isel<'a> {
 }
 
 fn reg_of(c: &Comp) -> VReg {
-    match c {
-        Comp::Reg(r) | Comp::Pred(r) => *r,
-        _ => unreachable!("new_regs_for gives registers"),
-    }
+    c.vreg().expect("new_regs_for gives registers")
 }

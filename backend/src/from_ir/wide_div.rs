@@ -31,7 +31,7 @@ use crate::isa::{
     Dst, FALSE, Instr, IntCmp, Op, OpIAdd3, OpIAdd3X, OpISetP, OpMov, OpSel, OpShf, PredCombine,
     PredSrc, RegFile, Src,
 };
-use crate::mir::VReg;
+use crate::mir::{PReg, VReg};
 use spvsass_frontend::ir::{BinaryOp, InstData};
 
 fn pair(c: [Comp; 2]) -> Option<u64> {
@@ -72,8 +72,8 @@ impl Isel<'_> {
         b: Src,
         comb: PredCombine,
         acc: PredSrc,
-    ) -> VReg {
-        let p = self.f.new_vreg(RegFile::Pred);
+    ) -> PReg {
+        let p = self.f.new_pred();
         self.emit(Instr::new(Op::ISetP(OpISetP {
             dst: p.dst(),
             cmp,
