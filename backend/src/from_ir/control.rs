@@ -62,7 +62,7 @@ impl Isel<'_> {
                 && self.divergence.divergent_loop(b)
                 && !returns_past(b, merge)
                 && !structured::escapes(self.sh, &preds, &exits, b, merge)
-                && self.bsync_at[merge].is_none()
+                && self.barriers.bsync_at[merge].is_none()
             {
                 // The entering edges come from blocks laid out before the
                 // header; the back edge from after it.
@@ -80,8 +80,8 @@ impl Isel<'_> {
                     if bar >= OpBssy::BARRIERS {
                         return Err(BackendError::TooDeep(OpBssy::BARRIERS));
                     }
-                    self.loop_bssy[pre] = Some((bar, merge));
-                    self.bsync_at[merge] = Some(bar);
+                    self.barriers.loop_bssy[pre] = Some((bar, merge));
+                    self.barriers.bsync_at[merge] = Some(bar);
                     open.push(merge);
                 }
             }
@@ -96,8 +96,8 @@ impl Isel<'_> {
                 if bar >= OpBssy::BARRIERS {
                     return Err(BackendError::TooDeep(OpBssy::BARRIERS));
                 }
-                self.bssy_at[b] = Some(bar);
-                self.bsync_at[merge] = Some(bar);
+                self.barriers.bssy_at[b] = Some(bar);
+                self.barriers.bsync_at[merge] = Some(bar);
                 open.push(merge);
             }
         }
@@ -120,7 +120,7 @@ impl Isel<'_> {
         let from = self.cur;
         match &inst.op {
             ir::Op::Jump(call) => {
-                if let Some((bar, merge)) = self.loop_bssy[b] {
+                if let Some((bar, merge)) = self.barriers.loop_bssy[b] {
                     let target = self.blocks.at(merge).target();
                     self.emit(Instr::new(Op::Bssy(OpBssy { bar, target })));
                 }
@@ -174,7 +174,7 @@ impl Isel<'_> {
     /// BSSY of the convergence barrier that selection header `b` opens,
     /// if the plan gave it one (its merge block starts with the BSYNC).
     fn open_selection_barrier(&mut self, b: ir::Block) {
-        if let Some(bar) = self.bssy_at[b] {
+        if let Some(bar) = self.barriers.bssy_at[b] {
             let Some(Merge::Selection { merge }) = self.sh.blocks[b].merge else {
                 unreachable!("barriers open at selection headers")
             };

@@ -293,13 +293,13 @@ impl Isel<'_> {
                 return Err(self.mem_error(format!("a descriptor index of {other:?}"), inst));
             }
         };
-        let base = match self.descriptor_bases.get(&key) {
+        let base = match self.cache.descriptor_bases.get(&key) {
             Some(&pair) => pair,
             None => {
                 let (desc, konst) = self.descriptor_address(set, binding, index, inst)?;
                 let pair =
                     self.load_global(desc, konst + descriptor_set::BUFFER_ADDRESS, MemSize::B64);
-                self.descriptor_bases.insert(key, pair);
+                self.cache.descriptor_bases.insert(key, pair);
                 pair
             }
         };

@@ -180,7 +180,7 @@ impl Isel<'_> {
         match konst {
             Some(0) => return Src::ZERO,
             Some(v) => {
-                if let Some(&g) = self.const_pairs.get(&(self.cur, v)) {
+                if let Some(&g) = self.cache.const_pairs.get(&(self.cur, v)) {
                     return g.src();
                 }
             }
@@ -188,7 +188,7 @@ impl Isel<'_> {
         }
         let g = self.new_group(2);
         if let Some(v) = konst {
-            self.const_pairs.insert((self.cur, v), g);
+            self.cache.const_pairs.insert((self.cur, v), g);
         }
         for (k, w) in c.into_iter().enumerate() {
             let src = self.src_of(w);

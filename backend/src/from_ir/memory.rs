@@ -312,7 +312,7 @@ impl Isel<'_> {
             // invocations on the same lanes: it gets its own copy of the
             // variables (`MemPlan::local_copy_bytes`).
             StorageClass::Function | StorageClass::Private => Target::Local {
-                base: self.mem.offsets[&var] + self.copy * self.mem.local_copy_bytes(),
+                base: self.mem.offsets[&var] + self.wide.copy * self.mem.local_copy_bytes(),
             },
             class => return Err(self.mem_error(format!("accesses to {class:?} memory"), inst)),
         };

@@ -26,8 +26,8 @@ impl Isel<'_> {
         let params = self.cull_params(control);
         let lane = self.special_reg(SpecialReg::LaneId).src();
         let below = self.special_reg(SpecialReg::LtMask).src();
-        let vl = self.vertex_layout.clone();
-        let pl = self.primitive_layout.clone();
+        let vl = self.out.vertex_layout.clone();
+        let pl = self.out.primitive_layout.clone();
         let prim_blocks = pl.max_elems.div_ceil(BLOCK_ELEMS);
         let vertex_blocks = vl.max_elems.div_ceil(BLOCK_ELEMS);
         let count = self.c_isbe_rd(
@@ -130,8 +130,8 @@ impl Isel<'_> {
     /// Lanes past the declared primitives read primitive 32k instead, so
     /// the reads stay inside the MAP region.
     fn read_indices(&mut self, lane3: Src, k: u32) -> [Src; 3] {
-        let max = self.vertex_layout.max_elems;
-        let lanes = self.primitive_layout.max_elems - k * BLOCK_ELEMS;
+        let max = self.out.vertex_layout.max_elems;
+        let lanes = self.out.primitive_layout.max_elems - k * BLOCK_ELEMS;
         let at = if lanes >= BLOCK_ELEMS {
             lane3
         } else {

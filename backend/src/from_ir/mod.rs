@@ -156,30 +156,22 @@ pub struct Selected {
     pub local_bytes: u32,
 }
 
-pub(crate) struct Isel<'a> {
-    sh: &'a Shader,
-    target: Arch,
-    f: MFunc,
-    /// The MIR block of each IR block.
-    blocks: BlockMap,
-    vals: ValueMap,
-    /// The MIR block instructions are appended to.
-    cur: BlockId,
-    /// Special registers, read once at the top of the entry block.
-    special: FxHashMap<SpecialReg, VReg>,
-    /// IR values known to equal the lane id (the invocation index of a
-    /// workgroup that fits one warp).
-    lane_ids: EntitySet<Value>,
-    vertex_layout: AttrLayout,
-    /// Per-primitive outputs, after all per-vertex blocks
-    /// (docs/HARDWARE.md, "ISBE").
-    primitive_layout: AttrLayout,
+/// The convergence barriers instruction selection plans for structured
+/// control flow (`control.rs`).
+#[derive(Default)]
+struct Barriers {
     /// The convergence barrier a selection header opens, and the merge
     /// block that closes it.
     bssy_at: SecondaryMap<ir::Block, Option<u8>>,
     bsync_at: SecondaryMap<ir::Block, Option<u8>>,
     /// Blocks that enter a loop: the barrier they open and the loop's merge.
     loop_bssy: SecondaryMap<ir::Block, Option<(u8, ir::Block)>>,
+}
+
+/// Values instruction selection computes once per machine block and
+/// reuses there.
+#[derive(Default)]
+struct BlockCache {
     /// Constants already moved into a register, per MIR block.
     const_regs: FxHashMap<(BlockId, u32), VReg>,
     /// Constant 64-bit register pairs, moved once per block (mem_atomics.rs).
@@ -187,33 +179,36 @@ pub(crate) struct Isel<'a> {
     /// Buffer base addresses loaded from descriptors, per machine block
     /// (`descriptors.rs`).
     descriptor_bases: FxHashMap<descriptors::BaseKey, VReg>,
-    /// A task shader launches this mesh shader (the workgroup index is
-    /// then read without SKEW).
-    /// Uniform buffers of set 0 below binding 16 live in constant banks
-    /// (`BackendOptions::bank_uniforms`).
-    bank_uniforms: bool,
-    task_present: bool,
     /// Element offsets computed in a MIR block: (block, element, layout
     /// block size) -> offset register.
     elem_offsets: FxHashMap<(BlockId, Comp, u32), Src>,
-    computed_offset_stores: Vec<Option<u32>>,
     /// gl_WorkGroupID of a mesh shader behind a task shader, per (MIR
     /// block, y/z wanted).
     workgroup_ids: FxHashMap<(BlockId, bool), Vec<Comp>>,
     /// The register pair holding the statistics query address, per MIR
     /// block (`statistics`).
     query_address: FxHashMap<BlockId, VReg>,
-    /// The register holding the workgroup index, once read.
-    workgroup_index: Option<VReg>,
-    /// Shared and local variable placement.
-    mem: memory::MemPlan,
-    /// Workgroup variables of a task/mesh shader in the output ISBE.
-    shared: shared::SharedLayout,
-    /// Divergent values, branches and loops (crate::uniformity).
-    divergence: crate::uniformity::Divergence,
-    /// Blocks an atomic's loop split off a block, to be laid out right
-    /// after it (atomics.rs).
-    split_off: FxHashMap<BlockId, Vec<BlockId>>,
+}
+
+/// Where a mesh shader's outputs go in the output ISBE, and what its
+/// stores found out about them (`mesh_out.rs`).
+struct Outputs {
+    /// Per-vertex outputs.
+    vertex_layout: AttrLayout,
+    /// Per-primitive outputs, after all per-vertex blocks
+    /// (docs/HARDWARE.md, "ISBE").
+    primitive_layout: AttrLayout,
+    /// The SPIR-V ids of output stores of an element other than the
+    /// writing invocation's own (offsets computed, no SKEW).
+    computed_offset_stores: Vec<Option<u32>>,
+    /// The mesh shader writes both CullPrimitiveEXT and ViewportIndex,
+    /// which share VIEWPORT_MASK (`mesh_out::store_output`).
+    cull_and_viewport: bool,
+}
+
+/// The logical subgroups of a workgroup wider than a warp and the early
+/// returns inside their regions (`subgroups.rs`, `returns.rs`).
+struct Wide {
     /// Logical subgroups of a workgroup over 32 invocations (1 otherwise)
     /// and the one being selected (`subgroups`).
     copies: u32,
@@ -230,6 +225,60 @@ pub(crate) struct Isel<'a> {
     returns_selected: bool,
     /// While a region copy is selected, where some region returns.
     region_exit: Option<returns::RegionExit>,
+}
+
+impl Default for Wide {
+    fn default() -> Wide {
+        Wide {
+            copies: 1,
+            copy: 0,
+            partial: None,
+            returned: Vec::new(),
+            returns_selected: false,
+            region_exit: None,
+        }
+    }
+}
+
+pub(crate) struct Isel<'a> {
+    sh: &'a Shader,
+    target: Arch,
+    f: MFunc,
+    /// The MIR block of each IR block.
+    blocks: BlockMap,
+    vals: ValueMap,
+    /// The MIR block instructions are appended to.
+    cur: BlockId,
+    /// Special registers, read once at the top of the entry block.
+    special: FxHashMap<SpecialReg, VReg>,
+    /// IR values known to equal the lane id (the invocation index of a
+    /// workgroup that fits one warp).
+    lane_ids: EntitySet<Value>,
+    /// A task shader launches this mesh shader (the workgroup index is
+    /// then read without SKEW).
+    /// Uniform buffers of set 0 below binding 16 live in constant banks
+    /// (`BackendOptions::bank_uniforms`).
+    bank_uniforms: bool,
+    task_present: bool,
+    /// The register holding the workgroup index, once read.
+    workgroup_index: Option<VReg>,
+    /// Shared and local variable placement.
+    mem: memory::MemPlan,
+    /// Workgroup variables of a task/mesh shader in the output ISBE.
+    shared: shared::SharedLayout,
+    /// Divergent values, branches and loops (crate::uniformity).
+    divergence: crate::uniformity::Divergence,
+    /// Blocks an atomic's loop split off a block, to be laid out right
+    /// after it (atomics.rs).
+    split_off: FxHashMap<BlockId, Vec<BlockId>>,
+    /// Output placement of a mesh shader.
+    out: Outputs,
+    /// Convergence barriers of structured control flow (`control.rs`).
+    barriers: Barriers,
+    /// Values computed once per machine block and reused there.
+    cache: BlockCache,
+    /// Logical subgroups and early returns (`subgroups.rs`, `returns.rs`).
+    wide: Wide,
     /// In-shader culling (`mesh_cull`), when compiled in.
     cull: Option<mesh_cull::CullState>,
     /// The instruction being selected, for errors raised where no
@@ -238,9 +287,6 @@ pub(crate) struct Isel<'a> {
     /// The first predicate `src_of` was asked to read as a word, with the
     /// instruction being selected: `select` fails with it.
     pred_as_word: Option<Option<&'a InstData>>,
-    /// The mesh shader writes both CullPrimitiveEXT and ViewportIndex,
-    /// which share VIEWPORT_MASK (`mesh_out::store_output`).
-    cull_and_viewport: bool,
 }
 
 pub fn select(
@@ -286,32 +332,22 @@ pub fn select(
         cur: BlockId::ENTRY,
         special: FxHashMap::default(),
         lane_ids: EntitySet::new(),
-        vertex_layout,
-        primitive_layout,
-        bssy_at: SecondaryMap::new(),
-        bsync_at: SecondaryMap::new(),
-        loop_bssy: SecondaryMap::new(),
-        const_regs: FxHashMap::default(),
-        const_pairs: FxHashMap::default(),
-        descriptor_bases: FxHashMap::default(),
         task_present,
         bank_uniforms,
         workgroup_index: None,
-        query_address: FxHashMap::default(),
-        elem_offsets: FxHashMap::default(),
-        computed_offset_stores: Vec::new(),
-        workgroup_ids: FxHashMap::default(),
-        copies: 1,
-        copy: 0,
-        partial: None,
-        returned: Vec::new(),
-        returns_selected: false,
-        region_exit: None,
         mem: memory::MemPlan::new(sh)?,
+        out: Outputs {
+            vertex_layout,
+            primitive_layout,
+            computed_offset_stores: Vec::new(),
+            cull_and_viewport: written.cull && written.viewport_index.is_some(),
+        },
+        barriers: Barriers::default(),
+        cache: BlockCache::default(),
+        wide: Wide::default(),
         cull: None,
         at: None,
         pred_as_word: None,
-        cull_and_viewport: written.cull && written.viewport_index.is_some(),
     };
     let cull_plan = if shader_cull {
         Some(mesh_cull::plan(sh, &written.vertex)?)
@@ -320,7 +356,7 @@ pub fn select(
     };
     isel.plan_barriers(wide.as_ref())?;
     if let Some(plan) = wide {
-        isel.copies = plan.copies;
+        isel.wide.copies = plan.copies;
         isel.select_wide(&plan, written.cull, cull_plan)?;
     } else {
         for &b in &sh.layout {
@@ -355,10 +391,10 @@ pub fn select(
         func: isel.f,
         vertex_attrs: written.vertex,
         primitive_attrs: written.primitive,
-        computed_offset_stores: isel.computed_offset_stores,
+        computed_offset_stores: isel.out.computed_offset_stores,
         shared_bytes: isel.mem.shared_bytes,
         // One copy of the local variables per logical subgroup.
-        local_bytes: match isel.copies {
+        local_bytes: match isel.wide.copies {
             1 => isel.mem.local_bytes,
             k => isel.mem.local_copy_bytes() * k,
         },
@@ -381,7 +417,7 @@ impl<'a> Isel<'a> {
             self.vals.insert(p, comps);
         }
         self.f.blocks[self.cur].params = params;
-        if let Some(bar) = self.bsync_at[b] {
+        if let Some(bar) = self.barriers.bsync_at[b] {
             self.emit(Instr::new(Op::Bsync(crate::isa::OpBsync { bar })));
         }
         for &inst in &data.insts {
@@ -483,7 +519,7 @@ impl<'a> Isel<'a> {
 
     /// A register holding constant `v`, moved once per block.
     fn const_reg(&mut self, v: u32) -> VReg {
-        if let Some(&r) = self.const_regs.get(&(self.cur, v)) {
+        if let Some(&r) = self.cache.const_regs.get(&(self.cur, v)) {
             return r;
         }
         let r = self.f.new_vreg(RegFile::Gpr);
@@ -491,7 +527,7 @@ impl<'a> Isel<'a> {
             dst: r.dst(),
             src: Src::imm(v),
         })));
-        self.const_regs.insert((self.cur, v), r);
+        self.cache.const_regs.insert((self.cur, v), r);
         r
     }
 
@@ -625,7 +661,7 @@ impl<'a> Isel<'a> {
             // One warp runs the whole workgroup: a barrier needs no
             // instruction (docs/HARDWARE.md, "Workgroups").
             I::ControlBarrier | I::MemoryBarrier
-                if (self.sh.invocations() <= 32 || self.copies > 1)
+                if (self.sh.invocations() <= 32 || self.wide.copies > 1)
                     && self.sh.stage != Stage::Compute =>
             {
                 return Ok(());
@@ -639,7 +675,7 @@ impl<'a> Isel<'a> {
                 self.emit_mesh_tasks(x, y, z);
                 return Ok(());
             }
-            I::Return | I::Unreachable if self.region_exit.is_some() => {
+            I::Return | I::Unreachable if self.wide.region_exit.is_some() => {
                 return self.region_return();
             }
             // A task workgroup that returns launches no mesh workgroups:
@@ -792,7 +828,7 @@ impl<'a> Isel<'a> {
         };
         // In a wide workgroup, logical subgroup i's own index is lane + 32i
         // (`subgroups`; stores place it with SKEW in layout block i).
-        let own_index = self.copies > 1
+        let own_index = self.wide.copies > 1
             && match (var.builtin, place.path.as_slice()) {
                 (Some(BuiltIn::LocalInvocationIndex), []) => true,
                 (Some(BuiltIn::LocalInvocationId), [places::Step::Const(0)]) => y == 1 && z == 1,

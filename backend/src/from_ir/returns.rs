@@ -51,16 +51,19 @@ pub(super) struct RegionExit {
 impl<'a> Isel<'a> {
     /// Whether an invocation of some copy may have returned here.
     pub(super) fn may_have_returned(&self) -> bool {
-        self.returned.iter().any(|r| matches!(r, Comp::Pred(_)))
+        self.wide
+            .returned
+            .iter()
+            .any(|r| matches!(r, Comp::Pred(_)))
     }
 
     /// Fresh returned predicates, one per copy, as parameters of a spine
     /// block (none when no region returns).
     pub(super) fn returned_params(&mut self) -> Vec<VReg> {
         let mut params = Vec::new();
-        for i in 0..self.returned.len() {
+        for i in 0..self.wide.returned.len() {
             let p = self.f.new_pred();
-            self.returned[i] = Comp::Pred(p);
+            self.wide.returned[i] = Comp::Pred(p);
             params.push(p.vreg());
         }
         params
@@ -68,16 +71,16 @@ impl<'a> Isel<'a> {
 
     /// The returned predicates of every copy, as edge arguments.
     pub(super) fn returned_args(&mut self) -> Vec<VReg> {
-        let flags = self.returned.clone();
+        let flags = self.wide.returned.clone();
         flags.into_iter().map(|r| self.materialize(r)).collect()
     }
 
     /// The returned parameter of the current copy's `J_i`.
     fn region_returned_param(&mut self) -> Option<VReg> {
-        let i = self.copy as usize;
-        (i < self.returned.len()).then(|| {
+        let i = self.wide.copy as usize;
+        (i < self.wide.returned.len()).then(|| {
             let p = self.f.new_pred();
-            self.returned[i] = Comp::Pred(p);
+            self.wide.returned[i] = Comp::Pred(p);
             p.vreg()
         })
     }
@@ -155,7 +158,7 @@ impl<'a> Isel<'a> {
     /// merge's parameters: the live-out values and the returned predicate
     /// unchanged (the lanes taking it did not return).
     pub(super) fn region_exit_args(&mut self, to: ir::Block) -> Result<Vec<VReg>, BackendError> {
-        let Some(exit) = self.region_exit.as_ref().filter(|e| e.merge == to) else {
+        let Some(exit) = self.wide.region_exit.as_ref().filter(|e| e.merge == to) else {
             return Ok(Vec::new());
         };
         let (live, returned) = (exit.live_out.clone(), exit.returned);
@@ -172,7 +175,7 @@ impl<'a> Isel<'a> {
     /// `J_i`'s parameters after the merge's own: the live-out values (the
     /// copy's names for them from here on) and the returned predicate.
     pub(super) fn region_merge_params(&mut self) -> Result<Vec<VReg>, BackendError> {
-        let Some(exit) = self.region_exit.take() else {
+        let Some(exit) = self.wide.region_exit.take() else {
             return Ok(Vec::new());
         };
         let mut params = Vec::new();
@@ -187,8 +190,12 @@ impl<'a> Isel<'a> {
 
     /// A return inside a region copy: to the copy's merge `J_i`, returned.
     pub(super) fn region_return(&mut self) -> Result<(), BackendError> {
-        self.returns_selected = true;
-        let exit = self.region_exit.as_ref().expect("inside a region copy");
+        self.wide.returns_selected = true;
+        let exit = self
+            .wide
+            .region_exit
+            .as_ref()
+            .expect("inside a region copy");
         let (merge, live) = (exit.merge, exit.live_out.clone());
         let mut args = self.undef_args(merge, &live)?;
         args.push(self.materialize(Comp::Bool(true)));
@@ -214,7 +221,7 @@ impl<'a> Isel<'a> {
             let target = self.blocks.at(merge).target();
             self.emit(Instr::new(Op::Bssy(OpBssy { bar, target })));
         }
-        let Some(&Comp::Pred(p)) = self.returned.get(self.copy as usize) else {
+        let Some(&Comp::Pred(p)) = self.wide.returned.get(self.wide.copy as usize) else {
             self.bra(to, args);
             return Ok(());
         };
@@ -258,7 +265,7 @@ impl<'a> Isel<'a> {
         }
         for c in 0..copies.len() {
             self.enter_copy(copies, c);
-            match self.returned.get(c) {
+            match self.wide.returned.get(c) {
                 Some(&Comp::Pred(p)) => self.skipped_run(b, run, p)?,
                 _ => {
                     for inst in run {
@@ -367,7 +374,7 @@ impl<'a> Isel<'a> {
                 self.value_comp(y)?,
                 self.value_comp(z)?,
             );
-            let running = match self.returned[c] {
+            let running = match self.wide.returned[c] {
                 Comp::Pred(p) => PredSrc {
                     neg: true,
                     ..p.pred()

@@ -39,7 +39,7 @@ impl Isel<'_> {
 
     /// The query address in a register pair, loaded once per MIR block.
     fn query_address(&mut self) -> VReg {
-        if let Some(&pair) = self.query_address.get(&self.cur) {
+        if let Some(&pair) = self.cache.query_address.get(&self.cur) {
             return pair;
         }
         let pair = self.f.new_vreg(RegFile::Gpr);
@@ -58,7 +58,7 @@ impl Isel<'_> {
                 },
             })));
         }
-        self.query_address.insert(self.cur, pair);
+        self.cache.query_address.insert(self.cur, pair);
         pair
     }
 

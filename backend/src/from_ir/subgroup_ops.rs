@@ -68,7 +68,7 @@ impl Isel<'_> {
     /// not a multiple of 32, the lanes that are invocations (0..N % 32);
     /// `None` where every lane of the warp is one.
     pub(super) fn invocation_lanes(&self) -> Option<u32> {
-        if self.partial.is_none() || self.copy + 1 != self.copies {
+        if self.wide.partial.is_none() || self.wide.copy + 1 != self.wide.copies {
             return None;
         }
         Some((1u32 << (self.sh.invocations() % 32)) - 1)

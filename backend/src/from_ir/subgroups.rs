@@ -37,14 +37,14 @@ pub(super) struct CopyState {
 impl<'a> Isel<'a> {
     /// Makes copy `i` the one that `block`, `inst` and `terminator` see.
     pub(super) fn enter_copy(&mut self, copies: &mut [CopyState], i: usize) {
-        let cur = self.copy as usize;
+        let cur = self.wide.copy as usize;
         std::mem::swap(&mut self.vals, &mut copies[cur].vals);
         std::mem::swap(&mut self.lane_ids, &mut copies[cur].lane_ids);
         std::mem::swap(&mut self.blocks, &mut copies[cur].blocks);
         std::mem::swap(&mut self.vals, &mut copies[i].vals);
         std::mem::swap(&mut self.lane_ids, &mut copies[i].lane_ids);
         std::mem::swap(&mut self.blocks, &mut copies[i].blocks);
-        self.copy = i as u32;
+        self.wide.copy = i as u32;
     }
 
     /// Selects the whole shader as `plan` says.
@@ -90,7 +90,7 @@ impl<'a> Isel<'a> {
         self.cur = spine.at(sh.entry_block());
         let rest = sh.invocations() % WARP_LANES;
         if plan.returns || rest != 0 {
-            self.returned = vec![Comp::Bool(false); k];
+            self.wide.returned = vec![Comp::Bool(false); k];
         }
         if rest != 0 {
             let lane = Comp::Reg(self.special_reg(crate::isa::SpecialReg::LaneId));
@@ -103,7 +103,7 @@ impl<'a> Isel<'a> {
                 srcs: [lane, Src::imm(rest)],
                 accum: PredSrc::TRUE,
             })) {
-                self.partial = Some(p.pred());
+                self.wide.partial = Some(p.pred());
             }
             // The lanes past the workgroup in the last logical subgroup
             // are no invocations: they start out returned, so they skip
@@ -117,7 +117,7 @@ impl<'a> Isel<'a> {
                 srcs: [lane, Src::imm(rest)],
                 accum: PredSrc::TRUE,
             })) {
-                self.returned[k - 1] = Comp::Pred(past);
+                self.wide.returned[k - 1] = Comp::Pred(past);
             }
         }
         if cull {
@@ -127,7 +127,7 @@ impl<'a> Isel<'a> {
         self.count_invocations();
         // Copy 0 is entered between the steps (the spine map stays in
         // `spine`).
-        self.copy = 0;
+        self.wide.copy = 0;
         std::mem::swap(&mut self.vals, &mut copies[0].vals);
         std::mem::swap(&mut self.lane_ids, &mut copies[0].lane_ids);
         std::mem::swap(&mut self.blocks, &mut copies[0].blocks);
@@ -233,7 +233,7 @@ impl<'a> Isel<'a> {
                 // wait for on one warp.
                 ir::Op::ControlBarrier => {}
                 ir::Op::SetMeshOutputs { .. } | ir::Op::EmitMeshTasks { .. }
-                    if self.returns_selected && self.may_have_returned() =>
+                    if self.wide.returns_selected && self.may_have_returned() =>
                 {
                     self.boundary_after_return(inst, copies)?
                 }
@@ -281,7 +281,12 @@ impl<'a> Isel<'a> {
         for i in 0..copies.len() {
             self.enter_copy(copies, i);
             let c = self.value_comp(cond)?;
-            let returned = self.returned.get(i).copied().unwrap_or(Comp::Bool(false));
+            let returned = self
+                .wide
+                .returned
+                .get(i)
+                .copied()
+                .unwrap_or(Comp::Bool(false));
             let c = match c {
                 Comp::Bool(false) => continue,
                 Comp::Bool(true) => PredSrc::TRUE,
@@ -384,7 +389,13 @@ impl<'a> Isel<'a> {
     /// terminator (control.rs), so its convergence barrier opens here; the
     /// BSYNC at its merge is emitted with the merge block.
     fn open_loop_barrier(&mut self, merge: ir::Block) {
-        if let Some(&(bar, _)) = self.loop_bssy.values().flatten().find(|(_, m)| *m == merge) {
+        if let Some(&(bar, _)) = self
+            .barriers
+            .loop_bssy
+            .values()
+            .flatten()
+            .find(|(_, m)| *m == merge)
+        {
             let target = self.blocks.at(merge).target();
             self.emit(Instr::new(Op::Bssy(OpBssy { bar, target })));
         }
@@ -431,11 +442,11 @@ impl<'a> Isel<'a> {
             }
             Ok(args)
         };
-        let (live_out, bar) = if self.returned.is_empty() {
+        let (live_out, bar) = if self.wide.returned.is_empty() {
             (Vec::new(), None)
         } else {
             let bar = if selection {
-                self.bssy_at[header].take()
+                self.barriers.bssy_at[header].take()
             } else {
                 None
             };
@@ -454,7 +465,7 @@ impl<'a> Isel<'a> {
         let mut merge_params = Vec::new();
         for i in 0..k {
             self.enter_copy(copies, i);
-            self.region_exit = self.returned.get(i).map(|&returned| RegionExit {
+            self.wide.region_exit = self.wide.returned.get(i).map(|&returned| RegionExit {
                 merge,
                 returned,
                 live_out: live_out.clone(),
@@ -481,7 +492,7 @@ impl<'a> Isel<'a> {
             merge_params.extend(params.iter().copied());
             params.extend(self.region_merge_params()?);
             self.f.blocks[self.cur].params = params;
-            if let Some(bar) = self.bsync_at[merge] {
+            if let Some(bar) = self.barriers.bsync_at[merge] {
                 self.emit(Instr::new(Op::Bsync(OpBsync { bar })));
             }
             if i + 1 < k {
@@ -507,10 +518,10 @@ impl<'a> Isel<'a> {
     /// whose size is not a multiple of 32, the lanes past the workgroup
     /// are no invocations and must not write.
     pub(super) fn logical_guard(&mut self, guard: PredSrc) -> PredSrc {
-        let Some(active) = self.partial else {
+        let Some(active) = self.wide.partial else {
             return guard;
         };
-        if self.copy + 1 != self.copies {
+        if self.wide.copy + 1 != self.wide.copies {
             return guard;
         }
         if guard == PredSrc::TRUE {
@@ -552,24 +563,24 @@ impl<'a> Isel<'a> {
                 Comp::Const(0),
             ]));
         }
-        if self.copies <= 1 {
+        if self.wide.copies <= 1 {
             return Ok(None);
         }
         let index = |isel: &mut Isel<'_>| {
             let lane = Comp::Reg(isel.special_reg(crate::isa::SpecialReg::LaneId));
-            if isel.copy == 0 {
+            if isel.wide.copy == 0 {
                 return lane;
             }
             let lane = isel.src_of(lane);
             isel.alu(Op::IAdd3(OpIAdd3 {
                 dst: Dst::None,
-                srcs: [lane, Src::imm(isel.copy * WARP_LANES), Src::ZERO],
+                srcs: [lane, Src::imm(isel.wide.copy * WARP_LANES), Src::ZERO],
             }))
         };
         Ok(Some(match b {
             BuiltIn::LocalInvocationIndex => vec![index(self)],
-            BuiltIn::SubgroupId => vec![Comp::Const(self.copy)],
-            BuiltIn::NumSubgroups => vec![Comp::Const(self.copies)],
+            BuiltIn::SubgroupId => vec![Comp::Const(self.wide.copy)],
+            BuiltIn::NumSubgroups => vec![Comp::Const(self.wide.copies)],
             BuiltIn::SubgroupLocalInvocationId => {
                 vec![Comp::Reg(self.special_reg(crate::isa::SpecialReg::LaneId))]
             }
