@@ -25,9 +25,10 @@
 
 use crate::error::BackendError;
 use crate::isa::{Instr, Op, OperandKind, Reg, RegFile};
-use crate::mir::MFunc;
+use crate::mir::{self, MFunc};
 use crate::reg_pressure::max_live;
 use crate::spill::{SpillFrame, spills_class};
+use cranelift_entity::EntityRef;
 use regalloc2::{
     Block, Ctx, Edit, Function, Inst, InstPosition, InstRange, MachineEnv, Operand, Output, PReg,
     PRegSet, RegClass, RegallocOptions, VReg,
@@ -64,10 +65,10 @@ struct Flat<'a> {
 
 impl<'a> Flat<'a> {
     fn new(f: &'a MFunc) -> Flat<'a> {
-        let vreg = |v: u32| VReg::new(v as usize, class(f.vregs[v as usize]));
+        let vreg = |v: mir::VReg| VReg::new(v.index(), class(f.vregs[v]));
         let (blocks, insts) = (
             f.blocks.len(),
-            f.blocks.iter().map(|b| b.instrs.len()).sum(),
+            f.blocks.values().map(|b| b.instrs.len()).sum(),
         );
         let mut operand_start = Vec::with_capacity(insts + 1);
         operand_start.push(0);
@@ -83,7 +84,7 @@ impl<'a> Flat<'a> {
             operands: Vec::with_capacity(insts * 4),
             operand_start,
         };
-        for b in &f.blocks {
+        for b in f.blocks.values() {
             let start = flat.insts.len();
             for ins in &b.instrs {
                 let ops = &mut flat.operands;
@@ -92,9 +93,11 @@ impl<'a> Flat<'a> {
                 // visit_regs needs &mut; operands are collected from a copy.
                 let mut copy = *ins;
                 copy.visit_regs(&mut |r, file, kind, width| {
-                    let Reg::Virt(v) = *r else { return };
+                    let Some(v) = mir::VReg::from_reg(*r) else {
+                        return;
+                    };
                     if width == 1 {
-                        let vr = VReg::new(v as usize, class(file));
+                        let vr = VReg::new(v.index(), class(file));
                         ops.push(match kind {
                             OperandKind::Use => Operand::reg_use(vr),
                             OperandKind::Def => Operand::reg_def(vr),
@@ -108,7 +111,7 @@ impl<'a> Flat<'a> {
                     let base = next.div_ceil(width) * width;
                     *next = base + width;
                     for (i, m) in (0..width).zip(f.group_members(v, width)) {
-                        let vr = VReg::new(m as usize, class(file));
+                        let vr = VReg::new(m.index(), class(file));
                         let preg = PReg::new(usize::from(base + i), class(file));
                         ops.push(match kind {
                             OperandKind::Use => Operand::reg_fixed_use(vr, preg),
@@ -124,9 +127,9 @@ impl<'a> Flat<'a> {
                 Inst::new(flat.insts.len()),
             ));
             flat.succs
-                .push(b.succs.iter().map(|&s| Block::new(s)).collect());
+                .push(b.succs.iter().map(|&s| Block::new(s.index())).collect());
             flat.preds
-                .push(b.preds.iter().map(|&p| Block::new(p)).collect());
+                .push(b.preds.iter().map(|&p| Block::new(p.index())).collect());
             flat.params
                 .push(b.params.iter().map(|&p| vreg(p)).collect());
             flat.args.push(
@@ -385,7 +388,7 @@ fn rewrite(f: &mut MFunc, out: &Output, frame: &SpillFrame) -> Result<(), Backen
         Ok::<(), BackendError>(())
     };
     let mut inst_index = 0usize;
-    for block in &mut f.blocks {
+    for block in f.blocks.values_mut() {
         // Room for the block's instructions and a few moves.
         let room = block.instrs.len() + block.instrs.len() / 4 + 4;
         let old = std::mem::replace(&mut block.instrs, Vec::with_capacity(room));
@@ -396,7 +399,7 @@ fn rewrite(f: &mut MFunc, out: &Output, frame: &SpillFrame) -> Result<(), Backen
             let mut i = 0;
             let mut on_stack = None;
             ins.visit_regs(&mut |r, _, _, width| {
-                if let Reg::Virt(v) = *r {
+                if let Some(v) = mir::VReg::from_reg(*r) {
                     // A group's members sit at consecutive fixed registers:
                     // the operand names the first.
                     match allocs[i].as_reg() {
@@ -409,7 +412,7 @@ fn rewrite(f: &mut MFunc, out: &Output, frame: &SpillFrame) -> Result<(), Backen
             if let Some(v) = on_stack {
                 // Every operand has a register constraint.
                 return Err(BackendError::RegAlloc(format!(
-                    "%{v} was given a stack slot as an operand of `{ins}`"
+                    "{v} was given a stack slot as an operand of `{ins}`"
                 )));
             }
             let is_term = ins.op.is_terminator();
@@ -433,7 +436,7 @@ fn rewrite(f: &mut MFunc, out: &Output, frame: &SpillFrame) -> Result<(), Backen
 /// values, copies, spills and reloads alike).
 fn gprs_used(f: &mut MFunc) -> u32 {
     let mut count = 0u32;
-    for ins in f.blocks.iter_mut().flat_map(|b| b.instrs.iter_mut()) {
+    for ins in f.blocks.values_mut().flat_map(|b| b.instrs.iter_mut()) {
         ins.visit_regs(&mut |r, file, _, width| {
             if let (Reg::Phys(n), RegFile::Gpr) = (*r, file) {
                 count = count.max(u32::from(n) + u32::from(width));

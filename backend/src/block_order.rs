@@ -13,14 +13,15 @@
 //! topological sort of the CFG without its back edges that keeps the
 //! existing order wherever that order is already topological.
 
-use crate::mir::MFunc;
+use crate::mir::{BlockId, MFunc};
+use cranelift_entity::{EntityRef, SecondaryMap};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 /// Reorders the blocks of `f` so that forward edges go forward.
 pub fn order_blocks(f: &mut MFunc) {
     let order = forward_order(f);
-    if order.iter().enumerate().any(|(i, &b)| i != b) {
+    if order.iter().enumerate().any(|(i, &b)| i != b.index()) {
         f.reorder(&order);
     }
 }
@@ -28,16 +29,15 @@ pub fn order_blocks(f: &mut MFunc) {
 /// The edges that close a cycle in a depth-first walk from the entry (and
 /// then from any block the entry does not reach, in order): `back[b][k]`
 /// for the `k`-th successor of block `b`.
-fn back_edges(f: &MFunc) -> Vec<Vec<bool>> {
+fn back_edges(f: &MFunc) -> SecondaryMap<BlockId, Vec<bool>> {
     let n = f.blocks.len();
-    let mut back: Vec<Vec<bool>> = f
-        .blocks
-        .iter()
-        .map(|b| vec![false; b.succs.len()])
-        .collect();
-    let mut visited = vec![false; n];
-    let mut on_stack = vec![false; n];
-    for root in 0..n {
+    let mut back: SecondaryMap<BlockId, Vec<bool>> = SecondaryMap::with_capacity(n);
+    for (b, blk) in f.blocks.iter() {
+        back[b] = vec![false; blk.succs.len()];
+    }
+    let mut visited: SecondaryMap<BlockId, bool> = SecondaryMap::with_capacity(n);
+    let mut on_stack: SecondaryMap<BlockId, bool> = SecondaryMap::with_capacity(n);
+    for root in f.blocks.keys() {
         if visited[root] {
             continue;
         }
@@ -68,19 +68,23 @@ fn back_edges(f: &MFunc) -> Vec<Vec<bool>> {
 /// A topological order of the CFG without its back edges; among the
 /// blocks whose forward predecessors are all placed, the one first in the
 /// current order goes next.
-fn forward_order(f: &MFunc) -> Vec<usize> {
+fn forward_order(f: &MFunc) -> Vec<BlockId> {
     let n = f.blocks.len();
     let back = back_edges(f);
-    let mut waiting = vec![0usize; n];
-    for (b, blk) in f.blocks.iter().enumerate() {
+    let mut waiting: SecondaryMap<BlockId, usize> = SecondaryMap::with_capacity(n);
+    for (b, blk) in f.blocks.iter() {
         for (k, &s) in blk.succs.iter().enumerate() {
             if !back[b][k] {
                 waiting[s] += 1;
             }
         }
     }
-    let mut ready: BinaryHeap<Reverse<usize>> =
-        (0..n).filter(|&b| waiting[b] == 0).map(Reverse).collect();
+    let mut ready: BinaryHeap<Reverse<BlockId>> = f
+        .blocks
+        .keys()
+        .filter(|&b| waiting[b] == 0)
+        .map(Reverse)
+        .collect();
     let mut order = Vec::with_capacity(n);
     while let Some(Reverse(b)) = ready.pop() {
         order.push(b);
@@ -111,23 +115,24 @@ mod tests {
             f.new_block();
         }
         for &(a, b) in edges {
-            f.add_edge(a, b, Vec::new());
+            f.add_edge(BlockId::new(a), BlockId::new(b), Vec::new());
         }
-        for blk in &mut f.blocks {
+        for blk in f.blocks.values_mut() {
             blk.instrs.push(match blk.succs.first() {
-                Some(&s) => Instr::new(Op::Bra(OpBra {
-                    target: Target::Block(s as u32),
-                })),
+                Some(&s) => Instr::new(Op::Bra(OpBra { target: s.target() })),
                 None => Instr::new(Op::Exit),
             });
         }
         f
     }
 
+    fn indices(blocks: &[BlockId]) -> Vec<usize> {
+        blocks.iter().map(|b| b.index()).collect()
+    }
+
     fn every_block_after_a_predecessor(f: &MFunc) -> bool {
         f.blocks
             .iter()
-            .enumerate()
             .skip(1)
             .all(|(b, blk)| blk.preds.iter().any(|&p| p < b))
     }
@@ -136,9 +141,9 @@ mod tests {
     fn an_order_that_is_already_topological_is_kept() {
         // entry -> header <-> body, header -> exit
         let mut f = cfg(4, &[(0, 1), (1, 2), (2, 1), (1, 3)]);
-        assert_eq!(forward_order(&f), vec![0, 1, 2, 3]);
+        assert_eq!(indices(&forward_order(&f)), vec![0, 1, 2, 3]);
         order_blocks(&mut f);
-        assert_eq!(f.blocks[2].succs, vec![1]);
+        assert_eq!(indices(&f.blocks[BlockId::new(2)].succs), vec![1]);
     }
 
     #[test]
@@ -148,25 +153,25 @@ mod tests {
         let edges = [(0, 2), (1, 2), (2, 3), (3, 5), (3, 4), (4, 1), (4, 6)];
         let mut f = cfg(8, &[edges.as_slice(), &[(5, 7), (6, 7)]].concat());
         assert!(!every_block_after_a_predecessor(&f));
-        assert_eq!(forward_order(&f), vec![0, 2, 3, 4, 1, 5, 6, 7]);
+        assert_eq!(indices(&forward_order(&f)), vec![0, 2, 3, 4, 1, 5, 6, 7]);
         order_blocks(&mut f);
         assert!(every_block_after_a_predecessor(&f));
         // Old block 1 is now block 4, branching back to the header (old 2,
         // now 1), and the latch (old 4, now 3) branches to it.
-        assert_eq!(f.blocks[4].succs, vec![1]);
+        assert_eq!(indices(&f.blocks[BlockId::new(4)].succs), vec![1]);
         assert_eq!(
-            f.blocks[4].instrs[0].op,
+            f.blocks[BlockId::new(4)].instrs[0].op,
             Op::Bra(OpBra {
                 target: Target::Block(1)
             })
         );
-        assert_eq!(f.blocks[3].succs, vec![4, 6]);
+        assert_eq!(indices(&f.blocks[BlockId::new(3)].succs), vec![4, 6]);
     }
 
     #[test]
     fn unreachable_blocks_and_their_cycles_are_placed() {
         let f = cfg(5, &[(0, 4), (2, 3), (3, 2), (1, 2)]);
-        let mut order = forward_order(&f);
+        let mut order = indices(&forward_order(&f));
         order.sort_unstable();
         assert_eq!(order, vec![0, 1, 2, 3, 4]);
     }

@@ -13,6 +13,17 @@ pub enum BackendError {
     },
     #[error("{what}{}", id_text(*.spirv_id))]
     Invalid { what: String, spirv_id: Option<u32> },
+    /// Instruction selection put a boolean (a predicate register) where a
+    /// 32-bit word is wanted: a compiler bug, reported instead of reading
+    /// the predicate as RZ.
+    #[error(
+        "internal error: a boolean (predicate) value was selected as a 32-bit operand ({opcode}{})",
+        id_text(*.spirv_id)
+    )]
+    PredicateAsWord {
+        opcode: String,
+        spirv_id: Option<u32>,
+    },
     #[error("{what} = {value} exceeds the limit of {limit} ({property}, H100)")]
     Limit {
         what: String,

@@ -3,14 +3,13 @@
 //! into byte addresses.
 
 use crate::isa::{Instr, Op, OpBra, OpBssy, PredSrc, Target};
-use crate::mir::MFunc;
+use crate::mir::{BlockId, MFunc};
 use crate::program::INSTR_BYTES;
+use cranelift_entity::SecondaryMap;
 
-fn uncond_target(ins: &Instr) -> Option<usize> {
+fn uncond_target(ins: &Instr) -> Option<BlockId> {
     match ins.op {
-        Op::Bra(OpBra {
-            target: Target::Block(t),
-        }) if ins.guard.is_true() => Some(t as usize),
+        Op::Bra(OpBra { target }) if ins.guard.is_true() => BlockId::from_target(target),
         _ => None,
     }
 }
@@ -20,15 +19,14 @@ pub fn layout(f: &MFunc) -> Vec<Instr> {
     let n = f.blocks.len();
     // A block holding nothing but an unconditional branch forwards to its
     // target (split critical edges that needed no moves).
-    let forward: Vec<Option<usize>> = f
-        .blocks
-        .iter()
-        .map(|b| match b.instrs.as_slice() {
+    let mut forward: SecondaryMap<BlockId, Option<BlockId>> = SecondaryMap::with_capacity(n);
+    for (b, blk) in f.blocks.iter() {
+        forward[b] = match blk.instrs.as_slice() {
             [only] => uncond_target(only),
             _ => None,
-        })
-        .collect();
-    let resolve = |mut b: usize| {
+        };
+    }
+    let resolve = |mut b: BlockId| {
         for _ in 0..n {
             match forward[b] {
                 Some(t) if t != b => b = t,
@@ -37,7 +35,11 @@ pub fn layout(f: &MFunc) -> Vec<Instr> {
         }
         b
     };
-    let order: Vec<usize> = (0..n).filter(|&b| forward[b].is_none() || b == 0).collect();
+    let order: Vec<BlockId> = f
+        .blocks
+        .keys()
+        .filter(|&b| forward[b].is_none() || b == BlockId::ENTRY)
+        .collect();
     let mut blocks: Vec<Vec<Instr>> = Vec::with_capacity(order.len());
     for (i, &b) in order.iter().enumerate() {
         let next = order.get(i + 1).copied();
@@ -48,11 +50,10 @@ pub fn layout(f: &MFunc) -> Vec<Instr> {
         let last = blk.instrs.len().saturating_sub(1);
         for (k, ins) in blk.instrs.iter().enumerate() {
             let mut ins = *ins;
-            if let Op::Bra(OpBra {
-                target: Target::Block(t),
-            }) = &mut ins.op
+            if let Op::Bra(OpBra { target }) = &mut ins.op
+                && let Some(t) = BlockId::from_target(*target)
             {
-                *t = resolve(*t as usize) as u32;
+                *target = resolve(t).target();
             }
             if k == last {
                 if let Some(t) = uncond_target(&ins) {
@@ -61,16 +62,11 @@ pub fn layout(f: &MFunc) -> Vec<Instr> {
                     }
                     continue;
                 }
-                if let (
-                    Op::Bra(OpBra {
-                        target: Target::Block(t),
-                    }),
-                    false,
-                ) = (ins.op, ins.guard.is_true())
+                if let (Op::Bra(OpBra { target }), false) = (ins.op, ins.guard.is_true())
+                    && let Some(taken) = BlockId::from_target(target)
                 {
                     // A conditional branch: successor 0 is taken, successor 1
                     // falls through.
-                    let taken = t as usize;
                     let other = resolve(blk.succs[1]);
                     if Some(taken) == next && taken != other {
                         let inverted = PredSrc {
@@ -80,7 +76,7 @@ pub fn layout(f: &MFunc) -> Vec<Instr> {
                         out.push(Instr {
                             guard: inverted,
                             op: Op::Bra(OpBra {
-                                target: Target::Block(other as u32),
+                                target: other.target(),
                             }),
                             ..ins
                         });
@@ -88,7 +84,7 @@ pub fn layout(f: &MFunc) -> Vec<Instr> {
                         out.push(ins);
                         if Some(other) != next {
                             out.push(Instr::new(Op::Bra(OpBra {
-                                target: Target::Block(other as u32),
+                                target: other.target(),
                             })));
                         }
                     }
@@ -100,21 +96,21 @@ pub fn layout(f: &MFunc) -> Vec<Instr> {
         blocks.push(out);
     }
     // Byte address of every block; forwarding blocks take their target's.
-    let mut addr = vec![0u32; n];
+    let mut addr: SecondaryMap<BlockId, u32> = SecondaryMap::with_capacity(n);
     let mut pc = 0;
     for (i, &b) in order.iter().enumerate() {
         addr[b] = pc;
         pc += blocks[i].len() as u32 * INSTR_BYTES;
     }
-    for b in 0..n {
+    for b in f.blocks.keys() {
         addr[b] = addr[resolve(b)];
     }
     let mut instrs: Vec<Instr> = blocks.into_iter().flatten().collect();
     for ins in &mut instrs {
         match &mut ins.op {
             Op::Bra(OpBra { target }) | Op::Bssy(OpBssy { target, .. }) => {
-                if let Target::Block(b) = *target {
-                    *target = Target::Addr(addr[b as usize]);
+                if let Some(b) = BlockId::from_target(*target) {
+                    *target = Target::Addr(addr[b]);
                 }
             }
             _ => {}

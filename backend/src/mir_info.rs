@@ -4,7 +4,8 @@
 //! own), whether an operand form encodes, and the dominator tree.
 
 use crate::isa::{Dst, EncodeError, Instr, IntCmp, Op, OperandKind, Reg, RegFile, SpecialReg, Src};
-use crate::mir::MFunc;
+use crate::mir::{BlockId, MFunc, VReg};
+use cranelift_entity::SecondaryMap;
 use rustc_hash::FxHashMap;
 
 /// Whether `op` has no effect but its results: removable when they are
@@ -27,29 +28,35 @@ pub fn is_cse_candidate(op: &Op) -> bool {
 /// Per virtual register: definitions, uses, the place of its definition,
 /// and group membership.
 pub struct Info {
-    pub defs: Vec<u32>,
-    pub uses: Vec<u32>,
+    pub defs: SecondaryMap<VReg, u32>,
+    pub uses: SecondaryMap<VReg, u32>,
     /// (block, index) of the definition, for registers defined once by an
     /// instruction (not block parameters).
-    pub def_at: Vec<Option<(usize, usize)>>,
+    pub def_at: SecondaryMap<VReg, Option<(BlockId, usize)>>,
     /// Part of a 64/128-bit group operand somewhere.
-    pub grouped: Vec<bool>,
+    pub grouped: SecondaryMap<VReg, bool>,
 }
 
 impl Info {
     pub fn new(f: &MFunc) -> Info {
         let n = f.vregs.len();
+        // Sized for every register: a register past them (invalid MIR,
+        // which the verifier reports) is not counted.
         let mut info = Info {
-            defs: vec![0; n],
-            uses: vec![0; n],
-            def_at: vec![None; n],
-            grouped: vec![false; n],
+            defs: SecondaryMap::new(),
+            uses: SecondaryMap::new(),
+            def_at: SecondaryMap::new(),
+            grouped: SecondaryMap::new(),
         };
+        info.defs.resize(n);
+        info.uses.resize(n);
+        info.def_at.resize(n);
+        info.grouped.resize(n);
         for (&key, members) in &f.groups {
             info.mark_grouped(key);
             members.iter().for_each(|&m| info.mark_grouped(m));
         }
-        for (bi, b) in f.blocks.iter().enumerate() {
+        for (bi, b) in f.blocks.iter() {
             for &p in &b.params {
                 info.bump_def(p);
             }
@@ -59,7 +66,7 @@ impl Info {
             for (ii, ins) in b.instrs.iter().enumerate() {
                 let mut copy = *ins;
                 copy.visit_regs(&mut |r, _, kind, width| {
-                    let Reg::Virt(v) = *r else { return };
+                    let Some(v) = VReg::from_reg(*r) else { return };
                     if width > 1 {
                         for m in f.group_members(v, width) {
                             info.mark_grouped(m);
@@ -75,7 +82,7 @@ impl Info {
                         OperandKind::Use => info.bump_use(v),
                         OperandKind::Def => {
                             info.bump_def(v);
-                            if let Some(slot) = info.def_at.get_mut(v as usize) {
+                            if let Some(slot) = info.def_at.get_mut(v) {
                                 *slot = Some((bi, ii));
                             }
                         }
@@ -86,35 +93,34 @@ impl Info {
         info
     }
 
-    fn bump_def(&mut self, v: u32) {
-        if let Some(d) = self.defs.get_mut(v as usize) {
+    fn bump_def(&mut self, v: VReg) {
+        if let Some(d) = self.defs.get_mut(v) {
             *d += 1;
         }
     }
-    fn bump_use(&mut self, v: u32) {
-        if let Some(u) = self.uses.get_mut(v as usize) {
+    fn bump_use(&mut self, v: VReg) {
+        if let Some(u) = self.uses.get_mut(v) {
             *u += 1;
         }
     }
-    fn mark_grouped(&mut self, v: u32) {
-        if let Some(g) = self.grouped.get_mut(v as usize) {
+    fn mark_grouped(&mut self, v: VReg) {
+        if let Some(g) = self.grouped.get_mut(v) {
             *g = true;
         }
     }
 
     /// A register the passes may replace or remove: defined exactly once,
     /// by an instruction, outside any group.
-    pub fn is_plain(&self, v: u32) -> bool {
-        let i = v as usize;
-        i < self.defs.len() && self.defs[i] == 1 && self.def_at[i].is_some() && !self.grouped[i]
+    pub fn is_plain(&self, v: VReg) -> bool {
+        self.defs[v] == 1 && self.def_at[v].is_some() && !self.grouped[v]
     }
 
     /// The unguarded instruction that alone defines `v`, if `v` is plain.
-    pub fn plain_def<'f>(&self, f: &'f MFunc, v: u32) -> Option<&'f Instr> {
+    pub fn plain_def<'f>(&self, f: &'f MFunc, v: VReg) -> Option<&'f Instr> {
         if !self.is_plain(v) {
             return None;
         }
-        let (b, i) = self.def_at[v as usize]?;
+        let (b, i) = self.def_at[v]?;
         let ins = f.blocks.get(b)?.instrs.get(i)?;
         ins.guard.is_true().then_some(ins)
     }
@@ -122,14 +128,14 @@ impl Info {
 
 /// The one register `ins` defines, when it defines exactly one register
 /// of width 1.
-pub fn single_def(ins: &Instr) -> Option<(u32, RegFile)> {
+pub fn single_def(ins: &Instr) -> Option<(VReg, RegFile)> {
     let mut out = None;
     let mut count = 0;
     let mut copy = *ins;
     copy.visit_regs(&mut |r, file, kind, width| {
         if kind == OperandKind::Def {
             count += 1;
-            if let (Reg::Virt(v), 1) = (*r, width) {
+            if let (Some(v), 1) = (VReg::from_reg(*r), width) {
                 out = Some((v, file));
             }
         }
@@ -160,9 +166,9 @@ pub fn encoding_refusal(ins: &Instr) -> Option<EncodeError> {
 }
 
 /// Every instruction of `f` that would not encode, with its block and why.
-pub fn unencodable(f: &MFunc) -> Vec<(usize, Instr, EncodeError)> {
+pub fn unencodable(f: &MFunc) -> Vec<(BlockId, Instr, EncodeError)> {
     let mut out = Vec::new();
-    for (b, block) in f.blocks.iter().enumerate() {
+    for (b, block) in f.blocks.iter() {
         for ins in &block.instrs {
             if let Some(e) = encoding_refusal(ins) {
                 out.push((b, *ins, e));
@@ -173,12 +179,9 @@ pub fn unencodable(f: &MFunc) -> Vec<(usize, Instr, EncodeError)> {
 }
 
 /// The 32-bit sources of an ALU op (each one register wide), in operand
-/// order; `None` for other ops.
+/// order; `None` for other ops. Every op the op table declares ALU is
+/// included, LEA too: copy propagation and constant folding feed it.
 pub fn alu_srcs(op: &mut Op) -> Option<&mut [Src]> {
-    // LEA is left out for now: its sources were never rewritten.
-    if matches!(op, Op::Lea(_)) {
-        return None;
-    }
     op.alu_srcs_mut()
 }
 
@@ -236,11 +239,11 @@ pub fn place_src(ins: &mut Instr, slot: usize, new: Src) -> bool {
 /// whose members change becomes a listed group under a fresh key.
 /// (Renaming only the operand's key left a pair reading a block
 /// parameter the predicate pass had removed: issue 18, S3.)
-pub fn rename_uses(f: &mut MFunc, map: &FxHashMap<u32, u32>) {
+pub fn rename_uses(f: &mut MFunc, map: &FxHashMap<VReg, VReg>) {
     if map.is_empty() {
         return;
     }
-    let resolve = |mut v: u32| {
+    let resolve = |mut v: VReg| {
         while let Some(&n) = map.get(&v) {
             v = n;
         }
@@ -250,29 +253,30 @@ pub fn rename_uses(f: &mut MFunc, map: &FxHashMap<u32, u32>) {
         members.iter_mut().for_each(|m| *m = resolve(*m));
     }
     let mut blocks = std::mem::take(&mut f.blocks);
-    for b in &mut blocks {
+    for b in blocks.values_mut() {
         for a in b.succ_args.iter_mut().flatten() {
             *a = resolve(*a);
         }
         for ins in &mut b.instrs {
             ins.visit_regs(&mut |r, file, kind, width| {
-                let (Reg::Virt(v), OperandKind::Use) = (*r, kind) else {
+                let (Some(v), OperandKind::Use) = (VReg::from_reg(*r), kind) else {
                     return;
                 };
                 if width == 1 {
-                    *r = Reg::Virt(resolve(v));
+                    *r = resolve(v).reg();
                     return;
                 }
                 if f.groups.contains_key(&v) {
                     return;
                 }
-                let members: Vec<u32> = (v..v + u32::from(width)).map(resolve).collect();
-                if members.iter().copied().eq(v..v + u32::from(width)) {
+                let consecutive = (0..u32::from(width)).map(|i| v.offset(i));
+                let members: Vec<VReg> = consecutive.clone().map(resolve).collect();
+                if members.iter().copied().eq(consecutive) {
                     return;
                 }
                 let key = f.new_vreg(file);
                 f.groups.insert(key, members);
-                *r = Reg::Virt(key);
+                *r = key.reg();
             });
         }
     }
@@ -280,24 +284,28 @@ pub fn rename_uses(f: &mut MFunc, map: &FxHashMap<u32, u32>) {
 }
 
 /// The register a GPR destination names.
-pub fn dst_vreg(d: &Dst) -> Option<u32> {
+pub fn dst_vreg(d: &Dst) -> Option<VReg> {
     match d {
-        Dst::Reg(Reg::Virt(v)) => Some(*v),
-        _ => None,
+        Dst::Reg(r) => VReg::from_reg(*r),
+        Dst::None => None,
     }
 }
 
 /// Immediate dominators (Cooper, Harvey and Kennedy's iterative
 /// algorithm); unreachable blocks and the entry have none.
-pub fn idoms(f: &MFunc) -> Vec<Option<usize>> {
+pub fn idoms(f: &MFunc) -> SecondaryMap<BlockId, Option<BlockId>> {
     let n = f.blocks.len();
+    let mut idom: SecondaryMap<BlockId, Option<BlockId>> = SecondaryMap::new();
+    idom.resize(n);
+    if n == 0 {
+        return idom;
+    }
     // Reverse postorder from the entry.
     let mut order = Vec::with_capacity(n);
-    let mut seen = vec![false; n];
-    let mut stack = vec![(0usize, 0usize)];
-    if n > 0 {
-        seen[0] = true;
-    }
+    let mut seen: SecondaryMap<BlockId, bool> = SecondaryMap::new();
+    seen.resize(n);
+    let mut stack = vec![(BlockId::ENTRY, 0usize)];
+    seen[BlockId::ENTRY] = true;
     while let Some((b, next)) = stack.pop() {
         if let Some(&s) = f.blocks[b].succs.get(next) {
             stack.push((b, next + 1));
@@ -310,20 +318,17 @@ pub fn idoms(f: &MFunc) -> Vec<Option<usize>> {
         }
     }
     order.reverse();
-    let mut rpo = vec![usize::MAX; n];
+    let mut rpo: SecondaryMap<BlockId, usize> = SecondaryMap::with_default(usize::MAX);
+    rpo.resize(n);
     for (i, &b) in order.iter().enumerate() {
         rpo[b] = i;
     }
-    let mut idom: Vec<Option<usize>> = vec![None; n];
-    if n == 0 {
-        return idom;
-    }
-    idom[0] = Some(0);
+    idom[BlockId::ENTRY] = Some(BlockId::ENTRY);
     let mut changed = true;
     while changed {
         changed = false;
         for &b in order.iter().skip(1) {
-            let mut new: Option<usize> = None;
+            let mut new: Option<BlockId> = None;
             for &p in &f.blocks[b].preds {
                 if idom[p].is_none() {
                     continue;
@@ -334,10 +339,10 @@ pub fn idoms(f: &MFunc) -> Vec<Option<usize>> {
                         let mut y = p;
                         while x != y {
                             while rpo[x] > rpo[y] {
-                                x = idom[x].unwrap_or(0);
+                                x = idom[x].unwrap_or(BlockId::ENTRY);
                             }
                             while rpo[y] > rpo[x] {
-                                y = idom[y].unwrap_or(0);
+                                y = idom[y].unwrap_or(BlockId::ENTRY);
                             }
                         }
                         x
@@ -350,6 +355,6 @@ pub fn idoms(f: &MFunc) -> Vec<Option<usize>> {
             }
         }
     }
-    idom[0] = None;
+    idom[BlockId::ENTRY] = None;
     idom
 }

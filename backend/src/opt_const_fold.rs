@@ -8,9 +8,10 @@
 //! then carries the constants and copies into their uses.
 
 use crate::fold::{Folded, fold};
-use crate::isa::{Dst, Instr, Op, OpLop3, OpMov, Reg, RegFile, Src, SrcRef};
-use crate::mir::MFunc;
+use crate::isa::{Instr, Op, OpLop3, OpMov, RegFile, Src, SrcRef};
+use crate::mir::{MFunc, VReg};
 use crate::mir_info::{Info, alu_srcs, dst_vreg, encodable, single_def};
+use cranelift_entity::SecondaryMap;
 
 /// The constant `v` as a source.
 fn word(v: u32) -> Src {
@@ -61,14 +62,15 @@ fn identity(op: &Op) -> Option<Src> {
 
 /// The constants registers hold: unguarded MOVs of an immediate or RZ,
 /// indexed by register (a dense table: every ALU source is looked up).
-fn constants(f: &MFunc, info: &Info) -> Vec<Option<u32>> {
-    let mut out = vec![None; f.vregs.len()];
-    for ins in f.blocks.iter().flat_map(|b| &b.instrs) {
+fn constants(f: &MFunc, info: &Info) -> SecondaryMap<VReg, Option<u32>> {
+    let mut out = SecondaryMap::new();
+    out.resize(f.vregs.len());
+    for ins in f.blocks.values().flat_map(|b| &b.instrs) {
         if let (true, Op::Mov(m)) = (ins.guard.is_true(), ins.op)
             && let Some(d) = dst_vreg(&m.dst).filter(|&d| info.is_plain(d))
             && plain(&m.src)
         {
-            out[d as usize] = match m.src.src {
+            out[d] = match m.src.src {
                 SrcRef::Imm(k) => Some(k),
                 SrcRef::Zero => Some(0),
                 _ => continue,
@@ -80,11 +82,11 @@ fn constants(f: &MFunc, info: &Info) -> Vec<Option<u32>> {
 
 /// `op` with the registers of known value read as those values (whether
 /// or not the operand form could encode them: only `eval` sees this).
-fn with_constants(op: &Op, consts: &[Option<u32>]) -> Op {
+fn with_constants(op: &Op, consts: &SecondaryMap<VReg, Option<u32>>) -> Op {
     let mut probe = *op;
     for s in alu_srcs(&mut probe).into_iter().flatten() {
-        if let Some(Reg::Virt(v)) = s.as_reg()
-            && let Some(&Some(k)) = consts.get(v as usize)
+        if let Some(v) = s.as_reg().and_then(VReg::from_reg)
+            && let Some(&Some(k)) = consts.get(v)
         {
             s.src = word(k).src;
         }
@@ -96,7 +98,7 @@ fn with_constants(op: &Op, consts: &[Option<u32>]) -> Op {
 pub fn const_fold(f: &mut MFunc) {
     let info = Info::new(f);
     let mut consts = constants(f, &info);
-    for ins in f.blocks.iter_mut().flat_map(|b| &mut b.instrs) {
+    for ins in f.blocks.values_mut().flat_map(|b| &mut b.instrs) {
         if !ins.guard.is_true() || matches!(ins.op, Op::Mov(_)) {
             continue;
         }
@@ -107,7 +109,7 @@ pub fn const_fold(f: &mut MFunc) {
         let src = match fold(&probe) {
             Some(Folded::Word(w)) => {
                 if info.is_plain(d) {
-                    consts[d as usize] = Some(w);
+                    consts[d] = Some(w);
                 }
                 word(w)
             }
@@ -117,10 +119,7 @@ pub fn const_fold(f: &mut MFunc) {
                 _ => continue,
             },
         };
-        let mov = Instr::new(Op::Mov(OpMov {
-            dst: Dst::Reg(Reg::Virt(d)),
-            src,
-        }));
+        let mov = Instr::new(Op::Mov(OpMov { dst: d.dst(), src }));
         if encodable(&mov) {
             *ins = mov;
         }

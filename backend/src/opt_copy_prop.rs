@@ -11,29 +11,31 @@
 //! instruction and a register.
 
 use crate::isa::{MemSize, Op, OperandKind, Reg, Src, SrcRef, float_src};
-use crate::mir::MFunc;
+use crate::mir::{MFunc, VReg};
 use crate::mir_info::{Info, alu_srcs, dst_vreg, place_src};
+use cranelift_entity::SecondaryMap;
 
 /// What each copy stands for, before modifiers, indexed by register (a
 /// dense table: every operand of every instruction is looked up).
 struct Copies {
-    of: Vec<Option<SrcRef>>,
+    of: SecondaryMap<VReg, Option<SrcRef>>,
     len: usize,
 }
 
 impl Copies {
-    fn get(&self, v: u32) -> Option<SrcRef> {
-        self.of.get(v as usize).copied().flatten()
+    fn get(&self, v: VReg) -> Option<SrcRef> {
+        self.of.get(v).copied().flatten()
     }
 }
 
 /// What each copy stands for, before modifiers.
 fn copies(f: &MFunc, info: &Info) -> Copies {
     let mut out = Copies {
-        of: vec![None; f.vregs.len()],
+        of: SecondaryMap::new(),
         len: 0,
     };
-    for ins in f.blocks.iter().flat_map(|b| &b.instrs) {
+    out.of.resize(f.vregs.len());
+    for ins in f.blocks.values().flat_map(|b| &b.instrs) {
         if !ins.guard.is_true() {
             continue;
         }
@@ -54,11 +56,11 @@ fn copies(f: &MFunc, info: &Info) -> Copies {
         let source_ok = match value {
             // The copied register must not change between the copy and a
             // use: SSA, one definition.
-            SrcRef::Reg(Reg::Virt(s)) => info.defs.get(s as usize) == Some(&1),
+            SrcRef::Reg(Reg::Virt(s)) => info.defs.get(VReg::from_u32(s)) == Some(&1),
             SrcRef::Reg(Reg::Phys(_)) => false,
             _ => true,
         };
-        if source_ok && let Some(slot) = out.of.get_mut(d as usize) {
+        if source_ok && let Some(slot) = out.of.get_mut(d) {
             out.len += usize::from(slot.is_none());
             *slot = Some(value);
         }
@@ -67,11 +69,11 @@ fn copies(f: &MFunc, info: &Info) -> Copies {
 }
 
 /// Follows copies of copies to the original value.
-fn resolve(map: &Copies, v: u32) -> Option<SrcRef> {
+fn resolve(map: &Copies, v: VReg) -> Option<SrcRef> {
     let mut cur = map.get(v)?;
     for _ in 0..map.len {
         match cur {
-            SrcRef::Reg(Reg::Virt(w)) => match map.get(w) {
+            SrcRef::Reg(r @ Reg::Virt(_)) => match VReg::from_reg(r).and_then(|w| map.get(w)) {
                 Some(next) => cur = next,
                 None => break,
             },
@@ -103,16 +105,18 @@ pub fn copy_prop(f: &mut MFunc) {
     if map.len == 0 {
         return;
     }
-    for b in &mut f.blocks {
+    for b in f.blocks.values_mut() {
         for a in b.succ_args.iter_mut().flatten() {
-            if let Some(SrcRef::Reg(Reg::Virt(w))) = resolve(&map, *a) {
+            if let Some(SrcRef::Reg(r)) = resolve(&map, *a)
+                && let Some(w) = VReg::from_reg(r)
+            {
                 *a = w;
             }
         }
         for ins in &mut b.instrs {
             // Registers for registers, in any operand.
             ins.visit_regs(&mut |r, _, kind, _| {
-                if let (Reg::Virt(v), OperandKind::Use) = (*r, kind)
+                if let (Some(v), OperandKind::Use) = (VReg::from_reg(*r), kind)
                     && let Some(SrcRef::Reg(w)) = resolve(&map, v)
                 {
                     *r = w;
@@ -126,10 +130,8 @@ pub fn copy_prop(f: &mut MFunc) {
                 };
                 let Some(c) = s
                     .as_reg()
-                    .and_then(|r| match r {
-                        Reg::Virt(v) => resolve(&map, v),
-                        Reg::Phys(_) => None,
-                    })
+                    .and_then(VReg::from_reg)
+                    .and_then(|v| resolve(&map, v))
                     .filter(|c| !matches!(c, SrcRef::Reg(_)))
                 else {
                     continue;

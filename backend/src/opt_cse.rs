@@ -9,8 +9,9 @@
 //! in 64/128-bit groups are left alone.
 
 use crate::isa::{Instr, OperandKind, Reg};
-use crate::mir::MFunc;
+use crate::mir::{BlockId, MFunc, VReg};
 use crate::mir_info::{Info, idoms, is_cse_candidate, rename_uses, single_def};
+use cranelift_entity::SecondaryMap;
 use rustc_hash::FxHashMap;
 use std::collections::hash_map::Entry;
 
@@ -18,26 +19,26 @@ use std::collections::hash_map::Entry;
 pub fn cse(f: &mut MFunc) {
     let info = Info::new(f);
     let idom = idoms(f);
-    let mut children = vec![Vec::new(); f.blocks.len()];
-    for (b, d) in idom.iter().enumerate() {
+    let mut children: SecondaryMap<BlockId, Vec<BlockId>> = SecondaryMap::new();
+    for (b, d) in idom.iter() {
         if let Some(d) = d {
             children[*d].push(b);
         }
     }
     // Sized for every instruction up front: growing it rehashed each
     // whole instruction again, a large part of the pass.
-    let candidates = f.blocks.iter().map(|b| b.instrs.len()).sum();
+    let candidates = f.blocks.values().map(|b| b.instrs.len()).sum();
     // Each expression with its result and the block computing it.
-    let mut table: FxHashMap<Instr, (u32, usize)> =
+    let mut table: FxHashMap<Instr, (VReg, BlockId)> =
         FxHashMap::with_capacity_and_hasher(candidates, Default::default());
-    let mut rename: FxHashMap<u32, u32> = FxHashMap::default();
-    let mut dead: Vec<(usize, usize)> = Vec::new();
+    let mut rename: FxHashMap<VReg, VReg> = FxHashMap::default();
+    let mut dead: Vec<(BlockId, usize)> = Vec::new();
     // The blocks on the dominator-tree path being walked: an entry from a
     // block off the path is out of scope and is overwritten when met,
     // cheaper than removing each block's entries on leaving it.
-    let mut open = vec![false; f.blocks.len()];
+    let mut open: SecondaryMap<BlockId, bool> = SecondaryMap::with_capacity(f.blocks.len());
     // (block, entering): on leaving a block its expressions go out of scope.
-    let mut stack = vec![(0usize, true)];
+    let mut stack = vec![(BlockId::ENTRY, true)];
     while let Some((b, entering)) = stack.pop() {
         open[b] = entering;
         if !entering {
@@ -48,10 +49,10 @@ pub fn cse(f: &mut MFunc) {
         for (i, ins) in f.blocks[b].instrs.iter_mut().enumerate() {
             if !rename.is_empty() {
                 ins.visit_regs(&mut |r, _, kind, _| {
-                    if let (Reg::Virt(v), OperandKind::Use) = (*r, kind)
+                    if let (Some(v), OperandKind::Use) = (VReg::from_reg(*r), kind)
                         && let Some(&n) = rename.get(&v)
                     {
-                        *r = Reg::Virt(n);
+                        *r = n.reg();
                     }
                 });
             }
@@ -89,7 +90,7 @@ pub fn cse(f: &mut MFunc) {
     // quadratic in a long block.
     dead.sort_unstable();
     let mut dead = dead.into_iter().peekable();
-    for (b, block) in f.blocks.iter_mut().enumerate() {
+    for (b, block) in f.blocks.iter_mut() {
         let mut i = 0;
         block.instrs.retain(|_| {
             let drop = dead.next_if_eq(&(b, i)).is_some();

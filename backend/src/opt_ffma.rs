@@ -11,14 +11,15 @@
 //! line has no switch for it).
 //! Both instructions must use the same rounding mode and the same FTZ.
 
-use crate::isa::{FloatArith, Instr, Op, OpFArith, Reg, SrcRef};
-use crate::mir::MFunc;
+use crate::isa::{FloatArith, Instr, Op, OpFArith, SrcRef};
+use crate::mir::{BlockId, MFunc, VReg};
 use crate::mir_info::{Info, encodable};
+use cranelift_entity::EntityRef;
 
 /// Runs the pass.
 pub fn form_ffma(f: &mut MFunc) {
     let info = Info::new(f);
-    for b in 0..f.blocks.len() {
+    for b in (0..f.blocks.len()).map(BlockId::new) {
         for i in 0..f.blocks[b].instrs.len() {
             let ins = f.blocks[b].instrs[i];
             let Op::FArith(add) = ins.op else { continue };
@@ -27,7 +28,7 @@ pub fn form_ffma(f: &mut MFunc) {
             }
             for slot in 0..2 {
                 let s = add.srcs[slot];
-                let Some(Reg::Virt(t)) = s.as_reg() else {
+                let Some(t) = s.as_reg().and_then(VReg::from_reg) else {
                     continue;
                 };
                 let Some(&Instr {
@@ -37,9 +38,9 @@ pub fn form_ffma(f: &mut MFunc) {
                 else {
                     continue;
                 };
-                let local = info.def_at[t as usize].is_some_and(|(db, di)| db == b && di < i);
+                let local = info.def_at[t].is_some_and(|(db, di)| db == b && di < i);
                 if !local
-                    || info.uses[t as usize] != 1
+                    || info.uses[t] != 1
                     || mul.kind != FloatArith::Mul
                     || mul.ftz != add.ftz
                     || mul.rnd != add.rnd

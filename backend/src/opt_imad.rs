@@ -6,30 +6,29 @@
 //! sit in the consumer's block (a loop-invariant product is not pulled
 //! into the loop) and becomes dead.
 
-use crate::isa::{Instr, Op, OpIMad, Reg, Src, SrcRef};
-use crate::mir::MFunc;
+use crate::isa::{Instr, Op, OpIMad, Src, SrcRef};
+use crate::mir::{BlockId, MFunc, VReg};
 use crate::mir_info::{Info, encodable};
+use cranelift_entity::EntityRef;
 
 /// The IADD3 `ins` as `(slot of t, the other non-zero sources)`, when one
 /// source is the plain register `t`.
-fn addend_of(srcs: &[Src; 3], t: u32) -> Option<usize> {
+fn addend_of(srcs: &[Src; 3], t: VReg) -> Option<usize> {
     srcs.iter()
-        .position(|s| s.src == SrcRef::Reg(Reg::Virt(t)) && !s.neg && !s.abs)
+        .position(|s| s.src == SrcRef::Reg(t.reg()) && !s.neg && !s.abs)
 }
 
 /// The single-use, same-block, unguarded definition of source `s` of the
 /// instruction at `(b, i)`.
-fn local_producer(f: &MFunc, info: &Info, b: usize, i: usize, s: &Src) -> Option<(u32, Instr)> {
-    let Some(Reg::Virt(t)) = s.as_reg() else {
-        return None;
-    };
+fn local_producer(f: &MFunc, info: &Info, b: BlockId, i: usize, s: &Src) -> Option<(VReg, Instr)> {
+    let t = s.as_reg().and_then(VReg::from_reg)?;
     let ins = info.plain_def(f, t)?;
-    let (db, di) = info.def_at[t as usize]?;
-    (db == b && di < i && info.uses[t as usize] == 1).then_some((t, *ins))
+    let (db, di) = info.def_at[t]?;
+    (db == b && di < i && info.uses[t] == 1).then_some((t, *ins))
 }
 
 /// The fused form of the IADD3 `srcs` with one source produced by `prod`.
-fn fuse(prod: &Op, t: u32, srcs: &[Src; 3]) -> Option<Op> {
+fn fuse(prod: &Op, t: VReg, srcs: &[Src; 3]) -> Option<Op> {
     let slot = addend_of(srcs, t)?;
     let others: Vec<Src> = (0..3)
         .filter(|&j| j != slot)
@@ -71,7 +70,7 @@ fn fuse(prod: &Op, t: u32, srcs: &[Src; 3]) -> Option<Op> {
 pub fn form_imad(f: &mut MFunc) {
     // One fusion per consumer per round: the use counts stay exact.
     let info = Info::new(f);
-    for b in 0..f.blocks.len() {
+    for b in (0..f.blocks.len()).map(BlockId::new) {
         for i in 0..f.blocks[b].instrs.len() {
             let ins = f.blocks[b].instrs[i];
             let Op::IAdd3(add) = ins.op else { continue };

@@ -5,9 +5,10 @@
 //! producer's: applying `OpLop3::eval` to the masks 0xf0, 0xcc, 0xaa that
 //! stand for the three inputs gives the table of the composition.
 
-use crate::isa::{Instr, Op, OpLop3, Reg, Src, SrcRef};
-use crate::mir::MFunc;
+use crate::isa::{Instr, Op, OpLop3, Src, SrcRef};
+use crate::mir::{BlockId, MFunc, VReg};
 use crate::mir_info::{Info, encodable};
+use cranelift_entity::EntityRef;
 
 const MASKS: [u32; 3] = [OpLop3::A as u32, OpLop3::B as u32, OpLop3::C as u32];
 
@@ -62,12 +63,12 @@ fn orders(n: usize) -> Vec<Vec<usize>> {
 /// Runs the pass.
 pub fn fuse_lop3(f: &mut MFunc) {
     let info = Info::new(f);
-    for b in 0..f.blocks.len() {
+    for b in (0..f.blocks.len()).map(BlockId::new) {
         for i in 0..f.blocks[b].instrs.len() {
             let ins = f.blocks[b].instrs[i];
             let Op::Lop3(c) = ins.op else { continue };
             for slot in 0..3 {
-                let Some(Reg::Virt(t)) = c.srcs[slot].as_reg() else {
+                let Some(t) = c.srcs[slot].as_reg().and_then(VReg::from_reg) else {
                     continue;
                 };
                 let Some(&Instr {
@@ -76,8 +77,8 @@ pub fn fuse_lop3(f: &mut MFunc) {
                 else {
                     continue;
                 };
-                let local = info.def_at[t as usize].is_some_and(|(db, di)| db == b && di < i);
-                if !local || info.uses[t as usize] != 1 {
+                let local = info.def_at[t].is_some_and(|(db, di)| db == b && di < i);
+                if !local || info.uses[t] != 1 {
                     continue;
                 }
                 let mut vars: Vec<Src> = Vec::new();

@@ -50,12 +50,10 @@
 //! of the function.
 
 use crate::abi::ROOT_BANK;
-use crate::isa::{
-    Dst, Instr, Op, OpBra, OpBssy, OpBsync, OpPLop3, OpSel, PredSrc, Reg, RegFile, Src, SrcRef,
-    Target,
-};
-use crate::mir::MFunc;
+use crate::isa::{Instr, Op, OpBra, OpBssy, OpBsync, OpPLop3, OpSel, PredSrc, RegFile, SrcRef};
+use crate::mir::{BlockId, MFunc, VReg};
 use crate::mir_info::{alu_srcs, dst_vreg, is_pure, rename_uses};
+use cranelift_entity::{EntityRef, SecondaryMap};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 /// Control instructions on a path through a divergent if/else: BSSY,
@@ -80,9 +78,9 @@ enum Placement {
 /// `cond` holds and to `arms[1]` elsewhere; both go on to `merge`.
 #[derive(Clone, Copy, Debug)]
 struct Region {
-    head: usize,
-    arms: [usize; 2],
-    merge: usize,
+    head: BlockId,
+    arms: [BlockId; 2],
+    merge: BlockId,
     cond: PredSrc,
     /// The convergence barrier the head opens for the merge block.
     barrier: Option<u8>,
@@ -91,11 +89,11 @@ struct Region {
 /// Runs the pass.
 pub fn predicate(f: &mut MFunc) {
     let mut refs = block_refs(f);
-    let mut dead = vec![false; f.blocks.len()];
+    let mut dead: SecondaryMap<BlockId, bool> = SecondaryMap::with_capacity(f.blocks.len());
     let mut renames = FxHashMap::default();
     let consts = constants(f);
     let mut changed = false;
-    for head in (0..f.blocks.len()).rev() {
+    for head in (0..f.blocks.len()).rev().map(BlockId::new) {
         // A converted head may now end in the next small branch.
         while !dead[head] {
             let Some(region) = find_region(f, &refs, head).filter(|r| profitable(f, r)) else {
@@ -109,16 +107,17 @@ pub fn predicate(f: &mut MFunc) {
         }
     }
     if changed {
-        let live: Vec<usize> = (0..f.blocks.len()).filter(|&b| !dead[b]).collect();
+        let live: Vec<BlockId> = f.blocks.keys().filter(|&b| !dead[b]).collect();
         f.reorder(&live);
         rename_uses(f, &renames);
     }
 }
 
 /// For each block, the blocks whose BRA or BSSY instructions name it.
-fn block_refs(f: &MFunc) -> Vec<Vec<usize>> {
-    let mut refs = vec![Vec::new(); f.blocks.len()];
-    for (b, blk) in f.blocks.iter().enumerate() {
+fn block_refs(f: &MFunc) -> SecondaryMap<BlockId, Vec<BlockId>> {
+    let mut refs: SecondaryMap<BlockId, Vec<BlockId>> = SecondaryMap::new();
+    refs.resize(f.blocks.len());
+    for (b, blk) in f.blocks.iter() {
         for t in blk.instrs.iter().filter_map(target_of) {
             if let Some(r) = refs.get_mut(t) {
                 r.push(b);
@@ -128,22 +127,20 @@ fn block_refs(f: &MFunc) -> Vec<Vec<usize>> {
     refs
 }
 
-fn target_of(ins: &Instr) -> Option<usize> {
+fn target_of(ins: &Instr) -> Option<BlockId> {
     match ins.op {
-        Op::Bra(OpBra {
-            target: Target::Block(t),
-        })
-        | Op::Bssy(OpBssy {
-            target: Target::Block(t),
-            ..
-        }) => Some(t as usize),
+        Op::Bra(OpBra { target }) | Op::Bssy(OpBssy { target, .. }) => BlockId::from_target(target),
         _ => None,
     }
 }
 
 /// The if/else region `head` opens, if it has the shape this pass
 /// converts and every arm instruction has a placement.
-fn find_region(f: &MFunc, refs: &[Vec<usize>], head: usize) -> Option<Region> {
+fn find_region(
+    f: &MFunc,
+    refs: &SecondaryMap<BlockId, Vec<BlockId>>,
+    head: BlockId,
+) -> Option<Region> {
     let h = &f.blocks[head];
     let [taken, other] = h.succs[..] else {
         return None;
@@ -154,9 +151,9 @@ fn find_region(f: &MFunc, refs: &[Vec<usize>], head: usize) -> Option<Region> {
     if cond.reg.is_none() || !branch.op.is_branch() || target_of(branch) != Some(taken) {
         return None;
     }
-    let arm_ok = |a: usize| {
+    let arm_ok = |a: BlockId| {
         let blk = &f.blocks[a];
-        a != 0
+        a != BlockId::ENTRY
             && a != head
             && blk.preds == [head]
             && blk.params.is_empty()
@@ -179,7 +176,7 @@ fn find_region(f: &MFunc, refs: &[Vec<usize>], head: usize) -> Option<Region> {
     let mut arms = [taken, other];
     arms.sort_unstable();
     if f.blocks[other].succs[0] != merge
-        || [0, head, taken, other].contains(&merge)
+        || [BlockId::ENTRY, head, taken, other].contains(&merge)
         || preds != arms
         || refs[merge]
             .iter()
@@ -188,7 +185,7 @@ fn find_region(f: &MFunc, refs: &[Vec<usize>], head: usize) -> Option<Region> {
         return None;
     }
     let barrier = h.instrs.iter().find_map(|ins| match ins.op {
-        Op::Bssy(OpBssy { bar, target }) if target == Target::Block(merge as u32) => Some(bar),
+        Op::Bssy(OpBssy { bar, target }) if target == merge.target() => Some(bar),
         _ => None,
     });
     // A barrier to the merge block is closed by the BSYNC opening it; a
@@ -229,13 +226,13 @@ fn placement(ins: &Instr) -> Option<Placement> {
 }
 
 /// The instructions of arm `a`, without its branch.
-fn body(f: &MFunc, a: usize) -> &[Instr] {
+fn body(f: &MFunc, a: BlockId) -> &[Instr] {
     let instrs = &f.blocks[a].instrs;
     &instrs[..instrs.len() - 1]
 }
 
 /// The merge-block parameters with the values each arm passes them.
-fn merged_values(f: &MFunc, r: &Region) -> Vec<(u32, u32, u32)> {
+fn merged_values(f: &MFunc, r: &Region) -> Vec<(VReg, VReg, VReg)> {
     let m = &f.blocks[r.merge];
     let [t, o] = r.arms.map(|a| &f.blocks[a].succ_args[0]);
     m.params
@@ -262,9 +259,9 @@ fn profitable(f: &MFunc, r: &Region) -> bool {
 
 /// The registers copy propagation will replace by a constant: those an
 /// unguarded MOV of an immediate or a constant-bank word defines.
-fn constants(f: &MFunc) -> FxHashSet<u32> {
+fn constants(f: &MFunc) -> FxHashSet<VReg> {
     let mut out = FxHashSet::default();
-    for ins in f.blocks.iter().flat_map(|b| &b.instrs) {
+    for ins in f.blocks.values().flat_map(|b| &b.instrs) {
         if let (true, Op::Mov(m)) = (ins.guard.is_true(), ins.op)
             && matches!(m.src.src, SrcRef::Imm(_) | SrcRef::CBuf { .. })
             && let Some(d) = dst_vreg(&m.dst)
@@ -280,10 +277,10 @@ fn constants(f: &MFunc) -> FxHashSet<u32> {
 /// the condition, so that copy propagation can fold it there.
 fn select(
     file: RegFile,
-    dst: u32,
+    dst: VReg,
     cond: PredSrc,
-    (x, y): (u32, u32),
-    consts: &FxHashSet<u32>,
+    (x, y): (VReg, VReg),
+    consts: &FxHashSet<VReg>,
 ) -> Instr {
     let swap = consts.contains(&x) && !consts.contains(&y);
     let (x, y, cond) = if swap {
@@ -298,18 +295,17 @@ fn select(
     } else {
         (x, y, cond)
     };
-    let reg = |v| Reg::Virt(v);
     Instr::new(match file {
         RegFile::Gpr => Op::Sel(OpSel {
-            dst: Dst::Reg(reg(dst)),
-            srcs: [Src::reg(reg(x)), Src::reg(reg(y))],
+            dst: dst.dst(),
+            srcs: [x.src(), y.src()],
             cond,
         }),
         // `c ? a : b` over the truth-table inputs c = 0xf0, a = 0xcc,
         // b = 0xaa: (0xf0 & 0xcc) | (!0xf0 & 0xaa) = 0xca.
         RegFile::Pred => Op::PLop3(OpPLop3 {
-            dst: Dst::Reg(reg(dst)),
-            srcs: [cond, PredSrc::reg(reg(x)), PredSrc::reg(reg(y))],
+            dst: dst.dst(),
+            srcs: [cond, x.pred(), y.pred()],
             lut: 0xca,
         }),
     })
@@ -320,17 +316,17 @@ fn select(
 fn convert(
     f: &mut MFunc,
     r: &Region,
-    consts: &FxHashSet<u32>,
-    refs: &mut [Vec<usize>],
-    renames: &mut FxHashMap<u32, u32>,
+    consts: &FxHashSet<VReg>,
+    refs: &mut SecondaryMap<BlockId, Vec<BlockId>>,
+    renames: &mut FxHashMap<VReg, VReg>,
 ) {
     let merged = merged_values(f, r);
     let mut code: Vec<Instr> = std::mem::take(&mut f.blocks[r.head].instrs);
     code.pop(); // the branch
     if r.barrier.is_some() {
-        code.retain(|ins| {
-            !matches!(ins.op, Op::Bssy(OpBssy { target, .. }) if target == Target::Block(r.merge as u32))
-        });
+        code.retain(
+            |ins| !matches!(ins.op, Op::Bssy(OpBssy { target, .. }) if target == r.merge.target()),
+        );
     }
     let not_cond = PredSrc {
         neg: !r.cond.neg,
@@ -349,7 +345,7 @@ fn convert(
         if x == y {
             renames.insert(p, x);
         } else {
-            code.push(select(f.vregs[p as usize], p, r.cond, (x, y), consts));
+            code.push(select(f.vregs[p], p, r.cond, (x, y), consts));
         }
     }
     let m = std::mem::take(&mut f.blocks[r.merge]);

@@ -25,8 +25,9 @@
 //! through, `layout.rs`).
 
 use crate::assign_regs::{NUM_GPRS, NUM_PREDS};
-use crate::isa::{Instr, Op, OpBra, OpBssy, OperandKind, Reg, RegFile, Target};
-use crate::mir::MFunc;
+use crate::isa::{Instr, Op, OpBra, OpBssy, OperandKind, Reg, RegFile};
+use crate::mir::{BlockId, MFunc, VReg};
+use cranelift_entity::SecondaryMap;
 use std::fmt;
 
 /// The stage a function is verified at.
@@ -41,13 +42,13 @@ pub enum Form {
 /// An instruction: its block and index there.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct At {
-    pub block: usize,
+    pub block: BlockId,
     pub index: usize,
 }
 
 impl fmt::Display for At {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, ".L_{} instruction {}", self.block, self.index)
+        write!(f, "{} instruction {}", self.block, self.index)
     }
 }
 
@@ -55,11 +56,11 @@ impl fmt::Display for At {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Site {
     /// A parameter of this block.
-    Param(usize),
+    Param(BlockId),
     /// The arguments an edge passes.
     Edge {
-        from: usize,
-        to: usize,
+        from: BlockId,
+        to: BlockId,
     },
     Instr(At),
 }
@@ -67,8 +68,8 @@ pub enum Site {
 impl fmt::Display for Site {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Site::Param(b) => write!(f, "a parameter of .L_{b}"),
-            Site::Edge { from, to } => write!(f, "the arguments of edge .L_{from} -> .L_{to}"),
+            Site::Param(b) => write!(f, "a parameter of {b}"),
+            Site::Edge { from, to } => write!(f, "the arguments of edge {from} -> {to}"),
             Site::Instr(at) => write!(f, "{at}"),
         }
     }
@@ -77,71 +78,73 @@ impl fmt::Display for Site {
 /// A broken invariant, naming the block and instruction.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum VerifyError {
-    #[error(".L_{block} names block .L_{target}, but there are {blocks} blocks")]
+    #[error("{block} names block {target}, but there are {blocks} blocks")]
     NoSuchBlock {
-        block: usize,
-        target: usize,
+        block: BlockId,
+        target: BlockId,
         blocks: usize,
     },
     #[error(
-        "edge .L_{from} -> .L_{to}: {as_succ} time(s) among .L_{from}'s successors, {as_pred} among .L_{to}'s predecessors"
+        "edge {from} -> {to}: {as_succ} time(s) among {from}'s successors, {as_pred} among {to}'s predecessors"
     )]
     AsymmetricEdge {
-        from: usize,
-        to: usize,
+        from: BlockId,
+        to: BlockId,
         as_succ: usize,
         as_pred: usize,
     },
-    #[error(".L_{block} has {succs} successors but {lists} argument lists")]
+    #[error("{block} has {succs} successors but {lists} argument lists")]
     ArgumentLists {
-        block: usize,
+        block: BlockId,
         succs: usize,
         lists: usize,
     },
-    #[error(".L_{from} passes {args} values to .L_{to}, which has {params} parameters")]
+    #[error("{from} passes {args} values to {to}, which has {params} parameters")]
     Arity {
-        from: usize,
-        to: usize,
+        from: BlockId,
+        to: BlockId,
         args: usize,
         params: usize,
     },
-    #[error(
-        ".L_{from} passes %{arg} ({arg_file:?}) to .L_{to}'s parameter %{param} ({param_file:?})"
-    )]
+    #[error("{from} passes {arg} ({arg_file:?}) to {to}'s parameter {param} ({param_file:?})")]
     ArgumentFile {
-        from: usize,
-        to: usize,
-        arg: u32,
+        from: BlockId,
+        to: BlockId,
+        arg: VReg,
         arg_file: RegFile,
-        param: u32,
+        param: VReg,
         param_file: RegFile,
     },
     #[error("the entry block .L_0 has {0} parameters; nothing passes them")]
     EntryParams(usize),
-    #[error("%{vreg} is defined in {first} and again in {again}")]
-    Redefined { vreg: u32, first: Site, again: Site },
-    #[error("%{vreg}, read in {at}, is never defined")]
-    Undefined { vreg: u32, at: Site },
-    #[error("{at}: %{vreg} does not exist ({count} virtual registers)")]
-    NoSuchVreg { at: Site, vreg: u32, count: usize },
-    #[error("{at}: %{vreg} is a {declared:?} register in a {slot:?} operand")]
+    #[error("{vreg} is defined in {first} and again in {again}")]
+    Redefined {
+        vreg: VReg,
+        first: Site,
+        again: Site,
+    },
+    #[error("{vreg}, read in {at}, is never defined")]
+    Undefined { vreg: VReg, at: Site },
+    #[error("{at}: {vreg} does not exist ({count} virtual registers)")]
+    NoSuchVreg { at: Site, vreg: VReg, count: usize },
+    #[error("{at}: {vreg} is a {declared:?} register in a {slot:?} operand")]
     WrongFile {
         at: At,
-        vreg: u32,
+        vreg: VReg,
         declared: RegFile,
         slot: RegFile,
     },
-    #[error("{at}: group %{key} has {members} members, the operand is {width} registers wide")]
+    #[error("{at}: group {key} has {members} members, the operand is {width} registers wide")]
     GroupWidth {
         at: At,
-        key: u32,
+        key: VReg,
         members: usize,
         width: u8,
     },
     #[error("{at}: physical register {reg} before register allocation")]
     PhysicalBeforeAllocation { at: At, reg: u8 },
-    #[error("{at}: virtual register %{vreg} after register allocation")]
-    VirtualAfterAllocation { at: At, vreg: u32 },
+    #[error("{at}: virtual register {vreg} after register allocation")]
+    VirtualAfterAllocation { at: At, vreg: VReg },
     #[error("{at}: {file:?} register {reg} is outside the {limit} allocatable ones")]
     OutsideFile {
         at: At,
@@ -151,25 +154,25 @@ pub enum VerifyError {
     },
     #[error("{at}: R{reg} cannot start a group of {width} (not a multiple of {width})")]
     UnalignedGroup { at: At, reg: u8, width: u8 },
-    #[error("edge .L_{from} -> .L_{to} is critical: {succs} successors, {preds} predecessors")]
+    #[error("edge {from} -> {to} is critical: {succs} successors, {preds} predecessors")]
     CriticalEdge {
-        from: usize,
-        to: usize,
+        from: BlockId,
+        to: BlockId,
         succs: usize,
         preds: usize,
     },
-    #[error(".L_{block} does not end in a branch or EXIT")]
-    NoTerminator { block: usize },
+    #[error("{block} does not end in a branch or EXIT")]
+    NoTerminator { block: BlockId },
     #[error("{at}: `{instr}` ends control flow before the end of its block")]
     EarlyTerminator { at: At, instr: String },
     #[error("{at}: `{instr}` ends a block of {succs} successors")]
     SuccessorCount { at: At, instr: String, succs: usize },
-    #[error("{at}: `{instr}` branches to .L_{target}, the block's first successor is .L_{succ}")]
+    #[error("{at}: `{instr}` branches to {target}, the block's first successor is {succ}")]
     BranchTarget {
         at: At,
         instr: String,
-        target: usize,
-        succ: usize,
+        target: BlockId,
+        succ: BlockId,
     },
     #[error("{at}: `{instr}` names an address before layout")]
     AddressTarget { at: At, instr: String },
@@ -186,8 +189,8 @@ impl MFunc {
         }
     }
 
-    fn check_block(&self, block: usize, target: usize) -> Result<(), VerifyError> {
-        if target < self.blocks.len() {
+    fn check_block(&self, block: BlockId, target: BlockId) -> Result<(), VerifyError> {
+        if self.blocks.is_valid(target) {
             return Ok(());
         }
         Err(VerifyError::NoSuchBlock {
@@ -200,8 +203,8 @@ impl MFunc {
     /// Symmetry, argument counts, critical edges and the entry block.
     fn verify_edges(&self) -> Result<(), VerifyError> {
         // Predecessor count of each block, the entry's implicit one included.
-        let preds = |b: usize| self.blocks[b].preds.len() + usize::from(b == 0);
-        for (from, blk) in self.blocks.iter().enumerate() {
+        let preds = |b: BlockId| self.blocks[b].preds.len() + usize::from(b == BlockId::ENTRY);
+        for (from, blk) in self.blocks.iter() {
             for &s in blk.succs.iter().chain(&blk.preds) {
                 self.check_block(from, s)?;
             }
@@ -237,7 +240,7 @@ impl MFunc {
             }
         }
         // With the edges known to agree: their shape and arguments.
-        for (from, blk) in self.blocks.iter().enumerate() {
+        for (from, blk) in self.blocks.iter() {
             for (&to, args) in blk.succs.iter().zip(&blk.succ_args) {
                 if blk.succs.len() > 1 && preds(to) > 1 {
                     return Err(VerifyError::CriticalEdge {
@@ -258,7 +261,7 @@ impl MFunc {
                 }
             }
         }
-        match self.blocks.first() {
+        match self.blocks.get(BlockId::ENTRY) {
             Some(entry) if !entry.params.is_empty() => {
                 Err(VerifyError::EntryParams(entry.params.len()))
             }
@@ -269,7 +272,7 @@ impl MFunc {
     /// Each block ends in its one terminator, which agrees with its
     /// successors; branch and BSSY targets name blocks.
     fn verify_terminators(&self) -> Result<(), VerifyError> {
-        for (block, blk) in self.blocks.iter().enumerate() {
+        for (block, blk) in self.blocks.iter() {
             let Some(last) = blk.instrs.len().checked_sub(1) else {
                 return Err(VerifyError::NoTerminator { block });
             };
@@ -279,15 +282,14 @@ impl MFunc {
                     Op::Bra(OpBra { target }) | Op::Bssy(OpBssy { target, .. }) => Some(target),
                     _ => None,
                 };
-                match target {
-                    Some(Target::Block(t)) => self.check_block(block, t as usize)?,
-                    Some(Target::Addr(_)) => {
+                if let Some(t) = target {
+                    let Some(t) = BlockId::from_target(t) else {
                         return Err(VerifyError::AddressTarget {
                             at,
                             instr: ins.to_string(),
                         });
-                    }
-                    None => {}
+                    };
+                    self.check_block(block, t)?;
                 }
                 if index != last && ins.op.is_terminator() {
                     return Err(VerifyError::EarlyTerminator {
@@ -306,31 +308,32 @@ impl MFunc {
     /// every operand of the right file and group width.
     fn verify_ssa(&self) -> Result<(), VerifyError> {
         let count = self.vregs.len();
-        let mut def: Vec<Option<Site>> = vec![None; count];
-        let exists = |v: u32, at: Site| {
-            if (v as usize) < count {
+        let mut def: SecondaryMap<VReg, Option<Site>> = SecondaryMap::new();
+        def.resize(count);
+        let exists = |v: VReg, at: Site| {
+            if self.vregs.is_valid(v) {
                 Ok(())
             } else {
                 Err(VerifyError::NoSuchVreg { at, vreg: v, count })
             }
         };
-        let mut define = |v: u32, site: Site| {
+        let mut define = |v: VReg, site: Site| {
             exists(v, site)?;
-            match def[v as usize] {
+            match def[v] {
                 Some(first) => Err(VerifyError::Redefined {
                     vreg: v,
                     first,
                     again: site,
                 }),
                 None => {
-                    def[v as usize] = Some(site);
+                    def[v] = Some(site);
                     Ok(())
                 }
             }
         };
         // Reads, checked once every definition is known.
-        let mut reads: Vec<(u32, Site)> = Vec::new();
-        for (block, blk) in self.blocks.iter().enumerate() {
+        let mut reads: Vec<(VReg, Site)> = Vec::new();
+        for (block, blk) in self.blocks.iter() {
             for &p in &blk.params {
                 define(p, Site::Param(block))?;
             }
@@ -344,20 +347,22 @@ impl MFunc {
                     }
                     let res = match *r {
                         Reg::Phys(reg) => Err(VerifyError::PhysicalBeforeAllocation { at, reg }),
-                        Reg::Virt(v) => self.operand_members(at, v, slot, width).map(|members| {
-                            for m in members {
-                                match kind {
-                                    OperandKind::Use => {
-                                        reads.push((m, Site::Instr(at)));
-                                    }
-                                    OperandKind::Def => {
-                                        if let Err(e) = define(m, Site::Instr(at)) {
-                                            err = Some(e);
+                        Reg::Virt(n) => self
+                            .operand_members(at, VReg::from_u32(n), slot, width)
+                            .map(|members| {
+                                for m in members {
+                                    match kind {
+                                        OperandKind::Use => {
+                                            reads.push((m, Site::Instr(at)));
+                                        }
+                                        OperandKind::Def => {
+                                            if let Err(e) = define(m, Site::Instr(at)) {
+                                                err = Some(e);
+                                            }
                                         }
                                     }
                                 }
-                            }
-                        }),
+                            }),
                     };
                     if let Err(e) = res {
                         err = Some(e);
@@ -368,13 +373,12 @@ impl MFunc {
                 }
             }
         }
-        for (from, blk) in self.blocks.iter().enumerate() {
+        for (from, blk) in self.blocks.iter() {
             for (&to, args) in blk.succs.iter().zip(&blk.succ_args) {
                 for (&arg, &param) in args.iter().zip(&self.blocks[to].params) {
                     let site = Site::Edge { from, to };
                     exists(arg, site)?;
-                    let (arg_file, param_file) =
-                        (self.vregs[arg as usize], self.vregs[param as usize]);
+                    let (arg_file, param_file) = (self.vregs[arg], self.vregs[param]);
                     if arg_file != param_file {
                         return Err(VerifyError::ArgumentFile {
                             from,
@@ -390,7 +394,7 @@ impl MFunc {
             }
         }
         for (v, at) in reads {
-            if def[v as usize].is_none() {
+            if def[v].is_none() {
                 return Err(VerifyError::Undefined { vreg: v, at });
             }
         }
@@ -402,15 +406,15 @@ impl MFunc {
     fn operand_members(
         &self,
         at: At,
-        v: u32,
+        v: VReg,
         slot: RegFile,
         width: u8,
-    ) -> Result<Vec<u32>, VerifyError> {
+    ) -> Result<Vec<VReg>, VerifyError> {
         let count = self.vregs.len();
-        let members: Vec<u32> = if width == 1 {
+        let members: Vec<VReg> = if width == 1 {
             vec![v]
         } else {
-            let members: Vec<u32> = self.group_members(v, width).collect();
+            let members: Vec<VReg> = self.group_members(v, width).collect();
             if let Some(listed) = self.groups.get(&v)
                 && listed.len() != usize::from(width)
             {
@@ -424,7 +428,7 @@ impl MFunc {
             members
         };
         for &m in &members {
-            let Some(&declared) = self.vregs.get(m as usize) else {
+            let Some(&declared) = self.vregs.get(m) else {
                 return Err(VerifyError::NoSuchVreg {
                     at: Site::Instr(at),
                     vreg: m,
@@ -446,7 +450,7 @@ impl MFunc {
     /// Physical registers only, inside the allocatable file, groups
     /// aligned.
     fn verify_allocated(&self) -> Result<(), VerifyError> {
-        for (block, blk) in self.blocks.iter().enumerate() {
+        for (block, blk) in self.blocks.iter() {
             for (index, ins) in blk.instrs.iter().enumerate() {
                 let at = At { block, index };
                 let mut err = None;
@@ -468,7 +472,12 @@ impl MFunc {
 
 fn check_physical(at: At, r: Reg, file: RegFile, width: u8) -> Result<(), VerifyError> {
     let reg = match r {
-        Reg::Virt(vreg) => return Err(VerifyError::VirtualAfterAllocation { at, vreg }),
+        Reg::Virt(v) => {
+            return Err(VerifyError::VirtualAfterAllocation {
+                at,
+                vreg: VReg::from_u32(v),
+            });
+        }
         Reg::Phys(reg) => reg,
     };
     let limit = match file {
@@ -490,7 +499,7 @@ fn check_physical(at: At, r: Reg, file: RegFile, width: u8) -> Result<(), Verify
 }
 
 /// The last instruction of a block against its successors.
-fn check_terminator(at: At, ins: &Instr, succs: &[usize]) -> Result<(), VerifyError> {
+fn check_terminator(at: At, ins: &Instr, succs: &[BlockId]) -> Result<(), VerifyError> {
     let wrong_count = || VerifyError::SuccessorCount {
         at,
         instr: ins.to_string(),
@@ -504,15 +513,15 @@ fn check_terminator(at: At, ins: &Instr, succs: &[usize]) -> Result<(), VerifyEr
             if succs.len() != expected {
                 return Err(wrong_count());
             }
-            match target {
-                Target::Block(t) if t as usize == succs[0] => Ok(()),
-                Target::Block(t) => Err(VerifyError::BranchTarget {
+            match BlockId::from_target(target) {
+                Some(t) if t == succs[0] => Ok(()),
+                Some(t) => Err(VerifyError::BranchTarget {
                     at,
                     instr: ins.to_string(),
-                    target: t as usize,
+                    target: t,
                     succ: succs[0],
                 }),
-                Target::Addr(_) => Err(VerifyError::AddressTarget {
+                None => Err(VerifyError::AddressTarget {
                     at,
                     instr: ins.to_string(),
                 }),

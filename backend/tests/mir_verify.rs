@@ -6,7 +6,7 @@
 
 use spvsass_backend::asm::assemble;
 use spvsass_backend::isa::{Instr, Op, OpBra, OpBssy, OpLd, Reg, RegFile, SrcRef, Target};
-use spvsass_backend::mir::MFunc;
+use spvsass_backend::mir::{BlockId, MFunc, VReg};
 use spvsass_backend::verify::{At, Form, Site, VerifyError};
 
 const PRED_BASE: u32 = 100;
@@ -62,10 +62,10 @@ fn build(blocks: &[(&[u32], &str)], edges: &[(usize, usize, &[u32])], virt: bool
             }
         }
         f.blocks[b].instrs = instrs;
-        f.blocks[b].params = params.to_vec();
+        f.blocks[b].params = vregs(params);
     }
     for &(from, to, args) in edges {
-        f.add_edge(from, to, args.to_vec());
+        f.add_edge(blk(from), blk(to), vregs(args));
     }
     f
 }
@@ -82,7 +82,24 @@ fn diamond_with(b: usize, text: &str) -> MFunc {
 }
 
 fn at(block: usize, index: usize) -> At {
-    At { block, index }
+    At {
+        block: blk(block),
+        index,
+    }
+}
+
+/// Block `n` of a test function.
+fn blk(n: usize) -> BlockId {
+    BlockId::from_u32(n as u32)
+}
+
+/// Virtual register `%n`.
+fn vr(n: u32) -> VReg {
+    VReg::from_u32(n)
+}
+
+fn vregs(ns: &[u32]) -> Vec<VReg> {
+    ns.iter().map(|&n| vr(n)).collect()
 }
 
 #[test]
@@ -101,13 +118,13 @@ fn a_valid_allocated_function_passes() {
 #[test]
 fn a_successor_out_of_range() {
     let mut f = diamond();
-    f.blocks[3].succs.push(9);
-    f.blocks[3].succ_args.push(Vec::new());
+    f.blocks[blk(3)].succs.push(blk(9));
+    f.blocks[blk(3)].succ_args.push(Vec::new());
     assert_eq!(
         f.verify(Form::Virtual),
         Err(VerifyError::NoSuchBlock {
-            block: 3,
-            target: 9,
+            block: blk(3),
+            target: blk(9),
             blocks: 4
         })
     );
@@ -116,12 +133,12 @@ fn a_successor_out_of_range() {
 #[test]
 fn a_successor_missing_from_the_predecessors() {
     let mut f = diamond();
-    f.blocks[3].preds.retain(|&p| p != 2);
+    f.blocks[blk(3)].preds.retain(|&p| p != blk(2));
     assert_eq!(
         f.verify(Form::Virtual),
         Err(VerifyError::AsymmetricEdge {
-            from: 2,
-            to: 3,
+            from: blk(2),
+            to: blk(3),
             as_succ: 1,
             as_pred: 0
         })
@@ -131,12 +148,12 @@ fn a_successor_missing_from_the_predecessors() {
 #[test]
 fn a_predecessor_missing_from_the_successors() {
     let mut f = diamond();
-    f.blocks[1].preds.push(2);
+    f.blocks[blk(1)].preds.push(blk(2));
     assert_eq!(
         f.verify(Form::Virtual),
         Err(VerifyError::AsymmetricEdge {
-            from: 2,
-            to: 1,
+            from: blk(2),
+            to: blk(1),
             as_succ: 0,
             as_pred: 1
         })
@@ -146,11 +163,11 @@ fn a_predecessor_missing_from_the_successors() {
 #[test]
 fn argument_lists_that_do_not_match_the_successors() {
     let mut f = diamond();
-    f.blocks[1].succ_args.push(Vec::new());
+    f.blocks[blk(1)].succ_args.push(Vec::new());
     assert_eq!(
         f.verify(Form::Virtual),
         Err(VerifyError::ArgumentLists {
-            block: 1,
+            block: blk(1),
             succs: 1,
             lists: 2
         })
@@ -160,12 +177,12 @@ fn argument_lists_that_do_not_match_the_successors() {
 #[test]
 fn too_few_arguments_for_the_parameters() {
     let mut f = diamond();
-    f.blocks[2].succ_args[0].clear();
+    f.blocks[blk(2)].succ_args[0].clear();
     assert_eq!(
         f.verify(Form::Virtual),
         Err(VerifyError::Arity {
-            from: 2,
-            to: 3,
+            from: blk(2),
+            to: blk(3),
             args: 0,
             params: 1
         })
@@ -175,15 +192,15 @@ fn too_few_arguments_for_the_parameters() {
 #[test]
 fn a_predicate_passed_to_a_gpr_parameter() {
     let mut f = diamond();
-    f.blocks[2].succ_args[0] = vec![PRED_BASE];
+    f.blocks[blk(2)].succ_args[0] = vec![vr(PRED_BASE)];
     assert_eq!(
         f.verify(Form::Virtual),
         Err(VerifyError::ArgumentFile {
-            from: 2,
-            to: 3,
-            arg: PRED_BASE,
+            from: blk(2),
+            to: blk(3),
+            arg: vr(PRED_BASE),
             arg_file: RegFile::Pred,
-            param: 4,
+            param: vr(4),
             param_file: RegFile::Gpr
         })
     );
@@ -192,7 +209,7 @@ fn a_predicate_passed_to_a_gpr_parameter() {
 #[test]
 fn parameters_on_the_entry_block() {
     let mut f = diamond();
-    f.blocks[0].params.push(50);
+    f.blocks[blk(0)].params.push(vr(50));
     assert_eq!(f.verify(Form::Virtual), Err(VerifyError::EntryParams(1)));
 }
 
@@ -202,7 +219,7 @@ fn a_register_defined_twice() {
     assert_eq!(
         f.verify(Form::Virtual),
         Err(VerifyError::Redefined {
-            vreg: 1,
+            vreg: vr(1),
             first: Site::Instr(at(0, 0)),
             again: Site::Instr(at(1, 0))
         })
@@ -219,7 +236,7 @@ fn a_group_member_defined_again() {
     assert_eq!(
         f.verify(Form::Virtual),
         Err(VerifyError::Redefined {
-            vreg: 13,
+            vreg: vr(13),
             first: Site::Instr(at(3, 0)),
             again: Site::Instr(at(3, 1))
         })
@@ -232,9 +249,9 @@ fn a_parameter_defined_again() {
     assert_eq!(
         f.verify(Form::Virtual),
         Err(VerifyError::Redefined {
-            vreg: 4,
+            vreg: vr(4),
             first: Site::Instr(at(1, 0)),
-            again: Site::Param(3)
+            again: Site::Param(blk(3))
         })
     );
 }
@@ -248,7 +265,7 @@ fn a_register_read_but_never_defined() {
     assert_eq!(
         f.verify(Form::Virtual),
         Err(VerifyError::Undefined {
-            vreg: 20,
+            vreg: vr(20),
             at: Site::Instr(at(3, 1))
         })
     );
@@ -257,12 +274,15 @@ fn a_register_read_but_never_defined() {
 #[test]
 fn a_branch_argument_never_defined() {
     let mut f = diamond();
-    f.blocks[1].succ_args[0] = vec![30];
+    f.blocks[blk(1)].succ_args[0] = vec![vr(30)];
     assert_eq!(
         f.verify(Form::Virtual),
         Err(VerifyError::Undefined {
-            vreg: 30,
-            at: Site::Edge { from: 1, to: 3 }
+            vreg: vr(30),
+            at: Site::Edge {
+                from: blk(1),
+                to: blk(3)
+            }
         })
     );
 }
@@ -271,12 +291,12 @@ fn a_branch_argument_never_defined() {
 fn a_register_that_does_not_exist() {
     // The predicate %p100 among twelve registers.
     let mut f = diamond();
-    f.vregs.truncate(12);
+    f.vregs = f.vregs.values().copied().take(12).collect();
     assert_eq!(
         f.verify(Form::Virtual),
         Err(VerifyError::NoSuchVreg {
             at: Site::Instr(at(0, 3)),
-            vreg: PRED_BASE,
+            vreg: vr(PRED_BASE),
             count: 12
         })
     );
@@ -285,12 +305,12 @@ fn a_register_that_does_not_exist() {
 #[test]
 fn a_predicate_register_in_a_gpr_operand() {
     let mut f = diamond();
-    f.vregs[2] = RegFile::Pred;
+    f.vregs[vr(2)] = RegFile::Pred;
     assert_eq!(
         f.verify(Form::Virtual),
         Err(VerifyError::WrongFile {
             at: at(1, 0),
-            vreg: 2,
+            vreg: vr(2),
             declared: RegFile::Pred,
             slot: RegFile::Gpr
         })
@@ -300,12 +320,12 @@ fn a_predicate_register_in_a_gpr_operand() {
 #[test]
 fn a_listed_group_of_the_wrong_width() {
     let mut f = diamond();
-    f.groups.insert(10, vec![1]);
+    f.groups.insert(vr(10), vec![vr(1)]);
     assert_eq!(
         f.verify(Form::Virtual),
         Err(VerifyError::GroupWidth {
             at: at(3, 0),
-            key: 10,
+            key: vr(10),
             members: 1,
             width: 2
         })
@@ -315,7 +335,7 @@ fn a_listed_group_of_the_wrong_width() {
 #[test]
 fn a_physical_register_before_allocation() {
     let mut f = diamond();
-    if let Op::Ld(OpLd { addr, .. }) = &mut f.blocks[3].instrs[0].op {
+    if let Op::Ld(OpLd { addr, .. }) = &mut f.blocks[blk(3)].instrs[0].op {
         addr.src = SrcRef::Reg(Reg::Phys(10));
     }
     assert_eq!(
@@ -333,7 +353,7 @@ fn a_virtual_register_after_allocation() {
         diamond().verify(Form::Allocated),
         Err(VerifyError::VirtualAfterAllocation {
             at: at(0, 0),
-            vreg: 1
+            vreg: vr(1)
         })
     );
 }
@@ -356,7 +376,7 @@ fn a_register_beyond_the_allocatable_file() {
 #[test]
 fn an_unaligned_group_after_allocation() {
     let mut f = build(&BLOCKS, &EDGES, false);
-    if let Op::Ld(OpLd { addr, .. }) = &mut f.blocks[3].instrs[0].op {
+    if let Op::Ld(OpLd { addr, .. }) = &mut f.blocks[blk(3)].instrs[0].op {
         addr.src = SrcRef::Reg(Reg::Phys(11));
     }
     assert_eq!(
@@ -377,15 +397,15 @@ fn a_critical_edge() {
     let mut blocks = BLOCKS;
     blocks[2].1 = "BRA 0x30 ;";
     let mut f = build(&blocks, &edges, true);
-    f.blocks[2].preds.clear();
-    f.blocks[2].succs.clear();
-    f.blocks[2].succ_args.clear();
-    f.blocks[3].preds.retain(|&p| p != 2);
+    f.blocks[blk(2)].preds.clear();
+    f.blocks[blk(2)].succs.clear();
+    f.blocks[blk(2)].succ_args.clear();
+    f.blocks[blk(3)].preds.retain(|&p| p != blk(2));
     assert_eq!(
         f.verify(Form::Virtual),
         Err(VerifyError::CriticalEdge {
-            from: 0,
-            to: 3,
+            from: blk(0),
+            to: blk(3),
             succs: 2,
             preds: 2
         })
@@ -409,8 +429,8 @@ fn an_edge_back_to_the_entry_from_a_branch_is_critical() {
     assert_eq!(
         f.verify(Form::Virtual),
         Err(VerifyError::CriticalEdge {
-            from: 0,
-            to: 0,
+            from: blk(0),
+            to: blk(0),
             succs: 2,
             preds: 2
         })
@@ -422,17 +442,17 @@ fn a_block_without_a_terminator() {
     let f = diamond_with(1, "MOV R2, 0x1 ;");
     assert_eq!(
         f.verify(Form::Virtual),
-        Err(VerifyError::NoTerminator { block: 1 })
+        Err(VerifyError::NoTerminator { block: blk(1) })
     );
 }
 
 #[test]
 fn an_empty_block() {
     let mut f = diamond();
-    f.blocks[2].instrs.clear();
+    f.blocks[blk(2)].instrs.clear();
     assert_eq!(
         f.verify(Form::Virtual),
-        Err(VerifyError::NoTerminator { block: 2 })
+        Err(VerifyError::NoTerminator { block: blk(2) })
     );
 }
 
@@ -451,7 +471,7 @@ fn a_branch_inside_a_block() {
 #[test]
 fn an_exit_with_a_successor() {
     let mut f = diamond();
-    f.add_edge(3, 0, Vec::new());
+    f.add_edge(blk(3), blk(0), Vec::new());
     assert_eq!(
         f.verify(Form::Virtual),
         Err(VerifyError::SuccessorCount {
@@ -483,8 +503,8 @@ fn a_branch_to_a_block_other_than_its_successor() {
         Err(VerifyError::BranchTarget {
             at: at(1, 1),
             instr: "BRA `(.L_2) ;".into(),
-            target: 2,
-            succ: 3
+            target: blk(2),
+            succ: blk(3)
         })
     );
 }
@@ -492,7 +512,7 @@ fn a_branch_to_a_block_other_than_its_successor() {
 #[test]
 fn a_branch_to_an_address_before_layout() {
     let mut f = diamond();
-    f.blocks[1].instrs[1] = Instr::new(Op::Bra(OpBra {
+    f.blocks[blk(1)].instrs[1] = Instr::new(Op::Bra(OpBra {
         target: Target::Addr(0x30),
     }));
     assert!(matches!(

@@ -7,7 +7,7 @@ use spvsass_backend::asm::assemble;
 use spvsass_backend::compile::Pass;
 use spvsass_backend::from_ir::dce::eliminate_dead_code;
 use spvsass_backend::isa::{Instr, Reg, RegFile};
-use spvsass_backend::mir::{MBlock, MFunc};
+use spvsass_backend::mir::{BlockId, MBlock, MFunc};
 use spvsass_backend::opt_const_fold::const_fold;
 use spvsass_backend::opt_copy_prop::copy_prop;
 use spvsass_backend::opt_cse::cse;
@@ -56,14 +56,18 @@ fn func(blocks: &[&str], edges: &[(usize, usize)]) -> MFunc {
         };
     }
     for &(from, to) in edges {
-        f.add_edge(from, to, Vec::new());
+        f.add_edge(
+            BlockId::from_u32(from as u32),
+            BlockId::from_u32(to as u32),
+            Vec::new(),
+        );
     }
     f
 }
 
 fn text(f: &MFunc) -> Vec<Vec<String>> {
     f.blocks
-        .iter()
+        .values()
         .map(|b| b.instrs.iter().map(|i| i.to_string()).collect())
         .collect()
 }
@@ -167,6 +171,27 @@ opt_cases! {
         EXIT ;"], [] => ["
         MOV %r3, 0xa ;
         STL [0x0], %r3 ;
+        EXIT ;"];
+    // LEA is an ALU op like the others: a constant reaches its second
+    // source (issue 17: it was left out of the passes' operand list).
+    copy_prop_feeds_lea: [copy_prop, dce], ["
+        S2R R1, SR_TID.X ;
+        MOV R2, 0x100 ;
+        LEA R3, R1, R2, 0x2 ;
+        STL [0x0], R3 ;
+        EXIT ;"], [] => ["
+        S2R %r1, SR_TID.X ;
+        LEA %r3, %r1, 0x100, 0x2 ;
+        STL [0x0], %r3 ;
+        EXIT ;"];
+    // (3 << 4) + 0x10 through LEA's own eval.
+    const_fold_lea: [copy_prop, const_fold, copy_prop, dce], ["
+        MOV R1, 0x3 ;
+        LEA R2, R1, 0x10, 0x4 ;
+        STL [0x0], R2 ;
+        EXIT ;"], [] => ["
+        MOV %r2, 0x40 ;
+        STL [0x0], %r2 ;
         EXIT ;"];
     // x * 1 + 0 and x + 0 + 0 are copies.
     const_fold_identities: [const_fold, copy_prop, dce], ["

@@ -7,7 +7,7 @@
 
 use spvsass_backend::asm::assemble;
 use spvsass_backend::isa::{Op, OpBra, OpBssy, Reg, RegFile, Target};
-use spvsass_backend::mir::MFunc;
+use spvsass_backend::mir::{BlockId, MFunc, VReg};
 use spvsass_backend::opt_predicate::predicate;
 
 const PRED_BASE: u32 = 100;
@@ -44,10 +44,14 @@ fn func(blocks: &[(&[u32], &str)], edges: &[(usize, usize, &[u32])]) -> MFunc {
             }
         }
         f.blocks[b].instrs = instrs;
-        f.blocks[b].params = params.to_vec();
+        f.blocks[b].params = params.iter().map(|&p| VReg::from_u32(p)).collect();
     }
     for &(from, to, args) in edges {
-        f.add_edge(from, to, args.to_vec());
+        f.add_edge(
+            BlockId::from_u32(from as u32),
+            BlockId::from_u32(to as u32),
+            args.iter().map(|&a| VReg::from_u32(a)).collect(),
+        );
     }
     f
 }

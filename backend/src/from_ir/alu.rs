@@ -10,9 +10,10 @@ use crate::error::BackendError;
 use crate::fold::{Folded, fold};
 use crate::isa::{
     Alu, AluVisitor, AluVisitorMut, ConvKind, Dst, FloatArith, FloatCmp, Instr, IntCmp, Op, OpConv,
-    OpFArith, OpFSetP, OpIAdd3, OpIMad, OpISetP, OpLop3, OpSel, OpShf, PredCombine, PredSrc, Reg,
+    OpFArith, OpFSetP, OpIAdd3, OpIMad, OpISetP, OpLop3, OpSel, OpShf, PredCombine, PredSrc,
     RegFile, Round, Src, SrcRef,
 };
+use crate::mir::VReg;
 use spvsass_frontend::ir::{self, BinaryOp, CmpOp, ConvOp, InstData, Scalar, Type, UnaryOp};
 
 /// Sets the destination of an ALU op.
@@ -51,10 +52,10 @@ impl Isel<'_> {
             RegFile::Gpr
         };
         let r = self.f.new_vreg(file);
-        set_alu_dst(&mut op, Dst::Reg(Reg::Virt(r)));
+        set_alu_dst(&mut op, r.dst());
         self.emit(Instr::new(op));
         if pred_dst {
-            Comp::Pred(r)
+            Comp::Pred(self.f.as_pred(r).expect("a comparison writes a predicate"))
         } else {
             Comp::Reg(r)
         }
@@ -62,8 +63,8 @@ impl Isel<'_> {
 
     /// Emits a GPR-writing ALU op into the given virtual register (a member
     /// of a register group); a folded result is moved there.
-    pub(super) fn alu_to(&mut self, mut op: Op, r: u32) {
-        let d = Dst::Reg(Reg::Virt(r));
+    pub(super) fn alu_to(&mut self, mut op: Op, r: VReg) {
+        let d = r.dst();
         if let Some(Folded::Word(w)) = fold(&op) {
             op = Op::Mov(crate::isa::OpMov {
                 dst: d,
@@ -123,7 +124,7 @@ impl Isel<'_> {
 
     pub(super) fn pred(&self, c: Comp) -> Option<PredSrc> {
         match c {
-            Comp::Pred(p) => Some(PredSrc::reg(Reg::Virt(p))),
+            Comp::Pred(p) => Some(p.pred()),
             Comp::Bool(true) => Some(PredSrc::TRUE),
             Comp::Bool(false) => Some(PredSrc {
                 reg: None,
@@ -353,9 +354,13 @@ impl Isel<'_> {
     }
 
     pub(super) fn compare(&mut self, op: CmpOp, a: Comp, b: Comp) -> Comp {
-        let (a0, b0) = (a, b);
-        let (a, b) = (self.src(a), self.src(b));
         use CmpOp as C;
+        // Booleans compare as predicates: no word operands for them (a
+        // predicate read as a word is a selection bug, `src_of`).
+        if let C::LogicalEq | C::LogicalNe = op {
+            return self.logical_eq(op == C::LogicalEq, a, b);
+        }
+        let (a, b) = (self.src(a), self.src(b));
         match op {
             C::IEq => self.int_cmp(IntCmp::Eq, false, a, b),
             C::INe => self.int_cmp(IntCmp::Ne, false, a, b),
@@ -379,7 +384,7 @@ impl Isel<'_> {
             C::FUnordLe => self.float_cmp(FloatCmp::UnordLe, a, b),
             C::FUnordGt => self.float_cmp(FloatCmp::UnordGt, a, b),
             C::FUnordGe => self.float_cmp(FloatCmp::UnordGe, a, b),
-            C::LogicalEq | C::LogicalNe => self.logical_eq(op == C::LogicalEq, a0, b0),
+            C::LogicalEq | C::LogicalNe => unreachable!("handled above"),
         }
     }
 
@@ -389,17 +394,8 @@ impl Isel<'_> {
         a: Comp,
         inst: &InstData,
     ) -> Result<Comp, BackendError> {
-        let s = self.src(a);
-        Ok(match op {
-            UnaryOp::INeg => self.alu(Op::IAdd3(OpIAdd3 {
-                dst: Dst::None,
-                srcs: [Src::ZERO, s.negated(), Src::ZERO],
-            })),
-            UnaryOp::Not => self.lop(s, Src::ZERO, Src::ZERO, !OpLop3::A),
-            // Sign-bit operations are exact bit manipulations.
-            UnaryOp::FNeg => self.lop(s, Src::imm(0x8000_0000), Src::ZERO, OpLop3::A ^ OpLop3::B),
-            UnaryOp::FAbs => self.lop(s, Src::imm(0x7fff_ffff), Src::ZERO, OpLop3::A & OpLop3::B),
-            UnaryOp::LogicalNot => match a {
+        if let UnaryOp::LogicalNot = op {
+            return Ok(match a {
                 Comp::Bool(b) => Comp::Bool(!b),
                 // (0 == 0) XOR p is !p.
                 _ => {
@@ -413,7 +409,18 @@ impl Isel<'_> {
                         accum: p,
                     }))
                 }
-            },
+            });
+        }
+        let s = self.src(a);
+        Ok(match op {
+            UnaryOp::INeg => self.alu(Op::IAdd3(OpIAdd3 {
+                dst: Dst::None,
+                srcs: [Src::ZERO, s.negated(), Src::ZERO],
+            })),
+            UnaryOp::Not => self.lop(s, Src::ZERO, Src::ZERO, !OpLop3::A),
+            // Sign-bit operations are exact bit manipulations.
+            UnaryOp::FNeg => self.lop(s, Src::imm(0x8000_0000), Src::ZERO, OpLop3::A ^ OpLop3::B),
+            UnaryOp::FAbs => self.lop(s, Src::imm(0x7fff_ffff), Src::ZERO, OpLop3::A & OpLop3::B),
             _ => return self.float_unary(op, a, inst),
         })
     }

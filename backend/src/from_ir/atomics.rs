@@ -30,9 +30,9 @@ use crate::error::BackendError;
 use crate::isa::{
     BitOp, Dst, FloatArith, Instr, IntCmp, IsbeAccess, IsbeSize, Op, OpBit, OpFArith, OpFMnMx,
     OpIAdd3, OpIMad, OpIMnMx, OpISetP, OpIsbeWr, OpLop3, OpMatch, OpShfl, OpVote, PredCombine,
-    PredSrc, Reg, RegFile, ShflMode, SpecialReg, Src, VoteMode,
+    PredSrc, RegFile, ShflMode, SpecialReg, Src, VoteMode,
 };
-use crate::mir::MFunc;
+use crate::mir::{BlockId, MFunc, PReg, VReg};
 use rustc_hash::{FxHashMap, FxHashSet};
 use spvsass_frontend::ir::{AtomicOp, InstData, Stage, StorageClass, Value};
 
@@ -60,22 +60,22 @@ impl Isel<'_> {
     }
 
     /// A GPR-defining op whose destination is filled in here.
-    fn def(&mut self, guard: PredSrc, make: impl FnOnce(Dst) -> Op) -> u32 {
+    fn def(&mut self, guard: PredSrc, make: impl FnOnce(Dst) -> Op) -> VReg {
         let r = self.f.new_vreg(RegFile::Gpr);
-        self.emit(Instr::guarded(guard, make(Dst::Reg(Reg::Virt(r)))));
+        self.emit(Instr::guarded(guard, make(r.dst())));
         r
     }
 
     fn bit(&mut self, op: BitOp, src: Src) -> Src {
         let r = self.def(PredSrc::TRUE, |dst| Op::Bit(OpBit { dst, src, op }));
-        Src::reg(Reg::Virt(r))
+        r.src()
     }
 
     /// A predicate `a == b`.
-    fn pred_eq(&mut self, a: Src, b: Src) -> u32 {
-        let p = self.f.new_vreg(RegFile::Pred);
+    fn pred_eq(&mut self, a: Src, b: Src) -> PReg {
+        let p = self.f.new_pred();
         self.emit(Instr::new(Op::ISetP(OpISetP {
-            dst: Dst::Reg(Reg::Virt(p)),
+            dst: p.dst(),
             cmp: IntCmp::Eq,
             signed: false,
             combine: PredCombine::And,
@@ -162,8 +162,8 @@ impl Isel<'_> {
     /// The warp-aggregated add of a uniform `amount` (subtracted with
     /// `negate`) at the uniform address `addr` (module comment).
     fn aggregated_add(&mut self, base: Src, imm: u32, amount: Comp, negate: bool) -> Comp {
-        let lane = Src::reg(Reg::Virt(self.special_reg(SpecialReg::LaneId)));
-        let lt = Src::reg(Reg::Virt(self.special_reg(SpecialReg::LtMask)));
+        let lane = self.special_reg(SpecialReg::LaneId).src();
+        let lt = self.special_reg(SpecialReg::LtMask).src();
         let active = self.def(PredSrc::TRUE, |dst| {
             Op::Vote(OpVote {
                 dst,
@@ -172,7 +172,7 @@ impl Isel<'_> {
                 mode: VoteMode::Any,
             })
         });
-        let active = Src::reg(Reg::Virt(active));
+        let active = active.src();
         let below = self.def(PredSrc::TRUE, |dst| {
             Op::Lop3(OpLop3 {
                 dst,
@@ -180,7 +180,7 @@ impl Isel<'_> {
                 lut: LUT_AND,
             })
         });
-        let rank = self.bit(BitOp::Popc, Src::reg(Reg::Virt(below)));
+        let rank = self.bit(BitOp::Popc, below.src());
         let count = self.bit(BitOp::Popc, active);
         let leader = self.bit(
             BitOp::Flo {
@@ -203,12 +203,12 @@ impl Isel<'_> {
                     signed: false,
                 })
             });
-            Src::reg(Reg::Virt(r))
+            r.src()
         };
         let total = times_amount(self, count);
-        let guard = PredSrc::reg(Reg::Virt(p));
+        let guard = p.pred();
         let old = self.isbe_read(base, imm, true, false);
-        let old = Src::reg(Reg::Virt(old));
+        let old = old.src();
         let delta = if negate { total.negated() } else { total };
         let new = self.def(PredSrc::TRUE, |dst| {
             Op::IAdd3(OpIAdd3 {
@@ -220,7 +220,7 @@ impl Isel<'_> {
             OpIsbeWr {
                 addr: base,
                 imm,
-                data: Src::reg(Reg::Virt(new)),
+                data: new.src(),
                 access: IsbeAccess::Attr,
                 size: IsbeSize::B32,
                 skew: false,
@@ -242,7 +242,7 @@ impl Isel<'_> {
         let r = self.def(PredSrc::TRUE, |dst| {
             Op::IAdd3(OpIAdd3 {
                 dst,
-                srcs: [Src::reg(Reg::Virt(base)), prefix, Src::ZERO],
+                srcs: [base.src(), prefix, Src::ZERO],
             })
         });
         Comp::Reg(r)
@@ -252,7 +252,7 @@ impl Isel<'_> {
     /// loop gets a block of its own, and the IR block's remaining
     /// instructions go to the block after it.
     fn match_loop(&mut self, op: AtomicOp, addr: Src, vals: &[Src]) -> Comp {
-        let lane = Src::reg(Reg::Virt(self.special_reg(SpecialReg::LaneId)));
+        let lane = self.special_reg(SpecialReg::LaneId).src();
         let (inner, _) = self.open_inner_loop(Vec::new());
         let group = self.def(PredSrc::TRUE, |dst| {
             Op::Match(OpMatch {
@@ -267,11 +267,11 @@ impl Isel<'_> {
                 signed: false,
                 shift: false,
             },
-            Src::reg(Reg::Virt(group)),
+            group.src(),
         );
         let p = self.pred_eq(lane, leader);
         let old = self.isbe_read(addr, 0, true, false);
-        let o = Src::reg(Reg::Virt(old));
+        let o = old.src();
         let v = vals.first().copied().unwrap_or(Src::ZERO);
         let new = match op {
             AtomicOp::Exchange => v,
@@ -282,7 +282,7 @@ impl Isel<'_> {
             }
             _ => {
                 let r = self.def(PredSrc::TRUE, |dst| combine_op(op, dst, o, v));
-                Src::reg(Reg::Virt(r))
+                r.src()
             }
         };
         let new = if new == Src::ZERO || matches!(new.src, crate::isa::SrcRef::Reg(_)) {
@@ -302,7 +302,7 @@ impl Isel<'_> {
                 size: IsbeSize::B32,
                 skew: false,
             },
-            PredSrc::reg(Reg::Virt(p)),
+            p.pred(),
         );
         // The leaders leave; the others go round again through the latch
         // (a block of its own: no critical edge to split).
@@ -314,19 +314,19 @@ impl Isel<'_> {
 /// Lays out the blocks the MATCH loops split off right after the block
 /// they came from (regalloc2 and the simulator's lowest-pc-first
 /// scheduling both want a block's code after the code that dominates it).
-pub(super) fn place_split_blocks(f: &mut MFunc, split_off: &FxHashMap<usize, Vec<usize>>) {
+pub(super) fn place_split_blocks(f: &mut MFunc, split_off: &FxHashMap<BlockId, Vec<BlockId>>) {
     if split_off.is_empty() {
         return;
     }
-    fn visit(b: usize, split_off: &FxHashMap<usize, Vec<usize>>, order: &mut Vec<usize>) {
+    fn visit(b: BlockId, split_off: &FxHashMap<BlockId, Vec<BlockId>>, order: &mut Vec<BlockId>) {
         order.push(b);
         for &c in split_off.get(&b).into_iter().flatten() {
             visit(c, split_off, order);
         }
     }
-    let split: FxHashSet<usize> = split_off.values().flatten().copied().collect();
+    let split: FxHashSet<BlockId> = split_off.values().flatten().copied().collect();
     let mut order = Vec::with_capacity(f.blocks.len());
-    for b in 0..f.blocks.len() {
+    for b in f.blocks.keys() {
         if !split.contains(&b) {
             visit(b, split_off, &mut order);
         }

@@ -23,8 +23,8 @@
 use super::memory::AtomicWord;
 use super::{Comp, Isel};
 use crate::isa::{
-    AtomOp, AtomType, Dst, Instr, IntCmp, MemSize, Op, OpAtom, OpISetP, OpLd, PredCombine, PredSrc,
-    Reg, RegFile, Src,
+    AtomOp, AtomType, Instr, IntCmp, MemSize, Op, OpAtom, OpISetP, OpLd, PredCombine, PredSrc,
+    RegFile, Src,
 };
 use spvsass_frontend::ir::AtomicOp;
 
@@ -34,7 +34,7 @@ impl Isel<'_> {
     pub(super) fn float_cas_loop(&mut self, op: AtomicOp, word: &AtomicWord, v: Src) -> Comp {
         let old0 = self.f.new_vreg(RegFile::Gpr);
         self.emit(Instr::new(Op::Ld(OpLd {
-            dst: Dst::Reg(Reg::Virt(old0)),
+            dst: old0.dst(),
             addr: word.addr,
             offset: word.offset,
             space: word.space,
@@ -42,28 +42,28 @@ impl Isel<'_> {
         })));
         let (inner, params) = self.open_inner_loop(vec![old0]);
         let old = params[0];
-        let o = Src::reg(Reg::Virt(old));
+        let o = old.src();
         let new = self.f.new_vreg(RegFile::Gpr);
-        let dst = Dst::Reg(Reg::Virt(new));
+        let dst = new.dst();
         self.emit(Instr::new(super::atomics::combine_op(op, dst, o, v)));
         let got = self.f.new_vreg(RegFile::Gpr);
         self.emit(Instr::new(Op::Atom(OpAtom {
-            dst: Dst::Reg(Reg::Virt(got)),
+            dst: got.dst(),
             addr: word.addr,
             offset: word.offset,
-            data: Src::reg(Reg::Virt(new)),
+            data: new.src(),
             cmp: o,
             op: AtomOp::CmpExch,
             ty: AtomType::U32,
             space: word.space,
         })));
-        let stored = self.f.new_vreg(RegFile::Pred);
+        let stored = self.f.new_pred();
         self.emit(Instr::new(Op::ISetP(OpISetP {
-            dst: Dst::Reg(Reg::Virt(stored)),
+            dst: stored.dst(),
             cmp: IntCmp::Eq,
             signed: false,
             combine: PredCombine::And,
-            srcs: [Src::reg(Reg::Virt(got)), o],
+            srcs: [got.src(), o],
             accum: PredSrc::TRUE,
         })));
         self.close_inner_loop(inner, stored, vec![got]);

@@ -6,8 +6,8 @@ use super::{Comp, Isel};
 use crate::abi;
 use crate::error::BackendError;
 use crate::isa::{
-    Dst, Instr, MemScope, MemSize, Op, OpBar, OpIMad, OpLdc, OpMembar, OpShf, Reg, RegFile,
-    SpecialReg, Src,
+    Dst, Instr, MemScope, MemSize, Op, OpBar, OpIMad, OpLdc, OpMembar, OpShf, RegFile, SpecialReg,
+    Src,
 };
 use spvsass_frontend::ir::{BuiltIn, InstData};
 
@@ -120,7 +120,7 @@ impl Isel<'_> {
     pub(super) fn root_word(&mut self, offset: u16) -> Comp {
         let r = self.f.new_vreg(RegFile::Gpr);
         self.emit(Instr::new(Op::Ldc(OpLdc {
-            dst: Dst::Reg(Reg::Virt(r)),
+            dst: r.dst(),
             bank: abi::ROOT_BANK,
             addr: Src::ZERO,
             offset,

@@ -4,11 +4,10 @@
 
 use super::{Comp, Isel};
 use crate::error::BackendError;
-use crate::isa::{
-    Dst, Instr, IntCmp, Op, OpBra, OpBssy, OpISetP, PredCombine, PredSrc, Reg, RegFile, Target,
-};
-use crate::mir::MFunc;
+use crate::isa::{Instr, IntCmp, Op, OpBra, OpBssy, OpISetP, PredCombine, PredSrc, RegFile};
+use crate::mir::{BlockId, MFunc, VReg};
 use crate::structured;
+use cranelift_entity::{EntityRef, SecondaryMap};
 use rustc_hash::FxHashMap;
 use spvsass_frontend::ir::{self, BlockCall, InstData, Merge};
 
@@ -63,7 +62,7 @@ impl Isel<'_> {
                 && self.divergence.divergent_loop(b)
                 && !returns_past(b, merge)
                 && !structured::escapes(self.sh, &preds, &exits, b, merge)
-                && !self.bsync_at.contains_key(&merge)
+                && self.barriers.bsync_at[merge].is_none()
             {
                 // The entering edges come from blocks laid out before the
                 // header; the back edge from after it.
@@ -81,8 +80,8 @@ impl Isel<'_> {
                     if bar >= OpBssy::BARRIERS {
                         return Err(BackendError::TooDeep(OpBssy::BARRIERS));
                     }
-                    self.loop_bssy.insert(pre, (bar, merge));
-                    self.bsync_at.insert(merge, bar);
+                    self.barriers.loop_bssy[pre] = Some((bar, merge));
+                    self.barriers.bsync_at[merge] = Some(bar);
                     open.push(merge);
                 }
             }
@@ -97,15 +96,15 @@ impl Isel<'_> {
                 if bar >= OpBssy::BARRIERS {
                     return Err(BackendError::TooDeep(OpBssy::BARRIERS));
                 }
-                self.bssy_at.insert(b, bar);
-                self.bsync_at.insert(merge, bar);
+                self.barriers.bssy_at[b] = Some(bar);
+                self.barriers.bsync_at[merge] = Some(bar);
                 open.push(merge);
             }
         }
         Ok(())
     }
 
-    fn edge_args(&mut self, call: &BlockCall) -> Result<Vec<u32>, BackendError> {
+    fn edge_args(&mut self, call: &BlockCall) -> Result<Vec<VReg>, BackendError> {
         let mut args = Vec::new();
         for &a in &call.args {
             for c in self.value(a)?.clone() {
@@ -121,8 +120,8 @@ impl Isel<'_> {
         let from = self.cur;
         match &inst.op {
             ir::Op::Jump(call) => {
-                if let Some(&(bar, merge)) = self.loop_bssy.get(&b) {
-                    let target = Target::Block(self.blocks[&merge] as u32);
+                if let Some((bar, merge)) = self.barriers.loop_bssy[b] {
+                    let target = self.blocks.at(merge).target();
                     self.emit(Instr::new(Op::Bssy(OpBssy { bar, target })));
                 }
                 self.jump(from, call)?
@@ -144,7 +143,7 @@ impl Isel<'_> {
                         self.open_selection_barrier(b);
                         return self.jump(from, else_dest);
                     }
-                    Comp::Pred(p) => (then_dest, else_dest, PredSrc::reg(Reg::Virt(p))),
+                    Comp::Pred(p) => (then_dest, else_dest, p.pred()),
                     _ => {
                         return Err(BackendError::Invalid {
                             what: "a branch on a non-boolean".into(),
@@ -155,14 +154,9 @@ impl Isel<'_> {
                 let taken_args = self.edge_args(taken)?;
                 let other_args = self.edge_args(not_taken)?;
                 self.open_selection_barrier(b);
-                let t = self.blocks[&taken.block];
-                let e = self.blocks[&not_taken.block];
-                self.emit(Instr::guarded(
-                    guard,
-                    Op::Bra(OpBra {
-                        target: Target::Block(t as u32),
-                    }),
-                ));
+                let t = self.blocks.at(taken.block);
+                let e = self.blocks.at(not_taken.block);
+                self.emit(Instr::guarded(guard, Op::Bra(OpBra { target: t.target() })));
                 self.f.add_edge(from, t, taken_args);
                 self.f.add_edge(from, e, other_args);
             }
@@ -180,11 +174,11 @@ impl Isel<'_> {
     /// BSSY of the convergence barrier that selection header `b` opens,
     /// if the plan gave it one (its merge block starts with the BSYNC).
     fn open_selection_barrier(&mut self, b: ir::Block) {
-        if let Some(&bar) = self.bssy_at.get(&b) {
+        if let Some(bar) = self.barriers.bssy_at[b] {
             let Some(Merge::Selection { merge }) = self.sh.blocks[b].merge else {
                 unreachable!("barriers open at selection headers")
             };
-            let target = Target::Block(self.blocks[&merge] as u32);
+            let target = self.blocks.at(merge).target();
             self.emit(Instr::new(Op::Bssy(OpBssy { bar, target })));
         }
     }
@@ -226,13 +220,13 @@ impl Isel<'_> {
         let sel = self.src_of(sel);
         let mut arms = Vec::new();
         for (call, lits) in &groups {
-            let mut p: Option<u32> = None;
+            let mut p: Option<VReg> = None;
             for &lit in lits {
                 let lit = self.src_of(Comp::Const(lit));
-                let accum = p.map_or(PredSrc::TRUE, |p| PredSrc::reg(Reg::Virt(p)));
+                let accum = p.map_or(PredSrc::TRUE, |p| p.pred());
                 let r = self.f.new_vreg(RegFile::Pred);
                 self.emit(Instr::new(Op::ISetP(OpISetP {
-                    dst: Dst::Reg(Reg::Virt(r)),
+                    dst: r.dst(),
                     cmp: IntCmp::Eq,
                     signed: false,
                     combine: if p.is_some() {
@@ -252,13 +246,11 @@ impl Isel<'_> {
         self.open_selection_barrier(b);
         let mut at = from;
         for (p, block, args) in arms {
-            let t = self.blocks[&block];
+            let t = self.blocks.at(block);
             self.cur = at;
             self.emit(Instr::guarded(
-                PredSrc::reg(Reg::Virt(p)),
-                Op::Bra(OpBra {
-                    target: Target::Block(t as u32),
-                }),
+                p.pred(),
+                Op::Bra(OpBra { target: t.target() }),
             ));
             self.f.add_edge(at, t, args);
             let next = self.f.new_block();
@@ -267,20 +259,16 @@ impl Isel<'_> {
             at = next;
         }
         self.cur = at;
-        let t = self.blocks[&default.block];
-        self.emit(Instr::new(Op::Bra(OpBra {
-            target: Target::Block(t as u32),
-        })));
+        let t = self.blocks.at(default.block);
+        self.emit(Instr::new(Op::Bra(OpBra { target: t.target() })));
         self.f.add_edge(at, t, default_args);
         Ok(())
     }
 
-    fn jump(&mut self, from: usize, call: &BlockCall) -> Result<(), BackendError> {
+    fn jump(&mut self, from: BlockId, call: &BlockCall) -> Result<(), BackendError> {
         let args = self.edge_args(call)?;
-        let t = self.blocks[&call.block];
-        self.emit(Instr::new(Op::Bra(OpBra {
-            target: Target::Block(t as u32),
-        })));
+        let t = self.blocks.at(call.block);
+        self.emit(Instr::new(Op::Bra(OpBra { target: t.target() })));
         self.f.add_edge(from, t, args);
         Ok(())
     }
@@ -292,8 +280,8 @@ impl Isel<'_> {
 /// target so that it usually falls through and disappears at emission.
 pub fn split_critical_edges(f: &mut MFunc) {
     let n = f.blocks.len();
-    let mut before: Vec<Vec<usize>> = vec![Vec::new(); n];
-    for from in 0..n {
+    let mut before: SecondaryMap<BlockId, Vec<BlockId>> = SecondaryMap::with_capacity(n);
+    for from in (0..n).map(BlockId::new) {
         if f.blocks[from].succs.len() < 2 {
             continue;
         }
@@ -315,15 +303,15 @@ pub fn split_critical_edges(f: &mut MFunc) {
             f.blocks[mid].succs.push(to);
             f.blocks[mid].succ_args.push(args);
             f.blocks[mid].instrs.push(Instr::new(Op::Bra(OpBra {
-                target: Target::Block(to as u32),
+                target: to.target(),
             })));
             // A conditional branch names its taken successor.
             for ins in &mut f.blocks[from].instrs {
                 if let Op::Bra(OpBra { target }) = &mut ins.op
-                    && *target == Target::Block(to as u32)
+                    && *target == to.target()
                     && si == 0
                 {
-                    *target = Target::Block(mid as u32);
+                    *target = mid.target();
                 }
             }
             before[to].push(mid);
@@ -331,8 +319,8 @@ pub fn split_critical_edges(f: &mut MFunc) {
     }
     // New layout: each split block right before its target.
     let mut order = Vec::with_capacity(f.blocks.len());
-    for (b, split) in before.iter().enumerate() {
-        order.extend(split);
+    for b in (0..n).map(BlockId::new) {
+        order.extend(&before[b]);
         order.push(b);
     }
     f.reorder(&order);

@@ -23,8 +23,9 @@ use crate::binary::{Resource, ResourceAccess, ResourceKind};
 use crate::descriptor_set::{self, DESCRIPTOR};
 use crate::error::BackendError;
 use crate::isa::{
-    Dst, Instr, IntCmp, MemSize, MemSpace, Op, OpIAdd3, OpIMad, OpLd, OpMov, Reg, Src, SrcRef,
+    Dst, Instr, IntCmp, MemSize, MemSpace, Op, OpIAdd3, OpIMad, OpLd, OpMov, Src, SrcRef,
 };
+use crate::mir::{BlockId, VReg};
 use spvsass_frontend::ir::{GlobalVarData, InstData, Shader, StorageClass, Type, TypeId, Value};
 
 /// A buffer variable's binding and how the code reaches it: the one rule
@@ -133,13 +134,13 @@ impl DescIndex {
 #[derive(Clone, Copy)]
 enum Base {
     Root(u16),
-    Pair(u32),
+    Pair(VReg),
 }
 
 /// The key of a loaded base in `Isel::descriptor_bases`: the machine
 /// block, set, binding, and the element (a constant, or the register of a
-/// dynamic index, tagged by the flag).
-pub(super) type BaseKey = (usize, u32, u32, bool, u32);
+/// dynamic index).
+pub(super) type BaseKey = (BlockId, u32, u32, Comp);
 
 fn root_word(offset: u16) -> Src {
     Src {
@@ -161,11 +162,11 @@ impl Isel<'_> {
     fn base_plus(&mut self, base: Base, dynamic: Option<Src>) -> Src {
         let (lo, hi) = match base {
             Base::Root(at) => (root_word(at), root_word(at + 4)),
-            Base::Pair(p) => (Src::reg(Reg::Virt(p)), Src::reg(Reg::Virt(p + 1))),
+            Base::Pair(p) => (p.src(), p.offset(1).src()),
         };
         let Some(off) = dynamic else {
             if let Base::Pair(p) = base {
-                return Src::reg(Reg::Virt(p));
+                return p.src();
             }
             let pair = self.new_group(2);
             for (k, src) in [lo, hi].into_iter().enumerate() {
@@ -174,10 +175,10 @@ impl Isel<'_> {
                         dst: Dst::None,
                         src,
                     }),
-                    pair + k as u32,
+                    pair.offset(k as u32),
                 );
             }
-            return Src::reg(Reg::Virt(pair));
+            return pair.src();
         };
         let pair = self.new_group(2);
         self.alu_to(
@@ -187,7 +188,7 @@ impl Isel<'_> {
             }),
             pair,
         );
-        let no_wrap = self.int_cmp(IntCmp::Ge, false, Src::reg(Reg::Virt(pair)), off);
+        let no_wrap = self.int_cmp(IntCmp::Ge, false, pair.src(), off);
         // SEL takes its immediate second: carry = no wrap ? 0 : 1.
         let carry = self.select(no_wrap, Src::ZERO, Src::imm(1));
         let carry = self.reg_or_zero(carry);
@@ -196,16 +197,16 @@ impl Isel<'_> {
                 dst: Dst::None,
                 srcs: [carry, hi, Src::ZERO],
             }),
-            pair + 1,
+            pair.offset(1),
         );
-        Src::reg(Reg::Virt(pair))
+        pair.src()
     }
 
     /// `LDG.E` of `size` at `addr + offset` into fresh registers.
-    pub(super) fn load_global(&mut self, addr: Src, offset: u32, size: MemSize) -> u32 {
+    pub(super) fn load_global(&mut self, addr: Src, offset: u32, size: MemSize) -> VReg {
         let r = self.new_group(size.bytes().div_ceil(4));
         self.emit(Instr::new(Op::Ld(OpLd {
-            dst: Dst::Reg(Reg::Virt(r)),
+            dst: r.dst(),
             addr,
             offset: offset as i32,
             space: MemSpace::Global,
@@ -247,12 +248,12 @@ impl Isel<'_> {
         let set_base = self.base_plus(Base::Root(at), None);
         let entry = self.load_global(set_base, table, MemSize::B32);
         let (offset, konst) = match self.index_comp(index)? {
-            Comp::Const(i) => (Src::reg(Reg::Virt(entry)), i.wrapping_mul(DESCRIPTOR)),
+            Comp::Const(i) => (entry.src(), i.wrapping_mul(DESCRIPTOR)),
             c => {
                 let i = self.src_of(c);
                 let sum = self.alu(Op::IMad(OpIMad {
                     dst: Dst::None,
-                    srcs: [i, Src::imm(DESCRIPTOR), Src::reg(Reg::Virt(entry))],
+                    srcs: [i, Src::imm(DESCRIPTOR), entry.src()],
                     signed: false,
                 }));
                 (self.src_of(sum), 0)
@@ -293,19 +294,18 @@ impl Isel<'_> {
             } => (set, binding, index),
         };
         let key: BaseKey = match self.index_comp(index)? {
-            Comp::Const(i) => (self.cur, set, binding, false, i),
-            Comp::Reg(r) => (self.cur, set, binding, true, r),
+            c @ (Comp::Const(_) | Comp::Reg(_)) => (self.cur, set, binding, c),
             other => {
                 return Err(self.mem_error(format!("a descriptor index of {other:?}"), inst));
             }
         };
-        let base = match self.descriptor_bases.get(&key) {
+        let base = match self.cache.descriptor_bases.get(&key) {
             Some(&pair) => pair,
             None => {
                 let (desc, konst) = self.descriptor_address(set, binding, index, inst)?;
                 let pair =
                     self.load_global(desc, konst + descriptor_set::BUFFER_ADDRESS, MemSize::B64);
-                self.descriptor_bases.insert(key, pair);
+                self.cache.descriptor_bases.insert(key, pair);
                 pair
             }
         };

@@ -41,7 +41,7 @@ impl Isel<'_> {
     /// false when only .x is read (one division instead of two). Computed
     /// once per MIR block.
     pub(super) fn draw_workgroup_id(&mut self, want_yz: bool) -> Vec<Comp> {
-        if let Some(c) = self.workgroup_ids.get(&(self.cur, want_yz)) {
+        if let Some(c) = self.cache.workgroup_ids.get(&(self.cur, want_yz)) {
             return c.clone();
         }
         let index = Comp::Reg(self.workgroup_index());
@@ -54,7 +54,8 @@ impl Isel<'_> {
         } else {
             vec![x, Comp::Const(0), Comp::Const(0)]
         };
-        self.workgroup_ids
+        self.cache
+            .workgroup_ids
             .insert((self.cur, want_yz), comps.clone());
         comps
     }

@@ -53,7 +53,7 @@ impl Isel<'_> {
                 let members = vec![self.materialize(d[0]), self.materialize(d[1])];
                 let key = self.f.new_vreg(RegFile::Gpr);
                 self.f.groups.insert(key, members);
-                Src::reg(Reg::Virt(key))
+                key.src()
             }
         };
         s.neg = neg;
@@ -64,7 +64,7 @@ impl Isel<'_> {
     fn dpair(&mut self, mut op: Op) -> D {
         let first = self.f.new_vreg(RegFile::Gpr);
         let second = self.f.new_vreg(RegFile::Gpr);
-        let dst = Dst::Reg(Reg::Virt(first));
+        let dst = first.dst();
         match &mut op {
             Op::DArith(o) => o.dst = dst,
             Op::F2F64(o) => o.dst = dst,
@@ -120,8 +120,8 @@ impl Isel<'_> {
             return Comp::Bool(op.eval(x, y, acc));
         }
         op.srcs = [self.dsrc(a, false, false), self.dsrc(b, false, true)];
-        let p = self.f.new_vreg(RegFile::Pred);
-        op.dst = Dst::Reg(Reg::Virt(p));
+        let p = self.f.new_pred();
+        op.dst = p.dst();
         self.emit(Instr::new(Op::DSetP(op)));
         Comp::Pred(p)
     }
@@ -219,7 +219,7 @@ impl Isel<'_> {
             self.dpair(op).to_vec()
         } else {
             let r = self.f.new_vreg(RegFile::Gpr);
-            let dst = Dst::Reg(Reg::Virt(r));
+            let dst = r.dst();
             match &mut op {
                 Op::F2F64(o) => o.dst = dst,
                 Op::Conv64(o) => o.dst = dst,

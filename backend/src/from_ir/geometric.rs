@@ -6,7 +6,7 @@
 use super::math::fconst;
 use super::{Comp, Isel};
 use crate::error::BackendError;
-use crate::isa::{Dst, FloatCmp, Op, OpLop3, OpPLop3, PredSrc, Reg, RegFile, Src};
+use crate::isa::{FloatCmp, Op, OpLop3, OpPLop3, PredSrc, Src};
 use crate::isa::{Instr, MufuOp};
 use spvsass_frontend::ir::{InstData, MathOp};
 
@@ -53,14 +53,14 @@ impl Isel<'_> {
                     let (Some(p), Some(q)) = (self.pred(acc), self.pred(c)) else {
                         return Comp::Bool(false);
                     };
-                    let d = self.f.new_vreg(RegFile::Pred);
+                    let d = self.f.new_pred();
                     let lut = if and {
                         OpLop3::A & OpLop3::B
                     } else {
                         OpLop3::A | OpLop3::B
                     };
                     self.emit(Instr::new(Op::PLop3(OpPLop3 {
-                        dst: Dst::Reg(Reg::Virt(d)),
+                        dst: d.dst(),
                         srcs: [p, q, PredSrc::TRUE],
                         lut,
                     })));

@@ -26,7 +26,7 @@ use crate::binary::{Resource, ResourceAccess, ResourceKind};
 use crate::error::BackendError;
 use crate::isa::{
     AtomOp, AtomType, Dst, Instr, LodMode, MemSize, Op, OpLop3, OpMov, OpSuAtom, OpSuLd, OpSuSt,
-    OpTex, OpTxq, Reg, Src, SuAccess, SuDim, SuOrder, TexDim, TexKind, TxqQuery, group_width,
+    OpTex, OpTxq, Src, SuAccess, SuDim, SuOrder, TexDim, TexKind, TxqQuery, group_width,
 };
 use crate::target::Arch;
 use spvsass_frontend::ir::{
@@ -144,10 +144,10 @@ impl Isel<'_> {
                     dst: Dst::None,
                     src,
                 }),
-                g + k as u32,
+                g.offset(k as u32),
             );
         }
-        Src::reg(Reg::Virt(g))
+        g.src()
     }
 
     /// Destination groups for `n` result components: their registers, in
@@ -161,8 +161,8 @@ impl Isel<'_> {
                 continue;
             }
             let g = self.new_group(u32::from(group_width(count)));
-            dst[i] = Dst::Reg(Reg::Virt(g));
-            comps.extend((0..u32::from(count)).map(|k| Comp::Reg(g + k)));
+            dst[i] = g.dst();
+            comps.extend((0..u32::from(count)).map(|k| Comp::Reg(g.offset(k))));
         }
         (dst, comps)
     }
@@ -245,7 +245,7 @@ impl Isel<'_> {
                 if i.op == ImageOp::Read {
                     let whole = self.new_group(4);
                     self.emit(Instr::new(Op::SuLd(OpSuLd {
-                        dst: Dst::Reg(Reg::Virt(whole)),
+                        dst: whole.dst(),
                         coord,
                         handle,
                         dim,
@@ -254,7 +254,9 @@ impl Isel<'_> {
                         trap: false,
                         order,
                     })));
-                    Ok((0..want as u32).map(|k| Comp::Reg(whole + k)).collect())
+                    Ok((0..want as u32)
+                        .map(|k| Comp::Reg(whole.offset(k)))
+                        .collect())
                 } else {
                     let texel = self.comps_of(i.texel.expect("writes have a texel"))?;
                     let data = self.group_of(&texel);
@@ -514,7 +516,7 @@ impl Isel<'_> {
         };
         let dst = self.f.new_vreg(crate::isa::RegFile::Gpr);
         self.emit(Instr::new(Op::SuAtom(OpSuAtom {
-            dst: Dst::Reg(Reg::Virt(dst)),
+            dst: dst.dst(),
             coord,
             data,
             handle,

@@ -20,7 +20,7 @@ use super::places::resolve;
 use super::{Comp, Isel};
 use crate::error::BackendError;
 use crate::isa::{
-    AtomOp, AtomType, Dst, Instr, MemSpace, Op, OpAtom, OpIAdd3, OpMov, Reg, RegFile, Src,
+    AtomOp, AtomType, Dst, Instr, MemSpace, Op, OpAtom, OpIAdd3, OpMov, RegFile, Src,
 };
 use spvsass_frontend::ir::{AtomicOp, BinaryOp, InstData, Value};
 
@@ -100,7 +100,7 @@ impl Isel<'_> {
         };
         let dst = self.f.new_vreg(RegFile::Gpr);
         self.emit(Instr::new(Op::Atom(OpAtom {
-            dst: Dst::Reg(Reg::Virt(dst)),
+            dst: dst.dst(),
             addr: word.addr,
             offset: word.offset,
             data,
@@ -158,7 +158,7 @@ impl Isel<'_> {
         };
         let dst = self.new_group(2);
         self.emit(Instr::new(Op::Atom(OpAtom {
-            dst: Dst::Reg(Reg::Virt(dst)),
+            dst: dst.dst(),
             addr: word.addr,
             offset: word.offset,
             data,
@@ -167,7 +167,7 @@ impl Isel<'_> {
             ty,
             space: word.space,
         })));
-        Ok(vec![Comp::Reg(dst), Comp::Reg(dst + 1)])
+        Ok(vec![Comp::Reg(dst), Comp::Reg(dst.offset(1))])
     }
 
     /// A 64-bit value in an aligned register pair (RZ for zero; a constant
@@ -180,24 +180,24 @@ impl Isel<'_> {
         match konst {
             Some(0) => return Src::ZERO,
             Some(v) => {
-                if let Some(&g) = self.const_pairs.get(&(self.cur, v)) {
-                    return Src::reg(Reg::Virt(g));
+                if let Some(&g) = self.cache.const_pairs.get(&(self.cur, v)) {
+                    return g.src();
                 }
             }
             None => {}
         }
         let g = self.new_group(2);
         if let Some(v) = konst {
-            self.const_pairs.insert((self.cur, v), g);
+            self.cache.const_pairs.insert((self.cur, v), g);
         }
         for (k, w) in c.into_iter().enumerate() {
             let src = self.src_of(w);
             self.emit(Instr::new(Op::Mov(OpMov {
-                dst: Dst::Reg(Reg::Virt(g + k as u32)),
+                dst: g.offset(k as u32).dst(),
                 src,
             })));
         }
-        Src::reg(Reg::Virt(g))
+        g.src()
     }
 
     /// `-c` (two's complement).

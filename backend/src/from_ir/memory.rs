@@ -22,9 +22,9 @@ use crate::abi;
 use crate::binary::{Resource, ResourceAccess};
 use crate::error::{BackendError, spirv_opcode};
 use crate::isa::{
-    Dst, Instr, IntCmp, MemSize, MemSpace, Op, OpIAdd3, OpIMad, OpLd, OpLdc, OpSt, Reg, RegFile,
-    Src,
+    Dst, Instr, IntCmp, MemSize, MemSpace, Op, OpIAdd3, OpIMad, OpLd, OpLdc, OpSt, RegFile, Src,
 };
+use crate::mir::VReg;
 use rustc_hash::FxHashMap;
 use spvsass_frontend::ir::{
     self, GlobalVar, InstData, Scalar, Shader, Stage, StorageClass, TypeId, Value,
@@ -312,7 +312,7 @@ impl Isel<'_> {
             // invocations on the same lanes: it gets its own copy of the
             // variables (`MemPlan::local_copy_bytes`).
             StorageClass::Function | StorageClass::Private => Target::Local {
-                base: self.mem.offsets[&var] + self.copy * self.mem.local_copy_bytes(),
+                base: self.mem.offsets[&var] + self.wide.copy * self.mem.local_copy_bytes(),
             },
             class => return Err(self.mem_error(format!("accesses to {class:?} memory"), inst)),
         };
@@ -354,7 +354,7 @@ impl Isel<'_> {
                     let acc = dynamic.unwrap_or(Src::ZERO);
                     let sum = self.alu(Op::IMad(OpIMad {
                         dst: Dst::None,
-                        srcs: [Src::reg(Reg::Virt(r)), Src::imm(c.stride), acc],
+                        srcs: [r.src(), Src::imm(c.stride), acc],
                         signed: false,
                     }));
                     dynamic = Some(self.src_of(sum));
@@ -419,7 +419,7 @@ impl Isel<'_> {
 
     /// Consecutive virtual registers standing for an aligned register group
     /// (see `assign_regs.rs`); returns the first.
-    pub(super) fn new_group(&mut self, n: u32) -> u32 {
+    pub(super) fn new_group(&mut self, n: u32) -> VReg {
         let first = self.f.new_vreg(RegFile::Gpr);
         for _ in 1..n {
             self.f.new_vreg(RegFile::Gpr);
@@ -485,16 +485,16 @@ impl Isel<'_> {
             let r = self.new_group(n);
             let offset = self.imm_offset(base.wrapping_add(offset), space, inst)?;
             self.emit(Instr::new(Op::Ld(OpLd {
-                dst: Dst::Reg(Reg::Virt(r)),
+                dst: r.dst(),
                 addr,
                 offset,
                 space,
                 size,
             })));
             if scalar == Scalar::Bool {
-                comps.push(self.int_cmp(IntCmp::Ne, false, Src::reg(Reg::Virt(r)), Src::ZERO));
+                comps.push(self.int_cmp(IntCmp::Ne, false, r.src(), Src::ZERO));
             } else {
-                comps.extend((0..n).map(|k| Comp::Reg(r + k)));
+                comps.extend((0..n).map(|k| Comp::Reg(r.offset(k))));
             }
         }
         Ok(comps)
@@ -525,14 +525,14 @@ impl Isel<'_> {
         }
         let r = self.f.new_vreg(RegFile::Gpr);
         self.emit(Instr::new(Op::Ldc(OpLdc {
-            dst: Dst::Reg(Reg::Virt(r)),
+            dst: r.dst(),
             bank,
             addr,
             offset: at,
             size,
         })));
         Ok(if scalar == Scalar::Bool {
-            self.int_cmp(IntCmp::Ne, false, Src::reg(Reg::Virt(r)), Src::ZERO)
+            self.int_cmp(IntCmp::Ne, false, r.src(), Src::ZERO)
         } else {
             Comp::Reg(r)
         })
@@ -740,7 +740,7 @@ impl Isel<'_> {
                 let group = self.f.new_vreg(RegFile::Gpr);
                 self.f.groups.insert(group, members);
                 let size = if n == 4 { MemSize::B128 } else { MemSize::B64 };
-                (Src::reg(Reg::Virt(group)), size)
+                (group.src(), size)
             };
             let offset = self.imm_offset(base.wrapping_add(offset), space, inst)?;
             self.emit(Instr::new(Op::St(OpSt {

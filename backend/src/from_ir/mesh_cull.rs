@@ -31,8 +31,9 @@ use super::mesh_out::{OutputTarget, classify};
 use super::places::{Place, Step, resolve};
 use crate::abi;
 use crate::error::BackendError;
-use crate::isa::{Instr, Op, OpBra, OpWarpSync, PredSrc, Reg, RegFile, Src, Target};
+use crate::isa::{Instr, Op, OpBra, OpWarpSync, PredSrc, RegFile, Src};
 use crate::isbe_layout::addr;
+use crate::mir::{BlockId, VReg};
 use rustc_hash::FxHashMap;
 use spvsass_frontend::ir::{
     BuiltIn, InstData, MeshTopology, Op as IrOp, Shader, Stage, StorageClass, Value,
@@ -64,9 +65,9 @@ pub(super) struct CullState {
     pub plan: CullPlan,
     pub part: Part,
     /// The MIR block part one's OpReturn jumps to.
-    pub entry: usize,
+    pub entry: BlockId,
     /// Part two's local invocation index (a register).
-    pub source: Option<u32>,
+    pub source: Option<VReg>,
 }
 
 fn refuse(what: impl Into<String>, opcode: &str, spirv_id: Option<u32>) -> BackendError {
@@ -262,7 +263,7 @@ impl Isel<'_> {
             IrOp::Return if part == Part::One => {
                 let from = self.cur;
                 self.emit(Instr::new(Op::Bra(OpBra {
-                    target: Target::Block(entry as u32),
+                    target: entry.target(),
                 })));
                 self.f.add_edge(from, entry, Vec::new());
                 Ok(true)
@@ -332,7 +333,7 @@ impl Isel<'_> {
 
         self.cur = enabled;
         let survivors = self.cull_and_compact(control, plan)?;
-        let lane = Src::reg(Reg::Virt(self.special_reg(crate::isa::SpecialReg::LaneId)));
+        let lane = self.special_reg(crate::isa::SpecialReg::LaneId).src();
         match plan {
             CullPlan::Epilogue => {
                 self.emit(Instr::new(Op::Exit));
@@ -364,7 +365,7 @@ impl Isel<'_> {
     }
 
     /// Selects the shader a second time, as part two, from `join`.
-    fn begin_part_two(&mut self, join: usize, source: u32) -> Result<(), BackendError> {
+    fn begin_part_two(&mut self, join: BlockId, source: VReg) -> Result<(), BackendError> {
         if let Some(state) = &mut self.cull {
             state.part = Part::Two;
             state.source = Some(source);
@@ -376,7 +377,7 @@ impl Isel<'_> {
             self.blocks.insert(b, mb);
         }
         self.cur = join;
-        let first = self.blocks[&sh.entry_block()];
+        let first = self.blocks.at(sh.entry_block());
         self.jump_with(first, Vec::new());
         for &b in &sh.layout {
             self.block(b)?;
@@ -385,31 +386,31 @@ impl Isel<'_> {
     }
 
     /// `@p BRA taken`, else on to `other`.
-    fn branch(&mut self, p: PredSrc, taken: usize, other: usize) {
+    fn branch(&mut self, p: PredSrc, taken: BlockId, other: BlockId) {
         let from = self.cur;
         self.emit(Instr::guarded(
             p,
             Op::Bra(OpBra {
-                target: Target::Block(taken as u32),
+                target: taken.target(),
             }),
         ));
         self.f.add_edge(from, taken, Vec::new());
         self.f.add_edge(from, other, Vec::new());
     }
 
-    fn jump_with(&mut self, to: usize, args: Vec<u32>) {
+    fn jump_with(&mut self, to: BlockId, args: Vec<VReg>) {
         let from = self.cur;
         self.emit(Instr::new(Op::Bra(OpBra {
-            target: Target::Block(to as u32),
+            target: to.target(),
         })));
         self.f.add_edge(from, to, args);
     }
 }
 
 /// The virtual register of a register source.
-pub(super) fn reg_of(s: Src) -> u32 {
-    match s.as_reg() {
-        Some(Reg::Virt(r)) => r,
-        _ => unreachable!("culling values are virtual registers"),
+pub(super) fn reg_of(s: Src) -> VReg {
+    match s.as_reg().and_then(VReg::from_reg) {
+        Some(r) => r,
+        None => unreachable!("culling values are virtual registers"),
     }
 }

@@ -24,10 +24,10 @@ impl Isel<'_> {
         plan: CullPlan,
     ) -> Result<(Src, Src), BackendError> {
         let params = self.cull_params(control);
-        let lane = Src::reg(crate::isa::Reg::Virt(self.special_reg(SpecialReg::LaneId)));
-        let below = Src::reg(crate::isa::Reg::Virt(self.special_reg(SpecialReg::LtMask)));
-        let vl = self.vertex_layout.clone();
-        let pl = self.primitive_layout.clone();
+        let lane = self.special_reg(SpecialReg::LaneId).src();
+        let below = self.special_reg(SpecialReg::LtMask).src();
+        let vl = self.out.vertex_layout.clone();
+        let pl = self.out.primitive_layout.clone();
         let prim_blocks = pl.max_elems.div_ceil(BLOCK_ELEMS);
         let vertex_blocks = vl.max_elems.div_ceil(BLOCK_ELEMS);
         let count = self.c_isbe_rd(
@@ -130,12 +130,12 @@ impl Isel<'_> {
     /// Lanes past the declared primitives read primitive 32k instead, so
     /// the reads stay inside the MAP region.
     fn read_indices(&mut self, lane3: Src, k: u32) -> [Src; 3] {
-        let max = self.vertex_layout.max_elems;
-        let lanes = self.primitive_layout.max_elems - k * BLOCK_ELEMS;
+        let max = self.out.vertex_layout.max_elems;
+        let lanes = self.out.primitive_layout.max_elems - k * BLOCK_ELEMS;
         let at = if lanes >= BLOCK_ELEMS {
             lane3
         } else {
-            let lane = Src::reg(crate::isa::Reg::Virt(self.special_reg(SpecialReg::LaneId)));
+            let lane = self.special_reg(SpecialReg::LaneId).src();
             let declared = self.c_isetp(IntCmp::Lt, lane, Src::imm(lanes));
             self.c_sel(lane3, Src::ZERO, declared)
         };
@@ -251,7 +251,7 @@ impl Isel<'_> {
         below: Src,
     ) -> Src {
         let mut base = Src::ZERO;
-        let lane = Src::reg(crate::isa::Reg::Virt(self.special_reg(SpecialReg::LaneId)));
+        let lane = self.special_reg(SpecialReg::LaneId).src();
         let one = self.c_reg(1);
         let lane_bit = self.c_shift(one, lane, false);
         for (k, &ballot) in ballots.iter().enumerate() {

@@ -24,7 +24,7 @@ use crate::abi::{self, cull};
 use crate::isa::{
     Dst, FloatArith, FloatCmp, Instr, IntCmp, IsbeAccess, IsbeSize, MufuOp, Op, OpFArith, OpFMnMx,
     OpFSetP, OpFrnd, OpIAdd3, OpIMad, OpISetP, OpIsbeRd, OpIsbeWr, OpLop3, OpMufu, OpPLop3, OpSel,
-    OpShf, PredCombine, PredSrc, Reg, RegFile, Round, Src,
+    OpShf, PredCombine, PredSrc, RegFile, Round, Src,
 };
 
 pub(super) const LUT_AND: u8 = 0xc0;
@@ -53,14 +53,14 @@ fn abs(s: Src) -> Src {
 impl Isel<'_> {
     pub(super) fn c_gpr(&mut self, guard: PredSrc, make: impl FnOnce(Dst) -> Op) -> Src {
         let r = self.f.new_vreg(RegFile::Gpr);
-        self.emit(Instr::guarded(guard, make(Dst::Reg(Reg::Virt(r)))));
-        Src::reg(Reg::Virt(r))
+        self.emit(Instr::guarded(guard, make(r.dst())));
+        r.src()
     }
 
     fn c_pred(&mut self, make: impl FnOnce(Dst) -> Op) -> PredSrc {
         let p = self.f.new_vreg(RegFile::Pred);
-        self.emit(Instr::new(make(Dst::Reg(Reg::Virt(p)))));
-        PredSrc::reg(Reg::Virt(p))
+        self.emit(Instr::new(make(p.dst())));
+        p.pred()
     }
 
     fn c_farith(&mut self, kind: FloatArith, srcs: [Src; 3]) -> Src {
@@ -210,7 +210,7 @@ impl Isel<'_> {
         if v == 0 {
             return Src::ZERO;
         }
-        Src::reg(Reg::Virt(self.const_reg(v)))
+        self.const_reg(v).src()
     }
 
     /// `base + imm` as an ISBE address: the immediate offset from SM86

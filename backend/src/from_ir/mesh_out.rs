@@ -7,8 +7,7 @@ use super::places::{Place, Step, resolve};
 use super::{Comp, Isel};
 use crate::error::BackendError;
 use crate::isa::{
-    Dst, Instr, IntCmp, IsbeAccess, IsbeSize, Op, OpIMad, OpIsbeWr, OpLop3, OpShf, PredSrc, Reg,
-    Src,
+    Dst, Instr, IntCmp, IsbeAccess, IsbeSize, Op, OpIMad, OpIsbeWr, OpLop3, OpShf, PredSrc, Src,
 };
 use crate::isbe_layout::{AttrLayout, addr, map};
 use spvsass_frontend::ir::{BuiltIn, Op as IrOp, Shader, StorageClass, Type, TypeId, Value};
@@ -385,7 +384,7 @@ impl Isel<'_> {
                 // A kept primitive's mask names its viewport: 1 (viewport
                 // 0), or with ViewportIndex written too, 1 << the index
                 // the primitive holds (`viewport_bit`).
-                let kept = if self.cull_and_viewport {
+                let kept = if self.out.cull_and_viewport {
                     let vi = self.load_attr(prim, &[addr::VIEWPORT_INDEX], true, spirv_id)?[0];
                     self.viewport_bit(vi)
                 } else {
@@ -415,7 +414,7 @@ impl Isel<'_> {
             } => {
                 self.store_attr(elem, &addrs, comps, per_primitive, spirv_id, PredSrc::TRUE)?;
                 let viewport = addrs.iter().position(|&a| a == addr::VIEWPORT_INDEX);
-                if let (true, Some(k)) = (self.cull_and_viewport, viewport) {
+                if let (true, Some(k)) = (self.out.cull_and_viewport, viewport) {
                     // The primitive keeps its culled state (mask 0) or
                     // moves its mask to the new viewport.
                     let mask = self.load_attr(elem, &[addr::VIEWPORT_MASK], true, spirv_id)?[0];
@@ -446,7 +445,7 @@ impl Isel<'_> {
                 let index = self.src_of(index);
                 for (k, a) in choices.into_iter().enumerate() {
                     let guard = match self.int_cmp(IntCmp::Eq, false, index, Src::imm(k as u32)) {
-                        Comp::Pred(p) => PredSrc::reg(Reg::Virt(p)),
+                        Comp::Pred(p) => p.pred(),
                         Comp::Bool(true) => PredSrc::TRUE,
                         _ => continue,
                     };
@@ -533,7 +532,7 @@ impl Isel<'_> {
         let layout = self.elem_layout(per_primitive);
         let (base, vertex_off, skew) = self.elem_place(elem, &layout)?;
         if vertex_off.is_none() && !skew {
-            self.computed_offset_stores.push(spirv_id);
+            self.out.computed_offset_stores.push(spirv_id);
         }
         for (&a, &c) in addrs.iter().zip(comps) {
             let data = self.reg_or_zero(c);
@@ -554,9 +553,9 @@ impl Isel<'_> {
     /// The layout of vertex or primitive attributes.
     pub(super) fn elem_layout(&self, per_primitive: bool) -> AttrLayout {
         if per_primitive {
-            self.primitive_layout.clone()
+            self.out.primitive_layout.clone()
         } else {
-            self.vertex_layout.clone()
+            self.out.vertex_layout.clone()
         }
     }
 
@@ -575,7 +574,7 @@ impl Isel<'_> {
             // Logical subgroup i's own vertex is in layout block i.
             Step::Dyn(v)
                 if self.is_lane_id(v)
-                    && self.copy * crate::isbe_layout::BLOCK_ELEMS < layout.max_elems =>
+                    && self.wide.copy * crate::isbe_layout::BLOCK_ELEMS < layout.max_elems =>
             {
                 (Src::ZERO, None, true)
             }
@@ -602,7 +601,7 @@ impl Isel<'_> {
     ) -> Result<u32, BackendError> {
         Ok(match vertex_off {
             Some(k) => self.check_elem(layout, k, a, per_primitive, spirv_id)?,
-            None if skew => layout.skew_base(a).unwrap_or(0) + self.copy * layout.block_size(),
+            None if skew => layout.skew_base(a).unwrap_or(0) + self.wide.copy * layout.block_size(),
             None => layout.skew_base(a).unwrap_or(0),
         })
     }
@@ -633,11 +632,11 @@ impl Isel<'_> {
     fn elem_offset(&mut self, v: Comp, layout: &AttrLayout) -> Src {
         // Stores of one element in one block share the computation.
         let key = (self.cur, v, layout.block_size());
-        if let Some(&off) = self.elem_offsets.get(&key) {
+        if let Some(&off) = self.cache.elem_offsets.get(&key) {
             return off;
         }
         let off = self.compute_elem_offset(v, layout);
-        self.elem_offsets.insert(key, off);
+        self.cache.elem_offsets.insert(key, off);
         off
     }
 
@@ -706,7 +705,7 @@ impl Isel<'_> {
             lut: OpLop3::A & OpLop3::B,
         }));
         let v = self.src_of(v);
-        let one = Src::reg(Reg::Virt(self.const_reg(1)));
+        let one = self.const_reg(1).src();
         self.alu(Op::Shf(OpShf {
             dst: Dst::None,
             srcs: [one, v, Src::ZERO],
@@ -724,11 +723,11 @@ impl Isel<'_> {
     /// write per lane; a narrower one writes primitives lane, lane + n, ...
     /// at computed offsets, guarded against the end of the layout.
     pub(super) fn init_viewport_masks(&mut self) {
-        let layout = self.primitive_layout.clone();
+        let layout = self.out.primitive_layout.clone();
         let Some(base) = layout.skew_base(addr::VIEWPORT_MASK) else {
             return;
         };
-        let one = Src::reg(crate::isa::Reg::Virt(self.const_reg(1)));
+        let one = self.const_reg(1).src();
         // The lanes of the warp (a wider workgroup runs on 32 lanes).
         let n = self.sh.invocations().min(crate::isbe_layout::BLOCK_ELEMS);
         let blocks = layout.max_elems.div_ceil(crate::isbe_layout::BLOCK_ELEMS);
@@ -771,7 +770,7 @@ impl Isel<'_> {
                     accum: PredSrc::TRUE,
                 }));
                 match inside {
-                    Comp::Pred(r) => PredSrc::reg(crate::isa::Reg::Virt(r)),
+                    Comp::Pred(r) => r.pred(),
                     _ => PredSrc::TRUE,
                 }
             };

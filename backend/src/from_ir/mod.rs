@@ -55,22 +55,91 @@ pub(crate) use output_slots::clip_distance_count;
 use crate::abi;
 use crate::error::{BackendError, spirv_opcode};
 use crate::isa::{
-    Dst, Instr, IntCmp, Op, OpISetP, OpMov, PredCombine, PredSrc, Reg, RegFile, SpecialReg, Src,
+    Dst, Instr, IntCmp, Op, OpISetP, OpMov, PredCombine, PredSrc, RegFile, SpecialReg, Src,
 };
 use crate::isbe_layout::AttrLayout;
-use crate::mir::MFunc;
+use crate::mir::{BlockId, MFunc, PReg, VReg};
 use crate::target::Arch;
+use cranelift_entity::packed_option::PackedOption;
+use cranelift_entity::{EntitySet, SecondaryMap};
 use places::{comp_count, resolve};
-use rustc_hash::{FxHashMap, FxHashSet};
+use rustc_hash::FxHashMap;
 use spvsass_frontend::ir::{self, BuiltIn, InstData, Shader, Stage, StorageClass, Value};
 
 /// One 32-bit component of a value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Comp {
-    Reg(u32),
-    Pred(u32),
+    /// A GPR.
+    Reg(VReg),
+    /// A boolean in a predicate register.
+    Pred(PReg),
     Const(u32),
     Bool(bool),
+}
+
+impl Comp {
+    /// The register holding the component, of either file (block
+    /// parameters and arguments carry both).
+    pub(crate) fn vreg(self) -> Option<VReg> {
+        match self {
+            Comp::Reg(r) => Some(r),
+            Comp::Pred(p) => Some(p.vreg()),
+            Comp::Const(_) | Comp::Bool(_) => None,
+        }
+    }
+}
+
+/// The machine block of each IR block, once created.
+#[derive(Clone, Default)]
+pub(crate) struct BlockMap(SecondaryMap<ir::Block, PackedOption<BlockId>>);
+
+impl BlockMap {
+    fn with_capacity(n: usize) -> BlockMap {
+        BlockMap(SecondaryMap::with_capacity(n))
+    }
+
+    fn insert(&mut self, b: ir::Block, m: BlockId) {
+        self.0[b] = m.into();
+    }
+
+    fn clear(&mut self) {
+        self.0.clear();
+    }
+
+    /// The machine block of `b`; every IR block is given one before any
+    /// is selected.
+    fn at(&self, b: ir::Block) -> BlockId {
+        self.0[b]
+            .expand()
+            .expect("every IR block has a machine block before selection")
+    }
+}
+
+impl Extend<(ir::Block, BlockId)> for BlockMap {
+    fn extend<I: IntoIterator<Item = (ir::Block, BlockId)>>(&mut self, pairs: I) {
+        for (b, m) in pairs {
+            self.insert(b, m);
+        }
+    }
+}
+
+/// The components of each IR value selected so far (pointers have none:
+/// their uses resolve them to places).
+#[derive(Clone, Default)]
+pub(crate) struct ValueMap(SecondaryMap<Value, Option<Vec<Comp>>>);
+
+impl ValueMap {
+    fn with_capacity(n: usize) -> ValueMap {
+        ValueMap(SecondaryMap::with_capacity(n))
+    }
+
+    fn insert(&mut self, v: Value, comps: Vec<Comp>) {
+        self.0[v] = Some(comps);
+    }
+
+    fn get(&self, v: Value) -> Option<&Vec<Comp>> {
+        self.0.get(v).and_then(Option::as_ref)
+    }
 }
 
 /// The result of instruction selection.
@@ -88,64 +157,59 @@ pub struct Selected {
     pub local_bytes: u32,
 }
 
-pub(crate) struct Isel<'a> {
-    sh: &'a Shader,
-    target: Arch,
-    f: MFunc,
-    /// The MIR block of each IR block.
-    blocks: FxHashMap<ir::Block, usize>,
-    vals: FxHashMap<Value, Vec<Comp>>,
-    /// The MIR block instructions are appended to.
-    cur: usize,
-    /// Special registers, read once at the top of the entry block.
-    special: FxHashMap<SpecialReg, u32>,
-    /// IR values known to equal the lane id (the invocation index of a
-    /// workgroup that fits one warp).
-    lane_ids: FxHashSet<Value>,
+/// The convergence barriers instruction selection plans for structured
+/// control flow (`control.rs`).
+#[derive(Default)]
+struct Barriers {
+    /// The convergence barrier a selection header opens, and the merge
+    /// block that closes it.
+    bssy_at: SecondaryMap<ir::Block, Option<u8>>,
+    bsync_at: SecondaryMap<ir::Block, Option<u8>>,
+    /// Blocks that enter a loop: the barrier they open and the loop's merge.
+    loop_bssy: SecondaryMap<ir::Block, Option<(u8, ir::Block)>>,
+}
+
+/// Values instruction selection computes once per machine block and
+/// reuses there.
+#[derive(Default)]
+struct BlockCache {
+    /// Constants already moved into a register, per MIR block.
+    const_regs: FxHashMap<(BlockId, u32), VReg>,
+    /// Constant 64-bit register pairs, moved once per block (mem_atomics.rs).
+    const_pairs: FxHashMap<(BlockId, u64), VReg>,
+    /// Buffer base addresses loaded from descriptors, per machine block
+    /// (`descriptors.rs`).
+    descriptor_bases: FxHashMap<descriptors::BaseKey, VReg>,
+    /// Element offsets computed in a MIR block: (block, element, layout
+    /// block size) -> offset register.
+    elem_offsets: FxHashMap<(BlockId, Comp, u32), Src>,
+    /// gl_WorkGroupID of a mesh shader behind a task shader, per (MIR
+    /// block, y/z wanted).
+    workgroup_ids: FxHashMap<(BlockId, bool), Vec<Comp>>,
+    /// The register pair holding the statistics query address, per MIR
+    /// block (`statistics`).
+    query_address: FxHashMap<BlockId, VReg>,
+}
+
+/// Where a mesh shader's outputs go in the output ISBE, and what its
+/// stores found out about them (`mesh_out.rs`).
+struct Outputs {
+    /// Per-vertex outputs.
     vertex_layout: AttrLayout,
     /// Per-primitive outputs, after all per-vertex blocks
     /// (docs/HARDWARE.md, "ISBE").
     primitive_layout: AttrLayout,
-    /// The convergence barrier a selection header opens, and the merge
-    /// block that closes it.
-    bssy_at: FxHashMap<ir::Block, u8>,
-    bsync_at: FxHashMap<ir::Block, u8>,
-    /// Blocks that enter a loop: the barrier they open and the loop's merge.
-    loop_bssy: FxHashMap<ir::Block, (u8, ir::Block)>,
-    /// Constants already moved into a register, per MIR block.
-    const_regs: FxHashMap<(usize, u32), u32>,
-    /// Constant 64-bit register pairs, moved once per block (mem_atomics.rs).
-    const_pairs: FxHashMap<(usize, u64), u32>,
-    /// Buffer base addresses loaded from descriptors, per machine block
-    /// (`descriptors.rs`).
-    descriptor_bases: FxHashMap<descriptors::BaseKey, u32>,
-    /// A task shader launches this mesh shader (the workgroup index is
-    /// then read without SKEW).
-    /// Uniform buffers of set 0 below binding 16 live in constant banks
-    /// (`BackendOptions::bank_uniforms`).
-    bank_uniforms: bool,
-    task_present: bool,
-    /// Element offsets computed in a MIR block: (block, element, layout
-    /// block size) -> offset register.
-    elem_offsets: FxHashMap<(usize, Comp, u32), Src>,
+    /// The SPIR-V ids of output stores of an element other than the
+    /// writing invocation's own (offsets computed, no SKEW).
     computed_offset_stores: Vec<Option<u32>>,
-    /// gl_WorkGroupID of a mesh shader behind a task shader, per (MIR
-    /// block, y/z wanted).
-    workgroup_ids: FxHashMap<(usize, bool), Vec<Comp>>,
-    /// The register pair holding the statistics query address, per MIR
-    /// block (`statistics`).
-    query_address: FxHashMap<usize, u32>,
-    /// The register holding the workgroup index, once read.
-    workgroup_index: Option<u32>,
-    /// Shared and local variable placement.
-    mem: memory::MemPlan,
-    /// Workgroup variables of a task/mesh shader in the output ISBE.
-    shared: shared::SharedLayout,
-    /// Divergent values, branches and loops (crate::uniformity).
-    divergence: crate::uniformity::Divergence,
-    /// Blocks an atomic's loop split off a block, to be laid out right
-    /// after it (atomics.rs).
-    split_off: FxHashMap<usize, Vec<usize>>,
+    /// The mesh shader writes both CullPrimitiveEXT and ViewportIndex,
+    /// which share VIEWPORT_MASK (`mesh_out::store_output`).
+    cull_and_viewport: bool,
+}
+
+/// The logical subgroups of a workgroup wider than a warp and the early
+/// returns inside their regions (`subgroups.rs`, `returns.rs`).
+struct Wide {
     /// Logical subgroups of a workgroup over 32 invocations (1 otherwise)
     /// and the one being selected (`subgroups`).
     copies: u32,
@@ -162,11 +226,68 @@ pub(crate) struct Isel<'a> {
     returns_selected: bool,
     /// While a region copy is selected, where some region returns.
     region_exit: Option<returns::RegionExit>,
+}
+
+impl Default for Wide {
+    fn default() -> Wide {
+        Wide {
+            copies: 1,
+            copy: 0,
+            partial: None,
+            returned: Vec::new(),
+            returns_selected: false,
+            region_exit: None,
+        }
+    }
+}
+
+pub(crate) struct Isel<'a> {
+    sh: &'a Shader,
+    target: Arch,
+    f: MFunc,
+    /// The MIR block of each IR block.
+    blocks: BlockMap,
+    vals: ValueMap,
+    /// The MIR block instructions are appended to.
+    cur: BlockId,
+    /// Special registers, read once at the top of the entry block.
+    special: FxHashMap<SpecialReg, VReg>,
+    /// IR values known to equal the lane id (the invocation index of a
+    /// workgroup that fits one warp).
+    lane_ids: EntitySet<Value>,
+    /// A task shader launches this mesh shader (the workgroup index is
+    /// then read without SKEW).
+    /// Uniform buffers of set 0 below binding 16 live in constant banks
+    /// (`BackendOptions::bank_uniforms`).
+    bank_uniforms: bool,
+    task_present: bool,
+    /// The register holding the workgroup index, once read.
+    workgroup_index: Option<VReg>,
+    /// Shared and local variable placement.
+    mem: memory::MemPlan,
+    /// Workgroup variables of a task/mesh shader in the output ISBE.
+    shared: shared::SharedLayout,
+    /// Divergent values, branches and loops (crate::uniformity).
+    divergence: crate::uniformity::Divergence,
+    /// Blocks an atomic's loop split off a block, to be laid out right
+    /// after it (atomics.rs).
+    split_off: FxHashMap<BlockId, Vec<BlockId>>,
+    /// Output placement of a mesh shader.
+    out: Outputs,
+    /// Convergence barriers of structured control flow (`control.rs`).
+    barriers: Barriers,
+    /// Values computed once per machine block and reused there.
+    cache: BlockCache,
+    /// Logical subgroups and early returns (`subgroups.rs`, `returns.rs`).
+    wide: Wide,
     /// In-shader culling (`mesh_cull`), when compiled in.
     cull: Option<mesh_cull::CullState>,
-    /// The mesh shader writes both CullPrimitiveEXT and ViewportIndex,
-    /// which share VIEWPORT_MASK (`mesh_out::store_output`).
-    cull_and_viewport: bool,
+    /// The instruction being selected, for errors raised where no
+    /// `InstData` is at hand.
+    at: Option<&'a InstData>,
+    /// The first predicate `src_of` was asked to read as a word, with the
+    /// instruction being selected: `select` fails with it.
+    pred_as_word: Option<Option<&'a InstData>>,
 }
 
 pub fn select(
@@ -210,35 +331,27 @@ pub fn select(
         f: MFunc::default(),
         // Sized for every block and value up front: growing them rehashed
         // each several times per compile.
-        blocks: FxHashMap::with_capacity_and_hasher(sh.blocks.len(), Default::default()),
-        vals: FxHashMap::with_capacity_and_hasher(sh.values.len(), Default::default()),
-        cur: 0,
+        blocks: BlockMap::with_capacity(sh.blocks.len()),
+        vals: ValueMap::with_capacity(sh.values.len()),
+        cur: BlockId::ENTRY,
         special: FxHashMap::default(),
-        lane_ids: FxHashSet::default(),
-        vertex_layout,
-        primitive_layout,
-        bssy_at: FxHashMap::default(),
-        bsync_at: FxHashMap::default(),
-        loop_bssy: FxHashMap::default(),
-        const_regs: FxHashMap::default(),
-        const_pairs: FxHashMap::default(),
-        descriptor_bases: FxHashMap::default(),
+        lane_ids: EntitySet::new(),
         task_present,
         bank_uniforms,
         workgroup_index: None,
-        query_address: FxHashMap::default(),
-        elem_offsets: FxHashMap::default(),
-        computed_offset_stores: Vec::new(),
-        workgroup_ids: FxHashMap::default(),
-        copies: 1,
-        copy: 0,
-        partial: None,
-        returned: Vec::new(),
-        returns_selected: false,
-        region_exit: None,
         mem: memory::MemPlan::new(sh)?,
+        out: Outputs {
+            vertex_layout,
+            primitive_layout,
+            computed_offset_stores: Vec::new(),
+            cull_and_viewport: written.cull && written.viewport_index.is_some(),
+        },
+        barriers: Barriers::default(),
+        cache: BlockCache::default(),
+        wide: Wide::default(),
         cull: None,
-        cull_and_viewport: written.cull && written.viewport_index.is_some(),
+        at: None,
+        pred_as_word: None,
     };
     let cull_plan = if shader_cull {
         Some(mesh_cull::plan(sh, &written.vertex)?)
@@ -247,7 +360,7 @@ pub fn select(
     };
     isel.plan_barriers(wide.as_ref())?;
     if let Some(plan) = wide {
-        isel.copies = plan.copies;
+        isel.wide.copies = plan.copies;
         isel.select_wide(&plan, written.cull, cull_plan)?;
     } else {
         for &b in &sh.layout {
@@ -257,7 +370,7 @@ pub fn select(
         if let Some(plan) = cull_plan {
             isel.begin_cull(plan);
         }
-        isel.cur = isel.blocks[&sh.entry_block()];
+        isel.cur = isel.blocks.at(sh.entry_block());
         if written.cull {
             isel.init_viewport_masks();
         }
@@ -268,6 +381,12 @@ pub fn select(
         }
         isel.finish_cull()?;
     }
+    if let Some(at) = isel.pred_as_word {
+        return Err(BackendError::PredicateAsWord {
+            opcode: at.map_or_else(|| "shader setup".into(), |i| spirv_opcode(&i.op)),
+            spirv_id: at.and_then(|i| i.spirv_id),
+        });
+    }
     atomics::place_split_blocks(&mut isel.f, &isel.split_off);
     unreachable::cut_unreachable(&mut isel.f);
     control::split_critical_edges(&mut isel.f);
@@ -276,10 +395,10 @@ pub fn select(
         func: isel.f,
         vertex_attrs: written.vertex,
         primitive_attrs: written.primitive,
-        computed_offset_stores: isel.computed_offset_stores,
+        computed_offset_stores: isel.out.computed_offset_stores,
         shared_bytes: isel.mem.shared_bytes,
         // One copy of the local variables per logical subgroup.
-        local_bytes: match isel.copies {
+        local_bytes: match isel.wide.copies {
             1 => isel.mem.local_bytes,
             k => isel.mem.local_copy_bytes() * k,
         },
@@ -292,20 +411,17 @@ impl<'a> Isel<'a> {
     }
 
     fn block(&mut self, b: ir::Block) -> Result<(), BackendError> {
-        self.cur = self.blocks[&b];
+        self.cur = self.blocks.at(b);
         let sh = self.sh;
         let data = &sh.blocks[b];
         let mut params = Vec::new();
         for &p in &data.params {
             let comps = self.new_regs_for(p)?;
-            params.extend(comps.iter().map(|c| match c {
-                Comp::Reg(r) | Comp::Pred(r) => *r,
-                _ => unreachable!("new_regs_for gives registers"),
-            }));
+            params.extend(comps.iter().filter_map(|c| c.vreg()));
             self.vals.insert(p, comps);
         }
         self.f.blocks[self.cur].params = params;
-        if let Some(&bar) = self.bsync_at.get(&b) {
+        if let Some(bar) = self.barriers.bsync_at[b] {
             self.emit(Instr::new(Op::Bsync(crate::isa::OpBsync { bar })));
         }
         for &inst in &data.insts {
@@ -334,7 +450,7 @@ impl<'a> Isel<'a> {
             .into_iter()
             .map(|is_bool| {
                 if is_bool {
-                    Comp::Pred(self.f.new_vreg(RegFile::Pred))
+                    Comp::Pred(self.f.new_pred())
                 } else {
                     Comp::Reg(self.f.new_vreg(RegFile::Gpr))
                 }
@@ -343,7 +459,7 @@ impl<'a> Isel<'a> {
     }
 
     fn value(&self, v: Value) -> Result<&Vec<Comp>, BackendError> {
-        self.vals.get(&v).ok_or_else(|| BackendError::Invalid {
+        self.vals.get(v).ok_or_else(|| BackendError::Invalid {
             what: format!("value {v} used before it is defined (or it is a pointer)"),
             spirv_id: None,
         })
@@ -362,34 +478,36 @@ impl<'a> Isel<'a> {
     }
 
     fn is_lane_id(&self, v: Value) -> bool {
-        self.lane_ids.contains(&v)
+        self.lane_ids.contains(v)
     }
 
-    fn special_reg(&mut self, sr: SpecialReg) -> u32 {
+    fn special_reg(&mut self, sr: SpecialReg) -> VReg {
         if let Some(&r) = self.special.get(&sr) {
             return r;
         }
         let r = self.f.new_vreg(RegFile::Gpr);
-        self.f.blocks[0].instrs.insert(
+        self.f.blocks[BlockId::ENTRY].instrs.insert(
             0,
-            Instr::new(Op::S2R(crate::isa::OpS2R {
-                dst: Dst::Reg(Reg::Virt(r)),
-                sr,
-            })),
+            Instr::new(Op::S2R(crate::isa::OpS2R { dst: r.dst(), sr })),
         );
         self.special.insert(sr, r);
         r
     }
 
     /// A source operand for a component: registers as they are, constants as
-    /// immediates (RZ for zero). Predicates are not GPR sources.
+    /// immediates (RZ for zero). Predicates are not GPR sources: one asked
+    /// for here is a selection bug, which `select` reports
+    /// (`BackendError::PredicateAsWord`) instead of compiling RZ.
     fn src_of(&mut self, c: Comp) -> Src {
         match c {
-            Comp::Reg(r) => Src::reg(Reg::Virt(r)),
+            Comp::Reg(r) => r.src(),
             Comp::Const(0) | Comp::Bool(false) => Src::ZERO,
             Comp::Const(v) => Src::imm(v),
             Comp::Bool(true) => Src::imm(1),
-            Comp::Pred(_) => Src::ZERO,
+            Comp::Pred(_) => {
+                self.pred_as_word.get_or_insert(self.at);
+                Src::ZERO
+            }
         }
     }
 
@@ -398,36 +516,37 @@ impl<'a> Isel<'a> {
     fn reg_or_zero(&mut self, c: Comp) -> Src {
         match c {
             Comp::Const(0) => Src::ZERO,
-            Comp::Const(v) => Src::reg(Reg::Virt(self.const_reg(v))),
+            Comp::Const(v) => self.const_reg(v).src(),
             other => self.src_of(other),
         }
     }
 
     /// A register holding constant `v`, moved once per block.
-    fn const_reg(&mut self, v: u32) -> u32 {
-        if let Some(&r) = self.const_regs.get(&(self.cur, v)) {
+    fn const_reg(&mut self, v: u32) -> VReg {
+        if let Some(&r) = self.cache.const_regs.get(&(self.cur, v)) {
             return r;
         }
         let r = self.f.new_vreg(RegFile::Gpr);
         self.emit(Instr::new(Op::Mov(OpMov {
-            dst: Dst::Reg(Reg::Virt(r)),
+            dst: r.dst(),
             src: Src::imm(v),
         })));
-        self.const_regs.insert((self.cur, v), r);
+        self.cache.const_regs.insert((self.cur, v), r);
         r
     }
 
     /// A virtual register holding the component (for block arguments).
-    fn materialize(&mut self, c: Comp) -> u32 {
+    fn materialize(&mut self, c: Comp) -> VReg {
         match c {
-            Comp::Reg(r) | Comp::Pred(r) => r,
+            Comp::Reg(r) => r,
+            Comp::Pred(p) => p.vreg(),
             Comp::Const(v) => self.const_reg(v),
             Comp::Bool(b) => {
                 // 0 == 0 is true, 0 != 0 is false.
                 let p = self.f.new_vreg(RegFile::Pred);
                 let cmp = if b { IntCmp::Eq } else { IntCmp::Ne };
                 self.emit(Instr::new(Op::ISetP(OpISetP {
-                    dst: Dst::Reg(Reg::Virt(p)),
+                    dst: p.dst(),
                     cmp,
                     signed: false,
                     combine: PredCombine::And,
@@ -466,6 +585,7 @@ impl<'a> Isel<'a> {
 
     fn inst(&mut self, b: ir::Block, inst: &'a InstData) -> Result<(), BackendError> {
         use ir::Op as I;
+        self.at = Some(inst);
         if self.cull.is_some() && self.cull_inst(inst)? {
             return Ok(());
         }
@@ -545,7 +665,7 @@ impl<'a> Isel<'a> {
             // One warp runs the whole workgroup: a barrier needs no
             // instruction (docs/HARDWARE.md, "Workgroups").
             I::ControlBarrier | I::MemoryBarrier
-                if (self.sh.invocations() <= 32 || self.copies > 1)
+                if (self.sh.invocations() <= 32 || self.wide.copies > 1)
                     && self.sh.stage != Stage::Compute =>
             {
                 return Ok(());
@@ -559,7 +679,7 @@ impl<'a> Isel<'a> {
                 self.emit_mesh_tasks(x, y, z);
                 return Ok(());
             }
-            I::Return | I::Unreachable if self.region_exit.is_some() => {
+            I::Return | I::Unreachable if self.wide.region_exit.is_some() => {
                 return self.region_return();
             }
             // A task workgroup that returns launches no mesh workgroups:
@@ -715,7 +835,7 @@ impl<'a> Isel<'a> {
         };
         // In a wide workgroup, logical subgroup i's own index is lane + 32i
         // (`subgroups`; stores place it with SKEW in layout block i).
-        let own_index = self.copies > 1
+        let own_index = self.wide.copies > 1
             && match (var.builtin, place.path.as_slice()) {
                 (Some(BuiltIn::LocalInvocationIndex), []) => true,
                 (Some(BuiltIn::LocalInvocationId), [places::Step::Const(0)]) => y == 1 && z == 1,

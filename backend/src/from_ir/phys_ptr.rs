@@ -8,7 +8,7 @@
 use super::mem_layout::{child, size_align};
 use super::{Comp, Isel};
 use crate::error::BackendError;
-use crate::isa::{Dst, Instr, MemSpace, Op, OpIMad, OpLd, OpSt, Reg, RegFile, Src};
+use crate::isa::{Dst, Instr, MemSpace, Op, OpIMad, OpLd, OpSt, RegFile, Src};
 use spvsass_frontend::ir::{InstData, Scalar, StorageClass, Type, TypeId, Value};
 
 impl Isel<'_> {
@@ -116,7 +116,7 @@ impl Isel<'_> {
         let members = comps.iter().map(|&c| self.materialize(c)).collect();
         let group = self.f.new_vreg(RegFile::Gpr);
         self.f.groups.insert(group, members);
-        Ok(Src::reg(Reg::Virt(group)))
+        Ok(group.src())
     }
 
     /// The scalars of a pointee as (byte offset, size) word accesses.
@@ -187,19 +187,14 @@ impl Isel<'_> {
         for (offset, size, scalar) in parts {
             let r = self.f.new_vreg(RegFile::Gpr);
             self.emit(Instr::new(Op::Ld(OpLd {
-                dst: Dst::Reg(Reg::Virt(r)),
+                dst: r.dst(),
                 addr,
                 offset: offset as i32,
                 space: MemSpace::Global,
                 size,
             })));
             comps.push(if scalar == Scalar::Bool {
-                self.int_cmp(
-                    crate::isa::IntCmp::Ne,
-                    false,
-                    Src::reg(Reg::Virt(r)),
-                    Src::ZERO,
-                )
+                self.int_cmp(crate::isa::IntCmp::Ne, false, r.src(), Src::ZERO)
             } else {
                 Comp::Reg(r)
             });

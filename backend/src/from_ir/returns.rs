@@ -31,8 +31,9 @@
 use super::places::comp_count;
 use super::{Comp, Isel, subgroups::CopyState};
 use crate::error::BackendError;
-use crate::isa::{Instr, Op, OpBra, OpBssy, PredSrc, Reg, RegFile, Target};
+use crate::isa::{Instr, Op, OpBra, OpBssy, PredSrc, RegFile};
 use crate::logical_subgroups::Plan;
+use crate::mir::{BlockId, PReg, VReg};
 use rustc_hash::{FxHashMap, FxHashSet};
 use spvsass_frontend::ir::{self, Inst, InstData, Value};
 
@@ -50,34 +51,37 @@ pub(super) struct RegionExit {
 impl<'a> Isel<'a> {
     /// Whether an invocation of some copy may have returned here.
     pub(super) fn may_have_returned(&self) -> bool {
-        self.returned.iter().any(|r| matches!(r, Comp::Pred(_)))
+        self.wide
+            .returned
+            .iter()
+            .any(|r| matches!(r, Comp::Pred(_)))
     }
 
     /// Fresh returned predicates, one per copy, as parameters of a spine
     /// block (none when no region returns).
-    pub(super) fn returned_params(&mut self) -> Vec<u32> {
+    pub(super) fn returned_params(&mut self) -> Vec<VReg> {
         let mut params = Vec::new();
-        for i in 0..self.returned.len() {
-            let p = self.f.new_vreg(RegFile::Pred);
-            self.returned[i] = Comp::Pred(p);
-            params.push(p);
+        for i in 0..self.wide.returned.len() {
+            let p = self.f.new_pred();
+            self.wide.returned[i] = Comp::Pred(p);
+            params.push(p.vreg());
         }
         params
     }
 
     /// The returned predicates of every copy, as edge arguments.
-    pub(super) fn returned_args(&mut self) -> Vec<u32> {
-        let flags = self.returned.clone();
+    pub(super) fn returned_args(&mut self) -> Vec<VReg> {
+        let flags = self.wide.returned.clone();
         flags.into_iter().map(|r| self.materialize(r)).collect()
     }
 
     /// The returned parameter of the current copy's `J_i`.
-    fn region_returned_param(&mut self) -> Option<u32> {
-        let i = self.copy as usize;
-        (i < self.returned.len()).then(|| {
-            let p = self.f.new_vreg(RegFile::Pred);
-            self.returned[i] = Comp::Pred(p);
-            p
+    fn region_returned_param(&mut self) -> Option<VReg> {
+        let i = self.wide.copy as usize;
+        (i < self.wide.returned.len()).then(|| {
+            let p = self.f.new_pred();
+            self.wide.returned[i] = Comp::Pred(p);
+            p.vreg()
         })
     }
 
@@ -85,7 +89,7 @@ impl<'a> Isel<'a> {
     /// predicate: the merge block's parameters and the region's live-out
     /// values (one per component). The lane taking the edge has returned
     /// or skips the region: nothing reads them.
-    fn undef_args(&mut self, merge: ir::Block, live: &[Value]) -> Result<Vec<u32>, BackendError> {
+    fn undef_args(&mut self, merge: ir::Block, live: &[Value]) -> Result<Vec<VReg>, BackendError> {
         let sh = self.sh;
         let mut args = Vec::new();
         for &p in sh.blocks[merge].params.iter().chain(live) {
@@ -153,8 +157,8 @@ impl<'a> Isel<'a> {
     /// What an edge to the region copy's merge `J_i` passes besides the
     /// merge's parameters: the live-out values and the returned predicate
     /// unchanged (the lanes taking it did not return).
-    pub(super) fn region_exit_args(&mut self, to: ir::Block) -> Result<Vec<u32>, BackendError> {
-        let Some(exit) = self.region_exit.as_ref().filter(|e| e.merge == to) else {
+    pub(super) fn region_exit_args(&mut self, to: ir::Block) -> Result<Vec<VReg>, BackendError> {
+        let Some(exit) = self.wide.region_exit.as_ref().filter(|e| e.merge == to) else {
             return Ok(Vec::new());
         };
         let (live, returned) = (exit.live_out.clone(), exit.returned);
@@ -170,17 +174,14 @@ impl<'a> Isel<'a> {
 
     /// `J_i`'s parameters after the merge's own: the live-out values (the
     /// copy's names for them from here on) and the returned predicate.
-    pub(super) fn region_merge_params(&mut self) -> Result<Vec<u32>, BackendError> {
-        let Some(exit) = self.region_exit.take() else {
+    pub(super) fn region_merge_params(&mut self) -> Result<Vec<VReg>, BackendError> {
+        let Some(exit) = self.wide.region_exit.take() else {
             return Ok(Vec::new());
         };
         let mut params = Vec::new();
         for v in exit.live_out {
             let comps = self.new_regs_for(v)?;
-            params.extend(comps.iter().map(|c| match c {
-                Comp::Reg(r) | Comp::Pred(r) => *r,
-                _ => unreachable!("new_regs_for gives registers"),
-            }));
+            params.extend(comps.iter().filter_map(|c| c.vreg()));
             self.vals.insert(v, comps);
         }
         params.extend(self.region_returned_param());
@@ -189,12 +190,16 @@ impl<'a> Isel<'a> {
 
     /// A return inside a region copy: to the copy's merge `J_i`, returned.
     pub(super) fn region_return(&mut self) -> Result<(), BackendError> {
-        self.returns_selected = true;
-        let exit = self.region_exit.as_ref().expect("inside a region copy");
+        self.wide.returns_selected = true;
+        let exit = self
+            .wide
+            .region_exit
+            .as_ref()
+            .expect("inside a region copy");
         let (merge, live) = (exit.merge, exit.live_out.clone());
         let mut args = self.undef_args(merge, &live)?;
         args.push(self.materialize(Comp::Bool(true)));
-        let to = self.blocks[&merge];
+        let to = self.blocks.at(merge);
         self.bra(to, args);
         Ok(())
     }
@@ -206,28 +211,26 @@ impl<'a> Isel<'a> {
     /// BSYNC.
     pub(super) fn enter_region_copy(
         &mut self,
-        to: usize,
-        args: Vec<u32>,
+        to: BlockId,
+        args: Vec<VReg>,
         merge: ir::Block,
         live_out: &[Value],
         bar: Option<u8>,
     ) -> Result<(), BackendError> {
         if let Some(bar) = bar {
-            let target = Target::Block(self.blocks[&merge] as u32);
+            let target = self.blocks.at(merge).target();
             self.emit(Instr::new(Op::Bssy(OpBssy { bar, target })));
         }
-        let Some(&Comp::Pred(p)) = self.returned.get(self.copy as usize) else {
+        let Some(&Comp::Pred(p)) = self.wide.returned.get(self.wide.copy as usize) else {
             self.bra(to, args);
             return Ok(());
         };
         let mut skip = self.undef_args(merge, live_out)?;
-        skip.push(p);
-        let j = self.blocks[&merge];
+        skip.push(p.vreg());
+        let j = self.blocks.at(merge);
         self.emit(Instr::guarded(
-            PredSrc::reg(Reg::Virt(p)),
-            Op::Bra(OpBra {
-                target: Target::Block(j as u32),
-            }),
+            p.pred(),
+            Op::Bra(OpBra { target: j.target() }),
         ));
         self.f.add_edge(self.cur, j, skip);
         self.f.add_edge(self.cur, to, args);
@@ -262,7 +265,7 @@ impl<'a> Isel<'a> {
         }
         for c in 0..copies.len() {
             self.enter_copy(copies, c);
-            match self.returned.get(c) {
+            match self.wide.returned.get(c) {
                 Some(&Comp::Pred(p)) => self.skipped_run(b, run, p)?,
                 _ => {
                     for inst in run {
@@ -282,16 +285,14 @@ impl<'a> Isel<'a> {
         &mut self,
         b: ir::Block,
         run: &[&'a InstData],
-        returned: u32,
+        returned: PReg,
     ) -> Result<(), BackendError> {
         let x = self.cur;
         let (r, z, s) = (self.f.new_block(), self.f.new_block(), self.f.new_block());
         self.split_off.entry(x).or_default().extend([r, z, s]);
         self.emit(Instr::guarded(
-            PredSrc::reg(Reg::Virt(returned)),
-            Op::Bra(OpBra {
-                target: Target::Block(z as u32),
-            }),
+            returned.pred(),
+            Op::Bra(OpBra { target: z.target() }),
         ));
         self.f.add_edge(x, z, Vec::new());
         self.f.add_edge(x, r, Vec::new());
@@ -332,7 +333,7 @@ impl<'a> Isel<'a> {
             let Some(v) = inst.result.filter(|v| used_after.contains(v)) else {
                 continue;
             };
-            let Some(comps) = self.vals.get(&v).cloned() else {
+            let Some(comps) = self.vals.get(v).cloned() else {
                 continue;
             };
             let mut renamed = Vec::with_capacity(comps.len());
@@ -345,21 +346,20 @@ impl<'a> Isel<'a> {
                         continue;
                     }
                 };
-                let p = self.f.new_vreg(file);
+                let fresh = match file {
+                    RegFile::Gpr => Comp::Reg(self.f.new_vreg(file)),
+                    RegFile::Pred => Comp::Pred(self.f.new_pred()),
+                };
                 args.push(self.materialize(c));
-                params.push(p);
+                params.push(fresh.vreg().expect("a fresh register"));
                 undef.push(zero);
-                renamed.push(if file == RegFile::Gpr {
-                    Comp::Reg(p)
-                } else {
-                    Comp::Pred(p)
-                });
+                renamed.push(fresh);
             }
             self.vals.insert(v, renamed);
         }
         self.bra(s, args);
         self.cur = z;
-        let undef: Vec<u32> = undef.into_iter().map(|c| self.materialize(c)).collect();
+        let undef: Vec<VReg> = undef.into_iter().map(|c| self.materialize(c)).collect();
         self.bra(s, undef);
         self.cur = s;
         self.f.blocks[s].params = params;
@@ -391,10 +391,10 @@ impl<'a> Isel<'a> {
                 self.value_comp(y)?,
                 self.value_comp(z)?,
             );
-            let running = match self.returned[c] {
+            let running = match self.wide.returned[c] {
                 Comp::Pred(p) => PredSrc {
                     neg: true,
-                    ..PredSrc::reg(Reg::Virt(p))
+                    ..p.pred()
                 },
                 _ => PredSrc::TRUE,
             };

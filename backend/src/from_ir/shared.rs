@@ -19,8 +19,8 @@ use super::places::{Place, comp_count};
 use super::{Comp, Isel};
 use crate::error::BackendError;
 use crate::isa::{
-    Dst, Instr, IntCmp, IsbeAccess, IsbeSize, Op, OpISetP, OpIsbeWr, PredCombine, PredSrc, Reg,
-    RegFile, SpecialReg, Src,
+    Dst, Instr, IntCmp, IsbeAccess, IsbeSize, Op, OpISetP, OpIsbeWr, PredCombine, PredSrc, RegFile,
+    SpecialReg, Src,
 };
 use crate::isbe_layout::{LINE, task as task_attr};
 use rustc_hash::FxHashMap;
@@ -173,7 +173,7 @@ impl Isel<'_> {
                 let lane = self.special_reg(SpecialReg::LaneId);
                 let c = self.alu(Op::IMad(crate::isa::OpIMad {
                     dst: Dst::None,
-                    srcs: [Src::reg(Reg::Virt(lane)), Src::imm(4), Src::ZERO],
+                    srcs: [lane.src(), Src::imm(4), Src::ZERO],
                     signed: false,
                 }));
                 self.src_of(c)
@@ -185,14 +185,14 @@ impl Isel<'_> {
                     let lane = self.special_reg(SpecialReg::LaneId);
                     let p = self.f.new_vreg(RegFile::Pred);
                     self.emit(Instr::new(Op::ISetP(OpISetP {
-                        dst: Dst::Reg(Reg::Virt(p)),
+                        dst: p.dst(),
                         cmp: IntCmp::Lt,
                         signed: false,
                         combine: PredCombine::And,
-                        srcs: [Src::reg(Reg::Virt(lane)), Src::imm(words - k)],
+                        srcs: [lane.src(), Src::imm(words - k)],
                         accum: PredSrc::TRUE,
                     })));
-                    PredSrc::reg(Reg::Virt(p))
+                    p.pred()
                 } else {
                     PredSrc::TRUE
                 };

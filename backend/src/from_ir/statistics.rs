@@ -14,7 +14,8 @@
 
 use super::{Comp, Isel};
 use crate::abi::{self, query};
-use crate::isa::{AtomOp, AtomType, Dst, Instr, Op, OpMov, OpRed, Reg, RegFile, Src, SrcRef};
+use crate::isa::{AtomOp, AtomType, Instr, Op, OpMov, OpRed, RegFile, Src, SrcRef};
+use crate::mir::VReg;
 use spvsass_frontend::ir::Stage;
 
 impl Isel<'_> {
@@ -27,7 +28,7 @@ impl Isel<'_> {
         self.emit(Instr::guarded(
             guard,
             Op::Red(OpRed {
-                addr: Src::reg(Reg::Virt(pair)),
+                addr: pair.src(),
                 offset: offset as i32,
                 data,
                 op: AtomOp::Add,
@@ -37,16 +38,16 @@ impl Isel<'_> {
     }
 
     /// The query address in a register pair, loaded once per MIR block.
-    fn query_address(&mut self) -> u32 {
-        if let Some(&pair) = self.query_address.get(&self.cur) {
+    fn query_address(&mut self) -> VReg {
+        if let Some(&pair) = self.cache.query_address.get(&self.cur) {
             return pair;
         }
         let pair = self.f.new_vreg(RegFile::Gpr);
         let high = self.f.new_vreg(RegFile::Gpr);
-        debug_assert_eq!(high, pair + 1, "a register group is consecutive");
+        debug_assert_eq!(high, pair.offset(1), "a register group is consecutive");
         for (r, at) in [(pair, abi::QUERY_ADDRESS), (high, abi::QUERY_ADDRESS + 4)] {
             self.emit(Instr::new(Op::Mov(OpMov {
-                dst: Dst::Reg(Reg::Virt(r)),
+                dst: r.dst(),
                 src: Src {
                     src: SrcRef::CBuf {
                         bank: abi::ROOT_BANK,
@@ -57,7 +58,7 @@ impl Isel<'_> {
                 },
             })));
         }
-        self.query_address.insert(self.cur, pair);
+        self.cache.query_address.insert(self.cur, pair);
         pair
     }
 

@@ -23,6 +23,7 @@ use crate::isa::{
     BitOp, Dst, FloatCmp, Instr, IntCmp, Op, OpBit, OpFSetP, OpISetP, OpLop3, OpShfl, OpVote,
     PredCombine, PredSrc, Reg, RegFile, ShflMode, SpecialReg, Src, VoteMode,
 };
+use crate::mir::VReg;
 use spvsass_frontend::ir::{GroupOperation, InstData, Scalar, SubgroupOp, Type, Value};
 
 /// SHFL's c operand: clamp 31, no segment (the whole warp).
@@ -35,8 +36,8 @@ impl Isel<'_> {
     /// fold, so they bypass `alu`).
     pub(super) fn warp_def(&mut self, make: impl FnOnce(Dst) -> Op) -> Src {
         let r = self.f.new_vreg(RegFile::Gpr);
-        self.emit(Instr::new(make(Dst::Reg(Reg::Virt(r)))));
-        Src::reg(Reg::Virt(r))
+        self.emit(Instr::new(make(r.dst())));
+        r.src()
     }
 
     /// A register (or RZ) holding `c`; a boolean as 0 or 1.
@@ -67,7 +68,7 @@ impl Isel<'_> {
     /// not a multiple of 32, the lanes that are invocations (0..N % 32);
     /// `None` where every lane of the warp is one.
     pub(super) fn invocation_lanes(&self) -> Option<u32> {
-        if self.partial.is_none() || self.copy + 1 != self.copies {
+        if self.wide.partial.is_none() || self.wide.copy + 1 != self.wide.copies {
             return None;
         }
         Some((1u32 << (self.sh.invocations() % 32)) - 1)
@@ -114,7 +115,7 @@ impl Isel<'_> {
     }
 
     pub(super) fn sr_src(&mut self, sr: SpecialReg) -> Src {
-        Src::reg(Reg::Virt(self.special_reg(sr)))
+        self.special_reg(sr).src()
     }
 
     pub(super) fn shfl(&mut self, mode: ShflMode, src: Src, lane: Src, c: u32) -> Src {
@@ -181,10 +182,10 @@ impl Isel<'_> {
                 }
             };
         }
-        let r = self.f.new_vreg(RegFile::Pred);
+        let r = self.f.new_pred();
         self.emit(Instr::new(Op::Vote(OpVote {
             dst: Dst::None,
-            pdst: Dst::Reg(Reg::Virt(r)),
+            pdst: r.dst(),
             src: p,
             mode,
         })));
@@ -379,7 +380,7 @@ impl Isel<'_> {
     /// The component naming a register source.
     pub(super) fn comp_of(&self, s: Src) -> Comp {
         match s.src {
-            crate::isa::SrcRef::Reg(Reg::Virt(r)) => Comp::Reg(r),
+            crate::isa::SrcRef::Reg(Reg::Virt(r)) => Comp::Reg(VReg::from_u32(r)),
             crate::isa::SrcRef::Imm(v) => Comp::Const(v),
             _ => Comp::Const(0),
         }
@@ -405,7 +406,7 @@ impl Isel<'_> {
                 Comp::Bool(_) => continue,
                 Comp::Pred(p) => {
                     // VOTE.EQ: all true or all false.
-                    let r = self.vote(VoteMode::Eq, PredSrc::reg(Reg::Virt(p)));
+                    let r = self.vote(VoteMode::Eq, p.pred());
                     self.pred(r).unwrap_or(PredSrc::TRUE)
                 }
                 _ => {
@@ -440,15 +441,17 @@ impl Isel<'_> {
             } else {
                 let r = self.f.new_vreg(RegFile::Pred);
                 self.emit(Instr::new(Op::PLop3(crate::isa::OpPLop3 {
-                    dst: Dst::Reg(Reg::Virt(r)),
+                    dst: r.dst(),
                     srcs: [same, p, PredSrc::TRUE],
                     lut: 0xc0,
                 })));
-                PredSrc::reg(Reg::Virt(r))
+                r.pred()
             };
         }
         match same.reg {
-            Some(Reg::Virt(r)) if !same.neg => Comp::Pred(r),
+            Some(r) if !same.neg => VReg::from_reg(r)
+                .and_then(|v| self.f.as_pred(v))
+                .map_or(Comp::Bool(true), Comp::Pred),
             _ => Comp::Bool(true),
         }
     }

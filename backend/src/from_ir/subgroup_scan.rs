@@ -37,9 +37,10 @@ use super::{Comp, Isel};
 use crate::error::BackendError;
 use crate::isa::{
     Dst, FloatArith, Instr, IntCmp, Op, OpBra, OpFArith, OpFMnMx, OpIAdd3, OpIMad, OpIMnMx,
-    OpISetP, OpLop3, OpRedux, OpShfl, PredCombine, PredSrc, ReduxOp, Reg, RegFile, Round, ShflMode,
-    SpecialReg, Src, Target,
+    OpISetP, OpLop3, OpRedux, OpShfl, PredCombine, PredSrc, ReduxOp, RegFile, Round, ShflMode,
+    SpecialReg, Src,
 };
+use crate::mir::{BlockId, VReg};
 use spvsass_frontend::ir::{CmpOp, GroupOperation, InstData, ReduceOp, Scalar, Type, Value};
 
 /// The combining operation on 32-bit words.
@@ -308,14 +309,14 @@ impl Isel<'_> {
         let v = self.warp_def(|dst| {
             Op::Shfl(OpShfl {
                 dst,
-                in_bounds: Dst::Reg(Reg::Virt(p)),
+                in_bounds: p.dst(),
                 src,
                 lane: Src::imm(lane),
                 c: Src::imm(c),
                 mode,
             })
         });
-        (v, PredSrc::reg(Reg::Virt(p)))
+        (v, p.pred())
     }
 
     fn sel(&mut self, cond: PredSrc, a: Src, b: Src) -> Src {
@@ -369,9 +370,9 @@ impl Isel<'_> {
         cluster: u32,
         elems: &[Vec<Src>],
         active: Src,
-        [head, latch, exit]: [usize; 3],
+        [head, latch, exit]: [BlockId; 3],
         inst: &InstData,
-    ) -> Result<Vec<u32>, BackendError> {
+    ) -> Result<Vec<VReg>, BackendError> {
         let identity = width.identity(op);
         let mut init = Vec::new();
         for _ in elems {
@@ -383,15 +384,15 @@ impl Isel<'_> {
         init.push(rem0);
         self.bra_to(head, init);
         self.cur = head;
-        let accs: Vec<Vec<u32>> = elems
+        let accs: Vec<Vec<VReg>> = elems
             .iter()
             .map(|e| e.iter().map(|_| self.f.new_vreg(RegFile::Gpr)).collect())
             .collect();
         let rem = self.f.new_vreg(RegFile::Gpr);
-        let mut params: Vec<u32> = accs.iter().flatten().copied().collect();
+        let mut params: Vec<VReg> = accs.iter().flatten().copied().collect();
         params.push(rem);
         self.f.blocks[head].params = params;
-        let rem_src = Src::reg(Reg::Virt(rem));
+        let rem_src = rem.src();
         let j = self.lowest_lane(rem_src);
         let lane = self.sr_src(SpecialReg::LaneId);
         let cmp = |isel: &mut Self, cmp, a: Src, b: Src| {
@@ -421,7 +422,7 @@ impl Isel<'_> {
         };
         let mut next = Vec::new();
         for (x, acc) in elems.iter().zip(&accs) {
-            let acc: Vec<Src> = acc.iter().map(|&r| Src::reg(Reg::Virt(r))).collect();
+            let acc: Vec<Src> = acc.iter().map(|&r| r.src()).collect();
             let v: Vec<Src> = x
                 .iter()
                 .map(|&w| self.shfl(ShflMode::Idx, w, j, WHOLE_WARP))
@@ -450,7 +451,7 @@ impl Isel<'_> {
         self.emit(Instr::guarded(
             done,
             Op::Bra(OpBra {
-                target: Target::Block(exit as u32),
+                target: exit.target(),
             }),
         ));
         self.f.add_edge(head, exit, Vec::new());
@@ -475,15 +476,15 @@ impl Isel<'_> {
         inst: &InstData,
     ) -> Result<Vec<Src>, BackendError> {
         let active = self.ballot(PredSrc::TRUE);
-        let blocks: [usize; 3] = std::array::from_fn(|_| self.f.new_block());
+        let blocks: [BlockId; 3] = std::array::from_fn(|_| self.f.new_block());
         self.split_off.entry(self.cur).or_default().extend(blocks);
         let out = self.lane_loop(op, width, group, cluster, elems, active, blocks, inst)?;
-        Ok(out.into_iter().map(|r| Src::reg(Reg::Virt(r))).collect())
+        Ok(out.into_iter().map(|r| r.src()).collect())
     }
 
-    fn bra_to(&mut self, to: usize, args: Vec<u32>) {
+    fn bra_to(&mut self, to: BlockId, args: Vec<VReg>) {
         self.emit(Instr::new(Op::Bra(OpBra {
-            target: Target::Block(to as u32),
+            target: to.target(),
         })));
         self.f.add_edge(self.cur, to, args);
     }
@@ -594,13 +595,13 @@ impl Isel<'_> {
         }));
         let mut partial = self.pred(full).unwrap_or(PredSrc::TRUE);
         partial.neg = !partial.neg;
-        let blocks: [usize; 6] = std::array::from_fn(|_| self.f.new_block());
+        let blocks: [BlockId; 6] = std::array::from_fn(|_| self.f.new_block());
         let [fast, slow, head, latch, exit, join] = blocks;
         self.split_off.entry(self.cur).or_default().extend(blocks);
         self.emit(Instr::guarded(
             partial,
             Op::Bra(OpBra {
-                target: Target::Block(slow as u32),
+                target: slow.target(),
             }),
         ));
         self.f.add_edge(self.cur, slow, Vec::new());
@@ -626,11 +627,8 @@ impl Isel<'_> {
         )?;
         self.bra_to(join, slow_out);
         self.cur = join;
-        let results: Vec<u32> = xs.iter().map(|_| self.f.new_vreg(RegFile::Gpr)).collect();
+        let results: Vec<VReg> = xs.iter().map(|_| self.f.new_vreg(RegFile::Gpr)).collect();
         self.f.blocks[join].params = results.clone();
-        Ok(results
-            .into_iter()
-            .map(|r| Src::reg(Reg::Virt(r)))
-            .collect())
+        Ok(results.into_iter().map(|r| r.src()).collect())
     }
 }

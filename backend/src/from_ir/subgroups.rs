@@ -10,39 +10,41 @@
 //! dominates everything after it, so values a region defines stay usable
 //! after its merge, as in the IR.
 
-use super::{Comp, Isel, returns::RegionExit};
+use super::{BlockMap, Comp, Isel, ValueMap, returns::RegionExit};
 use crate::error::BackendError;
 use crate::isa::{
     Dst, Instr, IntCmp, Op, OpBra, OpBssy, OpBsync, OpIAdd3, OpISetP, OpPLop3, OpVote, PredCombine,
-    PredSrc, Reg, RegFile, Src, Target, VoteMode,
+    PredSrc, RegFile, Src, VoteMode,
 };
 use crate::logical_subgroups::{Plan, WARP_LANES, is_boundary};
-use rustc_hash::{FxHashMap, FxHashSet};
+use crate::mir::{BlockId, VReg};
+use cranelift_entity::{EntitySet, SecondaryMap};
+
 use spvsass_frontend::ir::{self, BlockCall, BuiltIn, InstData, Value};
 
 /// What one logical subgroup sees: its values and where its blocks are.
 #[derive(Default)]
 pub(super) struct CopyState {
-    vals: FxHashMap<Value, Vec<Comp>>,
-    lane_ids: FxHashSet<Value>,
-    blocks: FxHashMap<ir::Block, usize>,
+    vals: ValueMap,
+    lane_ids: EntitySet<Value>,
+    blocks: BlockMap,
     /// Per region header, this copy's blocks of the region and of its
     /// merge: a merge that is also the next region's header has a block
     /// in each (never swapped by `enter_copy`).
-    regions: FxHashMap<ir::Block, Vec<(ir::Block, usize)>>,
+    regions: SecondaryMap<ir::Block, Vec<(ir::Block, BlockId)>>,
 }
 
 impl<'a> Isel<'a> {
     /// Makes copy `i` the one that `block`, `inst` and `terminator` see.
     pub(super) fn enter_copy(&mut self, copies: &mut [CopyState], i: usize) {
-        let cur = self.copy as usize;
+        let cur = self.wide.copy as usize;
         std::mem::swap(&mut self.vals, &mut copies[cur].vals);
         std::mem::swap(&mut self.lane_ids, &mut copies[cur].lane_ids);
         std::mem::swap(&mut self.blocks, &mut copies[cur].blocks);
         std::mem::swap(&mut self.vals, &mut copies[i].vals);
         std::mem::swap(&mut self.lane_ids, &mut copies[i].lane_ids);
         std::mem::swap(&mut self.blocks, &mut copies[i].blocks);
-        self.copy = i as u32;
+        self.wide.copy = i as u32;
     }
 
     /// Selects the whole shader as `plan` says.
@@ -58,7 +60,7 @@ impl<'a> Isel<'a> {
         let k = plan.copies as usize;
         let sh = self.sh;
         // MIR blocks, in layout order (the entry block first).
-        let mut spine: FxHashMap<ir::Block, usize> = FxHashMap::default();
+        let mut spine = BlockMap::default();
         let mut copies: Vec<CopyState> = (0..k).map(|_| CopyState::default()).collect();
         let mut li = 0;
         while li < sh.layout.len() {
@@ -71,7 +73,7 @@ impl<'a> Isel<'a> {
                     .take_while(|x| plan.region_of.get(x) == Some(&b))
                     .collect();
                 for c in copies.iter_mut() {
-                    let mut pairs: Vec<(ir::Block, usize)> =
+                    let mut pairs: Vec<(ir::Block, BlockId)> =
                         inner.iter().map(|&rb| (rb, self.f.new_block())).collect();
                     pairs.push((merge, self.f.new_block()));
                     c.blocks.extend(pairs.iter().copied());
@@ -85,10 +87,10 @@ impl<'a> Isel<'a> {
         if let Some(p) = shader_cull {
             self.begin_cull(p);
         }
-        self.cur = spine[&sh.entry_block()];
+        self.cur = spine.at(sh.entry_block());
         let rest = sh.invocations() % WARP_LANES;
         if plan.returns || rest != 0 {
-            self.returned = vec![Comp::Bool(false); k];
+            self.wide.returned = vec![Comp::Bool(false); k];
         }
         if rest != 0 {
             let lane = Comp::Reg(self.special_reg(crate::isa::SpecialReg::LaneId));
@@ -101,7 +103,7 @@ impl<'a> Isel<'a> {
                 srcs: [lane, Src::imm(rest)],
                 accum: PredSrc::TRUE,
             })) {
-                self.partial = Some(PredSrc::reg(Reg::Virt(p)));
+                self.wide.partial = Some(p.pred());
             }
             // The lanes past the workgroup in the last logical subgroup
             // are no invocations: they start out returned, so they skip
@@ -115,7 +117,7 @@ impl<'a> Isel<'a> {
                 srcs: [lane, Src::imm(rest)],
                 accum: PredSrc::TRUE,
             })) {
-                self.returned[k - 1] = Comp::Pred(past);
+                self.wide.returned[k - 1] = Comp::Pred(past);
             }
         }
         if cull {
@@ -125,7 +127,7 @@ impl<'a> Isel<'a> {
         self.count_invocations();
         // Copy 0 is entered between the steps (the spine map stays in
         // `spine`).
-        self.copy = 0;
+        self.wide.copy = 0;
         std::mem::swap(&mut self.vals, &mut copies[0].vals);
         std::mem::swap(&mut self.lane_ids, &mut copies[0].lane_ids);
         std::mem::swap(&mut self.blocks, &mut copies[0].blocks);
@@ -170,7 +172,7 @@ impl<'a> Isel<'a> {
         &mut self,
         call: &BlockCall,
         copies: &mut [CopyState],
-    ) -> Result<Vec<u32>, BackendError> {
+    ) -> Result<Vec<VReg>, BackendError> {
         let mut args = Vec::new();
         for i in 0..copies.len() {
             self.enter_copy(copies, i);
@@ -185,9 +187,9 @@ impl<'a> Isel<'a> {
         Ok(args)
     }
 
-    pub(super) fn bra(&mut self, to: usize, args: Vec<u32>) {
+    pub(super) fn bra(&mut self, to: BlockId, args: Vec<VReg>) {
         self.emit(Instr::new(Op::Bra(OpBra {
-            target: Target::Block(to as u32),
+            target: to.target(),
         })));
         self.f.add_edge(self.cur, to, args);
     }
@@ -198,11 +200,11 @@ impl<'a> Isel<'a> {
         &mut self,
         b: ir::Block,
         plan: &Plan,
-        spine: &FxHashMap<ir::Block, usize>,
+        spine: &BlockMap,
         copies: &mut [CopyState],
         with_terminator: bool,
     ) -> Result<(), BackendError> {
-        self.cur = spine[&b];
+        self.cur = spine.at(b);
         self.spine_params(b, copies)?;
         let sh = self.sh;
         let insts = &sh.blocks[b].insts;
@@ -231,7 +233,7 @@ impl<'a> Isel<'a> {
                 // wait for on one warp.
                 ir::Op::ControlBarrier => {}
                 ir::Op::SetMeshOutputs { .. } | ir::Op::EmitMeshTasks { .. }
-                    if self.returns_selected && self.may_have_returned() =>
+                    if self.wide.returns_selected && self.may_have_returned() =>
                 {
                     self.boundary_after_return(inst, copies)?
                 }
@@ -241,7 +243,7 @@ impl<'a> Isel<'a> {
                 ir::Op::Return | ir::Op::Unreachable => self.inst(b, inst)?,
                 ir::Op::Jump(call) => {
                     let args = self.spine_args(call, copies)?;
-                    self.bra(spine[&call.block], args);
+                    self.bra(spine.at(call.block), args);
                 }
                 ir::Op::Branch {
                     cond,
@@ -279,11 +281,16 @@ impl<'a> Isel<'a> {
         for i in 0..copies.len() {
             self.enter_copy(copies, i);
             let c = self.value_comp(cond)?;
-            let returned = self.returned.get(i).copied().unwrap_or(Comp::Bool(false));
+            let returned = self
+                .wide
+                .returned
+                .get(i)
+                .copied()
+                .unwrap_or(Comp::Bool(false));
             let c = match c {
                 Comp::Bool(false) => continue,
                 Comp::Bool(true) => PredSrc::TRUE,
-                Comp::Pred(p) => PredSrc::reg(Reg::Virt(p)),
+                Comp::Pred(p) => p.pred(),
                 _ => {
                     return Err(BackendError::Invalid {
                         what: "a branch on a non-boolean".into(),
@@ -294,7 +301,7 @@ impl<'a> Isel<'a> {
             let running = match returned {
                 Comp::Bool(true) => continue,
                 Comp::Pred(r) => Some(PredSrc {
-                    reg: Some(Reg::Virt(r)),
+                    reg: r.pred().reg,
                     neg: true,
                 }),
                 _ => None,
@@ -318,10 +325,10 @@ impl<'a> Isel<'a> {
         let Some(any) = any else {
             return Ok(Comp::Bool(false));
         };
-        let p = self.f.new_vreg(RegFile::Pred);
+        let p = self.f.new_pred();
         self.emit(Instr::new(Op::Vote(OpVote {
             dst: Dst::None,
-            pdst: Dst::Reg(Reg::Virt(p)),
+            pdst: p.dst(),
             src: any,
             mode: VoteMode::Any,
         })));
@@ -332,11 +339,11 @@ impl<'a> Isel<'a> {
     fn plop3(&mut self, srcs: [PredSrc; 3], lut: u8) -> PredSrc {
         let p = self.f.new_vreg(RegFile::Pred);
         self.emit(Instr::new(Op::PLop3(OpPLop3 {
-            dst: Dst::Reg(Reg::Virt(p)),
+            dst: p.dst(),
             srcs,
             lut,
         })));
-        PredSrc::reg(Reg::Virt(p))
+        p.pred()
     }
 
     /// A uniform branch (a proven-uniform condition is copy 0's; a voted
@@ -347,21 +354,21 @@ impl<'a> Isel<'a> {
         then_dest: &BlockCall,
         else_dest: &BlockCall,
         inst: &InstData,
-        spine: &FxHashMap<ir::Block, usize>,
+        spine: &BlockMap,
         copies: &mut [CopyState],
     ) -> Result<(), BackendError> {
         let guard = match cond {
             Comp::Bool(true) => {
                 let args = self.spine_args(then_dest, copies)?;
-                self.bra(spine[&then_dest.block], args);
+                self.bra(spine.at(then_dest.block), args);
                 return Ok(());
             }
             Comp::Bool(false) => {
                 let args = self.spine_args(else_dest, copies)?;
-                self.bra(spine[&else_dest.block], args);
+                self.bra(spine.at(else_dest.block), args);
                 return Ok(());
             }
-            Comp::Pred(p) => PredSrc::reg(Reg::Virt(p)),
+            Comp::Pred(p) => p.pred(),
             _ => {
                 return Err(BackendError::Invalid {
                     what: "a branch on a non-boolean".into(),
@@ -371,13 +378,8 @@ impl<'a> Isel<'a> {
         };
         let taken_args = self.spine_args(then_dest, copies)?;
         let other_args = self.spine_args(else_dest, copies)?;
-        let (t, e) = (spine[&then_dest.block], spine[&else_dest.block]);
-        self.emit(Instr::guarded(
-            guard,
-            Op::Bra(OpBra {
-                target: Target::Block(t as u32),
-            }),
-        ));
+        let (t, e) = (spine.at(then_dest.block), spine.at(else_dest.block));
+        self.emit(Instr::guarded(guard, Op::Bra(OpBra { target: t.target() })));
         self.f.add_edge(self.cur, t, taken_args);
         self.f.add_edge(self.cur, e, other_args);
         Ok(())
@@ -387,8 +389,14 @@ impl<'a> Isel<'a> {
     /// terminator (control.rs), so its convergence barrier opens here; the
     /// BSYNC at its merge is emitted with the merge block.
     fn open_loop_barrier(&mut self, merge: ir::Block) {
-        if let Some(&(bar, _)) = self.loop_bssy.values().find(|(_, m)| *m == merge) {
-            let target = Target::Block(self.blocks[&merge] as u32);
+        if let Some(&(bar, _)) = self
+            .barriers
+            .loop_bssy
+            .values()
+            .flatten()
+            .find(|(_, m)| *m == merge)
+        {
+            let target = self.blocks.at(merge).target();
             self.emit(Instr::new(Op::Bssy(OpBssy { bar, target })));
         }
     }
@@ -399,7 +407,7 @@ impl<'a> Isel<'a> {
         header: ir::Block,
         merge: ir::Block,
         plan: &Plan,
-        spine: &FxHashMap<ir::Block, usize>,
+        spine: &BlockMap,
         copies: &mut [CopyState],
     ) -> Result<(), BackendError> {
         let sh = self.sh;
@@ -408,7 +416,7 @@ impl<'a> Isel<'a> {
         // been taken by a later region whose header it is).
         for i in 0..k {
             self.enter_copy(copies, i);
-            let pairs = copies[i].regions.get(&header).cloned().unwrap_or_default();
+            let pairs = copies[i].regions[header].clone();
             self.blocks.extend(pairs);
         }
         self.enter_copy(copies, 0);
@@ -419,10 +427,10 @@ impl<'a> Isel<'a> {
         if selection {
             self.spine_block(header, plan, spine, copies, false)?;
         } else {
-            self.cur = spine[&header];
+            self.cur = spine.at(header);
             self.spine_params(header, copies)?;
         }
-        let entry_args = |isel: &mut Isel<'_>| -> Result<Vec<u32>, BackendError> {
+        let entry_args = |isel: &mut Isel<'_>| -> Result<Vec<VReg>, BackendError> {
             let mut args = Vec::new();
             if selection {
                 return Ok(args);
@@ -434,18 +442,18 @@ impl<'a> Isel<'a> {
             }
             Ok(args)
         };
-        let (live_out, bar) = if self.returned.is_empty() {
+        let (live_out, bar) = if self.wide.returned.is_empty() {
             (Vec::new(), None)
         } else {
             let bar = if selection {
-                self.bssy_at.remove(&header)
+                self.barriers.bssy_at[header].take()
             } else {
                 None
             };
             (self.region_live_out(header, plan), bar)
         };
         let args = entry_args(self)?;
-        let to = self.blocks[&header];
+        let to = self.blocks.at(header);
         self.open_loop_barrier(merge);
         self.enter_region_copy(to, args, merge, &live_out, bar)?;
         let inner: Vec<ir::Block> = sh
@@ -457,14 +465,14 @@ impl<'a> Isel<'a> {
         let mut merge_params = Vec::new();
         for i in 0..k {
             self.enter_copy(copies, i);
-            self.region_exit = self.returned.get(i).map(|&returned| RegionExit {
+            self.wide.region_exit = self.wide.returned.get(i).map(|&returned| RegionExit {
                 merge,
                 returned,
                 live_out: live_out.clone(),
             });
             for &b in &inner {
                 if selection && b == header {
-                    self.cur = self.blocks[&b];
+                    self.cur = self.blocks.at(b);
                     let last = sh.blocks[b].insts.last().map(|&t| &sh.insts[t]);
                     if let Some(term) = last {
                         self.inst(b, term)?;
@@ -474,7 +482,7 @@ impl<'a> Isel<'a> {
                 }
             }
             // J_i: the merge block of copy i.
-            self.cur = self.blocks[&merge];
+            self.cur = self.blocks.at(merge);
             let mut params = Vec::new();
             for &p in &sh.blocks[merge].params {
                 let comps = self.new_regs_for(p)?;
@@ -484,7 +492,7 @@ impl<'a> Isel<'a> {
             merge_params.extend(params.iter().copied());
             params.extend(self.region_merge_params()?);
             self.f.blocks[self.cur].params = params;
-            if let Some(&bar) = self.bsync_at.get(&merge) {
+            if let Some(bar) = self.barriers.bsync_at[merge] {
                 self.emit(Instr::new(Op::Bsync(OpBsync { bar })));
             }
             if i + 1 < k {
@@ -493,13 +501,13 @@ impl<'a> Isel<'a> {
                 self.enter_copy(copies, i + 1);
                 self.cur = j;
                 let args = entry_args(self)?;
-                let to = self.blocks[&header];
+                let to = self.blocks.at(header);
                 self.open_loop_barrier(merge);
                 self.enter_region_copy(to, args, merge, &live_out, bar)?;
             } else {
                 let mut args = std::mem::take(&mut merge_params);
                 args.extend(self.returned_args());
-                self.bra(spine[&merge], args);
+                self.bra(spine.at(merge), args);
             }
         }
         self.enter_copy(copies, 0);
@@ -510,10 +518,10 @@ impl<'a> Isel<'a> {
     /// whose size is not a multiple of 32, the lanes past the workgroup
     /// are no invocations and must not write.
     pub(super) fn logical_guard(&mut self, guard: PredSrc) -> PredSrc {
-        let Some(active) = self.partial else {
+        let Some(active) = self.wide.partial else {
             return guard;
         };
-        if self.copy + 1 != self.copies {
+        if self.wide.copy + 1 != self.wide.copies {
             return guard;
         }
         if guard == PredSrc::TRUE {
@@ -522,11 +530,11 @@ impl<'a> Isel<'a> {
         // PLOP3 LUT for a & b (a = 0xf0, b = 0xcc).
         let p = self.f.new_vreg(RegFile::Pred);
         self.emit(Instr::new(Op::PLop3(OpPLop3 {
-            dst: Dst::Reg(Reg::Virt(p)),
+            dst: p.dst(),
             srcs: [guard, active, PredSrc::TRUE],
             lut: 0xc0,
         })));
-        PredSrc::reg(Reg::Virt(p))
+        p.pred()
     }
 
     /// Built-ins that depend on the subgroup: the lane masks (in every
@@ -555,24 +563,24 @@ impl<'a> Isel<'a> {
                 Comp::Const(0),
             ]));
         }
-        if self.copies <= 1 {
+        if self.wide.copies <= 1 {
             return Ok(None);
         }
         let index = |isel: &mut Isel<'_>| {
             let lane = Comp::Reg(isel.special_reg(crate::isa::SpecialReg::LaneId));
-            if isel.copy == 0 {
+            if isel.wide.copy == 0 {
                 return lane;
             }
             let lane = isel.src_of(lane);
             isel.alu(Op::IAdd3(OpIAdd3 {
                 dst: Dst::None,
-                srcs: [lane, Src::imm(isel.copy * WARP_LANES), Src::ZERO],
+                srcs: [lane, Src::imm(isel.wide.copy * WARP_LANES), Src::ZERO],
             }))
         };
         Ok(Some(match b {
             BuiltIn::LocalInvocationIndex => vec![index(self)],
-            BuiltIn::SubgroupId => vec![Comp::Const(self.copy)],
-            BuiltIn::NumSubgroups => vec![Comp::Const(self.copies)],
+            BuiltIn::SubgroupId => vec![Comp::Const(self.wide.copy)],
+            BuiltIn::NumSubgroups => vec![Comp::Const(self.wide.copies)],
             BuiltIn::SubgroupLocalInvocationId => {
                 vec![Comp::Reg(self.special_reg(crate::isa::SpecialReg::LaneId))]
             }
@@ -593,9 +601,6 @@ impl<'a> Isel<'a> {
     }
 }
 
-fn reg_of(c: &Comp) -> u32 {
-    match c {
-        Comp::Reg(r) | Comp::Pred(r) => *r,
-        _ => unreachable!("new_regs_for gives registers"),
-    }
+fn reg_of(c: &Comp) -> VReg {
+    c.vreg().expect("new_regs_for gives registers")
 }

@@ -21,6 +21,7 @@ use crate::isa::{
     PredSrc, Reg, RegFile, SpecialReg, Src, SrcRef,
 };
 use crate::isbe_layout::task as task_attr;
+use crate::mir::{BlockId, VReg};
 use spvsass_frontend::ir::{self, Shader, StorageClass, Type, TypeId, Value};
 
 /// Bytes of the task payload a shader declares (0 without one).
@@ -142,7 +143,7 @@ impl Isel<'_> {
         }
     }
 
-    pub(super) fn isbe_read(&mut self, base: Src, imm: u32, output: bool, skew: bool) -> u32 {
+    pub(super) fn isbe_read(&mut self, base: Src, imm: u32, output: bool, skew: bool) -> VReg {
         self.isbe_read_as(base, imm, output, skew, IsbeAccess::Attr, IsbeSize::B32)
     }
 
@@ -156,11 +157,11 @@ impl Isel<'_> {
         skew: bool,
         access: IsbeAccess,
         size: IsbeSize,
-    ) -> u32 {
+    ) -> VReg {
         let (addr, imm) = self.isbe_address(base, imm);
         let r = self.f.new_vreg(RegFile::Gpr);
         self.emit(Instr::new(Op::IsbeRd(OpIsbeRd {
-            dst: Dst::Reg(Reg::Virt(r)),
+            dst: r.dst(),
             addr,
             imm,
             output,
@@ -257,16 +258,16 @@ impl Isel<'_> {
     /// a mesh shader a task shader launched (docs/HARDWARE.md, "ISBE").
     /// Read once, at the
     /// top of the entry block, so before any output write.
-    pub(super) fn workgroup_index(&mut self) -> u32 {
+    pub(super) fn workgroup_index(&mut self) -> VReg {
         if let Some(r) = self.workgroup_index {
             return r;
         }
         let skew = !(self.sh.stage == ir::Stage::Mesh && self.task_present);
         let r = self.f.new_vreg(RegFile::Gpr);
-        self.f.blocks[0].instrs.insert(
+        self.f.blocks[BlockId::ENTRY].instrs.insert(
             0,
             Instr::new(Op::IsbeRd(OpIsbeRd {
-                dst: Dst::Reg(Reg::Virt(r)),
+                dst: r.dst(),
                 addr: Src::ZERO,
                 imm: task_attr::MESH_GROUP_INDEX,
                 output: false,
@@ -322,7 +323,7 @@ impl Isel<'_> {
             && !a.neg
             && !b.neg
         {
-            return Comp::Reg(r);
+            return Comp::Reg(VReg::from_u32(r));
         }
         self.alu(Op::IMad(crate::isa::OpIMad {
             dst: Dst::None,
@@ -340,15 +341,15 @@ impl Isel<'_> {
         let lane = self.special_reg(SpecialReg::LaneId);
         let p = self.f.new_vreg(RegFile::Pred);
         self.emit(Instr::new(Op::ISetP(OpISetP {
-            dst: Dst::Reg(Reg::Virt(p)),
+            dst: p.dst(),
             cmp: IntCmp::Ne,
             signed: false,
             combine: PredCombine::And,
-            srcs: [Src::reg(Reg::Virt(lane)), Src::ZERO],
+            srcs: [lane.src(), Src::ZERO],
             accum: PredSrc::TRUE,
         })));
         PredSrc {
-            reg: Some(Reg::Virt(p)),
+            reg: Some(p.reg()),
             neg: true,
         }
     }

@@ -7,18 +7,20 @@
 //! successors.
 
 use crate::isa::{Instr, Op};
-use crate::mir::MFunc;
+use crate::mir::{BlockId, MFunc};
+use cranelift_entity::SecondaryMap;
 
 pub fn cut_unreachable(f: &mut MFunc) {
-    let mut seen = vec![false; f.blocks.len()];
-    let mut stack = vec![0];
+    let mut seen: SecondaryMap<BlockId, bool> = SecondaryMap::new();
+    seen.resize(f.blocks.len());
+    let mut stack = vec![BlockId::ENTRY];
     while let Some(b) = stack.pop() {
         if std::mem::replace(&mut seen[b], true) {
             continue;
         }
         stack.extend(f.blocks[b].succs.iter().copied());
     }
-    for (b, _) in seen.iter().enumerate().filter(|(_, reached)| !**reached) {
+    for (b, _) in seen.iter().filter(|(_, reached)| !**reached) {
         for s in std::mem::take(&mut f.blocks[b].succs) {
             f.blocks[s].preds.retain(|&p| p != b);
         }

@@ -29,8 +29,9 @@ use super::{Comp, Isel};
 use crate::error::BackendError;
 use crate::isa::{
     Dst, FALSE, Instr, IntCmp, Op, OpIAdd3, OpIAdd3X, OpISetP, OpMov, OpSel, OpShf, PredCombine,
-    PredSrc, Reg, RegFile, Src,
+    PredSrc, RegFile, Src,
 };
+use crate::mir::{PReg, VReg};
 use spvsass_frontend::ir::{BinaryOp, InstData};
 
 fn pair(c: [Comp; 2]) -> Option<u64> {
@@ -44,25 +45,22 @@ fn consts(v: u64) -> [Comp; 2] {
     [Comp::Const(v as u32), Comp::Const((v >> 32) as u32)]
 }
 
-fn vreg(r: u32) -> Src {
-    Src::reg(Reg::Virt(r))
+fn vreg(r: VReg) -> Src {
+    r.src()
 }
 
 impl Isel<'_> {
     /// A fresh register holding `c` (loop-carried values need registers).
-    fn fresh_copy(&mut self, c: Comp) -> u32 {
+    fn fresh_copy(&mut self, c: Comp) -> VReg {
         let src = self.src_of(c);
         let r = self.f.new_vreg(RegFile::Gpr);
-        self.emit(Instr::new(Op::Mov(OpMov {
-            dst: Dst::Reg(Reg::Virt(r)),
-            src,
-        })));
+        self.emit(Instr::new(Op::Mov(OpMov { dst: r.dst(), src })));
         r
     }
 
-    fn gpr_op(&mut self, op: impl FnOnce(Dst) -> Op) -> u32 {
+    fn gpr_op(&mut self, op: impl FnOnce(Dst) -> Op) -> VReg {
         let r = self.f.new_vreg(RegFile::Gpr);
-        self.emit(Instr::new(op(Dst::Reg(Reg::Virt(r)))));
+        self.emit(Instr::new(op(r.dst())));
         r
     }
 
@@ -74,10 +72,10 @@ impl Isel<'_> {
         b: Src,
         comb: PredCombine,
         acc: PredSrc,
-    ) -> u32 {
-        let p = self.f.new_vreg(RegFile::Pred);
+    ) -> PReg {
+        let p = self.f.new_pred();
         self.emit(Instr::new(Op::ISetP(OpISetP {
-            dst: Dst::Reg(Reg::Virt(p)),
+            dst: p.dst(),
             cmp,
             signed,
             combine: comb,
@@ -88,7 +86,7 @@ impl Isel<'_> {
     }
 
     /// The funnel shift left by one of `hi:lo`, high word.
-    fn shl1_hi(&mut self, lo: Src, hi: Src) -> u32 {
+    fn shl1_hi(&mut self, lo: Src, hi: Src) -> VReg {
         self.gpr_op(|dst| {
             Op::Shf(OpShf {
                 dst,
@@ -141,37 +139,16 @@ impl Isel<'_> {
         // r' >= d over 65 bits: the bit shifted out of r, or the 64-bit
         // unsigned compare.
         let lo = self.pred_op(IntCmp::Ge, false, rl2, dl, PredCombine::And, PredSrc::TRUE);
-        let tie = self.pred_op(
-            IntCmp::Eq,
-            false,
-            rh2,
-            dh,
-            PredCombine::And,
-            PredSrc::reg(Reg::Virt(lo)),
-        );
-        let ge = self.pred_op(
-            IntCmp::Gt,
-            false,
-            rh2,
-            dh,
-            PredCombine::Or,
-            PredSrc::reg(Reg::Virt(tie)),
-        );
-        let p = self.pred_op(
-            IntCmp::Lt,
-            true,
-            rh,
-            Src::ZERO,
-            PredCombine::Or,
-            PredSrc::reg(Reg::Virt(ge)),
-        );
-        let p = PredSrc::reg(Reg::Virt(p));
+        let tie = self.pred_op(IntCmp::Eq, false, rh2, dh, PredCombine::And, lo.pred());
+        let ge = self.pred_op(IntCmp::Gt, false, rh2, dh, PredCombine::Or, tie.pred());
+        let p = self.pred_op(IntCmp::Lt, true, rh, Src::ZERO, PredCombine::Or, ge.pred());
+        let p = p.pred();
         // r' - d (wrapping: the true difference fits in 64 bits when P).
         let carry = self.f.new_vreg(RegFile::Pred);
         let sl = self.gpr_op(|dst| {
             Op::IAdd3X(OpIAdd3X {
                 dst,
-                carry_out: Dst::Reg(Reg::Virt(carry)),
+                carry_out: carry.dst(),
                 srcs: [rl2, dl.negated(), Src::ZERO],
                 x: false,
                 carry_in: FALSE,
@@ -183,10 +160,10 @@ impl Isel<'_> {
                 carry_out: Dst::None,
                 srcs: [rh2, dh.negated(), Src::ZERO],
                 x: true,
-                carry_in: PredSrc::reg(Reg::Virt(carry)),
+                carry_in: carry.pred(),
             })
         });
-        let sel = |this: &mut Self, a: u32, b: Src| {
+        let sel = |this: &mut Self, a: VReg, b: Src| {
             this.gpr_op(|dst| {
                 Op::Sel(OpSel {
                     dst,

@@ -12,7 +12,7 @@ use super::{Comp, Isel};
 use crate::error::BackendError;
 use crate::isa::{
     Dst, FALSE, Instr, IntCmp, Op, OpIAdd3, OpIAdd3X, OpIMad, OpIMadWide, OpISetP, OpShf,
-    PredCombine, PredSrc, Reg, RegFile, Src, SrcRef,
+    PredCombine, PredSrc, RegFile, Src, SrcRef,
 };
 use spvsass_frontend::ir::{BinaryOp, CmpOp, ConvOp, InstData, Scalar, UnaryOp};
 
@@ -56,8 +56,8 @@ impl Isel<'_> {
         // Source 0 must be a register; the other may be an immediate.
         let (a0, b0) = (self.reg_or_zero(a[0]), self.src_of(b[0]));
         self.emit(Instr::new(Op::IAdd3X(OpIAdd3X {
-            dst: Dst::Reg(Reg::Virt(lo)),
-            carry_out: Dst::Reg(Reg::Virt(carry)),
+            dst: lo.dst(),
+            carry_out: carry.dst(),
             srcs: [a0, neg(b0, false), Src::ZERO],
             x: false,
             carry_in: FALSE,
@@ -66,11 +66,11 @@ impl Isel<'_> {
         // makes a.hi - b.hi - borrow.
         let (a1, b1) = (self.reg_or_zero(a[1]), self.src_of(b[1]));
         self.emit(Instr::new(Op::IAdd3X(OpIAdd3X {
-            dst: Dst::Reg(Reg::Virt(hi)),
+            dst: hi.dst(),
             carry_out: Dst::None,
             srcs: [a1, neg(b1, true), Src::ZERO],
             x: true,
-            carry_in: PredSrc::reg(Reg::Virt(carry)),
+            carry_in: carry.pred(),
         })));
         [Comp::Reg(lo), Comp::Reg(hi)]
     }
