@@ -29,6 +29,7 @@ use super::memory::Target;
 use super::places::resolve;
 use super::{Comp, Isel};
 use crate::error::{BackendError, spirv_opcode};
+use crate::mir::VReg;
 use rustc_hash::FxHashSet;
 use spvsass_frontend::ir::{
     BinaryOp, Block, ConvOp, InstData, Op, Shader, StorageClass, Type, TypeId, Value, ValueData,
@@ -325,13 +326,13 @@ impl Isel<'_> {
             ));
         }
         let base = self.buffer_address(buffer, a.dynamic, inst)?;
-        let Some(crate::isa::Reg::Virt(pair)) = base.as_reg() else {
+        let Some(pair) = base.as_reg().and_then(VReg::from_reg) else {
             return Err(BackendError::Invalid {
                 what: "a buffer address that is not a register pair".into(),
                 spirv_id: inst.spirv_id,
             });
         };
-        let addr = [Comp::Reg(pair), Comp::Reg(pair + 1)];
+        let addr = [Comp::Reg(pair), Comp::Reg(pair.offset(1))];
         if a.konst == 0 {
             return Ok(addr.to_vec());
         }
