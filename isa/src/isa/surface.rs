@@ -3,7 +3,7 @@
 //! result). The handle is a register (bits 64..72). Opcodes and fields
 //! from NAK's SM70 encoder; the fields shared with nvdisasm's bound forms
 //! are checked against them (docs/ISA.md, "Texture and surface ops";
-//! backend/tests/real_tex.rs).
+//! isa/tests/real_tex.rs).
 //!
 //! Coordinates are integers in one register vector: x, (y), (z or layer)
 //! for the surface dimension; a vector of 3 takes an aligned group of 4.

@@ -2,7 +2,7 @@
 //! on their edge cases: rounding modes, signed zeros, NaN, infinities,
 //! subnormals (never flushed), immediates as high words, saturation.
 
-use spvsass_backend::isa::*;
+use spvsass_isa::isa::*;
 
 fn r(n: u8) -> Src {
     Src::reg(Reg::Phys(n))

@@ -3,8 +3,8 @@
 //! row's opcodes and prints back unchanged, and the table has no row for
 //! an op the definition lacks.
 
-use spvsass_backend::asm::assemble;
-use spvsass_backend::isa::{MNEMONICS, field};
+use spvsass_isa::asm::assemble;
+use spvsass_isa::isa::{MNEMONICS, field};
 use std::collections::BTreeSet;
 
 const DOC: &str = include_str!("../../docs/ISA.md");
@@ -87,4 +87,4 @@ macro_rules! rows {
     };
 }
 
-spvsass_backend::for_each_op!(rows);
+spvsass_isa::for_each_op!(rows);

@@ -1,6 +1,6 @@
 //! Assembler errors name the line, the column and what was wrong.
 
-use spvsass_backend::asm::{AsmErrorKind, assemble};
+use spvsass_isa::asm::{AsmErrorKind, assemble};
 
 macro_rules! errors {
     ($($name:ident: $src:literal => $line:literal : $col:literal, $msg:literal;)*) => {$(

@@ -48,6 +48,12 @@ pub const LINE: u32 = 128;
 /// Vertices (or primitives) per block of lines.
 pub const BLOCK_ELEMS: u32 = 32;
 
+/// Lines of a task shader's payload region, counted from 0 (the reserved
+/// words and the payload): what the mesh stage reads.
+pub fn task_output_lines(payload_bytes: u32) -> u32 {
+    (task::PAYLOAD + payload_bytes).div_ceil(LINE)
+}
+
 /// SPH attribute addresses (docs/HARDWARE.md, "Shader program header").
 pub mod addr {
     pub const PRIMITIVE_ID: u16 = 0x060;

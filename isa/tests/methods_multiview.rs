@@ -4,13 +4,13 @@
 //! decodes it back into its draws, and prints it; the rejection table
 //! edits a valid stream into one the hardware would not run as intended.
 
-use spvsass_backend::abi;
-use spvsass_backend::binary::{Binary, MeshState, MeshTopology};
-use spvsass_backend::frontend::ir::Stage;
-use spvsass_backend::methods::{
+use spvsass_isa::abi;
+use spvsass_isa::binary::Stage;
+use spvsass_isa::binary::{Binary, MeshState, MeshTopology};
+use spvsass_isa::methods::{
     Draw, HeaderType, MethodError, decode, encode_draw, header, mthd, print,
 };
-use spvsass_backend::target::Arch;
+use spvsass_isa::target::Arch;
 
 /// A one-warp triangle mesh shader (only its draw state matters here).
 fn mesh() -> Binary {

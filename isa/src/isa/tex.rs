@@ -3,7 +3,7 @@
 //! gradients) and TXQ (header queries). The handle is a register operand
 //! (docs/ABI.md, "Descriptor sets"). Opcodes and fields from NAK's SM70
 //! encoder, checked against nvdisasm's bound forms (docs/ISA.md,
-//! "Texture and surface ops"; backend/tests/real_tex.rs).
+//! "Texture and surface ops"; isa/tests/real_tex.rs).
 //!
 //! Operands are two register vectors, packed as the hardware expects
 //! (the rule is [`OpTex::src_counts`], which instruction selection and the

@@ -1,7 +1,7 @@
 //! Memory ops through the ISA definition: text form, encode → decode
 //! identity, and the errors for misaligned register groups and offsets.
 
-use spvsass_backend::isa::*;
+use spvsass_isa::isa::*;
 
 fn r(n: u8) -> Src {
     Src::reg(Reg::Phys(n))

@@ -9,7 +9,7 @@
 //! is NVIDIA's: the decoded op must have the fields nvdisasm prints, and
 //! encoding it again must give the same word.
 
-use spvsass_backend::isa::*;
+use spvsass_isa::isa::*;
 
 fn real_word(file: &str, text: &str) -> [u64; 2] {
     let path = format!(

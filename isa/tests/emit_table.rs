@@ -4,8 +4,8 @@
 //! text. The words were reviewed against the instruction word of
 //! docs/ISA.md (e.g. EXIT and S2R match nvdisasm's sm_86 words outside the control bits).
 
-use spvsass_backend::asm::assemble;
-use spvsass_backend::isa::{InstWord, Instr, MNEMONICS};
+use spvsass_isa::asm::assemble;
+use spvsass_isa::isa::{InstWord, Instr, MNEMONICS};
 use std::collections::BTreeSet;
 
 fn word(v: u128) -> InstWord {

@@ -19,7 +19,51 @@
 //! ```
 
 use crate::target::Arch;
-pub use spvsass_frontend::ir::{MeshTopology, Stage};
+
+/// The shader stage a program runs as (the frontend has its own `Stage`
+/// for the SPIR-V entry point; the backend maps one onto the other).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Stage {
+    Task,
+    Mesh,
+    Compute,
+}
+
+impl Stage {
+    pub fn name(self) -> &'static str {
+        match self {
+            Stage::Task => "task",
+            Stage::Mesh => "mesh",
+            Stage::Compute => "compute",
+        }
+    }
+}
+
+/// The primitive type a mesh shader emits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MeshTopology {
+    Points,
+    Lines,
+    Triangles,
+}
+
+impl MeshTopology {
+    pub fn vertices_per_primitive(self) -> u32 {
+        match self {
+            MeshTopology::Points => 1,
+            MeshTopology::Lines => 2,
+            MeshTopology::Triangles => 3,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            MeshTopology::Points => "points",
+            MeshTopology::Lines => "lines",
+            MeshTopology::Triangles => "triangles",
+        }
+    }
+}
 
 pub const MAGIC: [u8; 8] = *b"SPVSASS\0";
 pub const VERSION: u32 = 4;
@@ -424,7 +468,7 @@ impl Binary {
         }
         let (max_invocations, property) = match self.stage {
             Stage::Compute => (
-                crate::compile::MAX_COMPUTE_INVOCATIONS,
+                crate::limits::MAX_COMPUTE_INVOCATIONS,
                 "maxComputeWorkGroupInvocations",
             ),
             Stage::Task | Stage::Mesh => (

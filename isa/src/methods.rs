@@ -256,7 +256,7 @@ pub fn encode_draw(
         // The task's output: the reserved words and the payload (what the
         // mesh stage sees), then the task's shared memory lines
         // (docs/HARDWARE.md, "Methods": LOCAL_BUFFER_LINES counts all of it, payload included).
-        let out_lines = crate::from_ir::shared::task_output_lines(payload);
+        let out_lines = crate::isbe_layout::task_output_lines(payload);
         let lines = out_lines + shared;
         w.push(header(Incrementing, 1, 0, mthd::SET_MESH_INIT_SHADER));
         w.push(
@@ -316,7 +316,7 @@ fn threads(b: &Binary) -> u32 {
     b.workgroup_size
         .iter()
         .product::<u32>()
-        .min(crate::logical_subgroups::WARP_LANES)
+        .min(crate::limits::WARP_LANES)
 }
 
 /// One method write of a decoded stream.

@@ -4,8 +4,8 @@
 //! into a valid instruction, whose encoding is the canonical word.
 
 use proptest::prelude::*;
-use spvsass_backend::asm::assemble;
-use spvsass_backend::isa::{Ctrl, InstWord, Instr, OPCODES, OpcodeKind, field};
+use spvsass_isa::asm::assemble;
+use spvsass_isa::isa::{Ctrl, InstWord, Instr, OPCODES, OpcodeKind, field};
 
 /// The decoder's opcodes of one kind (from the op table).
 fn opcodes(kind: OpcodeKind) -> Vec<u16> {
