@@ -11,9 +11,6 @@
 
 mod operand;
 mod ops;
-mod ops_f64;
-mod ops_more;
-mod ops_tex;
 
 use crate::binary::{Binary, Stage};
 use crate::isa::{Ctrl, Instr, PredSrc, RegFile};
@@ -283,13 +280,7 @@ fn instruction(
         },
         labels,
     };
-    let op = if ops_f64::claims(&ctx) {
-        ops_f64::build(&mut ctx)?
-    } else if let Some(op) = ops_tex::build(&mut ctx)? {
-        op
-    } else {
-        ops::build(&mut ctx)?
-    };
+    let op = ops::build(&mut ctx)?;
     if let Some(i) = ctx.mods.used.iter().position(|u| !u) {
         return Err(ctx.err(AsmErrorKind::BadModifier {
             op: base.into(),

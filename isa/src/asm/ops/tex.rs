@@ -2,10 +2,10 @@
 //! TLD4, TXD, TXQ, SULD, SUST, SUATOM, SURED): the text forms of
 //! `isa/tex.rs` and `isa/surface.rs` read back.
 
-use super::{AsmError, AsmErrorKind, Ctx};
+use crate::asm::{AsmError, AsmErrorKind, Ctx};
 use crate::isa::*;
 
-pub(crate) fn build(c: &mut Ctx<'_>) -> Result<Option<Op>, AsmError> {
+pub(super) fn build(c: &mut Ctx<'_>) -> Result<Option<Op>, AsmError> {
     Ok(Some(match c.base {
         "TEX" | "TLD" | "TLD4" | "TXD" => tex(c)?,
         "TXQ" => {

@@ -2,18 +2,18 @@
 //! DFMA, DSETP, and F2F / I2F / F2I / FRND with an .F64 modifier), reading
 //! the text forms their `fmt_op` prints.
 
-use super::ops::{combine, round};
-use super::{AsmError, Ctx};
+use super::{combine, round};
+use crate::asm::{AsmError, Ctx};
 use crate::isa::*;
 
 /// Whether the instruction is a double op this module builds.
-pub(crate) fn claims(c: &Ctx<'_>) -> bool {
+pub(super) fn claims(c: &Ctx<'_>) -> bool {
     matches!(c.base, "DADD" | "DMUL" | "DFMA" | "DSETP")
         || (matches!(c.base, "F2F" | "I2F" | "F2I" | "FRND")
             && c.mods.list.iter().any(|m| m == "F64"))
 }
 
-pub(crate) fn build(c: &mut Ctx<'_>) -> Result<Op, AsmError> {
+pub(super) fn build(c: &mut Ctx<'_>) -> Result<Op, AsmError> {
     Ok(match c.base {
         "DADD" | "DMUL" | "DFMA" => {
             let kind = match c.base {
