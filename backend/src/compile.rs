@@ -75,7 +75,7 @@ pub struct Compiled {
 /// A machine-IR pass. None reports whether it changed anything: each runs
 /// once at its place in the list (iterating to a fixed point would change
 /// the output).
-pub type Pass = fn(&mut MFunc);
+pub(crate) type Pass = fn(&mut MFunc);
 
 /// The optimisations between instruction selection and register
 /// allocation, in order. Folding exposes copies and copies expose folds,
@@ -85,7 +85,7 @@ pub type Pass = fn(&mut MFunc);
 /// constants into the new SELs and the fusions find producers; the
 /// fusions need single-use producers, which CSE and copy propagation
 /// leave; dead-code elimination removes what they orphaned.
-pub fn optimisations(opts: &BackendOptions) -> Vec<(&'static str, Pass)> {
+pub(crate) fn optimisations(opts: &BackendOptions) -> Vec<(&'static str, Pass)> {
     let mut passes: Vec<(&'static str, Pass)> = vec![
         ("copy_prop", copy_prop),
         ("const_fold", const_fold),
@@ -268,7 +268,7 @@ fn limit_error(e: crate::binary::BinaryError) -> BackendError {
     }
 }
 
-pub use crate::limits::MAX_COMPUTE_INVOCATIONS;
+use crate::limits::MAX_COMPUTE_INVOCATIONS;
 
 /// With debug assertions on (every test build), the output of selection
 /// and of each pass is checked against the encoder

@@ -12,7 +12,7 @@ use crate::isbe_layout::AttrLayout;
 use spvsass_frontend::ir::{Shader, Stage, StorageClass};
 
 /// A user output's Location must fit the attribute map.
-pub fn max_location(loc: u32, spirv_id: u32) -> Result<(), BackendError> {
+pub(crate) fn max_location(loc: u32, spirv_id: u32) -> Result<(), BackendError> {
     limit(
         format!("the Location of output %{spirv_id}"),
         loc,
@@ -51,7 +51,7 @@ fn class_bytes(sh: &Shader, class: StorageClass) -> u32 {
 
 /// The limits known before instruction selection: workgroup size, output
 /// counts, payload and shared memory sizes.
-pub fn check_shader(sh: &Shader) -> Result<(), BackendError> {
+pub(crate) fn check_shader(sh: &Shader) -> Result<(), BackendError> {
     let [x, y, z] = sh.workgroup_size;
     limit(
         format!("OpExecutionMode LocalSize {x} {y} {z}: invocations"),
@@ -99,7 +99,7 @@ pub fn check_shader(sh: &Shader) -> Result<(), BackendError> {
 /// 32 the H100 reports, docs/HARDWARE.md). The 128 output components are the 32 locations of the
 /// attribute map, checked where a Location becomes an address
 /// (`max_location`).
-pub fn check_outputs(m: &MeshState) -> Result<(), BackendError> {
+pub(crate) fn check_outputs(m: &MeshState) -> Result<(), BackendError> {
     let vertices = AttrLayout::new(0, m.vertex_attrs.clone(), m.max_vertices);
     let primitives = AttrLayout::new(0, m.primitive_attrs.clone(), m.max_primitives);
     limit(

@@ -127,10 +127,14 @@ pub fn check(case: &Case, sim_steps: u64, interp: &InterpOptions) -> Result<(), 
             max_steps: sim_steps,
             ..Default::default()
         };
-        let run =
-            catch_unwind(|| spvsass::dispatch(&compiled.binary, case.groups, inputs, &sim_options))
-                .map_err(|p| fail(&format!("{arch} simulator panic"), panic_text(&*p)))?
-                .map_err(|e| fail(&format!("{arch} simulator error"), e.to_string()))?;
+        let run = catch_unwind(|| {
+            spvsass::Dispatch::new(&compiled.binary, case.groups)
+                .inputs(inputs)
+                .options(sim_options)
+                .run()
+        })
+        .map_err(|p| fail(&format!("{arch} simulator panic"), panic_text(&*p)))?
+        .map_err(|e| fail(&format!("{arch} simulator error"), e.to_string()))?;
         lap("simulate");
         compare(arch, &expected, &run.buffers, &case.float_tolerance)?;
     }

@@ -4,9 +4,9 @@
 //! scoreboards are reused when all six are taken, and nothing is
 //! outstanding across control flow.
 
-use spvsass_backend::asm::assemble;
-use spvsass_backend::calc_instr_deps::calc_instr_deps;
-use spvsass_backend::isa::Instr;
+use crate::asm::assemble;
+use crate::calc_instr_deps::calc_instr_deps;
+use crate::isa::Instr;
 
 fn deps(src: &str) -> Vec<Instr> {
     let mut instrs = assemble(src).expect("assembles").instrs;

@@ -4,10 +4,10 @@
 //! for the virtual form Rn becomes %rn and Pn %p(100+n), and a branch to
 //! address 0x10·k names block k.
 
-use spvsass_backend::asm::assemble;
-use spvsass_backend::isa::{Instr, Op, OpBra, OpBssy, OpLd, Reg, RegFile, SrcRef, Target};
-use spvsass_backend::mir::MFunc;
-use spvsass_backend::verify::{At, Form, Site, VerifyError};
+use crate::asm::assemble;
+use crate::isa::{Instr, Op, OpBra, OpBssy, OpLd, Reg, RegFile, SrcRef, Target};
+use crate::mir::MFunc;
+use crate::verify::{At, Form, Site, VerifyError};
 
 const PRED_BASE: u32 = 100;
 

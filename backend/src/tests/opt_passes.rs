@@ -3,17 +3,17 @@
 //! virtual ones (%r1, %p101), run through a list of passes, and compared
 //! with the expected instructions.
 
-use spvsass_backend::asm::assemble;
-use spvsass_backend::compile::Pass;
-use spvsass_backend::from_ir::dce::eliminate_dead_code;
-use spvsass_backend::isa::{Instr, Reg, RegFile};
-use spvsass_backend::mir::{MBlock, MFunc};
-use spvsass_backend::opt_const_fold::const_fold;
-use spvsass_backend::opt_copy_prop::copy_prop;
-use spvsass_backend::opt_cse::cse;
-use spvsass_backend::opt_ffma::form_ffma;
-use spvsass_backend::opt_imad::form_imad;
-use spvsass_backend::opt_lop3::fuse_lop3;
+use crate::asm::assemble;
+use crate::compile::Pass;
+use crate::from_ir::dce::eliminate_dead_code;
+use crate::isa::{Instr, Reg, RegFile};
+use crate::mir::{MBlock, MFunc};
+use crate::opt_const_fold::const_fold;
+use crate::opt_copy_prop::copy_prop;
+use crate::opt_cse::cse;
+use crate::opt_ffma::form_ffma;
+use crate::opt_imad::form_imad;
+use crate::opt_lop3::fuse_lop3;
 
 /// Predicate Pn becomes %p(PRED_BASE + n), so GPRs and predicates do not
 /// share a virtual register.
@@ -352,8 +352,8 @@ opt_cases! {
 /// the list, in order.
 #[test]
 fn print_passes_dumps_after_each_pass() {
-    use spvsass_backend::compile::{BackendOptions, compile, optimisations};
-    use spvsass_backend::frontend::{FrontendOptions, translate, words_from_bytes};
+    use crate::compile::{BackendOptions, compile, optimisations};
+    use crate::frontend::{FrontendOptions, translate, words_from_bytes};
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/../tests/shaders/c_add_push.comp.spv"

@@ -2,8 +2,8 @@
 //! simulator) on their edge cases: IEEE-754 NaN, infinities, signed zero,
 //! denormals and rounding modes; integer carries, shifts and extremes.
 
-use spvsass_backend::fold::{Folded, fold};
-use spvsass_backend::isa::*;
+use crate::fold::{Folded, fold};
+use crate::isa::*;
 
 fn r(n: u8) -> Src {
     Src::reg(Reg::Phys(n))

@@ -5,10 +5,10 @@
 //! the values they pass; a block's first edge is its taken branch), and
 //! compares the function printed after the pass.
 
-use spvsass_backend::asm::assemble;
-use spvsass_backend::isa::{Op, OpBra, OpBssy, Reg, RegFile, Target};
-use spvsass_backend::mir::MFunc;
-use spvsass_backend::opt_predicate::predicate;
+use crate::asm::assemble;
+use crate::isa::{Op, OpBra, OpBssy, Reg, RegFile, Target};
+use crate::mir::MFunc;
+use crate::opt_predicate::predicate;
 
 const PRED_BASE: u32 = 100;
 
