@@ -6,6 +6,10 @@
 #   scripts/progfuzz.sh [-j PROCS] [SECONDS] [OUT] [extra progfuzz flags...]
 #   e.g. scripts/progfuzz.sh -j 16 3600 /tmp/finds --no-constant-conditions
 #
+# PROGFUZZ_FEATURES=inproc-glslang builds the in-process GLSL compiler
+# (about 12x the programs per second; needs Debian's libshaderc-dev and
+# glslang-dev); PROGFUZZ_BIN=PATH runs that binary instead of building.
+#
 # -j runs PROCS release `progfuzz` processes side by side (one thread
 # each, default 1), process k on seeds from BASE + k * 1,000,000,000
 # (BASE: --seed S among the extra flags, default 1), writing OUT/k/ and
@@ -32,14 +36,20 @@ while [ $# -gt 0 ]; do
     fi
 done
 cd "$(dirname "$0")/.."
-cargo build --release -p spvsass-progfuzz --bin progfuzz
+# PROGFUZZ_BIN: a progfuzz built elsewhere (a machine without cargo), e.g.
+# with `--features inproc-glslang`, which compiles GLSL in process.
+bin=${PROGFUZZ_BIN:-}
+if [ -z "$bin" ]; then
+    cargo build --release -p spvsass-progfuzz --bin progfuzz ${PROGFUZZ_FEATURES:+--features "$PROGFUZZ_FEATURES"}
+    bin=target/release/progfuzz
+fi
 mkdir -p "$out"
 pids=""
 k=0
 while [ "$k" -lt "$procs" ]; do
     seed=$((base + k * 1000000000))
     # shellcheck disable=SC2086 # the extra flags are words
-    target/release/progfuzz --seconds "$seconds" --threads 1 --seed "$seed" \
+    "$bin" --seconds "$seconds" --threads 1 --seed "$seed" \
         --out "$out/$k" $extra > "$out/$k.log" 2>&1 &
     pids="$pids $!"
     k=$((k + 1))

@@ -188,6 +188,16 @@ pub enum AbiError {
     BufferTooLarge { binding: u32, size: u64 },
     #[error("descriptor set {0} is outside the supported sets 0..{MAX_SETS}")]
     Set(u32),
+    #[error(
+        "binding {0} is outside the supported bindings 0..{max} of a descriptor set",
+        max = crate::descriptor_set::MAX_SET_BINDINGS
+    )]
+    SetBinding(u32),
+    #[error(
+        "array element {0} is outside the supported elements 0..{max} of a binding",
+        max = crate::descriptor_set::MAX_ARRAY_ELEMENTS
+    )]
+    ArrayElement(u32),
 }
 
 /// The root table a driver fills before a dispatch.

@@ -381,7 +381,19 @@ impl Binary {
         let mut resources = Vec::new();
         for _ in 0..count {
             let set = r.word("resource set")?;
+            if set >= crate::abi::MAX_SETS {
+                return Err(BinaryError::BadValue {
+                    field: "resource set",
+                    value: set,
+                });
+            }
             let binding = r.word("resource binding")?;
+            if binding >= crate::descriptor_set::MAX_SET_BINDINGS {
+                return Err(BinaryError::BadValue {
+                    field: "resource binding",
+                    value: binding,
+                });
+            }
             let kind = match r.word("resource kind")? {
                 0 => ResourceKind::StorageBuffer,
                 1 => ResourceKind::UniformBuffer,

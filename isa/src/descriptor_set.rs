@@ -27,7 +27,19 @@ pub const BUFFER_ADDRESS: u32 = 0;
 /// Where a buffer descriptor holds its size in bytes (u32).
 pub const BUFFER_SIZE: u32 = 8;
 
-/// Where binding `binding`'s entry of the binding table is.
+/// Bindings of a set are 0..MAX_SET_BINDINGS: the binding table is
+/// indexed by binding number, so a module, binary or run naming a larger
+/// one is refused before a table is laid out (docs/ABI.md). Vulkan sets
+/// no bound on binding numbers; applications number them densely from 0.
+pub const MAX_SET_BINDINGS: u32 = 1 << 16;
+
+/// Elements of a descriptor array are 0..MAX_ARRAY_ELEMENTS (16 MiB of
+/// descriptors for one binding): a run binding a larger element is
+/// refused before the set's memory is laid out.
+pub const MAX_ARRAY_ELEMENTS: u32 = 1 << 20;
+
+/// Where binding `binding`'s entry of the binding table is (binding below
+/// [`MAX_SET_BINDINGS`]).
 pub fn table_entry(binding: u32) -> u32 {
     TABLE_ENTRY * binding
 }

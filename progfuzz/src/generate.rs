@@ -163,6 +163,16 @@ fn workgroup_size(rng: &mut Rng) -> [u32; 3] {
             }
         }
     }
+    // Vulkan guarantees only 64 invocations along z
+    // (maxComputeWorkGroupSize[2]); glslang refuses more. Move factors of
+    // z to x (x may reach the 1,024 of the total).
+    while dims[2] > 64 {
+        let f = (2..=dims[2])
+            .find(|f| dims[2] % f == 0)
+            .expect("a number above 1 has a prime factor");
+        dims[2] /= f;
+        dims[0] *= f;
+    }
     dims
 }
 

@@ -5,6 +5,8 @@
 pub mod ast;
 pub mod cost;
 pub mod generate;
+#[cfg(feature = "inproc-glslang")]
+pub mod glslang_inproc;
 pub mod oracle;
 pub mod print;
 pub mod reduce;

@@ -18,6 +18,11 @@ fn glslang() -> String {
 
 /// Compiles GLSL compute source to SPIR-V words.
 pub fn compile_glsl(src: &str) -> Result<Vec<u32>, Failure> {
+    #[cfg(feature = "inproc-glslang")]
+    if std::env::var_os("GLSLANG").is_none() {
+        return crate::glslang_inproc::compile(src)
+            .map_err(|e| oracle_fail("glslang error", first_line(&e), &e));
+    }
     let n = COUNTER.fetch_add(1, Ordering::Relaxed);
     let dir = std::env::temp_dir();
     let base: PathBuf = dir.join(format!("progfuzz-{}-{n}", std::process::id()));
@@ -55,6 +60,12 @@ pub fn compile_glsl(src: &str) -> Result<Vec<u32>, Failure> {
         signature: "harness: glslang output".into(),
         detail: e.to_string(),
     })
+}
+
+/// The first line of shaderc's message, the failure's signature.
+#[cfg(feature = "inproc-glslang")]
+fn first_line(text: &str) -> &str {
+    text.lines().next().unwrap_or("shaderc failed")
 }
 
 fn oracle_fail(kind: &str, sig: &str, detail: &str) -> Failure {

@@ -13,7 +13,7 @@ use crate::memory::Resources;
 use crate::texture::host::{self, ImageKind, Placed};
 use spvsass_isa::abi::{self, AbiError, RootTable};
 use spvsass_isa::binary::Resource;
-use spvsass_isa::descriptor_set::{Descriptor, set_memory};
+use spvsass_isa::descriptor_set::{Descriptor, MAX_ARRAY_ELEMENTS, MAX_SET_BINDINGS, set_memory};
 use std::collections::BTreeMap;
 
 /// Where a buffer is bound: descriptor set, binding and array element.
@@ -163,6 +163,12 @@ pub(crate) fn bind(
         if b.slot.set >= abi::MAX_SETS {
             return Err(AbiError::Set(b.slot.set).into());
         }
+        if b.slot.binding >= MAX_SET_BINDINGS {
+            return Err(AbiError::SetBinding(b.slot.binding).into());
+        }
+        if b.slot.element >= MAX_ARRAY_ELEMENTS {
+            return Err(AbiError::ArrayElement(b.slot.element).into());
+        }
         let size = end - b.offset;
         let bank = (b.kind == BufferKind::Uniform).then(|| {
             let bank_end = (b.offset + size.min(BANK_BYTES)) as usize;
@@ -200,6 +206,12 @@ pub(crate) fn bind(
     for &(slot, handle) in &placed.handles {
         if slot.set >= abi::MAX_SETS {
             return Err(AbiError::Set(slot.set).into());
+        }
+        if slot.binding >= MAX_SET_BINDINGS {
+            return Err(AbiError::SetBinding(slot.binding).into());
+        }
+        if slot.element >= MAX_ARRAY_ELEMENTS {
+            return Err(AbiError::ArrayElement(slot.element).into());
         }
         let descriptors = sets
             .entry(slot.set)

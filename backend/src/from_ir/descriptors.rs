@@ -234,10 +234,16 @@ impl Isel<'_> {
                 inst,
             )
         })?;
-        let table = descriptor_set::table_entry(binding);
-        if table > i32::MAX as u32 {
-            return Err(self.mem_error(format!("a buffer at binding {binding}"), inst));
+        if binding >= descriptor_set::MAX_SET_BINDINGS {
+            return Err(self.mem_error(
+                format!(
+                    "a buffer at binding {binding} (bindings 0..{})",
+                    descriptor_set::MAX_SET_BINDINGS
+                ),
+                inst,
+            ));
         }
+        let table = descriptor_set::table_entry(binding);
         let set_base = self.base_plus(Base::Root(at), None);
         let entry = self.load_global(set_base, table, MemSize::B32);
         let (offset, konst) = match self.index_comp(index)? {
