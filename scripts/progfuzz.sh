@@ -5,6 +5,7 @@
 #
 #   scripts/progfuzz.sh [-j PROCS] [SECONDS] [OUT] [extra progfuzz flags...]
 #   e.g. scripts/progfuzz.sh -j 16 3600 /tmp/finds --no-constant-conditions
+#        scripts/progfuzz.sh -j 16 3600 /tmp/finds --kind mixed --lavapipe
 #
 # PROGFUZZ_FEATURES=inproc-glslang builds the in-process GLSL compiler
 # (about 12x the programs per second; needs Debian's libshaderc-dev and
@@ -59,7 +60,8 @@ for p in $pids; do
     wait "$p" || status=1
 done
 # Each log ends with "programs run: N", "programs/s: R", and one line per
-# signature: "COUNT  first seed SEED  SIGNATURE".
+# signature: "COUNT  first seed SEED  SIGNATURE"; with --lavapipe, one line
+# per classification: "lavapipe: COUNT  VERDICT".
 awk -v procs="$procs" -v secs="$seconds" '
     /^programs run: / { programs += $3 }
     /^ *[0-9]+  first seed +[0-9]+  / {
@@ -68,11 +70,15 @@ awk -v procs="$procs" -v secs="$seconds" '
         failing += count; by[sig] += count
         if (!(sig in first) || seed < first[sig]) first[sig] = seed
     }
+    /^lavapipe: +[0-9]+  / {
+        n = $2; v = $0; sub(/^lavapipe: +[0-9]+  /, "", v); lv[v] += n
+    }
     END {
         printf "processes: %d, %d s each\n", procs, secs
         printf "programs run: %d\n", programs
         printf "programs/s: %.2f\n", programs / secs
         printf "failing programs: %d; distinct signatures: %d\n", failing, length(by)
         for (s in by) printf "%6d  first seed %12d  %s\n", by[s], first[s], s
+        for (v in lv) printf "lavapipe: %6d  %s\n", lv[v], v
     }' "$out"/*.log
 exit "$status"

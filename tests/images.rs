@@ -543,6 +543,10 @@ const NOT_DRAWN: &[(&str, &str)] = &[
         "r_payload_const_index.mesh",
         "no primitive: writes a buffer (tests/random_finds.rs)",
     ),
+    (
+        "r_mesh_chain_after_skip.mesh",
+        "a compiler regression checked by its atomic's sums (progfuzz/tests/mesh_finds.rs)",
+    ),
 ];
 
 #[test]

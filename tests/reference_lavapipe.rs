@@ -280,6 +280,20 @@ fn check_lt_buffer_struct_index(desc: &RunDescription, c: &Capture) {
     assert_eq!(cmp.buffers.len(), 2, "both buffers read back");
 }
 
+/// vp_sets.comp (variable pointers across descriptor sets, bindings and
+/// array elements): lavapipe against the CPU (tests/common/vp_sets.rs).
+fn check_vp_sets(desc: &RunDescription, c: &Capture) {
+    let (o, bufs) = common::vp_sets::expected_vp_sets(desc);
+    assert_eq!(c.buffer(0), Some(&o[..]), "o");
+    for (&(s, b, e), want) in common::vp_sets::BUFFERS.iter().zip(&bufs) {
+        assert_eq!(
+            c.buffer_at(s, b, e),
+            Some(&want[..]),
+            "set {s} binding {b}[{e}]"
+        );
+    }
+}
+
 macro_rules! compute_runs {
     ($($name:ident => $check:ident),* $(,)?) => {$(
         #[test]
@@ -302,6 +316,7 @@ compute_runs!(
     res_sets => check_res_sets,
     res_dynamic => check_res_sets,
     lt_buffer_struct_index => check_lt_buffer_struct_index,
+    vp_sets => check_vp_sets,
 );
 
 /// Mesh runs: a driver without VK_EXT_mesh_shader (lavapipe of Mesa 22.3)
@@ -616,6 +631,21 @@ fn simulator_agrees_with_the_driver_on_res_sets() {
 #[test]
 fn simulator_agrees_with_the_driver_on_res_dynamic() {
     simulator_agrees_with_the_driver("res_dynamic");
+}
+
+#[test]
+fn simulator_agrees_with_the_driver_on_vp_select() {
+    simulator_agrees_with_the_driver("vp_select");
+}
+
+#[test]
+fn simulator_agrees_with_the_driver_on_vp_private() {
+    simulator_agrees_with_the_driver("vp_private");
+}
+
+#[test]
+fn simulator_agrees_with_the_driver_on_vp_sets() {
+    simulator_agrees_with_the_driver("vp_sets");
 }
 
 #[test]

@@ -33,6 +33,10 @@ fn has_scalar(shader: &Shader, s: Scalar) -> bool {
     shader.types.values().any(|t| *t == Type::Scalar(s))
 }
 
+fn pointer_value(shader: &Shader, v: spvsass_frontend::ir::Value) -> bool {
+    matches!(shader.types[shader.values[v].ty], Type::Pointer { .. })
+}
+
 fn loops(shader: &Shader) -> usize {
     shader
         .blocks
@@ -227,6 +231,29 @@ corpus! {
         |s| has(s, |op| matches!(op, Op::PtrAccessChain { .. }));
     ptr_stride: "ptr_stride.comp.spv", Compute,
         |s| s.types.values().any(|t| matches!(t, Type::Pointer { array_stride: Some(48), .. }));
+    // Variable pointers: pointer-typed block parameters (OpPhi, and the
+    // inlined pointer-returning function) and selects of pointers.
+    vp_select: "vp_select.comp.spv", Compute,
+        |s| s.blocks.values().flat_map(|b| &b.params).any(|&p| pointer_value(s, p))
+            && s.insts.values().any(|i| matches!(i.op, Op::Select { .. })
+                && i.result.is_some_and(|r| pointer_value(s, r)))
+            && has(s, |op| matches!(op, Op::Convert(ConvOp::PtrToU, _)));
+    vp_sets: "vp_sets.comp.spv", Compute,
+        |s| s.blocks.values().flat_map(|b| &b.params).any(|&p| pointer_value(s, p))
+            && s.globals.values().filter(|g| g.class == StorageClass::StorageBuffer).count() == 4;
+    vp_private: "vp_private.comp.spv", Compute,
+        |s| s.globals.values().any(|g| g.class == StorageClass::Private
+                && matches!(s.types[g.ty], Type::Pointer { .. }))
+            && has(s, |op| matches!(op, Op::PtrAccessChain { .. }));
+    vp_workgroup: "vp_workgroup.comp.spv", Compute,
+        |s| s.insts.values().any(|i| matches!(i.op, Op::Select { .. })
+            && i.result.is_some_and(|r| matches!(s.types[s.values[r].ty],
+                Type::Pointer { class: StorageClass::Workgroup, .. })));
+    vp_row_major: "vp_row_major.comp.spv", Compute,
+        |s| s.types.values().any(|t| matches!(t, Type::Matrix { row_major: true, .. }))
+            && has(s, |op| matches!(op, Op::Select { .. }));
+    vp_array_length: "vp_array_length.comp.spv", Compute,
+        |s| has(s, |op| matches!(op, Op::ArrayLength { .. }));
     narrow_ops: "narrow_ops.comp.spv", Compute,
         |s| has(s, |op| matches!(op, Op::Binary(BinaryOp::SMod, ..)))
             && has_scalar(s, Scalar::Int { bits: 8, signed: true });

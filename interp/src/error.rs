@@ -85,4 +85,41 @@ pub enum InterpError {
     },
     #[error("subgroup size {0} is not a power of two from 4 to 128")]
     SubgroupSize(u32),
+    #[error(
+        "{at}: {vertices} vertices and {primitives} primitives exceed the shader's \
+         max_vertices {max_vertices} / max_primitives {max_primitives}"
+    )]
+    MeshCounts {
+        at: At,
+        vertices: u64,
+        primitives: u64,
+        max_vertices: u32,
+        max_primitives: u32,
+    },
+    #[error(
+        "{at}: the workgroup declared {first:?} already; SetMeshOutputsEXT and EmitMeshTasksEXT take one value per workgroup"
+    )]
+    NotUniform { at: At, first: Vec<u64> },
+    #[error("{at}: {counts:?} mesh workgroups exceed the draw's limit of {limit}")]
+    TaskCounts {
+        at: At,
+        counts: [u64; 3],
+        limit: u64,
+    },
+    #[error("{at}: primitive {primitive} uses vertex {vertex} of the {count} declared")]
+    IndexPastVertices {
+        at: At,
+        primitive: u32,
+        vertex: u32,
+        count: u32,
+    },
+    #[error(
+        "output variable %{spirv_id}: {what} is not supported by the interpreter's output read-back"
+    )]
+    OutputShape { spirv_id: u32, what: String },
+    #[error("the mesh shader's stage is {stage}, the task shader's {task}")]
+    DrawStages {
+        stage: &'static str,
+        task: &'static str,
+    },
 }

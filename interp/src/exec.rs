@@ -11,7 +11,7 @@ use crate::layout;
 use crate::opname::opcode;
 use crate::value::{Loc, Mem, Ptr, Val};
 use crate::{Inputs, Options};
-use cranelift_entity::SecondaryMap;
+use cranelift_entity::{EntityRef, SecondaryMap};
 use spvsass_frontend::ir::{Block, BuiltIn, GlobalVar, Inst, Op, Shader, StorageClass, Type};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -38,8 +38,10 @@ pub(crate) struct World<'a> {
     pub ranks: &'a SecondaryMap<Block, u32>,
     pub groups: [u32; 3],
     pub workgroup: [u32; 3],
-    /// Workgroup variables (by global index).
+    /// Workgroup, Output and TaskPayload variables (by global index).
     pub shared: Vec<Option<Val>>,
+    /// What a task or mesh workgroup declared (`draw.rs`).
+    pub io: crate::draw::StageIo,
 }
 
 impl World<'_> {
@@ -61,6 +63,14 @@ pub(crate) fn run_workgroup(world: &mut World<'_>) -> Result<(), InterpError> {
     let nvals = shader.values.len();
     let nglob = shader.globals.len();
     world.shared = vec![None; nglob];
+    world.io.reset();
+    if let Some(payload) = &world.io.payload_in {
+        for (gv, g) in shader.globals.iter() {
+            if g.class == StorageClass::TaskPayload {
+                world.shared[gv.index()] = Some(payload.clone());
+            }
+        }
+    }
     let entry = shader.entry_block();
     let mut lanes: Vec<Lane> = (0..n)
         .map(|_| Lane {

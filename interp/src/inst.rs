@@ -278,8 +278,19 @@ pub(crate) fn exec(world: &mut World<'_>, lane: &mut Lane, inv: u32, inst: Inst)
             Some(Val::S(old))
         }
         Op::Subgroup(..) => return Err(cx.malformed("a subgroup op run for one invocation")),
-        Op::SetMeshOutputs { .. } | Op::EmitMeshTasks { .. } => {
-            return Err(cx.unsupported("task and mesh outputs"));
+        Op::SetMeshOutputs {
+            vertex_count,
+            primitive_count,
+        } => {
+            let counts = (get(*vertex_count).bits(), get(*primitive_count).bits());
+            crate::draw::set_mesh_outputs(cx.world, inst, inv, counts)?;
+            None
+        }
+        Op::EmitMeshTasks { x, y, z } => {
+            let counts = [get(*x).bits(), get(*y).bits(), get(*z).bits()];
+            crate::draw::emit_mesh_tasks(cx.world, inst, inv, counts)?;
+            lane.state = State::Done;
+            return Ok(());
         }
         Op::ControlBarrier => {
             lane.state = State::Barrier(inst);
@@ -499,11 +510,11 @@ fn var_slot<'l>(
     }
     let init = initial(cx.world, gv);
     let slot = match class {
-        StorageClass::Workgroup => &mut cx.world.shared[gv.index()],
+        StorageClass::Workgroup | StorageClass::Output | StorageClass::TaskPayload => {
+            &mut cx.world.shared[gv.index()]
+        }
         StorageClass::Function | StorageClass::Private => &mut lane.vars[gv.index()],
         StorageClass::Input
-        | StorageClass::Output
-        | StorageClass::TaskPayload
         | StorageClass::StorageBuffer
         | StorageClass::Uniform
         | StorageClass::PushConstant

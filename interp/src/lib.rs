@@ -1,14 +1,20 @@
 //! A reference interpreter of the spvsass IR (`spvsass_frontend::ir`): it
-//! runs a translated compute shader with SPIR-V semantics, independently of
-//! the backend, and so serves as the backend's oracle: the same inputs
-//! through the compiled code in the simulator must give the same buffers.
+//! runs a translated compute shader ([`run_compute`]), or a mesh draw with
+//! or without a task shader ([`run_draw`]: payloads, EmitMeshTasksEXT,
+//! SetMeshOutputsEXT and the outputs read back by meaning), with SPIR-V
+//! semantics, independently of the backend, and so serves as the backend's
+//! oracle: the same inputs through the compiled code in the simulator must
+//! give the same buffers and outputs.
 //!
 //! # Model
 //!
 //! - Storage buffers, uniform buffers and push constants are bytes laid out
 //!   as the SPIR-V decorations say (docs/ABI.md): set 0, binding b.
 //!   Physical pointers address buffer k (in binding order, from 1) at
-//!   k × 4 GiB, as the simulator maps them.
+//!   k × 4 GiB, as the simulator maps them. Pointers are values, so
+//!   variable pointers (selected, block parameters, kept in variables,
+//!   stepped by OpPtrAccessChain) need nothing more; OpPtrEqual/OpPtrDiff
+//!   compare their addresses in that numbering.
 //! - Function, Private and Workgroup variables are value trees; a
 //!   variable without an initializer starts as zero (SPIR-V leaves it
 //!   undefined: the generator never reads one before writing it).
@@ -45,6 +51,7 @@
 //! Integers (8 to 64 bits), bools and bit patterns must agree exactly.
 
 mod arith;
+mod draw;
 mod error;
 mod exec;
 mod inst;
@@ -55,6 +62,7 @@ mod order;
 mod subgroup;
 mod value;
 
+pub use draw::{Attributes, MeshGroup, MeshRun, TaskGroup, run_draw};
 pub use error::{At, InterpError};
 pub use inst::BUFFER_STRIDE;
 pub use layout::size_of;
@@ -149,6 +157,7 @@ pub fn run_compute(
         groups,
         workgroup: [0; 3],
         shared: Vec::new(),
+        io: draw::StageIo::default(),
     };
     for z in 0..groups[2] {
         for y in 0..groups[1] {

@@ -1,5 +1,6 @@
-//! The generated programs: a small typed AST of GLSL compute shaders that
-//! the generator builds, the printer writes and the reducer shrinks.
+//! The generated programs: a small typed AST of GLSL compute, task and mesh
+//! shaders that the generator builds, the printer writes and the reducer
+//! shrinks.
 
 /// Value types of variables and expressions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -292,6 +293,55 @@ pub struct Program {
     pub groups: u32,
     pub helpers: Vec<Func>,
     pub main: Func,
+    pub stage: Stage,
+}
+
+/// What kind of shader a program is.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Stage {
+    Compute,
+    Mesh(MeshShape),
+    /// A task shader and the mesh shader it launches.
+    Task(TaskShape),
+}
+
+/// A mesh shader's output declaration and what it writes: after main's
+/// body, invocation i writes vertices i, i + N, ... below the vertex count
+/// (vertex k goes to slot (k + rot) % count) and likewise primitives, from
+/// its variables' words.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MeshShape {
+    pub topology: Topology,
+    pub max_vertices: u32,
+    pub max_primitives: u32,
+    pub vertices: u32,
+    pub primitives: u32,
+    /// Odd workgroups declare one vertex and one primitive fewer (a count
+    /// that depends on gl_WorkGroupID, uniform in the workgroup).
+    pub fewer_in_odd_groups: bool,
+    /// SetMeshOutputsEXT after the body instead of before it.
+    pub counts_late: bool,
+    pub rot: u32,
+    /// Launched by a task shader: inputs mixed with its payload, outputs
+    /// to binding 3.
+    pub behind_task: Option<u32>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Topology {
+    Points,
+    Lines,
+    Triangles,
+}
+
+/// A task shader: it writes one payload word per invocation and emits
+/// `emit` mesh workgroups (one fewer in odd task workgroups when
+/// `fewer_in_odd_groups`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct TaskShape {
+    pub emit: u32,
+    pub fewer_in_odd_groups: bool,
+    pub mesh: Box<Program>,
 }
 
 impl Program {

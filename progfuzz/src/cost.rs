@@ -135,6 +135,7 @@ mod tests {
                 )],
                 None,
             ),
+            stage: crate::ast::Stage::Compute,
         };
         let per_call = 6 * (4 + 1 + DIV64);
         assert_eq!(program_cost(&p), 3 * (4 + 1 + 2 + per_call));

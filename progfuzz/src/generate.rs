@@ -6,7 +6,10 @@
 //! and shared slot, and atomics only combine commutative operations into
 //! slots of their own kind whose old values are never read.
 
-use crate::ast::{AtomOp, BinOp, CmpOp, Expr, Func, Program, SgOp, Stmt, Ty, UnOp};
+use crate::ast::{
+    AtomOp, BinOp, CmpOp, Expr, Func, MeshShape, Program, SgOp, Stage, Stmt, TaskShape, Topology,
+    Ty, UnOp,
+};
 use crate::cost;
 
 /// SplitMix64: a small, fixed, seedable generator.
@@ -74,12 +77,25 @@ pub struct Config {
     /// always-taken branches. On by default; off to look past the bugs
     /// they trigger.
     pub constant_conditions: bool,
+    /// Which kind of program.
+    pub kind: Kind,
+}
+
+/// The shader kinds the generator writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Compute,
+    /// A mesh shader drawn without a task shader.
+    Mesh,
+    /// A task shader and the mesh shader it launches.
+    Task,
 }
 
 impl Default for Config {
     fn default() -> Self {
         Config {
             constant_conditions: true,
+            kind: Kind::Compute,
         }
     }
 }
@@ -101,17 +117,90 @@ pub const WORK_BUDGET: u64 = 250_000;
 pub fn program_with(seed: u64, config: Config) -> Program {
     let mut rng = Rng::new(seed);
     loop {
-        let p = attempt(&mut rng, config);
-        if cost::workgroup_cost(&p) <= WORK_BUDGET {
+        let p = match config.kind {
+            Kind::Compute => attempt(&mut rng, config, false),
+            Kind::Mesh => {
+                let mut p = attempt(&mut rng, config, true);
+                p.stage = Stage::Mesh(mesh_shape(&mut rng, p.invocations(), None));
+                p
+            }
+            Kind::Task => {
+                let mut task = attempt(&mut rng, config, true);
+                let mut mesh = attempt(&mut rng, config, true);
+                mesh.groups = 1;
+                let behind = Some(task.invocations());
+                mesh.stage = Stage::Mesh(mesh_shape(&mut rng, mesh.invocations(), behind));
+                task.stage = Stage::Task(TaskShape {
+                    emit: 1 + rng.below(3) as u32,
+                    fewer_in_odd_groups: rng.chance(30),
+                    mesh: Box::new(mesh),
+                });
+                task
+            }
+        };
+        if fits(&p) {
             return p;
         }
     }
 }
 
-fn attempt(rng: &mut Rng, config: Config) -> Program {
-    let size = workgroup_size(rng);
+/// Whether `p`'s work (a task's: its own plus its mesh workgroups')
+/// stays within [`WORK_BUDGET`].
+fn fits(p: &Program) -> bool {
+    let own = cost::workgroup_cost(p);
+    let launched = match &p.stage {
+        Stage::Task(t) => cost::workgroup_cost(&t.mesh).saturating_mul(u64::from(t.emit)),
+        Stage::Compute | Stage::Mesh(_) => 0,
+    };
+    own.saturating_add(launched) <= WORK_BUDGET
+}
+
+/// A mesh shader's outputs for a workgroup of `n` invocations.
+fn mesh_shape(rng: &mut Rng, n: u32, behind_task: Option<u32>) -> MeshShape {
+    let topology = rng.pick(&[Topology::Points, Topology::Lines, Topology::Triangles]);
+    // Sometimes fewer outputs than invocations, sometimes several each.
+    let vertices = 1 + rng.below(u64::from(n.max(2) * 2).min(96)) as u32;
+    let primitives = 1 + rng.below(u64::from(n.max(2) * 2).min(96)) as u32;
+    let max_vertices = vertices + rng.pick(&[0u32, 0, 1, 7]);
+    let max_primitives = primitives + rng.pick(&[0u32, 0, 3]);
+    MeshShape {
+        topology,
+        max_vertices,
+        max_primitives,
+        vertices,
+        primitives,
+        fewer_in_odd_groups: vertices > 1 && primitives > 1 && rng.chance(30),
+        counts_late: rng.chance(30),
+        rot: rng.below(u64::from(vertices)) as u32,
+        behind_task,
+    }
+}
+
+/// 1 to 128 invocations in any shape (task and mesh workgroups), a third
+/// of them over 32 (one warp running logical subgroups).
+fn mesh_workgroup_size(rng: &mut Rng) -> [u32; 3] {
+    let total = match rng.below(3) {
+        0 => rng.pick(&[1u32, 2, 3, 5, 8, 13, 16, 24, 31]),
+        1 => 32,
+        _ => rng.pick(&[33u32, 40, 48, 60, 64, 72, 96, 100, 120, 128]),
+    };
+    split(rng, total)
+}
+
+fn attempt(rng: &mut Rng, config: Config, mesh: bool) -> Program {
+    let size = if mesh {
+        mesh_workgroup_size(rng)
+    } else {
+        workgroup_size(rng)
+    };
     let n: u32 = size.iter().product();
-    let groups = if n <= 256 && rng.chance(30) { 2 } else { 1 };
+    let groups = if mesh {
+        1 + rng.below(3) as u32
+    } else if n <= 256 && rng.chance(30) {
+        2
+    } else {
+        1
+    };
     let mut g = Gen {
         rng,
         sigs: Vec::new(),
@@ -138,6 +227,7 @@ fn attempt(rng: &mut Rng, config: Config) -> Program {
         groups,
         helpers,
         main,
+        stage: Stage::Compute,
     }
 }
 
@@ -149,14 +239,18 @@ fn workgroup_size(rng: &mut Rng) -> [u32; 3] {
         8 => rng.pick(&[192u32, 256, 320, 512]),
         _ => rng.pick(&[768u32, 1000, 1024]),
     };
-    // Split the total over x, y, z by its factors.
+    split(rng, total)
+}
+
+/// `total` invocations split over x, y, z by its factors.
+fn split(rng: &mut Rng, total: u32) -> [u32; 3] {
     let mut dims = [total, 1, 1];
     for _ in 0..2 {
         let i = rng.below(3) as usize;
         let j = rng.below(3) as usize;
         if i != j {
             for f in [2u32, 3, 5] {
-                if dims[i] % f == 0 && rng.chance(50) {
+                if dims[i].is_multiple_of(f) && rng.chance(50) {
                     dims[i] /= f;
                     dims[j] *= f;
                 }
@@ -168,7 +262,7 @@ fn workgroup_size(rng: &mut Rng) -> [u32; 3] {
     // z to x (x may reach the 1,024 of the total).
     while dims[2] > 64 {
         let f = (2..=dims[2])
-            .find(|f| dims[2] % f == 0)
+            .find(|&f| dims[2].is_multiple_of(f))
             .expect("a number above 1 has a prime factor");
         dims[2] /= f;
         dims[0] *= f;

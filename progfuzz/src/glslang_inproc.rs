@@ -1,4 +1,4 @@
-//! GLSL compute source to SPIR-V inside this process, through shaderc
+//! GLSL source to SPIR-V inside this process, through shaderc
 //! (the `inproc-glslang` feature). glslangValidator rebuilds its built-in
 //! symbol tables in every process, which cost about 90% of the CPU of a
 //! run; shaderc builds them once per process. Same target as the
@@ -10,9 +10,16 @@ thread_local! {
     static COMPILER: RefCell<Option<shaderc::Compiler>> = const { RefCell::new(None) };
 }
 
-/// Compiles `src` (a compute shader) to SPIR-V words; the error is
+/// Compiles `src`, a shader of `stage` (`comp`, `task` or `mesh`, the
+/// stage names of glslangValidator's `-S`), to SPIR-V words; the error is
 /// shaderc's message.
-pub fn compile(src: &str) -> Result<Vec<u32>, String> {
+pub fn compile(src: &str, stage: &str) -> Result<Vec<u32>, String> {
+    let kind = match stage {
+        "comp" => shaderc::ShaderKind::Compute,
+        "task" => shaderc::ShaderKind::Task,
+        "mesh" => shaderc::ShaderKind::Mesh,
+        other => return Err(format!("no shader stage {other}")),
+    };
     COMPILER.with(|c| {
         let mut c = c.borrow_mut();
         if c.is_none() {
@@ -26,13 +33,7 @@ pub fn compile(src: &str) -> Result<Vec<u32>, String> {
         );
         options.set_optimization_level(shaderc::OptimizationLevel::Zero);
         let artifact = compiler
-            .compile_into_spirv(
-                src,
-                shaderc::ShaderKind::Compute,
-                "program.comp",
-                "main",
-                Some(&options),
-            )
+            .compile_into_spirv(src, kind, "program", "main", Some(&options))
             .map_err(|e| e.to_string())?;
         Ok(artifact.as_binary().to_vec())
     })

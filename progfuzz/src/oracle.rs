@@ -1,21 +1,27 @@
-//! The oracle: a shader compiled for sm75 and sm86, run in the simulator,
-//! and interpreted from its IR (`spvsass-interp`), with the same inputs;
-//! the storage buffers must agree (integers exactly, floats within the
+//! The oracle: a shader (compute; mesh; task with its mesh shader) compiled
+//! for sm75 and sm86, run in the simulator (a dispatch or a draw), and
+//! interpreted from its IR (`spvsass-interp`), with the same inputs; the
+//! storage buffers and a draw's launches, primitive indices and vertex and
+//! primitive outputs must agree (integers exactly, floats within the
 //! bounds the interpreter's documentation gives). A disagreement, a panic
 //! or an error of one side is a [`Failure`] with a signature: the kind and
 //! the message with its numbers removed, so that failures of one cause
 //! share it while a reducer shrinks the program.
 
+use crate::adapter;
 use spvsass::backend::target::Arch;
-use spvsass::frontend::ir::{Shader, StorageClass, Type};
-use spvsass_interp::{Inputs, Options as InterpOptions};
+use spvsass::frontend::ir::{Shader, Stage, StorageClass, Type};
+use spvsass_interp::{Attributes, Inputs, Options as InterpOptions};
 use std::collections::BTreeMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 /// One run to check.
 #[derive(Clone, Debug)]
 pub struct Case {
+    /// The compute, mesh or task shader.
     pub words: Vec<u32>,
+    /// With a task shader in `words`: the mesh shader it launches.
+    pub mesh_words: Option<Vec<u32>>,
     pub groups: [u32; 3],
     pub inputs: Inputs,
     /// How far 32-bit words read as f32 may differ in these bindings
@@ -68,6 +74,11 @@ pub fn signature_of(kind: &str, msg: &str) -> String {
     format!("{kind}: {s}")
 }
 
+/// A failure of `kind` with message `msg`.
+pub fn failure(kind: &str, msg: String) -> Failure {
+    fail(kind, msg)
+}
+
 fn fail(kind: &str, msg: String) -> Failure {
     Failure {
         signature: signature_of(kind, &msg),
@@ -97,46 +108,207 @@ pub fn check(case: &Case, sim_steps: u64, interp: &InterpOptions) -> Result<(), 
         }
         clock = std::time::Instant::now();
     };
-    let shader = catch_unwind(|| {
-        spvsass::frontend::translate(&case.words, &spvsass::frontend::FrontendOptions::default())
-    })
-    .map_err(|p| fail("frontend panic", panic_text(&*p)))?
-    .map_err(|e| fail("frontend error", e.to_string()))?;
+    let shader = translate(&case.words)?;
+    let mesh_shader = case.mesh_words.as_deref().map(translate).transpose()?;
     let expected = catch_unwind(AssertUnwindSafe(|| {
-        spvsass_interp::run_compute(&shader, case.groups, &case.inputs, interp)
+        expect(&shader, mesh_shader.as_ref(), case, interp)
     }))
     .map_err(|p| fail("interpreter panic", panic_text(&*p)))?
     .map_err(|e| fail("interpreter error", e.to_string()))?;
     lap("translate + interpret");
     for arch in ARCHES {
-        let options = spvsass::Options {
-            arch: Some(arch),
-            ..Default::default()
+        let compile = |words: &[u32], task_present: bool| {
+            catch_unwind(|| adapter::compile(words, arch, task_present))
+                .map_err(|p| fail(&format!("{arch} compile panic"), panic_text(&*p)))?
+                .map_err(|e| fail(&format!("{arch} compile error"), e))
         };
-        let compiled = catch_unwind(|| spvsass::compile(&case.words, &options))
-            .map_err(|p| fail(&format!("{arch} compile panic"), panic_text(&*p)))?
-            .map_err(|e| fail(&format!("{arch} compile error"), e.to_string()))?;
+        let compiled = compile(&case.words, false)?;
+        let compiled_mesh = case
+            .mesh_words
+            .as_deref()
+            .map(|w| compile(w, true))
+            .transpose()?;
         lap("compile");
-        let inputs = spvsass::sim::ComputeInputs {
-            buffers: case.inputs.buffers.clone(),
-            uniforms: case.inputs.uniforms.clone(),
-            push_constants: case.inputs.push_constants.clone(),
-            ..Default::default()
+        let sim_fail = |p: Box<dyn std::any::Any + Send>| {
+            fail(&format!("{arch} simulator panic"), panic_text(&*p))
         };
-        let sim_options = spvsass::sim::SimOptions {
-            max_steps: sim_steps,
-            ..Default::default()
-        };
-        let run = catch_unwind(|| {
-            spvsass::Dispatch::new(&compiled.binary, case.groups)
-                .inputs(inputs)
-                .options(sim_options)
-                .run()
+        let sim_err = |e: String| fail(&format!("{arch} simulator error"), e);
+        match &expected {
+            Expected::Compute(buffers) => {
+                let run = catch_unwind(|| {
+                    adapter::dispatch(&compiled, case.groups, &case.inputs, sim_steps)
+                })
+                .map_err(sim_fail)?
+                .map_err(sim_err)?;
+                lap("simulate");
+                compare(arch, buffers, &run, &case.float_tolerance)?;
+            }
+            Expected::Draw(want) => {
+                let (task, mesh) = match &compiled_mesh {
+                    Some(m) => (Some(&compiled), m),
+                    None => (None, &compiled),
+                };
+                let run = catch_unwind(|| {
+                    adapter::draw(task, mesh, case.groups, &case.inputs, sim_steps)
+                })
+                .map_err(sim_fail)?
+                .map_err(sim_err)?;
+                lap("simulate");
+                compare(arch, &want.buffers, &run.buffers, &case.float_tolerance)?;
+                compare_draw(arch, want, &run)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+fn translate(words: &[u32]) -> Result<Shader, Failure> {
+    catch_unwind(|| {
+        spvsass::frontend::translate(words, &spvsass::frontend::FrontendOptions::default())
+    })
+    .map_err(|p| fail("frontend panic", panic_text(&*p)))?
+    .map_err(|e| fail("frontend error", e.to_string()))
+}
+
+/// What the interpreter says a case computes.
+enum Expected {
+    Compute(BTreeMap<u32, Vec<u8>>),
+    Draw(spvsass_interp::MeshRun),
+}
+
+fn expect(
+    shader: &Shader,
+    mesh: Option<&Shader>,
+    case: &Case,
+    interp: &InterpOptions,
+) -> Result<Expected, spvsass_interp::InterpError> {
+    match (shader.stage, mesh) {
+        (Stage::Compute, _) => {
+            spvsass_interp::run_compute(shader, case.groups, &case.inputs, interp)
+                .map(Expected::Compute)
+        }
+        (Stage::Task, Some(m)) => {
+            spvsass_interp::run_draw(Some(shader), m, case.groups, &case.inputs, interp)
+                .map(Expected::Draw)
+        }
+        (Stage::Mesh | Stage::Task, _) => {
+            spvsass_interp::run_draw(None, shader, case.groups, &case.inputs, interp)
+                .map(Expected::Draw)
+        }
+    }
+}
+
+fn draw_mismatch(arch: Arch, what: &str, detail: String) -> Failure {
+    Failure {
+        signature: format!("{arch} mesh mismatch: {what}"),
+        detail,
+    }
+}
+
+/// Whether the simulator's attributes hold every component the
+/// interpreter's do, with the same bits.
+fn same_attributes(want: &Attributes, got: &Attributes) -> bool {
+    if want.position.is_some() && want.position != got.position {
+        return false;
+    }
+    want.generic.iter().all(|(loc, comps)| {
+        let have = got.generic.get(loc);
+        comps.iter().enumerate().all(|(i, c)| match c {
+            None => true,
+            Some(bits) => have.and_then(|h| h[i]) == Some(*bits),
         })
-        .map_err(|p| fail(&format!("{arch} simulator panic"), panic_text(&*p)))?
-        .map_err(|e| fail(&format!("{arch} simulator error"), e.to_string()))?;
-        lap("simulate");
-        compare(arch, &expected, &run.buffers, &case.float_tolerance)?;
+    })
+}
+
+/// Compares a simulated draw's workgroups, launches and outputs with the
+/// interpreter's.
+fn compare_draw(
+    arch: Arch,
+    want: &spvsass_interp::MeshRun,
+    got: &adapter::Draw,
+) -> Result<(), Failure> {
+    let launches: Vec<[u32; 3]> = want.tasks.iter().map(|t| t.mesh_groups).collect();
+    if launches != got.tasks {
+        return Err(draw_mismatch(
+            arch,
+            "task launches",
+            format!("interpreter {launches:?}, simulator {:?}", got.tasks),
+        ));
+    }
+    if want.workgroups.len() != got.workgroups.len() {
+        return Err(draw_mismatch(
+            arch,
+            "workgroup count",
+            format!(
+                "interpreter {}, simulator {}",
+                want.workgroups.len(),
+                got.workgroups.len()
+            ),
+        ));
+    }
+    for (i, (w, g)) in want.workgroups.iter().zip(&got.workgroups).enumerate() {
+        let at = format!("workgroup {i} (id {:?})", w.id);
+        if w.id != g.id || w.task_workgroup != g.task_workgroup {
+            return Err(draw_mismatch(
+                arch,
+                "workgroup id",
+                format!(
+                    "{at}: interpreter {:?} of task {:?}, simulator {:?} of task {:?}",
+                    w.id, w.task_workgroup, g.id, g.task_workgroup
+                ),
+            ));
+        }
+        if w.primitive_count != g.primitive_count || w.indices != g.indices {
+            return Err(draw_mismatch(
+                arch,
+                "primitive indices",
+                format!(
+                    "{at}: interpreter {} primitives {:?}, simulator {} primitives {:?}",
+                    w.primitive_count, w.indices, g.primitive_count, g.indices
+                ),
+            ));
+        }
+        if g.vertices.len() > w.vertices.len() {
+            return Err(draw_mismatch(
+                arch,
+                "vertex count",
+                format!(
+                    "{at}: simulator shows {} vertices of {} declared",
+                    g.vertices.len(),
+                    w.vertex_count
+                ),
+            ));
+        }
+        for (v, (a, b)) in w.vertices.iter().zip(&g.vertices).enumerate() {
+            if !same_attributes(a, b) {
+                return Err(draw_mismatch(
+                    arch,
+                    "vertex output",
+                    format!("{at} vertex {v}: interpreter {a:?}, simulator {b:?}"),
+                ));
+            }
+        }
+        let per_primitive = w.primitives.iter().any(|a| !a.generic.is_empty());
+        if per_primitive && g.primitives.len() != w.primitives.len() {
+            return Err(draw_mismatch(
+                arch,
+                "primitive count",
+                format!(
+                    "{at}: interpreter {} primitives with outputs, simulator {}",
+                    w.primitives.len(),
+                    g.primitives.len()
+                ),
+            ));
+        }
+        for (p, (a, b)) in w.primitives.iter().zip(&g.primitives).enumerate() {
+            if !same_attributes(a, b) {
+                return Err(draw_mismatch(
+                    arch,
+                    "primitive output",
+                    format!("{at} primitive {p}: interpreter {a:?}, simulator {b:?}"),
+                ));
+            }
+        }
     }
     Ok(())
 }
@@ -164,6 +336,17 @@ fn close(a: u32, b: u32, tol: Tolerance) -> bool {
 
 fn compare(
     arch: Arch,
+    expected: &BTreeMap<u32, Vec<u8>>,
+    got: &BTreeMap<u32, Vec<u8>>,
+    float_tolerance: &BTreeMap<u32, Tolerance>,
+) -> Result<(), Failure> {
+    compare_named(&arch.to_string(), expected, got, float_tolerance)
+}
+
+/// Compares `got`'s buffers with the interpreter's `expected`; `who` names
+/// the other side in the failure.
+pub fn compare_named(
+    arch: &str,
     expected: &BTreeMap<u32, Vec<u8>>,
     got: &BTreeMap<u32, Vec<u8>>,
     float_tolerance: &BTreeMap<u32, Tolerance>,
@@ -288,6 +471,64 @@ fn resource_size(shader: &Shader, ty: spvsass::frontend::ir::TypeId) -> (u64, u6
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn one_group(position: [u32; 4], bits: u32) -> spvsass_interp::MeshRun {
+        let mut v = Attributes {
+            position: Some(position),
+            ..Default::default()
+        };
+        v.generic.insert(0, [Some(bits), None, None, None]);
+        spvsass_interp::MeshRun {
+            tasks: Vec::new(),
+            workgroups: vec![spvsass_interp::MeshGroup {
+                id: [0, 0, 0],
+                task_workgroup: None,
+                vertex_count: 1,
+                primitive_count: 1,
+                indices: vec![vec![0]],
+                vertices: vec![v],
+                primitives: vec![Attributes::default()],
+            }],
+            buffers: BTreeMap::new(),
+        }
+    }
+
+    fn as_draw(run: &spvsass_interp::MeshRun) -> adapter::Draw {
+        adapter::Draw {
+            tasks: Vec::new(),
+            workgroups: run
+                .workgroups
+                .iter()
+                .map(|w| adapter::DrawGroup {
+                    id: w.id,
+                    task_workgroup: w.task_workgroup,
+                    primitive_count: w.primitive_count,
+                    indices: w.indices.clone(),
+                    vertices: w.vertices.clone(),
+                    primitives: Vec::new(),
+                })
+                .collect(),
+            buffers: BTreeMap::new(),
+        }
+    }
+
+    #[test]
+    fn draws_compare_indices_positions_and_generic_components_by_bits() {
+        let want = one_group([1, 2, 3, 4], 7);
+        assert!(compare_draw(Arch::Sm86, &want, &as_draw(&want)).is_ok());
+        let moved = as_draw(&one_group([1, 2, 3, 5], 7));
+        let err = compare_draw(Arch::Sm86, &want, &moved).expect_err("position");
+        assert_eq!(err.signature, "sm86 mesh mismatch: vertex output");
+        let other = as_draw(&one_group([1, 2, 3, 4], 8));
+        assert!(compare_draw(Arch::Sm75, &want, &other).is_err());
+        let mut reindexed = as_draw(&want);
+        reindexed.workgroups[0].indices = vec![vec![1]];
+        let err = compare_draw(Arch::Sm75, &want, &reindexed).expect_err("indices");
+        assert_eq!(err.signature, "sm75 mesh mismatch: primitive indices");
+        let mut launched = as_draw(&want);
+        launched.tasks = vec![[1, 1, 1]];
+        assert!(compare_draw(Arch::Sm75, &want, &launched).is_err());
+    }
 
     #[test]
     fn signatures_drop_numbers() {

@@ -5,17 +5,32 @@
 //! no NaN ever appears), float-to-integer conversions clamped to the
 //! target's range, array indices masked to the array.
 
-use crate::ast::{AtomOp, BinOp, CmpOp, Expr, Func, Program, SgOp, Stmt, Ty, UnOp, words_of};
+use crate::ast::{
+    AtomOp, BinOp, CmpOp, Expr, Func, MeshShape, Program, SgOp, Stage, Stmt, Topology, Ty, UnOp,
+    words_of,
+};
 use std::fmt::Write;
 
-/// The GLSL source of `p`.
+/// The GLSL source of `p` (of the task shader for a task program; its
+/// mesh shader is [`mesh_glsl`]'s).
 pub fn glsl(p: &Program) -> String {
     let mut s = String::new();
     let n = p.invocations();
+    let mesh_ext = match &p.stage {
+        Stage::Compute => "",
+        Stage::Mesh(_) | Stage::Task(_) => "#extension GL_EXT_mesh_shader : require\n",
+    };
+    let out_binding = match &p.stage {
+        Stage::Mesh(MeshShape {
+            behind_task: Some(_),
+            ..
+        }) => 3,
+        Stage::Compute | Stage::Mesh(_) | Stage::Task(_) => 1,
+    };
     let _ = writeln!(
         s,
         "#version 460
-#extension GL_EXT_shader_explicit_arithmetic_types : require
+{mesh_ext}#extension GL_EXT_shader_explicit_arithmetic_types : require
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_vote : require
 #extension GL_KHR_shader_subgroup_ballot : require
@@ -23,11 +38,16 @@ pub fn glsl(p: &Program) -> String {
 #extension GL_KHR_shader_subgroup_shuffle : require
 layout(local_size_x = {}, local_size_y = {}, local_size_z = {}) in;
 layout(std430, set = 0, binding = 0) readonly buffer In {{ uint inp[]; }};
-layout(std430, set = 0, binding = 1) buffer Out {{ uint outp[]; }};
+layout(std430, set = 0, binding = {out_binding}) buffer Out {{ uint outp[]; }};
 layout(std430, set = 0, binding = 2) buffer Atom {{ uint at[]; }};
 shared uint sh[{n}];",
         p.size[0], p.size[1], p.size[2]
     );
+    match &p.stage {
+        Stage::Compute => {}
+        Stage::Mesh(m) => mesh_decls(&mut s, m),
+        Stage::Task(_) => payload_decl(&mut s, n),
+    }
     let mut body = String::new();
     for (i, f) in p.helpers.iter().enumerate() {
         func(&mut body, f, &format!("f{i}"), p);
@@ -69,11 +89,29 @@ fn func(s: &mut String, f: &Func, name: &str, p: &Program) {
         .collect();
     let _ = writeln!(s, "{ret} {name}({}) {{", params.join(", "));
     if is_main {
-        let _ = writeln!(
-            s,
-            "    uint gid = gl_LocalInvocationIndex + {}u * gl_WorkGroupID.x;",
-            p.invocations()
-        );
+        let n = p.invocations();
+        match &p.stage {
+            Stage::Mesh(MeshShape {
+                behind_task: Some(_),
+                ..
+            }) => {
+                let _ = writeln!(
+                    s,
+                    "    uint gid = gl_LocalInvocationIndex + {n}u * (pl.task * 4u + gl_WorkGroupID.x);"
+                );
+            }
+            Stage::Compute | Stage::Mesh(_) | Stage::Task(_) => {
+                let _ = writeln!(
+                    s,
+                    "    uint gid = gl_LocalInvocationIndex + {n}u * gl_WorkGroupID.x;"
+                );
+            }
+        }
+        if let Stage::Mesh(m) = &p.stage
+            && !m.counts_late
+        {
+            set_mesh_outputs(s, m);
+        }
     }
     for a in 0..f.arrays {
         let _ = writeln!(
@@ -85,6 +123,18 @@ fn func(s: &mut String, f: &Func, name: &str, p: &Program) {
     for (k, init) in f.inits.iter().enumerate() {
         let i = np + k;
         let _ = writeln!(s, "    {} v{i} = {};", f.vars[i].glsl(), expr(init));
+    }
+    if is_main
+        && let Stage::Mesh(MeshShape {
+            behind_task: Some(tn),
+            rot,
+            ..
+        }) = &p.stage
+    {
+        let _ = writeln!(
+            s,
+            "    v0 ^= pl.w[(gl_LocalInvocationIndex + {rot}u) % {tn}u];"
+        );
     }
     block(s, &f.body, f, 1);
     if is_main {
@@ -102,11 +152,145 @@ fn func(s: &mut String, f: &Func, name: &str, p: &Program) {
             }
             w += 8;
         }
+        let words: Vec<String> = f
+            .vars
+            .iter()
+            .enumerate()
+            .flat_map(|(i, t)| out_words(*t, &format!("v{i}")))
+            .collect();
+        match &p.stage {
+            Stage::Compute => {}
+            Stage::Mesh(m) => mesh_outputs(s, m, p.invocations(), &words),
+            Stage::Task(t) => {
+                let _ = writeln!(
+                    s,
+                    "    pl.w[gl_LocalInvocationIndex] = {} ^ {};",
+                    words[0],
+                    words[words.len() - 1]
+                );
+                let _ = writeln!(
+                    s,
+                    "    if (gl_LocalInvocationIndex == 0u) pl.task = gl_WorkGroupID.x;"
+                );
+                let _ = writeln!(
+                    s,
+                    "    EmitMeshTasksEXT({}, 1u, 1u);",
+                    count(t.emit, t.fewer_in_odd_groups)
+                );
+            }
+        }
     }
     if let Some((_, e)) = &f.ret {
         let _ = writeln!(s, "    return {};", expr(e));
     }
     let _ = writeln!(s, "}}");
+}
+
+/// The GLSL source of a task program's mesh shader.
+pub fn mesh_glsl(p: &Program) -> Option<String> {
+    match &p.stage {
+        Stage::Task(t) => Some(glsl(&t.mesh)),
+        Stage::Compute | Stage::Mesh(_) => None,
+    }
+}
+
+/// The task payload: the launching workgroup's index and one word per
+/// task invocation.
+fn payload_decl(s: &mut String, task_invocations: u32) {
+    let _ = writeln!(
+        s,
+        "struct Payload {{ uint task; uint w[{task_invocations}]; }};
+taskPayloadSharedEXT Payload pl;"
+    );
+}
+
+fn mesh_decls(s: &mut String, m: &MeshShape) {
+    let topo = match m.topology {
+        Topology::Points => "points",
+        Topology::Lines => "lines",
+        Topology::Triangles => "triangles",
+    };
+    let _ = writeln!(
+        s,
+        "layout({topo}, max_vertices = {}, max_primitives = {}) out;
+layout(location = 0) flat out uvec4 vbits[];
+layout(location = 1) perprimitiveEXT flat out uvec4 pbits[];",
+        m.max_vertices, m.max_primitives
+    );
+    if let Some(tn) = m.behind_task {
+        payload_decl(s, tn);
+    }
+}
+
+/// A count, one fewer in odd workgroups when `fewer`.
+fn count(n: u32, fewer: bool) -> String {
+    if fewer {
+        format!("({n}u - (gl_WorkGroupID.x & 1u))")
+    } else {
+        format!("{n}u")
+    }
+}
+
+fn set_mesh_outputs(s: &mut String, m: &MeshShape) {
+    let _ = writeln!(
+        s,
+        "    SetMeshOutputsEXT({}, {});",
+        count(m.vertices, m.fewer_in_odd_groups),
+        count(m.primitives, m.fewer_in_odd_groups)
+    );
+}
+
+/// The vertex and primitive writes at the end of a mesh shader's main:
+/// invocation i writes vertices and primitives i, i + n, ... from its
+/// variables' `words`.
+fn mesh_outputs(s: &mut String, m: &MeshShape, n: u32, words: &[String]) {
+    if m.counts_late {
+        set_mesh_outputs(s, m);
+    }
+    let w = |i: usize| &words[i % words.len()];
+    let vc = count(m.vertices, m.fewer_in_odd_groups);
+    let pc = count(m.primitives, m.fewer_in_odd_groups);
+    let rot = m.rot;
+    let _ = writeln!(
+        s,
+        "    for (uint k = gl_LocalInvocationIndex; k < {vc}; k += {n}u) {{
+        uint h = k * 2654435761u;
+        uint s = (k + {rot}u) % {vc};
+        gl_MeshVerticesEXT[s].gl_Position = vec4(uintBitsToFloat(({} ^ h) & 0x3fffffffu), uintBitsToFloat({} & 0x3fffffffu), uintBitsToFloat(({} + k) & 0x3fffffffu), 1.0);
+        vbits[s] = uvec4({} + h, {}, {} ^ k, {});
+    }}",
+        w(0),
+        w(1),
+        w(2),
+        w(3),
+        w(4),
+        w(5),
+        w(6)
+    );
+    let index = match m.topology {
+        Topology::Points => format!("gl_PrimitivePointIndicesEXT[k] = ({} + k) % {vc};", w(1)),
+        Topology::Lines => format!(
+            "gl_PrimitiveLineIndicesEXT[k] = uvec2(k % {vc}, ({} ^ k) % {vc});",
+            w(1)
+        ),
+        Topology::Triangles => format!(
+            "gl_PrimitiveTriangleIndicesEXT[k] = uvec3(k % {vc}, ({} + k) % {vc}, ({} ^ h) % {vc});",
+            w(1),
+            w(2)
+        ),
+    };
+    let _ = writeln!(
+        s,
+        "    for (uint k = gl_LocalInvocationIndex; k < {pc}; k += {n}u) {{
+        uint h = k * 40503u;
+        {index}
+        pbits[k] = uvec4({} ^ h, {} + k, {}, {});
+    }}",
+        w(3),
+        w(4),
+        w(5),
+        w(0)
+    );
 }
 
 /// The uint words of a value named `v` of type `t`.

@@ -6,7 +6,7 @@
 //! edited program still fails with the same signature (an edit that makes
 //! it invalid GLSL fails with another signature and is dropped).
 
-use crate::ast::{Expr, Func, Program, Stmt, Ty};
+use crate::ast::{Expr, Func, Program, Stage, Stmt, Ty};
 
 /// Applies edit number `k` (in a fixed walk of the program); `None` once
 /// `k` is past the last.
@@ -14,9 +14,20 @@ pub fn edit(p: &Program, k: usize) -> Option<Program> {
     let mut q = p.clone();
     let mut n = k;
     let applied = {
-        let Program { helpers, main, .. } = &mut q;
+        let Program {
+            helpers,
+            main,
+            stage,
+            ..
+        } = &mut q;
+        let mut funcs: Vec<&mut Func> = helpers.iter_mut().chain(std::iter::once(main)).collect();
+        // A task program's mesh shader is shrunk too.
+        if let Stage::Task(t) = stage {
+            let Program { helpers, main, .. } = &mut *t.mesh;
+            funcs.extend(helpers.iter_mut().chain(std::iter::once(main)));
+        }
         let mut done = false;
-        for f in helpers.iter_mut().chain(std::iter::once(main)) {
+        for f in funcs {
             if edit_func(f, &mut n) {
                 done = true;
                 break;

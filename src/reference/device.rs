@@ -507,6 +507,8 @@ fn create_device(
         .image_cube_array(on(have10.image_cube_array));
     let mut want11 = vk::PhysicalDeviceVulkan11Features::default()
         .multiview(multiview)
+        .variable_pointers_storage_buffer(on(have11.variable_pointers_storage_buffer))
+        .variable_pointers(on(have11.variable_pointers))
         .storage_buffer16_bit_access(on(have11.storage_buffer16_bit_access))
         .uniform_and_storage_buffer16_bit_access(
             on(have11.uniform_and_storage_buffer16_bit_access),

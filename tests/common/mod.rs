@@ -4,6 +4,7 @@
 use std::path::PathBuf;
 
 pub mod res_sets;
+pub mod vp_sets;
 
 /// The bundled test shaders (tests/shaders/NAME.spv).
 pub const SHADERS: &[&str] = &[

@@ -70,6 +70,12 @@ SPVASM=(
     shaders/s_incdec.task.spvasm
     shaders/spec_op_quantize.comp.spvasm
     shaders/two_entry_points.comp.spvasm
+    shaders/vp_array_length.comp.spvasm
+    shaders/vp_private.comp.spvasm
+    shaders/vp_row_major.comp.spvasm
+    shaders/vp_select.comp.spvasm
+    shaders/vp_sets.comp.spvasm
+    shaders/vp_workgroup.comp.spvasm
     shaders/w_private_init.mesh.spvasm
     shaders/wide_srem.comp.spvasm
 )

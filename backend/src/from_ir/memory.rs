@@ -134,7 +134,7 @@ impl MemPlan {
 
 /// The memory an access goes to.
 #[derive(Clone, Copy)]
-enum Target {
+pub(super) enum Target {
     /// A storage buffer, or a uniform buffer read with global loads.
     Global {
         buffer: BufferRef,
@@ -240,7 +240,7 @@ impl Isel<'_> {
     /// The memory `place` is in, the type its path starts from and how
     /// many of its steps were used: the first step into a descriptor
     /// array picks the descriptor.
-    fn target(
+    pub(super) fn target(
         &self,
         place: &Place,
         inst: &InstData,
@@ -321,7 +321,7 @@ impl Isel<'_> {
 
     /// Walks the access chain: constant steps add to the constant offset,
     /// dynamic ones add `index * stride` to a register (IMAD).
-    fn address(
+    pub(super) fn address(
         &mut self,
         place: &Place,
         start: (TypeId, usize),

@@ -44,6 +44,7 @@ mod subgroup_scan;
 mod subgroups;
 pub mod task_out;
 mod unreachable;
+mod var_ptrs;
 mod wide_div;
 mod wide_int;
 mod wide_math;
@@ -175,6 +176,9 @@ pub fn select(
     shader_cull: bool,
     bank_uniforms: bool,
 ) -> Result<Selected, BackendError> {
+    // Variable pointers become 64-bit addresses first (var_ptrs.rs).
+    let lowered = var_ptrs::lower(sh)?;
+    let sh = lowered.as_ref().unwrap_or(sh);
     let written = if sh.stage == Stage::Mesh {
         mesh_out::written_outputs(sh)?
     } else {
@@ -595,6 +599,9 @@ impl<'a> Isel<'a> {
             } => self.insert_dynamic(*vector, *component, *index, inst)?,
             I::CopyLogical(a) => self.copy_logical(*a)?,
             I::ArrayLength { ptr, member } => self.array_length(*ptr, *member, inst)?,
+            I::Convert(ir::ConvOp::Bitcast, a) if var_ptrs::is_logical_pointer(self.sh, *a) => {
+                self.pointer_address(*a, inst)?
+            }
             _ => self.alu_inst(inst)?,
         };
         if let Some(r) = result {

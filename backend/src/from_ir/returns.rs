@@ -310,6 +310,23 @@ impl<'a> Isel<'a> {
                 });
             }
         }
+        // Access chains are selected where they are used, from their
+        // operands: a chain of the run used after it keeps its operands
+        // (indices computed in the run) alive too. In reverse, so chains of
+        // chains pass it on.
+        for inst in run.iter().rev() {
+            let used = inst.result.is_some_and(|v| used_after.contains(&v));
+            if used
+                && matches!(
+                    inst.op,
+                    ir::Op::AccessChain { .. } | ir::Op::PtrAccessChain { .. }
+                )
+            {
+                inst.op.for_each_arg(|a| {
+                    used_after.insert(a);
+                });
+            }
+        }
         let (mut args, mut params, mut undef) = (Vec::new(), Vec::new(), Vec::new());
         for inst in run {
             let Some(v) = inst.result.filter(|v| used_after.contains(v)) else {

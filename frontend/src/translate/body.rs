@@ -274,6 +274,7 @@ impl Translator<'_> {
             O::FunctionCall => return Err(malformed(inst, "a call survived inlining")),
             O::PtrAccessChain | O::InBoundsPtrAccessChain => self.ptr_access_chain(block, inst)?,
             O::CopyMemory | O::CopyMemorySized => self.copy_memory(block, inst)?,
+            O::PtrEqual | O::PtrNotEqual | O::PtrDiff => self.pointer_compare(block, inst)?,
             O::ArrayLength => self.array_length(block, inst)?,
             O::VectorExtractDynamic => {
                 let vector = self.operand(inst, &mut ops, "vector")?;

@@ -43,6 +43,11 @@ fn accepted(cap: C) -> bool {
             | C::VulkanMemoryModel
             | C::VulkanMemoryModelDeviceScope
             | C::PhysicalStorageBufferAddresses
+            // Storage-buffer pointers chosen at run time (OpSelect, OpPhi,
+            // OpPtrAccessChain): 64-bit addresses in the backend
+            // (backend/src/from_ir/var_ptrs.rs, docs/ABI.md).
+            | C::VariablePointersStorageBuffer
+            | C::VariablePointers
             | C::ClipDistance
             | C::CullDistance
             | C::MultiView
@@ -109,6 +114,7 @@ const EXTENSIONS: &[&str] = &[
     "SPV_EXT_mesh_shader",
     "SPV_KHR_storage_buffer_storage_class",
     "SPV_KHR_physical_storage_buffer",
+    "SPV_KHR_variable_pointers",
     "SPV_EXT_physical_storage_buffer",
     "SPV_KHR_vulkan_memory_model",
     "SPV_KHR_8bit_storage",

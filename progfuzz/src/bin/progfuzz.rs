@@ -5,6 +5,14 @@
 //!
 //! progfuzz [--seconds N] [--seed S] [--out DIR] [--threads T] [--reduce-budget B]
 //!          [--no-reduce] [--no-constant-conditions] [--prefetch K]
+//!          [--kind compute|mesh|task|mixed] [--lavapipe]
+//!
+//! `--kind` picks compute programs (the default), mesh programs drawn
+//! without a task shader, task programs with the mesh shader they launch,
+//! or all three in turn by seed. `--lavapipe` (or `PROGFUZZ_LAVAPIPE=1`)
+//! also runs every compute program on the machine's Vulkan driver and
+//! counts its differences from the interpreter by classification (known
+//! lavapipe errors, or leads to look at).
 //!
 //! glslangValidator costs about 0.14 s of CPU per process (its built-in
 //! symbol tables are rebuilt each time) and refuses several compute
@@ -15,6 +23,8 @@
 //! made no difference, BENCHMARKS.md), so the default is 0 (in line); on
 //! a big machine run one process per core (`scripts/progfuzz.sh -j N`).
 
+use spvsass_progfuzz::generate::Kind;
+use spvsass_progfuzz::lavapipe::{self, Verdict};
 use spvsass_progfuzz::{generate, print, reduce, run};
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -35,16 +45,35 @@ fn main() {
     let budget: usize =
         arg(&args, "--reduce-budget").map_or(400, |s| s.parse().expect("--reduce-budget B"));
     let out = arg(&args, "--out").map(std::path::PathBuf::from);
-    let config = generate::Config {
-        constant_conditions: !args.iter().any(|a| a == "--no-constant-conditions"),
+    let kind = arg(&args, "--kind").unwrap_or_else(|| "compute".into());
+    let kinds: &'static [Kind] = match kind.as_str() {
+        "compute" => &[Kind::Compute],
+        "mesh" => &[Kind::Mesh],
+        "task" => &[Kind::Task],
+        "mixed" => &[Kind::Compute, Kind::Mesh, Kind::Task],
+        other => panic!("--kind compute|mesh|task|mixed, not {other}"),
     };
+    let base = generate::Config {
+        constant_conditions: !args.iter().any(|a| a == "--no-constant-conditions"),
+        kind: Kind::Compute,
+    };
+    let config_for = move |seed: u64| generate::Config {
+        kind: kinds[(seed % kinds.len() as u64) as usize],
+        ..base
+    };
+    let use_lavapipe = args.iter().any(|a| a == "--lavapipe")
+        || std::env::var_os("PROGFUZZ_LAVAPIPE").is_some_and(|v| v == "1");
+    let verdicts: Arc<Mutex<BTreeMap<String, u64>>> = Arc::default();
     let no_reduce = args.iter().any(|a| a == "--no-reduce");
     let prefetch: usize = arg(&args, "--prefetch").map_or(0, |s| s.parse().expect("--prefetch K"));
     // --only SEED: run one program, print its source and result.
     if let Some(seed) = arg(&args, "--only") {
         let seed: u64 = seed.parse().expect("--only SEED");
-        let p = generate::program_with(seed, config);
+        let p = generate::program_with(seed, config_for(seed));
         println!("{}", print::glsl(&p));
+        if let Some(m) = print::mesh_glsl(&p) {
+            println!("// the mesh shader:\n{m}");
+        }
         match run::run_program(&p, seed) {
             Ok(()) => println!("// agrees"),
             Err(f) => println!("// {}\n// {}", f.signature, f.detail),
@@ -64,6 +93,7 @@ fn main() {
     let workers: Vec<_> = (0..threads)
         .map(|_| {
             let (next, done, found, out) = (next.clone(), done.clone(), found.clone(), out.clone());
+            let verdicts = verdicts.clone();
             std::thread::spawn(move || {
                 // Programs of this worker's next seeds, compiled by
                 // glslangValidator on a helper thread (or in line).
@@ -71,7 +101,7 @@ fn main() {
                     let next = next.clone();
                     move || {
                         let seed = next.fetch_add(1, Ordering::Relaxed);
-                        let p = generate::program_with(seed, config);
+                        let p = generate::program_with(seed, config_for(seed));
                         let words = run::compile_program(&p);
                         (seed, p, words)
                     }
@@ -90,6 +120,26 @@ fn main() {
                     } else {
                         compiled()
                     };
+                    if use_lavapipe
+                        && p.stage == spvsass_progfuzz::ast::Stage::Compute
+                        && let Ok(w) = &words
+                    {
+                        let case = run::case_for(&p, w.clone(), seed);
+                        let key = match lavapipe::check(&case, &Default::default()) {
+                            Ok(Verdict::Agrees) => "agrees".to_string(),
+                            Ok(Verdict::Unavailable(m)) => format!("unavailable: {m}"),
+                            Ok(Verdict::UndefinedAtSubgroupSize(n, _)) => {
+                                format!("not compared: undefined at subgroup size {n}")
+                            }
+                            Ok(Verdict::Known(k, _)) => format!("known lavapipe error: {k:?}"),
+                            Ok(Verdict::Lead(f)) => {
+                                println!("seed {seed}: lavapipe lead: {}", f.detail);
+                                "lead (unexplained difference)".to_string()
+                            }
+                            Err(f) => format!("error: {}", f.signature),
+                        };
+                        *verdicts.lock().expect("lock").entry(key).or_default() += 1;
+                    }
                     let result = words.and_then(|w| run::check_program(&p, w, seed));
                     done.fetch_add(1, Ordering::Relaxed);
                     let Err(f) = result else { continue };
@@ -116,12 +166,15 @@ fn main() {
                             .take(80)
                             .collect();
                         let text = format!(
-                            "// progfuzz seed {seed}, workgroup {:?} x {} groups\n// {}\n// {}\n{}",
+                            "// progfuzz seed {seed}, workgroup {:?} x {} groups\n// {}\n// {}\n{}{}",
                             small.size,
                             small.groups,
                             f.signature,
                             f.detail.lines().next().unwrap_or(""),
-                            print::glsl(&small)
+                            print::glsl(&small),
+                            print::mesh_glsl(&small)
+                                .map(|m| format!("// the mesh shader:\n{m}"))
+                                .unwrap_or_default()
                         );
                         let _ = std::fs::write(dir.join(format!("{name}.comp")), text);
                     }
@@ -144,5 +197,8 @@ fn main() {
     );
     for (sig, (count, seed)) in map.iter() {
         println!("{count:6}  first seed {seed:8}  {sig}");
+    }
+    for (verdict, count) in verdicts.lock().expect("lock").iter() {
+        println!("lavapipe: {count:6}  {verdict}");
     }
 }
