@@ -8,7 +8,6 @@
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use spvsass::backend::binary::Binary;
-use spvsass::sim::SimOptions;
 use std::hint::black_box;
 
 const TASK: &[u8] = include_bytes!("data/meshlet.task.spv");
@@ -30,13 +29,10 @@ fn draw(c: &mut Criterion) {
     let task = compile(TASK, false);
     let mesh = compile(MESH, true);
     let run = || {
-        spvsass::simulate_draw(
-            Some(&task),
-            &mesh,
-            [TASK_GROUPS, 1, 1],
-            &SimOptions::default(),
-        )
-        .unwrap_or_else(|e| panic!("{e}"))
+        spvsass::Draw::new(Some(&task), &mesh, [TASK_GROUPS, 1, 1])
+            .run()
+            .map(|r| r.draw)
+            .unwrap_or_else(|e| panic!("{e}"))
     };
     let first = run();
     println!(

@@ -11,7 +11,7 @@
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use spvsass::backend::binary::Binary;
-use spvsass::sim::{ComputeInputs, SimOptions};
+use spvsass::sim::ComputeInputs;
 use std::hint::black_box;
 
 const TASK: &[u8] = include_bytes!("data/meshlet.task.spv");
@@ -45,15 +45,10 @@ fn launch_order(c: &mut Criterion) {
     let task = compile(TASK, false);
     let mesh = compile(MESH, true);
     let run = |store: bool| {
-        spvsass::simulate_bound_draw(
-            Some(&task),
-            &mesh,
-            [TASK_GROUPS, 1, 1],
-            0,
-            inputs(store),
-            &SimOptions::default(),
-        )
-        .unwrap_or_else(|e| panic!("{e}"))
+        spvsass::Draw::new(Some(&task), &mesh, [TASK_GROUPS, 1, 1])
+            .inputs(inputs(store))
+            .run()
+            .unwrap_or_else(|e| panic!("{e}"))
     };
     let quiet = run(false);
     let storing = run(true);

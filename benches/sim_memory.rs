@@ -9,7 +9,7 @@
 //! `cargo bench --bench sim_memory`.
 
 use spvsass::backend::binary::Binary;
-use spvsass::sim::{ComputeInputs, SimOptions};
+use spvsass::sim::ComputeInputs;
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -104,7 +104,9 @@ fn compute(name: &str, binary: &Binary, inputs: impl Fn(u32) -> ComputeInputs) {
     for (groups, threads) in [(1, 1), (N, 1), (N, 2), (N, 4)] {
         let bound = inputs(groups);
         let (heap, run) = measure(threads, || {
-            spvsass::dispatch(binary, [groups, 1, 1], bound, &SimOptions::default())
+            spvsass::Dispatch::new(binary, [groups, 1, 1])
+                .inputs(bound)
+                .run()
                 .unwrap_or_else(|e| panic!("{e}"))
         });
         row(name, groups as usize, threads, &heap);
@@ -153,7 +155,9 @@ fn main() {
     let mut mesh_groups = Vec::new();
     for (groups, threads) in [(1, 1), (N, 1), (N, 2), (N, 4), (N, 8)] {
         let (heap, draw) = measure(threads, || {
-            spvsass::simulate_draw(Some(&task), &mesh, [groups, 1, 1], &SimOptions::default())
+            spvsass::Draw::new(Some(&task), &mesh, [groups, 1, 1])
+                .run()
+                .map(|r| r.draw)
                 .unwrap_or_else(|e| panic!("{e}"))
         });
         let name = format!("meshlet task+mesh ({} mesh wg)", draw.workgroups.len());

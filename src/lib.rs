@@ -9,7 +9,7 @@
 //! let words = spvsass::frontend::words_from_bytes(&bytes).unwrap();
 //! let compiled = spvsass::compile(&words, &spvsass::Options::default()).unwrap();
 //! print!("{}", spvsass::listing(&compiled.binary, false).unwrap());
-//! let draw = spvsass::simulate(&compiled.binary, [1, 1, 1], &Default::default()).unwrap();
+//! let draw = spvsass::Draw::new(None, &compiled.binary, [1, 1, 1]).run().unwrap().draw;
 //! println!("{} primitives", draw.workgroups[0].primitive_count);
 //! let image = spvsass::render(&draw, &Default::default()).unwrap();
 //! std::fs::write("point.png", spvsass::sim::image::png(&image).unwrap()).unwrap();
@@ -156,15 +156,6 @@ pub fn listing(binary: &Binary, ctrl: bool) -> Result<String, Error> {
     Ok(s)
 }
 
-/// Runs a mesh draw of `groups` workgroups in the simulator.
-pub fn simulate(
-    binary: &Binary,
-    groups: [u32; 3],
-    options: &sim::SimOptions,
-) -> Result<sim::MeshDraw, Error> {
-    Ok(sim::run_mesh(binary, groups, options)?)
-}
-
 /// The method stream of a draw of `group_count` workgroups (task
 /// workgroups when there is a task shader), as pushbuffer words; a
 /// non-zero `view_mask` draws once per set bit (`backend::methods`).
@@ -186,72 +177,154 @@ pub fn render(
     Ok(sim::raster::render(draw, state)?)
 }
 
-/// Runs a draw in the simulator, started like the hardware from its method
-/// stream: `groups` (X*Y*Z of them) task workgroups, each launching the
-/// mesh workgroups it emits, or without a task shader mesh workgroups.
-pub fn simulate_draw(
-    task: Option<&Binary>,
-    mesh: &Binary,
-    groups: [u32; 3],
-    options: &sim::SimOptions,
-) -> Result<sim::MeshDraw, Error> {
-    simulate_multiview_draw(task, mesh, groups, 0, options)
+/// A draw to run in the simulator, started like the hardware from its
+/// method stream: `groups` (X*Y*Z of them) task workgroups, each launching
+/// the mesh workgroups it emits, or without a task shader mesh workgroups.
+///
+/// Built with [`Draw::new`] and the setters below (each has a default);
+/// [`Draw::run`] runs it.
+///
+/// ```no_run
+/// # fn f(task: &spvsass::backend::binary::Binary, mesh: &spvsass::backend::binary::Binary)
+/// # -> Result<(), spvsass::Error> {
+/// let bound = spvsass::Draw::new(Some(task), mesh, [4, 1, 1])
+///     .view_mask(0b11)
+///     .run()?;
+/// println!("{} mesh workgroups", bound.draw.workgroups.len());
+/// # Ok(())
+/// # }
+/// ```
+#[derive(Clone, Debug)]
+pub struct Draw<'a> {
+    /// The task shader in front of the mesh shader, if any.
+    pub task: Option<&'a Binary>,
+    /// The mesh shader.
+    pub mesh: &'a Binary,
+    /// Workgroups of the first stage (task, or mesh without a task shader).
+    pub groups: [u32; 3],
+    /// A multiview render pass's view mask: the draw runs once per set
+    /// bit, each view into its own image layer (0, the default: a plain
+    /// draw; see `sim::run_draw_multiview`).
+    pub view_mask: u32,
+    /// Buffers and push constants bound to the task and mesh shaders as a
+    /// compute dispatch binds them (`backend::abi`); none by default.
+    pub inputs: sim::ComputeInputs,
+    /// Limits of the run and its culling state; `SimOptions::default()`
+    /// by default.
+    pub options: sim::SimOptions,
 }
 
-/// [`simulate_draw`] under a multiview render pass: the draw runs once per
-/// set bit of `view_mask`, each view into its own image layer (0: a plain
-/// draw; see `sim::run_draw_multiview`).
-pub fn simulate_multiview_draw(
-    task: Option<&Binary>,
-    mesh: &Binary,
-    groups: [u32; 3],
-    view_mask: u32,
-    options: &sim::SimOptions,
-) -> Result<sim::MeshDraw, Error> {
-    let bound = simulate_bound_draw(
-        task,
-        mesh,
-        groups,
-        view_mask,
-        sim::ComputeInputs::default(),
-        options,
-    )?;
-    Ok(bound.draw)
+impl<'a> Draw<'a> {
+    /// A plain draw of `groups` workgroups: one view, nothing bound,
+    /// default options.
+    pub fn new(task: Option<&'a Binary>, mesh: &'a Binary, groups: [u32; 3]) -> Self {
+        Draw {
+            task,
+            mesh,
+            groups,
+            view_mask: 0,
+            inputs: sim::ComputeInputs::default(),
+            options: sim::SimOptions::default(),
+        }
+    }
+
+    /// Sets [`Draw::view_mask`].
+    pub fn view_mask(mut self, view_mask: u32) -> Self {
+        self.view_mask = view_mask;
+        self
+    }
+
+    /// Sets [`Draw::inputs`].
+    pub fn inputs(mut self, inputs: sim::ComputeInputs) -> Self {
+        self.inputs = inputs;
+        self
+    }
+
+    /// Sets [`Draw::options`].
+    pub fn options(mut self, options: sim::SimOptions) -> Self {
+        self.options = options;
+        self
+    }
+
+    /// Runs the draw: the workgroups' outputs (`BoundDraw::draw`) and the
+    /// storage buffers' final contents.
+    pub fn run(self) -> Result<sim::BoundDraw, Error> {
+        let groups = self.groups;
+        let count = groups
+            .iter()
+            .try_fold(1u32, |acc, &g| acc.checked_mul(g))
+            .ok_or(Error::TooManyGroups(groups))?;
+        let words = draw_methods(self.task, self.mesh, count, self.view_mask);
+        Ok(sim::run_methods_bound(
+            &words,
+            self.task,
+            self.mesh,
+            Some(groups),
+            self.inputs,
+            &self.options,
+        )?)
+    }
 }
 
-/// [`simulate_multiview_draw`] with buffers and push constants bound to
-/// the task and mesh shaders as a compute dispatch binds them (see
-/// `backend::abi`); the result holds the storage buffers' final contents.
-pub fn simulate_bound_draw(
-    task: Option<&Binary>,
-    mesh: &Binary,
-    groups: [u32; 3],
-    view_mask: u32,
-    inputs: sim::ComputeInputs,
-    options: &sim::SimOptions,
-) -> Result<sim::BoundDraw, Error> {
-    let count = groups
-        .iter()
-        .try_fold(1u32, |acc, &g| acc.checked_mul(g))
-        .ok_or(Error::TooManyGroups(groups))?;
-    let words = draw_methods(task, mesh, count, view_mask);
-    Ok(sim::run_methods_bound(
-        &words,
-        task,
-        mesh,
-        Some(groups),
-        inputs,
-        options,
-    )?)
+/// A compute dispatch to run in the simulator: `groups` workgroups of a
+/// compute shader with buffers and push constants bound (`backend::abi`).
+///
+/// Built with [`Dispatch::new`] and the setters below (each has a
+/// default); [`Dispatch::run`] runs it.
+///
+/// ```no_run
+/// # fn f(binary: &spvsass::backend::binary::Binary) -> Result<(), spvsass::Error> {
+/// let mut inputs = spvsass::sim::ComputeInputs::default();
+/// inputs.buffers.insert(0, vec![0; 256]);
+/// let run = spvsass::Dispatch::new(binary, [2, 1, 1]).inputs(inputs).run()?;
+/// println!("{} bytes in binding 0", run.buffers[&0].len());
+/// # Ok(())
+/// # }
+/// ```
+#[derive(Clone, Debug)]
+pub struct Dispatch<'a> {
+    /// The compute shader.
+    pub binary: &'a Binary,
+    /// Workgroups in X, Y and Z.
+    pub groups: [u32; 3],
+    /// Buffers, uniforms, push constants, images and samplers bound;
+    /// none by default.
+    pub inputs: sim::ComputeInputs,
+    /// Limits of the run; `SimOptions::default()` by default.
+    pub options: sim::SimOptions,
 }
 
-/// Runs a compute dispatch of `groups` workgroups in the simulator with the
-/// given buffers and push constants bound (see `backend::abi`).
-pub fn dispatch(
-    binary: &Binary,
-    groups: [u32; 3],
-    inputs: sim::ComputeInputs,
-    options: &sim::SimOptions,
-) -> Result<sim::ComputeRun, Error> {
-    Ok(sim::run_compute(binary, groups, inputs, options)?)
+impl<'a> Dispatch<'a> {
+    /// A dispatch of `groups` workgroups with nothing bound and default
+    /// options.
+    pub fn new(binary: &'a Binary, groups: [u32; 3]) -> Self {
+        Dispatch {
+            binary,
+            groups,
+            inputs: sim::ComputeInputs::default(),
+            options: sim::SimOptions::default(),
+        }
+    }
+
+    /// Sets [`Dispatch::inputs`].
+    pub fn inputs(mut self, inputs: sim::ComputeInputs) -> Self {
+        self.inputs = inputs;
+        self
+    }
+
+    /// Sets [`Dispatch::options`].
+    pub fn options(mut self, options: sim::SimOptions) -> Self {
+        self.options = options;
+        self
+    }
+
+    /// Runs the dispatch: the buffers' final contents and the statistics.
+    pub fn run(self) -> Result<sim::ComputeRun, Error> {
+        Ok(sim::run_compute(
+            self.binary,
+            self.groups,
+            self.inputs,
+            &self.options,
+        )?)
+    }
 }

@@ -465,7 +465,10 @@ fn run_dispatch(
 ) -> Result<ReadBack, String> {
     let inputs = args.inputs()?;
     let start = std::time::Instant::now();
-    let run = spvsass::dispatch(binary, groups, inputs, options)
+    let run = spvsass::Dispatch::new(binary, groups)
+        .inputs(inputs)
+        .options(*options)
+        .run()
         .map_err(|e| format!("{}: {e}", shader.display()))?;
     if stats {
         print_stats(&run.counters, start.elapsed());
@@ -842,15 +845,12 @@ fn run(cli: Cli, outputs: &mut Outputs) -> Result<(), String> {
             };
             let inputs = compute.inputs()?;
             let start = std::time::Instant::now();
-            let bound = spvsass::simulate_bound_draw(
-                task_binary.as_ref(),
-                &binary,
-                groups,
-                view_mask,
-                inputs,
-                &options,
-            )
-            .map_err(|e| format!("{}: {e}", shader.display()))?;
+            let bound = spvsass::Draw::new(task_binary.as_ref(), &binary, groups)
+                .view_mask(view_mask)
+                .inputs(inputs)
+                .options(options)
+                .run()
+                .map_err(|e| format!("{}: {e}", shader.display()))?;
             let read_back = (bound.buffers, bound.bound, bound.images);
             compute.write_outs(&read_back, outputs)?;
             let draw = bound.draw;

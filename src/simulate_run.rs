@@ -108,18 +108,15 @@ pub fn simulate_run(
         .map(|t| compile(base, t, false, options.arch))
         .transpose()?;
     let mesh_binary = compile(base, mesh, task.is_some(), options.arch)?;
-    let bound = crate::simulate_bound_draw(
-        task_binary.as_ref(),
-        &mesh_binary,
-        desc.groups,
-        desc.view_mask,
-        inputs(desc, base)?,
-        &options.sim,
-    )
-    .map_err(|source| SimulateRunError::Draw {
-        run: name.to_owned(),
-        source,
-    })?;
+    let bound = crate::Draw::new(task_binary.as_ref(), &mesh_binary, desc.groups)
+        .view_mask(desc.view_mask)
+        .inputs(inputs(desc, base)?)
+        .options(options.sim)
+        .run()
+        .map_err(|source| SimulateRunError::Draw {
+            run: name.to_owned(),
+            source,
+        })?;
     let draw = bound.draw;
 
     // The pass-through fragment shader of the reference interpolates a
@@ -194,12 +191,14 @@ fn simulate_compute(
     options: &SimulateOptions,
 ) -> Result<SimulatedRun, SimulateRunError> {
     let binary = compile(base, shader, false, options.arch)?;
-    let run = crate::dispatch(&binary, desc.groups, inputs(desc, base)?, &options.sim).map_err(
-        |source| SimulateRunError::Draw {
+    let run = crate::Dispatch::new(&binary, desc.groups)
+        .inputs(inputs(desc, base)?)
+        .options(options.sim)
+        .run()
+        .map_err(|source| SimulateRunError::Draw {
             run: name.to_owned(),
             source,
-        },
-    )?;
+        })?;
     let mut buffers = read_back(desc, &run.buffers, &run.bound);
     buffers.extend(read_back_images(desc, &run.images));
     let size = binary.workgroup_size.iter().map(|&n| u64::from(n));

@@ -8,7 +8,7 @@
 mod common;
 
 use spvsass::backend::target::Arch;
-use spvsass::sim::{ComputeInputs, SimOptions};
+use spvsass::sim::ComputeInputs;
 
 /// The lanes' operands: both halves busy, signs mixed, one repeated value
 /// so compare-exchange succeeds more than once.
@@ -90,7 +90,9 @@ fn check(arch: Arch) {
             .collect(),
         ..Default::default()
     };
-    let run = spvsass::dispatch(&compiled.binary, [1, 1, 1], inputs, &SimOptions::default())
+    let run = spvsass::Dispatch::new(&compiled.binary, [1, 1, 1])
+        .inputs(inputs)
+        .run()
         .unwrap_or_else(|e| panic!("{e}"));
     let (u, s, old) = expected();
     let m = u64s(&run.buffers[&0]);

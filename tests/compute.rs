@@ -6,7 +6,7 @@ mod common;
 
 use spvsass::backend::error::BackendError;
 use spvsass::backend::target::Arch;
-use spvsass::sim::{ComputeInputs, ComputeRun, MemFault, SimError, SimOptions, Space};
+use spvsass::sim::{ComputeInputs, ComputeRun, MemFault, SimError, Space};
 use std::collections::BTreeMap;
 
 fn bytes_of(words: &[u32]) -> Vec<u8> {
@@ -30,7 +30,9 @@ fn buffers(list: &[(u32, Vec<u8>)]) -> BTreeMap<u32, Vec<u8>> {
 
 fn dispatch(name: &str, groups: [u32; 3], inputs: ComputeInputs) -> Result<ComputeRun, String> {
     let compiled = common::compile(name, Arch::Sm86);
-    spvsass::dispatch(&compiled.binary, groups, inputs, &SimOptions::default())
+    spvsass::Dispatch::new(&compiled.binary, groups)
+        .inputs(inputs)
+        .run()
         .map_err(|e| e.to_string())
 }
 
@@ -110,7 +112,9 @@ fn out_of_bounds_store_names_pc_lane_and_address() {
     // lane 4) stores past its end.
     let (_, _, inputs) = add_push_inputs(200, 7, 100);
     let compiled = common::compile("c_add_push.comp", Arch::Sm86);
-    let err = spvsass::dispatch(&compiled.binary, [4, 1, 1], inputs, &SimOptions::default())
+    let err = spvsass::Dispatch::new(&compiled.binary, [4, 1, 1])
+        .inputs(inputs)
+        .run()
         .expect_err("the store is out of bounds");
     let spvsass::Error::Sim(SimError::InWorkgroup { workgroup, error }) = &err else {
         panic!("{err}")

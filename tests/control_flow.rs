@@ -6,7 +6,7 @@
 mod common;
 
 use spvsass::backend::target::Arch;
-use spvsass::sim::{ComputeInputs, SimOptions};
+use spvsass::sim::ComputeInputs;
 use std::collections::BTreeMap;
 
 fn bytes_of(words: &[u32]) -> Vec<u8> {
@@ -25,13 +25,10 @@ fn run(name: &str, groups: u32, binding: u32, data: &[u32], extra: ComputeInputs
     let compiled = common::compile(name, Arch::Sm86);
     let mut inputs = extra;
     inputs.buffers.insert(binding, bytes_of(data));
-    let run = spvsass::dispatch(
-        &compiled.binary,
-        [groups, 1, 1],
-        inputs,
-        &SimOptions::default(),
-    )
-    .unwrap_or_else(|e| panic!("{name}: {e}"));
+    let run = spvsass::Dispatch::new(&compiled.binary, [groups, 1, 1])
+        .inputs(inputs)
+        .run()
+        .unwrap_or_else(|e| panic!("{name}: {e}"));
     words_of(&run.buffers[&binding])
 }
 
@@ -214,61 +211,4 @@ fn divergent_branches_and_loops_keep_their_convergence_barriers() {
     let text = listing("c_divergent_branch.comp");
     assert_eq!(text.matches("BSSY").count(), 1, "{text}");
     assert_eq!(text.matches("BSYNC").count(), 1, "{text}");
-}
-
-fn translate(name: &str) -> spvsass::frontend::ir::Shader {
-    spvsass::frontend::translate(
-        &common::shader_words(name),
-        &spvsass::frontend::FrontendOptions::default(),
-    )
-    .expect("translates")
-}
-
-fn loop_headers(sh: &spvsass::frontend::ir::Shader) -> Vec<spvsass::frontend::ir::Block> {
-    sh.layout
-        .iter()
-        .copied()
-        .filter(|&b| {
-            matches!(
-                sh.blocks[b].merge,
-                Some(spvsass::frontend::ir::Merge::Loop { .. })
-            )
-        })
-        .collect()
-}
-
-#[test]
-fn divergence_analysis_keeps_loop_counters_of_uniform_loops_uniform() {
-    use spvsass::backend::uniformity::Divergence;
-    let sh = translate("c_uniform_branch.comp");
-    let d = Divergence::analyse(&sh);
-    assert!(sh.layout.iter().all(|&b| !d.divergent_branch(b)));
-    let headers = loop_headers(&sh);
-    assert_eq!(headers.len(), 1);
-    assert!(!d.divergent_loop(headers[0]));
-    // The counter `i` is a parameter of the loop header, fed 0 and i + 1:
-    // uniform. The running value `v` (loaded per invocation) is not.
-    let params = &sh.blocks[headers[0]].params;
-    assert_eq!(
-        params.iter().filter(|&&p| d.is_uniform(p)).count(),
-        1,
-        "{params:?}"
-    );
-}
-
-#[test]
-fn divergence_analysis_marks_a_loop_left_at_different_iterations() {
-    use spvsass::backend::uniformity::Divergence;
-    let sh = translate("c_divergent_branch.comp");
-    let d = Divergence::analyse(&sh);
-    let headers = loop_headers(&sh);
-    assert_eq!(headers.len(), 1);
-    assert!(d.divergent_loop(headers[0]));
-    // Invocations leave it at different iterations: its counter differs.
-    assert!(
-        sh.blocks[headers[0]]
-            .params
-            .iter()
-            .all(|&p| !d.is_uniform(p))
-    );
 }

@@ -34,8 +34,10 @@ fn f(v: [u32; 3], w: f32) -> [Option<f32>; 4] {
 /// carries its global id, group id, draw index, the counts and its local id.
 fn check_mesh(groups: [u32; 3], arch: Arch) {
     let m = common::compile("d_grid3d.mesh", arch);
-    let d =
-        spvsass::simulate_draw(None, &m.binary, groups, &SimOptions::default()).expect("draw runs");
+    let d = spvsass::Draw::new(None, &m.binary, groups)
+        .run()
+        .map(|r| r.draw)
+        .expect("draw runs");
     let expected = ids(groups);
     assert_eq!(d.workgroups.len(), expected.len());
     for (wg, id) in d.workgroups.iter().zip(&expected) {
@@ -80,7 +82,9 @@ fn lone_mesh_grid_7x1x1_sm86() {
 fn check_task(groups: [u32; 3], arch: Arch) {
     let t = common::compile("d_grid.task", arch);
     let m = common::compile("d_grid.mesh", arch);
-    let d = spvsass::simulate_draw(Some(&t.binary), &m.binary, groups, &SimOptions::default())
+    let d = spvsass::Draw::new(Some(&t.binary), &m.binary, groups)
+        .run()
+        .map(|r| r.draw)
         .expect("draw runs");
     let expected = ids(groups);
     assert_eq!(d.tasks.len(), expected.len());

@@ -6,7 +6,7 @@
 mod common;
 
 use spvsass::backend::target::Arch;
-use spvsass::sim::{ComputeInputs, ComputeRun, SimOptions};
+use spvsass::sim::{ComputeInputs, ComputeRun};
 use std::collections::BTreeMap;
 
 const GROUPS: usize = 3;
@@ -29,13 +29,10 @@ fn dispatch(name: &str, groups: u32, buffers: &[(u32, Vec<u8>)]) -> ComputeRun {
         buffers: buffers.iter().cloned().collect::<BTreeMap<_, _>>(),
         ..Default::default()
     };
-    spvsass::dispatch(
-        &compiled.binary,
-        [groups, 1, 1],
-        inputs,
-        &SimOptions::default(),
-    )
-    .unwrap_or_else(|e| panic!("{name}: {e}"))
+    spvsass::Dispatch::new(&compiled.binary, [groups, 1, 1])
+        .inputs(inputs)
+        .run()
+        .unwrap_or_else(|e| panic!("{name}: {e}"))
 }
 
 /// Whole numbers in -1000..1000 (sums of 64 of them are exact in f32),

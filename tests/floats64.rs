@@ -6,7 +6,7 @@
 //! square root included.
 
 use spvsass::backend::target::Arch;
-use spvsass::sim::{ComputeInputs, SimOptions};
+use spvsass::sim::ComputeInputs;
 
 const GROUPS: usize = 64;
 
@@ -139,13 +139,10 @@ fn run(arch: Arch) -> (Vec<(f64, f64)>, Vec<f64>, Vec<u32>) {
         .collect(),
         ..Default::default()
     };
-    let run = spvsass::dispatch(
-        &compiled.binary,
-        [GROUPS as u32, 1, 1],
-        inputs,
-        &SimOptions::default(),
-    )
-    .unwrap_or_else(|e| panic!("{e}"));
+    let run = spvsass::Dispatch::new(&compiled.binary, [GROUPS as u32, 1, 1])
+        .inputs(inputs)
+        .run()
+        .unwrap_or_else(|e| panic!("{e}"));
     let r = run.buffers[&2]
         .chunks_exact(8)
         .map(|c| f64::from_le_bytes(c.try_into().expect("8 bytes")))
@@ -278,7 +275,9 @@ fn half_and_double_runs() {
         .collect(),
         ..Default::default()
     };
-    let run = spvsass::dispatch(&compiled.binary, [1, 1, 1], inputs, &SimOptions::default())
+    let run = spvsass::Dispatch::new(&compiled.binary, [1, 1, 1])
+        .inputs(inputs)
+        .run()
         .unwrap_or_else(|e| panic!("{e}"));
     let got_h: Vec<u16> = run.buffers[&0]
         .chunks_exact(2)

@@ -52,7 +52,10 @@ fn draw_bound(name: &str, groups: [u32; 3], inputs: ComputeInputs) -> MeshDraw {
     let mesh = compile(name, task.is_some());
     let task = task.as_ref().map(|t| &t.binary);
     let options = SimOptions::default();
-    spvsass::simulate_bound_draw(task, &mesh.binary, groups, 0, inputs, &options)
+    spvsass::Draw::new(task, &mesh.binary, groups)
+        .inputs(inputs)
+        .options(options)
+        .run()
         .expect("simulates")
         .draw
 }
@@ -638,13 +641,10 @@ fn matches_capture(run: &str) {
     let task = stage("task").map(|w| spvsass::compile(&w, &options(false)).unwrap());
     let mesh = spvsass::compile(&stage("mesh").unwrap(), &options(task.is_some())).unwrap();
     let groups = std::array::from_fn(|i| desc["groups"][i].as_u64().unwrap() as u32);
-    let draw = spvsass::simulate_draw(
-        task.as_ref().map(|t| &t.binary),
-        &mesh.binary,
-        groups,
-        &SimOptions::default(),
-    )
-    .unwrap();
+    let draw = spvsass::Draw::new(task.as_ref().map(|t| &t.binary), &mesh.binary, groups)
+        .run()
+        .map(|r| r.draw)
+        .unwrap();
     let side = |k: &str| desc["image"][k].as_u64().unwrap() as u32;
     let state = RenderState {
         width: side("width"),

@@ -4,7 +4,6 @@
 mod common;
 
 use spvsass::backend::target::Arch;
-use spvsass::sim::SimOptions;
 use spvsass::sim::raster::RenderState;
 use std::path::PathBuf;
 use std::process::Command;
@@ -16,7 +15,9 @@ fn corpus_path(name: &str) -> PathBuf {
 /// One group of a task-less mesh shader, as `run` draws it by default.
 fn draw(name: &str) -> spvsass::sim::MeshDraw {
     let mesh = common::compile(name, Arch::Sm86);
-    spvsass::simulate_draw(None, &mesh.binary, [1, 1, 1], &SimOptions::default())
+    spvsass::Draw::new(None, &mesh.binary, [1, 1, 1])
+        .run()
+        .map(|r| r.draw)
         .expect("simulates")
 }
 

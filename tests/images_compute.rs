@@ -9,7 +9,7 @@ use spvsass::backend::target::Arch;
 use spvsass::sim::texture::Format;
 use spvsass::sim::texture::host::{BoundImage, ImageDim, ImageKind, ImageShape, SamplerState};
 use spvsass::sim::texture::{Filter, Wrap};
-use spvsass::sim::{ComputeInputs, ComputeRun, SimOptions, Slot};
+use spvsass::sim::{ComputeInputs, ComputeRun, Slot};
 use std::collections::BTreeMap;
 
 fn slot(binding: u32) -> Slot {
@@ -59,7 +59,9 @@ fn image(
 
 fn dispatch(name: &str, groups: [u32; 3], inputs: ComputeInputs) -> ComputeRun {
     let compiled = common::compile(name, Arch::Sm86);
-    spvsass::dispatch(&compiled.binary, groups, inputs, &SimOptions::default())
+    spvsass::Dispatch::new(&compiled.binary, groups)
+        .inputs(inputs)
+        .run()
         .unwrap_or_else(|e| panic!("{name}: {e}"))
 }
 

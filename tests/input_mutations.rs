@@ -92,14 +92,26 @@ fn run(binary: &Binary) {
             }
             inputs.uniforms.insert(1, vec![0; 16]);
             inputs.push_constants = vec![0; 8];
-            let _ = spvsass::dispatch(binary, [2, 1, 1], inputs, &options);
+            let _ = spvsass::Dispatch::new(binary, [2, 1, 1])
+                .inputs(inputs)
+                .options(options)
+                .run();
         }
         Stage::Mesh => {
-            let _ = spvsass::simulate_draw(None, binary, [2, 1, 1], &options);
-            let _ = spvsass::simulate_draw(Some(&s.task), binary, [1, 1, 1], &options);
+            let _ = spvsass::Draw::new(None, binary, [2, 1, 1])
+                .options(options)
+                .run()
+                .map(|r| r.draw);
+            let _ = spvsass::Draw::new(Some(&s.task), binary, [1, 1, 1])
+                .options(options)
+                .run()
+                .map(|r| r.draw);
         }
         Stage::Task => {
-            let _ = spvsass::simulate_draw(Some(binary), &s.mesh_after_task, [2, 1, 1], &options);
+            let _ = spvsass::Draw::new(Some(binary), &s.mesh_after_task, [2, 1, 1])
+                .options(options)
+                .run()
+                .map(|r| r.draw);
         }
     }
 }
@@ -271,7 +283,10 @@ mod regressions {
         }
         inputs.uniforms.insert(1, vec![0; 16]);
         let start = std::time::Instant::now();
-        let e = spvsass::dispatch(&add, [2147483647, 65535, 65535], inputs.clone(), &options())
+        let e = spvsass::Dispatch::new(&add, [2147483647, 65535, 65535])
+            .inputs(inputs.clone())
+            .options(options())
+            .run()
             .err()
             .map(|e| e.to_string());
         assert!(
@@ -280,7 +295,10 @@ mod regressions {
             "{e:?}"
         );
         assert!(start.elapsed().as_secs() < 30);
-        let e = spvsass::dispatch(&add, [u32::MAX, 1, 1], inputs, &options())
+        let e = spvsass::Dispatch::new(&add, [u32::MAX, 1, 1])
+            .inputs(inputs)
+            .options(options())
+            .run()
             .err()
             .map(|e| e.to_string());
         assert_eq!(
@@ -299,7 +317,10 @@ mod regressions {
             max_output_bytes: 4096,
             ..SimOptions::default()
         };
-        let e = spvsass::simulate_draw(None, &triangle, [1 << 20, 1, 1], &small)
+        let e = spvsass::Draw::new(None, &triangle, [1 << 20, 1, 1])
+            .options(small)
+            .run()
+            .map(|r| r.draw)
             .err()
             .map(|e| e.to_string());
         assert!(
@@ -308,7 +329,10 @@ mod regressions {
                     && m.contains("more than the limit of 4096")),
             "{e:?}"
         );
-        let e = spvsass::simulate_draw(None, &triangle, [4096, 2048, 1], &small)
+        let e = spvsass::Draw::new(None, &triangle, [4096, 2048, 1])
+            .options(small)
+            .run()
+            .map(|r| r.draw)
             .err()
             .map(|e| e.to_string());
         assert!(
@@ -338,7 +362,10 @@ mod regressions {
         let add = Binary::from_bytes(&seeds().binaries[0]).expect("seed");
         let mut inputs = ComputeInputs::default();
         inputs.uniforms.insert(1, vec![0; (1 << 27) + 1]);
-        let e = spvsass::dispatch(&add, [1, 1, 1], inputs, &options())
+        let e = spvsass::Dispatch::new(&add, [1, 1, 1])
+            .inputs(inputs)
+            .options(options())
+            .run()
             .err()
             .map(|e| e.to_string());
         assert_eq!(
@@ -406,7 +433,10 @@ mod regressions {
                 offset: 0,
                 range: None,
             });
-            let e = spvsass::dispatch(&add, [1, 1, 1], inputs, &options())
+            let e = spvsass::Dispatch::new(&add, [1, 1, 1])
+                .inputs(inputs)
+                .options(options())
+                .run()
                 .err()
                 .map(|e| e.to_string());
             assert!(e.as_deref().is_some_and(|m| m.contains(message)), "{e:?}");

@@ -9,7 +9,7 @@ mod common;
 
 use spvsass::backend::target::Arch;
 use spvsass::frontend::SpecValue;
-use spvsass::sim::{ComputeInputs, SimOptions};
+use spvsass::sim::ComputeInputs;
 
 fn words_of(bytes: &[u8]) -> Vec<u32> {
     bytes
@@ -41,7 +41,9 @@ fn run_on(arch: Arch, name: &str, spec: &[(u32, SpecValue)], buffer: Vec<u8>) ->
         buffers: [(0, buffer)].into_iter().collect(),
         ..Default::default()
     };
-    let run = spvsass::dispatch(&compiled.binary, [1, 1, 1], inputs, &SimOptions::default())
+    let run = spvsass::Dispatch::new(&compiled.binary, [1, 1, 1])
+        .inputs(inputs)
+        .run()
         .unwrap_or_else(|e| panic!("{name} on {arch}: {e}"));
     run.buffers[&0].clone()
 }
@@ -190,7 +192,9 @@ fn atomics_through_buffer_device_addresses() {
             push_constants: counters.to_le_bytes().to_vec(),
             ..Default::default()
         };
-        let run = spvsass::dispatch(&compiled.binary, [1, 1, 1], inputs, &SimOptions::default())
+        let run = spvsass::Dispatch::new(&compiled.binary, [1, 1, 1])
+            .inputs(inputs)
+            .run()
             .unwrap_or_else(|e| panic!("{arch}: {e}"));
         let old = words_of(&run.buffers[&0]);
         let c = words_of(&run.buffers[&1]);
@@ -238,7 +242,9 @@ fn decoration_groups() {
                 .collect(),
             ..Default::default()
         };
-        let run = spvsass::dispatch(&compiled.binary, [1, 1, 1], inputs, &SimOptions::default())
+        let run = spvsass::Dispatch::new(&compiled.binary, [1, 1, 1])
+            .inputs(inputs)
+            .run()
             .unwrap_or_else(|e| panic!("{arch}: {e}"));
         let out = words_of(&run.buffers[&1]);
         for i in 0..32 {
@@ -373,7 +379,9 @@ fn push_constants_of_256_bytes() {
             push_constants: push.clone(),
             ..Default::default()
         };
-        let run = spvsass::dispatch(&compiled.binary, [1, 1, 1], inputs, &SimOptions::default())
+        let run = spvsass::Dispatch::new(&compiled.binary, [1, 1, 1])
+            .inputs(inputs)
+            .run()
             .unwrap_or_else(|e| panic!("{arch}: {e}"));
         let out = words_of(&run.buffers[&0]);
         let w = |k: u32| 3 * k + 1;
@@ -425,7 +433,9 @@ fn dynamic_index_into_structs_in_buffers() {
                 .collect(),
             ..Default::default()
         };
-        let run = spvsass::dispatch(&compiled.binary, [1, 1, 1], inputs, &SimOptions::default())
+        let run = spvsass::Dispatch::new(&compiled.binary, [1, 1, 1])
+            .inputs(inputs)
+            .run()
             .unwrap_or_else(|e| panic!("{arch}: {e}"));
         let (s_out, u_out) = (words_of(&run.buffers[&0]), words_of(&run.buffers[&1]));
         for i in 0..32u32 {
@@ -548,7 +558,9 @@ fn subgroup_arithmetic_on_64_and_16_bit_types() {
                 .collect(),
             ..Default::default()
         };
-        let run = spvsass::dispatch(&compiled.binary, [1, 1, 1], inputs, &SimOptions::default())
+        let run = spvsass::Dispatch::new(&compiled.binary, [1, 1, 1])
+            .inputs(inputs)
+            .run()
             .unwrap_or_else(|e| panic!("{arch}: {e}"));
         let out = &run.buffers[&1];
         let u64_at = |off: usize| u64::from_le_bytes(out[off..off + 8].try_into().unwrap());

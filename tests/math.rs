@@ -7,7 +7,7 @@
 mod common;
 
 use spvsass::backend::target::Arch;
-use spvsass::sim::{ComputeInputs, SimOptions};
+use spvsass::sim::ComputeInputs;
 use std::collections::BTreeMap;
 
 const SLOTS: usize = 40;
@@ -398,7 +398,9 @@ fn check_pair(a: f32, b: f32) {
         ..Default::default()
     };
     let compiled = common::compile("c_math_edges.comp", Arch::Sm86);
-    let run = spvsass::dispatch(&compiled.binary, [1, 1, 1], inputs, &SimOptions::default())
+    let run = spvsass::Dispatch::new(&compiled.binary, [1, 1, 1])
+        .inputs(inputs)
+        .run()
         .unwrap_or_else(|e| panic!("{e}"));
     let r: Vec<f32> = run.buffers[&1]
         .chunks_exact(4)

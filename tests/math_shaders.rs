@@ -7,7 +7,7 @@ mod common;
 
 use spvsass::backend::target::Arch;
 use spvsass::frontend::SpecValue;
-use spvsass::sim::{ComputeInputs, ComputeRun, SimOptions};
+use spvsass::sim::{ComputeInputs, ComputeRun};
 use std::collections::BTreeMap;
 
 fn bytes_of_f32(v: &[f32]) -> Vec<u8> {
@@ -47,7 +47,9 @@ fn run_with(
         buffers: buffers.into_iter().collect::<BTreeMap<_, _>>(),
         ..Default::default()
     };
-    spvsass::dispatch(&compiled.binary, groups, inputs, &SimOptions::default())
+    spvsass::Dispatch::new(&compiled.binary, groups)
+        .inputs(inputs)
+        .run()
         .unwrap_or_else(|e| panic!("{name}: {e}"))
 }
 
@@ -375,7 +377,9 @@ fn meshlet_per_primitive_colour_positions_and_hashed_colours() {
     // Two workgroups: a fan of 30 triangles around a circle of 32 vertices
     // (cos/sin through MUFU), each with a colour hashed from its id / 255.
     let compiled = common::compile("meshlet_per_primitive_colour.mesh", Arch::Sm86);
-    let draw = spvsass::simulate(&compiled.binary, [2, 1, 1], &SimOptions::default())
+    let draw = spvsass::Draw::new(None, &compiled.binary, [2, 1, 1])
+        .run()
+        .map(|r| r.draw)
         .unwrap_or_else(|e| panic!("{e}"));
     for (g, wg) in draw.workgroups.iter().enumerate() {
         assert_eq!(wg.primitive_count, 30);

@@ -8,7 +8,7 @@
 mod common;
 
 use spvsass::backend::target::Arch;
-use spvsass::sim::{ComputeInputs, SimOptions};
+use spvsass::sim::ComputeInputs;
 use std::collections::BTreeMap;
 
 fn bytes_of(words: &[u32]) -> Vec<u8> {
@@ -29,13 +29,10 @@ fn run(name: &str, groups: u32, buffers: &[(u32, Vec<u32>)]) -> BTreeMap<u32, Ve
         buffers: buffers.iter().map(|(b, w)| (*b, bytes_of(w))).collect(),
         ..Default::default()
     };
-    let run = spvsass::dispatch(
-        &compiled.binary,
-        [groups, 1, 1],
-        inputs,
-        &SimOptions::default(),
-    )
-    .unwrap_or_else(|e| panic!("{name}: {e}"));
+    let run = spvsass::Dispatch::new(&compiled.binary, [groups, 1, 1])
+        .inputs(inputs)
+        .run()
+        .unwrap_or_else(|e| panic!("{name}: {e}"));
     run.buffers
         .iter()
         .map(|(b, bytes)| (*b, words_of(bytes)))
@@ -201,7 +198,9 @@ fn whole_matrices_in_row_and_column_major_layouts() {
         push_constants: bytes_of(&[frame]),
         ..ComputeInputs::default()
     };
-    let run = spvsass::dispatch(&compiled.binary, [1, 1, 1], inputs, &SimOptions::default())
+    let run = spvsass::Dispatch::new(&compiled.binary, [1, 1, 1])
+        .inputs(inputs)
+        .run()
         .unwrap_or_else(|e| panic!("{e}"));
     let out = words_of(&run.buffers[&1]);
     let w = |c: usize, r: usize| ubo[r * 4 + c];

@@ -29,8 +29,10 @@ fn the_group_count_comes_from_the_stream() {
 #[test]
 fn a_grid_is_a_count_for_the_hardware() {
     let m = point();
-    let d =
-        spvsass::simulate_draw(None, &m.binary, [2, 3, 1], &SimOptions::default()).expect("runs");
+    let d = spvsass::Draw::new(None, &m.binary, [2, 3, 1])
+        .run()
+        .map(|r| r.draw)
+        .expect("runs");
     // The stream carries the count 6; the shader splits its linear index
     // by the grid in the root table (x fastest).
     assert_eq!(
@@ -262,7 +264,9 @@ fn random_streams_decode_or_fail_cleanly() {
 #[test]
 fn a_draw_over_the_workgroup_limit_is_refused() {
     let m = point();
-    let err = spvsass::simulate_draw(None, &m.binary, [4096, 1025, 1], &SimOptions::default())
+    let err = spvsass::Draw::new(None, &m.binary, [4096, 1025, 1])
+        .run()
+        .map(|r| r.draw)
         .unwrap_err();
     assert!(
         err.to_string()

@@ -7,22 +7,19 @@
 mod common;
 
 use spvsass::backend::target::Arch;
+use spvsass::sim::MeshDraw;
 use spvsass::sim::raster::{Framebuffer, RenderState};
-use spvsass::sim::{MeshDraw, SimOptions};
 use std::process::Command;
 
 const SIDE: u32 = 64;
 
 fn draw(view_mask: u32) -> MeshDraw {
     let mesh = common::compile("ref_views.mesh", Arch::Sm86);
-    spvsass::simulate_multiview_draw(
-        None,
-        &mesh.binary,
-        [1, 1, 1],
-        view_mask,
-        &SimOptions::default(),
-    )
-    .expect("simulates")
+    spvsass::Draw::new(None, &mesh.binary, [1, 1, 1])
+        .view_mask(view_mask)
+        .run()
+        .map(|r| r.draw)
+        .expect("simulates")
 }
 
 fn render(draw: &MeshDraw, layers: u32) -> Framebuffer {
@@ -162,14 +159,11 @@ fn a_task_draw_renders_every_view() {
     let task = common::compile("ref_quads.task", Arch::Sm86);
     let mesh = common::compile("ref_quads.mesh", Arch::Sm86);
     let run = |mask| {
-        spvsass::simulate_multiview_draw(
-            Some(&task.binary),
-            &mesh.binary,
-            [1, 1, 1],
-            mask,
-            &SimOptions::default(),
-        )
-        .expect("simulates")
+        spvsass::Draw::new(Some(&task.binary), &mesh.binary, [1, 1, 1])
+            .view_mask(mask)
+            .run()
+            .map(|r| r.draw)
+            .expect("simulates")
     };
     let (plain, views) = (run(0), run(0b11));
     assert_eq!(
@@ -225,14 +219,11 @@ fn queries_take_one_slot_per_view() {
 #[test]
 fn a_fifth_view_is_refused() {
     let mesh = common::compile("ref_views.mesh", Arch::Sm86);
-    let err = spvsass::simulate_multiview_draw(
-        None,
-        &mesh.binary,
-        [1, 1, 1],
-        0b10001,
-        &SimOptions::default(),
-    )
-    .expect_err("view 4 is past the limit");
+    let err = spvsass::Draw::new(None, &mesh.binary, [1, 1, 1])
+        .view_mask(0b10001)
+        .run()
+        .map(|r| r.draw)
+        .expect_err("view 4 is past the limit");
     let text = err.to_string();
     assert!(text.contains("view 4 is past the 4 views"), "{text}");
     assert!(text.contains("0b10001"), "{text}");

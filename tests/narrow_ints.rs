@@ -9,7 +9,7 @@
 mod common;
 
 use spvsass::backend::target::Arch;
-use spvsass::sim::{ComputeInputs, SimOptions};
+use spvsass::sim::ComputeInputs;
 
 /// Results per invocation and type (K in the shader).
 const K: usize = 16;
@@ -148,7 +148,9 @@ fn run(arch: Arch) -> Vec<u32> {
             .collect(),
         ..Default::default()
     };
-    let run = spvsass::dispatch(&compiled.binary, [1, 1, 1], inputs, &SimOptions::default())
+    let run = spvsass::Dispatch::new(&compiled.binary, [1, 1, 1])
+        .inputs(inputs)
+        .run()
         .unwrap_or_else(|e| panic!("{e}"));
     run.buffers[&1]
         .chunks_exact(4)
@@ -228,7 +230,9 @@ fn narrow_comparison_reads_the_low_bits() {
         buffers: [(0, input)].into_iter().collect(),
         ..Default::default()
     };
-    let run = spvsass::dispatch(&compiled.binary, [1, 1, 1], inputs, &SimOptions::default())
+    let run = spvsass::Dispatch::new(&compiled.binary, [1, 1, 1])
+        .inputs(inputs)
+        .run()
         .unwrap_or_else(|e| panic!("{e}"));
     for i in 0..32 {
         let got = u32::from_le_bytes(run.buffers[&0][4 * i..4 * i + 4].try_into().expect("4"));

@@ -6,11 +6,12 @@
 mod common;
 
 use spvsass::backend::target::Arch;
-use spvsass::sim::SimOptions;
 
 fn check(arch: Arch) {
     let m = common::compile("d_outputs.mesh", arch);
-    let d = spvsass::simulate_draw(None, &m.binary, [1, 1, 1], &SimOptions::default())
+    let d = spvsass::Draw::new(None, &m.binary, [1, 1, 1])
+        .run()
+        .map(|r| r.draw)
         .expect("draw runs");
     let wg = &d.workgroups[0];
     assert_eq!(wg.primitive_count, 2);
@@ -77,7 +78,9 @@ fn a_dynamic_clip_distance_index_stores_under_predicates() {
 /// stores values derived from them.
 fn check_readback(name: &str, n: u32, arch: Arch) {
     let m = common::compile(name, arch);
-    let d = spvsass::simulate_draw(None, &m.binary, [1, 1, 1], &SimOptions::default())
+    let d = spvsass::Draw::new(None, &m.binary, [1, 1, 1])
+        .run()
+        .map(|r| r.draw)
         .expect("draw runs");
     let wg = &d.workgroups[0];
     assert_eq!(wg.primitive_count, n);
@@ -168,7 +171,9 @@ fn output_reads_use_isberd_of_the_output_isbe() {
 /// index, into triangle i's `seen`.
 fn check_index_readback(arch: Arch) {
     let m = common::compile("output_readback_prims.mesh", arch);
-    let d = spvsass::simulate_draw(None, &m.binary, [1, 1, 1], &SimOptions::default())
+    let d = spvsass::Draw::new(None, &m.binary, [1, 1, 1])
+        .run()
+        .map(|r| r.draw)
         .expect("draw runs");
     let wg = &d.workgroups[0];
     assert_eq!(wg.primitive_count, 32);
@@ -208,7 +213,9 @@ fn primitive_indices_and_cull_flags_read_back_sm75() {
 /// per primitive, read back from vertex and primitive j = (i + 5) % 32.
 fn check_dynamic_index(arch: Arch) {
     let m = common::compile("output_dynamic_index.mesh", arch);
-    let d = spvsass::simulate_draw(None, &m.binary, [1, 1, 1], &SimOptions::default())
+    let d = spvsass::Draw::new(None, &m.binary, [1, 1, 1])
+        .run()
+        .map(|r| r.draw)
         .expect("draw runs");
     let wg = &d.workgroups[0];
     assert_eq!(wg.primitive_count, 32);

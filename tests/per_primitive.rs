@@ -8,7 +8,6 @@ mod common;
 use spvsass::backend::isbe_layout::addr;
 use spvsass::backend::sph::{Sph, bits};
 use spvsass::backend::target::Arch;
-use spvsass::sim::SimOptions;
 
 /// d_prims.task launches 4 mesh workgroups of d_prims.mesh with cull_mask
 /// 3; mesh workgroup g emits 40 triangles (p, p+1, p+2) over 42 vertices.
@@ -25,13 +24,10 @@ fn per_primitive_values_and_culling_through_a_task_draw_sm75() {
 fn check_prims(arch: Arch) {
     let t = common::compile("d_prims.task", arch);
     let m = common::compile("d_prims.mesh", arch);
-    let d = spvsass::simulate_draw(
-        Some(&t.binary),
-        &m.binary,
-        [1, 1, 1],
-        &SimOptions::default(),
-    )
-    .expect("draw runs");
+    let d = spvsass::Draw::new(Some(&t.binary), &m.binary, [1, 1, 1])
+        .run()
+        .map(|r| r.draw)
+        .expect("draw runs");
     assert_eq!(d.workgroups.len(), 4);
     for (g, wg) in d.workgroups.iter().enumerate() {
         let g = g as u32;
@@ -130,7 +126,10 @@ fn the_geometry_header_is_passthrough_with_the_primitive_outputs() {
 fn viewport_index_per_primitive() {
     for arch in [Arch::Sm75, Arch::Sm86] {
         let m = common::compile("d_viewport.mesh", arch);
-        let d = spvsass::simulate(&m.binary, [2, 1, 1], &SimOptions::default()).expect("runs");
+        let d = spvsass::Draw::new(None, &m.binary, [2, 1, 1])
+            .run()
+            .map(|r| r.draw)
+            .expect("runs");
         for (g, wg) in d.workgroups.iter().enumerate() {
             for (i, prim) in wg.primitives.iter().enumerate() {
                 assert_eq!(prim.viewport_index, Some(i as i32));
@@ -148,7 +147,10 @@ fn viewport_index_per_primitive() {
 #[test]
 fn primitives_never_culled_stay_visible_in_a_narrow_workgroup() {
     let m = common::compile("d_cull_narrow.mesh", Arch::Sm86);
-    let d = spvsass::simulate(&m.binary, [1, 1, 1], &SimOptions::default()).expect("runs");
+    let d = spvsass::Draw::new(None, &m.binary, [1, 1, 1])
+        .run()
+        .map(|r| r.draw)
+        .expect("runs");
     let culled: Vec<Option<bool>> = d.workgroups[0].primitives.iter().map(|p| p.cull).collect();
     let mut expected = vec![Some(false); 8];
     expected[1] = Some(true);
@@ -163,7 +165,10 @@ fn primitives_never_culled_stay_visible_in_a_narrow_workgroup() {
 fn cull_and_viewport_index_together() {
     for arch in [Arch::Sm75, Arch::Sm86] {
         let m = common::compile("d_cull_viewport.mesh", arch);
-        let d = spvsass::simulate(&m.binary, [1, 1, 1], &SimOptions::default()).expect("runs");
+        let d = spvsass::Draw::new(None, &m.binary, [1, 1, 1])
+            .run()
+            .map(|r| r.draw)
+            .expect("runs");
         let prims = &d.workgroups[0].primitives;
         assert_eq!(prims.len(), 32);
         for (i, p) in prims.iter().enumerate() {

@@ -3,7 +3,6 @@
 //! the GLSL of tests/data/pow2_div_logic.mesh.glsl, on both targets.
 
 use spvsass::backend::target::Arch;
-use spvsass::sim::SimOptions;
 
 fn check(arch: Arch) {
     let path = concat!(
@@ -17,7 +16,9 @@ fn check(arch: Arch) {
         ..Default::default()
     };
     let compiled = spvsass::compile(&words, &options).unwrap_or_else(|e| panic!("{e}"));
-    let draw = spvsass::simulate(&compiled.binary, [1, 1, 1], &SimOptions::default())
+    let draw = spvsass::Draw::new(None, &compiled.binary, [1, 1, 1])
+        .run()
+        .map(|r| r.draw)
         .unwrap_or_else(|e| panic!("{e}"));
     let wg = &draw.workgroups[0];
     assert_eq!(wg.vertices.len(), 32);

@@ -7,7 +7,7 @@
 mod common;
 
 use spvsass::backend::target::Arch;
-use spvsass::sim::{ComputeInputs, SimOptions};
+use spvsass::sim::ComputeInputs;
 use std::collections::BTreeMap;
 
 const GROUPS: u32 = 2;
@@ -67,13 +67,10 @@ fn predicated_branches_compute_both_sides_lane_by_lane() {
         uniforms: BTreeMap::from([(3, bytes_of(&table()))]),
         ..Default::default()
     };
-    let run = spvsass::dispatch(
-        &compiled.binary,
-        [GROUPS, 1, 1],
-        inputs,
-        &SimOptions::default(),
-    )
-    .unwrap_or_else(|e| panic!("c_predicated.comp: {e}"));
+    let run = spvsass::Dispatch::new(&compiled.binary, [GROUPS, 1, 1])
+        .inputs(inputs)
+        .run()
+        .unwrap_or_else(|e| panic!("c_predicated.comp: {e}"));
     let out_data = words_of(&run.buffers[&0]);
     let out_floats = words_of(&run.buffers[&1]);
     let out_extra = words_of(&run.buffers[&2]);

@@ -6,7 +6,7 @@
 mod common;
 
 use spvsass::backend::target::Arch;
-use spvsass::sim::{ComputeInputs, SimOptions};
+use spvsass::sim::ComputeInputs;
 
 fn bytes_of(words: &[u32]) -> Vec<u8> {
     words.iter().flat_map(|w| w.to_le_bytes()).collect()
@@ -30,7 +30,9 @@ fn run_compute_on(name: &str, data: &[u32], arch: Arch) -> Vec<u32> {
     let compiled = common::compile(name, arch);
     let mut inputs = ComputeInputs::default();
     inputs.buffers.insert(0, bytes_of(data));
-    let run = spvsass::dispatch(&compiled.binary, [1, 1, 1], inputs, &SimOptions::default())
+    let run = spvsass::Dispatch::new(&compiled.binary, [1, 1, 1])
+        .inputs(inputs)
+        .run()
         .unwrap_or_else(|e| panic!("{name}: {e}"));
     words_of(&run.buffers[&0])
 }

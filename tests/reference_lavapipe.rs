@@ -212,7 +212,9 @@ fn check_half_and_double(desc: &RunDescription, c: &Capture) {
         buffers: [(0, bytes(&h_in)), (1, bytes(&d_in))].into_iter().collect(),
         ..Default::default()
     };
-    let sim = spvsass::dispatch(&compiled.binary, [1, 1, 1], inputs, &Default::default())
+    let sim = spvsass::Dispatch::new(&compiled.binary, [1, 1, 1])
+        .inputs(inputs)
+        .run()
         .expect("simulates");
     assert_eq!(
         words(sim.buffers[&0].clone()),

@@ -6,7 +6,7 @@
 mod common;
 
 use spvsass::backend::target::Arch;
-use spvsass::sim::{ComputeInputs, SimOptions};
+use spvsass::sim::ComputeInputs;
 use std::collections::BTreeMap;
 
 fn words_of(bytes: &[u8]) -> Vec<u32> {
@@ -28,13 +28,10 @@ fn run(name: &str, groups: u32, buffers: &[(u32, Vec<u32>)]) -> BTreeMap<u32, Ve
         buffers: buffers.iter().map(|(b, w)| (*b, bytes_of(w))).collect(),
         ..Default::default()
     };
-    let run = spvsass::dispatch(
-        &compiled.binary,
-        [groups, 1, 1],
-        inputs,
-        &SimOptions::default(),
-    )
-    .unwrap_or_else(|e| panic!("{name}: {e}"));
+    let run = spvsass::Dispatch::new(&compiled.binary, [groups, 1, 1])
+        .inputs(inputs)
+        .run()
+        .unwrap_or_else(|e| panic!("{name}: {e}"));
     run.buffers
         .iter()
         .map(|(b, bytes)| (*b, words_of(bytes)))

@@ -10,7 +10,7 @@ mod common;
 
 use spvsass::backend::target::Arch;
 use spvsass::reference::{RunDescription, resolve_data};
-use spvsass::sim::{BoundBuffer, BufferKind, ComputeInputs, SimOptions, Slot};
+use spvsass::sim::{BoundBuffer, BufferKind, ComputeInputs, Slot};
 use spvsass::simulate_run::{SimulateOptions, simulate_run_file};
 
 use common::res_sets::{expected_res_sets, runs, words};
@@ -118,7 +118,9 @@ fn a_uniform_buffer_larger_than_a_bank_is_read_with_global_loads() {
         buffers: [(1, vec![0; 64 * 4])].into(),
         ..Default::default()
     };
-    let run = spvsass::dispatch(&compiled.binary, [2, 1, 1], inputs, &SimOptions::default())
+    let run = spvsass::Dispatch::new(&compiled.binary, [2, 1, 1])
+        .inputs(inputs)
+        .run()
         .unwrap_or_else(|e| panic!("{e}"));
     let o = words(&run.buffers[&1]);
     for (i, &got) in o.iter().enumerate() {
@@ -158,7 +160,9 @@ fn an_unbound_descriptor_array_element_faults_naming_the_address() {
             range: b.range,
         });
     }
-    let err = spvsass::dispatch(&compiled.binary, [1, 1, 1], inputs, &SimOptions::default())
+    let err = spvsass::Dispatch::new(&compiled.binary, [1, 1, 1])
+        .inputs(inputs)
+        .run()
         .expect_err("element 0 is not bound");
     let text = err.to_string();
     assert!(text.contains("lane"), "{text}");

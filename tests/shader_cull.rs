@@ -9,7 +9,6 @@ mod common;
 
 use spvsass::backend::abi::CullControl;
 use spvsass::backend::binary::Binary;
-use spvsass::backend::from_ir::mesh_cull::{CullPlan, plan};
 use spvsass::backend::target::Arch;
 use spvsass::sim::raster::{CullMode, FrontFace, RenderState};
 use spvsass::sim::{MeshDraw, SimOptions};
@@ -32,7 +31,11 @@ fn draw(name: &str, binary: &Binary, groups: u32, cull: CullControl) -> MeshDraw
         ..SimOptions::default()
     };
     let task = common::task_partner(name).map(|t| compile(&t, false).binary);
-    spvsass::simulate_draw(task.as_ref(), binary, [groups, 1, 1], &options).expect("simulates")
+    spvsass::Draw::new(task.as_ref(), binary, [groups, 1, 1])
+        .options(options)
+        .run()
+        .map(|r| r.draw)
+        .expect("simulates")
 }
 
 fn state(cull_mode: CullMode, front_face: FrontFace) -> RenderState {
@@ -125,24 +128,6 @@ same_images! {
     vec3_front: "ref_vec3_colour.mesh", 1, Front, Clockwise, |off, on, px| px > 0 && on <= off;
     layered_back: "layered_viewports.mesh", 1, Back, CounterClockwise, |off, on, px| px > 0 && on <= off;
     layered_front: "layered_viewports.mesh", 1, Front, CounterClockwise, |off, on, px| px == 0 && off == 1 && on == 0;
-}
-
-fn plan_of(name: &str) -> CullPlan {
-    let ir = spvsass::frontend::translate(&common::shader_words(name), &Default::default())
-        .expect("translates");
-    let attrs = [0x70, 0x74, 0x78, 0x7c];
-    plan(&ir, &attrs).expect("cullable")
-}
-
-/// Own-vertex writes allow deferred attribute shading; a one-invocation
-/// shader writing vertices at constant indices, or writes at computed
-/// offsets, get the epilogue.
-#[test]
-fn plans() {
-    assert_eq!(plan_of("dense_grid.mesh"), CullPlan::Deferred);
-    assert_eq!(plan_of("triangle.mesh"), CullPlan::Deferred);
-    assert_eq!(plan_of("ref_vec3_colour.mesh"), CullPlan::Epilogue);
-    assert_eq!(plan_of("d_prims.mesh"), CullPlan::Epilogue);
 }
 
 /// With the culling word 0 the culling code is skipped: every output of
@@ -323,11 +308,4 @@ fn wide_64_front_cw() {
 #[test]
 fn wide_80_back_cw() {
     wide_culling(80, CullMode::Back, FrontFace::Clockwise);
-}
-
-/// A workgroup over 32 invocations takes the epilogue plan (part two
-/// plays one invocation per lane).
-#[test]
-fn wide_workgroups_take_the_epilogue() {
-    assert_eq!(plan_of("dense_grid_wide.mesh"), CullPlan::Epilogue);
 }

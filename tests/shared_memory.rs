@@ -7,7 +7,7 @@
 mod common;
 
 use spvsass::backend::target::Arch;
-use spvsass::sim::{MeshDraw, SimOptions};
+use spvsass::sim::MeshDraw;
 
 fn compile_mesh(mesh: &str, task_present: bool, arch: Arch) -> spvsass::Compiled {
     let options = spvsass::Options {
@@ -22,13 +22,10 @@ fn compile_mesh(mesh: &str, task_present: bool, arch: Arch) -> spvsass::Compiled
 fn draw(task: Option<&str>, mesh: &str, groups: u32, arch: Arch) -> MeshDraw {
     let t = task.map(|t| common::compile(t, arch));
     let m = compile_mesh(mesh, task.is_some(), arch);
-    spvsass::simulate_draw(
-        t.as_ref().map(|t| &t.binary),
-        &m.binary,
-        [groups, 1, 1],
-        &SimOptions::default(),
-    )
-    .unwrap_or_else(|e| panic!("{mesh}: {e}"))
+    spvsass::Draw::new(t.as_ref().map(|t| &t.binary), &m.binary, [groups, 1, 1])
+        .run()
+        .map(|r| r.draw)
+        .unwrap_or_else(|e| panic!("{mesh}: {e}"))
 }
 
 /// The meshlets s_compact*.task keep: `(id * 2654435761) >> 29 < 5`.
@@ -353,32 +350,6 @@ fn shared_lines_in_methods() {
     // 0x20 + 128 payload bytes: 2 lines; one line of shared memory.
     assert!(text.contains(".LOCAL_BUFFER_LINES = (0x3)"), "{text}");
     assert!(text.contains(".OUTPUT_TO_M_S_LINES = (0x2)"), "{text}");
-}
-
-/// The uniformity analysis: the counter's address in s_compact.task is
-/// uniform, the one indexed by invocation index / 32 in
-/// s_compact_match.task is not (derived from the lane id).
-#[test]
-fn uniformity_of_atomic_addresses() {
-    use spvsass::frontend::ir::Op;
-    for (name, uniform) in [("s_compact.task", true), ("s_compact_match.task", false)] {
-        let shader = spvsass::frontend::translate(
-            &common::shader_words(name),
-            &spvsass::frontend::FrontendOptions::default(),
-        )
-        .expect("translates");
-        let values = spvsass::backend::uniformity::uniform_values(&shader);
-        let ptrs: Vec<_> = shader
-            .insts
-            .values()
-            .filter_map(|i| match &i.op {
-                Op::Atomic { ptr, .. } => Some(*ptr),
-                _ => None,
-            })
-            .collect();
-        assert_eq!(ptrs.len(), 1, "{name}");
-        assert_eq!(values.contains(&ptrs[0]), uniform, "{name}");
-    }
 }
 
 /// One OpAtomicIIncrement / OpAtomicIDecrement / OpAtomicISub of

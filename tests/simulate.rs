@@ -8,7 +8,10 @@ use spvsass::sim::SimOptions;
 
 fn run(name: &str, arch: Arch) -> spvsass::sim::MeshDraw {
     let compiled = common::compile(name, arch);
-    spvsass::simulate(&compiled.binary, [1, 1, 1], &SimOptions::default()).expect("simulates")
+    spvsass::Draw::new(None, &compiled.binary, [1, 1, 1])
+        .run()
+        .map(|r| r.draw)
+        .expect("simulates")
 }
 
 fn check_point(arch: Arch) {
@@ -68,8 +71,10 @@ fn triangle_sm86() {
 #[test]
 fn every_workgroup_of_a_grid_emits_its_point() {
     let compiled = common::compile("point.mesh", Arch::Sm86);
-    let draw =
-        spvsass::simulate(&compiled.binary, [2, 3, 1], &SimOptions::default()).expect("simulates");
+    let draw = spvsass::Draw::new(None, &compiled.binary, [2, 3, 1])
+        .run()
+        .map(|r| r.draw)
+        .expect("simulates");
     assert_eq!(draw.workgroups.len(), 6);
     let ids: Vec<[u32; 3]> = draw.workgroups.iter().map(|w| w.id).collect();
     assert_eq!(ids[..3], [[0, 0, 0], [1, 0, 0], [0, 1, 0]]);
@@ -83,14 +88,13 @@ fn every_workgroup_of_a_grid_emits_its_point() {
 #[test]
 fn step_limit_is_an_error_not_a_hang() {
     let compiled = common::compile("triangle.mesh", Arch::Sm86);
-    let err = spvsass::simulate(
-        &compiled.binary,
-        [1, 1, 1],
-        &SimOptions {
+    let err = spvsass::Draw::new(None, &compiled.binary, [1, 1, 1])
+        .options(SimOptions {
             max_steps: 5,
             ..SimOptions::default()
-        },
-    )
-    .unwrap_err();
+        })
+        .run()
+        .map(|r| r.draw)
+        .unwrap_err();
     assert!(err.to_string().contains("/*00"), "{err}");
 }

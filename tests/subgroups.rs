@@ -7,7 +7,7 @@
 mod common;
 
 use spvsass::backend::target::Arch;
-use spvsass::sim::{ComputeInputs, SimOptions};
+use spvsass::sim::ComputeInputs;
 use std::collections::BTreeMap;
 
 fn bytes_of(words: &[u32]) -> Vec<u8> {
@@ -42,13 +42,10 @@ fn dispatch(
         buffers: buffers.iter().map(|(b, w)| (*b, bytes_of(w))).collect(),
         ..Default::default()
     };
-    let run = spvsass::dispatch(
-        &compiled.binary,
-        [groups, 1, 1],
-        inputs,
-        &SimOptions::default(),
-    )
-    .unwrap_or_else(|e| panic!("{name} on {arch}: {e}"));
+    let run = spvsass::Dispatch::new(&compiled.binary, [groups, 1, 1])
+        .inputs(inputs)
+        .run()
+        .unwrap_or_else(|e| panic!("{name} on {arch}: {e}"));
     run.buffers
         .iter()
         .map(|(b, bytes)| (*b, words_of(bytes)))
@@ -342,7 +339,9 @@ fn quad_swaps_and_broadcasts() {
 /// 100 if subgroupAny(i >= 48)) for the 48 vertices its 16 triangles use.
 fn logical_subgroups(n: usize) {
     let m = common::compile(&format!("w_subgroup_add{n}.mesh"), Arch::Sm86);
-    let d = spvsass::simulate_draw(None, &m.binary, [1, 1, 1], &SimOptions::default())
+    let d = spvsass::Draw::new(None, &m.binary, [1, 1, 1])
+        .run()
+        .map(|r| r.draw)
         .expect("draw runs");
     let wg = &d.workgroups[0];
     assert_eq!(wg.vertices.len(), 48);

@@ -11,7 +11,9 @@ use spvsass::sim::{DrawError, MeshDraw, SimOptions};
 fn draw(task: &str, mesh: &str, groups: [u32; 3], arch: Arch) -> MeshDraw {
     let t = common::compile(task, arch);
     let m = common::compile(mesh, arch);
-    spvsass::simulate_draw(Some(&t.binary), &m.binary, groups, &SimOptions::default())
+    spvsass::Draw::new(Some(&t.binary), &m.binary, groups)
+        .run()
+        .map(|r| r.draw)
         .expect("draw runs")
 }
 
@@ -82,7 +84,9 @@ fn draws_are_deterministic() {
 #[test]
 fn mesh_only_draw_counts_mesh_invocations() {
     let m = common::compile("triangle.mesh", Arch::Sm86);
-    let d = spvsass::simulate_draw(None, &m.binary, [3, 1, 1], &SimOptions::default())
+    let d = spvsass::Draw::new(None, &m.binary, [3, 1, 1])
+        .run()
+        .map(|r| r.draw)
         .expect("draw runs");
     assert_eq!(d.statistics.task_invocations, 0);
     assert_eq!(d.statistics.mesh_invocations, 3 * 32);

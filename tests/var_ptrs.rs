@@ -10,7 +10,7 @@
 mod common;
 
 use spvsass::backend::target::Arch;
-use spvsass::sim::{ComputeInputs, SimOptions};
+use spvsass::sim::ComputeInputs;
 
 fn bytes_of(words: &[u32]) -> Vec<u8> {
     words.iter().flat_map(|w| w.to_le_bytes()).collect()
@@ -33,7 +33,9 @@ fn vp_select(arch: Arch) -> Vec<u32> {
     inputs.buffers.insert(0, bytes_of(&a));
     inputs.buffers.insert(1, bytes_of(&b));
     inputs.buffers.insert(2, vec![0; 576 * 4]);
-    let run = spvsass::dispatch(&compiled.binary, [1, 1, 1], inputs, &SimOptions::default())
+    let run = spvsass::Dispatch::new(&compiled.binary, [1, 1, 1])
+        .inputs(inputs)
+        .run()
         .unwrap_or_else(|e| panic!("vp_select on {arch}: {e}"));
     words_of(&run.buffers[&2])
 }
@@ -83,7 +85,9 @@ fn vp_private(arch: Arch) -> Vec<u32> {
     inputs.buffers.insert(0, bytes_of(&a));
     inputs.buffers.insert(1, bytes_of(&b));
     inputs.buffers.insert(2, vec![0; 192 * 4]);
-    let run = spvsass::dispatch(&compiled.binary, [1, 1, 1], inputs, &SimOptions::default())
+    let run = spvsass::Dispatch::new(&compiled.binary, [1, 1, 1])
+        .inputs(inputs)
+        .run()
         .unwrap_or_else(|e| panic!("vp_private on {arch}: {e}"));
     words_of(&run.buffers[&2])
 }

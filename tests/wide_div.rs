@@ -7,7 +7,7 @@
 mod common;
 
 use spvsass::backend::target::Arch;
-use spvsass::sim::{ComputeInputs, SimOptions};
+use spvsass::sim::ComputeInputs;
 
 const N: usize = 128;
 
@@ -109,7 +109,9 @@ fn check(shader: &str, srem: bool) {
         buffers: [(0, input), (1, vec![0; 8 * 8 * N])].into_iter().collect(),
         ..Default::default()
     };
-    let run = spvsass::dispatch(&compiled.binary, [4, 1, 1], inputs, &SimOptions::default())
+    let run = spvsass::Dispatch::new(&compiled.binary, [4, 1, 1])
+        .inputs(inputs)
+        .run()
         .unwrap_or_else(|e| panic!("{e}"));
     let got: Vec<u64> = run.buffers[&1]
         .chunks_exact(8)

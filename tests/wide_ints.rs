@@ -8,7 +8,7 @@
 mod common;
 
 use spvsass::backend::target::Arch;
-use spvsass::sim::{ComputeInputs, SimOptions};
+use spvsass::sim::ComputeInputs;
 
 /// Operand pairs: carries and borrows between the words, equal high or
 /// low words, signs that differ from the unsigned order, extremes.
@@ -132,7 +132,9 @@ fn check(arch: Arch) {
         .collect(),
         ..Default::default()
     };
-    let run = spvsass::dispatch(&compiled.binary, [1, 1, 1], inputs, &SimOptions::default())
+    let run = spvsass::Dispatch::new(&compiled.binary, [1, 1, 1])
+        .inputs(inputs)
+        .run()
         .unwrap_or_else(|e| panic!("{e}"));
     let results = u64s(&run.buffers[&2]);
     let flags = &run.buffers[&3];
@@ -212,7 +214,9 @@ fn physical_pointer_access_chain_copies_vectors() {
         push_constants: words(&[src_base, dst_base]),
         ..Default::default()
     };
-    let run = spvsass::dispatch(&compiled.binary, [1, 1, 1], inputs, &SimOptions::default())
+    let run = spvsass::Dispatch::new(&compiled.binary, [1, 1, 1])
+        .inputs(inputs)
+        .run()
         .unwrap_or_else(|e| panic!("{e}"));
     let dst: Vec<u32> = run.buffers[&1]
         .chunks_exact(4)
@@ -266,7 +270,9 @@ fn buffer_device_addresses_from_push_constants_and_memory() {
         push_constants: push,
         ..Default::default()
     };
-    let run = spvsass::dispatch(&compiled.binary, [1, 1, 1], inputs, &SimOptions::default())
+    let run = spvsass::Dispatch::new(&compiled.binary, [1, 1, 1])
+        .inputs(inputs)
+        .run()
         .unwrap_or_else(|e| panic!("{e}"));
     let got: Vec<u32> = run.buffers[&3]
         .chunks_exact(4)
@@ -298,7 +304,9 @@ fn small_and_wide_ints_widen_and_narrow() {
             .collect(),
         ..Default::default()
     };
-    let run = spvsass::dispatch(&compiled.binary, [1, 1, 1], inputs, &SimOptions::default())
+    let run = spvsass::Dispatch::new(&compiled.binary, [1, 1, 1])
+        .inputs(inputs)
+        .run()
         .unwrap_or_else(|e| panic!("{e}"));
     for i in 0..32 {
         assert_eq!(
@@ -333,7 +341,9 @@ fn physical_pointer_access_chain_steps_by_array_stride() {
         push_constants: words(&[src_base, dst_base]),
         ..Default::default()
     };
-    let run = spvsass::dispatch(&compiled.binary, [1, 1, 1], inputs, &SimOptions::default())
+    let run = spvsass::Dispatch::new(&compiled.binary, [1, 1, 1])
+        .inputs(inputs)
+        .run()
         .unwrap_or_else(|e| panic!("{e}"));
     let dst: Vec<u32> = run.buffers[&1]
         .chunks_exact(4)

@@ -11,13 +11,10 @@ use spvsass::sim::{MeshDraw, SimOptions};
 fn draw(task: Option<&str>, mesh: &str, groups: [u32; 3]) -> MeshDraw {
     let t = task.map(|t| common::compile(t, Arch::Sm86));
     let m = common::compile(mesh, Arch::Sm86);
-    spvsass::simulate_draw(
-        t.as_ref().map(|t| &t.binary),
-        &m.binary,
-        groups,
-        &SimOptions::default(),
-    )
-    .expect("draw runs")
+    spvsass::Draw::new(t.as_ref().map(|t| &t.binary), &m.binary, groups)
+        .run()
+        .map(|r| r.draw)
+        .expect("draw runs")
 }
 
 /// 128 invocations: invocation i writes vertex i (position (i, subgroup,
@@ -157,7 +154,9 @@ fn compile_sized(name: &str, size: u32) -> spvsass::Compiled {
 /// g): acc[i] = (i + R) % n + R, R rounds, remaining 0 at the end.
 fn shared_exit_loop(size: u32) {
     let m = compile_sized("w_shared_exit_loop.mesh", size);
-    let d = spvsass::simulate_draw(None, &m.binary, [3, 1, 1], &SimOptions::default())
+    let d = spvsass::Draw::new(None, &m.binary, [3, 1, 1])
+        .run()
+        .map(|r| r.draw)
         .expect("draw runs");
     assert_eq!(d.workgroups.len(), 3);
     for (g, wg) in d.workgroups.iter().enumerate() {

@@ -113,13 +113,10 @@ fn split_is_exact_up_to_the_limit_sm75() {
 fn a_task_draw_gives_each_mesh_workgroup_its_id() {
     let t = common::compile("d_groupid.task", Arch::Sm86);
     let m = common::compile("d_groupid.mesh", Arch::Sm86);
-    let d = spvsass::simulate_draw(
-        Some(&t.binary),
-        &m.binary,
-        [2, 1, 1],
-        &SimOptions::default(),
-    )
-    .expect("draw runs");
+    let d = spvsass::Draw::new(Some(&t.binary), &m.binary, [2, 1, 1])
+        .run()
+        .map(|r| r.draw)
+        .expect("draw runs");
     let mut expected = Vec::new();
     for g in 0..2u32 {
         let x = g + 2;

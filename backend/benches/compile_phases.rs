@@ -2,8 +2,8 @@
 //! `compile_cpu`), for the corpus (mean per compile over every shader) or
 //! for the shaders named as arguments and the generated shader at each
 //! scale (`generated`). The phases are those of
-//! `spvsass_backend::compile::compile`, called one by one here: keep them
-//! in step. Each reading costs a system call (about a microsecond), so
+//! `spvsass_backend::compile::compile`, run one by one by
+//! `spvsass_backend::phases::run_phases`. Each reading costs a system call (about a microsecond), so
 //! the smallest phases read high.
 //! `cargo bench -p spvsass-backend --bench compile_phases -- [NAME...]`.
 
@@ -16,14 +16,9 @@ mod common;
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 use common::{SCALES, corpus, scaling_shader};
-use spvsass_backend::assign_regs::assign_regs;
-use spvsass_backend::block_order::order_blocks;
-use spvsass_backend::calc_instr_deps::calc_instr_deps;
-use spvsass_backend::compile::{BackendOptions, optimisations};
-use spvsass_backend::from_ir::select;
+use spvsass_backend::compile::BackendOptions;
 use spvsass_backend::frontend::{FrontendOptions, translate, words_from_bytes};
-use spvsass_backend::layout::layout;
-use spvsass_backend::program;
+use spvsass_backend::phases::run_phases;
 
 /// Nanoseconds this thread has run on a CPU.
 fn cpu_ns() -> u64 {
@@ -57,23 +52,7 @@ fn compile_timed(bytes: &[u8], totals: &mut Totals) {
     let words = words_from_bytes(bytes).expect("words");
     let sh = translate(&words, &FrontendOptions::default()).expect("translate");
     lap("load+translate", totals);
-    let selected = select(&sh, opts.arch, false, false, opts.bank_uniforms).expect("select");
-    lap("select", totals);
-    let mut f = selected.func;
-    for (name, pass) in optimisations(&opts) {
-        pass(&mut f);
-        lap(name, totals);
-    }
-    order_blocks(&mut f);
-    lap("order_blocks", totals);
-    assign_regs(&mut f, selected.local_bytes).expect("assign_regs");
-    lap("assign_regs", totals);
-    let mut instrs = layout(&f);
-    lap("layout", totals);
-    calc_instr_deps(&mut instrs);
-    lap("calc_instr_deps", totals);
-    program::encode(&instrs, spvsass_backend::target::Arch::DEFAULT).expect("encode");
-    lap("encode", totals);
+    run_phases(&sh, &opts, &mut |name| lap(name, totals)).expect("compiles");
 }
 
 fn print(what: &str, totals: &Totals, compiles: u32) {

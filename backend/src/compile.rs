@@ -25,7 +25,7 @@ use crate::program;
 use crate::sph::{ShaderType, Sph};
 use crate::target::Arch;
 use crate::verify::Form;
-use spvsass_frontend::ir::{Shader, Stage};
+use spvsass_frontend::ir::{MeshTopology, Shader, Stage};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BackendOptions {
@@ -75,7 +75,7 @@ pub struct Compiled {
 /// A machine-IR pass. None reports whether it changed anything: each runs
 /// once at its place in the list (iterating to a fixed point would change
 /// the output).
-pub type Pass = fn(&mut MFunc);
+pub(crate) type Pass = fn(&mut MFunc);
 
 /// The optimisations between instruction selection and register
 /// allocation, in order. Folding exposes copies and copies expose folds,
@@ -85,7 +85,7 @@ pub type Pass = fn(&mut MFunc);
 /// constants into the new SELs and the fusions find producers; the
 /// fusions need single-use producers, which CSE and copy propagation
 /// leave; dead-code elimination removes what they orphaned.
-pub fn optimisations(opts: &BackendOptions) -> Vec<(&'static str, Pass)> {
+pub(crate) fn optimisations(opts: &BackendOptions) -> Vec<(&'static str, Pass)> {
     let mut passes: Vec<(&'static str, Pass)> = vec![
         ("copy_prop", copy_prop),
         ("const_fold", const_fold),
@@ -168,7 +168,7 @@ pub fn compile(sh: &Shader, opts: &BackendOptions) -> Result<Compiled, BackendEr
                 spirv_id: None,
             })?;
             let mesh = MeshState {
-                topology: info.topology,
+                topology: binary_topology(info.topology),
                 max_vertices: info.max_vertices,
                 max_primitives: info.max_primitives,
                 shared_mem_lines: crate::from_ir::shared::shared_lines(sh),
@@ -215,7 +215,7 @@ pub fn compile(sh: &Shader, opts: &BackendOptions) -> Result<Compiled, BackendEr
     let warnings = advise(sh.invocations(), mesh.as_ref(), &computed_offset_stores);
     let binary = Binary {
         arch: opts.arch,
-        stage: sh.stage,
+        stage: binary_stage(sh.stage),
         workgroup_size: sh.workgroup_size,
         num_gprs: assigned.num_gprs,
         mesh,
@@ -268,9 +268,7 @@ fn limit_error(e: crate::binary::BinaryError) -> BackendError {
     }
 }
 
-/// The largest compute workgroup (Vulkan's maxComputeWorkGroupInvocations
-/// on NVIDIA; 32 warps).
-pub const MAX_COMPUTE_INVOCATIONS: u32 = 1024;
+use crate::limits::MAX_COMPUTE_INVOCATIONS;
 
 /// With debug assertions on (every test build), the output of selection
 /// and of each pass is checked against the encoder
@@ -297,4 +295,23 @@ fn check_compute_size(sh: &Shader) -> Result<(), BackendError> {
         });
     }
     Ok(())
+}
+
+/// The binary's stage of an entry point's (the frontend and the target
+/// crate each have their own enum; neither depends on the other).
+fn binary_stage(s: Stage) -> crate::binary::Stage {
+    match s {
+        Stage::Task => crate::binary::Stage::Task,
+        Stage::Mesh => crate::binary::Stage::Mesh,
+        Stage::Compute => crate::binary::Stage::Compute,
+    }
+}
+
+/// The binary's topology of a mesh shader's output mode.
+fn binary_topology(t: MeshTopology) -> crate::binary::MeshTopology {
+    match t {
+        MeshTopology::Points => crate::binary::MeshTopology::Points,
+        MeshTopology::Lines => crate::binary::MeshTopology::Lines,
+        MeshTopology::Triangles => crate::binary::MeshTopology::Triangles,
+    }
 }

@@ -1,43 +1,50 @@
-//! spvsass backend: the SASS-like ISA and everything that turns the IR into
-//! encoded machine code.
+//! spvsass backend: everything that turns the frontend's IR into an
+//! encoded program of the target crate (spvsass-isa): instruction
+//! selection, the machine-IR passes, register allocation, layout and
+//! dependency computation, and the cubin writer.
+//!
+//! Its public API: [`compile::compile`] with [`compile::BackendOptions`]
+//! and [`compile::Compiled`], the errors ([`error`]), performance advice
+//! ([`advice`]), the limits checked ([`limits`]), the cubin writer
+//! ([`cubin`]), the per-phase runner of the benchmarks ([`phases`]), and
+//! the target crate's modules re-exported (`isa`, `binary`, ...). The rest
+//! is private to the crate.
 
 #![forbid(unsafe_code)]
 
-pub mod abi;
 pub mod advice;
-pub mod asm;
-pub mod assign_regs;
-pub mod binary;
-pub mod block_order;
-pub mod calc_instr_deps;
 pub mod compile;
 pub mod cubin;
-pub mod descriptor_set;
-pub mod isa;
-pub mod isbe_layout;
-pub mod layout;
+pub mod error;
 pub mod limits;
-pub mod logical_subgroups;
-pub mod methods;
-pub mod mir;
-pub mod mir_info;
-pub mod opt_const_fold;
-pub mod opt_copy_prop;
-pub mod opt_cse;
-pub mod opt_ffma;
-pub mod opt_imad;
-pub mod opt_lop3;
-pub mod opt_predicate;
-pub mod program;
-pub mod reg_pressure;
-pub mod sph;
-pub mod spill;
-pub mod structured;
-pub mod target;
-pub mod uniformity;
-pub mod verify;
+pub mod phases;
+
+pub(crate) mod assign_regs;
+pub(crate) mod block_order;
+pub(crate) mod calc_instr_deps;
+pub(crate) mod fold;
+pub(crate) mod from_ir;
+pub(crate) mod layout;
+pub(crate) mod logical_subgroups;
+pub(crate) mod mir;
+pub(crate) mod mir_info;
+pub(crate) mod opt_const_fold;
+pub(crate) mod opt_copy_prop;
+pub(crate) mod opt_cse;
+pub(crate) mod opt_ffma;
+pub(crate) mod opt_imad;
+pub(crate) mod opt_lop3;
+pub(crate) mod opt_predicate;
+pub(crate) mod reg_pressure;
+pub(crate) mod spill;
+pub(crate) mod structured;
+pub(crate) mod uniformity;
+pub(crate) mod verify;
+
+#[cfg(test)]
+mod tests;
 
 pub use spvsass_frontend as frontend;
-pub mod error;
-pub mod fold;
-pub mod from_ir;
+pub use spvsass_isa::{
+    abi, asm, binary, descriptor_set, isa, isbe_layout, methods, program, sph, target,
+};

@@ -60,7 +60,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use spvsass_frontend::ir::{Block, BuiltIn, Merge, Op, Shader, Stage, StorageClass, Value};
 
 /// Lanes of the warp a task or mesh workgroup runs on.
-pub const WARP_LANES: u32 = 32;
+pub use crate::limits::WARP_LANES;
 
 /// How a wide workgroup's control flow is split.
 #[derive(Clone, Debug)]

@@ -145,14 +145,6 @@ impl Divergence {
     pub fn divergent_loop(&self, header: Block) -> bool {
         self.loops.contains(&header)
     }
-
-    /// The uniform values of `sh`.
-    pub fn uniform_values(&self, sh: &Shader) -> FxHashSet<Value> {
-        sh.values
-            .keys()
-            .filter(|v| !self.divergent.contains(v))
-            .collect()
-    }
 }
 
 /// The incoming arguments of every block parameter.
@@ -235,9 +227,4 @@ fn is_uniform(sh: &Shader, op: &Op, divergent: &FxHashSet<Value>) -> bool {
         | Op::Math(..) => all_args(),
         _ => false,
     }
-}
-
-/// The uniform values of `sh` (the analysis run for them alone).
-pub fn uniform_values(sh: &Shader) -> FxHashSet<Value> {
-    Divergence::analyse(sh).uniform_values(sh)
 }

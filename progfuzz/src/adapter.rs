@@ -49,14 +49,12 @@ pub fn dispatch(
     inputs: &Inputs,
     steps: u64,
 ) -> Result<BTreeMap<u32, Vec<u8>>, String> {
-    spvsass::dispatch(
-        &shader.0.binary,
-        groups,
-        sim_inputs(inputs),
-        &sim_options(steps),
-    )
-    .map(|run| run.buffers)
-    .map_err(|e| e.to_string())
+    spvsass::Dispatch::new(&shader.0.binary, groups)
+        .inputs(sim_inputs(inputs))
+        .options(sim_options(steps))
+        .run()
+        .map(|run| run.buffers)
+        .map_err(|e| e.to_string())
 }
 
 /// What one simulated mesh workgroup emitted.
@@ -101,15 +99,11 @@ pub fn draw(
     inputs: &Inputs,
     steps: u64,
 ) -> Result<Draw, String> {
-    let bound = spvsass::simulate_bound_draw(
-        task.map(|t| &t.0.binary),
-        &mesh.0.binary,
-        groups,
-        0,
-        sim_inputs(inputs),
-        &sim_options(steps),
-    )
-    .map_err(|e| e.to_string())?;
+    let bound = spvsass::Draw::new(task.map(|t| &t.0.binary), &mesh.0.binary, groups)
+        .inputs(sim_inputs(inputs))
+        .options(sim_options(steps))
+        .run()
+        .map_err(|e| e.to_string())?;
     let d = bound.draw;
     Ok(Draw {
         tasks: d.tasks.iter().map(|t| t.mesh_groups).collect(),

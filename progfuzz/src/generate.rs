@@ -262,7 +262,7 @@ fn split(rng: &mut Rng, total: u32) -> [u32; 3] {
     // z to x (x may reach the 1,024 of the total).
     while dims[2] > 64 {
         let f = (2..=dims[2])
-            .find(|f| dims[2] % f == 0)
+            .find(|&f| dims[2].is_multiple_of(f))
             .expect("a number above 1 has a prime factor");
         dims[2] /= f;
         dims[0] *= f;

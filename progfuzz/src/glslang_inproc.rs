@@ -33,13 +33,7 @@ pub fn compile(src: &str, stage: &str) -> Result<Vec<u32>, String> {
         );
         options.set_optimization_level(shaderc::OptimizationLevel::Zero);
         let artifact = compiler
-            .compile_into_spirv(
-                src,
-                kind,
-                "program",
-                "main",
-                Some(&options),
-            )
+            .compile_into_spirv(src, kind, "program", "main", Some(&options))
             .map_err(|e| e.to_string())?;
         Ok(artifact.as_binary().to_vec())
     })

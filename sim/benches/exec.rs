@@ -12,7 +12,7 @@
 //! measured instead.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use spvsass_backend::asm::assemble;
+use spvsass_isa::asm::assemble;
 use spvsass_sim::{Counters, Isbe, Launch, Program, Resources, SimOptions, run_workgroup};
 use std::hint::black_box;
 use std::time::{Duration, Instant};

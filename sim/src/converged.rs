@@ -14,8 +14,8 @@
 use crate::exec_row::{RowIsa, RowValue, eval_row_any};
 use crate::program::Program;
 use crate::warp::{Row, Warp, lanes};
-use spvsass_backend::isa::{Dst, Op, Target};
-use spvsass_backend::program::INSTR_BYTES;
+use spvsass_isa::isa::{Dst, Op, Target};
+use spvsass_isa::program::INSTR_BYTES;
 
 /// The per-instruction issue counts a run keeps (see `Warp::run`).
 pub(crate) struct Issues<'a> {

@@ -2,7 +2,7 @@
 
 use crate::program::Program;
 use serde::Serialize;
-use spvsass_backend::isa::Op;
+use spvsass_isa::isa::Op;
 use std::collections::BTreeMap;
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]

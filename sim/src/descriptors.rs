@@ -1,4 +1,4 @@
-//! The driver side of the resource ABI (`spvsass_backend::abi`,
+//! The driver side of the resource ABI (`spvsass_isa::abi`,
 //! `descriptor_set`, docs/ABI.md): a dispatch's or draw's buffers mapped
 //! in global memory, their descriptors written into each set's memory and
 //! the sets' addresses into the root table, set 0's first sixteen
@@ -11,11 +11,9 @@ use crate::dispatch::ComputeInputs;
 use crate::error::SimError;
 use crate::memory::Resources;
 use crate::texture::host::{self, ImageKind, Placed};
-use spvsass_backend::abi::{self, AbiError, RootTable};
-use spvsass_backend::binary::Resource;
-use spvsass_backend::descriptor_set::{
-    Descriptor, MAX_ARRAY_ELEMENTS, MAX_SET_BINDINGS, set_memory,
-};
+use spvsass_isa::abi::{self, AbiError, RootTable};
+use spvsass_isa::binary::Resource;
+use spvsass_isa::descriptor_set::{Descriptor, MAX_ARRAY_ELEMENTS, MAX_SET_BINDINGS, set_memory};
 use std::collections::BTreeMap;
 
 /// Where a buffer is bound: descriptor set, binding and array element.

@@ -2,7 +2,7 @@
 //! invocations run as warps of 32 lanes that share the workgroup's shared
 //! memory and meet at BAR.SYNC.
 //!
-//! The driver side follows `spvsass_backend::abi`: storage buffers are
+//! The driver side follows `spvsass_isa::abi`: storage buffers are
 //! mapped in global memory and their base addresses and sizes written to
 //! the root table (constant bank 0) with the workgroup count and the push
 //! constants; uniform buffers become constant banks.
@@ -27,9 +27,9 @@ use crate::memory::{GlobalMemory, Resources, WorkgroupMemory};
 use crate::program::Program;
 use crate::texture::host::{BoundImage, BoundSampler};
 use crate::warp::{Env, Launch, Stop, WARP_LANES, Warp};
-use spvsass_backend::abi::{self, RootTable};
-use spvsass_backend::binary::{Binary, Stage};
-use spvsass_backend::compile::MAX_COMPUTE_INVOCATIONS;
+use spvsass_isa::abi::{self, RootTable};
+use spvsass_isa::binary::{Binary, Stage};
+use spvsass_isa::limits::MAX_COMPUTE_INVOCATIONS;
 use std::collections::BTreeMap;
 
 /// What a dispatch binds: storage buffers and uniform buffers of set 0 by
@@ -89,7 +89,7 @@ pub fn run_compute(
     if invocations == 0 || invocations > u64::from(MAX_COMPUTE_INVOCATIONS) {
         return Err(SimError::ComputeWorkgroupSize { size, invocations });
     }
-    let limit = spvsass_backend::limits::MAX_COMPUTE_GROUPS;
+    let limit = spvsass_isa::limits::MAX_COMPUTE_GROUPS;
     if groups.iter().zip(limit).any(|(&g, l)| g > l) {
         return Err(SimError::TooManyGroups {
             groups,

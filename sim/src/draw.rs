@@ -19,11 +19,11 @@ use crate::mesh::{
 };
 use crate::program::Program;
 use crate::warp::{Launch, lane_count, run_workgroup};
-use spvsass_backend::abi::{self, RootTable};
-use spvsass_backend::binary::{Binary, MeshState, Stage, TaskState};
-use spvsass_backend::isbe_layout::task as task_attr;
-use spvsass_backend::methods::{self, MethodError};
-use spvsass_backend::sph::{ShaderType, Sph, bits};
+use spvsass_isa::abi::{self, RootTable};
+use spvsass_isa::binary::{Binary, MeshState, Stage, TaskState};
+use spvsass_isa::isbe_layout::task as task_attr;
+use spvsass_isa::methods::{self, MethodError};
+use spvsass_isa::sph::{ShaderType, Sph, bits};
 use std::collections::BTreeMap;
 
 /// The most mesh workgroups one task workgroup may launch.
@@ -177,7 +177,7 @@ pub fn run_methods_bound(
 
 /// Refuses a view mask past the views a mesh pipeline may have.
 fn check_views(view_mask: u32) -> Result<(), DrawError> {
-    let max = spvsass_backend::limits::MAX_MESH_MULTIVIEW_VIEWS;
+    let max = spvsass_isa::limits::MAX_MESH_MULTIVIEW_VIEWS;
     if view_mask >> max != 0 {
         return Err(DrawError::TooManyViews { view_mask, max });
     }
@@ -224,7 +224,7 @@ pub struct BoundDraw {
 }
 
 /// [`run_draw_multiview`] with `inputs` bound to both stages as a compute
-/// dispatch binds them (`spvsass_backend::abi`): storage buffers of set 0
+/// dispatch binds them (`spvsass_isa::abi`): storage buffers of set 0
 /// in global memory, uniform buffers as constant banks, push constants in
 /// the root table. The views of a multiview draw run one after another on
 /// the same buffers; when a workgroup writes them, the workgroups run

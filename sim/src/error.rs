@@ -4,7 +4,7 @@
 
 use crate::isbe::IsbeRegion;
 use crate::memory::{MemFault, Space};
-use spvsass_backend::isa::DecodeError;
+use spvsass_isa::isa::DecodeError;
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SimError {
@@ -170,7 +170,7 @@ pub enum SimError {
     },
 
     #[error(transparent)]
-    Abi(#[from] spvsass_backend::abi::AbiError),
+    Abi(#[from] spvsass_isa::abi::AbiError),
 
     #[error("{slot} is bound twice")]
     BoundTwice { slot: String },

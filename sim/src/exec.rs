@@ -8,7 +8,7 @@ use crate::memory::{MemFault, Space};
 use crate::warp::{
     Env, Launch, RZ, Row, WARP_LANES, WARPSYNC, WORKGROUP_BARRIER, Warp, gpr_index, lanes,
 };
-use spvsass_backend::isa::{
+use spvsass_isa::isa::{
     Alu, AluVisitor, Dst, Instr, IsbeAccess, IsbeSize, OtherOp, PredSrc, RegFile, SpecialReg, Src,
     SrcRef, Target,
 };

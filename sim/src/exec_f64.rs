@@ -4,7 +4,7 @@
 
 use crate::error::SimError;
 use crate::warp::{Warp, lanes};
-use spvsass_backend::isa::{ConvKind, Op, Src};
+use spvsass_isa::isa::{ConvKind, Op, Src};
 
 /// A source's value: `n` registers, low word first.
 fn value(w: &Warp<'_>, lane: usize, s: &Src, n: u8, pc: u32) -> Result<u64, SimError> {

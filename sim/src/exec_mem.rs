@@ -7,7 +7,7 @@ use crate::error::SimError;
 use crate::exec::mem_error;
 use crate::memory::{MemFault, Space, copy_access, range};
 use crate::warp::{Env, Warp};
-use spvsass_backend::isa::{MemSpace, OpAtom, OpLd, OpLdc, OpRed, OpSt, Src};
+use spvsass_isa::isa::{MemSpace, OpAtom, OpLd, OpLdc, OpRed, OpSt, Src};
 
 impl Warp<'_> {
     /// The address a lane accesses: the register (a pair for global memory)

@@ -11,7 +11,7 @@
 
 use crate::row_setp::{fsetp, isetp};
 use crate::warp::{Row, WARP_LANES};
-use spvsass_backend::isa::{Alu, AluVisitor, FloatArith, Op, OpFArith, RegFile, Round};
+use spvsass_isa::isa::{Alu, AluVisitor, FloatArith, Op, OpFArith, RegFile, Round};
 
 const WARP: usize = WARP_LANES as usize;
 
@@ -126,7 +126,7 @@ fn map(x: [&Row; 3], held: u32, f: impl Fn([u32; 3], bool) -> u32) -> Row {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use spvsass_backend::isa::{
+    use spvsass_isa::isa::{
         Dst, OpIAdd3, OpIMad, OpIMnMx, OpLop3, OpSel, OpShf, PredSrc, Reg, Src,
     };
 

@@ -8,7 +8,7 @@
 use crate::error::SimError;
 use crate::texture::{Gather, Lod, Lookup, Query, TexError, TextureUnit};
 use crate::warp::{Env, Warp, lanes};
-use spvsass_backend::isa::{
+use spvsass_isa::isa::{
     AtomOp, Dst, OpSuAtom, OpSuLd, OpSuSt, OpTex, OpTxq, SuAccess, SuDim, TexDim, TexKind,
     TxqQuery, group_width,
 };
@@ -198,7 +198,7 @@ impl Warp<'_> {
     fn surface_coords(
         &self,
         lane: usize,
-        coord: &spvsass_backend::isa::Src,
+        coord: &spvsass_isa::isa::Src,
         dim: SuDim,
         byte_addr: bool,
         pc: u32,

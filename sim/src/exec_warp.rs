@@ -4,7 +4,7 @@
 
 use crate::error::SimError;
 use crate::warp::{Warp, lanes};
-use spvsass_backend::isa::{OpMatch, OpRedux, OpShfl, OpVote};
+use spvsass_isa::isa::{OpMatch, OpRedux, OpShfl, OpVote};
 
 impl Warp<'_> {
     /// Each executing lane's value of `f`, indexed by lane.

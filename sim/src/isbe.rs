@@ -21,9 +21,9 @@
 //! must be a multiple of `n`.
 
 use serde::Serialize;
-use spvsass_backend::binary::{MeshState, TaskState};
-use spvsass_backend::isa::IsbeSize;
-use spvsass_backend::isbe_layout::{AttrLayout, BLOCK_ELEMS, LINE, map, task as task_attr};
+use spvsass_isa::binary::{MeshState, TaskState};
+use spvsass_isa::isa::IsbeSize;
+use spvsass_isa::isbe_layout::{AttrLayout, BLOCK_ELEMS, LINE, map, task as task_attr};
 use std::fmt;
 
 /// The byte a task's output ATTR region starts filled with.

@@ -74,7 +74,7 @@ pub struct SimOptions {
     /// The in-shader culling words a draw writes into its root table
     /// (`raster::RenderState::shader_cull` derives them from the
     /// rasterizer state); the default leaves culling off.
-    pub cull: spvsass_backend::abi::CullControl,
+    pub cull: spvsass_isa::abi::CullControl,
 }
 
 impl Default for SimOptions {
@@ -83,7 +83,7 @@ impl Default for SimOptions {
             max_steps: 10_000_000,
             max_total_steps: 10_000_000_000,
             max_output_bytes: 1 << 30,
-            cull: spvsass_backend::abi::CullControl::default(),
+            cull: spvsass_isa::abi::CullControl::default(),
         }
     }
 }

@@ -12,10 +12,10 @@ use crate::memory::Resources;
 use crate::program::Program;
 use crate::warp::{Launch, lane_count, run_workgroup};
 use serde::Serialize;
-use spvsass_backend::abi::{self, RootTable};
-use spvsass_backend::binary::{Binary, MeshState};
-use spvsass_backend::isbe_layout::{AttrLayout, addr, map};
-use spvsass_backend::sph::{Sph, bits};
+use spvsass_isa::abi::{self, RootTable};
+use spvsass_isa::binary::{Binary, MeshState};
+use spvsass_isa::isbe_layout::{AttrLayout, addr, map};
+use spvsass_isa::sph::{Sph, bits};
 use std::collections::BTreeMap;
 
 /// The result of a mesh draw.
@@ -192,7 +192,7 @@ pub(crate) fn run_mesh_view(
 /// Checks a draw's grid against the hardware's limits (`limits`) and
 /// returns its workgroup count.
 pub(crate) fn check_draw_groups(groups: [u32; 3]) -> Result<u32, SimError> {
-    use spvsass_backend::limits::{MAX_DRAW_GROUPS, MAX_DRAW_GROUPS_TOTAL};
+    use spvsass_isa::limits::{MAX_DRAW_GROUPS, MAX_DRAW_GROUPS_TOTAL};
     let total = groups
         .iter()
         .fold(1u64, |a, &g| a.saturating_mul(u64::from(g)));

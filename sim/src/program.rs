@@ -5,9 +5,9 @@ use crate::error::SimError;
 use crate::exec_row::RowIsa;
 use crate::row_form::{RowForm, RowSrc, row_form};
 use crate::warp::{RZ, Row};
-use spvsass_backend::isa::{Instr, MemSpace, Op, Target};
-use spvsass_backend::program::{INSTR_BYTES, decode};
-use spvsass_backend::target::Arch;
+use spvsass_isa::isa::{Instr, MemSpace, Op, Target};
+use spvsass_isa::program::{INSTR_BYTES, decode};
+use spvsass_isa::target::Arch;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Program {

@@ -4,7 +4,7 @@
 //! without matching on operand kinds.
 
 use crate::warp::{RZ, Row, WARP_LANES, gpr_index};
-use spvsass_backend::isa::{Alu, AluVisitor, Dst, Op, PredSrc, Src, SrcRef};
+use spvsass_isa::isa::{Alu, AluVisitor, Dst, Op, PredSrc, Src, SrcRef};
 
 /// Where an ALU source's 32 lanes come from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

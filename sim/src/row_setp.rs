@@ -6,7 +6,7 @@
 //! kind and rounding.
 
 use crate::warp::Row;
-use spvsass_backend::isa::{FloatCmp, IntCmp, OpFSetP, OpISetP, PredCombine};
+use spvsass_isa::isa::{FloatCmp, IntCmp, OpFSetP, OpISetP, PredCombine};
 
 /// ISETP: one loop per comparison, signedness and combination.
 #[inline(always)]
@@ -113,7 +113,7 @@ mod tests {
     use crate::exec_row::RowValue;
     use crate::exec_row::tests::{EDGES, INT_EDGES, builds, eval_row};
     use crate::warp::WARP_LANES;
-    use spvsass_backend::isa::{Dst, Op, PredSrc, Reg, Src};
+    use spvsass_isa::isa::{Dst, Op, PredSrc, Reg, Src};
 
     const WARP: usize = WARP_LANES as usize;
     /// Each build's ISETP mask equals `eval` lane by lane, on every pair

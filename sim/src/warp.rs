@@ -13,8 +13,8 @@ use crate::error::SimError;
 use crate::isbe::Isbe;
 use crate::memory::{ConstantBanks, GlobalMemory, Resources, WorkgroupMemory};
 use crate::program::Program;
-use spvsass_backend::isa::{Dst, OpBssy, PredSrc, Reg, RegFile};
-use spvsass_backend::program::INSTR_BYTES;
+use spvsass_isa::isa::{Dst, OpBssy, PredSrc, Reg, RegFile};
+use spvsass_isa::program::INSTR_BYTES;
 
 pub const WARP_LANES: u32 = 32;
 

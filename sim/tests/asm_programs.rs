@@ -4,7 +4,7 @@
 //! stores every lane's R0 to a global buffer whose address is in
 //! c[0x0][0x0] and compares it with the expected value per lane.
 
-use spvsass_backend::asm::assemble;
+use spvsass_isa::asm::assemble;
 use spvsass_sim::{Isbe, Launch, Program, Resources, SimError, SimOptions, run_workgroup};
 
 /// R31 = lane, R28:R29 = &out[lane]; the snippet follows, then the store.

@@ -4,9 +4,9 @@
 //! buffer bytes, or the same error, every time, and the values the
 //! sequential order defines.
 
-use spvsass_backend::abi;
-use spvsass_backend::asm::assemble;
-use spvsass_backend::binary::{Binary, ComputeState};
+use spvsass_isa::abi;
+use spvsass_isa::asm::assemble;
+use spvsass_isa::binary::{Binary, ComputeState};
 use spvsass_sim::{
     BUFFER_STRIDE, ComputeInputs, ComputeRun, MemFault, SimError, SimOptions, Space, run_compute,
 };

@@ -4,7 +4,7 @@
 mod common;
 
 use common::*;
-use spvsass_backend::isa::{FloatArith, IntCmp, OpLop3, SpecialReg};
+use spvsass_isa::isa::{FloatArith, IntCmp, OpLop3, SpecialReg};
 use std::collections::BTreeMap;
 
 /// `if (lane < 16) r = lane + 100; else r = lane * 2;` then `r | 0x10000`

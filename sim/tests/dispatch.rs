@@ -5,10 +5,10 @@
 mod common;
 
 use common::*;
-use spvsass_backend::abi;
-use spvsass_backend::binary::{Binary, ComputeState, Stage};
-use spvsass_backend::isa::*;
-use spvsass_backend::target::Arch;
+use spvsass_isa::abi;
+use spvsass_isa::binary::{Binary, ComputeState, Stage};
+use spvsass_isa::isa::*;
+use spvsass_isa::target::Arch;
 use spvsass_sim::{ComputeInputs, SimError, SimOptions, run_compute};
 
 fn compute_binary(instrs: &[Instr], workgroup_size: [u32; 3], shared_bytes: u32) -> Binary {

@@ -4,14 +4,14 @@
 mod common;
 
 use common::*;
-use spvsass_backend::binary::MeshTopology;
-use spvsass_backend::isa::{DecodeError, IntCmp, IsbeAccess, IsbeSize, SpecialReg};
-use spvsass_backend::target::Arch;
+use spvsass_isa::binary::MeshTopology;
+use spvsass_isa::isa::{DecodeError, IntCmp, IsbeAccess, IsbeSize, SpecialReg};
+use spvsass_isa::target::Arch;
 use spvsass_sim::{IsbeRegion, Program, SimError, SimOptions, run_mesh};
 
 const POSITION: [u16; 4] = [0x70, 0x74, 0x78, 0x7c];
 
-fn run_err(instrs: &[spvsass_backend::isa::Instr], lanes: u32, options: &SimOptions) -> SimError {
+fn run_err(instrs: &[spvsass_isa::isa::Instr], lanes: u32, options: &SimOptions) -> SimError {
     try_run_lanes(instrs, [lanes, 1, 1], 1, options).expect_err("the run fails")
 }
 
@@ -274,7 +274,7 @@ fn running_off_the_end() {
 
 #[test]
 fn constant_bank_source() {
-    use spvsass_backend::isa::{Src, SrcRef};
+    use spvsass_isa::isa::{Src, SrcRef};
     let cbuf = Src {
         src: SrcRef::CBuf {
             bank: 0,
@@ -385,7 +385,7 @@ fn binary_without_mesh_state() {
         mesh_state(MeshTopology::Points, 1, 1, &POSITION),
     );
     binary.mesh = None;
-    binary.stage = spvsass_backend::binary::Stage::Compute;
+    binary.stage = spvsass_isa::binary::Stage::Compute;
     let err = run_mesh(&binary, [1, 1, 1], &SimOptions::default()).unwrap_err();
     assert_eq!(err, SimError::NotMesh { stage: "compute" });
 }

@@ -4,8 +4,8 @@
 mod common;
 
 use common::*;
-use spvsass_backend::isa::*;
-use spvsass_backend::target::Arch;
+use spvsass_isa::isa::*;
+use spvsass_isa::target::Arch;
 use spvsass_sim::{
     BUFFER_STRIDE, Isbe, Launch, MemFault, Program, Resources, SimError, SimOptions, Space,
     run_workgroup,

@@ -5,15 +5,15 @@
 mod common;
 
 use common::*;
-use spvsass_backend::binary::{MeshState, MeshTopology};
-use spvsass_backend::isa::{FloatArith, IntCmp, IsbeAccess, IsbeSize, SpecialReg};
+use spvsass_isa::binary::{MeshState, MeshTopology};
+use spvsass_isa::isa::{FloatArith, IntCmp, IsbeAccess, IsbeSize, SpecialReg};
 use spvsass_sim::{Attributes, SimOptions, run_mesh};
 use std::collections::BTreeMap;
 
 /// Two triangles from 4 lanes. Per vertex: position and generic 0 .xy
 /// (ranks 0..5, lines 0x000..0x280, 0x300 bytes). Per primitive, after
 /// them: PRIMITIVE_ID (0x300), generic 1 .x (0x380), VIEWPORT_MASK (0x400).
-fn triangles() -> (Vec<spvsass_backend::isa::Instr>, MeshState) {
+fn triangles() -> (Vec<spvsass_isa::isa::Instr>, MeshState) {
     let program = vec![
         s2r(0, SpecialReg::LaneId),
         isetp(0, IntCmp::Eq, reg(0), RZ),
@@ -219,7 +219,7 @@ fn shared_memory_round_trip() {
             reg(2),
             imm(31),
             RZ,
-            spvsass_backend::isa::OpLop3::A & spvsass_backend::isa::OpLop3::B,
+            spvsass_isa::isa::OpLop3::A & spvsass_isa::isa::OpLop3::B,
         ),
         imad(2, reg(2), imm(4), RZ),
         isberd(

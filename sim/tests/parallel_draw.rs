@@ -6,8 +6,8 @@
 mod common;
 
 use common::*;
-use spvsass_backend::binary::{Binary, MeshTopology};
-use spvsass_backend::isa::{IsbeAccess, IsbeSize, SpecialReg};
+use spvsass_isa::binary::{Binary, MeshTopology};
+use spvsass_isa::isa::{IsbeAccess, IsbeSize, SpecialReg};
 use spvsass_sim::{SimError, SimOptions, run_mesh};
 
 /// One point per workgroup (32 lanes) at (ctaid.x, ctaid.y, index,

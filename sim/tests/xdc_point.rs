@@ -4,15 +4,15 @@
 mod common;
 
 use common::*;
-use spvsass_backend::binary::MeshTopology;
-use spvsass_backend::isa::{Instr, IntCmp, IsbeAccess, IsbeSize, SpecialReg};
+use spvsass_isa::binary::MeshTopology;
+use spvsass_isa::isa::{Instr, IntCmp, IsbeAccess, IsbeSize, SpecialReg};
 use spvsass_sim::{Attributes, SimOptions, run_mesh};
 use std::collections::BTreeMap;
 
 /// PointSize and Position xyzw: one 128-byte line each (SKEW layout).
 const VERTEX_ATTRS: [u16; 5] = [0x6c, 0x70, 0x74, 0x78, 0x7c];
 
-fn point_mesh() -> spvsass_backend::binary::MeshState {
+fn point_mesh() -> spvsass_isa::binary::MeshState {
     mesh_state(MeshTopology::Points, 1, 1, &VERTEX_ATTRS)
 }
 

@@ -265,7 +265,11 @@ pub fn check_multiview_draw_index() {
     };
     let mesh = super::compile("multiview_draw_index.mesh", false);
     let options = spvsass::sim::SimOptions::default();
-    let draw = spvsass::simulate_bound_draw(None, &mesh.binary, [1, 1, 1], 0b11, inputs, &options)
+    let draw = spvsass::Draw::new(None, &mesh.binary, [1, 1, 1])
+        .view_mask(0b11)
+        .inputs(inputs)
+        .options(options)
+        .run()
         .expect("simulates")
         .draw;
     let state = RenderState {

@@ -10,14 +10,13 @@ mod nv_info;
 mod rebase;
 
 use crate::abi;
-use crate::binary::{Binary, ResourceAccess};
+use crate::binary::{Binary, ResourceAccess, Stage};
 use crate::isa::{Instr, Op, OpBra, Target};
 use crate::program;
 use crate::target::Arch;
 use nv_info::{Attr, NvInfo};
 use object::elf;
 use object::write::elf::{FileHeader, ProgramHeader, SectionHeader, Sym, Writer};
-use spvsass_frontend::ir::Stage;
 
 pub use rebase::rebase_root_table;
 

@@ -22,7 +22,7 @@ use crate::isa::{
     Dst, Instr, IntCmp, IsbeAccess, IsbeSize, Op, OpISetP, OpIsbeWr, PredCombine, PredSrc, RegFile,
     SpecialReg, Src,
 };
-use crate::isbe_layout::{LINE, task as task_attr};
+use crate::isbe_layout::LINE;
 use rustc_hash::FxHashMap;
 use spvsass_frontend::ir::{GlobalVar, Op as IrOp, Shader, Stage, StorageClass, Value};
 
@@ -73,12 +73,6 @@ impl SharedLayout {
 /// Lines of shared memory of a task or mesh shader.
 pub fn shared_lines(sh: &Shader) -> u32 {
     SharedLayout::new(sh, 0).lines()
-}
-
-/// Lines of a task shader's payload region, counted from 0 (the reserved
-/// words and the payload): what the mesh stage reads.
-pub fn task_output_lines(payload_bytes: u32) -> u32 {
-    (task_attr::PAYLOAD + payload_bytes).div_ceil(LINE)
 }
 
 /// Whether an initializer is all zeros (OpConstantNull and the like).

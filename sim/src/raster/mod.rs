@@ -129,8 +129,8 @@ impl RenderState {
     /// the windings `cull_mode` removes given `front_face`, frustum and
     /// small-primitive culling (triangles only), the viewport and the
     /// snapping precision.
-    pub fn shader_cull(&self) -> spvsass_backend::abi::CullControl {
-        use spvsass_backend::abi::cull;
+    pub fn shader_cull(&self) -> spvsass_isa::abi::CullControl {
+        use spvsass_isa::abi::cull;
         let ccw_front = self.front_face == FrontFace::CounterClockwise;
         let (front, back) = if ccw_front {
             (cull::CCW, cull::CW)
@@ -143,7 +143,7 @@ impl RenderState {
             CullMode::Back => back,
             CullMode::FrontAndBack => front | back,
         };
-        spvsass_backend::abi::CullControl {
+        spvsass_isa::abi::CullControl {
             modes: faces | cull::FRUSTUM | cull::SMALL,
             viewport: [self.width, self.height],
             subpixel_bits: SUBPIXEL_BITS,

@@ -8,7 +8,7 @@ use super::host::{
 use super::*;
 use crate::descriptors::Slot;
 use crate::memory::GlobalMemory;
-use spvsass_backend::isa::{AtomOp, AtomType};
+use spvsass_isa::isa::{AtomOp, AtomType};
 
 fn slot(binding: u32) -> Slot {
     Slot {
@@ -502,7 +502,7 @@ fn host_side_checks_sizes() {
 #[test]
 fn a_dispatch_binds_handles_in_set_memory_and_the_pools() {
     use crate::dispatch::ComputeInputs;
-    use spvsass_backend::abi::{RootTable, set_address};
+    use spvsass_isa::abi::{RootTable, set_address};
     let s = shape(Format::R32Uint, ImageDim::D1, [2, 1, 1], 1);
     let inputs = ComputeInputs {
         images: vec![BoundImage {

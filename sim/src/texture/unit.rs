@@ -14,7 +14,7 @@ use super::sampler::{Filter, SAMPLER_BYTES, SamplerHeader};
 use super::texel;
 use super::{Handle, TexError, TexturePools};
 use crate::memory::GlobalMemory;
-use spvsass_backend::isa::{AtomOp, AtomType};
+use spvsass_isa::isa::{AtomOp, AtomType};
 
 /// How a sampled lookup picks its level.
 #[derive(Clone, Copy, Debug, PartialEq)]

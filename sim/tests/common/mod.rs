@@ -2,10 +2,10 @@
 //! registers, encoded with the backend's encoder, wrapped in a `Binary`.
 #![allow(dead_code)] // each test binary uses a different subset
 
-use spvsass_backend::binary::{Binary, MeshState, MeshTopology, Stage};
-use spvsass_backend::isa::*;
-use spvsass_backend::program::encode;
-use spvsass_backend::target::Arch;
+use spvsass_isa::binary::{Binary, MeshState, MeshTopology, Stage};
+use spvsass_isa::isa::*;
+use spvsass_isa::program::encode;
+use spvsass_isa::target::Arch;
 use spvsass_sim::{
     Isbe, IsbeRegion, Launch, Program, Resources, SimError, SimOptions, run_workgroup,
 };

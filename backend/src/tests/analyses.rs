@@ -1,0 +1,103 @@
+//! The analyses that instruction selection relies on, on the test shaders
+//! (tests/shaders): divergence of branches and loops, uniform values, and
+//! the in-shader culling plan of a mesh shader.
+
+use crate::from_ir::mesh_cull::{CullPlan, plan};
+use crate::frontend::ir::{Block, Merge, Op, Shader};
+use crate::frontend::{FrontendOptions, translate, words_from_bytes};
+use crate::uniformity::Divergence;
+
+/// The IR of test shader `name` (tests/shaders/NAME.spv).
+fn shader(name: &str) -> Shader {
+    let path = format!("{}/../tests/shaders/{name}.spv", env!("CARGO_MANIFEST_DIR"));
+    let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let words = words_from_bytes(&bytes).expect("test shader is SPIR-V");
+    translate(&words, &FrontendOptions::default()).expect("translates")
+}
+
+fn loop_headers(sh: &Shader) -> Vec<Block> {
+    sh.layout
+        .iter()
+        .copied()
+        .filter(|&b| matches!(sh.blocks[b].merge, Some(Merge::Loop { .. })))
+        .collect()
+}
+
+#[test]
+fn divergence_analysis_keeps_loop_counters_of_uniform_loops_uniform() {
+    let sh = shader("c_uniform_branch.comp");
+    let d = Divergence::analyse(&sh);
+    assert!(sh.layout.iter().all(|&b| !d.divergent_branch(b)));
+    let headers = loop_headers(&sh);
+    assert_eq!(headers.len(), 1);
+    assert!(!d.divergent_loop(headers[0]));
+    // The counter `i` is a parameter of the loop header, fed 0 and i + 1:
+    // uniform. The running value `v` (loaded per invocation) is not.
+    let params = &sh.blocks[headers[0]].params;
+    assert_eq!(
+        params.iter().filter(|&&p| d.is_uniform(p)).count(),
+        1,
+        "{params:?}"
+    );
+}
+
+#[test]
+fn divergence_analysis_marks_a_loop_left_at_different_iterations() {
+    let sh = shader("c_divergent_branch.comp");
+    let d = Divergence::analyse(&sh);
+    let headers = loop_headers(&sh);
+    assert_eq!(headers.len(), 1);
+    assert!(d.divergent_loop(headers[0]));
+    // Invocations leave it at different iterations: its counter differs.
+    assert!(
+        sh.blocks[headers[0]]
+            .params
+            .iter()
+            .all(|&p| !d.is_uniform(p))
+    );
+}
+
+/// The uniformity analysis: the counter's address in s_compact.task is
+/// uniform, the one indexed by invocation index / 32 in
+/// s_compact_match.task is not (derived from the lane id).
+#[test]
+fn uniformity_of_atomic_addresses() {
+    for (name, uniform) in [("s_compact.task", true), ("s_compact_match.task", false)] {
+        let shader = shader(name);
+        let d = Divergence::analyse(&shader);
+        let ptrs: Vec<_> = shader
+            .insts
+            .values()
+            .filter_map(|i| match &i.op {
+                Op::Atomic { ptr, .. } => Some(*ptr),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(ptrs.len(), 1, "{name}");
+        assert_eq!(d.is_uniform(ptrs[0]), uniform, "{name}");
+    }
+}
+
+fn plan_of(name: &str) -> CullPlan {
+    let ir = shader(name);
+    let attrs = [0x70, 0x74, 0x78, 0x7c];
+    plan(&ir, &attrs).expect("cullable")
+}
+
+/// Own-vertex writes allow deferred attribute shading; a one-invocation
+/// shader writing vertices at constant indices, or writes at computed
+/// offsets, get the epilogue.
+#[test]
+fn plans() {
+    assert_eq!(plan_of("dense_grid.mesh"), CullPlan::Deferred);
+    assert_eq!(plan_of("triangle.mesh"), CullPlan::Deferred);
+    assert_eq!(plan_of("ref_vec3_colour.mesh"), CullPlan::Epilogue);
+    assert_eq!(plan_of("d_prims.mesh"), CullPlan::Epilogue);
+}
+
+/// A workgroup over 32 invocations takes the epilogue plan (part two
+/// plays one invocation per lane).
+#[test]
+fn wide_workgroups_take_the_epilogue() {
+    assert_eq!(plan_of("dense_grid_wide.mesh"), CullPlan::Epilogue);
+}
