@@ -442,4 +442,57 @@ mod regressions {
             assert!(e.as_deref().is_some_and(|m| m.contains(message)), "{e:?}");
         }
     }
+
+    /// Found by the long run of the SPIR-V target (BENCHMARKS.md): an
+    /// Offset decoration near 4 GiB overflowed the layout (a struct's
+    /// size, a 64-bit value's second word) and an access chain whose base
+    /// was changed to a smaller variable loaded too few components for a
+    /// matrix product. Each edit is the shrunk case proptest printed.
+    #[test]
+    fn mutated_layouts_and_chains_are_refused_not_overflows() {
+        let cases: [(&str, usize, Option<u32>, u8, &str); 4] = [
+            (
+                "ref_add.comp.spv",
+                728,
+                Some(0xffff_fffe),
+                0,
+                "(OpLoad, result %44)",
+            ),
+            (
+                "buffer_device_address.comp.spv",
+                644,
+                Some(0xffff_fffe),
+                0,
+                "(OpLoad, result %35)",
+            ),
+            (
+                "phi_heavy_loop.comp.spv",
+                136,
+                Some(0xffff_fffe),
+                0,
+                "(OpStore, result %33)",
+            ),
+            (
+                "meshlet_instanced.mesh.spv",
+                4328,
+                None,
+                25,
+                "(MatrixTimesVector, result %117)",
+            ),
+        ];
+        for (module, at, word, byte, place) in cases {
+            let mut bytes =
+                std::fs::read(Path::new(ROOT).join("tests/shaders").join(module)).expect("module");
+            match word {
+                Some(w) => bytes[at..at + 4].copy_from_slice(&w.to_le_bytes()),
+                None => bytes[at] = byte,
+            }
+            let words = spvsass::frontend::words_from_bytes(&bytes).expect("SPIR-V");
+            let e = spvsass::compile(&words, &Options::default())
+                .err()
+                .map(|e| e.to_string())
+                .unwrap_or_default();
+            assert!(e.contains(place), "{module}: {e}");
+        }
+    }
 }

@@ -50,8 +50,15 @@ impl Isel<'_> {
         use MathOp as M;
         let bad = |this: &Self| this.unsupported(format!("{op:?} on these operand types"), inst);
         let mut shapes = Vec::new();
-        for &a in args {
-            shapes.push(self.shape(a));
+        for (i, &a) in args.iter().enumerate() {
+            let shape = self.shape(a);
+            // The components must be as many as the type says (a malformed
+            // module can load a matrix through a pointer to something
+            // smaller; the input-mutation long run found one).
+            if shape.is_some_and(|(c, r)| v.get(i).map(Vec::len) != Some(c * r)) {
+                return Err(bad(self));
+            }
+            shapes.push(shape);
         }
         let shape = |i: usize, this: &Self| shapes[i].ok_or_else(|| bad(this));
         Ok(match op {

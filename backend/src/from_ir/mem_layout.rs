@@ -10,8 +10,10 @@
 
 use spvsass_frontend::ir::{Scalar, Shader, StorageClass, Type, TypeId};
 
-fn round_up(x: u32, align: u32) -> u32 {
-    x.div_ceil(align.max(1)) * align.max(1)
+/// `x` rounded up to a multiple of `align`; `None` past 4 GiB (a
+/// malformed module's offsets can get there: no layout).
+fn round_up(x: u32, align: u32) -> Option<u32> {
+    x.div_ceil(align.max(1)).checked_mul(align.max(1))
 }
 
 /// Size and alignment in bytes; a runtime array has size 0 (it is the
@@ -53,7 +55,7 @@ pub fn size_align(sh: &Shader, ty: TypeId) -> Option<(u32, u32)> {
                 end = end.max(member_offset(sh, ty, i as u32)?.checked_add(size)?);
                 align = align.max(a);
             }
-            (round_up(end, align), align)
+            (round_up(end, align)?, align)
         }
         // A buffer device address (phys_ptr.rs).
         Type::Pointer {
@@ -84,14 +86,14 @@ fn stride_of(sh: &Shader, ty: TypeId) -> Option<u32> {
             Some(s) => Some(*s),
             None => {
                 let (size, align) = size_align(sh, *elem)?;
-                Some(round_up(size, align))
+                round_up(size, align)
             }
         },
         Type::Matrix { column, stride, .. } => match stride {
             Some(s) => Some(*s),
             None => {
                 let (size, align) = size_align(sh, *column)?;
-                Some(round_up(size, align))
+                round_up(size, align)
             }
         },
         _ => None,
@@ -105,11 +107,14 @@ fn member_offset(sh: &Shader, ty: TypeId, index: u32) -> Option<u32> {
     let mut end = 0;
     for (i, m) in members.iter().enumerate().take(index as usize + 1) {
         let (size, align) = size_align(sh, m.ty)?;
-        let offset = m.offset.unwrap_or(round_up(end, align));
+        let offset = match m.offset {
+            Some(o) => o,
+            None => round_up(end, align)?,
+        };
         if i == index as usize {
             return Some(offset);
         }
-        end = offset + size;
+        end = offset.checked_add(size)?;
     }
     None
 }

@@ -396,6 +396,11 @@ impl Isel<'_> {
         })?;
         let mut parts = Vec::with_capacity(out.len());
         for (offset, s) in out {
+            // The second word of a 64-bit value past 4 GiB (a malformed
+            // Offset decoration) has no address.
+            let high = offset
+                .checked_add(4)
+                .ok_or_else(|| self.mem_error(format!("a {s} at byte offset {offset}"), inst));
             match (s, mem_size(s)) {
                 (_, Some(size)) => parts.push((offset, size, s)),
                 // A 64-bit integer is its two words, low first (little
@@ -403,13 +408,13 @@ impl Isel<'_> {
                 (Scalar::Int { bits: 64, signed }, None) => {
                     let word = Scalar::Int { bits: 32, signed };
                     parts.push((offset, MemSize::B32, word));
-                    parts.push((offset + 4, MemSize::B32, word));
+                    parts.push((high.clone()?, MemSize::B32, word));
                 }
                 // So is a double (float64.rs).
                 (Scalar::Float { bits: 64 }, None) => {
                     let word = Scalar::U32;
                     parts.push((offset, MemSize::B32, word));
-                    parts.push((offset + 4, MemSize::B32, word));
+                    parts.push((high.clone()?, MemSize::B32, word));
                 }
                 _ => return Err(self.mem_error(format!("{s} values in memory"), inst)),
             }
