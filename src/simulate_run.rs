@@ -202,12 +202,20 @@ fn simulate_compute(
     let mut buffers = read_back(desc, &run.buffers, &run.bound);
     buffers.extend(read_back_images(desc, &run.images));
     let size = binary.workgroup_size.iter().map(|&n| u64::from(n));
-    let invocations = desc
+    // A dispatch with a zero count runs nothing whatever the other counts
+    // (a mutated description can pair 0 with counts whose product
+    // overflows); the counts a dispatch accepts keep the product in range.
+    let factors: Vec<u64> = desc
         .groups
         .iter()
         .map(|&n| u64::from(n))
         .chain(size)
-        .product();
+        .collect();
+    let invocations = if factors.contains(&0) {
+        0
+    } else {
+        factors.iter().fold(1u64, |a, &n| a.saturating_mul(n))
+    };
     let result = RunResult {
         format: FORMAT,
         run: name.to_owned(),

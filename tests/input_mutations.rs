@@ -450,7 +450,7 @@ mod regressions {
     /// matrix product. Each edit is the shrunk case proptest printed.
     #[test]
     fn mutated_layouts_and_chains_are_refused_not_overflows() {
-        let cases: [(&str, usize, Option<u32>, u8, &str); 4] = [
+        let cases: [(&str, usize, Option<u32>, u8, &str); 6] = [
             (
                 "ref_add.comp.spv",
                 728,
@@ -479,6 +479,21 @@ mod regressions {
                 25,
                 "(MatrixTimesVector, result %117)",
             ),
+            // The third run: a vector's and a struct's scalars past 4 GiB.
+            (
+                "function_calls.comp.spv",
+                840,
+                Some(0xffff_fffe),
+                0,
+                "(OpLoad, result %145)",
+            ),
+            (
+                "meshlet_instanced.mesh.spv",
+                1424,
+                Some(0xffff_fffe),
+                0,
+                "(OpLoad, result %35)",
+            ),
         ];
         for (module, at, word, byte, place) in cases {
             let mut bytes =
@@ -494,5 +509,42 @@ mod regressions {
                 .unwrap_or_default();
             assert!(e.contains(place), "{module}: {e}");
         }
+    }
+
+    /// Found by the third long run (BENCHMARKS.md): an image of
+    /// 4294967295 × 4294967295 pixels overflowed the rasterizer's pixel
+    /// count before its size check, and a module with an operand rspirv
+    /// cannot decode where it stands (a byte of meshlet_cone_culling.task
+    /// changed) panicked inside rspirv.
+    #[test]
+    fn a_huge_image_and_an_undecodable_operand_are_errors() {
+        let runs = Path::new(ROOT).join("tests/runs");
+        let text = std::fs::read_to_string(runs.join("ref_views.json")).expect("run");
+        let text = text.replacen("64", "4294967295", 2);
+        let desc: RunDescription = serde_json::from_str(&text).expect("still a description");
+        let options = spvsass::simulate_run::SimulateOptions {
+            arch: None,
+            sim: options(),
+        };
+        let e = spvsass::simulate_run::simulate_run(&desc, "ref_views", &runs, &options)
+            .err()
+            .map(|e| e.to_string());
+        assert!(
+            e.as_deref().is_some_and(|m| m.contains("4294967295")),
+            "{e:?}"
+        );
+        let mut bytes =
+            std::fs::read(Path::new(ROOT).join("tests/shaders/meshlet_cone_culling.task.spv"))
+                .expect("module");
+        bytes[3620] = 52;
+        let words = spvsass::frontend::words_from_bytes(&bytes).expect("SPIR-V");
+        let e = spvsass::compile(&words, &Options::default())
+            .err()
+            .map(|e| e.to_string());
+        assert!(
+            e.as_deref()
+                .is_some_and(|m| m.contains("an operand the SPIR-V reader (rspirv) cannot decode")),
+            "{e:?}"
+        );
     }
 }

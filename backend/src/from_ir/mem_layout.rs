@@ -228,7 +228,7 @@ pub fn strided_scalars(
         return None;
     };
     for j in 0..u32::from(len) {
-        out.push((base + j * row_stride, scalar));
+        out.push((base.checked_add(j.checked_mul(row_stride)?)?, scalar));
     }
     Some(())
 }
@@ -258,7 +258,7 @@ pub fn scalars(sh: &Shader, ty: TypeId, base: u32, out: &mut Vec<(u32, Scalar)>)
         )),
         Type::Vector { scalar, len } => {
             for i in 0..u32::from(*len) {
-                out.push((base + i * scalar.size(), *scalar));
+                out.push((base.checked_add(i * scalar.size())?, *scalar));
             }
         }
         Type::Matrix {
@@ -274,26 +274,30 @@ pub fn scalars(sh: &Shader, ty: TypeId, base: u32, out: &mut Vec<(u32, Scalar)>)
             let stride = stride_of(sh, ty)?;
             for i in 0..u32::from(*columns) {
                 for j in 0..u32::from(len) {
-                    out.push((base + j * stride + i * scalar.size(), scalar));
+                    out.push((
+                        base.checked_add(j.checked_mul(stride)?)?
+                            .checked_add(i * scalar.size())?,
+                        scalar,
+                    ));
                 }
             }
         }
         Type::Matrix { columns, .. } => {
             for i in 0..u32::from(*columns) {
                 let c = child(sh, ty, i)?;
-                scalars(sh, c.ty, base + c.offset, out)?;
+                scalars(sh, c.ty, base.checked_add(c.offset)?, out)?;
             }
         }
         Type::Array { len: Some(n), .. } => {
             for i in 0..*n {
                 let c = child(sh, ty, i)?;
-                scalars(sh, c.ty, base + c.offset, out)?;
+                scalars(sh, c.ty, base.checked_add(c.offset)?, out)?;
             }
         }
         Type::Struct { members, .. } => {
             for i in 0..members.len() as u32 {
                 let c = child(sh, ty, i)?;
-                scalars(sh, c.ty, base + c.offset, out)?;
+                scalars(sh, c.ty, base.checked_add(c.offset)?, out)?;
             }
         }
         Type::Array { len: None, .. }

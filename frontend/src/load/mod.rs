@@ -68,11 +68,47 @@ pub fn load_words(words: &[u32]) -> Result<dr::Module, FrontendError> {
     if let Some(module) = reader::read(words) {
         return Ok(module);
     }
-    let mut loader = Loader::default();
-    binary::parse_words(words, &mut loader).map_err(|e| FrontendError::InvalidBinary {
-        reason: e.to_string(),
-    })?;
-    Ok(loader.into_module())
+    // rspirv panics (`panic!`, `todo!`) on some operand kinds its grammar
+    // tables do not decode in the place a corrupt module puts them (found
+    // by the SPIR-V mutation target): caught and reported, its message
+    // kept off stderr.
+    let parsed = quiet_catch_unwind(|| {
+        let mut loader = Loader::default();
+        binary::parse_words(words, &mut loader).map(|_| loader)
+    });
+    match parsed {
+        Some(Ok(loader)) => Ok(loader.into_module()),
+        Some(Err(e)) => Err(FrontendError::InvalidBinary {
+            reason: e.to_string(),
+        }),
+        None => Err(FrontendError::InvalidBinary {
+            reason: "an operand the SPIR-V reader (rspirv) cannot decode where it stands".into(),
+        }),
+    }
+}
+
+thread_local! {
+    /// Set while this thread runs code whose panics are caught and reported.
+    static QUIET: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Runs `f`, returning `None` if it panicked; the panic message is not
+/// printed (a process-wide hook, installed once, defers to the previous
+/// hook for every other panic).
+fn quiet_catch_unwind<T>(f: impl FnOnce() -> T) -> Option<T> {
+    static HOOK: std::sync::Once = std::sync::Once::new();
+    HOOK.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            if !QUIET.with(std::cell::Cell::get) {
+                previous(info);
+            }
+        }));
+    });
+    QUIET.with(|q| q.set(true));
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).ok();
+    QUIET.with(|q| q.set(false));
+    result
 }
 
 /// Checks that every instruction's word count is non-zero and stays within

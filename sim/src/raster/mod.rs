@@ -152,7 +152,10 @@ impl RenderState {
 
     fn check(&self) -> Result<Viewport, RasterError> {
         let sides = [self.width, self.height, self.layers];
-        let pixels = sides.iter().map(|&s| u64::from(s)).product::<u64>();
+        // Saturating: three sides near 2^32 overflow u64 before the check.
+        let pixels = sides
+            .iter()
+            .fold(1u64, |p, &s| p.saturating_mul(u64::from(s)));
         if sides.iter().any(|&s| s == 0 || s > MAX_SIDE) || pixels > MAX_PIXELS {
             return Err(RasterError::Size {
                 width: self.width,
