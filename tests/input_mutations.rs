@@ -547,4 +547,24 @@ mod regressions {
             "{e:?}"
         );
     }
+
+    /// Found by the fourth long run: a bit flip turned an
+    /// OpMatrixTimesVector into an OpIAddCarry of a matrix and a vector,
+    /// whose component-wise lowering indexed past the vector.
+    #[test]
+    fn a_component_wise_op_on_operands_of_different_sizes_is_refused() {
+        let mut bytes =
+            std::fs::read(Path::new(ROOT).join("tests/shaders/meshlet_instanced.mesh.spv"))
+                .expect("module");
+        bytes[4172] ^= 1 << 2;
+        let words = spvsass::frontend::words_from_bytes(&bytes).expect("SPIR-V");
+        let e = spvsass::compile(&words, &Options::default())
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default();
+        assert!(
+            e.contains("IAddCarry on operands of different sizes"),
+            "{e}"
+        );
+    }
 }

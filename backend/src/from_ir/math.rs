@@ -441,6 +441,12 @@ impl Isel<'_> {
         // A struct result of two members: the components are the first
         // member's, then the second's.
         let n = if pair { n } else { n.max(1) };
+        // Operands of another size than the result's components (a
+        // malformed module: the mutation long run turned an
+        // OpMatrixTimesVector into an OpIAddCarry of a matrix and a vector).
+        if vals.iter().any(|v| v.len() != 1 && v.len() != n) {
+            return Err(self.unsupported(format!("{op:?} on operands of different sizes"), inst));
+        }
         let (mut first, mut second) = (Vec::with_capacity(n), Vec::new());
         for i in 0..n {
             let x: Vec<Comp> = vals
