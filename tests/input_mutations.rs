@@ -566,5 +566,20 @@ mod regressions {
             e.contains("IAddCarry on operands of different sizes"),
             "{e}"
         );
+        // The fifth run: a byte turned Normalize of a vec3 into
+        // PackSnorm4x8, whose lowering shifted the third field by 32.
+        let mut bytes =
+            std::fs::read(Path::new(ROOT).join("tests/shaders/meshlet_cone_culling.task.spv"))
+                .expect("module");
+        bytes[3952] = 54;
+        let words = spvsass::frontend::words_from_bytes(&bytes).expect("SPIR-V");
+        let e = spvsass::compile(&words, &Options::default())
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default();
+        assert!(
+            e.contains("PackSnorm4x8 on an operand without 4 components"),
+            "{e}"
+        );
     }
 }

@@ -421,7 +421,23 @@ impl Isel<'_> {
             | M::UnpackUnorm2x16
             | M::UnpackHalf2x16
             | M::UnpackSnorm4x8
-            | M::UnpackUnorm4x8 => return Ok(self.pack(op, &vals)),
+            | M::UnpackUnorm4x8 => {
+                // The operand's component count is fixed by the
+                // instruction (a malformed module can give another: the
+                // mutation long run gave PackSnorm4x8 a vec3, a shift of 32).
+                let want = match op {
+                    M::PackSnorm4x8 | M::PackUnorm4x8 => 4,
+                    M::PackSnorm2x16 | M::PackUnorm2x16 | M::PackHalf2x16 => 2,
+                    _ => 1,
+                };
+                if vals.first().map(Vec::len) != Some(want) {
+                    return Err(self.unsupported(
+                        format!("{op:?} on an operand without {want} components"),
+                        inst,
+                    ));
+                }
+                return Ok(self.pack(op, &vals));
+            }
             M::PackDouble2x32 | M::UnpackDouble2x32 => {
                 return Err(self.unsupported("64-bit values (doubles)", inst));
             }
