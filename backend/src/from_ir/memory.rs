@@ -408,13 +408,13 @@ impl Isel<'_> {
                 (Scalar::Int { bits: 64, signed }, None) => {
                     let word = Scalar::Int { bits: 32, signed };
                     parts.push((offset, MemSize::B32, word));
-                    parts.push((high.clone()?, MemSize::B32, word));
+                    parts.push((high?, MemSize::B32, word));
                 }
                 // So is a double (float64.rs).
                 (Scalar::Float { bits: 64 }, None) => {
                     let word = Scalar::U32;
                     parts.push((offset, MemSize::B32, word));
-                    parts.push((high.clone()?, MemSize::B32, word));
+                    parts.push((high?, MemSize::B32, word));
                 }
                 _ => return Err(self.mem_error(format!("{s} values in memory"), inst)),
             }
