@@ -50,3 +50,19 @@ fn listing_comments_addresses_and_labels_are_accepted() {
         Err(AsmErrorKind::BadCtrl(_))
     ));
 }
+
+/// A modifier may appear twice when two fields each take one: `TLD4.B.B` is
+/// the bindless form gathering the blue component (found by the round-trip
+/// property test in CI). A repeat nothing takes is still an error.
+#[test]
+fn a_repeated_modifier_is_taken_once_per_field() {
+    let a = assemble("TLD4.B.B.2D R0, R4, R2, R6, 0xf ;\n").expect("assembles");
+    assert_eq!(a.instrs[0].to_string(), "TLD4.B.B.2D R0, R4, R2, R6, 0xf ;");
+    let a = assemble("TLD4.B.R.2D R0, R4, R2, R6, 0xf ;\n").expect("assembles");
+    assert_eq!(a.instrs[0].to_string(), "TLD4.B.R.2D R0, R4, R2, R6, 0xf ;");
+    let e = assemble("SHF.L.L.U32 R1, R2, R3, R4 ;\n").expect_err("one .L too many");
+    assert_eq!(
+        e.to_string(),
+        "line 1, column 1: `SHF` does not take the modifier `.L`"
+    );
+}

@@ -69,12 +69,15 @@ pub(crate) struct Mods {
 impl Mods {
     /// Takes `m` if present.
     pub fn take(&mut self, m: &str) -> bool {
-        match self.list.iter().position(|x| x == m) {
-            Some(i) if !self.used[i] => {
+        // The first unused occurrence: `TLD4.B.B` is bindless and the blue
+        // component, one `.B` each.
+        let unused = (0..self.list.len()).find(|&i| !self.used[i] && self.list[i] == m);
+        match unused {
+            Some(i) => {
                 self.used[i] = true;
                 true
             }
-            _ => false,
+            None => false,
         }
     }
     /// Takes the first of `choices` present, as its index.
