@@ -322,6 +322,14 @@ corpus! {
         |s| has(s, |op| matches!(op, Op::VectorShuffle { .. })) && has(s, |op| matches!(op, Op::Math(MathOp::All, _)));
     copy_logical: "copy_logical.comp.spv", Compute,
         |s| has(s, |op| matches!(op, Op::CopyLogical(_))) && has(s, |op| matches!(op, Op::CopyMemory { .. }));
+    // Large array copies fused into one copy each (translate/fuse_copy.rs):
+    // no whole-array load is left.
+    large_copy: "large_copy.comp.spv", Compute,
+        |s| ops(s).into_iter().filter(|op| matches!(op, Op::CopyMemory { .. })).count() == 4
+            && !has(s, |op| matches!(op, Op::CopyLogical(_)));
+    large_copy_vulkan10: "large_copy.comp.vulkan10.spv", Compute,
+        |s| ops(s).into_iter().filter(|op| matches!(op, Op::CopyMemory { .. })).count() == 4
+            && !has(s, |op| matches!(op, Op::CompositeExtract { .. }));
     phi_heavy_loop: "phi_heavy_loop.comp.spv", Compute,
         |s| s.blocks.values().any(|b| b.params.len() == 3);
     // The compute path's own shaders (tests/compute.rs).

@@ -42,6 +42,16 @@ for src in "${VULKAN10[@]}"; do
     spirv-val --target-env vulkan1.0 "$out"
     echo "built $out"
 done
+# Also built for Vulkan 1.0 beside the Vulkan 1.3 module (SPIR-V 1.0 has no
+# OpCopyLogical: glslang copies arrays of different layouts element by element).
+ALSO_VULKAN10=(shaders/large_copy.comp.glsl)
+for src in "${ALSO_VULKAN10[@]}"; do
+    stage=$(basename "$src" .glsl); stage=${stage##*.}
+    out=${src%.glsl}.vulkan10.spv
+    glslangValidator -V --target-env vulkan1.0 -S "$stage" -o "$out" "$src" >/dev/null
+    spirv-val --target-env vulkan1.0 "$out"
+    echo "built $out"
+done
 DEBUG_INFO=(shaders/lt_debug_info.comp.glsl)
 for src in "${DEBUG_INFO[@]}"; do
     stage=$(basename "$src" .glsl); stage=${stage##*.}

@@ -5,15 +5,27 @@
 //! large array is never held in registers at once, and an aligned piece is
 //! one 128-bit load whose register group is stored as it is (a larger
 //! piece would make register allocation shuffle the groups with MOVs).
+//!
+//! A copy of more than `LOOP_WORDS` scalars whose type is an array is a
+//! loop over the array's elements (each element copied piece by piece as
+//! above), so the code and its compile time grow with the element, not the
+//! array: unrolled, a 100,000-element copy was 25,000 load/store pairs in
+//! one block, and register allocation over them was quadratic.
 
 use super::mem_layout::scalars;
+use super::memory::Addressed;
 use super::places::{Place, Step, resolve};
-use super::{Isel, mem_layout::child};
+use super::{Comp, Isel, mem_layout::child};
 use crate::error::BackendError;
-use spvsass_frontend::ir::{self, InstData, Stage, StorageClass, Value};
+use crate::isa::{Instr, IntCmp, Op, OpISetP, PredCombine, PredSrc, Src};
+use crate::mir::VReg;
+use spvsass_frontend::ir::{self, InstData, Stage, StorageClass, Type, TypeId, Value};
 
 /// Scalars copied per load/store pair: one 128-bit access.
 const PIECE_WORDS: usize = 4;
+
+/// Copies of more scalars than this loop over the array's elements.
+const LOOP_WORDS: usize = 64;
 
 impl Isel<'_> {
     /// OpCopyMemory between buffers, shared, local and private memory.
@@ -41,17 +53,17 @@ impl Isel<'_> {
         }
         // The number of scalars of the copied type (both sides have it).
         let sh = self.sh;
-        let mut ty = sh.globals[from.var].ty;
-        for step in &from.path {
-            let i = match step {
-                Step::Const(i) => *i,
-                Step::Dyn(_) => 0,
-            };
-            ty = child(sh, ty, i).map_or(ty, |c| c.ty);
-        }
+        let ty = self.place_type(&from);
         let mut parts = Vec::new();
         if scalars(sh, ty, 0, &mut parts).is_none() {
             return Err(self.mem_error(format!("copies of {}", sh.type_name(ty)), inst));
+        }
+        if let Type::Array { len: Some(n), .. } = sh.types[ty]
+            && n > 1
+            && parts.len() > LOOP_WORDS
+        {
+            let dst_ty = self.place_type(&to);
+            return self.copy_loop(&from, &to, [ty, dst_ty], n, inst);
         }
         let mut start = 0;
         while start < parts.len() {
@@ -60,6 +72,106 @@ impl Isel<'_> {
             self.store_range(&to, &comps, Some(range.clone()), inst)?;
             start = range.end;
         }
+        Ok(())
+    }
+
+    /// The type a place points to.
+    fn place_type(&self, place: &Place) -> TypeId {
+        let sh = self.sh;
+        let mut ty = sh.globals[place.var].ty;
+        for step in &place.path {
+            let i = match step {
+                Step::Const(i) => *i,
+                Step::Dyn(_) => 0,
+            };
+            ty = child(sh, ty, i).map_or(ty, |c| c.ty);
+        }
+        ty
+    }
+
+    /// Copies the `n` elements of the arrays `tys` (source, destination:
+    /// one element type, their strides may differ) from `from` to `to` in
+    /// a loop whose counters are the byte offsets of the element in each.
+    fn copy_loop(
+        &mut self,
+        from: &Place,
+        to: &Place,
+        tys: [TypeId; 2],
+        n: u32,
+        inst: &InstData,
+    ) -> Result<(), BackendError> {
+        let sh = self.sh;
+        let [src_elem, dst_elem] = tys.map(|t| child(sh, t, 0));
+        let (Some(src_elem), Some(dst_elem)) = (src_elem, dst_elem) else {
+            return Err(self.mem_error(format!("copies of {}", sh.type_name(tys[0])), inst));
+        };
+        let end = src_elem.stride.checked_mul(n).ok_or_else(|| {
+            self.mem_error(
+                format!("a copy of {} past 4 GiB", sh.type_name(tys[0])),
+                inst,
+            )
+        })?;
+        let mut elem_parts = Vec::new();
+        if scalars(sh, src_elem.ty, 0, &mut elem_parts).is_none() {
+            return Err(self.mem_error(format!("copies of {}", sh.type_name(tys[0])), inst));
+        }
+        let (src_target, src_ty, src_skip) = self.target(from, inst)?;
+        let src = self.address(from, (src_ty, src_skip), inst)?;
+        let (dst_target, dst_ty, dst_skip) = self.target(to, inst)?;
+        let dst = self.address(to, (dst_ty, dst_skip), inst)?;
+        // One counter when the strides agree, else one per side.
+        let same = src_elem.stride == dst_elem.stride;
+        let zero = self.materialize(Comp::Const(0));
+        let init = if same { vec![zero] } else { vec![zero, zero] };
+        let (inner, params) = self.open_inner_loop(init);
+        let (src_off, dst_off) = (params[0], params[params.len() - 1]);
+        // An element's address: the array's plus the counter, aligned to
+        // the largest power of two dividing the stride (a zero stride
+        // cannot reach here: n > 1 elements of a non-empty type).
+        let at = |isel: &mut Self, a: &Addressed, offset: VReg, stride: u32, leaf: TypeId| {
+            let dynamic = match a.dynamic {
+                None => offset.src(),
+                Some(d) => {
+                    let sum = isel.iadd_src(d, offset.src());
+                    isel.materialize(sum).src()
+                }
+            };
+            Addressed {
+                leaf,
+                konst: a.konst,
+                dynamic: Some(dynamic),
+                dyn_align: a.dyn_align.min(1 << stride.trailing_zeros().min(31)),
+                row_stride: None,
+            }
+        };
+        let src_at = at(self, &src, src_off, src_elem.stride, src_elem.ty);
+        let dst_at = at(self, &dst, dst_off, dst_elem.stride, dst_elem.ty);
+        let mut start = 0;
+        while start < elem_parts.len() {
+            let range = start..(start + PIECE_WORDS).min(elem_parts.len());
+            let comps = self.load_at(src_target, &src_at, Some(range.clone()), inst)?;
+            self.store_at(dst_target, &dst_at, &comps, Some(range.clone()), inst)?;
+            start = range.end;
+        }
+        let step = |isel: &mut Self, offset: VReg, stride: u32| {
+            let next = isel.iadd_src(offset.src(), Src::imm(stride));
+            isel.materialize(next)
+        };
+        let src_next = step(self, src_off, src_elem.stride);
+        let mut back = vec![src_next];
+        if !same {
+            back.push(step(self, dst_off, dst_elem.stride));
+        }
+        let done = self.f.new_pred();
+        self.emit(Instr::new(Op::ISetP(OpISetP {
+            dst: done.dst(),
+            cmp: IntCmp::Ge,
+            signed: false,
+            combine: PredCombine::And,
+            srcs: [src_next.src(), Src::imm(end)],
+            accum: PredSrc::TRUE,
+        })));
+        self.close_inner_loop(inner, done, back);
         Ok(())
     }
 

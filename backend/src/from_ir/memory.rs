@@ -456,7 +456,18 @@ impl Isel<'_> {
     ) -> Result<Vec<Comp>, BackendError> {
         let (target, ty, skip) = self.target(place, inst)?;
         let a = self.address(place, (ty, skip), inst)?;
-        let parts = self.leaf_scalars(&a, inst)?;
+        self.load_at(target, &a, range, inst)
+    }
+
+    /// `load_range` at an address already resolved (`target`, `address`).
+    pub(super) fn load_at(
+        &mut self,
+        target: Target,
+        a: &Addressed,
+        range: Option<Range<usize>>,
+        inst: &InstData,
+    ) -> Result<Vec<Comp>, BackendError> {
+        let parts = self.leaf_scalars(a, inst)?;
         let parts = match range {
             Some(r) => parts.get(r).unwrap_or_default().to_vec(),
             None => parts,
@@ -690,6 +701,19 @@ impl Isel<'_> {
         inst: &InstData,
     ) -> Result<(), BackendError> {
         let (target, ty, skip) = self.target(place, inst)?;
+        let a = self.address(place, (ty, skip), inst)?;
+        self.store_at(target, &a, comps, range, inst)
+    }
+
+    /// `store_range` at an address already resolved (`target`, `address`).
+    pub(super) fn store_at(
+        &mut self,
+        target: Target,
+        a: &Addressed,
+        comps: &[Comp],
+        range: Option<Range<usize>>,
+        inst: &InstData,
+    ) -> Result<(), BackendError> {
         let (space, base) = match target {
             Target::Global { .. } => (MemSpace::Global, 0),
             Target::Shared { base } => (MemSpace::Shared, base),
@@ -701,8 +725,7 @@ impl Isel<'_> {
                 });
             }
         };
-        let a = self.address(place, (ty, skip), inst)?;
-        let parts = self.leaf_scalars(&a, inst)?;
+        let parts = self.leaf_scalars(a, inst)?;
         let parts = match range {
             Some(r) => parts.get(r).unwrap_or_default().to_vec(),
             None => parts,

@@ -181,7 +181,10 @@ pub enum Op {
         ptr: Value,
         value: Value,
     },
-    /// OpCopyMemory: `*dst = *src`, both of one pointee type.
+    /// OpCopyMemory: `*dst = *src`, of pointee types that `copyable`
+    /// accepts: one type, or (a fused OpLoad/OpStore of a large array,
+    /// `translate/fuse_copy.rs`) arrays of one element type whose strides
+    /// differ.
     CopyMemory {
         dst: Value,
         src: Value,

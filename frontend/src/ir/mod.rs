@@ -24,7 +24,9 @@ mod types;
 pub use families::{AtomicOp, GroupOperation, MathOp, ReduceOp, SubgroupOp};
 pub use image::{ImageDim, ImageInst, ImageOp, ImageType};
 pub use inst::{BinaryOp, BlockCall, CmpOp, ConvOp, InstData, Op, UnaryOp, ValueData, ValueDef};
-pub use types::{BuiltIn, Interpolation, Scalar, StorageClass, StructMember, Type, TypeId};
+pub use types::{
+    BuiltIn, Interpolation, Scalar, StorageClass, StructMember, Type, TypeId, copyable,
+};
 
 use cranelift_entity::{PrimaryMap, entity_impl};
 

@@ -171,3 +171,29 @@ pub enum BuiltIn {
     PrimitiveLineIndices,
     PrimitiveTriangleIndices,
 }
+
+/// Whether a value of type `src` in memory can be copied into memory of type
+/// `dst` component by component (`Op::CopyMemory`): the same type, or arrays
+/// of one length and one scalar or vector element type, which may differ
+/// only in their stride (a buffer's std430 array copied into a local one).
+pub fn copyable(sh: &super::Shader, dst: TypeId, src: TypeId) -> bool {
+    if dst == src {
+        return true;
+    }
+    match (&sh.types[dst], &sh.types[src]) {
+        (
+            Type::Array {
+                elem: a, len: m, ..
+            },
+            Type::Array {
+                elem: b, len: n, ..
+            },
+        ) => {
+            a == b
+                && m == n
+                && m.is_some()
+                && matches!(sh.types[*a], Type::Scalar(_) | Type::Vector { .. })
+        }
+        _ => false,
+    }
+}

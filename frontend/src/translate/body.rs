@@ -9,6 +9,7 @@
 use super::Translator;
 use super::arith;
 use super::atomics::atomic_op;
+use super::fuse_copy::use_counts;
 use super::memory::check_memory_operands;
 use super::operands::{Operands, malformed, opcode_name, result_id, result_type, unsupported};
 use super::promote::promotable_variables;
@@ -17,7 +18,7 @@ use crate::FrontendError;
 use crate::ir::Scalar;
 use crate::ir::{BinaryOp, Block, BlockCall, Merge, Op, StorageClass, Type, TypeId, Value};
 use rspirv::dr::{self, Instruction, Operand};
-use rustc_hash::FxHashSet;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 impl Translator<'_> {
     pub(super) fn translate_function(
@@ -25,10 +26,12 @@ impl Translator<'_> {
         function: &dr::Function,
     ) -> Result<(), FrontendError> {
         let promotable = promotable_variables(function);
+        // For fusing large array copies (fuse_copy.rs).
+        let uses = use_counts(function);
         for (index, spv_block) in function.blocks.iter().enumerate() {
             let block = self.shader.layout[index];
             self.begin_block(block);
-            self.translate_block(block, spv_block, index == 0, &promotable)?;
+            self.translate_block(block, spv_block, index == 0, &promotable, &uses)?;
             self.end_block(block);
         }
         Ok(())
@@ -40,9 +43,13 @@ impl Translator<'_> {
         spv_block: &dr::Block,
         first: bool,
         promotable: &FxHashSet<u32>,
+        uses: &FxHashMap<u32, u32>,
     ) -> Result<(), FrontendError> {
         let mut phis_allowed = true;
-        for inst in &spv_block.instructions {
+        let all = &spv_block.instructions;
+        let mut at = 0;
+        while let Some(inst) = all.get(at) {
+            at += 1;
             match inst.class.opcode {
                 spirv::Op::Phi if !phis_allowed => {
                     return Err(malformed(
@@ -67,6 +74,11 @@ impl Translator<'_> {
                 spirv::Op::Variable => {
                     phis_allowed = false;
                     self.local_variable(inst, promotable)?;
+                }
+                spirv::Op::Load if let Some(n) = self.fuse_copy(block, &all[at - 1..], uses) => {
+                    // The instructions after the load that the copy took.
+                    phis_allowed = false;
+                    at += n;
                 }
                 _ => {
                     phis_allowed = false;
@@ -102,7 +114,11 @@ impl Translator<'_> {
         Ok(())
     }
 
-    fn instruction(&mut self, block: Block, inst: &Instruction) -> Result<(), FrontendError> {
+    pub(super) fn instruction(
+        &mut self,
+        block: Block,
+        inst: &Instruction,
+    ) -> Result<(), FrontendError> {
         use spirv::Op as O;
         let mut ops = Operands::new(inst);
         let opcode = inst.class.opcode;

@@ -23,6 +23,7 @@ mod constants;
 mod decorations;
 mod entry_point;
 mod ext_inst;
+mod fuse_copy;
 mod globals;
 mod images;
 mod inline;

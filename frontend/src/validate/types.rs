@@ -119,9 +119,10 @@ fn check_inst(shader: &Shader, inst: Inst) -> Result<(), String> {
                 )
             })?
         }
-        Op::CopyMemory { dst, src } => ensure(pointee(*dst)? == pointee(*src)?, || {
-            "copies between pointers to different types".into()
-        })?,
+        Op::CopyMemory { dst, src } => ensure(
+            crate::ir::copyable(shader, pointee(*dst)?, pointee(*src)?),
+            || "copies between pointers to different types".into(),
+        )?,
         Op::AccessChain { base, .. } | Op::PtrAccessChain { base, .. } => {
             pointee(*base)?;
         }
