@@ -242,19 +242,23 @@ impl<'a> Isel<'a> {
     pub(super) fn copies_run(
         &mut self,
         b: ir::Block,
-        run: &[&'a InstData],
+        run: &[Inst],
         copies: &mut [CopyState],
     ) -> Result<(), BackendError> {
         if run.is_empty() {
             return Ok(());
         }
         // Barriers select to nothing in a wide workgroup.
-        let empty = run
-            .iter()
-            .all(|i| matches!(i.op, ir::Op::MemoryBarrier | ir::Op::ControlBarrier));
+        let sh = self.sh;
+        let empty = run.iter().all(|&i| {
+            matches!(
+                sh.insts[i].op,
+                ir::Op::MemoryBarrier | ir::Op::ControlBarrier
+            )
+        });
         if empty || !self.may_have_returned() {
             // Every copy's instruction in turn, as before any return.
-            for inst in run {
+            for &inst in run {
                 for c in 0..copies.len() {
                     self.enter_copy(copies, c);
                     self.inst(b, inst)?;
@@ -268,7 +272,7 @@ impl<'a> Isel<'a> {
             match self.wide.returned.get(c) {
                 Some(&Comp::Pred(p)) => self.skipped_run(b, run, p)?,
                 _ => {
-                    for inst in run {
+                    for &inst in run {
                         self.inst(b, inst)?;
                     }
                 }
@@ -284,7 +288,7 @@ impl<'a> Isel<'a> {
     fn skipped_run(
         &mut self,
         b: ir::Block,
-        run: &[&'a InstData],
+        run: &[Inst],
         returned: PReg,
     ) -> Result<(), BackendError> {
         let x = self.cur;
@@ -297,15 +301,15 @@ impl<'a> Isel<'a> {
         self.f.add_edge(x, z, Vec::new());
         self.f.add_edge(x, r, Vec::new());
         self.cur = r;
-        for inst in run {
+        for &inst in run {
             self.inst(b, inst)?;
         }
         // Results used by instructions outside the run live on.
-        let inside: FxHashSet<*const InstData> =
-            run.iter().map(|&i| i as *const InstData).collect();
+        let sh = self.sh;
+        let inside: FxHashSet<Inst> = run.iter().copied().collect();
         let mut used_after = FxHashSet::default();
-        for other in self.sh.insts.values() {
-            if !inside.contains(&(other as *const InstData)) {
+        for (id, other) in sh.insts.iter() {
+            if !inside.contains(&id) {
                 other.op.for_each_arg(|a| {
                     used_after.insert(a);
                 });
@@ -315,7 +319,7 @@ impl<'a> Isel<'a> {
         // operands: a chain of the run used after it keeps its operands
         // (indices computed in the run) alive too. In reverse, so chains of
         // chains pass it on.
-        for inst in run.iter().rev() {
+        for inst in run.iter().rev().map(|&i| &sh.insts[i]) {
             let used = inst.result.is_some_and(|v| used_after.contains(&v));
             if used
                 && matches!(
@@ -329,7 +333,7 @@ impl<'a> Isel<'a> {
             }
         }
         let (mut args, mut params, mut undef) = (Vec::new(), Vec::new(), Vec::new());
-        for inst in run {
+        for inst in run.iter().map(|&i| &sh.insts[i]) {
             let Some(v) = inst.result.filter(|v| used_after.contains(v)) else {
                 continue;
             };

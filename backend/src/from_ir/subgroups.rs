@@ -124,7 +124,7 @@ impl<'a> Isel<'a> {
             self.init_viewport_masks();
         }
         self.init_shared()?;
-        self.count_invocations();
+        self.prologue_intrinsics()?;
         // Copy 0 is entered between the steps (the spine map stays in
         // `spine`).
         self.wide.copy = 0;
@@ -214,7 +214,7 @@ impl<'a> Isel<'a> {
             &insts[..insts.len().saturating_sub(1)]
         };
         // Runs of instructions selected once per copy (`copies_run`).
-        let mut run: Vec<&'a InstData> = Vec::new();
+        let mut run: Vec<ir::Inst> = Vec::new();
         for &i in body {
             let inst = &sh.insts[i];
             let once = is_boundary(&inst.op)
@@ -223,7 +223,7 @@ impl<'a> Isel<'a> {
                     ir::Op::Return | ir::Op::Unreachable | ir::Op::Jump(_) | ir::Op::Branch { .. }
                 );
             if !once {
-                run.push(inst);
+                run.push(i);
                 continue;
             }
             let taken = std::mem::take(&mut run);
@@ -239,8 +239,8 @@ impl<'a> Isel<'a> {
                 }
                 // Uniform (the analysis proved the control flow uniform, and
                 // the API wants the operands uniform): emitted once.
-                op if is_boundary(op) => self.inst(b, inst)?,
-                ir::Op::Return | ir::Op::Unreachable => self.inst(b, inst)?,
+                op if is_boundary(op) => self.inst(b, i)?,
+                ir::Op::Return | ir::Op::Unreachable => self.inst(b, i)?,
                 ir::Op::Jump(call) => {
                     let args = self.spine_args(call, copies)?;
                     self.bra(spine.at(call.block), args);
@@ -473,8 +473,7 @@ impl<'a> Isel<'a> {
             for &b in &inner {
                 if selection && b == header {
                     self.cur = self.blocks.at(b);
-                    let last = sh.blocks[b].insts.last().map(|&t| &sh.insts[t]);
-                    if let Some(term) = last {
+                    if let Some(&term) = sh.blocks[b].insts.last() {
                         self.inst(b, term)?;
                     }
                 } else {
