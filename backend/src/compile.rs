@@ -1,5 +1,7 @@
-//! The compilation pipeline, written as a plain list of passes. With
-//! `print_passes` set, the machine IR is captured after each pass.
+//! The compilation pipeline, written as plain lists of passes: the
+//! lowerings over the IR before instruction selection (`lower`), then the
+//! machine-IR passes (`optimisations` and the fixed steps after them).
+//! With `print_passes` set, the machine IR is captured after each pass.
 
 use crate::advice::{Warning, advise};
 use crate::assign_regs::assign_regs;
@@ -8,11 +10,13 @@ use crate::block_order::order_blocks;
 use crate::calc_instr_deps::calc_instr_deps;
 use crate::error::BackendError;
 use crate::from_ir::dce::eliminate_dead_code;
-use crate::from_ir::select;
 use crate::from_ir::task_out::payload_bytes;
+use crate::from_ir::{lower_var_ptrs, select};
+use crate::intrinsics::Intrinsics;
 use crate::isa::Instr;
 use crate::layout::layout;
 use crate::limits;
+use crate::lower_statistics::lower_statistics;
 use crate::mir::MFunc;
 use crate::opt_const_fold::const_fold;
 use crate::opt_copy_prop::copy_prop;
@@ -26,6 +30,7 @@ use crate::sph::{ShaderType, Sph};
 use crate::target::Arch;
 use crate::verify::Form;
 use spvsass_frontend::ir::{MeshTopology, Shader, Stage};
+use std::borrow::Cow;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BackendOptions {
@@ -70,6 +75,28 @@ pub struct Compiled {
     pub warnings: Vec<Warning>,
     pub instrs: Vec<Instr>,
     pub pass_dumps: Vec<(&'static str, String)>,
+}
+
+/// The shader as instruction selection takes it: the IR the rewriting
+/// lowerings left, and the intrinsics the others attached to it.
+pub(crate) struct Lowered<'a> {
+    pub shader: Cow<'a, Shader>,
+    pub intrinsics: Intrinsics,
+}
+
+/// The lowerings before instruction selection, in order. Variable
+/// pointers become 64-bit addresses (`from_ir/var_ptrs.rs`: a new IR, so
+/// first); then the whole-feature lowerings attach their intrinsics
+/// (`crate::intrinsics`) to that IR, which selection maps one to one:
+/// statistics counting (`lower_statistics.rs`).
+pub(crate) fn lower(sh: &Shader) -> Result<Lowered<'_>, BackendError> {
+    let shader = match lower_var_ptrs(sh)? {
+        Some(rewritten) => Cow::Owned(rewritten),
+        None => Cow::Borrowed(sh),
+    };
+    let mut intrinsics = Intrinsics::default();
+    lower_statistics(&shader, &mut intrinsics);
+    Ok(Lowered { shader, intrinsics })
 }
 
 /// A machine-IR pass. None reports whether it changed anything: each runs
@@ -127,8 +154,9 @@ pub fn compile(sh: &Shader, opts: &BackendOptions) -> Result<Compiled, BackendEr
     }
 
     // The pipeline.
+    let lowered = lower(sh)?;
     let selected = select(
-        sh,
+        &lowered,
         opts.arch,
         opts.task_present,
         opts.shader_cull,

@@ -56,7 +56,7 @@
 //! branches are) and stays an EXIT.
 
 use crate::error::BackendError;
-use rustc_hash::{FxHashMap, FxHashSet};
+use cranelift_entity::{EntitySet, SecondaryMap};
 use spvsass_frontend::ir::{Block, BuiltIn, Merge, Op, Shader, Stage, StorageClass, Value};
 
 /// Lanes of the warp a task or mesh workgroup runs on.
@@ -67,13 +67,13 @@ pub use crate::limits::WARP_LANES;
 pub struct Plan {
     /// Logical subgroups: `ceil(N / 32)`.
     pub copies: u32,
-    /// Region headers and their merge blocks.
-    pub regions: FxHashMap<Block, Block>,
+    /// The merge block of each region header.
+    pub regions: SecondaryMap<Block, Option<Block>>,
     /// Region headers of selections: their instructions before the branch
     /// belong to the spine.
-    pub selections: FxHashSet<Block>,
-    /// Each block inside a region, with the region's header.
-    pub region_of: FxHashMap<Block, Block>,
+    pub selections: EntitySet<Block>,
+    /// The region's header of each block inside a region.
+    pub region_of: SecondaryMap<Block, Option<Block>>,
     /// Some region returns (or ends in OpUnreachable): the copies keep
     /// returned predicates.
     pub returns: bool,
@@ -81,12 +81,12 @@ pub struct Plan {
     /// provably uniform: the branch is evaluated once for the workgroup
     /// (`from_ir::subgroups`, a vote over every copy's invocations still
     /// running), so every lane of the warp goes the same way.
-    pub voted: FxHashSet<Block>,
+    pub voted: EntitySet<Block>,
 }
 
 impl Plan {
     pub fn is_spine(&self, b: Block) -> bool {
-        !self.region_of.contains_key(&b)
+        self.region_of[b].is_none()
     }
 }
 
@@ -125,7 +125,11 @@ pub fn plan(sh: &Shader) -> Result<Option<Plan>, BackendError> {
     if sh.stage == Stage::Compute || n <= WARP_LANES {
         return Ok(None);
     }
-    let pos: FxHashMap<Block, usize> = sh.layout.iter().enumerate().map(|(i, &b)| (b, i)).collect();
+    // Each block's position in the layout.
+    let mut pos: SecondaryMap<Block, Option<usize>> = SecondaryMap::with_capacity(sh.blocks.len());
+    for (i, &b) in sh.layout.iter().enumerate() {
+        pos[b] = Some(i);
+    }
     let has_boundary: Vec<bool> = sh
         .layout
         .iter()
@@ -139,11 +143,11 @@ pub fn plan(sh: &Shader) -> Result<Option<Plan>, BackendError> {
     let label = |b: Block| sh.blocks[b].spirv_label;
     let mut plan = Plan {
         copies: n.div_ceil(WARP_LANES),
-        regions: FxHashMap::default(),
-        selections: FxHashSet::default(),
-        region_of: FxHashMap::default(),
+        regions: SecondaryMap::with_capacity(sh.blocks.len()),
+        selections: EntitySet::new(),
+        region_of: SecondaryMap::with_capacity(sh.blocks.len()),
         returns: false,
-        voted: FxHashSet::default(),
+        voted: EntitySet::new(),
     };
     let mut i = 0;
     while i < sh.layout.len() {
@@ -159,7 +163,12 @@ pub fn plan(sh: &Shader) -> Result<Option<Plan>, BackendError> {
                 continue;
             }
         };
-        let end = pos[&merge];
+        let Some(end) = pos[merge] else {
+            return Err(BackendError::Invalid {
+                what: format!("the merge block of header {h} is not in the layout"),
+                spirv_id: label(h),
+            });
+        };
         if end <= i {
             return Err(BackendError::Invalid {
                 what: format!("the merge block of header {h} comes before it in the layout"),
@@ -170,18 +179,21 @@ pub fn plan(sh: &Shader) -> Result<Option<Plan>, BackendError> {
             i += 1;
             continue;
         }
-        plan.regions.insert(h, merge);
+        plan.regions[h] = Some(merge);
         if first > i {
             plan.selections.insert(h);
         }
         for &b in &sh.layout[i..end] {
-            plan.region_of.insert(b, h);
+            plan.region_of[b] = Some(h);
         }
         i = end;
     }
     check_edges(sh, &plan)?;
     plan.voted = voted_branches(sh, &plan)?;
-    plan.returns = plan.region_of.keys().any(|&b| ends_shader(sh, b));
+    plan.returns = plan
+        .region_of
+        .iter()
+        .any(|(b, h)| h.is_some() && ends_shader(sh, b));
     Ok(Some(plan))
 }
 
@@ -198,12 +210,12 @@ fn check_edges(sh: &Shader, plan: &Plan) -> Result<(), BackendError> {
         let Some(term) = sh.blocks[b].insts.last().map(|&i| &sh.insts[i]) else {
             continue;
         };
-        match (plan.region_of.get(&b), &term.op) {
+        match (plan.region_of[b], &term.op) {
             (Some(_), Op::Return | Op::Unreachable) => {}
             (Some(h), _) => {
                 let merge = plan.regions[h];
                 for s in sh.successors(b) {
-                    if plan.region_of.get(&s) != Some(h) && s != merge {
+                    if plan.region_of[s] != Some(h) && Some(s) != merge {
                         return Err(divergent(
                             format!("block {b} branches out of its construct to block {s}"),
                             sh.blocks[b].spirv_label,
@@ -213,7 +225,7 @@ fn check_edges(sh: &Shader, plan: &Plan) -> Result<(), BackendError> {
             }
             (None, _) => {
                 for s in sh.successors(b) {
-                    if !plan.is_spine(s) && !plan.regions.contains_key(&s) {
+                    if !plan.is_spine(s) && plan.regions[s].is_none() {
                         return Err(BackendError::Invalid {
                             what: format!("block {b} enters a construct at block {s}"),
                             spirv_id: sh.blocks[b].spirv_label,
@@ -246,10 +258,11 @@ fn uniform_builtin(b: BuiltIn) -> bool {
 /// operations and block parameters whose incoming values are all uniform
 /// (a greatest fixed point, so loop counters qualify). A switch in the
 /// spine is refused.
-fn voted_branches(sh: &Shader, plan: &Plan) -> Result<FxHashSet<Block>, BackendError> {
+fn voted_branches(sh: &Shader, plan: &Plan) -> Result<EntitySet<Block>, BackendError> {
     // Incoming arguments of each block parameter.
-    let mut incoming: FxHashMap<Value, Vec<Value>> = FxHashMap::default();
-    let mut switched: FxHashSet<Block> = FxHashSet::default();
+    let mut incoming: SecondaryMap<Value, Vec<Value>> =
+        SecondaryMap::with_capacity(sh.values.len());
+    let mut switched: EntitySet<Block> = EntitySet::new();
     for &b in &sh.layout {
         let Some(&last) = sh.blocks[b].insts.last() else {
             continue;
@@ -270,32 +283,33 @@ fn voted_branches(sh: &Shader, plan: &Plan) -> Result<FxHashSet<Block>, BackendE
         };
         for c in calls {
             for (&p, &a) in sh.blocks[c.block].params.iter().zip(&c.args) {
-                incoming.entry(p).or_default().push(a);
+                incoming[p].push(a);
             }
         }
     }
     // The greatest fixed point: start from everything uniform and remove
     // until stable, so that a loop counter fed by itself stays uniform.
-    let mut uniform: FxHashSet<Value> = sh.values.keys().collect();
+    let mut uniform: EntitySet<Value> = EntitySet::with_capacity(sh.values.len());
+    uniform.extend(sh.values.keys());
     loop {
         let mut changed = false;
-        let mut set = |v: Value, u: bool, uniform: &mut FxHashSet<Value>| {
-            if u != uniform.contains(&v) {
+        let mut set = |v: Value, u: bool, uniform: &mut EntitySet<Value>| {
+            if u != uniform.contains(v) {
                 changed = true;
                 if u {
                     uniform.insert(v);
                 } else {
-                    uniform.remove(&v);
+                    uniform.remove(v);
                 }
             }
         };
         for &b in &sh.layout {
             for &p in &sh.blocks[b].params {
+                let args = &incoming[p];
                 let u = plan.is_spine(b)
-                    && !switched.contains(&b)
-                    && incoming
-                        .get(&p)
-                        .is_some_and(|args| args.iter().all(|a| uniform.contains(a)));
+                    && !switched.contains(b)
+                    && !args.is_empty()
+                    && args.iter().all(|&a| uniform.contains(a));
                 set(p, u, &mut uniform);
             }
             for &i in &sh.blocks[b].insts {
@@ -309,7 +323,7 @@ fn voted_branches(sh: &Shader, plan: &Plan) -> Result<FxHashSet<Block>, BackendE
             break;
         }
     }
-    let mut voted = FxHashSet::default();
+    let mut voted = EntitySet::new();
     for &b in &sh.layout {
         if !plan.is_spine(b) {
             continue;
@@ -319,7 +333,7 @@ fn voted_branches(sh: &Shader, plan: &Plan) -> Result<FxHashSet<Block>, BackendE
         };
         let inst = &sh.insts[last];
         match &inst.op {
-            Op::Branch { cond, .. } if !uniform.contains(cond) => {
+            Op::Branch { cond, .. } if !uniform.contains(*cond) => {
                 voted.insert(b);
             }
             Op::Switch { .. } => {
@@ -340,10 +354,10 @@ fn voted_branches(sh: &Shader, plan: &Plan) -> Result<FxHashSet<Block>, BackendE
     Ok(voted)
 }
 
-fn inst_uniform(sh: &Shader, op: &Op, uniform: &FxHashSet<Value>) -> bool {
+fn inst_uniform(sh: &Shader, op: &Op, uniform: &EntitySet<Value>) -> bool {
     let all_args = || {
         let mut all = true;
-        op.for_each_arg(|a| all &= uniform.contains(&a));
+        op.for_each_arg(|a| all &= uniform.contains(a));
         all
     };
     match op {

@@ -6,14 +6,15 @@
 use crate::assign_regs::assign_regs;
 use crate::block_order::order_blocks;
 use crate::calc_instr_deps::calc_instr_deps;
-use crate::compile::{BackendOptions, optimisations};
+use crate::compile::{BackendOptions, lower, optimisations};
 use crate::error::BackendError;
 use crate::from_ir::select;
 use crate::layout::layout;
 use crate::program;
 use spvsass_frontend::ir::Shader;
 
-/// Selection, the optimisations, block order, register assignment,
+/// The lowerings before selection and selection (timed together as
+/// "select"), the optimisations, block order, register assignment,
 /// layout, dependency computation and encoding of `sh` (a shader without a
 /// task stage in front), calling `lap` with each phase's name once it is
 /// done. Skips what `compile` adds around them: the limit checks, the
@@ -23,7 +24,8 @@ pub fn run_phases(
     opts: &BackendOptions,
     lap: &mut dyn FnMut(&'static str),
 ) -> Result<(), BackendError> {
-    let selected = select(sh, opts.arch, false, false, opts.bank_uniforms)?;
+    let lowered = lower(sh)?;
+    let selected = select(&lowered, opts.arch, false, false, opts.bank_uniforms)?;
     lap("select");
     let mut f = selected.func;
     for (name, pass) in optimisations(opts) {

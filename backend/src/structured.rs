@@ -3,14 +3,15 @@
 //! barriers (from_ir/control.rs) and the divergence analysis
 //! (uniformity.rs).
 
-use rustc_hash::{FxHashMap, FxHashSet};
+use cranelift_entity::{EntitySet, SecondaryMap};
 use spvsass_frontend::ir::{Block, Merge, Shader};
 
-pub fn predecessors(sh: &Shader) -> FxHashMap<Block, Vec<Block>> {
-    let mut preds: FxHashMap<Block, Vec<Block>> = FxHashMap::default();
+/// The predecessors of every block, in layout order.
+pub fn predecessors(sh: &Shader) -> SecondaryMap<Block, Vec<Block>> {
+    let mut preds: SecondaryMap<Block, Vec<Block>> = SecondaryMap::with_capacity(sh.blocks.len());
     for &b in &sh.layout {
         for s in sh.successors(b) {
-            preds.entry(s).or_default().push(b);
+            preds[s].push(b);
         }
     }
     preds
@@ -18,16 +19,16 @@ pub fn predecessors(sh: &Shader) -> FxHashMap<Block, Vec<Block>> {
 
 /// The merge block and continue target of every loop, each with its
 /// loop's header: the blocks a `break` or `continue` branches to.
-pub fn loop_exits(sh: &Shader) -> FxHashMap<Block, Block> {
-    let mut exits = FxHashMap::default();
+pub fn loop_exits(sh: &Shader) -> SecondaryMap<Block, Option<Block>> {
+    let mut exits = SecondaryMap::with_capacity(sh.blocks.len());
     for &b in &sh.layout {
         if let Some(Merge::Loop {
             merge,
             continue_target,
         }) = sh.blocks[b].merge
         {
-            exits.insert(merge, b);
-            exits.insert(continue_target, b);
+            exits[merge] = Some(b);
+            exits[continue_target] = Some(b);
         }
     }
     exits
@@ -38,16 +39,16 @@ pub fn loop_exits(sh: &Shader) -> FxHashMap<Block, Block> {
 /// the construct).
 pub fn reachable_before(
     sh: &Shader,
-    exits: &FxHashMap<Block, Block>,
+    exits: &SecondaryMap<Block, Option<Block>>,
     header: Block,
     merge: Block,
-) -> FxHashSet<Block> {
-    let mut inside = FxHashSet::default();
+) -> EntitySet<Block> {
+    let mut inside = EntitySet::with_capacity(sh.blocks.len());
     let mut stack = vec![header];
     while let Some(b) = stack.pop() {
         // A loop exit whose loop header is not inside belongs to an
         // enclosing loop: reaching it is a break or continue.
-        let enclosing_exit = b != header && exits.get(&b).is_some_and(|h| !inside.contains(h));
+        let enclosing_exit = b != header && exits[b].is_some_and(|h| !inside.contains(h));
         if b != merge && !enclosing_exit && inside.insert(b) {
             stack.extend(sh.successors(b));
         }
@@ -59,8 +60,8 @@ pub fn reachable_before(
 /// other than to `merge` (`escape_targets`).
 pub fn escapes(
     sh: &Shader,
-    preds: &FxHashMap<Block, Vec<Block>>,
-    exits: &FxHashMap<Block, Block>,
+    preds: &SecondaryMap<Block, Vec<Block>>,
+    exits: &SecondaryMap<Block, Option<Block>>,
     header: Block,
     merge: Block,
 ) -> bool {
@@ -72,53 +73,67 @@ pub fn escapes(
 /// `break`, `continue` or inlined early return out of it. The construct is
 /// the blocks reachable from the header before the merge
 /// (`reachable_before`) that the header dominates (found by dropping,
-/// until none is left, every block with a predecessor outside).
+/// until none is left, every block with a predecessor outside; the order
+/// of removal does not matter: what stays is the largest such set).
 pub fn escape_targets(
     sh: &Shader,
-    preds: &FxHashMap<Block, Vec<Block>>,
-    exits: &FxHashMap<Block, Block>,
+    preds: &SecondaryMap<Block, Vec<Block>>,
+    exits: &SecondaryMap<Block, Option<Block>>,
     header: Block,
     merge: Block,
 ) -> Vec<Block> {
     let mut inside = reachable_before(sh, exits, header, merge);
     loop {
-        let outside_pred = inside.iter().copied().find(|&b| {
-            b != header
-                && preds
-                    .get(&b)
-                    .is_some_and(|ps| ps.iter().any(|p| !inside.contains(p)))
-        });
+        let outside_pred = inside
+            .iter()
+            .find(|&b| b != header && preds[b].iter().any(|&p| !inside.contains(p)));
         match outside_pred {
             Some(b) => {
-                inside.remove(&b);
+                inside.remove(b);
             }
             None => break,
         }
     }
     let mut targets: Vec<Block> = inside
         .iter()
-        .flat_map(|&b| sh.successors(b))
-        .filter(|s| *s != merge && !inside.contains(s))
+        .flat_map(|b| sh.successors(b))
+        .filter(|&s| s != merge && !inside.contains(s))
         .collect();
     targets.sort();
     targets.dedup();
     targets
 }
 
-/// Every loop: its header, merge block and body (the blocks reachable
-/// from the header before the merge, nested loops included).
-pub fn loops(sh: &Shader) -> Vec<(Block, Block, FxHashSet<Block>)> {
+/// A loop: its header, merge block and body (the blocks reachable from
+/// the header before the merge, nested loops included).
+pub struct Loop {
+    pub header: Block,
+    pub merge: Block,
+    pub body: EntitySet<Block>,
+    /// How many blocks `body` holds.
+    pub size: usize,
+}
+
+/// Every loop, in the layout order of their headers.
+pub fn loops(sh: &Shader) -> Vec<Loop> {
     let mut out = Vec::new();
-    for &h in &sh.layout {
-        if let Some(Merge::Loop { merge, .. }) = sh.blocks[h].merge {
-            let mut body = FxHashSet::default();
-            let mut stack = vec![h];
+    for &header in &sh.layout {
+        if let Some(Merge::Loop { merge, .. }) = sh.blocks[header].merge {
+            let mut body = EntitySet::with_capacity(sh.blocks.len());
+            let mut size = 0;
+            let mut stack = vec![header];
             while let Some(b) = stack.pop() {
                 if b != merge && body.insert(b) {
+                    size += 1;
                     stack.extend(sh.successors(b));
                 }
             }
-            out.push((h, merge, body));
+            out.push(Loop {
+                header,
+                merge,
+                body,
+                size,
+            });
         }
     }
     out

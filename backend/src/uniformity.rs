@@ -32,54 +32,64 @@
 //! workgroup wrote it before the launch).
 
 use crate::from_ir::places;
-use crate::structured;
-use rustc_hash::{FxHashMap, FxHashSet};
+use crate::structured::{self, Loop};
+use cranelift_entity::{EntitySet, SecondaryMap};
 use spvsass_frontend::ir::{Block, BuiltIn, Merge, Op, Shader, Stage, StorageClass, Value};
 
 /// The result of the analysis.
 #[derive(Clone, Debug, Default)]
 pub struct Divergence {
-    divergent: FxHashSet<Value>,
+    divergent: EntitySet<Value>,
     /// Blocks whose terminator is a branch or switch on a divergent value.
-    branches: FxHashSet<Block>,
+    branches: EntitySet<Block>,
     /// Headers of loops that invocations may leave at different iterations.
-    loops: FxHashSet<Block>,
+    loops: EntitySet<Block>,
+}
+
+/// Adds `items` to `set`; whether any was new.
+fn insert_all(set: &mut EntitySet<Block>, items: impl IntoIterator<Item = Block>) -> bool {
+    let mut new = false;
+    for b in items {
+        new |= set.insert(b);
+    }
+    new
 }
 
 impl Divergence {
     pub fn analyse(sh: &Shader) -> Divergence {
-        Self::analyse_assuming(sh, &FxHashSet::default())
+        Self::analyse_assuming(sh, &EntitySet::new())
     }
 
     /// The analysis where the branches ending the blocks of `voted` send
     /// every invocation the same way whatever their condition: a wide
     /// task/mesh workgroup evaluates them once for the whole workgroup
     /// (`crate::logical_subgroups::Plan::voted`).
-    pub fn analyse_assuming(sh: &Shader, voted: &FxHashSet<Block>) -> Divergence {
+    pub fn analyse_assuming(sh: &Shader, voted: &EntitySet<Block>) -> Divergence {
         let exits = structured::loop_exits(sh);
         let loops = structured::loops(sh);
         let incoming = incoming_args(sh);
         let preds = structured::predecessors(sh);
         let mut d = Divergence::default();
         // Blocks whose parameters are divergent whatever their arguments.
-        let mut joins: FxHashSet<Block> = FxHashSet::default();
+        let mut joins: EntitySet<Block> = EntitySet::with_capacity(sh.blocks.len());
         loop {
-            let before = (d.divergent.len(), d.branches.len(), joins.len());
+            // Whether a value, branch or join was added this round (the
+            // sets only grow).
+            let mut changed = false;
             for &b in &sh.layout {
                 let data = &sh.blocks[b];
                 for &p in &data.params {
-                    let args = incoming.get(&p).map(Vec::as_slice).unwrap_or_default();
-                    if joins.contains(&b) || args.iter().any(|a| d.divergent.contains(a)) {
-                        d.divergent.insert(p);
+                    if joins.contains(b) || incoming[p].iter().any(|&a| d.divergent.contains(a)) {
+                        changed |= d.divergent.insert(p);
                     }
                 }
                 for &i in &data.insts {
                     let inst = &sh.insts[i];
                     if let Some(r) = inst.result
-                        && !d.divergent.contains(&r)
+                        && !d.divergent.contains(r)
                         && !is_uniform(sh, &inst.op, &d.divergent)
                     {
-                        d.divergent.insert(r);
+                        changed |= d.divergent.insert(r);
                     }
                 }
                 let cond = match sh.terminator(b) {
@@ -87,84 +97,85 @@ impl Divergence {
                     Some(Op::Switch { selector, .. }) => *selector,
                     _ => continue,
                 };
-                if !d.divergent.contains(&cond) || voted.contains(&b) || !d.branches.insert(b) {
+                if !d.divergent.contains(cond) || voted.contains(b) || !d.branches.insert(b) {
                     continue;
                 }
+                changed = true;
                 // Where paths from the branch may go outside its
                 // selection construct (every successor when it has none).
                 let targets = match sh.blocks[b].merge {
                     Some(Merge::Selection { merge }) => {
-                        joins.extend(structured::reachable_before(sh, &exits, b, merge));
-                        joins.insert(merge);
+                        let inside = structured::reachable_before(sh, &exits, b, merge);
+                        changed |= insert_all(&mut joins, inside.iter());
+                        changed |= joins.insert(merge);
                         structured::escape_targets(sh, &preds, &exits, b, merge)
                     }
                     _ => sh.successors(b),
                 };
                 if !targets.is_empty() {
-                    let mut around: Vec<&(Block, Block, FxHashSet<Block>)> = loops
-                        .iter()
-                        .filter(|(_, _, body)| body.contains(&b))
-                        .collect();
-                    around.sort_by_key(|(_, _, body)| body.len());
+                    let mut around: Vec<&Loop> =
+                        loops.iter().filter(|l| l.body.contains(b)).collect();
+                    around.sort_by_key(|l| l.size);
                     if around.is_empty() {
                         // Not in a loop (a conditional branch without a
                         // merge): every block after it is a join.
-                        joins.extend(reachable(sh, b));
+                        changed |= insert_all(&mut joins, reachable(sh, b).iter());
                     }
                     // The innermost loop, and every loop further out that
                     // a target leaves (a break out of two loops, an
                     // inlined early return out of a loop in the one-trip
                     // loop around the callee).
-                    for (n, (header, merge, body)) in around.into_iter().enumerate() {
-                        if n == 0 || targets.iter().any(|t| !body.contains(t)) {
-                            d.loops.insert(*header);
-                            joins.extend(body.iter().copied());
-                            joins.insert(*merge);
+                    for (n, l) in around.into_iter().enumerate() {
+                        if n == 0 || targets.iter().any(|&t| !l.body.contains(t)) {
+                            d.loops.insert(l.header);
+                            changed |= insert_all(&mut joins, l.body.iter());
+                            changed |= joins.insert(l.merge);
                         }
                     }
                 }
             }
-            if before == (d.divergent.len(), d.branches.len(), joins.len()) {
+            if !changed {
                 return d;
             }
         }
     }
 
     pub fn is_uniform(&self, v: Value) -> bool {
-        !self.divergent.contains(&v)
+        !self.divergent.contains(v)
     }
 
     /// Whether the branch or switch ending `b` may send invocations
     /// different ways.
     pub fn divergent_branch(&self, b: Block) -> bool {
-        self.branches.contains(&b)
+        self.branches.contains(b)
     }
 
     /// Whether invocations may leave the loop headed by `header` at
     /// different iterations.
     pub fn divergent_loop(&self, header: Block) -> bool {
-        self.loops.contains(&header)
+        self.loops.contains(header)
     }
 }
 
 /// The incoming arguments of every block parameter.
-fn incoming_args(sh: &Shader) -> FxHashMap<Value, Vec<Value>> {
-    let mut incoming: FxHashMap<Value, Vec<Value>> = FxHashMap::default();
+fn incoming_args(sh: &Shader) -> SecondaryMap<Value, Vec<Value>> {
+    let mut incoming: SecondaryMap<Value, Vec<Value>> =
+        SecondaryMap::with_capacity(sh.values.len());
     for &b in &sh.layout {
         let Some(term) = sh.terminator(b) else {
             continue;
         };
         for call in term.block_calls() {
             for (&p, &a) in sh.blocks[call.block].params.iter().zip(&call.args) {
-                incoming.entry(p).or_default().push(a);
+                incoming[p].push(a);
             }
         }
     }
     incoming
 }
 
-fn reachable(sh: &Shader, from: Block) -> FxHashSet<Block> {
-    let mut seen = FxHashSet::default();
+fn reachable(sh: &Shader, from: Block) -> EntitySet<Block> {
+    let mut seen = EntitySet::with_capacity(sh.blocks.len());
     let mut stack = vec![from];
     while let Some(b) = stack.pop() {
         if seen.insert(b) {
@@ -188,10 +199,10 @@ fn uniform_builtin(b: BuiltIn) -> bool {
 }
 
 /// Whether `op`'s result is uniform given the divergent values so far.
-fn is_uniform(sh: &Shader, op: &Op, divergent: &FxHashSet<Value>) -> bool {
+fn is_uniform(sh: &Shader, op: &Op, divergent: &EntitySet<Value>) -> bool {
     let all_args = || {
         let mut all = true;
-        op.for_each_arg(|v| all &= !divergent.contains(&v));
+        op.for_each_arg(|v| all &= !divergent.contains(v));
         all
     };
     match op {

@@ -8,7 +8,6 @@ use crate::isa::{Instr, IntCmp, Op, OpBra, OpBssy, OpISetP, PredCombine, PredSrc
 use crate::mir::{BlockId, MFunc, VReg};
 use crate::structured;
 use cranelift_entity::{EntityRef, SecondaryMap};
-use rustc_hash::FxHashMap;
 use spvsass_frontend::ir::{self, BlockCall, InstData, Merge};
 
 impl Isel<'_> {
@@ -38,17 +37,16 @@ impl Isel<'_> {
     ) -> Result<(), BackendError> {
         let preds = structured::predecessors(self.sh);
         let exits = structured::loop_exits(self.sh);
-        let position: FxHashMap<ir::Block, usize> = self
-            .sh
-            .layout
-            .iter()
-            .enumerate()
-            .map(|(i, &b)| (b, i))
-            .collect();
         let sh = self.sh;
+        // Each block's position in the layout.
+        let mut position: SecondaryMap<ir::Block, usize> =
+            SecondaryMap::with_capacity(sh.blocks.len());
+        for (i, &b) in sh.layout.iter().enumerate() {
+            position[b] = i;
+        }
         let returns_past = |h: ir::Block, merge: ir::Block| {
-            plan.is_some_and(|p| p.region_of.get(&h).is_some_and(|&r| r != h))
-                && sh.layout[position[&h]..position[&merge].max(position[&h])]
+            plan.is_some_and(|p| p.region_of[h].is_some_and(|r| r != h))
+                && sh.layout[position[h]..position[merge].max(position[h])]
                     .iter()
                     .any(|&x| crate::logical_subgroups::ends_shader(sh, x))
         };
@@ -66,12 +64,10 @@ impl Isel<'_> {
             {
                 // The entering edges come from blocks laid out before the
                 // header; the back edge from after it.
-                let entering: Vec<ir::Block> = preds
-                    .get(&b)
-                    .into_iter()
-                    .flatten()
+                let entering: Vec<ir::Block> = preds[b]
+                    .iter()
                     .copied()
-                    .filter(|p| position[p] < position[&b])
+                    .filter(|&p| position[p] < position[b])
                     .collect();
                 if let [pre] = entering[..]
                     && matches!(self.sh.terminator(pre), Some(ir::Op::Jump(_)))

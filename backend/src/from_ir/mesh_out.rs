@@ -671,9 +671,8 @@ impl Isel<'_> {
 
     /// SetMeshOutputsEXT: the primitive count goes to MAP 0x3, written by
     /// one lane. A one-invocation workgroup has only lane 0, so it needs no
-    /// guard.
+    /// guard. (Its statistics are an intrinsic, `lower_statistics.rs`.)
     pub(super) fn set_mesh_outputs(&mut self, primitive_count: Comp) {
-        self.count_primitives(primitive_count);
         let data = self.reg_or_zero(primitive_count);
         let guard = self.lane0_guard();
         self.isbe_write(

@@ -20,6 +20,7 @@ mod geometric;
 mod idiv;
 mod images;
 mod inner_loop;
+mod intrinsics;
 mod math;
 mod matrix;
 mod mem_atomics;
@@ -38,7 +39,6 @@ mod phys_ptr;
 pub mod places;
 mod returns;
 pub mod shared;
-mod statistics;
 mod subgroup_ops;
 mod subgroup_scan;
 mod subgroups;
@@ -51,9 +51,12 @@ mod wide_math;
 
 pub(crate) use descriptors::interface;
 pub(crate) use output_slots::clip_distance_count;
+pub(crate) use var_ptrs::lower as lower_var_ptrs;
 
 use crate::abi;
+use crate::compile::Lowered;
 use crate::error::{BackendError, spirv_opcode};
+use crate::intrinsics::Intrinsics;
 use crate::isa::{
     Dst, Instr, IntCmp, Op, OpISetP, OpMov, PredCombine, PredSrc, RegFile, SpecialReg, Src,
 };
@@ -186,8 +189,8 @@ struct BlockCache {
     /// gl_WorkGroupID of a mesh shader behind a task shader, per (MIR
     /// block, y/z wanted).
     workgroup_ids: FxHashMap<(BlockId, bool), Vec<Comp>>,
-    /// The register pair holding the statistics query address, per MIR
-    /// block (`statistics`).
+    /// The register pair holding the query block's address, per MIR
+    /// block (`intrinsics.rs`).
     query_address: FxHashMap<BlockId, VReg>,
 }
 
@@ -243,6 +246,8 @@ impl Default for Wide {
 
 pub(crate) struct Isel<'a> {
     sh: &'a Shader,
+    /// What the lowerings before selection attached to `sh`.
+    intrinsics: &'a Intrinsics,
     target: Arch,
     f: MFunc,
     /// The MIR block of each IR block.
@@ -290,16 +295,16 @@ pub(crate) struct Isel<'a> {
     pred_as_word: Option<Option<&'a InstData>>,
 }
 
+/// Selects the shader the lowerings before selection left
+/// (`compile::lower`).
 pub fn select(
-    sh: &Shader,
+    lowered: &Lowered,
     target: Arch,
     task_present: bool,
     shader_cull: bool,
     bank_uniforms: bool,
 ) -> Result<Selected, BackendError> {
-    // Variable pointers become 64-bit addresses first (var_ptrs.rs).
-    let lowered = var_ptrs::lower(sh)?;
-    let sh = lowered.as_ref().unwrap_or(sh);
+    let sh: &Shader = &lowered.shader;
     let written = if sh.stage == Stage::Mesh {
         mesh_out::written_outputs(sh)?
     } else {
@@ -327,6 +332,7 @@ pub fn select(
         divergence,
         split_off: FxHashMap::default(),
         sh,
+        intrinsics: &lowered.intrinsics,
         target,
         f: MFunc::default(),
         // Sized for every block and value up front: growing them rehashed
@@ -375,7 +381,7 @@ pub fn select(
             isel.init_viewport_masks();
         }
         isel.init_shared()?;
-        isel.count_invocations();
+        isel.prologue_intrinsics()?;
         for &b in &sh.layout {
             isel.block(b)?;
         }
@@ -425,7 +431,7 @@ impl<'a> Isel<'a> {
             self.emit(Instr::new(Op::Bsync(crate::isa::OpBsync { bar })));
         }
         for &inst in &data.insts {
-            self.inst(b, &sh.insts[inst])?;
+            self.inst(b, inst)?;
         }
         Ok(())
     }
@@ -583,11 +589,18 @@ impl<'a> Isel<'a> {
         }
     }
 
-    fn inst(&mut self, b: ir::Block, inst: &'a InstData) -> Result<(), BackendError> {
+    fn inst(&mut self, b: ir::Block, id: ir::Inst) -> Result<(), BackendError> {
         use ir::Op as I;
+        let inst: &'a InstData = &self.sh.insts[id];
         self.at = Some(inst);
         if self.cull.is_some() && self.cull_inst(inst)? {
             return Ok(());
+        }
+        // What the lowerings before selection attached to the instruction
+        // goes first, and is skipped with it.
+        let intrinsics = self.intrinsics;
+        for intrinsic in &intrinsics.before[id] {
+            self.intrinsic(intrinsic)?;
         }
         let result = inst.result;
         let comps: Vec<Comp> = match &inst.op {

@@ -34,7 +34,7 @@ use crate::error::BackendError;
 use crate::isa::{Instr, Op, OpBra, OpBssy, PredSrc, RegFile};
 use crate::logical_subgroups::Plan;
 use crate::mir::{BlockId, PReg, VReg};
-use rustc_hash::{FxHashMap, FxHashSet};
+use cranelift_entity::{EntitySet, SecondaryMap};
 use spvsass_frontend::ir::{self, Inst, InstData, Value};
 
 /// The region copy being selected, in a wide workgroup where some region
@@ -113,10 +113,10 @@ impl<'a> Isel<'a> {
     /// parameters. A pointer's operands count as used where the pointer is.
     pub(super) fn region_live_out(&self, header: ir::Block, plan: &Plan) -> Vec<Value> {
         let sh = self.sh;
-        let inside = |b: ir::Block| plan.region_of.get(&b) == Some(&header);
-        let selection = plan.selections.contains(&header);
-        let mut defined: FxHashMap<Value, Inst> = FxHashMap::default();
-        let mut params = FxHashSet::default();
+        let inside = |b: ir::Block| plan.region_of[b] == Some(header);
+        let selection = plan.selections.contains(header);
+        let mut defined: SecondaryMap<Value, Option<Inst>> = SecondaryMap::new();
+        let mut params = EntitySet::new();
         for &b in sh.layout.iter().filter(|&&b| inside(b)) {
             if selection && b == header {
                 continue;
@@ -124,7 +124,7 @@ impl<'a> Isel<'a> {
             params.extend(sh.blocks[b].params.iter().copied());
             for &i in &sh.blocks[b].insts {
                 if let Some(r) = sh.insts[i].result {
-                    defined.insert(r, i);
+                    defined[r] = Some(i);
                 }
             }
         }
@@ -135,14 +135,14 @@ impl<'a> Isel<'a> {
             }
         }
         let mut live: Vec<Value> = Vec::new();
-        let mut seen = FxHashSet::default();
+        let mut seen = EntitySet::with_capacity(sh.values.len());
         while let Some(v) = used.pop() {
             if !seen.insert(v) {
                 continue;
             }
-            if params.contains(&v) {
+            if params.contains(v) {
                 live.push(v);
-            } else if let Some(&i) = defined.get(&v) {
+            } else if let Some(i) = defined[v] {
                 if comp_count(sh, sh.values[v].ty).is_some() {
                     live.push(v);
                 } else {
@@ -242,19 +242,23 @@ impl<'a> Isel<'a> {
     pub(super) fn copies_run(
         &mut self,
         b: ir::Block,
-        run: &[&'a InstData],
+        run: &[Inst],
         copies: &mut [CopyState],
     ) -> Result<(), BackendError> {
         if run.is_empty() {
             return Ok(());
         }
         // Barriers select to nothing in a wide workgroup.
-        let empty = run
-            .iter()
-            .all(|i| matches!(i.op, ir::Op::MemoryBarrier | ir::Op::ControlBarrier));
+        let sh = self.sh;
+        let empty = run.iter().all(|&i| {
+            matches!(
+                sh.insts[i].op,
+                ir::Op::MemoryBarrier | ir::Op::ControlBarrier
+            )
+        });
         if empty || !self.may_have_returned() {
             // Every copy's instruction in turn, as before any return.
-            for inst in run {
+            for &inst in run {
                 for c in 0..copies.len() {
                     self.enter_copy(copies, c);
                     self.inst(b, inst)?;
@@ -268,7 +272,7 @@ impl<'a> Isel<'a> {
             match self.wide.returned.get(c) {
                 Some(&Comp::Pred(p)) => self.skipped_run(b, run, p)?,
                 _ => {
-                    for inst in run {
+                    for &inst in run {
                         self.inst(b, inst)?;
                     }
                 }
@@ -284,7 +288,7 @@ impl<'a> Isel<'a> {
     fn skipped_run(
         &mut self,
         b: ir::Block,
-        run: &[&'a InstData],
+        run: &[Inst],
         returned: PReg,
     ) -> Result<(), BackendError> {
         let x = self.cur;
@@ -297,15 +301,16 @@ impl<'a> Isel<'a> {
         self.f.add_edge(x, z, Vec::new());
         self.f.add_edge(x, r, Vec::new());
         self.cur = r;
-        for inst in run {
+        for &inst in run {
             self.inst(b, inst)?;
         }
         // Results used by instructions outside the run live on.
-        let inside: FxHashSet<*const InstData> =
-            run.iter().map(|&i| i as *const InstData).collect();
-        let mut used_after = FxHashSet::default();
-        for other in self.sh.insts.values() {
-            if !inside.contains(&(other as *const InstData)) {
+        let sh = self.sh;
+        let mut inside = EntitySet::with_capacity(sh.insts.len());
+        inside.extend(run.iter().copied());
+        let mut used_after = EntitySet::with_capacity(sh.values.len());
+        for (id, other) in sh.insts.iter() {
+            if !inside.contains(id) {
                 other.op.for_each_arg(|a| {
                     used_after.insert(a);
                 });
@@ -315,8 +320,8 @@ impl<'a> Isel<'a> {
         // operands: a chain of the run used after it keeps its operands
         // (indices computed in the run) alive too. In reverse, so chains of
         // chains pass it on.
-        for inst in run.iter().rev() {
-            let used = inst.result.is_some_and(|v| used_after.contains(&v));
+        for inst in run.iter().rev().map(|&i| &sh.insts[i]) {
+            let used = inst.result.is_some_and(|v| used_after.contains(v));
             if used
                 && matches!(
                     inst.op,
@@ -329,8 +334,8 @@ impl<'a> Isel<'a> {
             }
         }
         let (mut args, mut params, mut undef) = (Vec::new(), Vec::new(), Vec::new());
-        for inst in run {
-            let Some(v) = inst.result.filter(|v| used_after.contains(v)) else {
+        for inst in run.iter().map(|&i| &sh.insts[i]) {
+            let Some(v) = inst.result.filter(|&v| used_after.contains(v)) else {
                 continue;
             };
             let Some(comps) = self.vals.get(v).cloned() else {

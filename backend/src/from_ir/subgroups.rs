@@ -66,11 +66,11 @@ impl<'a> Isel<'a> {
         while li < sh.layout.len() {
             let b = sh.layout[li];
             spine.insert(b, self.f.new_block());
-            if let Some(&merge) = plan.regions.get(&b) {
+            if let Some(merge) = plan.regions[b] {
                 let inner: Vec<ir::Block> = sh.layout[li..]
                     .iter()
                     .copied()
-                    .take_while(|x| plan.region_of.get(x) == Some(&b))
+                    .take_while(|&x| plan.region_of[x] == Some(b))
                     .collect();
                 for c in copies.iter_mut() {
                     let mut pairs: Vec<(ir::Block, BlockId)> =
@@ -124,7 +124,7 @@ impl<'a> Isel<'a> {
             self.init_viewport_masks();
         }
         self.init_shared()?;
-        self.count_invocations();
+        self.prologue_intrinsics()?;
         // Copy 0 is entered between the steps (the spine map stays in
         // `spine`).
         self.wide.copy = 0;
@@ -134,7 +134,7 @@ impl<'a> Isel<'a> {
         let mut li = 0;
         while li < sh.layout.len() {
             let b = sh.layout[li];
-            let Some(&merge) = plan.regions.get(&b) else {
+            let Some(merge) = plan.regions[b] else {
                 self.spine_block(b, plan, &spine, &mut copies, true)?;
                 li += 1;
                 continue;
@@ -142,7 +142,7 @@ impl<'a> Isel<'a> {
             self.region(b, merge, plan, &spine, &mut copies)?;
             li += sh.layout[li..]
                 .iter()
-                .take_while(|x| plan.region_of.get(x) == Some(&b))
+                .take_while(|&&x| plan.region_of[x] == Some(b))
                 .count();
         }
         self.finish_cull()
@@ -214,7 +214,7 @@ impl<'a> Isel<'a> {
             &insts[..insts.len().saturating_sub(1)]
         };
         // Runs of instructions selected once per copy (`copies_run`).
-        let mut run: Vec<&'a InstData> = Vec::new();
+        let mut run: Vec<ir::Inst> = Vec::new();
         for &i in body {
             let inst = &sh.insts[i];
             let once = is_boundary(&inst.op)
@@ -223,7 +223,7 @@ impl<'a> Isel<'a> {
                     ir::Op::Return | ir::Op::Unreachable | ir::Op::Jump(_) | ir::Op::Branch { .. }
                 );
             if !once {
-                run.push(inst);
+                run.push(i);
                 continue;
             }
             let taken = std::mem::take(&mut run);
@@ -239,8 +239,8 @@ impl<'a> Isel<'a> {
                 }
                 // Uniform (the analysis proved the control flow uniform, and
                 // the API wants the operands uniform): emitted once.
-                op if is_boundary(op) => self.inst(b, inst)?,
-                ir::Op::Return | ir::Op::Unreachable => self.inst(b, inst)?,
+                op if is_boundary(op) => self.inst(b, i)?,
+                ir::Op::Return | ir::Op::Unreachable => self.inst(b, i)?,
                 ir::Op::Jump(call) => {
                     let args = self.spine_args(call, copies)?;
                     self.bra(spine.at(call.block), args);
@@ -250,7 +250,7 @@ impl<'a> Isel<'a> {
                     then_dest,
                     else_dest,
                 } => {
-                    let cond = if plan.voted.contains(&b) {
+                    let cond = if plan.voted.contains(b) {
                         self.workgroup_vote(*cond, copies)?
                     } else {
                         self.value_comp(*cond)?
@@ -423,7 +423,7 @@ impl<'a> Isel<'a> {
         // E(H): the header's parameters for every copy; for a selection,
         // also its instructions before the branch, and each copy of H is
         // then the branch alone.
-        let selection = plan.selections.contains(&header);
+        let selection = plan.selections.contains(header);
         if selection {
             self.spine_block(header, plan, spine, copies, false)?;
         } else {
@@ -460,7 +460,7 @@ impl<'a> Isel<'a> {
             .layout
             .iter()
             .copied()
-            .filter(|b| plan.region_of.get(b) == Some(&header))
+            .filter(|&b| plan.region_of[b] == Some(header))
             .collect();
         let mut merge_params = Vec::new();
         for i in 0..k {
@@ -473,8 +473,7 @@ impl<'a> Isel<'a> {
             for &b in &inner {
                 if selection && b == header {
                     self.cur = self.blocks.at(b);
-                    let last = sh.blocks[b].insts.last().map(|&t| &sh.insts[t]);
-                    if let Some(term) = last {
+                    if let Some(&term) = sh.blocks[b].insts.last() {
                         self.inst(b, term)?;
                     }
                 } else {

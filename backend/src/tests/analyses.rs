@@ -1,10 +1,14 @@
-//! The analyses that instruction selection relies on, on the test shaders
-//! (tests/shaders): divergence of branches and loops, uniform values, and
-//! the in-shader culling plan of a mesh shader.
+//! The analyses and lowerings that instruction selection relies on, on the
+//! test shaders (tests/shaders): divergence of branches and loops, uniform
+//! values, the in-shader culling plan of a mesh shader, and the intrinsics
+//! of statistics counting.
 
+use crate::abi::query;
 use crate::from_ir::mesh_cull::{CullPlan, plan};
 use crate::frontend::ir::{Block, Merge, Op, Shader};
 use crate::frontend::{FrontendOptions, translate, words_from_bytes};
+use crate::intrinsics::{Intrinsic, Intrinsics, Operand};
+use crate::lower_statistics::lower_statistics;
 use crate::uniformity::Divergence;
 
 /// The IR of test shader `name` (tests/shaders/NAME.spv).
@@ -100,4 +104,65 @@ fn plans() {
 #[test]
 fn wide_workgroups_take_the_epilogue() {
     assert_eq!(plan_of("dense_grid_wide.mesh"), CullPlan::Epilogue);
+}
+
+/// The statistics intrinsics of test shader `name`.
+fn statistics(sh: &Shader) -> Intrinsics {
+    let mut out = Intrinsics::default();
+    lower_statistics(sh, &mut out);
+    out
+}
+
+/// A mesh workgroup adds its invocation count in the prologue and, before
+/// its SetMeshOutputsEXT, the primitive count that instruction passes;
+/// nothing else carries an intrinsic.
+#[test]
+fn statistics_lowering_counts_mesh_invocations_and_primitives() {
+    let sh = shader("triangle.mesh");
+    let out = statistics(&sh);
+    assert_eq!(
+        out.prologue,
+        [Intrinsic::AddToQuery {
+            offset: query::MESH_INVOCATIONS,
+            value: Operand::Const(sh.invocations()),
+        }]
+    );
+    let mut set_outputs = 0;
+    for (id, inst) in sh.insts.iter() {
+        match inst.op {
+            Op::SetMeshOutputs {
+                primitive_count, ..
+            } => {
+                set_outputs += 1;
+                assert_eq!(
+                    out.before[id],
+                    [Intrinsic::AddToQuery {
+                        offset: query::MESH_PRIMITIVES,
+                        value: Operand::Value(primitive_count),
+                    }]
+                );
+            }
+            _ => assert!(out.before[id].is_empty(), "{:?}", inst.op),
+        }
+    }
+    assert_eq!(set_outputs, 1);
+}
+
+/// A task workgroup counts its invocations (all 32 of a workgroup of 32,
+/// whatever lanes run), a compute shader nothing.
+#[test]
+fn statistics_lowering_counts_task_invocations_and_no_compute_ones() {
+    let task = shader("d_payload.task");
+    let out = statistics(&task);
+    assert_eq!(
+        out.prologue,
+        [Intrinsic::AddToQuery {
+            offset: query::TASK_INVOCATIONS,
+            value: Operand::Const(task.invocations()),
+        }]
+    );
+    assert!(task.insts.keys().all(|i| out.before[i].is_empty()));
+    let compute = statistics(&shader("c_add_push.comp"));
+    assert!(compute.prologue.is_empty());
+    assert!(compute.before.values().all(Vec::is_empty));
 }
