@@ -1,32 +1,35 @@
-//! Level selection and filter weights. Vulkan fixes the formulas
-//! ("Texel Filtering", "Scale Factor Operation, LOD Operation and Image
-//! Level(s) Selection") up to precision; the precision is inferred from
-//! what NVIDIA's Vulkan driver reports (subTexelPrecisionBits = 8,
-//! mipmapPrecisionBits = 8) and is documented in docs/TEXTURES.md:
+//! Level selection, footprints and LOD from gradients. Vulkan fixes the
+//! formulas ("Texel Filtering", "Scale Factor Operation, LOD Operation
+//! and Image Level(s) Selection") up to precision; the precision here is
+//! what the H200's captures show (docs/TEXTURES.md, "Filtering
+//! arithmetic"):
 //!
-//! - a linear filter's weights are multiples of 1/256: `u - 0.5` is
-//!   rounded to the nearest 1/256 before its integer and fraction parts
-//!   are taken;
-//! - the LOD is rounded to the nearest 1/256 after bias and clamps, so a
-//!   linear mip filter's weight is a multiple of 1/256 too;
-//! - weighted sums are formed in f64 and rounded to f32 once.
+//! - a linear footprint's coordinate `u - 0.5` (in texels) is rounded to
+//!   the nearest 1/256 (halves up); clamp-to-edge clamps it to the image
+//!   (0 to size - 1) before its integer and fraction parts are taken;
+//! - a nearest filter takes `floor(u)` of the float coordinate;
+//! - the LOD, after bias and clamps, is truncated to 1/256, so the two
+//!   levels of a linear mip filter weigh `256 - f` and `f` 1/256 steps;
+//! - gradients give ρ = the longest component + 11/32 of the others
+//!   (per screen axis), λ = log2 ρ + 3/4096 (a fit to five captured
+//!   gradient pairs, see the doc).
 
 use super::header::TextureHeader;
 use super::sampler::{Filter, MipFilter, SamplerHeader};
 
-/// Rounds to the nearest multiple of 1/256.
-pub fn quantize(x: f32) -> f32 {
-    (f64::from(x) * 256.0).round() as f32 / 256.0
-}
-
-/// The texel to the left of a linear filter's footprint and the weight
-/// of the one to its right (in 1/256 units, 0..256), for coordinate `u`
-/// in texels.
-pub fn linear_footprint(u: f32) -> (i64, u32) {
-    let q = (f64::from(u - 0.5) * 256.0).round();
+/// The lower texel of a linear footprint along one axis and the upper
+/// texel's fraction (0..256, in 1/256 steps), for coordinate `u` in
+/// texels, a texel `offset`, and for clamp-to-edge the axis's size (the
+/// coordinate is clamped to 0..size - 1 first).
+pub fn linear_axis(u: f64, offset: i32, clamp_to: Option<u32>) -> (i64, u32) {
     // Coordinates far outside any image saturate; they wrap or clamp the
     // same way after.
-    let q = q.clamp(-(1i64 << 52) as f64, (1i64 << 52) as f64) as i64;
+    let limit = (1i64 << 52) as f64;
+    let mut q = ((u - 0.5) * 256.0 + 0.5).floor().clamp(-limit, limit) as i64;
+    q += i64::from(offset) * 256;
+    if let Some(n) = clamp_to {
+        q = q.clamp(0, 256 * (i64::from(n.max(1)) - 1));
+    }
     (q.div_euclid(256), q.rem_euclid(256) as u32)
 }
 
@@ -36,43 +39,55 @@ pub fn nearest(u: f32) -> i64 {
     f.clamp(-(1i64 << 52) as f64, (1i64 << 52) as f64) as i64
 }
 
-/// The levels a lookup reads and their weights (1 or 2 levels), and the
-/// filter to use within them.
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// The levels a lookup reads with their shares of it in 1/256 steps
+/// (one level with 256, or two summing to 256), and the filter to use
+/// within them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LevelChoice {
-    pub levels: [(u32, f32); 2],
+    pub levels: [(u32, u32); 2],
     pub count: usize,
     pub filter: Filter,
 }
 
+impl LevelChoice {
+    /// All of the lookup from `level`.
+    pub fn one(level: u32, filter: Filter) -> LevelChoice {
+        LevelChoice {
+            levels: [(level, 256), (level, 0)],
+            count: 1,
+            filter,
+        }
+    }
+}
+
 /// Chooses levels for LOD `lambda` (before the sampler's bias and
-/// clamps): Vulkan's selection with the view's first level as the base.
+/// clamps): Vulkan's selection with the view's first level as the base,
+/// the LOD truncated to 1/256.
 pub fn choose_levels(h: &TextureHeader, s: &SamplerHeader, lambda: f32) -> LevelChoice {
     let base = h.view_levels.0;
-    let q = (h.view_levels.1 - base) as f32;
+    let q = h.view_levels.1 - base;
     let mut l = lambda + s.lod_bias;
     l = l.min(s.max_lod).max(s.min_lod).max(h.min_lod_clamp);
-    let l = if l.is_nan() { 0.0 } else { quantize(l) };
-    let filter = if l > 0.0 { s.min } else { s.mag };
-    let d = l.clamp(0.0, q);
-    let one = |level: u32| LevelChoice {
-        levels: [(level, 1.0), (level, 0.0)],
-        count: 1,
-        filter,
+    // In 1/256 steps; NaN selects level 0.
+    let l = if l.is_nan() {
+        0
+    } else {
+        (f64::from(l) * 256.0).floor().clamp(-1e9, 1e9) as i64
     };
+    let filter = if l > 0 { s.min } else { s.mag };
+    let d = l.clamp(0, 256 * i64::from(q));
     match s.mip {
-        MipFilter::None => one(base),
+        MipFilter::None => LevelChoice::one(base, filter),
         // ⌈d + 0.5⌉ − 1: halves round down.
-        MipFilter::Nearest => one(base + ((d + 0.5).ceil() - 1.0).max(0.0) as u32),
+        MipFilter::Nearest => LevelChoice::one(base + ((d + 127) >> 8) as u32, filter),
         MipFilter::Linear => {
-            let hi = d.floor();
-            let delta = d - hi;
-            let lo = (hi + 1.0).min(q);
-            if delta == 0.0 {
-                one(base + hi as u32)
+            let hi = (d >> 8) as u32;
+            let f = (d & 255) as u32;
+            if f == 0 {
+                LevelChoice::one(base + hi, filter)
             } else {
                 LevelChoice {
-                    levels: [(base + hi as u32, 1.0 - delta), (base + lo as u32, delta)],
+                    levels: [(base + hi, 256 - f), (base + (hi + 1).min(q), f)],
                     count: 2,
                     filter,
                 }
@@ -81,17 +96,23 @@ pub fn choose_levels(h: &TextureHeader, s: &SamplerHeader, lambda: f32) -> Level
     }
 }
 
-/// λ = log2 ρ for derivatives `dx`, `dy` of the coordinates in texels of
-/// the base level: ρ is the longer of the two axis lengths (Vulkan's
-/// isotropic ρmax; anisotropy is not modelled).
+/// The part of the shorter gradient components added to the longest in
+/// ρ (the H200 fit; docs/TEXTURES.md).
+const RHO_MINOR: f64 = 11.0 / 32.0;
+/// Added to log2 ρ (the same fit): 3/16 of a 1/256 step.
+const LOD_OFFSET: f64 = 3.0 / 4096.0;
+
+/// λ for derivatives `dx`, `dy` of the coordinates in texels of the base
+/// level: ρ of each is its longest component plus 11/32 of the others
+/// (an approximation of its length within Vulkan's bounds), λ = log2 of
+/// the larger ρ plus 3/4096 (anisotropy is not modelled).
 pub fn gradient_lod(dx: [f32; 3], dy: [f32; 3]) -> f32 {
-    let len = |d: [f32; 3]| {
-        d.iter()
-            .map(|v| f64::from(*v) * f64::from(*v))
-            .sum::<f64>()
-            .sqrt()
+    let rho = |d: [f32; 3]| {
+        let a = d.map(|v| f64::from(v).abs());
+        let longest = a.iter().copied().fold(0.0, f64::max);
+        longest + RHO_MINOR * (a.iter().sum::<f64>() - longest)
     };
-    len(dx).max(len(dy)).log2() as f32
+    (rho(dx).max(rho(dy)).log2() + LOD_OFFSET) as f32
 }
 
 #[cfg(test)]
@@ -102,12 +123,19 @@ mod tests {
 
     #[test]
     fn footprints_use_1_256_steps() {
-        // u = 1.25 texels: left texel 0, weight of texel 1 is 0.75.
-        assert_eq!(linear_footprint(1.25), (0, 192));
-        assert_eq!(linear_footprint(0.25), (-1, 192));
-        // 1/1000 of a texel is below the weights' precision.
-        assert_eq!(linear_footprint(0.501), (0, 0));
-        assert_eq!(linear_footprint(0.503), (0, 1));
+        // u = 1.25 texels: lower texel 0, weight of texel 1 is 0.75.
+        assert_eq!(linear_axis(1.25, 0, None), (0, 192));
+        assert_eq!(linear_axis(0.25, 0, None), (-1, 192));
+        // 1/1000 of a texel is below the weights' precision; halves of a
+        // step round up.
+        assert_eq!(linear_axis(0.501, 0, None), (0, 0));
+        assert_eq!(linear_axis(0.503, 0, None), (0, 1));
+        assert_eq!(linear_axis(0.5 + 1.0 / 512.0, 0, None), (0, 1));
+        // Offsets move whole texels; clamp-to-edge clamps after them.
+        assert_eq!(linear_axis(1.25, 2, None), (2, 192));
+        assert_eq!(linear_axis(0.25, 0, Some(4)), (0, 0));
+        assert_eq!(linear_axis(3.75, 0, Some(4)), (3, 0));
+        assert_eq!(linear_axis(1.25, -3, Some(4)), (0, 0));
         assert_eq!(nearest(-0.25), -1);
     }
 
@@ -123,14 +151,18 @@ mod tests {
         assert_eq!((c.levels[0].0, c.count, c.filter), (1, 1, Filter::Linear));
         assert_eq!(choose_levels(&h, &s, 1.51).levels[0].0, 2);
         assert_eq!(choose_levels(&h, &s, 0.0).filter, Filter::Nearest);
+        // Below one step, λ truncates to 0: magnification.
+        assert_eq!(choose_levels(&h, &s, 0.003).filter, Filter::Nearest);
         assert_eq!(choose_levels(&h, &s, 9.0).levels[0].0, 3);
         s.mip = MipFilter::Linear;
         let c = choose_levels(&h, &s, 1.25);
         assert_eq!(c.count, 2);
-        assert_eq!(c.levels, [(1, 0.75), (2, 0.25)]);
+        assert_eq!(c.levels, [(1, 192), (2, 64)]);
+        // The H200 truncates: 0.05 gives level 1 12/256, not 13.
+        assert_eq!(choose_levels(&h, &s, 0.05).levels, [(0, 244), (1, 12)]);
         s.lod_bias = 1.0;
         s.max_lod = 1.5;
-        assert_eq!(choose_levels(&h, &s, 0.5).levels, [(1, 0.5), (2, 0.5)]);
+        assert_eq!(choose_levels(&h, &s, 0.5).levels, [(1, 128), (2, 128)]);
         // The view's base level counts as level 0 of the lookup.
         h.view_levels = (2, 3);
         s.lod_bias = 0.0;
@@ -139,8 +171,17 @@ mod tests {
     }
 
     #[test]
-    fn gradient_lod_is_log2_of_the_longer_axis() {
-        assert_eq!(gradient_lod([4.0, 0.0, 0.0], [0.0, 2.0, 0.0]), 2.0);
-        assert_eq!(gradient_lod([3.0, 4.0, 0.0], [0.0, 0.0, 0.0]), 5f32.log2());
+    fn gradient_lods_of_the_h200_capture() {
+        // tex_sample's textureGrad: (dx, dy) in texels and the level
+        // fraction (in 1/256) the H200 used.
+        let steps = |dx: [f32; 3], dy: [f32; 3]| (gradient_lod(dx, dy) * 256.0).floor();
+        assert_eq!(steps([0.0, 0.2, 0.0], [0.0, 1.12, 0.0]), 42.0);
+        assert_eq!(steps([0.8, 0.2, 0.0], [0.0, 1.12, 0.0]), 42.0);
+        assert_eq!(steps([1.2, 0.2, 0.0], [0.0, 0.0, 0.0]), 88.0);
+        assert_eq!(steps([1.6, 0.2, 0.0], [0.0, 1.12, 0.0]), 189.0);
+        assert_eq!(steps([2.0, 0.2, 0.0], [0.0, 0.56, 0.0]), 268.0);
+        assert_eq!(steps([2.4, 0.2, 0.0], [0.0, 0.84, 0.0]), 333.0);
+        // Magnification: below 0.
+        assert!(gradient_lod([0.8, 0.2, 0.0], [0.0, 0.84, 0.0]) < 0.0);
     }
 }

@@ -8,7 +8,8 @@
 //! - `header.rs`, `sampler.rs`: texture and sampler header decode/encode;
 //! - `layout.rs`: where texels are in memory;
 //! - `address.rs`: wrap modes; `cube.rs`: cube faces;
-//! - `filter.rs`: level selection and filter weights;
+//! - `filter.rs`: level selection, footprints, LOD from gradients;
+//! - `weights.rs`: a footprint's texel weights; `blend.rs`: their sum;
 //! - `unit.rs`: [`TextureUnit`], the operations;
 //! - `host.rs`: the driver side (images and samplers placed in memory).
 //!
@@ -17,6 +18,7 @@
 //! null entry, which no lookup may use.
 
 mod address;
+mod blend;
 pub mod cube;
 pub mod fields;
 mod filter;
@@ -29,6 +31,7 @@ pub mod sampler;
 mod tests;
 pub mod texel;
 mod unit;
+mod weights;
 
 pub use format::{Format, FormatInfo, Source};
 pub use header::{Dim, HEADER_BYTES, TextureHeader};

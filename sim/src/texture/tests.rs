@@ -110,25 +110,30 @@ fn linear_filtering_with_each_address_mode() {
                 .unwrap(),
         )[0]
     };
-    // u = 0.5 → 1.0 texels: halfway between the texels.
-    assert_eq!(at(linear_clamp(), 0.5), 0.5);
+    // 8-bit UNORM filtering ends in 16 bits (docs/TEXTURES.md): a
+    // weight of w/256 on texel 1.0 gives round(w · 65535 / 256) / 65535.
+    let n16 = |w: u32| ((f64::from((w * 65535 + 128) >> 8)) / 65535.0) as f32;
+    // u = 0.5 → 1.0 texels: halfway between the texels, 32768 / 65535.
+    assert_eq!(at(linear_clamp(), 0.5), n16(128));
+    assert_eq!(n16(128), 0.500_007_6);
     // u = 0.375 → 0.75 texels: weight 0.25 on texel 1.
-    assert_eq!(at(linear_clamp(), 0.375), 0.25);
+    assert_eq!(at(linear_clamp(), 0.375), n16(64));
     // u = 0.376: 0.752 texels, 0.252 of a texel rounds to 65/256.
-    assert_eq!(at(linear_clamp(), 0.376), 65.0 / 256.0);
-    // At u = 0 the footprint is texels -1 and 0, equally weighted.
+    assert_eq!(at(linear_clamp(), 0.376), n16(65));
+    // At u = 0 clamp-to-edge clamps the coordinate to texel 0's centre.
     assert_eq!(at(linear_clamp(), 0.0), 0.0);
     let repeat = SamplerState {
         address: [Wrap::Repeat; 3],
         ..linear_clamp()
     };
-    assert_eq!(at(repeat, 0.0), 0.5);
+    // Texels -1 (wrapped to 1) and 0, equally weighted.
+    assert_eq!(at(repeat, 0.0), n16(128));
     let border = SamplerState {
         address: [Wrap::ClampToBorder; 3],
         border_color: BorderColor::FloatOpaqueWhite,
         ..linear_clamp()
     };
-    assert_eq!(at(border, 0.0), 0.5);
+    assert_eq!(at(border, 0.0), n16(128));
     assert_eq!(at(border, 1.25), 1.0);
     let mirror = SamplerState {
         address: [Wrap::MirroredRepeat; 3],
@@ -136,13 +141,13 @@ fn linear_filtering_with_each_address_mode() {
     };
     // 2.75 texels → footprint texels 2 and 3, mirrored to 1 and 0, weight
     // 0.25 on the second: 0.75 · 1.0 + 0.25 · 0.0.
-    assert_eq!(at(mirror, 1.375), 0.75);
+    assert_eq!(at(mirror, 1.375), n16(192));
     // Unnormalised: u in texels.
     let unnorm = SamplerState {
         unnormalized_coordinates: true,
         ..linear_clamp()
     };
-    assert_eq!(at(unnorm, 1.25), 0.75);
+    assert_eq!(at(unnorm, 1.25), n16(192));
 }
 
 #[test]
@@ -200,9 +205,10 @@ fn cube_faces_are_layers() {
     // tc = -0.2: 0.55 and 0.4 texels), the footprint is -X's texel, +Z's
     // across the right edge (sc = z), +Y's across the top (tc = -y) and,
     // for the corner, +Z again (direction (-1, 2, 2): ties prefer Z).
-    // Weights: u − 0.5 = 0.05 → 13/256; v − 0.5 = −0.1 → row −1 with 26/256.
-    let want = (243.0 * 26.0 * 2.0 + 13.0 * 26.0 * 4.0 + 243.0 * 230.0 * 1.0 + 13.0 * 230.0 * 4.0)
-        / 65536.0;
+    // Fractions: u − 0.5 = 0.05 → 13/256; v − 0.5 = −0.1 → row −1, 230/256
+    // on row 0. Weights (weights.rs): columns 243 and 13; rows of the
+    // first 218 (row 0) and 25, of the second 12 (row 0) and 1.
+    let want = (25.0 * 2.0 + 1.0 * 4.0 + 218.0 * 1.0 + 12.0 * 4.0) / 256.0;
     assert_eq!(at(&mut tu, h, [-1.0, 0.2, 0.1]), want);
     // Fetching treats the faces as layers.
     assert_eq!(float(tu.fetch(h, [0, 0, 3], 0, 0).unwrap())[0], 3.0);

@@ -5,13 +5,16 @@
 //! not documented; docs/TEXTURES.md lists what is inferred.
 
 use super::address::wrap;
+use super::blend::{Arithmetic, Blend};
 use super::cube;
 use super::fields::words;
 use super::filter::{self, LevelChoice};
+use super::format::DataType;
 use super::header::{Dim, HEADER_BYTES, TextureHeader};
 use super::layout::{level_size, texel_offset};
-use super::sampler::{Filter, SAMPLER_BYTES, SamplerHeader};
+use super::sampler::{Filter, SAMPLER_BYTES, SamplerHeader, Wrap};
 use super::texel;
+use super::weights;
 use super::{Handle, TexError, TexturePools};
 use crate::memory::GlobalMemory;
 use spvsass_isa::isa::{AtomOp, AtomType};
@@ -211,11 +214,7 @@ impl<'a> TextureUnit<'a> {
         let p = Position::new(&h, index, l.coords, "a sampled lookup")?;
         let unnormalized = s.unnormalized || !h.normalized_coords;
         let choice = if unnormalized {
-            LevelChoice {
-                levels: [(h.view_levels.0, 1.0), (h.view_levels.0, 0.0)],
-                count: 1,
-                filter: s.mag,
-            }
+            LevelChoice::one(h.view_levels.0, s.mag)
         } else {
             let lambda = match l.lod {
                 Lod::Explicit(lod) => lod,
@@ -242,112 +241,122 @@ impl<'a> TextureUnit<'a> {
             filter::choose_levels(&h, &s, lambda)
         };
         let info = h.format.info();
-        let integer = info.is_integer() && l.reference.is_none();
-        if integer && (choice.filter == Filter::Linear || choice.count == 2) {
-            return Err(TexError::FilterInteger {
-                index,
-                format: h.format,
-            });
+        let normalized = !unnormalized;
+        if info.is_integer() && l.reference.is_none() {
+            if choice.filter == Filter::Linear || choice.count == 2 {
+                return Err(TexError::FilterInteger {
+                    index,
+                    format: h.format,
+                });
+            }
+            // One texel's integers.
+            let level = choice.levels[0].0;
+            let at = Self::nearest_at(&h, &p, level, l.offset, normalized);
+            return self.wrapped(&h, &s, &p, level, at, None);
         }
         let reference = l.reference.map(|r| {
-            if info.data_type == super::format::DataType::Unorm {
+            if info.data_type == DataType::Unorm {
                 r.clamp(0.0, 1.0)
             } else {
                 r
             }
         });
-        let mut sum = [0f64; 4];
-        for &(level, weight) in &choice.levels[..choice.count] {
-            let v = self.filter_level(
-                &h,
-                &s,
-                &p,
+        let unorm8 =
+            info.data_type == DataType::Unorm && !h.srgb && info.bits.iter().all(|&b| b == 8);
+        let mut blend = Blend::new(if unorm8 && reference.is_none() {
+            Arithmetic::Unorm16
+        } else {
+            Arithmetic::Float
+        });
+        for &(level, share) in &choice.levels[..choice.count] {
+            let at = Footprint {
                 level,
-                choice.filter,
-                l.offset,
-                reference,
-                !unnormalized,
-            )?;
-            if integer {
-                return Ok(v.map(|x| x as u32));
-            }
-            for c in 0..4 {
-                sum[c] += f64::from(weight) * v[c];
-            }
+                share,
+                filter: choice.filter,
+                offset: l.offset,
+                normalized,
+            };
+            self.filter_level(&h, &s, &p, &at, reference, &mut blend)?;
         }
-        let out = sum.map(|x| (x as f32).to_bits());
+        let out = blend.finish();
         Ok(match reference {
             Some(_) => [out[0], 0, 0, ONE],
             None => out,
         })
     }
 
-    /// One level's filtered value: floats as f64, integers as their bits
-    /// (nearest only), compares as 0.0/1.0.
-    #[allow(clippy::too_many_arguments)]
+    /// The texel coordinates a nearest filter reads on `level` (Vulkan's
+    /// `floor(u)` of the float coordinate, plus the offset).
+    fn nearest_at(
+        h: &TextureHeader,
+        p: &Position,
+        level: u32,
+        offset: [i32; 3],
+        normalized: bool,
+    ) -> [i64; 3] {
+        let size = level_size(h, level);
+        let mut at = [0i64, 0, p.slice];
+        for (a, x) in at.iter_mut().enumerate().take(p.dims) {
+            let u = if normalized {
+                p.coords[a] * size[a] as f32
+            } else {
+                p.coords[a]
+            };
+            *x = filter::nearest(u) + i64::from(offset[a]);
+        }
+        at
+    }
+
+    /// Adds one level's texels to `blend`: the nearest texel with the
+    /// level's share, or a linear footprint's texels with their weights
+    /// (`weights::corners`). Compares add their 0.0/1.0 results.
     fn filter_level(
         &mut self,
         h: &TextureHeader,
         s: &SamplerHeader,
         p: &Position,
-        level: u32,
-        f: Filter,
-        offset: [i32; 3],
+        f: &Footprint,
         reference: Option<f32>,
-        normalized: bool,
-    ) -> Result<[f64; 4], TexError> {
-        let size = level_size(h, level);
-        let u = |a: usize| {
-            if normalized {
-                p.coords[a] * size[a] as f32
-            } else {
-                p.coords[a]
-            }
-        };
-        let float = !h.format.info().is_integer() || reference.is_some();
-        match f {
+        blend: &mut Blend,
+    ) -> Result<(), TexError> {
+        match f.filter {
             Filter::Nearest => {
-                let mut at = [0i64, 0, p.slice];
-                for (a, x) in at.iter_mut().enumerate().take(p.dims) {
-                    *x = filter::nearest(u(a)) + i64::from(offset[a]);
-                }
-                let v = self.wrapped(h, s, p, level, at, reference)?;
-                Ok(v.map(|x| {
-                    if float {
-                        f64::from(f32::from_bits(x))
-                    } else {
-                        f64::from(x)
-                    }
-                }))
+                let at = Self::nearest_at(h, p, f.level, f.offset, f.normalized);
+                let v = self.wrapped(h, s, p, f.level, at, reference)?;
+                blend.add(f.share, v);
             }
             Filter::Linear => {
+                let size = level_size(h, f.level);
                 let mut base = [0i64, 0, p.slice];
-                let mut w = [0u32; 3];
+                let mut fracs = [0u32; 3];
                 for a in 0..p.dims {
-                    let (i, frac) = filter::linear_footprint(u(a));
-                    base[a] = i + i64::from(offset[a]);
-                    w[a] = frac;
+                    let u = f64::from(p.coords[a]);
+                    let u = if f.normalized {
+                        u * f64::from(size[a])
+                    } else {
+                        u
+                    };
+                    // Clamp-to-edge clamps the coordinate itself (cube
+                    // lookups are seamless and ignore the address modes).
+                    let clamp = (p.direction.is_none() && s.wrap[a] == Wrap::ClampToEdge)
+                        .then_some(size[a]);
+                    (base[a], fracs[a]) = filter::linear_axis(u, f.offset[a], clamp);
                 }
-                let mut sum = [0f64; 4];
-                for corner in 0..(1u32 << p.dims) {
-                    let mut at = base;
-                    let mut weight = 1f64;
-                    for a in 0..p.dims {
-                        let hi = (corner >> a) & 1 == 1;
-                        at[a] += i64::from(hi);
-                        weight *= f64::from(if hi { w[a] } else { 256 - w[a] }) / 256.0;
-                    }
-                    if weight == 0.0 {
+                let w = weights::corners(f.share, &fracs[..p.dims]);
+                for (corner, &weight) in w.iter().enumerate().take(1 << p.dims) {
+                    if weight == 0 {
                         continue;
                     }
-                    let v = self.wrapped(h, s, p, level, at, reference)?;
-                    for c in 0..4 {
-                        sum[c] += weight * f64::from(f32::from_bits(v[c]));
+                    let mut at = base;
+                    for (a, x) in at.iter_mut().enumerate().take(p.dims) {
+                        *x += ((corner >> a) & 1) as i64;
                     }
+                    let v = self.wrapped(h, s, p, f.level, at, reference)?;
+                    blend.add(weight, v);
                 }
-                Ok(sum)
             }
         }
+        Ok(())
     }
 
     /// The texel at unwrapped coordinates: wrapped by the sampler (cube
@@ -414,14 +423,15 @@ impl<'a> TextureUnit<'a> {
         let size = level_size(&h, level);
         let normalized = !s.unnormalized && h.normalized_coords;
         let u = |a: usize| {
+            let u = f64::from(p.coords[a]);
             if normalized {
-                p.coords[a] * size[a] as f32
+                u * f64::from(size[a])
             } else {
-                p.coords[a]
+                u
             }
         };
-        let (i0, _) = filter::linear_footprint(u(0));
-        let (j0, _) = filter::linear_footprint(u(1));
+        let (i0, _) = filter::linear_axis(u(0), 0, None);
+        let (j0, _) = filter::linear_axis(u(1), 0, None);
         let corners = [(0, 1), (1, 1), (1, 0), (0, 0)];
         let mut out = [0u32; 4];
         for (k, (di, dj)) in corners.into_iter().enumerate() {
@@ -593,6 +603,17 @@ impl<'a> TextureUnit<'a> {
         cell.copy_from_slice(&new.to_le_bytes());
         Ok(old)
     }
+}
+
+/// One level of a sampled lookup: which level, its share of the lookup
+/// (1/256 steps), the filter within it, the texel offset and whether the
+/// coordinates are normalised.
+struct Footprint {
+    level: u32,
+    share: u32,
+    filter: Filter,
+    offset: [i32; 3],
+    normalized: bool,
 }
 
 /// A lookup's position: coordinates along the image's axes, the slice
