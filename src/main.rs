@@ -25,6 +25,36 @@ mod run_reference;
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+/// `print!` to standard output, except that a reader that went away
+/// (`spvsass compile x.spv | head`) ends the program quietly with the
+/// status a SIGPIPE gives (141), where `print!` would panic.
+macro_rules! out {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        if let Err(e) = write!(std::io::stdout().lock(), $($t)*) {
+            stdout_failed(e)
+        }
+    }};
+}
+
+/// `println!` as `out!` prints.
+macro_rules! outln {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        if let Err(e) = writeln!(std::io::stdout().lock(), $($t)*) {
+            stdout_failed(e)
+        }
+    }};
+}
+
+fn stdout_failed(e: std::io::Error) -> ! {
+    if e.kind() == std::io::ErrorKind::BrokenPipe {
+        std::process::exit(141);
+    }
+    eprintln!("error: writing to standard output: {e}");
+    std::process::exit(1);
+}
+
 #[derive(Parser)]
 #[command(
     name = "spvsass",
@@ -246,7 +276,7 @@ fn parse_ulps(s: &str) -> Result<(u32, u32), String> {
 
 /// Prints the comparison; a mismatch is an error (exit 1).
 fn report(comparison: &spvsass::compare::Comparison) -> Result<(), String> {
-    print!("{comparison}");
+    out!("{comparison}");
     if comparison.matches() {
         Ok(())
     } else {
@@ -474,12 +504,12 @@ fn run_dispatch(
         print_stats(&run.counters, start.elapsed());
     }
     if json {
-        println!(
+        outln!(
             "{}",
             serde_json::to_string_pretty(&spvsass::compute_json(&run)).map_err(|e| e.to_string())?
         );
     } else {
-        print!("{}", spvsass::describe_compute(&run));
+        out!("{}", spvsass::describe_compute(&run));
     }
     Ok((run.buffers, run.bound, run.images))
 }
@@ -616,7 +646,7 @@ fn run(cli: Cli, outputs: &mut Outputs) -> Result<(), String> {
                 },
             )?;
             for (pass, text) in &compiled.pass_dumps {
-                println!("// ---- after {pass} ----\n{text}");
+                outln!("// ---- after {pass} ----\n{text}");
             }
             match (output, emit) {
                 (Some(out), Emit::Text) => {
@@ -637,7 +667,7 @@ fn run(cli: Cli, outputs: &mut Outputs) -> Result<(), String> {
                     return Err("--emit text and --emit cubin write a file: pass -o FILE".into());
                 }
                 (Some(out), _) => write(outputs, &out, &compiled.binary.to_bytes())?,
-                (None, Emit::Listing) => print!(
+                (None, Emit::Listing) => out!(
                     "{}",
                     spvsass::listing(&compiled.binary, ctrl).map_err(|e| e.to_string())?
                 ),
@@ -660,7 +690,7 @@ fn run(cli: Cli, outputs: &mut Outputs) -> Result<(), String> {
                         count,
                         view_mask,
                     );
-                    print!(
+                    out!(
                         "{}",
                         spvsass::backend::methods::print(&words, arch).map_err(|e| e.to_string())?
                     );
@@ -681,7 +711,7 @@ fn run(cli: Cli, outputs: &mut Outputs) -> Result<(), String> {
             let bytes = read(&binary)?;
             let bin = spvsass::backend::binary::Binary::from_bytes(&bytes)
                 .map_err(|e| format!("{}: {e}", binary.display()))?;
-            print!(
+            out!(
                 "{}",
                 spvsass::listing(&bin, ctrl).map_err(|e| format!("{}: {e}", binary.display()))?
             );
@@ -858,12 +888,12 @@ fn run(cli: Cli, outputs: &mut Outputs) -> Result<(), String> {
                 print_stats(&draw.counters, start.elapsed());
             }
             if json {
-                println!(
+                outln!(
                     "{}",
                     serde_json::to_string_pretty(&draw).map_err(|e| e.to_string())?
                 );
             } else {
-                print!("{}", spvsass::describe(&draw));
+                out!("{}", spvsass::describe(&draw));
             }
             if image.is_some() || raw.is_some() {
                 let frame = spvsass::render(&draw, &render_state)
@@ -925,7 +955,7 @@ fn run(cli: Cli, outputs: &mut Outputs) -> Result<(), String> {
             capture.result.command = Some(args.join(" "));
             capture.write(&out).map_err(|e| e.to_string())?;
             let d = &capture.result.device;
-            println!(
+            outln!(
                 "{}: ran on {} ({} {}), wrote {}",
                 capture.result.run,
                 d.device_name,

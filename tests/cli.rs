@@ -228,3 +228,30 @@ fn run_with_a_mesh_shader_as_task_is_refused() {
         "{e}"
     );
 }
+
+/// A reader that stops early (`spvsass compile x.spv --print-passes | head`)
+/// ends the command quietly with SIGPIPE's status, 141: no panic message.
+/// The output (about 950 KB) is far larger than a pipe's buffer, so the
+/// writes fail however fast the reader goes away.
+#[test]
+fn a_closed_standard_output_ends_the_command_quietly() {
+    use std::io::Read as _;
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_spvsass"))
+        .args([
+            "compile",
+            common::shader_path("float_builtins.comp").to_str().unwrap(),
+            "--print-passes",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spvsass runs");
+    let mut first = [0u8; 16];
+    let mut out = child.stdout.take().expect("stdout");
+    out.read_exact(&mut first).expect("some output");
+    drop(out);
+    let o = child.wait_with_output().expect("spvsass ends");
+    assert_eq!(o.status.code(), Some(141), "{}", stderr(&o));
+    assert_eq!(stderr(&o), "");
+}

@@ -91,7 +91,7 @@ impl Sph {
     }
 
     /// The header of a task or mesh stage: every such shader adds its
-    /// pipeline statistics to global memory (`from_ir/statistics.rs`).
+    /// pipeline statistics to global memory (`backend/src/lower_statistics.rs`).
     fn task_mesh(shader_type: ShaderType) -> Sph {
         let mut s = Sph::vtg(shader_type);
         s.set_bit(bits::DOES_GLOBAL_STORE, true);

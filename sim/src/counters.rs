@@ -51,7 +51,7 @@ impl Counters {
 /// (docs/HARDWARE.md, "Workgroups"): invocations, not workgroups; generated primitives include
 /// culled ones. The hardware needs the shaders to count these themselves,
 /// and they do: each workgroup adds its counts to the query block the root
-/// table points to (`abi::query`, `from_ir/statistics.rs`); the draw sums
+/// table points to (`abi::query`, `backend/src/lower_statistics.rs`); the draw sums
 /// those blocks.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct PipelineStatistics {

@@ -3,8 +3,8 @@
 //! after. Taken literally that is one value of thousands of components,
 //! every one live at once; when the loaded value is used by that store
 //! only, the pair becomes one IR `CopyMemory`, which the backend copies
-//! piece by piece (and in a loop when large: docs/ARCHITECTURE.md,
-//! "Memory"). Small copies keep their load and store.
+//! piece by piece, in a loop over the elements (ARCHITECTURE.md,
+//! "Decisions"). Small copies keep their load and store.
 
 use super::Translator;
 use super::operands::result_id;
