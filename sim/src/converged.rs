@@ -104,8 +104,7 @@ impl Warp<'_> {
             if counts.steps >= counts.max_steps {
                 break;
             }
-            if active == u32::MAX
-                && no_native.take() != Some(pc)
+            if no_native.take() != Some(pc)
                 && let Some(native) = counts.native.as_deref_mut()
                 && let Some(segment) = native.entry(index)
             {
@@ -119,6 +118,7 @@ impl Warp<'_> {
                     before,
                     counts.max_steps,
                     others,
+                    active,
                 ) {
                     Some((steps, next, reached)) if steps != before => {
                         counts.steps = steps;

@@ -10,7 +10,8 @@
 //!   slice passed (checked below);
 //! - `issued` / `lanes`: indices of the program's instructions, whose
 //!   length the slices have (checked below);
-//! - `segments`: one counter per segment (checked below);
+//! - `segments` / `segment_lanes`: one counter per segment (checked
+//!   below);
 //! - the frame itself.
 //!
 //! All of these are exclusive borrows (or a shared one, for the constants)
@@ -31,6 +32,7 @@ pub(crate) struct Frame {
     pub issued: *mut u64,
     pub lanes: *mut u64,
     pub segments: *mut u64,
+    pub segment_lanes: *mut u64,
     /// Warp-instructions issued so far (in and out).
     pub steps: u64,
     pub max_steps: u64,
@@ -38,6 +40,8 @@ pub(crate) struct Frame {
     pub others: u32,
     /// The segment to enter.
     pub entry: u32,
+    /// The lanes of the group.
+    pub active: u32,
     /// Out: the pc the group stopped at.
     pub pc: u32,
     /// Out: 1 when it stopped because it reached `others`.
@@ -57,6 +61,7 @@ pub(crate) struct Borrowed<'a> {
     pub issued: &'a mut [u64],
     pub lanes: &'a mut [u64],
     pub segments: &'a mut [u64],
+    pub segment_lanes: &'a mut [u64],
 }
 
 /// Calls `entry` on `state` with the frame's scalars; `None` when a slice
@@ -69,6 +74,7 @@ pub(crate) fn call(
     steps: u64,
     max_steps: u64,
     others: u32,
+    active: u32,
     segment: u32,
 ) -> Option<(u64, u32, bool)> {
     let (constants, instrs, segments) = expect;
@@ -76,6 +82,7 @@ pub(crate) fn call(
         || state.issued.len() < instrs
         || state.lanes.len() < instrs
         || state.segments.len() < segments
+        || state.segment_lanes.len() < segments
         || segment as usize >= segments
     {
         return None;
@@ -87,10 +94,12 @@ pub(crate) fn call(
         issued: state.issued.as_mut_ptr(),
         lanes: state.lanes.as_mut_ptr(),
         segments: state.segments.as_mut_ptr(),
+        segment_lanes: state.segment_lanes.as_mut_ptr(),
         steps,
         max_steps,
         others,
         entry: segment,
+        active,
         pc: 0,
         scheduler: 0,
     };

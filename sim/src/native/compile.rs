@@ -1,15 +1,20 @@
 //! One native function per program: entered at any segment (a jump
-//! table on `Frame::entry`), it runs segments for a full warp (all 32
-//! lanes in the group) and keeps the converged path's bookkeeping:
+//! table on `Frame::entry`), it runs segments for the group `Frame::active`
+//! (two copies of the segments: one for a full warp, whose unguarded
+//! writes store whole rows, one for a group of fewer lanes, whose writes
+//! keep the other lanes' values) and keeps the converged path's
+//! bookkeeping:
 //! - before a segment of n instructions it checks that all n fit under
 //!   the step limit and that none of them reaches another ready lane's pc;
 //!   if not, it leaves at the segment's start and the interpreter, which
 //!   checks per instruction, goes on from there;
-//! - each segment run adds one to its counter (the interpreter's issue
-//!   and lane counts are derived from it when the warp stops), guarded
-//!   ops and branches count their lanes directly;
-//! - a branch is taken when its guard holds in every lane, falls through
-//!   when it holds in none, and otherwise leaves at the branch;
+//! - each segment run adds one to its run counter and the group's lanes
+//!   to its lane counter (the interpreter's issue and lane counts are
+//!   derived from them when the warp stops), guarded ops and branches
+//!   count their lanes directly;
+//! - a branch is taken when its guard holds in every lane of the group,
+//!   falls through when it holds in none, and otherwise leaves at the
+//!   branch;
 //! - after a segment the group's next pc is compared with the other
 //!   lanes' (`Frame::scheduler` when it reached them) and, if it starts a
 //!   segment, that one runs next.
@@ -22,6 +27,7 @@
 use super::call::{Entry, Frame};
 use super::emit::{self, Emitter};
 use super::segments::{Segment, Segments};
+use crate::warp::WARP_LANES;
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{
     AbiParam, Block, BlockArg, InstBuilder, JumpTableData, MemFlagsData, Value, types,
@@ -31,6 +37,7 @@ use cranelift_codegen::settings::{self, Configurable};
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Variable};
 use cranelift_jit::{JITBuilder, JITModule};
 use cranelift_module::{Linkage, Module};
+use spvsass_isa::isa::PredSrc;
 use spvsass_isa::program::INSTR_BYTES;
 use std::mem::offset_of;
 
@@ -93,16 +100,29 @@ fn frame_flags() -> MemFlagsData {
     MemFlagsData::trusted()
 }
 
+/// Which copy of the segments: for a full warp, or for a group of fewer
+/// lanes (`Frame::active`), whose writes keep the other lanes' values.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Group {
+    Full = 0,
+    Partial = 1,
+}
+
 /// What the segment bodies share.
 struct Shared {
     frame: Value,
     issued: Value,
     lanes: Value,
     counters: Value,
+    segment_lanes: Value,
     others: Value,
+    /// The group's lanes, and their number (i64).
+    active: Value,
+    active_count: Value,
     steps: Variable,
     exit: Block,
-    blocks: Vec<Block>,
+    /// Each segment's block, per `Group`.
+    blocks: [Vec<Block>; 2],
 }
 
 /// Builds the function body.
@@ -121,6 +141,10 @@ fn build(mut b: FunctionBuilder<'_>, config: TargetFrontendConfig, segs: &Segmen
     let issued = field(&mut b, pointer, offset_of!(Frame, issued));
     let lanes = field(&mut b, pointer, offset_of!(Frame, lanes));
     let counters = field(&mut b, pointer, offset_of!(Frame, segments));
+    let segment_lanes = field(&mut b, pointer, offset_of!(Frame, segment_lanes));
+    let active = field(&mut b, types::I32, offset_of!(Frame, active));
+    let active_count = b.ins().popcnt(active);
+    let active_count = b.ins().uextend(types::I64, active_count);
     let steps0 = field(&mut b, types::I64, offset_of!(Frame, steps));
     let others = field(&mut b, types::I32, offset_of!(Frame, others));
     let entry = field(&mut b, types::I32, offset_of!(Frame, entry));
@@ -138,35 +162,50 @@ fn build(mut b: FunctionBuilder<'_>, config: TargetFrontendConfig, segs: &Segmen
     let exit = b.create_block();
     b.append_block_param(exit, types::I32);
     b.append_block_param(exit, types::I32);
-    let blocks: Vec<Block> = segs.list.iter().map(|_| b.create_block()).collect();
+    let blocks: [Vec<Block>; 2] =
+        std::array::from_fn(|_| segs.list.iter().map(|_| b.create_block()).collect());
     let zero = b.ins().iconst(types::I32, 0);
     let args = [BlockArg::Value(zero), BlockArg::Value(zero)];
-    let default = b.func.dfg.block_call(exit, &args);
-    let table: Vec<_> = blocks
-        .iter()
-        .map(|&blk| b.func.dfg.block_call(blk, &[]))
-        .collect();
-    let jt = b.create_jump_table(JumpTableData::new(default, &table));
-    b.ins().br_table(entry, jt);
+    let tables = [Group::Full, Group::Partial].map(|group| {
+        let dispatch = b.create_block();
+        let default = b.func.dfg.block_call(exit, &args);
+        let table: Vec<_> = blocks[group as usize]
+            .iter()
+            .map(|&blk| b.func.dfg.block_call(blk, &[]))
+            .collect();
+        let jt = b.create_jump_table(JumpTableData::new(default, &table));
+        (dispatch, jt)
+    });
+    let full = b.ins().icmp_imm_s(IntCC::Equal, active, -1);
+    b.ins().brif(full, tables[0].0, &[], tables[1].0, &[]);
+    for (dispatch, jt) in tables {
+        b.switch_to_block(dispatch);
+        b.ins().br_table(entry, jt);
+    }
 
     let shared = Shared {
         frame,
         issued,
         lanes,
         counters,
+        segment_lanes,
         others,
+        active,
+        active_count,
         steps,
         exit,
         blocks,
     };
-    for (j, seg) in segs.list.iter().enumerate() {
-        let mut e = Emitter {
-            b: &mut b,
-            gpr,
-            consts,
-            preds,
-        };
-        segment(&mut e, &shared, segs, j, seg);
+    for group in [Group::Full, Group::Partial] {
+        for (j, seg) in segs.list.iter().enumerate() {
+            let mut e = Emitter {
+                b: &mut b,
+                gpr,
+                consts,
+                preds,
+            };
+            segment(&mut e, &shared, segs, group, j, seg);
+        }
     }
 
     // The exit: steps, predicates and where the group stopped.
@@ -215,7 +254,7 @@ fn add_steps(b: &mut FunctionBuilder<'_>, s: &Shared, n: usize) {
 
 /// Goes on at instruction `next`: leaves when the group reached the other
 /// lanes' pc or the instruction starts no segment, else runs that segment.
-fn goto(b: &mut FunctionBuilder<'_>, s: &Shared, segs: &Segments, next: usize) {
+fn goto(b: &mut FunctionBuilder<'_>, s: &Shared, segs: &Segments, group: Group, next: usize) {
     let pc_value = next as u32 * INSTR_BYTES;
     let pc = b.ins().iconst(types::I32, i64::from(pc_value as i32));
     let reached = b
@@ -225,7 +264,13 @@ fn goto(b: &mut FunctionBuilder<'_>, s: &Shared, segs: &Segments, next: usize) {
     match segs.at.get(next).copied().flatten() {
         Some(t) => {
             let stop = b.create_block();
-            b.ins().brif(reached, stop, &[], s.blocks[t as usize], &[]);
+            b.ins().brif(
+                reached,
+                stop,
+                &[],
+                s.blocks[group as usize][t as usize],
+                &[],
+            );
             b.switch_to_block(stop);
             leave(b, s, pc, scheduler);
         }
@@ -234,8 +279,15 @@ fn goto(b: &mut FunctionBuilder<'_>, s: &Shared, segs: &Segments, next: usize) {
 }
 
 /// The code of segment `j`.
-fn segment(e: &mut Emitter<'_, '_>, s: &Shared, segs: &Segments, j: usize, seg: &Segment) {
-    e.b.switch_to_block(s.blocks[j]);
+fn segment(
+    e: &mut Emitter<'_, '_>,
+    s: &Shared,
+    segs: &Segments,
+    group: Group,
+    j: usize,
+    seg: &Segment,
+) {
+    e.b.switch_to_block(s.blocks[group as usize][j]);
     // The checks: the step limit for all of it, and the last instruction's
     // pc below the other lanes'.
     let n = seg.len();
@@ -263,10 +315,17 @@ fn segment(e: &mut Emitter<'_, '_>, s: &Shared, segs: &Segments, j: usize, seg: 
     add_steps(e.b, s, seg.alu.len());
     let one = e.b.ins().iconst(types::I64, 1);
     add_at(e.b, s.counters, j, one);
+    let group_lanes = match group {
+        Group::Full => e.b.ins().iconst(types::I64, i64::from(WARP_LANES)),
+        Group::Partial => s.active_count,
+    };
+    add_at(e.b, s.segment_lanes, j, group_lanes);
 
     for (index, op, guard) in &seg.alu {
-        let exec = (!emit::always(*guard)).then(|| emit::pred_bits(e, *guard));
-        if let Some(exec) = exec {
+        let exec = exec_mask(e, s, group, *guard);
+        if !emit::always(*guard)
+            && let Some(exec) = exec
+        {
             let count = e.b.ins().popcnt(exec);
             let count = e.b.ins().uextend(types::I64, count);
             add_at(e.b, s.lanes, *index, count);
@@ -284,44 +343,66 @@ fn segment(e: &mut Emitter<'_, '_>, s: &Shared, segs: &Segments, j: usize, seg: 
     }
 
     match seg.bra {
-        None => goto(e.b, s, segs, seg.next()),
+        None => goto(e.b, s, segs, group, seg.next()),
         Some((index, target, guard)) => {
             let target = (target / INSTR_BYTES) as usize;
             let taken = e.b.create_block();
-            let count = |b: &mut FunctionBuilder<'_>, lanes: i64| {
+            let count = |b: &mut FunctionBuilder<'_>, lanes: Option<Value>| {
                 add_steps(b, s, 1);
                 let one = b.ins().iconst(types::I64, 1);
                 add_at(b, s.issued, index, one);
-                if lanes != 0 {
-                    let l = b.ins().iconst(types::I64, lanes);
+                if let Some(l) = lanes {
                     add_at(b, s.lanes, index, l);
                 }
             };
-            if emit::always(guard) {
-                e.b.ins().jump(taken, &[]);
-            } else {
-                let held = emit::pred_bits(e, guard);
-                let all = e.b.ins().icmp_imm_s(IntCC::Equal, held, -1);
-                let none_check = e.b.create_block();
-                e.b.ins().brif(all, taken, &[], none_check, &[]);
-                e.b.switch_to_block(none_check);
-                let none = e.b.ins().icmp_imm_u(IntCC::Equal, held, 0);
-                let fall = e.b.create_block();
-                let split = e.b.create_block();
-                e.b.ins().brif(none, fall, &[], split, &[]);
-                e.b.switch_to_block(split);
-                let bra_pc =
-                    e.b.ins()
-                        .iconst(types::I32, i64::from((index as u32 * INSTR_BYTES) as i32));
-                let zero = e.b.ins().iconst(types::I32, 0);
-                leave(e.b, s, bra_pc, zero);
-                e.b.switch_to_block(fall);
-                count(e.b, 0);
-                goto(e.b, s, segs, index + 1);
+            let group_lanes = match group {
+                Group::Full => e.b.ins().iconst(types::I64, i64::from(WARP_LANES)),
+                Group::Partial => s.active_count,
+            };
+            match exec_mask(e, s, group, guard) {
+                // Every lane of the group: taken.
+                None => {
+                    e.b.ins().jump(taken, &[]);
+                }
+                Some(exec) => {
+                    let all = match group {
+                        Group::Full => e.b.ins().icmp_imm_s(IntCC::Equal, exec, -1),
+                        Group::Partial => e.b.ins().icmp(IntCC::Equal, exec, s.active),
+                    };
+                    let none_check = e.b.create_block();
+                    e.b.ins().brif(all, taken, &[], none_check, &[]);
+                    e.b.switch_to_block(none_check);
+                    let none = e.b.ins().icmp_imm_u(IntCC::Equal, exec, 0);
+                    let fall = e.b.create_block();
+                    let split = e.b.create_block();
+                    e.b.ins().brif(none, fall, &[], split, &[]);
+                    e.b.switch_to_block(split);
+                    let pc = (index as u32 * INSTR_BYTES) as i32;
+                    let bra_pc = e.b.ins().iconst(types::I32, i64::from(pc));
+                    let zero = e.b.ins().iconst(types::I32, 0);
+                    leave(e.b, s, bra_pc, zero);
+                    e.b.switch_to_block(fall);
+                    count(e.b, None);
+                    goto(e.b, s, segs, group, index + 1);
+                }
             }
             e.b.switch_to_block(taken);
-            count(e.b, i64::from(crate::warp::WARP_LANES));
-            goto(e.b, s, segs, target);
+            count(e.b, Some(group_lanes));
+            goto(e.b, s, segs, group, target);
+        }
+    }
+}
+
+/// The lanes an instruction under `guard` executes (`Warp::pred_mask` of
+/// the group); `None` for every lane of a full warp.
+fn exec_mask(e: &mut Emitter<'_, '_>, s: &Shared, group: Group, guard: PredSrc) -> Option<Value> {
+    match (group, emit::always(guard)) {
+        (Group::Full, true) => None,
+        (Group::Full, false) => Some(emit::pred_bits(e, guard)),
+        (Group::Partial, true) => Some(s.active),
+        (Group::Partial, false) => {
+            let held = emit::pred_bits(e, guard);
+            Some(e.b.ins().band(held, s.active))
         }
     }
 }

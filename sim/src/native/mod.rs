@@ -3,9 +3,10 @@
 //! instructions (`select.rs`: the op table's ALU ops with a translation,
 //! and branches) are cut into straight segments (`segments.rs`), and one
 //! function per program (`compile.rs`) runs them over the warp's register
-//! rows, four lanes to a SIMD vector (`emit.rs`), for as long as the
-//! whole warp stays converged; everything else, and any group of fewer
-//! than 32 lanes, is left to the interpreter, which stays the reference.
+//! rows, four lanes to a SIMD vector (`emit.rs`), for as long as the group
+//! stays converged (a full warp, or a group of fewer lanes whose writes
+//! are masked); everything else is left to the interpreter, which stays
+//! the reference.
 //! `call.rs` is the one module with `unsafe` code (the call into the
 //! generated function). The translation is made once per `Program`, on
 //! the first run that asks for the native tier.
@@ -21,7 +22,7 @@ mod tests;
 pub use compile::NativeError;
 
 use crate::memory::ConstantBanks;
-use crate::warp::{RZ, Row, WARP_LANES};
+use crate::warp::{RZ, Row};
 use segments::{Segment, segments};
 use select::Host;
 use spvsass_isa::isa::Instr;
@@ -172,6 +173,8 @@ pub(crate) struct NativeRun<'p> {
     consts: Vec<u32>,
     /// Runs of each segment.
     counters: Vec<u64>,
+    /// Lanes of the groups that ran each segment, summed.
+    segment_lanes: Vec<u64>,
     /// Warp-instructions run natively.
     pub executed: u64,
 }
@@ -195,6 +198,7 @@ impl<'p> NativeRun<'p> {
             entry,
             consts,
             counters: vec![0; code.segments.len()],
+            segment_lanes: vec![0; code.segments.len()],
             executed: 0,
         })
     }
@@ -204,9 +208,8 @@ impl<'p> NativeRun<'p> {
         self.code.at.get(index).copied().flatten()
     }
 
-    /// Runs from segment `segment` with every lane of the warp in the
-    /// group; returns the steps, the pc it stopped at and whether the
-    /// group reached `others`.
+    /// Runs the group `active` from segment `segment`; returns the steps,
+    /// the pc it stopped at and whether the group reached `others`.
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn run(
         &mut self,
@@ -218,6 +221,7 @@ impl<'p> NativeRun<'p> {
         steps: u64,
         max_steps: u64,
         others: u32,
+        active: u32,
     ) -> Option<(u64, u32, bool)> {
         let expect = (
             self.code.constants.len(),
@@ -231,8 +235,11 @@ impl<'p> NativeRun<'p> {
             issued,
             lanes,
             segments: &mut self.counters,
+            segment_lanes: &mut self.segment_lanes,
         };
-        let out = call::call(self.entry, expect, state, steps, max_steps, others, segment)?;
+        let out = call::call(
+            self.entry, expect, state, steps, max_steps, others, active, segment,
+        )?;
         self.executed += out.0 - steps;
         Some(out)
     }
@@ -240,7 +247,8 @@ impl<'p> NativeRun<'p> {
     /// Adds the segments' runs to the per-instruction issue and lane
     /// counts (`Warp::run`'s), as the interpreter would have counted them.
     pub(crate) fn finish(&mut self, issued: &mut [u64], lanes: &mut [u64]) {
-        for (seg, n) in self.code.segments.iter().zip(&mut self.counters) {
+        let runs = self.counters.iter_mut().zip(&mut self.segment_lanes);
+        for (seg, (n, group)) in self.code.segments.iter().zip(runs) {
             for (index, _, guard) in &seg.alu {
                 if let Some(i) = issued.get_mut(*index) {
                     *i += *n;
@@ -248,10 +256,11 @@ impl<'p> NativeRun<'p> {
                 if emit::always(*guard)
                     && let Some(l) = lanes.get_mut(*index)
                 {
-                    *l += *n * u64::from(WARP_LANES);
+                    *l += *group;
                 }
             }
             *n = 0;
+            *group = 0;
         }
     }
 }

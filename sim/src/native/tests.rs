@@ -409,8 +409,16 @@ fn same_on_both(program: &Program, start: &Start, lanes: u32, max_steps: u64) ->
     share
 }
 
+const CASES: u32 = 200;
+
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(200))]
+    // About a third of the random programs do not encode (operand forms
+    // the encoder refuses) and are drawn again.
+    #![proptest_config(ProptestConfig {
+        cases: CASES,
+        max_global_rejects: 20 * CASES,
+        ..ProptestConfig::default()
+    })]
 
     #[test]
     fn straight_runs_match_the_interpreter(
@@ -438,7 +446,7 @@ proptest! {
 }
 
 /// A loop of translated ops runs natively almost entirely, with the same
-/// result, and a warp of fewer than 32 lanes is left to the interpreter.
+/// result, on a full warp and on a warp of 16 lanes.
 #[test]
 fn a_converged_loop_runs_natively() {
     let body = [
@@ -475,7 +483,7 @@ fn a_converged_loop_runs_natively() {
     let total = end.counters.warp_instructions;
     // Everything but the EXIT.
     assert_eq!(native, total - 1, "{native} of {total}");
-    assert_eq!(same_on_both(&program, &start, 16, 100_000), 0);
+    assert_eq!(same_on_both(&program, &start, 16, 100_000), total - 1);
 }
 
 /// A program with a constant-bank operand outside its bank runs on the
