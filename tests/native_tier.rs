@@ -227,3 +227,43 @@ fn the_alu_kernel_runs_natively() {
     );
     assert!(interp.native.is_none());
 }
+
+/// `run --tier native` prints what `--tier interp` prints, and `--stats`
+/// reports the translation and the share run natively.
+#[test]
+fn the_cli_runs_either_tier() {
+    let kernel =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/data/alu_heavy.comp.spv");
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let push = dir.path().join("push.bin");
+    std::fs::write(&push, 20u32.to_le_bytes()).expect("push constants written");
+    let run = |tier: &str| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_spvsass"))
+            .arg("run")
+            .arg(&kernel)
+            .args(["--groups", "4", "--buffer", "0=1024", "--json", "--stats"])
+            .arg("--push")
+            .arg(&push)
+            .args(["--tier", tier])
+            .output()
+            .expect("spvsass runs");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        (
+            out.stdout,
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let (interp, interp_err) = run("interp");
+    let (native, native_err) = run("native");
+    assert_eq!(native, interp);
+    assert!(!interp_err.contains("native tier"), "{interp_err}");
+    assert!(
+        native_err.contains("native tier: translated 4 segments"),
+        "{native_err}"
+    );
+    assert!(native_err.contains("ran natively"), "{native_err}");
+}
