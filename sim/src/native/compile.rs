@@ -61,10 +61,18 @@ pub(crate) struct Compiled {
 /// Compiles the segments of a program of `instrs` instructions.
 pub(crate) fn compile(segs: &Segments) -> Result<Compiled, NativeError> {
     let mut flags = settings::builder();
+    // The IR verifier checks the translator in debug builds (the tests);
+    // release builds skip it to translate faster.
+    let verify = if cfg!(debug_assertions) {
+        "true"
+    } else {
+        "false"
+    };
     for (name, value) in [
         ("opt_level", "speed"),
         ("is_pic", "false"),
         ("use_colocated_libcalls", "false"),
+        ("enable_verifier", verify),
     ] {
         flags
             .set(name, value)
