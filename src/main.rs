@@ -199,6 +199,11 @@ enum Command {
         /// the culling word 0 (the disabled path).
         #[arg(long, value_enum, num_args = 0..=1, default_missing_value = "on")]
         shader_cull: Option<CullSwitch>,
+        /// Which tier runs converged code: the interpreter, or native code
+        /// translated with Cranelift where it applies (ARCHITECTURE.md,
+        /// "Native tier"); the results are the same.
+        #[arg(long, value_enum, default_value = "interp")]
+        tier: TierArg,
         #[command(flatten)]
         compute: Box<ComputeArgs>,
         /// Also run the draw on this reference (vulkan: the system's Vulkan
@@ -250,6 +255,22 @@ enum Command {
 enum CullSwitch {
     On,
     Off,
+}
+
+/// `run --tier`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum TierArg {
+    Interp,
+    Native,
+}
+
+impl From<TierArg> for spvsass::sim::Tier {
+    fn from(t: TierArg) -> spvsass::sim::Tier {
+        match t {
+            TierArg::Interp => spvsass::sim::Tier::Interp,
+            TierArg::Native => spvsass::sim::Tier::Native,
+        }
+    }
 }
 
 /// What `run --reference` compares with.
@@ -502,6 +523,9 @@ fn run_dispatch(
         .map_err(|e| format!("{}: {e}", shader.display()))?;
     if stats {
         print_stats(&run.counters, start.elapsed());
+        if let Some(native) = &run.native {
+            print_native_stats(Some(native), &run.counters);
+        }
     }
     if json {
         outln!(
@@ -733,6 +757,7 @@ fn run(cli: Cli, outputs: &mut Outputs) -> Result<(), String> {
             cull_mode,
             front_face,
             shader_cull,
+            tier,
             compute,
             reference,
             float_ulps,
@@ -755,6 +780,7 @@ fn run(cli: Cli, outputs: &mut Outputs) -> Result<(), String> {
                     Some(CullSwitch::Off) => Default::default(),
                     _ => render_state.shader_cull(),
                 },
+                tier: tier.into(),
                 ..Default::default()
             };
             // A task+mesh pair: the mesh shader is compiled for a task
@@ -886,6 +912,9 @@ fn run(cli: Cli, outputs: &mut Outputs) -> Result<(), String> {
             let draw = bound.draw;
             if stats {
                 print_stats(&draw.counters, start.elapsed());
+                if options.tier == spvsass::sim::Tier::Native {
+                    print_native_stats(None, &draw.counters);
+                }
             }
             if json {
                 outln!(
@@ -981,6 +1010,34 @@ fn print_stats(counters: &spvsass::sim::Counters, wall: std::time::Duration) {
         secs * 1e3,
         rate(counters.warp_instructions),
         rate(counters.thread_instructions),
+    );
+}
+
+/// The native tier's share of a run, for `run --stats --tier native`.
+/// (A draw's programs report no translation statistics yet.)
+fn print_native_stats(
+    native: Option<&spvsass::sim::NativeStats>,
+    counters: &spvsass::sim::Counters,
+) {
+    let share = if counters.warp_instructions > 0 {
+        100.0 * counters.native_warp_instructions as f64 / counters.warp_instructions as f64
+    } else {
+        0.0
+    };
+    if let Some(native) = native {
+        eprintln!(
+            "native tier: translated {} segments ({} instructions) in {:.3} ms",
+            native.segments,
+            native.instructions,
+            native.translate_time.as_secs_f64() * 1e3,
+        );
+        if let Some(e) = &native.error {
+            eprintln!("native tier: {e}; the interpreter ran the program");
+        }
+    }
+    eprintln!(
+        "native tier: {} of {} warp-instructions ({share:.1}%) ran natively",
+        counters.native_warp_instructions, counters.warp_instructions,
     );
 }
 

@@ -12,17 +12,20 @@
 //! another ready lane's pc, to the scheduler.
 
 use crate::exec_row::{RowIsa, RowValue, eval_row_any};
+use crate::native::NativeRun;
 use crate::program::Program;
 use crate::warp::{Row, Warp, lanes};
 use spvsass_isa::isa::{Dst, Op, Target};
 use spvsass_isa::program::INSTR_BYTES;
 
-/// The per-instruction issue counts a run keeps (see `Warp::run`).
-pub(crate) struct Issues<'a> {
+/// The per-instruction issue counts a run keeps (see `Warp::run`), and
+/// the native code it may run.
+pub(crate) struct Issues<'a, 'p> {
     pub steps: u64,
     pub max_steps: u64,
     pub issued: &'a mut [u64],
     pub lanes: &'a mut [u64],
+    pub native: Option<&'a mut NativeRun<'p>>,
 }
 
 impl Warp<'_> {
@@ -38,13 +41,14 @@ impl Warp<'_> {
         pc: u32,
         active: u32,
         others: u32,
-        counts: &mut Issues<'_>,
+        counts: &mut Issues<'_, '_>,
     ) -> Option<u32> {
         match program.row_isa {
             RowIsa::Portable => self.run_converged_portable(program, pc, active, others, counts),
             #[cfg(target_arch = "x86_64")]
             // SAFETY: `RowIsa::detect` chose this build only after checking
             // that the CPU has AVX2 and FMA.
+            #[allow(unsafe_code)]
             RowIsa::Avx2Fma => unsafe {
                 self.run_converged_avx2_fma(program, pc, active, others, counts)
             },
@@ -57,7 +61,7 @@ impl Warp<'_> {
         pc: u32,
         active: u32,
         others: u32,
-        counts: &mut Issues<'_>,
+        counts: &mut Issues<'_, '_>,
     ) -> Option<u32> {
         self.run_converged_any(program, pc, active, others, counts)
     }
@@ -72,7 +76,7 @@ impl Warp<'_> {
         pc: u32,
         active: u32,
         others: u32,
-        counts: &mut Issues<'_>,
+        counts: &mut Issues<'_, '_>,
     ) -> Option<u32> {
         self.run_converged_any(program, pc, active, others, counts)
     }
@@ -85,10 +89,13 @@ impl Warp<'_> {
         mut pc: u32,
         active: u32,
         others: u32,
-        counts: &mut Issues<'_>,
+        counts: &mut Issues<'_, '_>,
     ) -> Option<u32> {
         let start = pc;
         let mut handback = Some(pc);
+        // The pc where the native code just made no progress (a limit
+        // it checks per segment): the interpreter runs that instruction.
+        let mut no_native = None;
         loop {
             let index = (pc / INSTR_BYTES) as usize;
             let Some(instr) = program.instrs().get(index) else {
@@ -96,6 +103,38 @@ impl Warp<'_> {
             };
             if counts.steps >= counts.max_steps {
                 break;
+            }
+            if no_native.take() != Some(pc)
+                && let Some(native) = counts.native.as_deref_mut()
+                && let Some(segment) = native.entry(index)
+            {
+                let before = counts.steps;
+                match native.run(
+                    segment,
+                    &mut self.gpr,
+                    &mut self.preds,
+                    counts.issued,
+                    counts.lanes,
+                    before,
+                    counts.max_steps,
+                    others,
+                    active,
+                ) {
+                    Some((steps, next, reached)) if steps != before => {
+                        counts.steps = steps;
+                        pc = next;
+                        if reached {
+                            handback = None;
+                            break;
+                        }
+                        handback = Some(pc);
+                        continue;
+                    }
+                    _ => {
+                        no_native = Some(pc);
+                        continue;
+                    }
+                }
             }
             let exec = self.pred_mask(active, &instr.guard);
             let next = match &instr.op {

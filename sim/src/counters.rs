@@ -16,6 +16,11 @@ pub struct Counters {
     pub isbe_bytes_written: u64,
     /// Warp-instructions per mnemonic (a BTreeMap, so output is stable).
     pub per_op: BTreeMap<&'static str, u64>,
+    /// How many of `warp_instructions` the native tier ran (`Tier`): how
+    /// the run was executed, not what it simulated, so JSON output leaves
+    /// it out and comparisons between tiers set it aside.
+    #[serde(skip)]
+    pub native_warp_instructions: u64,
 }
 
 impl Counters {
@@ -41,6 +46,7 @@ impl Counters {
         self.warp_instructions += other.warp_instructions;
         self.thread_instructions += other.thread_instructions;
         self.isbe_bytes_written += other.isbe_bytes_written;
+        self.native_warp_instructions += other.native_warp_instructions;
         for (name, n) in &other.per_op {
             *self.per_op.entry(name).or_default() += n;
         }

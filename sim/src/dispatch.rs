@@ -24,6 +24,7 @@ use crate::descriptors::{BoundBuffer, Slot, bind, read_back};
 use crate::error::SimError;
 use crate::isbe::Isbe;
 use crate::memory::{GlobalMemory, Resources, WorkgroupMemory};
+use crate::native::NativeStats;
 use crate::program::Program;
 use crate::texture::host::{BoundImage, BoundSampler};
 use crate::warp::{Env, Launch, Stop, WARP_LANES, Warp};
@@ -63,6 +64,8 @@ pub struct ComputeRun {
     /// Warps per workgroup.
     pub warps: u32,
     pub counters: Counters,
+    /// The native tier's translation of the program (with `Tier::Native`).
+    pub native: Option<NativeStats>,
 }
 
 /// Runs a compute dispatch of `groups` workgroups (at most
@@ -163,6 +166,7 @@ pub fn run_compute(
         workgroups,
         warps,
         counters,
+        native: program.native_stats(),
     })
 }
 

@@ -137,6 +137,7 @@ pub(crate) mod tests {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: `RowIsa::detect` chose this build only after checking
             // that the CPU has AVX2 and FMA.
+            #[allow(unsafe_code)]
             RowIsa::Avx2Fma => unsafe { eval_row_avx2_fma(op, x, held) },
         }
     }

@@ -10,6 +10,11 @@
 //! the ISA's `eval` methods, output locations from `isbe_layout`: the
 //! simulator checks the compiler against the same definitions the compiler
 //! uses.
+//!
+//! `unsafe` is denied outside the two places that need it: running the
+//! AVX2 build of the converged loop (`converged.rs`) and calling native
+//! code (`native/call.rs`).
+#![deny(unsafe_code)]
 
 mod compute_order;
 mod converged;
@@ -29,6 +34,7 @@ mod isbe;
 mod launch_order;
 mod memory;
 mod mesh;
+mod native;
 mod overlay;
 mod program;
 pub mod raster;
@@ -51,6 +57,7 @@ pub use memory::{
     MemFault, Resources, Space,
 };
 pub use mesh::{Attributes, MeshDraw, MeshWorkgroup, TaskWorkgroup, read_mesh_outputs, run_mesh};
+pub use native::{NativeError, NativeStats, Tier};
 pub use program::Program;
 pub use warp::{Launch, WARP_LANES, lane_count, run_workgroup};
 
@@ -75,6 +82,10 @@ pub struct SimOptions {
     /// (`raster::RenderState::shader_cull` derives them from the
     /// rasterizer state); the default leaves culling off.
     pub cull: spvsass_isa::abi::CullControl,
+    /// Which tier runs converged code: the interpreter, or native code
+    /// translated from the program where it applies (`native`). Results,
+    /// counters and errors are the same either way.
+    pub tier: Tier,
 }
 
 impl Default for SimOptions {
@@ -84,6 +95,7 @@ impl Default for SimOptions {
             max_total_steps: 10_000_000_000,
             max_output_bytes: 1 << 30,
             cull: spvsass_isa::abi::CullControl::default(),
+            tier: Tier::Interp,
         }
     }
 }

@@ -3,6 +3,7 @@
 
 use crate::error::SimError;
 use crate::exec_row::RowIsa;
+use crate::native::{NativeCache, NativeCode, NativeStats};
 use crate::row_form::{RowForm, RowSrc, row_form};
 use crate::warp::{RZ, Row};
 use spvsass_isa::isa::{Instr, MemSpace, Op, Target};
@@ -23,6 +24,8 @@ pub struct Program {
     splats: Vec<Row>,
     /// Which build of the whole-row loops this CPU runs.
     pub(crate) row_isa: RowIsa,
+    /// The native tier's translation, made when a run first asks for it.
+    native: NativeCache,
 }
 
 impl Program {
@@ -77,6 +80,7 @@ impl Program {
             row_forms,
             splats,
             row_isa: RowIsa::detect(),
+            native: NativeCache::default(),
         })
     }
 
@@ -114,6 +118,16 @@ impl Program {
             // RZ's row stands in for the impossible miss.
             RowSrc::Splat(n) => self.splats.get(usize::from(n)).unwrap_or(&gpr[RZ]),
         }
+    }
+
+    /// The program's native code (translated on the first call).
+    pub(crate) fn native(&self) -> &NativeCode {
+        self.native.get(&self.instrs)
+    }
+
+    /// What translating the program gave, if it was translated.
+    pub fn native_stats(&self) -> Option<NativeStats> {
+        self.native.stats()
     }
 
     /// The instruction at byte address `pc`, if the program has one.

@@ -12,6 +12,7 @@ use crate::counters::Counters;
 use crate::error::SimError;
 use crate::isbe::Isbe;
 use crate::memory::{ConstantBanks, GlobalMemory, Resources, WorkgroupMemory};
+use crate::native::{NativeRun, Tier};
 use crate::program::Program;
 use spvsass_isa::isa::{Dst, OpBssy, PredSrc, Reg, RegFile};
 use spvsass_isa::program::INSTR_BYTES;
@@ -114,7 +115,7 @@ pub(crate) struct Warp<'r> {
     pub(crate) gpr: Box<[Row; RZ + 1]>,
     /// P0..P6, each a mask with bit l for lane l: a guard or predicate
     /// source is one load.
-    preds: [u32; PT as usize],
+    pub(crate) preds: [u32; PT as usize],
     pub(crate) pc: [u32; WARP_LANES as usize],
     /// Lanes that have not exited.
     pub(crate) live: u32,
@@ -170,28 +171,35 @@ impl<'r> Warp<'r> {
         // stops: a map lookup by name per step would cost more than the step.
         let mut issued = vec![0u64; program.instrs().len()];
         let mut lanes = vec![0u64; program.instrs().len()];
-        let result = self.steps(
-            program,
-            env,
-            options,
-            counters.warp_instructions,
-            &mut issued,
-            &mut lanes,
-        );
-        counters.add(&Counters::from_issues(program, &issued, &lanes));
+        let mut native = match options.tier {
+            Tier::Native => NativeRun::new(program.native(), self.consts),
+            Tier::Interp => None,
+        };
+        let mut counts = Issues {
+            steps: counters.warp_instructions,
+            max_steps: options.max_steps,
+            issued: &mut issued,
+            lanes: &mut lanes,
+            native: native.as_mut(),
+        };
+        let result = self.steps(program, env, &mut counts);
+        let mut run = Counters::default();
+        if let Some(native) = &mut native {
+            native.finish(&mut issued, &mut lanes);
+            run.native_warp_instructions = native.executed;
+        }
+        run.add(&Counters::from_issues(program, &issued, &lanes));
+        counters.add(&run);
         result
     }
 
-    /// The scheduling loop of `run`, counting issues into `issued` and
-    /// executing lanes into `lanes` (per instruction).
+    /// The scheduling loop of `run`, counting steps, issues and executing
+    /// lanes (per instruction) into `counts`.
     fn steps(
         &mut self,
         program: &Program,
         env: &mut Env<'_>,
-        options: &SimOptions,
-        mut steps: u64,
-        issued: &mut [u64],
-        lanes: &mut [u64],
+        counts: &mut Issues<'_, '_>,
     ) -> Result<Stop, SimError> {
         // The group that runs next when it is known without a scan: after
         // an op that moved its lanes to the next instruction, those lanes
@@ -226,14 +234,7 @@ impl<'r> Warp<'r> {
             } else {
                 self.min_pc(others)
             };
-            let mut counts = Issues {
-                steps,
-                max_steps: options.max_steps,
-                issued,
-                lanes,
-            };
-            let handback = self.run_converged(program, pc, active, others, &mut counts);
-            steps = counts.steps;
+            let handback = self.run_converged(program, pc, active, others, counts);
             let Some(pc) = handback else {
                 continue;
             };
@@ -241,14 +242,17 @@ impl<'r> Warp<'r> {
             let Some(instr) = program.instrs().get(index) else {
                 return Err(SimError::PcOutOfRange { pc, lanes: active });
             };
-            if steps >= options.max_steps {
-                return Err(SimError::StepLimit { pc, steps });
+            if counts.steps >= counts.max_steps {
+                return Err(SimError::StepLimit {
+                    pc,
+                    steps: counts.steps,
+                });
             }
-            self.clock = steps;
+            self.clock = counts.steps;
             let executed = self.execute(instr, pc, active, env)?;
-            steps += 1;
-            issued[index] += 1;
-            lanes[index] += u64::from(executed.count_ones());
+            counts.steps += 1;
+            counts.issued[index] += 1;
+            counts.lanes[index] += u64::from(executed.count_ones());
             if program.falls_through(index) && self.live & !self.waiting == active {
                 next = Some((pc + INSTR_BYTES, active));
             }

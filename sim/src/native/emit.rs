@@ -1,0 +1,513 @@
+//! Cranelift IR for one translated ALU op over the 32 lanes of a warp:
+//! eight i32x4 / f32x4 chunks of four lanes each. Every op mirrors its
+//! `eval` in the ISA crate step by step (source modifiers, .FTZ on inputs
+//! and result, the canonical NaN 0x7fffffff, round to nearest even, the
+//! total order FMNMX uses), so results are bit-identical; the
+//! differential tests (`native/tests.rs`) hold the two to that. An op the
+//! match below does not cover was not selected (`select.rs`).
+
+use super::select::{Dest, NativeAlu, Operand};
+use crate::warp::WARP_LANES;
+use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
+use cranelift_codegen::ir::{ConstantData, Endianness, InstBuilder, MemFlagsData, Value, types};
+use cranelift_frontend::{FunctionBuilder, Variable};
+use spvsass_isa::isa::{
+    ConvKind, FloatArith, FloatCmp, IntCmp, Op, PredCombine, PredSrc, Reg, Src,
+};
+
+/// Four-lane chunks of a row.
+pub(crate) const CHUNKS: usize = WARP_LANES as usize / 4;
+/// Bytes of one register row.
+pub(crate) const ROW_BYTES: i32 = WARP_LANES as i32 * 4;
+
+/// The values a translated function keeps while it runs.
+pub(crate) struct Emitter<'f, 'b> {
+    pub b: &'f mut FunctionBuilder<'b>,
+    /// Base of the register rows (`Warp::gpr`).
+    pub gpr: Value,
+    /// Base of the constant-bank words read for the run.
+    pub consts: Value,
+    /// P0..P6 as lane masks.
+    pub preds: [Variable; 7],
+}
+
+/// A row's eight chunks.
+type Chunks = [Value; CHUNKS];
+
+/// Plain loads and stores of the register rows: never trapping (the rows
+/// are always there), not assumed 16-byte aligned.
+fn mem() -> MemFlagsData {
+    MemFlagsData::new().with_notrap()
+}
+
+/// Lane-preserving reinterpretation between i32x4 and f32x4.
+fn lanes_le() -> MemFlagsData {
+    MemFlagsData::new().with_endianness(Endianness::Little)
+}
+
+/// The lanes where the predicate source holds, as a mask (the scalar twin
+/// of `Warp::pred_mask`): P0..P6, else PT.
+pub(crate) fn pred_bits(e: &mut Emitter<'_, '_>, p: PredSrc) -> Value {
+    let held = match p.reg.and_then(Reg::phys) {
+        Some(n) if n < 7 => e.b.use_var(e.preds[usize::from(n)]),
+        _ => e.b.ins().iconst(types::I32, -1),
+    };
+    if p.neg { e.b.ins().bnot(held) } else { held }
+}
+
+/// Whether a predicate source holds in every lane whatever the state (PT).
+pub(crate) fn always(p: PredSrc) -> bool {
+    !p.neg && !matches!(p.reg.and_then(Reg::phys), Some(n) if n < 7)
+}
+
+/// The lane mask `bits` as eight i32x4 chunks of all-ones / zero lanes.
+pub(crate) fn mask_chunks(e: &mut Emitter<'_, '_>, bits: Value) -> Chunks {
+    let weights: Vec<u8> = [1u32, 2, 4, 8]
+        .iter()
+        .flat_map(|w| w.to_le_bytes())
+        .collect();
+    let handle = e.b.func.dfg.constants.insert(ConstantData::from(weights));
+    let weights = e.b.ins().vconst(types::I32X4, handle);
+    std::array::from_fn(|k| {
+        let shifted = e.b.ins().ushr_imm_u(bits, 4 * k as i64);
+        let lanes = e.b.ins().splat(types::I32X4, shifted);
+        let picked = e.b.ins().band(lanes, weights);
+        let zero = splat(e, 0);
+        e.b.ins().icmp(IntCC::NotEqual, picked, zero)
+    })
+}
+
+/// Packs eight chunk masks (all-ones / zero lanes) into a lane mask.
+fn pack(e: &mut Emitter<'_, '_>, chunks: Chunks) -> Value {
+    let mut bits = e.b.ins().iconst(types::I32, 0);
+    for (k, c) in chunks.into_iter().enumerate() {
+        let four = e.b.ins().vhigh_bits(types::I32, c);
+        let placed = e.b.ins().ishl_imm_u(four, 4 * k as i64);
+        bits = e.b.ins().bor(bits, placed);
+    }
+    bits
+}
+
+/// An integer vector of four copies of `v`.
+fn splat(e: &mut Emitter<'_, '_>, v: u32) -> Value {
+    let c = e.b.ins().iconst(types::I32, i64::from(v as i32));
+    e.b.ins().splat(types::I32X4, c)
+}
+
+/// The chunks of a source operand.
+fn source(e: &mut Emitter<'_, '_>, s: Operand) -> Chunks {
+    match s {
+        Operand::Gpr(n) => std::array::from_fn(|k| {
+            let offset = i32::from(n) * ROW_BYTES + 16 * k as i32;
+            e.b.ins().load(types::I32X4, mem(), e.gpr, offset)
+        }),
+        Operand::Zero => [splat(e, 0); CHUNKS],
+        Operand::Imm(v) => [splat(e, v); CHUNKS],
+        Operand::Const(slot) => {
+            let word =
+                e.b.ins()
+                    .load(types::I32, mem(), e.consts, i32::from(slot) * 4);
+            [e.b.ins().splat(types::I32X4, word); CHUNKS]
+        }
+    }
+}
+
+/// `float_src`: |abs| then -neg on the raw bits.
+fn float_mods(e: &mut Emitter<'_, '_>, s: &Src, x: Value) -> Value {
+    let mut x = x;
+    if s.abs {
+        let m = splat(e, 0x7fff_ffff);
+        x = e.b.ins().band(x, m);
+    }
+    if s.neg {
+        let m = splat(e, 0x8000_0000);
+        x = e.b.ins().bxor(x, m);
+    }
+    x
+}
+
+/// .FTZ: a denormal (or zero) becomes the zero of its sign.
+fn flush(e: &mut Emitter<'_, '_>, x: Value) -> Value {
+    let exp = splat(e, 0x7f80_0000);
+    let sign = splat(e, 0x8000_0000);
+    let e_bits = e.b.ins().band(x, exp);
+    let zero = splat(e, 0);
+    let denormal = e.b.ins().icmp(IntCC::Equal, e_bits, zero);
+    let zero = e.b.ins().band(x, sign);
+    e.b.ins().bitselect(denormal, zero, x)
+}
+
+/// `fin`: a float operand's bits after its modifiers and .FTZ, as f32x4.
+fn float_in(e: &mut Emitter<'_, '_>, s: &Src, ftz: bool, x: Value) -> Value {
+    let mut x = float_mods(e, s, x);
+    if ftz {
+        x = flush(e, x);
+    }
+    e.b.ins().bitcast(types::F32X4, lanes_le(), x)
+}
+
+/// `fout`: a float result's bits: any NaN is 0x7fffffff, then .FTZ.
+fn float_out(e: &mut Emitter<'_, '_>, ftz: bool, r: Value) -> Value {
+    let nan = e.b.ins().fcmp(FloatCC::Unordered, r, r);
+    let bits = e.b.ins().bitcast(types::I32X4, lanes_le(), r);
+    let canonical = splat(e, 0x7fff_ffff);
+    let out = e.b.ins().bitselect(nan, canonical, bits);
+    if ftz { flush(e, out) } else { out }
+}
+
+/// The Cranelift comparison `IntCmp::eval` makes on signed or unsigned
+/// values.
+fn int_cc(cmp: IntCmp, signed: bool) -> IntCC {
+    match (cmp, signed) {
+        (IntCmp::Eq, _) => IntCC::Equal,
+        (IntCmp::Ne, _) => IntCC::NotEqual,
+        (IntCmp::Lt, true) => IntCC::SignedLessThan,
+        (IntCmp::Le, true) => IntCC::SignedLessThanOrEqual,
+        (IntCmp::Gt, true) => IntCC::SignedGreaterThan,
+        (IntCmp::Ge, true) => IntCC::SignedGreaterThanOrEqual,
+        (IntCmp::Lt, false) => IntCC::UnsignedLessThan,
+        (IntCmp::Le, false) => IntCC::UnsignedLessThanOrEqual,
+        (IntCmp::Gt, false) => IntCC::UnsignedGreaterThan,
+        (IntCmp::Ge, false) => IntCC::UnsignedGreaterThanOrEqual,
+    }
+}
+
+/// The Cranelift comparison with `FloatCmp::eval`'s truth table: the
+/// ordered forms are false on NaN, the unordered ones true.
+fn float_cc(cmp: FloatCmp) -> FloatCC {
+    match cmp {
+        FloatCmp::OrdLt => FloatCC::LessThan,
+        FloatCmp::OrdEq => FloatCC::Equal,
+        FloatCmp::OrdLe => FloatCC::LessThanOrEqual,
+        FloatCmp::OrdGt => FloatCC::GreaterThan,
+        FloatCmp::OrdNe => FloatCC::OrderedNotEqual,
+        FloatCmp::OrdGe => FloatCC::GreaterThanOrEqual,
+        FloatCmp::UnordLt => FloatCC::UnorderedOrLessThan,
+        FloatCmp::UnordEq => FloatCC::UnorderedOrEqual,
+        FloatCmp::UnordLe => FloatCC::UnorderedOrLessThanOrEqual,
+        FloatCmp::UnordGt => FloatCC::UnorderedOrGreaterThan,
+        FloatCmp::UnordNe => FloatCC::NotEqual,
+        FloatCmp::UnordGe => FloatCC::UnorderedOrGreaterThanOrEqual,
+    }
+}
+
+/// `PredCombine::apply` on lane masks.
+fn combine(e: &mut Emitter<'_, '_>, how: PredCombine, c: Value, accum: Value) -> Value {
+    match how {
+        PredCombine::And => e.b.ins().band(c, accum),
+        PredCombine::Or => e.b.ins().bor(c, accum),
+        PredCombine::Xor => e.b.ins().bxor(c, accum),
+    }
+}
+
+/// A partial LOP3 result: a constant, or a value.
+#[derive(Clone, Copy, PartialEq)]
+enum Bits {
+    Zero,
+    Ones,
+    V(Value),
+}
+
+/// `mux(s, t, f)` of the LOP3 `eval` (each bit from `t` where `s` has a
+/// one, else from `f`), simplified where `t` or `f` is a constant.
+fn mux(e: &mut Emitter<'_, '_>, s: Value, t: Bits, f: Bits) -> Bits {
+    match (t, f) {
+        _ if t == f => t,
+        (Bits::Ones, Bits::Zero) => Bits::V(s),
+        (Bits::Zero, Bits::Ones) => Bits::V(e.b.ins().bnot(s)),
+        (Bits::V(t), Bits::Zero) => Bits::V(e.b.ins().band(s, t)),
+        (Bits::Zero, Bits::V(f)) => Bits::V(e.b.ins().band_not(f, s)),
+        (Bits::Ones, Bits::V(f)) => Bits::V(e.b.ins().bor(s, f)),
+        (Bits::V(t), Bits::Ones) => Bits::V(e.b.ins().bor_not(t, s)),
+        (Bits::V(t), Bits::V(f)) => Bits::V(e.b.ins().bitselect(s, t, f)),
+        // Equal constants were the first arm.
+        (Bits::Zero, Bits::Zero) | (Bits::Ones, Bits::Ones) => t,
+    }
+}
+
+/// LOP3's truth table over three chunks, the tree of its `eval`.
+fn lop3(e: &mut Emitter<'_, '_>, lut: u8, [a, b, c]: [Value; 3]) -> Value {
+    let entry = |i: u8| {
+        if lut >> i & 1 != 0 {
+            Bits::Ones
+        } else {
+            Bits::Zero
+        }
+    };
+    let by_bc = |e: &mut Emitter<'_, '_>, base: u8| {
+        let hi = mux(e, c, entry(base + 3), entry(base + 2));
+        let lo = mux(e, c, entry(base + 1), entry(base));
+        mux(e, b, hi, lo)
+    };
+    let high = by_bc(e, 4);
+    let low = by_bc(e, 0);
+    match mux(e, a, high, low) {
+        Bits::Zero => splat(e, 0),
+        Bits::Ones => splat(e, u32::MAX),
+        Bits::V(v) => v,
+    }
+}
+
+/// SHF of the pair `hi:lo` by the fixed amount `s` (0..=32), as its
+/// `eval` computes it on 64 bits.
+fn shf(e: &mut Emitter<'_, '_>, right: bool, high: bool, s: u32, lo: Value, hi: Value) -> Value {
+    let shl = |e: &mut Emitter<'_, '_>, v: Value, n: u32| e.b.ins().ishl_imm_u(v, i64::from(n));
+    let shr = |e: &mut Emitter<'_, '_>, v: Value, n: u32| e.b.ins().ushr_imm_u(v, i64::from(n));
+    match (right, high, s) {
+        (_, false, 0) => lo,
+        (_, true, 0) => hi,
+        (true, false, 32) => hi,
+        (false, true, 32) => lo,
+        (true, true, 32) | (false, false, 32) => splat(e, 0),
+        (true, false, s) => {
+            let l = shr(e, lo, s);
+            let h = shl(e, hi, 32 - s);
+            e.b.ins().bor(l, h)
+        }
+        (true, true, s) => shr(e, hi, s),
+        (false, false, s) => shl(e, lo, s),
+        (false, true, s) => {
+            let h = shl(e, hi, s);
+            let l = shr(e, lo, 32 - s);
+            e.b.ins().bor(h, l)
+        }
+    }
+}
+
+/// The total order `f32::total_cmp` uses, as signed integer keys (valid
+/// for the non-NaN values FMNMX compares).
+fn total_key(e: &mut Emitter<'_, '_>, bits: Value) -> Value {
+    let sign = e.b.ins().sshr_imm_u(bits, 31);
+    let magnitude_flip = e.b.ins().ushr_imm_u(sign, 1);
+    e.b.ins().bxor(bits, magnitude_flip)
+}
+
+/// What one translated op produces.
+pub(crate) enum Result {
+    /// A register row's chunks.
+    Row(Chunks),
+    /// A predicate lane mask (before the guard).
+    Mask(Value),
+}
+
+/// The op over all 32 lanes. The op must have been selected
+/// (`select::select`); others give `None`.
+pub(crate) fn alu(
+    e: &mut Emitter<'_, '_>,
+    n: &NativeAlu,
+    shf_amount: Option<u32>,
+) -> Option<Result> {
+    let x = n.srcs.map(|s| source(e, s));
+    let chunk = |i: usize, k: usize| x[i][k];
+    let rows = |e: &mut Emitter<'_, '_>,
+                f: &mut dyn FnMut(&mut Emitter<'_, '_>, usize) -> Value| {
+        let out: Chunks = std::array::from_fn(|k| f(e, k));
+        Some(Result::Row(out))
+    };
+    match &n.op {
+        Op::Mov(_) => rows(e, &mut |_, k| chunk(0, k)),
+        Op::IAdd3(o) => rows(e, &mut |e, k| {
+            let mut t = [0, 1, 2].map(|i| chunk(i, k));
+            for (v, s) in t.iter_mut().zip(&o.srcs) {
+                if s.neg {
+                    *v = e.b.ins().ineg(*v);
+                }
+            }
+            let ab = e.b.ins().iadd(t[0], t[1]);
+            e.b.ins().iadd(ab, t[2])
+        }),
+        Op::IMad(_) => rows(e, &mut |e, k| {
+            let p = e.b.ins().imul(chunk(0, k), chunk(1, k));
+            e.b.ins().iadd(p, chunk(2, k))
+        }),
+        Op::Lop3(o) => rows(e, &mut |e, k| {
+            lop3(e, o.lut, [0, 1, 2].map(|i| chunk(i, k)))
+        }),
+        Op::Shf(o) => {
+            let s = shf_amount?;
+            rows(e, &mut |e, k| {
+                shf(e, o.right, o.high, s, chunk(0, k), chunk(2, k))
+            })
+        }
+        Op::Sel(_) => {
+            let held = pred_bits(e, n.pred);
+            let m = mask_chunks(e, held);
+            rows(e, &mut |e, k| {
+                e.b.ins().bitselect(m[k], chunk(0, k), chunk(1, k))
+            })
+        }
+        Op::IMnMx(o) => {
+            let held = pred_bits(e, n.pred);
+            let m = mask_chunks(e, held);
+            rows(e, &mut |e, k| {
+                let (a, b) = (chunk(0, k), chunk(1, k));
+                let (lo, hi) = if o.signed {
+                    (e.b.ins().smin(a, b), e.b.ins().smax(a, b))
+                } else {
+                    (e.b.ins().umin(a, b), e.b.ins().umax(a, b))
+                };
+                e.b.ins().bitselect(m[k], lo, hi)
+            })
+        }
+        Op::Conv(o) => rows(e, &mut |e, k| match o.kind {
+            ConvKind::IntToFloat => {
+                let f = if o.signed {
+                    e.b.ins().fcvt_from_sint(types::F32X4, chunk(0, k))
+                } else {
+                    e.b.ins().fcvt_from_uint(types::F32X4, chunk(0, k))
+                };
+                e.b.ins().bitcast(types::I32X4, lanes_le(), f)
+            }
+            ConvKind::FloatToInt => {
+                let f = e.b.ins().bitcast(types::F32X4, lanes_le(), chunk(0, k));
+                if o.signed {
+                    e.b.ins().fcvt_to_sint_sat(types::I32X4, f)
+                } else {
+                    e.b.ins().fcvt_to_uint_sat(types::I32X4, f)
+                }
+            }
+        }),
+        Op::FArith(o) => rows(e, &mut |e, k| {
+            let a = float_in(e, &o.srcs[0], o.ftz, chunk(0, k));
+            let b = float_in(e, &o.srcs[1], o.ftz, chunk(1, k));
+            let r = match o.kind {
+                FloatArith::Add => e.b.ins().fadd(a, b),
+                FloatArith::Mul => e.b.ins().fmul(a, b),
+                FloatArith::Fma => {
+                    let c = float_in(e, &o.srcs[2], o.ftz, chunk(2, k));
+                    e.b.ins().fma(a, b, c)
+                }
+            };
+            float_out(e, o.ftz, r)
+        }),
+        Op::FMnMx(o) => {
+            let held = pred_bits(e, n.pred);
+            let m = mask_chunks(e, held);
+            rows(e, &mut |e, k| {
+                let a = float_in(e, &o.srcs[0], o.ftz, chunk(0, k));
+                let b = float_in(e, &o.srcs[1], o.ftz, chunk(1, k));
+                let ai = e.b.ins().bitcast(types::I32X4, lanes_le(), a);
+                let bi = e.b.ins().bitcast(types::I32X4, lanes_le(), b);
+                let (ka, kb) = (total_key(e, ai), total_key(e, bi));
+                let lt = e.b.ins().icmp(IntCC::SignedLessThan, ka, kb);
+                // a where (a < b) == min.
+                let differ = e.b.ins().bxor(lt, m[k]);
+                let pick = e.b.ins().bitselect(differ, bi, ai);
+                let a_nan = e.b.ins().fcmp(FloatCC::Unordered, a, a);
+                let b_nan = e.b.ins().fcmp(FloatCC::Unordered, b, b);
+                let r = e.b.ins().bitselect(a_nan, bi, pick);
+                let r = e.b.ins().bitselect(b_nan, ai, r);
+                let r = e.b.ins().bitcast(types::F32X4, lanes_le(), r);
+                float_out(e, o.ftz, r)
+            })
+        }
+        Op::FSel(o) => {
+            let held = pred_bits(e, n.pred);
+            let m = mask_chunks(e, held);
+            rows(e, &mut |e, k| {
+                let a = float_mods(e, &o.srcs[0], chunk(0, k));
+                let b = float_mods(e, &o.srcs[1], chunk(1, k));
+                e.b.ins().bitselect(m[k], a, b)
+            })
+        }
+        Op::ISetP(o) => {
+            let cc = int_cc(o.cmp, o.signed);
+            let c: Chunks = std::array::from_fn(|k| e.b.ins().icmp(cc, chunk(0, k), chunk(1, k)));
+            let c = pack(e, c);
+            let accum = pred_bits(e, n.pred);
+            Some(Result::Mask(combine(e, o.combine, c, accum)))
+        }
+        Op::FSetP(o) => {
+            let cc = float_cc(o.cmp);
+            let c: Chunks = std::array::from_fn(|k| {
+                let a = float_in(e, &o.srcs[0], o.ftz, chunk(0, k));
+                let b = float_in(e, &o.srcs[1], o.ftz, chunk(1, k));
+                e.b.ins().fcmp(cc, a, b)
+            });
+            let c = pack(e, c);
+            let accum = pred_bits(e, n.pred);
+            Some(Result::Mask(combine(e, o.combine, c, accum)))
+        }
+        // Not selected.
+        Op::S2R(_)
+        | Op::IsbeWr(_)
+        | Op::IsbeRd(_)
+        | Op::Bra(_)
+        | Op::Bssy(_)
+        | Op::Bsync(_)
+        | Op::Ld(_)
+        | Op::St(_)
+        | Op::Atom(_)
+        | Op::Red(_)
+        | Op::Ldc(_)
+        | Op::Cs2r(_)
+        | Op::Bar(_)
+        | Op::Membar(_)
+        | Op::IAdd3X(_)
+        | Op::IMadWide(_)
+        | Op::Bit(_)
+        | Op::Bmsk(_)
+        | Op::Prmt(_)
+        | Op::Sgxt(_)
+        | Op::Lea(_)
+        | Op::Mufu(_)
+        | Op::F2F(_)
+        | Op::Frnd(_)
+        | Op::PLop3(_)
+        | Op::Shfl(_)
+        | Op::Vote(_)
+        | Op::Match(_)
+        | Op::Redux(_)
+        | Op::WarpSync(_)
+        | Op::DArith(_)
+        | Op::DSetP(_)
+        | Op::F2F64(_)
+        | Op::Conv64(_)
+        | Op::Frnd64(_)
+        | Op::IAbs(_)
+        | Op::Tex(_)
+        | Op::Txq(_)
+        | Op::SuLd(_)
+        | Op::SuSt(_)
+        | Op::SuAtom(_)
+        | Op::Exit
+        | Op::Nop => None,
+    }
+}
+
+/// Writes a result under the guard `exec` (`None`: every lane): a row to
+/// its register's memory, a mask into its predicate (`Warp::write_pred`).
+pub(crate) fn write(e: &mut Emitter<'_, '_>, dst: Dest, r: Result, exec: Option<Value>) {
+    match (dst, r) {
+        (Dest::Gpr(n), Result::Row(chunks)) => {
+            let masks = exec.map(|bits| mask_chunks(e, bits));
+            for (k, v) in chunks.into_iter().enumerate() {
+                let offset = i32::from(n) * ROW_BYTES + 16 * k as i32;
+                let v = match &masks {
+                    Some(m) => {
+                        let old = e.b.ins().load(types::I32X4, mem(), e.gpr, offset);
+                        e.b.ins().bitselect(m[k], v, old)
+                    }
+                    None => v,
+                };
+                e.b.ins().store(mem(), v, e.gpr, offset);
+            }
+        }
+        (Dest::Pred(n), Result::Mask(m)) => {
+            let var = e.preds[usize::from(n)];
+            let new = match exec {
+                Some(exec) => {
+                    let old = e.b.use_var(var);
+                    let keep = e.b.ins().band_not(old, exec);
+                    let put = e.b.ins().band(m, exec);
+                    e.b.ins().bor(keep, put)
+                }
+                None => m,
+            };
+            e.b.def_var(var, new);
+        }
+        // RZ / PT, or a shape the op table rules out (a row op with a
+        // predicate destination): dropped, as `Warp` drops them.
+        (Dest::Drop, _) | (Dest::Gpr(_), Result::Mask(_)) | (Dest::Pred(_), Result::Row(_)) => {}
+    }
+}

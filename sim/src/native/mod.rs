@@ -1,0 +1,266 @@
+//! The native tier: converged ALU code translated to host code with
+//! Cranelift (ARCHITECTURE.md, "Native tier"). A program's translatable
+//! instructions (`select.rs`: the op table's ALU ops with a translation,
+//! and branches) are cut into straight segments (`segments.rs`), and one
+//! function per program (`compile.rs`) runs them over the warp's register
+//! rows, four lanes to a SIMD vector (`emit.rs`), for as long as the group
+//! stays converged (a full warp, or a group of fewer lanes whose writes
+//! are masked); everything else is left to the interpreter, which stays
+//! the reference.
+//! `call.rs` is the one module with `unsafe` code (the call into the
+//! generated function). The translation is made once per `Program`, on
+//! the first run that asks for the native tier.
+
+mod call;
+mod compile;
+mod emit;
+mod segments;
+mod select;
+#[cfg(test)]
+mod tests;
+
+pub use compile::NativeError;
+
+use crate::memory::ConstantBanks;
+use crate::warp::{RZ, Row};
+use segments::{Segment, segments};
+use select::Host;
+use spvsass_isa::isa::Instr;
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+/// Which tier runs converged code.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Tier {
+    /// The interpreter alone (the default until the native tier has
+    /// proven itself: ARCHITECTURE.md, "Native tier").
+    #[default]
+    Interp,
+    /// Translated code where it applies, the interpreter elsewhere.
+    Native,
+}
+
+/// What translating a program gave and cost (`run --stats`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct NativeStats {
+    /// Wall time of the translation (selection, Cranelift, linking).
+    pub translate_time: Duration,
+    /// Segments translated (straight runs of ALU ops and branches).
+    pub segments: u64,
+    /// Instructions they hold.
+    pub instructions: u64,
+    /// Why there is no native code, if there is none.
+    pub error: Option<NativeError>,
+}
+
+/// A program's native code.
+pub(crate) struct NativeCode {
+    segments: Vec<Segment>,
+    /// Per instruction: the segment that starts there.
+    at: Vec<Option<u32>>,
+    /// The constant-bank words the code reads, by slot.
+    constants: Vec<(u8, u16)>,
+    instrs: usize,
+    code: Option<call::Code>,
+    stats: NativeStats,
+}
+
+impl NativeCode {
+    /// Translates `instrs`; a program with nothing to translate, or whose
+    /// translation failed (`stats.error`), has no code.
+    pub(crate) fn translate(instrs: &[Instr]) -> NativeCode {
+        let start = Instant::now();
+        let host = host();
+        let segs = segments(instrs, host);
+        let mut stats = NativeStats {
+            segments: segs.list.len() as u64,
+            instructions: segs.list.iter().map(|s| s.len() as u64).sum(),
+            ..NativeStats::default()
+        };
+        let code = if !sse41() {
+            stats.error = Some(NativeError::Host("SSE4.1 is missing".into()));
+            None
+        } else if segs.list.is_empty() {
+            None
+        } else {
+            match compile::compile(&segs) {
+                Ok(c) => Some(call::Code::new(c.module, c.entry)),
+                Err(e) => {
+                    stats.error = Some(e);
+                    None
+                }
+            }
+        };
+        if code.is_none() {
+            stats.segments = 0;
+            stats.instructions = 0;
+        }
+        stats.translate_time = start.elapsed();
+        NativeCode {
+            segments: segs.list,
+            at: segs.at,
+            constants: segs.constants,
+            instrs: instrs.len(),
+            code,
+            stats,
+        }
+    }
+}
+
+/// The host's features the translation may use.
+fn host() -> Host {
+    #[cfg(target_arch = "x86_64")]
+    let fma = std::arch::is_x86_feature_detected!("fma");
+    #[cfg(not(target_arch = "x86_64"))]
+    let fma = true;
+    Host { fma }
+}
+
+/// Whether the host has the vector instructions the x86-64 code needs
+/// (32-bit lane multiplies, blends, rounding).
+fn sse41() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    return std::arch::is_x86_feature_detected!("sse4.1");
+    #[cfg(not(target_arch = "x86_64"))]
+    return true;
+}
+
+/// A program's native code, made on first use. A cache of what the
+/// instructions determine, so it takes no part in comparing or cloning
+/// programs.
+#[derive(Default)]
+pub(crate) struct NativeCache(OnceLock<NativeCode>);
+
+impl NativeCache {
+    pub(crate) fn get(&self, instrs: &[Instr]) -> &NativeCode {
+        self.0.get_or_init(|| NativeCode::translate(instrs))
+    }
+
+    /// The translation's statistics, if it was made.
+    pub(crate) fn stats(&self) -> Option<NativeStats> {
+        self.0.get().map(|c| c.stats.clone())
+    }
+}
+
+impl Clone for NativeCache {
+    fn clone(&self) -> NativeCache {
+        NativeCache::default()
+    }
+}
+
+impl PartialEq for NativeCache {
+    fn eq(&self, _: &NativeCache) -> bool {
+        true
+    }
+}
+
+impl Eq for NativeCache {}
+
+impl std::fmt::Debug for NativeCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.0.get() {
+            Some(c) => write!(f, "NativeCache({} segments)", c.stats.segments),
+            None => write!(f, "NativeCache(empty)"),
+        }
+    }
+}
+
+/// One warp's use of the native code while it runs.
+pub(crate) struct NativeRun<'p> {
+    code: &'p NativeCode,
+    entry: call::Entry,
+    /// The constant-bank words of `NativeCode::constants`.
+    consts: Vec<u32>,
+    /// Runs of each segment.
+    counters: Vec<u64>,
+    /// Lanes of the groups that ran each segment, summed.
+    segment_lanes: Vec<u64>,
+    /// Warp-instructions run natively.
+    pub executed: u64,
+}
+
+impl<'p> NativeRun<'p> {
+    /// The native state of a warp reading `banks`; `None` when there is
+    /// no code or a constant it reads is out of its bank (the interpreter
+    /// then reports that where the instruction runs).
+    pub(crate) fn new(code: &'p NativeCode, banks: &ConstantBanks) -> Option<NativeRun<'p>> {
+        let entry = code.code.as_ref()?.entry;
+        let consts = code
+            .constants
+            .iter()
+            .map(|&(bank, offset)| {
+                let b = banks.read(bank, u64::from(offset), 4).ok()?;
+                Some(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+            })
+            .collect::<Option<Vec<u32>>>()?;
+        Some(NativeRun {
+            code,
+            entry,
+            consts,
+            counters: vec![0; code.segments.len()],
+            segment_lanes: vec![0; code.segments.len()],
+            executed: 0,
+        })
+    }
+
+    /// The segment that starts at instruction `index`.
+    pub(crate) fn entry(&self, index: usize) -> Option<u32> {
+        self.code.at.get(index).copied().flatten()
+    }
+
+    /// Runs the group `active` from segment `segment`; returns the steps,
+    /// the pc it stopped at and whether the group reached `others`.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn run(
+        &mut self,
+        segment: u32,
+        gpr: &mut [Row; RZ + 1],
+        preds: &mut [u32; 7],
+        issued: &mut [u64],
+        lanes: &mut [u64],
+        steps: u64,
+        max_steps: u64,
+        others: u32,
+        active: u32,
+    ) -> Option<(u64, u32, bool)> {
+        let expect = (
+            self.code.constants.len(),
+            self.code.instrs,
+            self.code.segments.len(),
+        );
+        let state = call::Borrowed {
+            gpr,
+            preds,
+            consts: &self.consts,
+            issued,
+            lanes,
+            segments: &mut self.counters,
+            segment_lanes: &mut self.segment_lanes,
+        };
+        let out = call::call(
+            self.entry, expect, state, steps, max_steps, others, active, segment,
+        )?;
+        self.executed += out.0 - steps;
+        Some(out)
+    }
+
+    /// Adds the segments' runs to the per-instruction issue and lane
+    /// counts (`Warp::run`'s), as the interpreter would have counted them.
+    pub(crate) fn finish(&mut self, issued: &mut [u64], lanes: &mut [u64]) {
+        let runs = self.counters.iter_mut().zip(&mut self.segment_lanes);
+        for (seg, (n, group)) in self.code.segments.iter().zip(runs) {
+            for (index, _, guard) in &seg.alu {
+                if let Some(i) = issued.get_mut(*index) {
+                    *i += *n;
+                }
+                if emit::always(*guard)
+                    && let Some(l) = lanes.get_mut(*index)
+                {
+                    *l += *group;
+                }
+            }
+            *n = 0;
+            *group = 0;
+        }
+    }
+}

@@ -1,0 +1,511 @@
+//! The native tier against the interpreter on random programs: straight
+//! runs and counted loops of ALU ops drawn from the op table (translated
+//! ones, and a few the interpreter keeps, so the two hand over to each
+//! other), with guards, immediates, constant-bank operands, forward
+//! branches that split the warp and step limits that cut a run short.
+//! Both tiers start from the same registers; the register file, the
+//! predicates, the counters and the outcome (stop or error) must be equal.
+
+use crate::SimOptions;
+use crate::counters::Counters;
+use crate::error::SimError;
+use crate::exec_row::tests::{EDGES, INT_EDGES};
+use crate::isbe::Isbe;
+use crate::memory::{Resources, WorkgroupMemory};
+use crate::native::Tier;
+use crate::program::Program;
+use crate::warp::{Env, Launch, RZ, Row, Stop, Warp};
+use proptest::prelude::*;
+use spvsass_isa::isa::*;
+use spvsass_isa::program::{INSTR_BYTES, encode};
+use spvsass_isa::target::Arch;
+
+/// Registers the random ops read and write; R10 / P5 count loops.
+const DATA_REGS: u8 = 8;
+const LOOP_REG: u8 = 10;
+const LOOP_PRED: u8 = 5;
+
+fn r(n: u8) -> Src {
+    Src::reg(Reg::Phys(n))
+}
+
+fn d(n: u8) -> Dst {
+    Dst::Reg(Reg::Phys(n))
+}
+
+fn cbuf(offset: u16) -> Src {
+    Src {
+        src: SrcRef::CBuf { bank: 0, offset },
+        neg: false,
+        abs: false,
+    }
+}
+
+fn word() -> impl Strategy<Value = u32> {
+    prop_oneof![
+        proptest::sample::select(INT_EDGES.to_vec()),
+        proptest::sample::select(EDGES.to_vec()),
+        any::<u32>(),
+    ]
+}
+
+/// A register (mostly), RZ, an immediate or a constant-bank word: the
+/// second source slot, which takes every form.
+fn any_src() -> impl Strategy<Value = Src> {
+    prop_oneof![
+        6 => (0..DATA_REGS).prop_map(r),
+        1 => Just(Src::ZERO),
+        2 => word().prop_map(Src::imm),
+        1 => (0u16..4).prop_map(|i| cbuf(4 * i)),
+    ]
+}
+
+/// A register or RZ: the first and third slots.
+fn reg_src() -> impl Strategy<Value = Src> {
+    prop_oneof![6 => (0..DATA_REGS).prop_map(r), 1 => Just(Src::ZERO)]
+}
+
+/// Float modifiers on a source.
+fn float(s: impl Strategy<Value = Src>) -> impl Strategy<Value = Src> {
+    (s, any::<bool>(), any::<bool>()).prop_map(|(s, neg, abs)| Src { neg, abs, ..s })
+}
+
+fn pred() -> impl Strategy<Value = PredSrc> {
+    prop_oneof![
+        4 => ((0u8..4), any::<bool>()).prop_map(|(n, neg)| PredSrc { reg: Some(Reg::Phys(n)), neg }),
+        1 => Just(PredSrc::TRUE),
+        1 => Just(FALSE),
+    ]
+}
+
+fn pdst() -> impl Strategy<Value = Dst> {
+    (0u8..4).prop_map(d)
+}
+
+fn gdst() -> impl Strategy<Value = Dst> {
+    prop_oneof![8 => (0..DATA_REGS).prop_map(d), 1 => Just(Dst::None)]
+}
+
+fn combine() -> impl Strategy<Value = PredCombine> {
+    proptest::sample::select(PredCombine::ALL.to_vec())
+}
+
+/// One ALU op of the op table, its operands random.
+fn alu_op() -> impl Strategy<Value = Op> {
+    prop_oneof![
+        (gdst(), any_src()).prop_map(|(dst, src)| Op::Mov(OpMov { dst, src })),
+        (gdst(), reg_src(), any_src(), reg_src(), any::<[bool; 3]>()).prop_map(
+            |(dst, a, b, c, neg)| {
+                let srcs = [a, b, c];
+                let srcs = std::array::from_fn(|i| Src {
+                    neg: neg[i],
+                    ..srcs[i]
+                });
+                Op::IAdd3(OpIAdd3 { dst, srcs })
+            }
+        ),
+        (gdst(), reg_src(), any_src(), reg_src(), any::<bool>()).prop_map(
+            |(dst, a, b, c, signed)| Op::IMad(OpIMad {
+                dst,
+                srcs: [a, b, c],
+                signed
+            })
+        ),
+        (gdst(), reg_src(), any_src(), reg_src(), any::<u8>()).prop_map(|(dst, a, b, c, lut)| {
+            Op::Lop3(OpLop3 {
+                dst,
+                srcs: [a, b, c],
+                lut,
+            })
+        }),
+        (
+            gdst(),
+            reg_src(),
+            prop_oneof![3 => (0u32..40).prop_map(Src::imm), 1 => reg_src()],
+            reg_src(),
+            any::<[bool; 3]>()
+        )
+            .prop_map(|(dst, a, b, c, [right, wrap, high])| Op::Shf(OpShf {
+                dst,
+                srcs: [a, b, c],
+                right,
+                wrap,
+                high
+            })),
+        (
+            pdst(),
+            proptest::sample::select(IntCmp::ALL.to_vec()),
+            any::<bool>(),
+            combine(),
+            reg_src(),
+            any_src(),
+            pred()
+        )
+            .prop_map(
+                |(dst, cmp, signed, combine, a, b, accum)| Op::ISetP(OpISetP {
+                    dst,
+                    cmp,
+                    signed,
+                    combine,
+                    srcs: [a, b],
+                    accum
+                })
+            ),
+        (
+            pdst(),
+            proptest::sample::select(FloatCmp::ALL.to_vec()),
+            combine(),
+            any::<bool>(),
+            float(reg_src()),
+            float(any_src()),
+            pred()
+        )
+            .prop_map(|(dst, cmp, combine, ftz, a, b, accum)| Op::FSetP(OpFSetP {
+                dst,
+                cmp,
+                combine,
+                ftz,
+                srcs: [a, b],
+                accum
+            })),
+        (
+            gdst(),
+            proptest::sample::select(vec![FloatArith::Add, FloatArith::Mul, FloatArith::Fma]),
+            float(reg_src()),
+            float(any_src()),
+            float(reg_src()),
+            any::<bool>(),
+            prop_oneof![6 => Just(Round::Rn), 1 => proptest::sample::select(Round::ALL.to_vec())]
+        )
+            .prop_map(|(dst, kind, a, b, c, ftz, rnd)| {
+                let c = if kind == FloatArith::Fma {
+                    c
+                } else {
+                    Src::ZERO
+                };
+                Op::FArith(OpFArith {
+                    kind,
+                    dst,
+                    srcs: [a, b, c],
+                    ftz,
+                    rnd,
+                })
+            }),
+        (gdst(), reg_src(), any_src(), pred()).prop_map(|(dst, a, b, cond)| Op::Sel(OpSel {
+            dst,
+            srcs: [a, b],
+            cond
+        })),
+        (gdst(), reg_src(), any_src(), any::<bool>(), pred()).prop_map(
+            |(dst, a, b, signed, min)| {
+                Op::IMnMx(OpIMnMx {
+                    dst,
+                    srcs: [a, b],
+                    signed,
+                    min,
+                })
+            }
+        ),
+        (
+            gdst(),
+            float(reg_src()),
+            float(any_src()),
+            any::<bool>(),
+            pred()
+        )
+            .prop_map(|(dst, a, b, ftz, min)| Op::FMnMx(OpFMnMx {
+                dst,
+                srcs: [a, b],
+                ftz,
+                min
+            })),
+        (gdst(), float(reg_src()), float(any_src()), pred()).prop_map(
+            |(dst, a, b, cond)| Op::FSel(OpFSel {
+                dst,
+                srcs: [a, b],
+                cond
+            })
+        ),
+        (gdst(), any_src(), any::<bool>(), any::<bool>()).prop_map(|(dst, src, i2f, signed)| {
+            let kind = if i2f {
+                ConvKind::IntToFloat
+            } else {
+                ConvKind::FloatToInt
+            };
+            Op::Conv(OpConv {
+                kind,
+                dst,
+                src,
+                signed,
+            })
+        }),
+        // Left to the interpreter.
+        (gdst(), any_src()).prop_map(|(dst, src)| Op::Bit(OpBit {
+            dst,
+            src,
+            op: BitOp::Popc
+        })),
+    ]
+}
+
+/// An instruction: an ALU op, mostly unguarded.
+fn instr() -> impl Strategy<Value = Instr> {
+    (alu_op(), prop_oneof![3 => Just(PredSrc::TRUE), 1 => pred()]).prop_map(|(op, guard)| Instr {
+        guard,
+        ..Instr::new(op)
+    })
+}
+
+/// A body of ALU ops, with a forward branch on a random predicate (which
+/// may split the warp) at `branch.0` skipping `branch.1` instructions.
+fn body() -> impl Strategy<Value = (Vec<Instr>, Option<(usize, usize, PredSrc)>)> {
+    (
+        proptest::collection::vec(instr(), 1..24),
+        proptest::option::of((any::<prop::sample::Index>(), 1usize..4, pred())),
+    )
+        .prop_map(|(body, branch)| {
+            let branch = branch.map(|(at, skip, p)| (at.index(body.len()), skip, p));
+            (body, branch)
+        })
+}
+
+/// The instructions of a program: `body` (with its branch), run `loops`
+/// times when `loops > 0`, then EXIT.
+fn program(body: &[Instr], branch: Option<(usize, usize, PredSrc)>, loops: u32) -> Vec<Instr> {
+    let mut out = Vec::new();
+    if loops > 0 {
+        out.push(Instr::new(Op::Mov(OpMov {
+            dst: d(LOOP_REG),
+            src: Src::imm(loops),
+        })));
+    }
+    let head = out.len();
+    let bra_at = |n: usize| n as u32 * INSTR_BYTES;
+    let body_start = out.len();
+    for (i, ins) in body.iter().enumerate() {
+        if let Some((at, skip, p)) = branch
+            && at == i
+        {
+            // The target is inside the body or just after it.
+            let target = body_start + i + 1 + skip.min(body.len() - i);
+            out.push(Instr {
+                guard: p,
+                ..Instr::new(Op::Bra(OpBra {
+                    target: Target::Addr(bra_at(target)),
+                }))
+            });
+        }
+        out.push(*ins);
+    }
+    if loops > 0 {
+        out.push(Instr::new(Op::IAdd3(OpIAdd3 {
+            dst: d(LOOP_REG),
+            srcs: [r(LOOP_REG), Src::imm(u32::MAX), Src::ZERO],
+        })));
+        out.push(Instr::new(Op::ISetP(OpISetP {
+            dst: d(LOOP_PRED),
+            cmp: IntCmp::Ne,
+            signed: false,
+            combine: PredCombine::And,
+            srcs: [r(LOOP_REG), Src::ZERO],
+            accum: PredSrc::TRUE,
+        })));
+        out.push(Instr {
+            guard: PredSrc::reg(Reg::Phys(LOOP_PRED)),
+            ..Instr::new(Op::Bra(OpBra {
+                target: Target::Addr(bra_at(head)),
+            }))
+        });
+    }
+    out.push(Instr::new(Op::Exit));
+    out
+}
+
+/// The state both tiers start from.
+#[derive(Clone, Debug)]
+struct Start {
+    gpr: Vec<Row>,
+    preds: [u32; 7],
+    consts: [u32; 4],
+}
+
+fn start() -> impl Strategy<Value = Start> {
+    (
+        proptest::collection::vec(proptest::array::uniform32(word()), DATA_REGS as usize),
+        any::<[u32; 7]>(),
+        proptest::array::uniform4(word()),
+    )
+        .prop_map(|(gpr, preds, consts)| Start { gpr, preds, consts })
+}
+
+/// What a run ends with.
+#[derive(Debug, PartialEq)]
+struct End {
+    outcome: Result<Stop, SimError>,
+    gpr: Vec<Row>,
+    preds: [u32; 7],
+    counters: Counters,
+}
+
+/// Runs `program` on a warp of `lanes` lanes from `start` in `tier`; also
+/// returns the warp-instructions run natively.
+fn run(program: &Program, start: &Start, lanes: u32, max_steps: u64, tier: Tier) -> (End, u64) {
+    let mut resources = Resources::default();
+    let bank: Vec<u8> = start.consts.iter().flat_map(|w| w.to_le_bytes()).collect();
+    resources.constants.set(0, bank);
+    let launch = Launch {
+        workgroup_size: [lanes, 1, 1],
+        workgroup_id: [0; 3],
+    };
+    let mut isbe = Isbe::new(0, 0, 0);
+    let mut local = WorkgroupMemory::new(&resources, lanes);
+    let Resources {
+        global,
+        constants,
+        textures,
+        ..
+    } = &mut resources;
+    let mut env = Env {
+        launch: &launch,
+        isbe: &mut isbe,
+        global,
+        local: &mut local,
+        textures: *textures,
+    };
+    let mut warp = Warp::new(lanes, 0, false, constants);
+    for (row, init) in warp.gpr.iter_mut().zip(&start.gpr) {
+        *row = *init;
+    }
+    warp.preds = start.preds;
+    let options = SimOptions {
+        max_steps,
+        tier,
+        ..SimOptions::default()
+    };
+    let mut counters = Counters::default();
+    let outcome = warp.run(program, &mut env, &options, &mut counters);
+    let native = std::mem::take(&mut counters.native_warp_instructions);
+    let end = End {
+        outcome,
+        gpr: warp.gpr[..RZ].to_vec(),
+        preds: warp.preds,
+        counters,
+    };
+    (end, native)
+}
+
+/// Decodes `instrs` (through the encoder, as a compiled program arrives).
+fn decoded(instrs: &[Instr]) -> Option<Program> {
+    let code = encode(instrs, Arch::DEFAULT).ok()?;
+    Program::decode(&code, Arch::DEFAULT).ok()
+}
+
+/// Both tiers from `start`; returns the native share.
+fn same_on_both(program: &Program, start: &Start, lanes: u32, max_steps: u64) -> u64 {
+    let (interp, none) = run(program, start, lanes, max_steps, Tier::Interp);
+    let (native, share) = run(program, start, lanes, max_steps, Tier::Native);
+    assert_eq!(none, 0);
+    assert_eq!(native, interp, "{:#?}", program.instrs());
+    share
+}
+
+const CASES: u32 = 200;
+
+proptest! {
+    // About a third of the random programs do not encode (operand forms
+    // the encoder refuses) and are drawn again.
+    #![proptest_config(ProptestConfig {
+        cases: CASES,
+        max_global_rejects: 20 * CASES,
+        ..ProptestConfig::default()
+    })]
+
+    #[test]
+    fn straight_runs_match_the_interpreter(
+        (body, branch) in body(),
+        start in start(),
+        lanes in prop_oneof![4 => Just(32u32), 1 => 1u32..32],
+        max_steps in prop_oneof![4 => Just(10_000u64), 1 => 1u64..40],
+    ) {
+        let instrs = program(&body, branch, 0);
+        let Some(program) = decoded(&instrs) else { return Err(TestCaseError::reject("not encodable")) };
+        same_on_both(&program, &start, lanes, max_steps);
+    }
+
+    #[test]
+    fn loops_match_the_interpreter(
+        (body, branch) in body(),
+        start in start(),
+        loops in 1u32..12,
+        max_steps in prop_oneof![4 => Just(100_000u64), 1 => 1u64..300],
+    ) {
+        let instrs = program(&body, branch, loops);
+        let Some(program) = decoded(&instrs) else { return Err(TestCaseError::reject("not encodable")) };
+        same_on_both(&program, &start, 32, max_steps);
+    }
+}
+
+/// A loop of translated ops runs natively almost entirely, with the same
+/// result, on a full warp and on a warp of 16 lanes.
+#[test]
+fn a_converged_loop_runs_natively() {
+    let body = [
+        Instr::new(Op::IMad(OpIMad {
+            dst: d(0),
+            srcs: [r(0), r(1), r(2)],
+            signed: false,
+        })),
+        Instr::new(Op::Shf(OpShf {
+            dst: d(1),
+            srcs: [r(0), Src::imm(3), Src::ZERO],
+            right: true,
+            wrap: false,
+            high: false,
+        })),
+        Instr::new(Op::FArith(OpFArith {
+            kind: FloatArith::Fma,
+            dst: d(3),
+            srcs: [r(3), Src::imm(0x3f7f_be77), r(4)],
+            ftz: false,
+            rnd: Round::Rn,
+        })),
+    ];
+    let program = decoded(&program(&body, None, 50)).expect("encodable");
+    let start = Start {
+        gpr: (0..DATA_REGS)
+            .map(|n| std::array::from_fn(|l| (l as u32 + 1) * (u32::from(n) + 7)))
+            .collect(),
+        preds: [0; 7],
+        consts: [0; 4],
+    };
+    let native = same_on_both(&program, &start, 32, 100_000);
+    let (end, _) = run(&program, &start, 32, 100_000, Tier::Interp);
+    let total = end.counters.warp_instructions;
+    // Everything but the EXIT.
+    assert_eq!(native, total - 1, "{native} of {total}");
+    assert_eq!(same_on_both(&program, &start, 16, 100_000), total - 1);
+}
+
+/// A program with a constant-bank operand outside its bank runs on the
+/// interpreter (which reports the fault at that instruction) in both
+/// tiers.
+#[test]
+fn a_bad_constant_is_reported_by_the_interpreter() {
+    let body = [Instr::new(Op::IAdd3(OpIAdd3 {
+        dst: d(0),
+        srcs: [r(0), cbuf(0x400), Src::ZERO],
+    }))];
+    let program = decoded(&program(&body, None, 3)).expect("encodable");
+    let start = Start {
+        gpr: vec![[1; 32]; DATA_REGS as usize],
+        preds: [0; 7],
+        consts: [0; 4],
+    };
+    let (end, _) = run(&program, &start, 32, 1000, Tier::Native);
+    assert!(
+        matches!(end.outcome, Err(SimError::Memory { pc: 0x10, .. })),
+        "{:?}",
+        end.outcome
+    );
+    same_on_both(&program, &start, 32, 1000);
+}

@@ -1,0 +1,269 @@
+//! The native tier against the interpreter on the compute test shaders:
+//! each shader of tests/shaders that compiles is dispatched on both tiers
+//! with the same generic inputs (every set-0 storage and uniform buffer
+//! filled with pseudo-random words, random push constants) and small step
+//! limits, so loops driven by those words end in the step-limit errors
+//! both tiers must report alike. Buffers, counters (the native share set
+//! aside) and errors must be identical. Shaders with images are left out
+//! (the generic inputs bind none).
+
+mod common;
+
+use spvsass::backend::binary::ResourceKind;
+use spvsass::backend::target::Arch;
+use spvsass::sim::{ComputeInputs, SimOptions, Tier};
+
+/// Pseudo-random bytes (a fixed LCG, so runs are reproducible).
+fn noise(n: usize, seed: u32) -> Vec<u8> {
+    let mut x = seed;
+    (0..n / 4)
+        .flat_map(|_| {
+            x = x.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            // Mostly small words, so that loop counts and indices they
+            // drive stay in range now and then.
+            let w = if x >> 30 == 0 { x } else { x >> 24 };
+            w.to_le_bytes()
+        })
+        .collect()
+}
+
+/// What a dispatch produced, the native share set aside.
+type Outcome = Result<(Vec<(u32, Vec<u8>)>, u64, spvsass::sim::Counters), String>;
+
+fn dispatch(binary: &spvsass::backend::binary::Binary, tier: Tier) -> (Outcome, u64) {
+    let mut inputs = ComputeInputs {
+        push_constants: noise(128, 7),
+        ..ComputeInputs::default()
+    };
+    for (i, r) in binary.resources.iter().enumerate() {
+        if r.set != 0 || r.array.is_some() {
+            continue;
+        }
+        let bytes = noise(16 << 10, 11 + i as u32);
+        match r.kind {
+            ResourceKind::StorageBuffer => {
+                inputs.buffers.insert(r.binding, bytes);
+            }
+            ResourceKind::UniformBuffer => {
+                inputs.uniforms.insert(r.binding, bytes);
+            }
+            ResourceKind::Image => {}
+        }
+    }
+    let options = SimOptions {
+        max_steps: 20_000,
+        max_total_steps: 400_000,
+        tier,
+        ..SimOptions::default()
+    };
+    let run = spvsass::Dispatch::new(binary, [3, 1, 1])
+        .inputs(inputs)
+        .options(options)
+        .run();
+    match run {
+        Ok(mut run) => {
+            let native = std::mem::take(&mut run.counters.native_warp_instructions);
+            let buffers = run.buffers.into_iter().collect();
+            (Ok((buffers, run.workgroups, run.counters)), native)
+        }
+        Err(e) => (Err(e.to_string()), 0),
+    }
+}
+
+fn same_on_both_tiers(name: &str) {
+    let compiled = common::compile(name, Arch::Sm86);
+    let (interp, none) = dispatch(&compiled.binary, Tier::Interp);
+    let (native, _) = dispatch(&compiled.binary, Tier::Native);
+    assert_eq!(none, 0);
+    assert_eq!(native, interp, "{name}");
+}
+
+macro_rules! same_on_both_tiers {
+    ($($test:ident: $name:expr;)*) => {$(
+        #[test]
+        fn $test() {
+            same_on_both_tiers($name);
+        }
+    )*};
+}
+
+same_on_both_tiers! {
+    atomics64: "atomics64.comp";
+    bit_operations: "bit_operations.comp";
+    blelloch_prefix_sum: "blelloch_prefix_sum.comp";
+    buffer_atomics: "buffer_atomics.comp";
+    buffer_device_address: "buffer_device_address.comp";
+    c_add_push: "c_add_push.comp";
+    c_atomic_float: "c_atomic_float.comp";
+    c_atomics: "c_atomics.comp";
+    c_builtins: "c_builtins.comp";
+    c_composite_ops: "c_composite_ops.comp";
+    c_divergent_branch: "c_divergent_branch.comp";
+    c_divide: "c_divide.comp";
+    c_float_atomic_olds: "c_float_atomic_olds.comp";
+    c_local_array: "c_local_array.comp";
+    c_loop: "c_loop.comp";
+    c_loop_break: "c_loop_break.comp";
+    c_math_edges: "c_math_edges.comp";
+    c_matrix: "c_matrix.comp";
+    c_matrix_layouts: "c_matrix_layouts.comp";
+    c_pack: "c_pack.comp";
+    c_pred_pressure: "c_pred_pressure.comp";
+    c_predicated: "c_predicated.comp";
+    c_pressure: "c_pressure.comp";
+    c_reduce128: "c_reduce128.comp";
+    c_reduce256: "c_reduce256.comp";
+    c_struct_index: "c_struct_index.comp";
+    c_subgroup_divergent: "c_subgroup_divergent.comp";
+    c_subgroup_quads: "c_subgroup_quads.comp";
+    c_switch: "c_switch.comp";
+    c_uniform: "c_uniform.comp";
+    c_uniform_branch: "c_uniform_branch.comp";
+    c_vector_dynamic: "c_vector_dynamic.comp";
+    copy_logical: "copy_logical.comp";
+    dxc_counter_atomics: "dxc_counter_atomics.comp";
+    dynamic_indexing: "dynamic_indexing.comp";
+    float_atomics: "float_atomics.comp";
+    float_builtins: "float_builtins.comp";
+    function_calls: "function_calls.comp";
+    geometric: "geometric.comp";
+    half_and_double: "half_and_double.comp";
+    loops_break_continue: "loops_break_continue.comp";
+    lt_bda_atomics: "lt_bda_atomics.comp";
+    lt_buffer_block: "lt_buffer_block.comp";
+    lt_buffer_struct_index: "lt_buffer_struct_index.comp";
+    lt_debug_info: "lt_debug_info.comp";
+    lt_decoration_group: "lt_decoration_group.comp";
+    lt_matrix_column: "lt_matrix_column.comp";
+    lt_opencl_debug_info: "lt_opencl_debug_info.comp";
+    lt_push256: "lt_push256.comp";
+    lt_shared_init: "lt_shared_init.comp";
+    lt_small_types: "lt_small_types.comp";
+    lt_spec_array_lengths: "lt_spec_array_lengths.comp";
+    lt_struct_array_index: "lt_struct_array_index.comp";
+    lt_subgroup_wide: "lt_subgroup_wide.comp";
+    lt_workgroup_explicit_layout: "lt_workgroup_explicit_layout.comp";
+    matrix_operations: "matrix_operations.comp";
+    memory_barriers: "memory_barriers.comp";
+    narrow_ops: "narrow_ops.comp";
+    opt_switch_merges: "opt_switch_merges.comp";
+    pack_unpack: "pack_unpack.comp";
+    phi_heavy_loop: "phi_heavy_loop.comp";
+    private_globals: "private_globals.comp";
+    ptr_access_chain: "ptr_access_chain.comp";
+    ptr_stride: "ptr_stride.comp";
+    r_dead_loop: "r_dead_loop.comp";
+    r_dead_nested_if: "r_dead_nested_if.comp";
+    r_double_branch_pair: "r_double_branch_pair.comp";
+    r_double_sign_step: "r_double_sign_step.comp";
+    r_fmax_signed_zero: "r_fmax_signed_zero.comp";
+    r_folded_branch_barrier: "r_folded_branch_barrier.comp";
+    r_return_in_loop: "r_return_in_loop.comp";
+    r_struct_bool_phi: "r_struct_bool_phi.comp";
+    r_wide_conversions: "r_wide_conversions.comp";
+    ref_add: "ref_add.comp";
+    ref_atomic: "ref_atomic.comp";
+    ref_reduce: "ref_reduce.comp";
+    res_big_uniform: "res_big_uniform.comp";
+    res_sets: "res_sets.comp";
+    runtime_array_length: "runtime_array_length.comp";
+    shared_histogram: "shared_histogram.comp";
+    shared_reduction: "shared_reduction.comp";
+    small_and_wide_ints: "small_and_wide_ints.comp";
+    spec_constant_ops: "spec_constant_ops.comp";
+    spec_op_quantize: "spec_op_quantize.comp";
+    spec_sized_arrays: "spec_sized_arrays.comp";
+    spec_workgroup_xy: "spec_workgroup_xy.comp";
+    subgroup_quad_clustered: "subgroup_quad_clustered.comp";
+    subgroup_scans: "subgroup_scans.comp";
+    subgroup_vote_shuffle: "subgroup_vote_shuffle.comp";
+    switch_fallthrough: "switch_fallthrough.comp";
+    uniform_matrix_layouts: "uniform_matrix_layouts.comp";
+    vector_swizzles: "vector_swizzles.comp";
+    vp_private: "vp_private.comp";
+    vp_select: "vp_select.comp";
+    vp_sets: "vp_sets.comp";
+    wide_div_ops: "wide_div_ops.comp";
+    wide_srem: "wide_srem.comp";
+}
+
+/// The ALU kernel of the benchmarks runs almost entirely natively, with
+/// the interpreter's bytes.
+#[test]
+fn the_alu_kernel_runs_natively() {
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/data/alu_heavy.comp.spv");
+    let bytes = std::fs::read(path).expect("the benchmark kernel exists");
+    let words = spvsass::frontend::words_from_bytes(&bytes).expect("SPIR-V");
+    let compiled = spvsass::compile(&words, &spvsass::Options::default()).expect("compiles");
+    let run = |tier| {
+        let options = SimOptions {
+            tier,
+            ..SimOptions::default()
+        };
+        let inputs = ComputeInputs {
+            buffers: [(0, vec![0; 8 * 64 * 4])].into_iter().collect(),
+            push_constants: 40u32.to_le_bytes().to_vec(),
+            ..ComputeInputs::default()
+        };
+        spvsass::Dispatch::new(&compiled.binary, [8, 1, 1])
+            .inputs(inputs)
+            .options(options)
+            .run()
+            .expect("runs")
+    };
+    let interp = run(Tier::Interp);
+    let mut native = run(Tier::Native);
+    let share = std::mem::take(&mut native.counters.native_warp_instructions);
+    assert_eq!(native.buffers, interp.buffers);
+    assert_eq!(native.counters, interp.counters);
+    let stats = native.native.expect("translated");
+    assert_eq!(stats.error, None);
+    assert!(stats.segments > 0);
+    assert!(
+        share * 100 > interp.counters.warp_instructions * 95,
+        "{share} of {} natively",
+        interp.counters.warp_instructions
+    );
+    assert!(interp.native.is_none());
+}
+
+/// `run --tier native` prints what `--tier interp` prints, and `--stats`
+/// reports the translation and the share run natively.
+#[test]
+fn the_cli_runs_either_tier() {
+    let kernel =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/data/alu_heavy.comp.spv");
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let push = dir.path().join("push.bin");
+    std::fs::write(&push, 20u32.to_le_bytes()).expect("push constants written");
+    let run = |tier: &str| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_spvsass"))
+            .arg("run")
+            .arg(&kernel)
+            .args(["--groups", "4", "--buffer", "0=1024", "--json", "--stats"])
+            .arg("--push")
+            .arg(&push)
+            .args(["--tier", tier])
+            .output()
+            .expect("spvsass runs");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        (
+            out.stdout,
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let (interp, interp_err) = run("interp");
+    let (native, native_err) = run("native");
+    assert_eq!(native, interp);
+    assert!(!interp_err.contains("native tier"), "{interp_err}");
+    assert!(
+        native_err.contains("native tier: translated 4 segments"),
+        "{native_err}"
+    );
+    assert!(native_err.contains("ran natively"), "{native_err}");
+}
