@@ -504,22 +504,6 @@ fn explicit_workgroup_layout_blocks_alias() {
     }
 }
 
-/// Explicitly laid out Workgroup blocks in a mesh shader are refused by
-/// name (task/mesh shared memory is packed in the ISBE).
-#[test]
-fn explicit_workgroup_layout_in_a_mesh_shader_is_refused() {
-    let err = spvsass::compile(
-        &common::shader_words("d_workgroup_block.mesh"),
-        &spvsass::Options::default(),
-    )
-    .expect_err("refused");
-    assert!(
-        err.to_string()
-            .contains("explicitly laid out (aliased) Workgroup blocks"),
-        "{err}"
-    );
-}
-
 /// Subgroup arithmetic on 64-bit integers, doubles and halves
 /// (lt_subgroup_wide.comp): reductions, scans, a clustered reduction and
 /// reductions over the invocations of a divergent branch, against the

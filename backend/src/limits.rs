@@ -86,7 +86,8 @@ pub(crate) fn check_shader(sh: &Shader) -> Result<(), BackendError> {
     if sh.stage != Stage::Compute {
         limit(
             "Workgroup variables: bytes",
-            class_bytes(sh, StorageClass::Workgroup),
+            // As laid out in the ISBE (aliased explicit blocks count once).
+            crate::from_ir::shared::SharedLayout::new(sh, 0).bytes,
             shared_limit,
             property,
         )?;

@@ -271,8 +271,8 @@ fn run_draw(name: &str, task: bool, fill: Fill, groups: u32) {
 }
 
 // Not here: d_outputs (matrices and arrays of arrays as outputs, which the
-// interpreter's read-back does not take), d_workgroup_block (refused by the
-// backend, a documented limit), s_atomics and s_incdec (they output the
+// interpreter's read-back does not take), d_workgroup_block* (aliased
+// Workgroup blocks, checked value by value in tests/shared_blocks.rs), s_atomics and s_incdec (they output the
 // old values of shared-memory atomics, whose order the API leaves open),
 // w_divergent_barrier (a barrier in divergent control flow: undefined, as
 // the interpreter says).

@@ -106,7 +106,7 @@ impl Isel<'_> {
         let (base, imm) = if payload {
             self.payload_offset(&place, id)?
         } else {
-            self.shared_offset(&place, id)?
+            self.shared_offset(&place, inst)?
         };
         let mut comps = Vec::new();
         for &a in args {

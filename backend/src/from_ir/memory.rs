@@ -62,25 +62,20 @@ impl MemPlan {
     pub fn new(sh: &Shader) -> Result<MemPlan, BackendError> {
         let mut plan = MemPlan::default();
         // Explicitly laid out Workgroup blocks alias: all at byte 0, the
-        // other shared variables after the largest.
+        // other shared variables after the largest. Task and mesh shaders
+        // place them in the ISBE the same way (shared.rs).
         for (var, data) in sh.globals.iter() {
             if !explicit_workgroup_block(sh, var) {
                 continue;
-            }
-            if sh.stage != Stage::Compute {
-                return Err(BackendError::Unsupported {
-                    what: "explicitly laid out (aliased) Workgroup blocks in a task or mesh \
-                           shader, whose shared memory is packed in the ISBE"
-                        .into(),
-                    opcode: "OpVariable".into(),
-                    spirv_id: Some(data.spirv_id),
-                });
             }
             let (size, _) = size_align(sh, data.ty).ok_or_else(|| BackendError::Unsupported {
                 what: format!("the memory layout of {}", sh.type_name(data.ty)),
                 opcode: "OpVariable".into(),
                 spirv_id: Some(data.spirv_id),
             })?;
+            if sh.stage != Stage::Compute {
+                continue;
+            }
             plan.offsets.insert(var, 0);
             plan.shared_bytes = plan.shared_bytes.max(size);
         }

@@ -657,7 +657,7 @@ impl<'a> Isel<'a> {
                         self.store_payload(&place, &comps, inst.spirv_id)?
                     }
                     StorageClass::Workgroup if self.sh.stage != Stage::Compute => {
-                        self.store_shared(&place, &comps, inst.spirv_id)?
+                        self.store_shared(&place, &comps, inst)?
                     }
                     StorageClass::Input | StorageClass::Output => {
                         let class = self.sh.globals[place.var].class;
@@ -762,7 +762,7 @@ impl<'a> Isel<'a> {
                 what: "a load without a result".into(),
                 spirv_id: inst.spirv_id,
             })?;
-            return self.load_shared(&place, result, inst.spirv_id);
+            return self.load_shared(&place, result, inst);
         }
         match var.class {
             StorageClass::Input => {}

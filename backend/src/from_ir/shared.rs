@@ -5,8 +5,12 @@
 //! after the payload for a task shader, starting on a 128-byte line. It is
 //! accessed with 32-bit `ISBERD.O.ATTR.32` / `ISBEWR.O.ATTR.32`, no SKEW.
 //!
-//! Layout (project-defined): every Workgroup variable in declaration
-//! order, each 32-bit component 4 bytes, as the payload.
+//! Layout (project-defined): explicitly laid out Workgroup blocks
+//! (WorkgroupMemoryExplicitLayoutKHR: Block-decorated structs) all start at
+//! byte 0 of shared memory and alias one another, each scalar at its Offset
+//! layout, accessed at its own width (`ISBERD/ISBEWR.U8/.U16/.32`); every
+//! other Workgroup variable follows, in declaration order, each 32-bit
+//! component 4 bytes, as the payload.
 //!
 //! Initial contents: Vulkan leaves Workgroup memory undefined unless the
 //! variable has a null initializer (VK_KHR_zero_initialize_workgroup_memory);
@@ -15,16 +19,20 @@
 //! the ISBE holds them (the simulator's task output starts filled with
 //! 0xcd bytes, so a read of never-written shared memory shows up).
 
+use super::mem_layout::size_align;
+use super::memory::explicit_workgroup_block;
 use super::places::{Place, comp_count};
 use super::{Comp, Isel};
 use crate::error::BackendError;
 use crate::isa::{
-    Dst, Instr, IntCmp, IsbeAccess, IsbeSize, Op, OpISetP, OpIsbeWr, PredCombine, PredSrc, RegFile,
-    SpecialReg, Src,
+    Dst, Instr, IntCmp, IsbeAccess, IsbeSize, MemSize, Op, OpISetP, OpIsbeWr, PredCombine, PredSrc,
+    RegFile, SpecialReg, Src,
 };
 use crate::isbe_layout::LINE;
 use rustc_hash::FxHashMap;
-use spvsass_frontend::ir::{GlobalVar, Op as IrOp, Shader, Stage, StorageClass, Value};
+use spvsass_frontend::ir::{
+    GlobalVar, InstData, Op as IrOp, Scalar, Shader, Stage, StorageClass, Value,
+};
 
 /// Where each Workgroup variable sits in the output ATTR region.
 #[derive(Clone, Debug, Default)]
@@ -47,8 +55,17 @@ impl SharedLayout {
         if sh.stage == Stage::Compute {
             return layout;
         }
+        // Explicitly laid out blocks alias from byte 0 (a block without a
+        // layout takes no bytes: its accesses are refused).
         for (var, g) in sh.globals.iter() {
-            if g.class != StorageClass::Workgroup {
+            if explicit_workgroup_block(sh, var) {
+                let bytes = size_align(sh, g.ty).map_or(0, |(size, _)| size);
+                layout.offsets.insert(var, 0);
+                layout.bytes = layout.bytes.max(bytes.next_multiple_of(4));
+            }
+        }
+        for (var, g) in sh.globals.iter() {
+            if g.class != StorageClass::Workgroup || layout.offsets.contains_key(&var) {
                 continue;
             }
             let bytes = comp_count(sh, g.ty).map_or(0, |n| 4 * n);
@@ -86,12 +103,14 @@ fn is_zero(sh: &Shader, v: Value) -> bool {
 
 impl Isel<'_> {
     /// The byte offset of a place in shared memory: a register part and a
-    /// constant part.
+    /// constant part. In an explicitly laid out block the place must be
+    /// one 32-bit word (the atomics' case, atomics.rs).
     pub(super) fn shared_offset(
         &mut self,
         place: &Place,
-        spirv_id: Option<u32>,
+        inst: &InstData,
     ) -> Result<(Src, u32), BackendError> {
+        let spirv_id = inst.spirv_id;
         let base = self
             .shared
             .offset(place.var)
@@ -99,16 +118,89 @@ impl Isel<'_> {
                 what: "a Workgroup variable of a type without a size".into(),
                 spirv_id,
             })?;
-        self.word_offset(place, base, "shared memory", spirv_id)
+        if !explicit_workgroup_block(self.sh, place.var) {
+            return self.word_offset(place, base, "shared memory", spirv_id);
+        }
+        let (addr, parts) = self.block_parts(place, inst)?;
+        match parts.as_slice() {
+            [(offset, IsbeSize::B32)] => Ok((addr, *offset)),
+            _ => Err(self.mem_error(
+                "atomics on a scalar other than a 32-bit one in an explicitly laid out \
+                 Workgroup block of a task/mesh shader"
+                    .into(),
+                inst,
+            )),
+        }
+    }
+
+    /// The accesses to the value at `place` in an explicitly laid out
+    /// block: the register part of the address (RZ without dynamic
+    /// indices) and each scalar's byte offset in the ATTR region and size,
+    /// in component order (a 64-bit scalar is its two words, low first).
+    fn block_parts(
+        &mut self,
+        place: &Place,
+        inst: &InstData,
+    ) -> Result<(Src, Vec<(u32, IsbeSize)>), BackendError> {
+        let ty = self.sh.globals[place.var].ty;
+        let a = self.address(place, (ty, 0), inst)?;
+        let mut parts = Vec::new();
+        for (offset, size, scalar) in self.leaf_scalars(&a, inst)? {
+            let size = match size {
+                _ if scalar == Scalar::Bool => None,
+                MemSize::U8 | MemSize::S8 => Some(IsbeSize::U8),
+                MemSize::U16 | MemSize::S16 => Some(IsbeSize::U16),
+                MemSize::B32 => Some(IsbeSize::B32),
+                MemSize::B64 | MemSize::B128 => None,
+            }
+            .ok_or_else(|| {
+                self.mem_error(format!("{scalar} values in task/mesh shared memory"), inst)
+            })?;
+            // Offsets are aligned to the scalar's size (the Offset rules
+            // of explicit layouts); a dynamic part is a multiple of it.
+            let at = self.shared.base.checked_add(offset);
+            match at {
+                Some(at) if at.is_multiple_of(size.bytes()) => parts.push((at, size)),
+                _ => {
+                    return Err(BackendError::Invalid {
+                        what: format!(
+                            "a {scalar} at byte offset {offset} of a Workgroup block, not \
+                             aligned to its size"
+                        ),
+                        spirv_id: inst.spirv_id,
+                    });
+                }
+            }
+        }
+        Ok((a.dynamic.unwrap_or(Src::ZERO), parts))
     }
 
     pub(super) fn store_shared(
         &mut self,
         place: &Place,
         comps: &[Comp],
-        spirv_id: Option<u32>,
+        inst: &InstData,
     ) -> Result<(), BackendError> {
-        let (base, imm) = self.shared_offset(place, spirv_id)?;
+        let spirv_id = inst.spirv_id;
+        if explicit_workgroup_block(self.sh, place.var) {
+            let (addr, parts) = self.block_parts(place, inst)?;
+            for (&(imm, size), &c) in parts.iter().zip(comps) {
+                let data = self.reg_or_zero(c);
+                self.isbe_write(
+                    OpIsbeWr {
+                        addr,
+                        imm,
+                        data,
+                        access: IsbeAccess::Attr,
+                        size,
+                        skew: false,
+                    },
+                    PredSrc::TRUE,
+                );
+            }
+            return Ok(());
+        }
+        let (base, imm) = self.shared_offset(place, inst)?;
         self.write_attr_words(
             base,
             imm,
@@ -122,8 +214,18 @@ impl Isel<'_> {
         &mut self,
         place: &Place,
         result: Value,
-        spirv_id: Option<u32>,
+        inst: &InstData,
     ) -> Result<Vec<Comp>, BackendError> {
+        let spirv_id = inst.spirv_id;
+        if explicit_workgroup_block(self.sh, place.var) {
+            let (addr, parts) = self.block_parts(place, inst)?;
+            return Ok(parts
+                .into_iter()
+                .map(|(imm, size)| {
+                    Comp::Reg(self.isbe_read_as(addr, imm, true, false, IsbeAccess::Attr, size))
+                })
+                .collect());
+        }
         let ty = self.sh.values[result].ty;
         let n = comp_count(self.sh, ty)
             .filter(|_| !super::task_out::has_bool(self.sh, ty))
@@ -135,7 +237,7 @@ impl Isel<'_> {
                 opcode: "OpLoad".into(),
                 spirv_id,
             })?;
-        let (base, imm) = self.shared_offset(place, spirv_id)?;
+        let (base, imm) = self.shared_offset(place, inst)?;
         Ok((0..n)
             .map(|j| Comp::Reg(self.isbe_read(base, imm + 4 * j, true, false)))
             .collect())
@@ -162,7 +264,11 @@ impl Isel<'_> {
             let Some(start) = self.shared.offset(var) else {
                 continue;
             };
-            let words = comp_count(sh, g.ty).unwrap_or(0);
+            let words = if explicit_workgroup_block(sh, var) {
+                size_align(sh, g.ty).map_or(0, |(size, _)| size.div_ceil(4))
+            } else {
+                comp_count(sh, g.ty).unwrap_or(0)
+            };
             let lane_off = *lane_offset.get_or_insert_with(|| {
                 let lane = self.special_reg(SpecialReg::LaneId);
                 let c = self.alu(Op::IMad(crate::isa::OpIMad {
