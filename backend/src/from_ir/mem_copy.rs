@@ -13,7 +13,7 @@
 //! one block, and register allocation over them was quadratic.
 
 use super::mem_layout::scalars;
-use super::memory::Addressed;
+use super::memory::{Addressed, Target};
 use super::places::{Place, Step, resolve};
 use super::{Comp, Isel, mem_layout::child};
 use crate::error::BackendError;
@@ -65,11 +65,38 @@ impl Isel<'_> {
             let dst_ty = self.place_type(&to);
             return self.copy_loop(&from, &to, [ty, dst_ty], n, inst);
         }
+        let src = self.resolve_address(&from, inst)?;
+        let dst = self.resolve_address(&to, inst)?;
+        self.copy_pieces(&src, &dst, parts.len(), inst)
+    }
+
+    /// The memory and address of a place, resolved once for all the
+    /// pieces of a copy.
+    fn resolve_address(
+        &mut self,
+        place: &Place,
+        inst: &InstData,
+    ) -> Result<(Target, Addressed), BackendError> {
+        let (target, ty, skip) = self.target(place, inst)?;
+        let a = self.address(place, (ty, skip), inst)?;
+        Ok((target, a))
+    }
+
+    /// Copies the first `count` scalars of the value at `src` to `dst`,
+    /// `PIECE_WORDS` at a time: the unrolled copy and the body of the
+    /// copy loop.
+    fn copy_pieces(
+        &mut self,
+        src: &(Target, Addressed),
+        dst: &(Target, Addressed),
+        count: usize,
+        inst: &InstData,
+    ) -> Result<(), BackendError> {
         let mut start = 0;
-        while start < parts.len() {
-            let range = start..(start + PIECE_WORDS).min(parts.len());
-            let comps = self.load_range(&from, Some(range.clone()), inst)?;
-            self.store_range(&to, &comps, Some(range.clone()), inst)?;
+        while start < count {
+            let range = start..(start + PIECE_WORDS).min(count);
+            let comps = self.load_at(src.0, &src.1, Some(range.clone()), inst)?;
+            self.store_at(dst.0, &dst.1, &comps, Some(range.clone()), inst)?;
             start = range.end;
         }
         Ok(())
@@ -115,10 +142,8 @@ impl Isel<'_> {
         if scalars(sh, src_elem.ty, 0, &mut elem_parts).is_none() {
             return Err(self.mem_error(format!("copies of {}", sh.type_name(tys[0])), inst));
         }
-        let (src_target, src_ty, src_skip) = self.target(from, inst)?;
-        let src = self.address(from, (src_ty, src_skip), inst)?;
-        let (dst_target, dst_ty, dst_skip) = self.target(to, inst)?;
-        let dst = self.address(to, (dst_ty, dst_skip), inst)?;
+        let (src_target, src) = self.resolve_address(from, inst)?;
+        let (dst_target, dst) = self.resolve_address(to, inst)?;
         // One counter when the strides agree, else one per side.
         let same = src_elem.stride == dst_elem.stride;
         let zero = self.materialize(Comp::Const(0));
@@ -146,13 +171,12 @@ impl Isel<'_> {
         };
         let src_at = at(self, &src, src_off, src_elem.stride, src_elem.ty);
         let dst_at = at(self, &dst, dst_off, dst_elem.stride, dst_elem.ty);
-        let mut start = 0;
-        while start < elem_parts.len() {
-            let range = start..(start + PIECE_WORDS).min(elem_parts.len());
-            let comps = self.load_at(src_target, &src_at, Some(range.clone()), inst)?;
-            self.store_at(dst_target, &dst_at, &comps, Some(range.clone()), inst)?;
-            start = range.end;
-        }
+        self.copy_pieces(
+            &(src_target, src_at),
+            &(dst_target, dst_at),
+            elem_parts.len(),
+            inst,
+        )?;
         let step = |isel: &mut Self, offset: VReg, stride: u32| {
             let next = isel.iadd_src(offset.src(), Src::imm(stride));
             isel.materialize(next)
