@@ -21,9 +21,12 @@
 # or that spirv-val (vulkan1.3) rejects are counted, not compiled; identical
 # modules (same bytes) are compiled once. Each module is compiled with
 # `spvsass compile --arch A` and, when that succeeds, run once with
-# `spvsass run` (one workgroup, every set-0 storage buffer a zero-filled
-# 64 KiB, every uniform buffer zero-filled (64 KiB), the push constants 128
-# zero bytes (Vulkan's minimum limit), at most
+# `spvsass run` (one workgroup, every storage buffer a zero-filled 1 MiB,
+# every uniform buffer zero-filled (64 KiB), the push constants 128 zero
+# bytes (Vulkan's minimum limit), every image, texel buffer and combined
+# image-sampler a small image of the format its OpTypeImage declares (RGBA8
+# when Unknown) filled with one mid-range texel, every sampler nearest and
+# repeating (valid for every format); descriptor arrays their first 64 elements; at most
 # --max-steps 2000000 and 60 s). Exit status 0 is accepted, 1 or 2 a refusal
 # (its reason is the error text with numbers, ids and paths blanked), any
 # other status (a panic is 101, a signal 128+n, the time limit 124) a crash.
@@ -104,36 +107,163 @@ have_dxc=$(command -v dxc || true)
 # The reason of a refusal: the first error line, without the file name,
 # with ids, numbers and quoted names blanked so equal causes count together.
 reason() {
-    grep -m1 -E 'error|panicked' "$1" |
-        sed -E 's/^error: //; s#[^ :]*\.spv: ##; s/%[0-9]+/%N/g; s/\bv[0-9]+\b/vN/g;
+    grep -a -m1 -E 'error|panicked' "$1" |
+        sed -E 's/^error: //; s#[^ :]*\.spv:? ##; s#/\*[0-9a-fA-F]+\*/#/*N*/#g; s/%[0-9]+/%N/g; s/\bv[0-9]+\b/vN/g;
                 s/0x[0-9a-fA-F]+/N/g; s/[0-9]+/N/g; s/ \(in `.*//; s/[|]/\//g' | cut -c1-110
 }
 
 # Records one step: module, target, step, outcome (ok/refused/crashed/...), reason.
 record() { printf '%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$4" "$5" >>"$results"; }
 
-# `spvsass run` arguments binding every set-0 resource of a module (read
-# from its disassembly) to zero-filled memory.
+# `spvsass run` arguments binding every resource of a module (read from its
+# disassembly): storage and uniform buffers to zero-filled memory, the push
+# constants to zero bytes, and every image, texel buffer and sampler to
+# generated data (`image_args`). A descriptor array gets its first
+# min(length, 64) elements (a runtime array 64).
 run_args() {
     spirv-dis --raw-id "$1" 2>/dev/null | awk -v zeros="$zeros" -v push="$push" '
         / OpDecorate .* DescriptorSet / { set[$2] = $4 }
         / OpDecorate .* Binding / { bind[$2] = $4 }
         / OpDecorate .* BufferBlock/ { bufblock[$2] = 1 }
+        / = OpConstant / { konst[$1] = $5 }
+        / = OpTypeInt / { num[$1] = ($5 == 1 ? "int" : "uint") }
+        / = OpTypeFloat / { num[$1] = "float" }
+        / = OpTypeImage / { image[$1] = num[$4] " " $5 " " $6 " " $7 " " $8 " " $9 " " $10 }
+        / = OpTypeSampledImage / { combined[$1] = $4 }
+        / = OpTypeSampler/ { sampler[$1] = 1 }
         / = OpTypePointer / { ptrclass[$1] = $4; ptee[$1] = $5 }
-        / = OpTypeArray | = OpTypeRuntimeArray / { elem[$1] = $4 }
+        / = OpTypeArray / { elem[$1] = $4; len[$1] = konst[$5] }
+        / = OpTypeRuntimeArray / { elem[$1] = $4; len[$1] = 64 }
         / = OpVariable / { var[$1] = $4; cls[$1] = $5 }
         END {
             for (v in var) {
                 if (cls[v] == "PushConstant") { print "--push " push; continue }
                 if (!(v in bind)) continue
-                t = ptee[var[v]]; while (t in elem) t = elem[t]
+                t = ptee[var[v]]; n = 0
+                if (t in elem) { n = len[t] + 0; if (n > 64) n = 64 }
+                while (t in elem) t = elem[t]
                 key = (set[v] == 0 ? "" : set[v] ".") bind[v]
                 if (cls[v] == "StorageBuffer" || (cls[v] == "Uniform" && (t in bufblock)))
-                    print "--buffer " key "=65536"
+                    arg = "--buffer KEY=1048576"
                 else if (cls[v] == "Uniform")
-                    print "--uniform " key "=" zeros
+                    arg = "--uniform KEY=" zeros
+                else if (cls[v] == "UniformConstant" && ((t in image) || (t in combined) || (t in sampler)))
+                    # An image: its sampled type, Dim, Depth, Arrayed, MS,
+                    # Sampled and Format operands; a sampler: "sampler".
+                    arg = "IMAGE KEY " ((t in sampler) ? "sampler" : (t in combined) ? "combined " image[combined[t]] : "image " image[t])
+                else continue
+                if (n == 0) { a = arg; sub(/KEY/, key, a); print a }
+                for (e = 0; e < n; e++) { a = arg; sub(/KEY/, key "[" e "]", a); print a }
             }
-        }' | sort -u | tr '\n' ' '
+        }' | sort -u | while read -r first rest; do
+        if [ "$first" = IMAGE ]; then
+            # shellcheck disable=SC2086
+            image_args $rest
+        else
+            printf '%s %s\n' "$first" "$rest"
+        fi
+    done | tr '\n' ' '
+}
+
+# The Vulkan format (as spvsass names it) of an image: the format its
+# OpTypeImage declares, else by its sampled type: RGBA8 (UNORM, UINT, SINT),
+# D32_SFLOAT for a depth image.
+vk_format() {
+    local num=$1 depth=$2 format=$3
+    case $format in
+    Rgba32f) echo r32g32b32a32_sfloat ;; Rgba16f) echo r16g16b16a16_sfloat ;;
+    Rg32f) echo r32g32_sfloat ;; Rg16f) echo r16g16_sfloat ;;
+    R32f) echo r32_sfloat ;; R16f) echo r16_sfloat ;;
+    R11fG11fB10f) echo b10g11r11_ufloat_pack32 ;;
+    Rgba16) echo r16g16b16a16_unorm ;; Rg16) echo r16g16_unorm ;; R16) echo r16_unorm ;;
+    Rgba16Snorm) echo r16g16b16a16_snorm ;; Rg16Snorm) echo r16g16_snorm ;; R16Snorm) echo r16_snorm ;;
+    Rgb10A2) echo a2b10g10r10_unorm_pack32 ;; Rgb10a2ui) echo a2b10g10r10_uint_pack32 ;;
+    Rgba8) echo r8g8b8a8_unorm ;; Rg8) echo r8g8_unorm ;; R8) echo r8_unorm ;;
+    Rgba8Snorm) echo r8g8b8a8_snorm ;; Rg8Snorm) echo r8g8_snorm ;; R8Snorm) echo r8_snorm ;;
+    Rgba32i) echo r32g32b32a32_sint ;; Rg32i) echo r32g32_sint ;; R32i) echo r32_sint ;;
+    Rgba16i) echo r16g16b16a16_sint ;; Rg16i) echo r16g16_sint ;; R16i) echo r16_sint ;;
+    Rgba8i) echo r8g8b8a8_sint ;; Rg8i) echo r8g8_sint ;; R8i) echo r8_sint ;;
+    Rgba32ui) echo r32g32b32a32_uint ;; Rg32ui) echo r32g32_uint ;; R32ui) echo r32_uint ;;
+    Rgba16ui) echo r16g16b16a16_uint ;; Rg16ui) echo r16g16_uint ;; R16ui) echo r16_uint ;;
+    Rgba8ui) echo r8g8b8a8_uint ;; Rg8ui) echo r8g8_uint ;; R8ui) echo r8_uint ;;
+    Unknown)
+        case $num/$depth in
+        float/1) echo d32_sfloat ;; float/*) echo r8g8b8a8_unorm ;;
+        uint/*) echo r8g8b8a8_uint ;; *) echo r8g8b8a8_sint ;;
+        esac ;;
+    *) echo "unsupported-$format" ;;
+    esac
+}
+
+# One texel of a format, as printf escapes: mid-range values (0.5 for float
+# and normalized formats, 1 for integer ones), so that a texel read as an
+# index or a count stays small.
+texel() {
+    local c n=1 one
+    case $1 in
+    r32g32b32a32_*) n=4 ;; r32g32_*) n=2 ;; r16g16b16a16_*) n=4 ;; r16g16_*) n=2 ;;
+    r8g8b8a8_*) n=4 ;; r8g8_*) n=2 ;;
+    esac
+    case $1 in
+    r32*_sfloat | d32_sfloat) one='\x00\x00\x00\x3f' ;;
+    r32*) one='\x01\x00\x00\x00' ;;
+    r16*_sfloat) one='\x00\x38' ;;
+    r16*_unorm | d16_unorm) one='\x00\x80' ;;
+    r16*_snorm) one='\x00\x40' ;;
+    r16*) one='\x01\x00' ;;
+    r8*_unorm | r8*_srgb) one='\x80' ;;
+    r8*_snorm) one='\x40' ;;
+    r8*) one='\x01' ;;
+    a2b10g10r10_unorm*) one='\x00\x02\x08\x20' ;;
+    a2b10g10r10_uint*) one='\x01\x04\x10\x00' ;;
+    b10g11r11_ufloat*) one='\xc0\x03\x1e\x70' ;;
+    *) one='\x00' ;;
+    esac
+    for ((c = 0; c < n; c++)); do printf '%s' "$one"; done
+}
+
+# `--texture`/`--sampler` arguments for one image, sampler or combined
+# image-sampler at KEY ([S.]B[[E]]): a 16x16 image (8x8x4 3D, 2 layers for
+# arrays, a 256-texel texel buffer) of one generated texel repeated, in a
+# file under $out/tmp made once per format and size.
+image_args() {
+    local key=$1 what=$2
+    if [ "$what" = sampler ]; then
+        echo "--sampler $key=nearest,repeat"
+        return
+    fi
+    local num=$3 dim=$4 depth=$5 arrayed=$6 sampled=$8 format=$9 kind size slices=1 vk t file
+    case $dim/$arrayed in
+    1D/0) dim=1d size=16 ;;
+    1D/1) dim=1d_array size=16x1x2 slices=2 ;;
+    2D/0 | Rect/0) dim=2d size=16x16 ;;
+    2D/1 | Rect/1) dim=2d_array size=16x16x2 slices=2 ;;
+    3D/*) dim=3d size=8x8x4 slices=4 ;;
+    Cube/0) dim=cube size=16x16 slices=6 ;;
+    Cube/1) dim=cube_array size=16x16x1 slices=6 ;;
+    Buffer/*) dim=buffer size=256 ;;
+    *) return ;;
+    esac
+    case $what/$dim/$sampled in
+    combined/*) kind=combined ;;
+    image/buffer/2) kind=storage_texel_buffer ;;
+    image/buffer/*) kind=uniform_texel_buffer ;;
+    image/*/2) kind=storage ;;
+    *) kind=sampled ;;
+    esac
+    vk=$(vk_format "$num" "$depth" "$format")
+    t=$(texel "$vk")
+    local texels=$((16 * 16 * slices))
+    [ "$dim" = 3d ] && texels=$((8 * 8 * slices))
+    [ "$dim" = 1d ] || [ "$dim" = 1d_array ] && texels=$((16 * slices))
+    [ "$dim" = buffer ] && texels=256
+    file=$out/tmp/texels-$vk-$texels.bin
+    if [ ! -s "$file" ]; then
+        local i
+        for ((i = 0; i < texels; i++)); do printf '%b' "$t"; done >"$file"
+    fi
+    echo "--texture $key=$kind:$vk:$dim:$size:$file"
+    [ "$kind" = combined ] && echo "--sampler $key=nearest,repeat"
 }
 
 # Compiles and runs one valid module for every target.
