@@ -3,7 +3,7 @@
 //! (docs/HARDWARE.md, "ISBE"), after all
 //! attributes for a mesh shader (per-vertex then per-primitive blocks) and
 //! after the payload for a task shader, starting on a 128-byte line. It is
-//! accessed with 32-bit `ISBERD.O.ATTR.32` / `ISBEWR.O.ATTR.32`, no SKEW.
+//! accessed with `ISBERD.O.ATTR` / `ISBEWR.O.ATTR`, no SKEW.
 //!
 //! Layout (project-defined): explicitly laid out Workgroup blocks
 //! (WorkgroupMemoryExplicitLayoutKHR: Block-decorated structs) all start at
