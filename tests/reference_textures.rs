@@ -466,3 +466,116 @@ fn an_unbound_image_is_refused_before_the_device() {
         "{e:?}"
     );
 }
+
+/// `spvsass run ... --texture ... --reference vulkan`: the command line's
+/// storage images (RGBA8, R32F, RGBA32UI) become the run description's,
+/// reach both sides, are read back and compared word for word, and
+/// `--out` writes the simulator's image.
+#[test]
+fn run_with_reference_takes_storage_images_from_the_command_line() {
+    let dir = tempfile::tempdir().expect("temporary folder");
+    let path = |f: &str| dir.path().join(f).to_str().expect("utf-8 path").to_owned();
+    let colour: Vec<u8> = (0..128u32).map(|i| (i * 37 % 256) as u8).collect();
+    let depth: Vec<f32> = (0..32).map(|i| (i as f32 - 13.0) / 8.0).collect();
+    let ids: Vec<u32> = (0..128u32).map(|i| i * 7919 % 65536).collect();
+    std::fs::write(path("colour.bin"), &colour).expect("written");
+    std::fs::write(
+        path("depth.bin"),
+        depth
+            .iter()
+            .flat_map(|f| f.to_le_bytes())
+            .collect::<Vec<u8>>(),
+    )
+    .expect("written");
+    std::fs::write(
+        path("ids.bin"),
+        ids.iter()
+            .flat_map(|w| w.to_le_bytes())
+            .collect::<Vec<u8>>(),
+    )
+    .expect("written");
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_spvsass"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args([
+            "run",
+            "tests/shaders/img_storage2d.comp.spv",
+            "--groups",
+            "1",
+        ])
+        .args([
+            "--texture",
+            &format!("0=storage:r8g8b8a8_unorm:2d:8x4:{}", path("colour.bin")),
+        ])
+        .args([
+            "--texture",
+            &format!("1=storage:r32_sfloat:2d:8x4:{}", path("depth.bin")),
+        ])
+        .args([
+            "--texture",
+            &format!("2=storage:r32g32b32a32_uint:2d:8x4:{}", path("ids.bin")),
+        ])
+        .args(["--buffer", "3=24"])
+        .args(["--out", &format!("1={}", path("depth_out.bin"))])
+        .args(["--reference", "vulkan"])
+        .output()
+        .expect("spvsass runs");
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    if !o.status.success() && stderr.contains("no Vulkan") {
+        assert!(!vulkan_required(), "SPVSASS_REQUIRE_VULKAN=1, but {stderr}");
+        eprintln!("skipped: {stderr}");
+        return;
+    }
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{stdout}{stderr}");
+    for line in [
+        "buffer 0 (integers, exact): 32 words equal",
+        "buffer 1 (integers, exact): 32 words equal",
+        "buffer 2 (integers, exact): 128 words equal",
+        "buffer 3 (integers, exact): 6 words equal",
+    ] {
+        assert!(stdout.contains(line), "{line}: {stdout}");
+    }
+    // img_storage2d.comp stores d·2 + 1 into the R32F image.
+    let out = std::fs::read(path("depth_out.bin")).expect("--out written");
+    let want: Vec<u8> = depth
+        .iter()
+        .flat_map(|d| (d * 2.0 + 1.0).to_le_bytes())
+        .collect();
+    assert_eq!(out, want);
+}
+
+/// The same with a combined image-sampler: `--sampler` at its slot is its
+/// sampler on both sides (linear, clamp-to-edge; img_linear.comp's
+/// lookups halfway between texels are exact on both).
+#[test]
+fn run_with_reference_takes_a_combined_sampler_from_the_command_line() {
+    let dir = tempfile::tempdir().expect("temporary folder");
+    let tex = dir.path().join("tex.bin");
+    let texels: Vec<u8> = (0..16)
+        .flat_map(|i| (i as f32 * 1.25 - 3.0).to_le_bytes())
+        .collect();
+    std::fs::write(&tex, texels).expect("written");
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_spvsass"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(["run", "tests/shaders/img_linear.comp.spv", "--groups", "1"])
+        .args([
+            "--texture",
+            &format!("0=combined:r32_sfloat:2d:4x4:{}", tex.display()),
+        ])
+        .args(["--sampler", "0=linear,clamp", "--buffer", "1=128"])
+        .args(["--reference", "vulkan"])
+        .output()
+        .expect("spvsass runs");
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    if !o.status.success() && stderr.contains("no Vulkan") {
+        assert!(!vulkan_required(), "SPVSASS_REQUIRE_VULKAN=1, but {stderr}");
+        eprintln!("skipped: {stderr}");
+        return;
+    }
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{stdout}{stderr}");
+    assert!(
+        stdout.contains("buffer 1 (integers, exact): 32 words equal"),
+        "{stdout}"
+    );
+}
