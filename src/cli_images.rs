@@ -165,6 +165,7 @@ pub fn bound(
             } else {
                 None
             },
+            offset: 0,
         });
     }
     let separate = samplers
@@ -228,6 +229,7 @@ pub fn describe(
             png: png.then(|| t.file.clone()),
             sampler: (t.kind == ImageKind::Combined).then_some(sampler).flatten(),
             read_back: t.is_storage(),
+            offset: 0,
         });
     }
     let separate = samplers

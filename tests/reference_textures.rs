@@ -835,3 +835,60 @@ fn gradient_pairs() {
     }
     eprintln!("tex_grad: largest difference {worst} of the texel range");
 }
+
+/// tex_texel_offset: texel buffers bound at 64, 48 and 32 bytes into their
+/// buffers. The driver reads and writes the texels after the offsets (the
+/// marker words before them untouched, sizes the views'), and the
+/// simulator's words are equal to the driver's.
+#[test]
+fn texel_buffers_at_an_offset() {
+    let Some((sim, driver)) = simulated_and_driver("tex_texel_offset", 3) else {
+        return;
+    };
+    assert_eq!(sim, driver);
+    for (i, v) in vec4s(&driver).into_iter().enumerate() {
+        let i = i as u32;
+        let half = |x: f32| x.to_bits();
+        assert_eq!(
+            v,
+            [
+                i * 7 + 5,
+                half(i as f32 * 0.25 - 1.0),
+                half(i as f32 * 1.5),
+                16 | 16 << 16
+            ],
+            "invocation {i}"
+        );
+    }
+    let Some((sim, driver)) = simulated_and_driver("tex_texel_offset", 2) else {
+        return;
+    };
+    assert_eq!(sim, driver);
+    let want: Vec<u32> = (0..8)
+        .map(|k| 0xfeed_0000 + k)
+        .chain((0..16).map(|i| (i * 7 + 5) * 3 + 1))
+        .collect();
+    assert_eq!(driver, want);
+}
+
+/// An `offset` is refused on an image and off the 16-byte alignment,
+/// before anything runs.
+#[test]
+fn a_bad_texel_buffer_offset_is_refused() {
+    let mut desc = RunDescription::load(&runs().join("tex_texel_offset.json")).unwrap();
+    desc.images[0].offset = 8;
+    let e = desc.pipeline().err().map(|e| e.to_string());
+    assert!(
+        e.as_deref()
+            .is_some_and(|m| m.contains("a texel buffer's `offset` is a multiple of 16")),
+        "{e:?}"
+    );
+    let mut desc = RunDescription::load(&runs().join("tex_sample.json")).unwrap();
+    desc.images[0].offset = 16;
+    let e = desc.pipeline().err().map(|e| e.to_string());
+    assert!(
+        e.as_deref()
+            .is_some_and(|m| m.contains("only texel buffers have an `offset`")),
+        "{e:?}"
+    );
+}
