@@ -116,7 +116,7 @@ impl ImageDescription {
         if self.offset != 0 && !self.kind.is_texel_buffer() {
             return Err(problem("only texel buffers have an `offset`"));
         }
-        if self.offset % TEXEL_BUFFER_OFFSET_ALIGN != 0 {
+        if !self.offset.is_multiple_of(TEXEL_BUFFER_OFFSET_ALIGN) {
             return Err(problem("a texel buffer's `offset` is a multiple of 16"));
         }
         if self.png.is_some() {

@@ -176,7 +176,10 @@ pub fn create(
             } else {
                 vk::BufferUsageFlags::UNIFORM_TEXEL_BUFFER
             };
-            if d.offset % gpu.limits.min_texel_buffer_offset_alignment != 0 {
+            if !d
+                .offset
+                .is_multiple_of(gpu.limits.min_texel_buffer_offset_alignment)
+            {
                 return Err(ReferenceError::TexelBufferOffset {
                     device: gpu.info.device_name.clone(),
                     what: what.clone(),

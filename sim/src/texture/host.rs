@@ -314,7 +314,7 @@ pub fn place(
                 what: "only texel buffers are bound at an offset",
             });
         }
-        if img.offset % TEXEL_BUFFER_OFFSET_ALIGN != 0 {
+        if !img.offset.is_multiple_of(TEXEL_BUFFER_OFFSET_ALIGN) {
             return Err(HostError::Offset {
                 slot,
                 offset: img.offset,

@@ -639,7 +639,7 @@ fn texel_buffer_at_an_offset() {
         ..image(ImageKind::StorageTexelBuffer, s, bytes.clone(), None)
     };
     let mut mem = GlobalMemory::default();
-    let placed = place(&[img.clone()], &[], &mut mem).unwrap();
+    let placed = place(std::slice::from_ref(&img), &[], &mut mem).unwrap();
     let h = placed.handles[0].1;
     let mut tu = TextureUnit::new(&mut mem, placed.pools);
     assert_eq!(tu.fetch(h, [0, 0, 0], 0, 0).unwrap()[0], 10);
