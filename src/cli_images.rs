@@ -14,8 +14,11 @@
 //!   (all three address modes), `unnormalized`.
 //!
 //! Storage images and storage texel buffers are written back with
-//! `--out S.B=FILE` (the texels, in the same layout).
+//! `--out S.B=FILE` (the texels, in the same layout). With `--reference`
+//! the same flags become the run description's images and samplers
+//! (`describe`).
 
+use spvsass::reference::{Data, ImageDescription, SamplerDescription};
 use spvsass::sim::Slot;
 use spvsass::sim::texture::host::{
     BoundImage, BoundSampler, ImageDim, ImageKind, ImageShape, SamplerState,
@@ -162,6 +165,7 @@ pub fn bound(
             } else {
                 None
             },
+            offset: 0,
         });
     }
     let separate = samplers
@@ -174,6 +178,72 @@ pub fn bound(
         .map(|(slot, state)| BoundSampler {
             slot: *slot,
             state: *state,
+        })
+        .collect();
+    Ok((images, separate))
+}
+
+/// The images and samplers of `--texture` and `--sampler` as a run
+/// description's (docs/RUNS.md, "Images and samplers"), for
+/// `run --reference`: the same files, one level, storage images read back
+/// so that the comparison covers them. Paths stay the command line's
+/// (the description's base is the working directory).
+pub fn describe(
+    textures: &[(Slot, TextureArg)],
+    samplers: &[(Slot, SamplerState)],
+) -> Result<(Vec<ImageDescription>, Vec<SamplerDescription>), String> {
+    let mut images = Vec::new();
+    for (slot, t) in textures {
+        let png = t
+            .file
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("png"));
+        let sampler = samplers.iter().find(|(s, _)| s == slot).map(|(_, st)| *st);
+        if t.kind == ImageKind::Combined && sampler.is_none() {
+            return Err(format!(
+                "{slot}: a combined image-sampler needs --sampler {slot}=..."
+            ));
+        }
+        let size = match (png, t.size) {
+            // A run description's PNG gives its own size.
+            (true, _) => None,
+            (false, Some(size)) => Some(size),
+            (false, None) => return Err(format!("{slot}: a size of 'png' needs a .png file")),
+        };
+        images.push(ImageDescription {
+            set: slot.set,
+            binding: slot.binding,
+            element: slot.element,
+            kind: t.kind,
+            format: t.format,
+            dim: t.dim,
+            width: size.map(|s| s[0]),
+            height: size.map(|s| s[1]),
+            depth: size.map_or(1, |s| s[2]),
+            levels: 1,
+            contents: if png {
+                Vec::new()
+            } else {
+                vec![Data::File(t.file.clone())]
+            },
+            png: png.then(|| t.file.clone()),
+            sampler: (t.kind == ImageKind::Combined).then_some(sampler).flatten(),
+            read_back: t.is_storage(),
+            offset: 0,
+        });
+    }
+    let separate = samplers
+        .iter()
+        .filter(|(s, _)| {
+            !textures
+                .iter()
+                .any(|(t, a)| t == s && a.kind == ImageKind::Combined)
+        })
+        .map(|(slot, state)| SamplerDescription {
+            set: slot.set,
+            binding: slot.binding,
+            element: slot.element,
+            sampler: *state,
         })
         .collect();
     Ok((images, separate))

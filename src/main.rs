@@ -837,13 +837,6 @@ fn run(cli: Cli, outputs: &mut Outputs) -> Result<(), String> {
                 usage_error("--float-ulps applies to runs with --reference".into());
             }
             if let Some(kind) = reference {
-                if !compute.textures.is_empty() || !compute.samplers.is_empty() {
-                    return Err(
-                        "--texture and --sampler cannot be used with --reference yet: \
-                                run descriptions do not carry images"
-                            .into(),
-                    );
-                }
                 if !spec.is_empty() {
                     return Err("--spec cannot be used with --reference: run descriptions \
                                 have no specialization constants"
@@ -862,7 +855,7 @@ fn run(cli: Cli, outputs: &mut Outputs) -> Result<(), String> {
                     view_mask,
                     resources: &compute,
                     float_ulps: &float_ulps,
-                });
+                })?;
                 // Run descriptions compile without in-shader culling.
                 let options = spvsass::simulate_run::SimulateOptions {
                     arch: Some(arch),

@@ -25,11 +25,13 @@ pub struct RunArgs<'a> {
     pub float_ulps: &'a [(u32, u32)],
 }
 
-/// The run description of the command line's run. Every storage buffer is
-/// read back, so that the comparison covers all of them, not only the
-/// ones named by `--out`.
-pub fn describe(args: &RunArgs) -> RunDescription {
+/// The run description of the command line's run. Every storage buffer and
+/// storage image is read back, so that the comparison covers all of them,
+/// not only the ones named by `--out`.
+pub fn describe(args: &RunArgs) -> Result<RunDescription, String> {
     let entry = args.entry.clone().unwrap_or_else(|| "main".into());
+    let (images, samplers) =
+        crate::cli_images::describe(&args.resources.textures, &args.resources.samplers)?;
     let shader_ref = |p: &Path| ShaderRef {
         spirv: p.to_owned(),
         entry: entry.clone(),
@@ -89,7 +91,7 @@ pub fn describe(args: &RunArgs) -> RunDescription {
             read_back: false,
             float_ulps: None,
         });
-    RunDescription {
+    Ok(RunDescription {
         comment: None,
         stages,
         groups: args.groups,
@@ -119,9 +121,9 @@ pub fn describe(args: &RunArgs) -> RunDescription {
             .cloned()
             .map(Data::File)
             .collect(),
-        images: Vec::new(),
-        samplers: Vec::new(),
-    }
+        images,
+        samplers,
+    })
 }
 
 /// Simulates the run and runs it on the Vulkan driver, stages the

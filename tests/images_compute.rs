@@ -54,6 +54,7 @@ fn image(
         },
         bytes: data,
         sampler: None,
+        offset: 0,
     }
 }
 

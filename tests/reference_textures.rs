@@ -466,3 +466,429 @@ fn an_unbound_image_is_refused_before_the_device() {
         "{e:?}"
     );
 }
+
+/// `spvsass run ... --texture ... --reference vulkan`: the command line's
+/// storage images (RGBA8, R32F, RGBA32UI) become the run description's,
+/// reach both sides, are read back and compared word for word, and
+/// `--out` writes the simulator's image.
+#[test]
+fn run_with_reference_takes_storage_images_from_the_command_line() {
+    let dir = tempfile::tempdir().expect("temporary folder");
+    let path = |f: &str| dir.path().join(f).to_str().expect("utf-8 path").to_owned();
+    let colour: Vec<u8> = (0..128u32).map(|i| (i * 37 % 256) as u8).collect();
+    let depth: Vec<f32> = (0..32).map(|i| (i as f32 - 13.0) / 8.0).collect();
+    let ids: Vec<u32> = (0..128u32).map(|i| i * 7919 % 65536).collect();
+    std::fs::write(path("colour.bin"), &colour).expect("written");
+    std::fs::write(
+        path("depth.bin"),
+        depth
+            .iter()
+            .flat_map(|f| f.to_le_bytes())
+            .collect::<Vec<u8>>(),
+    )
+    .expect("written");
+    std::fs::write(
+        path("ids.bin"),
+        ids.iter()
+            .flat_map(|w| w.to_le_bytes())
+            .collect::<Vec<u8>>(),
+    )
+    .expect("written");
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_spvsass"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args([
+            "run",
+            "tests/shaders/img_storage2d.comp.spv",
+            "--groups",
+            "1",
+        ])
+        .args([
+            "--texture",
+            &format!("0=storage:r8g8b8a8_unorm:2d:8x4:{}", path("colour.bin")),
+        ])
+        .args([
+            "--texture",
+            &format!("1=storage:r32_sfloat:2d:8x4:{}", path("depth.bin")),
+        ])
+        .args([
+            "--texture",
+            &format!("2=storage:r32g32b32a32_uint:2d:8x4:{}", path("ids.bin")),
+        ])
+        .args(["--buffer", "3=24"])
+        .args(["--out", &format!("1={}", path("depth_out.bin"))])
+        .args(["--reference", "vulkan"])
+        .output()
+        .expect("spvsass runs");
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    if !o.status.success() && stderr.contains("no Vulkan") {
+        assert!(!vulkan_required(), "SPVSASS_REQUIRE_VULKAN=1, but {stderr}");
+        eprintln!("skipped: {stderr}");
+        return;
+    }
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{stdout}{stderr}");
+    for line in [
+        "buffer 0 (integers, exact): 32 words equal",
+        "buffer 1 (integers, exact): 32 words equal",
+        "buffer 2 (integers, exact): 128 words equal",
+        "buffer 3 (integers, exact): 6 words equal",
+    ] {
+        assert!(stdout.contains(line), "{line}: {stdout}");
+    }
+    // img_storage2d.comp stores d·2 + 1 into the R32F image.
+    let out = std::fs::read(path("depth_out.bin")).expect("--out written");
+    let want: Vec<u8> = depth
+        .iter()
+        .flat_map(|d| (d * 2.0 + 1.0).to_le_bytes())
+        .collect();
+    assert_eq!(out, want);
+}
+
+/// The same with a combined image-sampler: `--sampler` at its slot is its
+/// sampler on both sides (linear, clamp-to-edge; img_linear.comp's
+/// lookups halfway between texels are exact on both).
+#[test]
+fn run_with_reference_takes_a_combined_sampler_from_the_command_line() {
+    let dir = tempfile::tempdir().expect("temporary folder");
+    let tex = dir.path().join("tex.bin");
+    let texels: Vec<u8> = (0..16)
+        .flat_map(|i| (i as f32 * 1.25 - 3.0).to_le_bytes())
+        .collect();
+    std::fs::write(&tex, texels).expect("written");
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_spvsass"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(["run", "tests/shaders/img_linear.comp.spv", "--groups", "1"])
+        .args([
+            "--texture",
+            &format!("0=combined:r32_sfloat:2d:4x4:{}", tex.display()),
+        ])
+        .args(["--sampler", "0=linear,clamp", "--buffer", "1=128"])
+        .args(["--reference", "vulkan"])
+        .output()
+        .expect("spvsass runs");
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    if !o.status.success() && stderr.contains("no Vulkan") {
+        assert!(!vulkan_required(), "SPVSASS_REQUIRE_VULKAN=1, but {stderr}");
+        eprintln!("skipped: {stderr}");
+        return;
+    }
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{stdout}{stderr}");
+    assert!(
+        stdout.contains("buffer 1 (integers, exact): 32 words equal"),
+        "{stdout}"
+    );
+}
+
+/// The simulator's words (the shader compiled and simulated) and the
+/// driver's of the run's read-back buffer at `binding`; `None` without a
+/// driver.
+fn simulated_and_driver(name: &str, binding: u32) -> Option<(Vec<u32>, Vec<u32>)> {
+    use spvsass::simulate_run::{SimulateOptions, simulate_run_file};
+    let c = run(name)?;
+    let path = runs().join(format!("{name}.json"));
+    let sim =
+        simulate_run_file(&path, &SimulateOptions::default()).unwrap_or_else(|e| panic!("{e}"));
+    let sim_words = sim.capture.buffer(binding).expect("read back").to_vec();
+    Some((sim_words, words(&c, binding).to_vec()))
+}
+
+/// tex_cube_corner.comp's direction for invocation `j` of workgroup `c`.
+fn corner_direction(c: u32, j: u32) -> [f32; 3] {
+    let sign = |bit: u32| if c & bit != 0 { -1.0 } else { 1.0 };
+    let a = ((j % 8) as f32 - 3.5) / 8.0 + c as f32 / 64.0 + 1.0 / 512.0;
+    let b = ((j / 8) as f32 - 3.5) / 8.0 + 3.0 / 256.0;
+    [sign(1) * (1.0 + a), sign(2) * (1.0 + b), sign(4)]
+}
+
+/// Whether a linear footprint of an `n`×`n` face at `dir` covers a cube
+/// corner: both linear coordinates (rounded to 1/256 as the texture unit
+/// rounds them) fall off the face.
+fn covers_corner(dir: [f32; 3], n: u32) -> bool {
+    let (_, s, t) = cube::face_coords(dir);
+    let off = |c: f32| {
+        let lower = ((f64::from(c) * f64::from(n) - 0.5) * 256.0 + 0.5).floor() / 256.0;
+        !(0.0..f64::from(n - 1)).contains(&lower.floor())
+    };
+    off(s) && off(t)
+}
+
+/// tex_cube_corner (the capture for the corner rule): the face a direction
+/// selects (nearest lookups) is the same on lavapipe; linear lookups whose
+/// footprint stays off the cube's corners agree within the filter bound;
+/// at the corners, where Vulkan leaves the fourth texel open, both give
+/// the three real texels weights summing to 1 (lavapipe's weights are not
+/// 1/256 steps and differ from the texture unit's by up to 0.16).
+#[test]
+fn cube_corner_sweep() {
+    let Some((sim, driver)) = simulated_and_driver("tex_cube_corner", 5) else {
+        return;
+    };
+    assert_eq!(sim.len(), 512 * 12);
+    let (sim, driver) = (vec4s(&sim), vec4s(&driver));
+    let (mut corners, mut worst_corner) = (0, 0f32);
+    for i in 0..512u32 {
+        let dir = corner_direction(i / 64, i % 64);
+        let at = |w: &[[u32; 4]], k: u32| w[(i * 3 + k) as usize];
+        // Nearest: which texel of which face, equal.
+        assert_eq!(at(&sim, 2)[1], at(&driver, 2)[1], "nearest {i} {dir:?}");
+        // (vec4, component, face size, texel value range)
+        let lookups = [
+            (0, None, 2, 1.0),
+            (1, None, 4, 1.0),
+            (2, Some(0), 2, 23.0),
+            (2, Some(2), 4, 95.0),
+        ];
+        for (k, component, n, range) in lookups {
+            let pick = |v: [u32; 4]| match component {
+                Some(c) => [v[c]; 4],
+                None => v,
+            };
+            let d = float_distance(pick(at(&sim, k)), pick(at(&driver, k)));
+            if covers_corner(dir, n) {
+                worst_corner = worst_corner.max(d);
+                continue;
+            }
+            assert!(
+                d <= filter_bound(1, 2, range),
+                "lookup {k} of {i}, direction {dir:?}: simulator {:?}, driver {:?}",
+                at(&sim, k).map(f32::from_bits),
+                at(&driver, k).map(f32::from_bits)
+            );
+        }
+        if covers_corner(dir, 2) {
+            corners += 1;
+            // Weights of the X, Y and Z faces' texels in R, G, B; A = 1 on
+            // every texel: the weights sum to 1 on both sides.
+            for (side, v) in [("simulator", at(&sim, 0)), ("driver", at(&driver, 0))] {
+                let v = v.map(f32::from_bits);
+                assert!((v[3] - 1.0).abs() <= f32::EPSILON, "{side} {i}: {v:?}");
+                let sum = v[0] + v[1] + v[2];
+                assert!((sum - 1.0).abs() <= 1e-5, "{side} {i}: {v:?}");
+            }
+        }
+    }
+    assert!(
+        corners > 256,
+        "{corners} of 512 lookups at a corner of the 2×2 cube"
+    );
+    eprintln!("tex_cube_corner: {corners} corner lookups, largest difference there {worst_corner}");
+}
+
+/// tex_formats (the capture for the formats the H200 captures had not
+/// measured): fetches of B10G11R11 and R16F are equal; of UNORM16, SNORM8,
+/// SNORM16 and A2B10G10R10 within lavapipe's ULP (above); of sRGB8 within
+/// 0.3 of an 8-bit step (lavapipe approximates the sRGB EOTF; the texture
+/// unit computes it exactly). Linear lookups agree within the filter
+/// bound. Clamp-to-border: the border's R (and all of opaque black) agree;
+/// for the components an R16F image lacks, lavapipe substitutes (G, B,
+/// A) = (0, 0, 1) in the border texels too, the texture unit keeps the
+/// border colour (white's G and B 1, transparent black's A 0: Vulkan's
+/// border texels take the border colour; the H200 capture settles which
+/// the hardware does).
+#[test]
+fn formats_and_border_colours() {
+    let Some((sim, driver)) = simulated_and_driver("tex_formats", 10) else {
+        return;
+    };
+    assert_eq!(sim.len(), 64 * 20 * 4);
+    let (sim, driver) = (vec4s(&sim), vec4s(&driver));
+    let srgb_step = 0.3 / 255.0;
+    // Texel ranges: UNORM and sRGB 0..1, SNORM −1..1, the small floats up
+    // to 65504, the bordered R16F image below 4.
+    let linear_range = [1.0, 2.0, 2.0, 1.0, 1.0, 65504.0, 65504.0];
+    let mut worst = [0f32; 20];
+    for i in 0..64u32 {
+        let at = |w: &[[u32; 4]], k: u32| w[(i * 20 + k) as usize];
+        for k in 0..20u32 {
+            let (s, d) = (at(&sim, k), at(&driver, k));
+            worst[k as usize] = worst[k as usize].max(float_distance(s, d));
+            let ok = match k {
+                0..=2 | 4 => unorm_eq(d, s),
+                3 => float_distance(s, d) <= srgb_step,
+                5 | 6 => s == d,
+                7..=13 => {
+                    let eight_bit = matches!(k, 8 | 10);
+                    let rounding = if eight_bit { 0.5 / 255.0 } else { 0.0 };
+                    float_distance(s, d)
+                        <= filter_bound(1, 2, linear_range[k as usize - 7]) + rounding
+                }
+                14..=16 => float_distance(s, d) <= filter_bound(1, 2, 1.0) + 0.5 / 255.0,
+                17 => float_distance(s, d) <= filter_bound(1, 2, 4.0),
+                18 | 19 => {
+                    let r_ok = float_distance([s[0]; 4], [d[0]; 4]) <= filter_bound(1, 2, 4.0);
+                    let substituted = d[1..] == [0, 0, 1f32.to_bits()];
+                    r_ok && substituted
+                }
+                _ => unreachable!("20 vec4s an invocation"),
+            };
+            assert!(
+                ok,
+                "vec4 {k} of {i}: simulator {:?}, driver {:?}",
+                s.map(f32::from_bits),
+                d.map(f32::from_bits)
+            );
+        }
+    }
+    eprintln!("tex_formats: largest difference per vec4 {worst:?}");
+}
+
+/// tex_grad.comp's gradient pair for invocation `i`: (major, minor).
+fn grad_pair(i: u32) -> ([f32; 2], [f32; 2]) {
+    const LENGTHS: [f32; 6] = [0.015625, 0.03125, 0.0625, 0.125, 0.25, 0.5];
+    const RATIOS: [f32; 6] = [1.0, 0.5, 0.25, 0.125, 0.0625, 0.0];
+    const DIRECTIONS: [[f32; 2]; 8] = [
+        [1.0, 0.0],
+        [0.921875, 0.3828125],
+        [0.70703125, 0.70703125],
+        [0.3828125, 0.921875],
+        [0.0, 1.0],
+        [-0.3828125, 0.921875],
+        [-0.70703125, 0.70703125],
+        [-0.921875, 0.3828125],
+    ];
+    let len = LENGTHS[(i % 6) as usize];
+    let ratio = RATIOS[((i / 6) % 6) as usize];
+    let d = DIRECTIONS[((i / 3) % 8) as usize];
+    let major = [len * d[0], len * d[1]];
+    let minor = [len * ratio * -d[1], len * ratio * d[0]];
+    (major, minor)
+}
+
+/// tex_grad (the capture for gradient pairs): the compiled textureGrad
+/// gives what the texture unit gives from the same gradients (exactly),
+/// and the driver's value is the texture unit's at some λ from 1/16 below
+/// Vulkan's range (ρ along an axis from the larger derivative component
+/// to their sum) to its top, within the filter bound (as for tex_sample).
+#[test]
+fn gradient_pairs() {
+    let Some((sim, driver)) = simulated_and_driver("tex_grad", 3) else {
+        return;
+    };
+    assert_eq!(sim.len(), 128 * 6 * 4);
+    let (sim, driver) = (vec4s(&sim), vec4s(&driver));
+    let mut unit = Unit::new("tex_grad");
+    let h: Vec<u32> = (0..3).map(|b| unit.handle(b, 0)).collect();
+    let mut worst = 0f32;
+    for i in 0..128u32 {
+        let (major, minor) = grad_pair(i);
+        let neg = |v: [f32; 2]| [-v[0], -v[1]];
+        let scale = |v: [f32; 2], s: f32| [v[0] * s, v[1] * s];
+        let uv = [
+            (i % 8) as f32 / 8.0 + 3.0 / 64.0,
+            (i / 8 % 8) as f32 / 8.0 + 5.0 / 128.0,
+        ];
+        let layer = (i % 3) as f32;
+        // (vec4, image, size, layer coordinate, dx, dy, texel range)
+        let lookups = [
+            (0, 0, 16.0, 0.0, major, minor, 1.0),
+            (1, 0, 16.0, 0.0, neg(minor), major, 1.0),
+            (2, 1, 8.0, layer, major, minor, 255.0),
+            (3, 2, 16.0, 0.0, major, minor, 319.0),
+            (4, 2, 16.0, 0.0, neg(minor), major, 319.0),
+            (
+                5,
+                2,
+                16.0,
+                0.0,
+                scale(major, 1.5),
+                scale(minor, 0.75),
+                319.0,
+            ),
+        ];
+        for (k, image, size, third, dx, dy, range) in lookups {
+            let at = |w: &[[u32; 4]]| w[(i * 6 + k) as usize];
+            let coords = [uv[0], uv[1], third, 0.0];
+            let grad = Lookup {
+                lod: Lod::Gradient {
+                    dx: [dx[0], dx[1], 0.0],
+                    dy: [dy[0], dy[1], 0.0],
+                },
+                ..Lookup::new(coords, 0.0)
+            };
+            let want = unit.tu().sample(h[image], &grad).unwrap();
+            assert_eq!(at(&sim), want, "compiled textureGrad {k} of {i}");
+            let (ax, ay) = (dx.map(|c| (c * size).abs()), dy.map(|c| (c * size).abs()));
+            let lo = ax[0].max(ax[1]).max(ay[0].max(ay[1]));
+            let hi = (ax[0] + ax[1]).max(ay[0] + ay[1]);
+            let (lo, hi) = (lo.log2() - 1.0 / 16.0, hi.log2());
+            let d = (0..=((hi - lo) * 256.0) as u32 + 1)
+                .map(|s| lo + s as f32 / 256.0)
+                .map(|l| {
+                    let lookup = Lookup::new(coords, l);
+                    float_distance(at(&driver), unit.tu().sample(h[image], &lookup).unwrap())
+                })
+                .fold(float_distance(at(&driver), want), f32::min);
+            let tolerance = if image == 0 {
+                rgba8_tolerance()
+            } else {
+                filter_bound(2, 2, range)
+            };
+            worst = worst.max(d / range);
+            assert!(
+                d <= tolerance,
+                "textureGrad {k} of {i}: driver {:?}, texture unit {:?}",
+                at(&driver).map(f32::from_bits),
+                want.map(f32::from_bits)
+            );
+        }
+    }
+    eprintln!("tex_grad: largest difference {worst} of the texel range");
+}
+
+/// tex_texel_offset: texel buffers bound at 64, 48 and 32 bytes into their
+/// buffers. The driver reads and writes the texels after the offsets (the
+/// marker words before them untouched, sizes the views'), and the
+/// simulator's words are equal to the driver's.
+#[test]
+fn texel_buffers_at_an_offset() {
+    let Some((sim, driver)) = simulated_and_driver("tex_texel_offset", 3) else {
+        return;
+    };
+    assert_eq!(sim, driver);
+    for (i, v) in vec4s(&driver).into_iter().enumerate() {
+        let i = i as u32;
+        let half = |x: f32| x.to_bits();
+        assert_eq!(
+            v,
+            [
+                i * 7 + 5,
+                half(i as f32 * 0.25 - 1.0),
+                half(i as f32 * 1.5),
+                16 | 16 << 16
+            ],
+            "invocation {i}"
+        );
+    }
+    let Some((sim, driver)) = simulated_and_driver("tex_texel_offset", 2) else {
+        return;
+    };
+    assert_eq!(sim, driver);
+    let want: Vec<u32> = (0..8)
+        .map(|k| 0xfeed_0000 + k)
+        .chain((0..16).map(|i| (i * 7 + 5) * 3 + 1))
+        .collect();
+    assert_eq!(driver, want);
+}
+
+/// An `offset` is refused on an image and off the 16-byte alignment,
+/// before anything runs.
+#[test]
+fn a_bad_texel_buffer_offset_is_refused() {
+    let mut desc = RunDescription::load(&runs().join("tex_texel_offset.json")).unwrap();
+    desc.images[0].offset = 8;
+    let e = desc.pipeline().err().map(|e| e.to_string());
+    assert!(
+        e.as_deref()
+            .is_some_and(|m| m.contains("a texel buffer's `offset` is a multiple of 16")),
+        "{e:?}"
+    );
+    let mut desc = RunDescription::load(&runs().join("tex_sample.json")).unwrap();
+    desc.images[0].offset = 16;
+    let e = desc.pipeline().err().map(|e| e.to_string());
+    assert!(
+        e.as_deref()
+            .is_some_and(|m| m.contains("only texel buffers have an `offset`")),
+        "{e:?}"
+    );
+}

@@ -182,6 +182,15 @@ pub enum ReferenceError {
         device: String,
         features: Vec<&'static str>,
     },
+    #[error(
+        "{device}: the texel buffer view at offset {offset} of the {what} is not a multiple of minTexelBufferOffsetAlignment ({align})"
+    )]
+    TexelBufferOffset {
+        device: String,
+        what: String,
+        offset: u64,
+        align: u64,
+    },
     #[error("{device}: {what} is {value}, above the device limit {limit}")]
     LimitExceeded {
         device: String,

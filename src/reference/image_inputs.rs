@@ -8,7 +8,8 @@ use super::error::{DescriptionError, ReferenceError};
 use serde::{Deserialize, Serialize};
 use spvsass_sim::texture::Format;
 use spvsass_sim::texture::host::{
-    BoundImage, BoundSampler, ImageDim, ImageKind, ImageShape, SamplerState, png_rgba8,
+    BoundImage, BoundSampler, ImageDim, ImageKind, ImageShape, SamplerState,
+    TEXEL_BUFFER_OFFSET_ALIGN, png_rgba8,
 };
 use spvsass_sim::{MAX_STORAGE_BUFFER_BYTES, Slot};
 use std::path::{Path, PathBuf};
@@ -57,6 +58,14 @@ pub struct ImageDescription {
     /// buffers) in the result's `buffers`, as words.
     #[serde(default)]
     pub read_back: bool,
+    /// Texel buffers: where the buffer view starts in the buffer that
+    /// `contents` gives (a multiple of 16); 0 for images.
+    #[serde(default, skip_serializing_if = "is_zero_u64")]
+    pub offset: u64,
+}
+
+fn is_zero_u64(n: &u64) -> bool {
+    *n == 0
 }
 
 /// One separate sampler.
@@ -104,6 +113,12 @@ impl ImageDescription {
         if self.kind.is_texel_buffer() != (self.dim == ImageDim::Buffer) {
             return Err(problem("texel buffers, and only they, have dim `buffer`"));
         }
+        if self.offset != 0 && !self.kind.is_texel_buffer() {
+            return Err(problem("only texel buffers have an `offset`"));
+        }
+        if !self.offset.is_multiple_of(TEXEL_BUFFER_OFFSET_ALIGN) {
+            return Err(problem("a texel buffer's `offset` is a multiple of 16"));
+        }
         if self.png.is_some() {
             if !self.contents.is_empty() {
                 return Err(problem("give `contents` or `png`, not both"));
@@ -130,7 +145,8 @@ impl ImageDescription {
         Ok(())
     }
 
-    /// The shape and initial bytes (every level, the simulator's layout).
+    /// The shape and initial bytes (every level, the simulator's layout;
+    /// a texel buffer's whole buffer, its view from `offset` on).
     pub fn resolve(&self, base: &Path) -> Result<(ImageShape, Vec<u8>), ReferenceError> {
         let what = self.what();
         let png = match &self.png {
@@ -158,7 +174,7 @@ impl ImageDescription {
             levels: self.levels,
             samples: 1,
         };
-        let needed = shape.bytes();
+        let needed = self.offset.saturating_add(shape.bytes());
         if needed > MAX_STORAGE_BUFFER_BYTES {
             return Err(ReferenceError::OverLimit {
                 what,
@@ -183,7 +199,7 @@ impl ImageDescription {
             return Err(ReferenceError::ImageData {
                 what,
                 problem: format!(
-                    "{} bytes given, the format and shape need {needed}",
+                    "{} bytes given, the offset, format and shape need {needed}",
                     bytes.len()
                 ),
             });
@@ -217,6 +233,7 @@ pub fn bound(
             shape,
             bytes,
             sampler: i.sampler,
+            offset: i.offset,
         });
     }
     let samplers = samplers

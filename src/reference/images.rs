@@ -176,11 +176,24 @@ pub fn create(
             } else {
                 vk::BufferUsageFlags::UNIFORM_TEXEL_BUFFER
             };
+            if !d
+                .offset
+                .is_multiple_of(gpu.limits.min_texel_buffer_offset_alignment)
+            {
+                return Err(ReferenceError::TexelBufferOffset {
+                    device: gpu.info.device_name.clone(),
+                    what: what.clone(),
+                    offset: d.offset,
+                    align: gpu.limits.min_texel_buffer_offset_alignment,
+                });
+            }
             let buffer = HostBuffer::new(gpu, usage, bytes.len() as u64, &bytes, &what)?;
+            // The view covers the texels from the description's offset to
+            // the end of the buffer (`resolve` sized it so).
             let info = vk::BufferViewCreateInfo::default()
                 .buffer(buffer.buffer)
                 .format(vk_format(&shape))
-                .offset(0)
+                .offset(d.offset)
                 .range(vk::WHOLE_SIZE);
             // SAFETY: a live buffer made with a texel-buffer usage.
             let view = gpu.own(

@@ -227,11 +227,20 @@ pub struct BoundImage {
     pub kind: ImageKind,
     pub shape: ImageShape,
     /// Every level in the simulator's layout (`ImageShape::bytes` of
-    /// them).
+    /// them); for a texel buffer, the whole buffer, the view's texels from
+    /// `offset` on.
     pub bytes: Vec<u8>,
     /// A combined image-sampler's sampler.
     pub sampler: Option<SamplerState>,
+    /// Texel buffers: where the buffer view starts in `bytes`, a multiple
+    /// of [`TEXEL_BUFFER_OFFSET_ALIGN`]; 0 for images.
+    pub offset: u64,
 }
+
+/// The alignment of a texel buffer view's offset: NVIDIA's
+/// `minTexelBufferOffsetAlignment` (16 bytes, which also keeps every
+/// format's texels aligned as the raw typed header needs).
+pub const TEXEL_BUFFER_OFFSET_ALIGN: u64 = 16;
 
 /// A separate sampler bound at a descriptor.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -261,6 +270,10 @@ pub enum HostError {
     Header { slot: String },
     #[error("{slot}: {what}")]
     Kind { slot: String, what: &'static str },
+    #[error(
+        "{slot}: a texel buffer view's offset {offset} must be a multiple of {TEXEL_BUFFER_OFFSET_ALIGN}"
+    )]
+    Offset { slot: String, offset: u64 },
     #[error("cannot read the PNG image: {0}")]
     Png(String),
 }
@@ -294,7 +307,20 @@ pub fn place(
     }
     for img in images {
         let slot = img.slot.to_string();
-        let needed = img.shape.bytes();
+        let buffer = img.shape.dim == ImageDim::Buffer;
+        if img.offset != 0 && !buffer {
+            return Err(HostError::Kind {
+                slot,
+                what: "only texel buffers are bound at an offset",
+            });
+        }
+        if !img.offset.is_multiple_of(TEXEL_BUFFER_OFFSET_ALIGN) {
+            return Err(HostError::Offset {
+                slot,
+                offset: img.offset,
+            });
+        }
+        let needed = img.offset.saturating_add(img.shape.bytes());
         if needed > MAX_STORAGE_BUFFER_BYTES {
             return Err(HostError::TooLarge {
                 slot,
@@ -309,7 +335,6 @@ pub fn place(
                 needed,
             });
         }
-        let buffer = img.shape.dim == ImageDim::Buffer;
         if buffer != img.kind.is_texel_buffer() {
             return Err(HostError::Kind {
                 slot,
@@ -323,7 +348,7 @@ pub fn place(
             });
         }
         let address = mem.map(img.bytes.clone());
-        let header = img.shape.header(address);
+        let header = img.shape.header(address + img.offset);
         let words = header
             .encode()
             .ok_or(HostError::Header { slot: slot.clone() })?;

@@ -42,6 +42,7 @@ fn image(
         shape,
         bytes,
         sampler,
+        offset: 0,
     }
 }
 
@@ -623,4 +624,63 @@ fn multisampled_texels_and_1d_arrays() {
     assert_eq!(at(&mut tu, 0.75, 0.6), 4.0);
     assert_eq!(at(&mut tu, 0.25, 7.0), 3.0);
     assert_eq!(tu.query(h, Query::Size { lod: 0 }).unwrap(), [2, 2, 0, 0]);
+}
+
+/// A texel buffer bound at an offset: the header's address is the
+/// buffer's plus the offset (texels before it are not seen, the size is
+/// the view's), the whole buffer is read back; an offset off the 16-byte
+/// alignment, or on an image, is refused.
+#[test]
+fn texel_buffer_at_an_offset() {
+    let s = shape(Format::R32Uint, ImageDim::Buffer, [3, 1, 1], 1);
+    let bytes = u32s(&[90, 91, 92, 93, 10, 11, 12]);
+    let img = BoundImage {
+        offset: 16,
+        ..image(ImageKind::StorageTexelBuffer, s, bytes.clone(), None)
+    };
+    let mut mem = GlobalMemory::default();
+    let placed = place(std::slice::from_ref(&img), &[], &mut mem).unwrap();
+    let h = placed.handles[0].1;
+    let mut tu = TextureUnit::new(&mut mem, placed.pools);
+    assert_eq!(tu.fetch(h, [0, 0, 0], 0, 0).unwrap()[0], 10);
+    assert_eq!(tu.fetch(h, [2, 0, 0], 0, 0).unwrap()[0], 12);
+    assert_eq!(tu.fetch(h, [3, 0, 0], 0, 0).unwrap()[0], 0, "past the view");
+    assert_eq!(tu.query(h, Query::Size { lod: 0 }).unwrap()[0], 3);
+    tu.store(h, [1, 0, 0], 0, [77, 0, 0, 0]).unwrap();
+    assert_eq!(
+        read_back(&placed, slot(0), &mem).unwrap(),
+        u32s(&[90, 91, 92, 93, 10, 77, 12])
+    );
+    let e = place(
+        &[BoundImage {
+            offset: 8,
+            bytes: u32s(&[0, 0, 1, 2, 3]),
+            ..img.clone()
+        }],
+        &[],
+        &mut mem,
+    )
+    .unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "set 0 binding 0: a texel buffer view's offset 8 must be a multiple of 16"
+    );
+    let e = place(
+        &[BoundImage {
+            offset: 16,
+            ..image(
+                ImageKind::Storage,
+                shape(Format::R32Uint, ImageDim::D1, [3, 1, 1], 1),
+                bytes,
+                None,
+            )
+        }],
+        &[],
+        &mut mem,
+    )
+    .unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "set 0 binding 0: only texel buffers are bound at an offset"
+    );
 }
