@@ -12,7 +12,9 @@ use crate::warp::WARP_LANES;
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::{ConstantData, Endianness, InstBuilder, MemFlagsData, Value, types};
 use cranelift_frontend::{FunctionBuilder, Variable};
-use spvsass_isa::isa::{ConvKind, FloatArith, FloatCmp, IntCmp, PredCombine, PredSrc, Reg, Src};
+use spvsass_isa::isa::{
+    ConvKind, FloatArith, FloatCmp, IntCmp, PredCombine, PredSrc, Reg, Round, Src,
+};
 use std::collections::BTreeMap;
 
 /// Four-lane chunks of a row.
@@ -415,6 +417,24 @@ pub(crate) fn alu(e: &mut Emitter<'_, '_>, n: &NativeAlu) -> Result {
             };
             float_out(e, o.ftz, r)
         }),
+        // The source's modifiers are not applied, as in its `eval`.
+        Translated::Frnd(o) => rows(e, &mut |e, k| {
+            let x = if o.ftz {
+                flush(e, chunk(0, k))
+            } else {
+                chunk(0, k)
+            };
+            let x = e.b.ins().bitcast(types::F32X4, lanes_le(), x);
+            let r = match o.rnd {
+                Round::Rn => e.b.ins().nearest(x),
+                Round::Rm => e.b.ins().floor(x),
+                Round::Rp => e.b.ins().ceil(x),
+                Round::Rz => e.b.ins().trunc(x),
+            };
+            float_out(e, o.ftz, r)
+        }),
+        // Wrapping: |i32::MIN| is i32::MIN, as in its `eval`.
+        Translated::IAbs => rows(e, &mut |e, k| e.b.ins().iabs(chunk(0, k))),
         Translated::FMnMx(o) => {
             let held = pred_bits(e, n.pred);
             let m = mask_chunks(e, held);

@@ -11,7 +11,7 @@
 use crate::warp::{RZ, gpr_index};
 use spvsass_isa::isa::{
     Alu, AluVisitor, Dst, FloatArith, Instr, Op, OpConv, OpFArith, OpFMnMx, OpFSel, OpFSetP,
-    OpIAdd3, OpIMnMx, OpISetP, OpLop3, OpShf, PredSrc, Reg, Round, Src, SrcRef, Target,
+    OpFrnd, OpIAdd3, OpIMnMx, OpISetP, OpLop3, OpShf, PredSrc, Reg, Round, Src, SrcRef, Target,
 };
 
 /// Where one lane-wise source comes from.
@@ -71,6 +71,8 @@ pub(crate) enum Translated {
     FSel(OpFSel),
     ISetP(OpISetP),
     FSetP(OpFSetP),
+    Frnd(OpFrnd),
+    IAbs,
 }
 
 /// A translated ALU op with its operands.
@@ -111,6 +113,8 @@ pub(crate) fn select(instr: &Instr, host: Host, constants: &mut Vec<(u8, u16)>) 
         Op::FSetP(o) => alu(Translated::FSetP(*o), constants),
         Op::FMnMx(o) => alu(Translated::FMnMx(*o), constants),
         Op::FSel(o) => alu(Translated::FSel(*o), constants),
+        Op::Frnd(o) => alu(Translated::Frnd(*o), constants),
+        Op::IAbs(_) => alu(Translated::IAbs, constants),
         // Directed rounding has no vector form here; FFMA needs a fused
         // multiply-add.
         Op::FArith(o) => {
@@ -148,7 +152,6 @@ pub(crate) fn select(instr: &Instr, host: Host, constants: &mut Vec<(u8, u16)>) 
         | Op::Lea(_)
         | Op::Mufu(_)
         | Op::F2F(_)
-        | Op::Frnd(_)
         | Op::PLop3(_)
         | Op::Shfl(_)
         | Op::Vote(_)
@@ -160,7 +163,6 @@ pub(crate) fn select(instr: &Instr, host: Host, constants: &mut Vec<(u8, u16)>) 
         | Op::F2F64(_)
         | Op::Conv64(_)
         | Op::Frnd64(_)
-        | Op::IAbs(_)
         | Op::Tex(_)
         | Op::Txq(_)
         | Op::SuLd(_)
