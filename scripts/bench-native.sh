@@ -1,20 +1,43 @@
 #!/usr/bin/env bash
-# The simulator's native tier against its interpreter and against Mesa's
-# lavapipe on the ALU kernel (benches/data/alu_heavy.comp; BENCHMARKS.md,
-# "Native tier"): runs the same dispatch with `spvsass run --tier interp`,
-# `--tier native` and `spvsass reference` (lavapipe, or whatever Vulkan
-# driver VK_ICD_FILENAMES picks), several times each, and prints the median
-# CPU time of each, the simulated thread-instructions per second of the
-# simulator and the ratios. It checks that both tiers wrote the same bytes
-# and reports whether the simulator agrees with the driver (`spvsass
-# compare`; informative: GLSL's fma() need not be fused).
+# The simulator's two tiers against Mesa's lavapipe, in one run (issue 21,
+# item 4; BENCHMARKS.md, "Native tier"). For each kernel of benches/data it
+# runs the same dispatch with `spvsass run --tier interp`, `--tier native`
+# and `spvsass reference` (lavapipe, or whatever Vulkan driver
+# VK_ICD_FILENAMES picks) at each thread count, several times, and prints
+# the median CPU time (user + system of the whole process: compile or
+# pipeline creation included), wall time, the simulation time `--stats`
+# prints, the speed-up over the first thread count and the ratios to
+# lavapipe at the same thread count. The meshlet task+mesh draw
+# (benches/data/meshlet.*) runs on the simulator only.
 #
 #   scripts/bench-native.sh SPVSASS_BINARY OUTDIR
 #
-# Environment: ALU_ITERATIONS (default 256), ALU_GROUPS (default 4096
-# workgroups of 64 invocations), REPS (default 3), THREADS (default 1: the
-# simulator's rayon threads and lavapipe's LP_NUM_THREADS).
-# Writes OUTDIR/results.md; exits 1 when the two tiers' outputs differ.
+# Needs only the release binary, bash, coreutils, awk and python3 (for the
+# CPU time of a child process) and, for the lavapipe rows, a Vulkan driver.
+#
+# Environment:
+#   THREADS  thread counts (default "1 <all CPUs>"): the simulator's
+#            RAYON_NUM_THREADS and lavapipe's LP_NUM_THREADS
+#   REPS     runs per measurement (default 3)
+#   KERNELS  default "alu reduce divergent copy meshlet"
+#   LAVAPIPE 0 to leave the driver out
+#
+# Kernels (sizes chosen so that one thread takes about a second in the
+# interpreter):
+#   alu        alu_heavy.comp: 4096 workgroups of 64, 256 rounds of integer
+#              and float arithmetic on registers
+#   reduce     shared_reduce.comp: 1024 workgroups of 256, 8 words per
+#              invocation, then a tree in shared memory with barriers
+#   divergent  divergent_loop.comp: 4096 workgroups of 64, 64 to 128 rounds
+#              per lane with a branch that splits the warp every round
+#   copy       copy.comp: 32 MiB copied, 16 bytes per access
+#   meshlet    the task+mesh draw of bench-sim-scaling.sh (128 task
+#              workgroups, 256x256)
+#
+# Every simulator output must be the same bytes for both tiers and every
+# thread count (the script exits 1 otherwise); whether the driver agrees is
+# printed as information (`spvsass compare`; GLSL's fma() need not be
+# fused). Writes OUTDIR/results.md.
 set -euo pipefail
 
 if [ $# -ne 2 ]; then
@@ -23,105 +46,210 @@ if [ $# -ne 2 ]; then
 fi
 bin=$(realpath "$1")
 out=$2
-iterations=${ALU_ITERATIONS:-256}
-groups=${ALU_GROUPS:-4096}
+threads=${THREADS:-1 $(nproc)}
 reps=${REPS:-3}
-threads=${THREADS:-1}
+kernels=${KERNELS:-alu reduce divergent copy meshlet}
+lavapipe=${LAVAPIPE:-1}
 repo=$(cd "$(dirname "$0")"/.. && pwd)
+data=$repo/benches/data
 mkdir -p "$out"
 out=$(realpath "$out")
 work=$out/work
+rm -rf "$work"
 mkdir -p "$work"
-kernel=$repo/benches/data/alu_heavy.comp.spv
-bytes=$((groups * 64 * 4))
 
-printf "\\x$(printf %02x $((iterations & 255)))\\x$(printf %02x $((iterations >> 8 & 255)))\\x00\\x00" \
-    >"$work/push.bin"
-# The same dispatch as a run description for the Vulkan driver.
-cat >"$work/alu.json" <<EOF
-{
-  "comment": "scripts/bench-native.sh: the ALU kernel",
-  "stages": { "compute": { "spirv": "$kernel" } },
-  "groups": [$groups, 1, 1],
-  "buffers": [ { "binding": 0, "kind": "storage", "contents": [ { "zero": $bytes } ],
-                 "read_back": true } ],
-  "push_constants": [ { "u32": [$iterations] } ]
+# measure TIMEFILE CMD...: runs CMD (stdout and stderr as given) and writes
+# "WALL CPU" in seconds to TIMEFILE; returns CMD's status.
+measure() {
+    python3 - "$@" <<'PY'
+import os, subprocess, sys, time
+path, cmd = sys.argv[1], sys.argv[2:]
+start = time.monotonic()
+child = subprocess.Popen(cmd)
+_, status, usage = os.wait4(child.pid, 0)
+wall = time.monotonic() - start
+with open(path, "w") as f:
+    f.write(f"{wall:.6f} {usage.ru_utime + usage.ru_stime:.6f}\n")
+sys.exit(os.waitstatus_to_exitcode(status))
+PY
 }
+
+# calc EXPR: floating-point arithmetic.
+calc() { awk "BEGIN { printf \"%.9g\", $1 }"; }
+# median V1 V2 ...: the middle value (the lower middle for an even count).
+median() { printf '%s\n' "$@" | sort -g | sed -n "$(( ($# + 1) / 2 ))p"; }
+# u32le N: the 4 little-endian bytes of N.
+u32le() { printf "\\x$(printf %02x $(($1 & 255)))\\x$(printf %02x $(($1 >> 8 & 255)))\\x$(printf %02x $(($1 >> 16 & 255)))\\x$(printf %02x $(($1 >> 24 & 255)))"; }
+# pattern FILE BYTES: a file of BYTES deterministic bytes.
+pattern() {
+    python3 -c "import sys; n = int(sys.argv[2]); b = bytes((i * 7 + i // 256) & 255 for i in range(65536)); open(sys.argv[1], 'wb').write((b * (n // 65536 + 1))[:n])" "$1" "$2"
+}
+
+# Each kernel: the simulator's arguments (@OUT@ is the run's output
+# prefix) and the run description for the driver.
+alu_groups=4096 alu_rounds=256
+u32le $alu_rounds >"$work/alu.push"
+args_alu=(run "$data/alu_heavy.comp.spv" --groups $alu_groups --buffer 0=$((alu_groups * 256))
+    --out 0=@OUT@.bin --push "$work/alu.push" --stats)
+cat >"$work/alu.json" <<EOF
+{ "comment": "bench-native.sh alu", "stages": { "compute": { "spirv": "$data/alu_heavy.comp.spv" } },
+  "groups": [$alu_groups, 1, 1],
+  "buffers": [ { "binding": 0, "kind": "storage", "contents": [ { "zero": $((alu_groups * 256)) } ], "read_back": true } ],
+  "push_constants": [ { "u32": [$alu_rounds] } ] }
 EOF
 
-calc() { awk "BEGIN { printf \"%.9g\", $1 }"; }
-median() { printf '%s\n' "$@" | sort -g | sed -n "$(( ($# + 1) / 2 ))p"; }
+reduce_groups=1024 reduce_per=8
+reduce_bytes=$((reduce_groups * 256 * reduce_per * 4))
+pattern "$work/reduce.in" $reduce_bytes
+u32le $reduce_per >"$work/reduce.push"
+args_reduce=(run "$data/shared_reduce.comp.spv" --groups $reduce_groups --buffer "0=$work/reduce.in"
+    --buffer 1=$((reduce_groups * 4)) --out 1=@OUT@.bin --push "$work/reduce.push" --stats)
+cat >"$work/reduce.json" <<EOF
+{ "comment": "bench-native.sh reduce", "stages": { "compute": { "spirv": "$data/shared_reduce.comp.spv" } },
+  "groups": [$reduce_groups, 1, 1],
+  "buffers": [ { "binding": 0, "kind": "storage", "contents": [ { "file": "$work/reduce.in" } ] },
+               { "binding": 1, "kind": "storage", "contents": [ { "zero": $((reduce_groups * 4)) } ], "read_back": true } ],
+  "push_constants": [ { "u32": [$reduce_per] } ] }
+EOF
 
-# cpu_of FILE: user + system seconds from /usr/bin/time -f '%U %S'.
-cpu_of() { awk 'END { printf "%.3f", $1 + $2 }' "$1"; }
+divergent_groups=4096 divergent_rounds=64
+u32le $divergent_rounds >"$work/divergent.push"
+args_divergent=(run "$data/divergent_loop.comp.spv" --groups $divergent_groups
+    --buffer 0=$((divergent_groups * 256)) --out 0=@OUT@.bin --push "$work/divergent.push" --stats)
+cat >"$work/divergent.json" <<EOF
+{ "comment": "bench-native.sh divergent", "stages": { "compute": { "spirv": "$data/divergent_loop.comp.spv" } },
+  "groups": [$divergent_groups, 1, 1],
+  "buffers": [ { "binding": 0, "kind": "storage", "contents": [ { "zero": $((divergent_groups * 256)) } ], "read_back": true } ],
+  "push_constants": [ { "u32": [$divergent_rounds] } ] }
+EOF
+
+copy_groups=4096 copy_per=8
+copy_bytes=$((copy_groups * 64 * copy_per * 16))
+pattern "$work/copy.in" $copy_bytes
+u32le $copy_per >"$work/copy.push"
+args_copy=(run "$data/copy.comp.spv" --groups $copy_groups --buffer "0=$work/copy.in"
+    --buffer 1=$copy_bytes --out 1=@OUT@.bin --push "$work/copy.push" --stats)
+cat >"$work/copy.json" <<EOF
+{ "comment": "bench-native.sh copy", "stages": { "compute": { "spirv": "$data/copy.comp.spv" } },
+  "groups": [$copy_groups, 1, 1],
+  "buffers": [ { "binding": 0, "kind": "storage", "contents": [ { "file": "$work/copy.in" } ] },
+               { "binding": 1, "kind": "storage", "contents": [ { "zero": $copy_bytes } ], "read_back": true } ],
+  "push_constants": [ { "u32": [$copy_per] } ] }
+EOF
+
+args_meshlet=(run "$data/meshlet.mesh.spv" --task "$data/meshlet.task.spv" --groups 128
+    --size 256x256 --raw @OUT@.rgba32f --stats)
 
 results=$out/results.md
 {
-    echo "# Native tier, $(date -u +'%Y-%m-%d %H:%M UTC')"
+    echo "# Native tier against lavapipe, $(date -u +'%Y-%m-%d %H:%M UTC')"
     echo
     echo "- binary: $bin ($("$bin" --version))"
-    echo "- machine: $(uname -srm), $(nproc) CPUs online, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')"
+    echo "- machine: $(uname -srm), $(nproc) CPUs online ($(grep -c '^processor' /proc/cpuinfo) listed, $(grep -m1 'siblings' /proc/cpuinfo | cut -d: -f2 | tr -d ' ') threads on $(grep -m1 'cpu cores' /proc/cpuinfo | cut -d: -f2 | tr -d ' ') cores per socket), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')"
     echo "- load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
-    echo "- kernel: benches/data/alu_heavy.comp, $groups workgroups of 64, $iterations iterations"
     echo "- method: $reps runs each, medians; CPU = user + system time of the whole"
-    echo "  process (compile or pipeline creation included); 'simulation' is the"
-    echo "  time --stats prints; $threads thread(s) (RAYON_NUM_THREADS, LP_NUM_THREADS)"
+    echo "  process, wall = its elapsed time, simulation = what --stats prints;"
+    echo "  threads: RAYON_NUM_THREADS (simulator), LP_NUM_THREADS (lavapipe);"
+    echo "  speed-up: wall time at the first thread count over this one, per runner;"
+    echo "  / lvp: over lavapipe's at the same thread count"
 } | tee "$results"
 
 status=0
-declare -A cpu sim rate
-for tier in interp native; do
-    cpus=() sims=()
-    for r in $(seq 1 "$reps"); do
-        prefix=$work/$tier.r$r
-        RAYON_NUM_THREADS=$threads /usr/bin/time -f '%U %S' -o "$prefix.time" \
-            "$bin" run "$kernel" --groups "$groups" --buffer "0=$bytes" \
-            --out "0=$prefix.bin" --push "$work/push.bin" --stats --tier "$tier" \
-            >/dev/null 2>"$prefix.stderr"
-        cpus+=("$(cpu_of "$prefix.time")")
-        read -r thread ms < <(sed -n 's/^simulated [0-9]* warp-instructions, \([0-9]*\) thread-instructions in \([0-9.]*\) ms.*/\1 \2/p' "$prefix.stderr")
-        sims+=("$ms")
-        if ! cmp -s "$prefix.bin" "$work/interp.r1.bin"; then
-            echo "$tier run $r wrote other bytes than the interpreter" >&2
-            status=1
-        fi
-    done
-    grep '^native tier' "$work/$tier.r1.stderr" | tee -a "$results" || true
-    cpu[$tier]=$(median "${cpus[@]}")
-    sim[$tier]=$(median "${sims[@]}")
-    rate[$tier]=$(calc "$thread / (${sim[$tier]} / 1000)")
-done
-
-lcpus=()
-for r in $(seq 1 "$reps"); do
-    rm -rf "$work/lvp"
-    LP_NUM_THREADS=$threads /usr/bin/time -f '%U %S' -o "$work/lvp.r$r.time" \
-        "$bin" reference "$work/alu.json" --out "$work/lvp" >"$work/lvp.stdout"
-    lcpus+=("$(cpu_of "$work/lvp.r$r.time")")
-done
-lvp=$(median "${lcpus[@]}")
-device=$(sed -n 's/.*: ran on \(.*\), wrote.*/\1/p' "$work/lvp.stdout")
-# The simulator against the driver, informative only: GLSL's fma() need
-# not be fused, and the driver's float results may differ in low bits.
-if "$bin" compare "$work/alu.json" --against "$work/lvp" >"$work/compare.txt" 2>&1; then
-    agree=identical
-else
-    agree="differs ($(sed -n 's/^buffer 0 ([^)]*): \([0-9]* of [0-9]* words differ\).*/\1/p' "$work/compare.txt"))"
-fi
-
-{
-    echo
-    echo "| run | CPU (median) | simulation (median) | thread-instr/s | CPU / lavapipe |"
-    echo "|---|---|---|---|---|"
+first_threads=${threads%% *}
+for name in $kernels; do
+    declare -n args=args_$name
+    {
+        echo
+        echo "## $name"
+        echo
+        echo "| runner | threads | CPU | wall | simulation | thread-instr/s (sim.) | speed-up | CPU / lvp | wall / lvp |"
+        echo "|---|---|---|---|---|---|---|---|---|"
+    } | tee -a "$results"
+    declare -A lvp_cpu=() lvp_wall=() base=()
+    if [ "$lavapipe" = 1 ] && [ -e "$work/$name.json" ]; then
+        for t in $threads; do
+            cpus=() walls=()
+            for r in $(seq 1 "$reps"); do
+                rm -rf "$work/lvp"
+                LP_NUM_THREADS=$t measure "$work/t" "$bin" reference "$work/$name.json" \
+                    --out "$work/lvp" >"$work/lvp.stdout"
+                read -r w c <"$work/t"
+                walls+=("$w") cpus+=("$c")
+            done
+            lvp_cpu[$t]=$(median "${cpus[@]}") lvp_wall[$t]=$(median "${walls[@]}")
+        done
+        device=$(sed -n 's/.*: ran on \(.*\), wrote.*/\1/p' "$work/lvp.stdout")
+    fi
     for tier in interp native; do
-        printf '| spvsass --tier %s | %.3f s | %.1f ms | %.3e | %.2f |\n' "$tier" "${cpu[$tier]}" \
-            "${sim[$tier]}" "${rate[$tier]}" "$(calc "${cpu[$tier]} / $lvp")"
+        for t in $threads; do
+            cpus=() walls=() sims=()
+            for r in $(seq 1 "$reps"); do
+                prefix=$work/$name.$tier.t$t.r$r
+                run_args=("${args[@]//@OUT@/$prefix}")
+                RAYON_NUM_THREADS=$t measure "$work/t" "$bin" "${run_args[@]}" --tier "$tier" \
+                    >/dev/null 2>"$prefix.stderr"
+                read -r w c <"$work/t"
+                walls+=("$w") cpus+=("$c")
+                warp= thread= ms=
+                read -r warp thread ms < <(sed -n 's/^simulated \([0-9]*\) warp-instructions, \([0-9]*\) thread-instructions in \([0-9.]*\) ms.*/\1 \2 \3/p' "$prefix.stderr") || true
+                if [ -z "$ms" ]; then
+                    echo "no --stats line from $name ($tier, $t threads):" >&2
+                    cat "$prefix.stderr" >&2
+                    exit 1
+                fi
+                sims+=("$ms")
+                [ -e "$work/$name.native.share" ] || grep '^native tier:.*ran natively' "$prefix.stderr" >"$work/$name.native.share" || rm -f "$work/$name.native.share"
+                # Every output must equal the first one (interpreter, first
+                # thread count, run 1).
+                for f in "$prefix".*; do
+                    suffix=${f#"$prefix".}
+                    [ "$suffix" = stderr ] && continue
+                    ref=$work/$name.first.$suffix
+                    if [ ! -e "$ref" ]; then
+                        mv "$f" "$ref"
+                    elif cmp -s "$f" "$ref"; then
+                        rm "$f"
+                    else
+                        echo "$name: $suffix of --tier $tier at $t threads (run $r) differs from the first run" >&2
+                        status=1
+                    fi
+                done
+            done
+            cpu=$(median "${cpus[@]}") wall=$(median "${walls[@]}") sim=$(median "${sims[@]}")
+            [ -n "${base[$tier]:-}" ] || base[$tier]=$wall
+            if [ -n "${lvp_cpu[$t]:-}" ]; then
+                ratios="$(calc "$cpu / ${lvp_cpu[$t]}" | xargs printf '%.2f') | $(calc "$wall / ${lvp_wall[$t]}" | xargs printf '%.2f')"
+            else
+                ratios=" | "
+            fi
+            printf '| spvsass %s | %s | %.3f s | %.3f s | %.1f ms | %.3e | %.2f | %s |\n' \
+                "$tier" "$t" "$cpu" "$wall" "$sim" "$(calc "$thread / ($sim / 1000)")" \
+                "$(calc "${base[$tier]} / $wall")" "$ratios" | tee -a "$results"
+        done
     done
-    printf '| %s | %.3f s | | | 1.00 |\n' "$device" "$lvp"
-    echo
-    echo "$thread thread-instructions per run. Native over interpreter: CPU $(calc "${cpu[interp]} / ${cpu[native]}")x,"
-    echo "simulation $(calc "${sim[interp]} / ${sim[native]}")x. Outputs: tiers identical (cmp),"
-    echo "simulator against the driver: $agree (spvsass compare)."
+    for t in $threads; do
+        [ -n "${lvp_cpu[$t]:-}" ] || continue
+        printf '| %s | %s | %.3f s | %.3f s | | | %.2f | 1.00 | 1.00 |\n' "$device" "$t" \
+            "${lvp_cpu[$t]}" "${lvp_wall[$t]}" "$(calc "${lvp_wall[$first_threads]} / ${lvp_wall[$t]}")" |
+            tee -a "$results"
+    done
+    {
+        echo
+        echo "$warp warp-instructions, $thread thread-instructions per run."
+        [ -e "$work/$name.native.share" ] && cat "$work/$name.native.share"
+        if [ -n "${lvp_cpu[$first_threads]:-}" ]; then
+            if "$bin" compare "$work/$name.json" --against "$work/lvp" >"$work/compare.txt" 2>&1; then
+                echo "The simulator against the driver: identical (spvsass compare)."
+            else
+                echo "The simulator against the driver: $(grep -m1 'differ' "$work/compare.txt" || echo differs) (spvsass compare; informative)."
+            fi
+        fi
+        true
+    } | tee -a "$results"
+    unset -n args
+    unset lvp_cpu lvp_wall base
+done
+{
     echo
     echo "- load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 } | tee -a "$results"

@@ -234,6 +234,10 @@ enum Command {
         edge_distance: f64,
         #[arg(long, default_value_t = spvsass::sim::SimOptions::default().max_steps)]
         max_steps: u64,
+        /// Which tier runs converged code in the simulation (as `run
+        /// --tier`); the results are the same.
+        #[arg(long, value_enum, default_value = "interp")]
+        tier: TierArg,
     },
     /// Run a run description (docs/RUNS.md) on the system's Vulkan driver and
     /// write result.json (and image.rgba32f for mesh runs) into --out.
@@ -936,11 +940,13 @@ fn run(cli: Cli, outputs: &mut Outputs) -> Result<(), String> {
             float_ulps,
             edge_distance,
             max_steps,
+            tier,
         } => {
             let options = spvsass::simulate_run::SimulateOptions {
                 arch,
                 sim: spvsass::sim::SimOptions {
                     max_steps,
+                    tier: tier.into(),
                     ..Default::default()
                 },
             };

@@ -267,3 +267,35 @@ fn the_cli_runs_either_tier() {
     );
     assert!(native_err.contains("ran natively"), "{native_err}");
 }
+
+/// `compare --tier native` simulates the run description on the native
+/// tier and matches the stored capture, as the interpreter does.
+#[test]
+fn the_compare_command_takes_the_tier() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let compare = |tier: &str| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_spvsass"))
+            .args([
+                "compare",
+                "tests/runs/ref_reduce.json",
+                "--against",
+                "tests/reference/ref_reduce",
+                "--tier",
+                tier,
+            ])
+            .current_dir(root)
+            .output()
+            .expect("spvsass runs");
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+        )
+    };
+    let (interp_code, interp) = compare("interp");
+    let (native_code, native) = compare("native");
+    assert_eq!(interp_code, Some(0), "{interp}");
+    assert_eq!(native_code, Some(0), "{native}");
+    assert_eq!(native, interp);
+    let (bad_code, _) = compare("jit");
+    assert_eq!(bad_code, Some(2), "an unknown tier is a usage error");
+}

@@ -1,20 +1,21 @@
 //! Running a compute dispatch's workgroups in parallel with the result of
 //! running them one after another in launch order.
 //!
-//! The workgroups run in chunks. In a chunk, every workgroup runs on its
-//! own overlaid copy of global memory (`GlobalMemory::overlaid`): it reads
-//! the memory as it was when the chunk started, keeps its writes private,
-//! and records which bytes it read from that memory (before writing them
-//! itself; an atomic reads and writes) and which it wrote. Then, in launch
-//! order, workgroup k's effects are kept, by writing its written bytes into
-//! the real memory, as long as
+//! Worker threads take workgroups in launch order, one at a time, and run
+//! each on its own overlaid copy of global memory (`GlobalMemory::overlaid`)
+//! of one snapshot, the memory as it was when the attempt started: it reads
+//! the snapshot, keeps its writes private, and records which bytes it read
+//! from the snapshot (before writing them itself; an atomic reads and
+//! writes) and which it wrote. The calling thread meanwhile commits the
+//! finished workgroups in launch order: workgroup k's effects are kept, by
+//! writing its written bytes into the real memory, as long as
 //!
 //! - it ran without error, and
-//! - it read no byte that an earlier workgroup of the chunk wrote.
+//! - it read no byte that an earlier workgroup of the attempt wrote.
 //!
 //! Why that equals the sequential run: suppose workgroups before k are kept
 //! and the real memory is now what the sequential run would have after
-//! them. It differs from the memory k started with only in bytes those
+//! them. It differs from the snapshot k started with only in bytes those
 //! workgroups wrote, and k read none of them, so k, a deterministic
 //! function of what it reads, did the same reads, the same writes and
 //! computed the same values as it would have sequentially. Writing its
@@ -31,22 +32,56 @@
 //! one word, would mostly conflict again; retrying in parallel would waste
 //! the work.)
 //!
+//! Scaling (ARCHITECTURE.md, "Native tier"): there is no barrier between
+//! groups of workgroups, and the commits, which are serial, run beside the
+//! workers instead of between their rounds, so a worker only waits when it
+//! is more than `WINDOW_PER_THREAD` workgroups per thread ahead of the
+//! oldest workgroup not yet committed (which bounds the memory the
+//! finished but uncommitted results hold). The real memory's written
+//! buffers are copied once per attempt (copy on write: the workers still
+//! read the snapshot's).
+//!
 //! The attempt is made only with more than one workgroup and more than one
-//! rayon thread; the argument above makes the result the same either way.
+//! rayon thread (`rayon::current_num_threads`, which the CLI's thread
+//! option sets); the argument above makes the result the same either way.
 
 use crate::memory::GlobalMemory;
-use crate::overlay::Written;
-use rayon::prelude::*;
+use crate::overlay::{Overlay, Written};
+use std::collections::BTreeMap;
+use std::sync::mpsc;
+use std::sync::{Condvar, Mutex, MutexGuard};
 
-/// Workgroups per rayon thread in one chunk: enough to balance uneven
-/// workgroups, few enough that the chunk's overlays stay small.
-const CHUNK_PER_THREAD: usize = 16;
+/// How far ahead of the oldest uncommitted workgroup the workers may run,
+/// per thread: enough to ride over uneven workgroups, few enough that the
+/// finished results stay small.
+const WINDOW_PER_THREAD: usize = 16;
+
+/// What the workers share: the workgroups not yet taken, and how far the
+/// commits got.
+struct Queue<It> {
+    ids: It,
+    /// Launch-order index of the next workgroup to take.
+    next: usize,
+    /// Workgroups committed (or given up: `stop`).
+    committed: usize,
+    /// Set when the attempt ends early: workers take no more workgroups.
+    stop: bool,
+}
+
+/// A finished workgroup: its launch-order index, id, result and effects.
+type Finished<I, T, E> = (usize, I, Result<T, E>, Overlay);
+
+/// Locks the queue (a worker that panicked while holding it left it
+/// consistent: every update is one assignment).
+fn lock<It>(m: &Mutex<Queue<It>>) -> MutexGuard<'_, Queue<It>> {
+    m.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
 
 /// Runs `run` for each of `ids` (in launch order) with the effects on
 /// `global` and the first error of a run in that order; `keep` receives
 /// each result in that order, and an error it returns stops the run there.
 pub(crate) fn run_in_launch_order<I, T, E>(
-    ids: impl Iterator<Item = I>,
+    ids: impl Iterator<Item = I> + Send,
     global: &mut GlobalMemory,
     run: impl Fn(I, &mut GlobalMemory) -> Result<T, E> + Sync,
     mut keep: impl FnMut(T) -> Result<(), E>,
@@ -58,50 +93,154 @@ where
 {
     let mut ids = ids.peekable();
     let threads = rayon::current_num_threads();
-    if threads > 1 {
-        let chunk_len = threads * CHUNK_PER_THREAD;
-        loop {
-            let chunk: Vec<I> = ids.by_ref().take(chunk_len).collect();
-            if chunk.len() < 2 && ids.peek().is_none() {
-                // One workgroup left (or none): nothing to overlap.
-                for id in chunk {
-                    keep(run(id, global)?)?;
-                }
-                return Ok(());
-            }
-            let template = &*global;
-            let runs: Vec<_> = chunk
-                .par_iter()
-                .map(|&id| {
-                    let mut own = template.overlaid();
-                    let result = run(id, &mut own);
-                    (result, own.into_overlay())
-                })
-                .collect();
-            let mut written = Written::default();
-            let mut kept = 0;
-            for (result, overlay) in runs {
-                let Ok(value) = result else { break };
-                if written.read_by(&overlay) {
-                    break;
-                }
-                written.add(&overlay);
-                global.apply(&overlay);
-                keep(value)?;
-                kept += 1;
-            }
-            if kept < chunk.len() {
-                for &id in &chunk[kept..] {
-                    keep(run(id, global)?)?;
-                }
-                break;
-            }
+    let first = ids.next();
+    let Some(first) = first else { return Ok(()) };
+    if threads < 2 || ids.peek().is_none() {
+        keep(run(first, global)?)?;
+        for id in ids {
+            keep(run(id, global)?)?;
         }
+        return Ok(());
     }
-    for id in ids {
+    let window = threads * WINDOW_PER_THREAD;
+    let snapshot = global.overlaid();
+    let queue = Mutex::new(Queue {
+        ids: std::iter::once(first).chain(ids),
+        next: 0,
+        committed: 0,
+        stop: false,
+    });
+    let moved = Condvar::new();
+    let (send, receive) = mpsc::channel::<Finished<I, T, E>>();
+    let ended = std::thread::scope(|scope| {
+        let mut started = 0;
+        for n in 0..threads {
+            let send = send.clone();
+            let (queue, moved, snapshot, run) = (&queue, &moved, &snapshot, &run);
+            let worker = move || {
+                loop {
+                    let (k, id) = {
+                        let mut q = lock(queue);
+                        while !q.stop && q.next >= q.committed + window {
+                            q = moved.wait(q).unwrap_or_else(|p| p.into_inner());
+                        }
+                        if q.stop {
+                            return;
+                        }
+                        let Some(id) = q.ids.next() else { return };
+                        q.next += 1;
+                        (q.next - 1, id)
+                    };
+                    let mut own = snapshot.overlaid();
+                    let result = run(id, &mut own);
+                    if send.send((k, id, result, own.into_overlay())).is_err() {
+                        return;
+                    }
+                }
+            };
+            let spawned = std::thread::Builder::new()
+                .name(format!("workgroups-{n}"))
+                .spawn_scoped(scope, worker);
+            started += usize::from(spawned.is_ok());
+        }
+        drop(send);
+        if started == 0 {
+            // No thread could start: everything runs sequentially.
+            return Ended::Early(BTreeMap::new());
+        }
+        commit(&receive, global, &mut keep, |committed| {
+            let mut q = lock(&queue);
+            match committed {
+                Some(n) => q.committed = n,
+                None => q.stop = true,
+            }
+            drop(q);
+            moved.notify_all();
+        })
+    });
+    let (taken, keep_error) = match ended {
+        Ended::Done => return Ok(()),
+        Ended::Early(taken) => (taken, None),
+        Ended::KeepFailed(e) => (BTreeMap::new(), Some(e)),
+    };
+    if let Some(e) = keep_error {
+        return Err(e);
+    }
+    // Sequentially from the first workgroup not kept: those the workers
+    // took (each was sent back before they stopped), then the others.
+    let rest = queue.into_inner().unwrap_or_else(|p| p.into_inner()).ids;
+    for id in taken.into_values().chain(rest) {
         keep(run(id, global)?)?;
     }
     Ok(())
+}
+
+/// How an attempt ended.
+enum Ended<I, E> {
+    /// Every workgroup was kept.
+    Done,
+    /// At a workgroup that failed or read an earlier one's write: it and
+    /// the later workgroups the workers took, by launch-order index.
+    Early(BTreeMap<usize, I>),
+    /// `keep` returned this error.
+    KeepFailed(E),
+}
+
+/// The calling thread's side of an attempt: receives the finished
+/// workgroups, commits them in launch order into `global` and hands their
+/// results to `keep`; `progress` tells the workers how many are committed,
+/// or (`None`) that the attempt has ended. Returns when every worker has
+/// stopped.
+fn commit<I, T, E>(
+    receive: &mpsc::Receiver<Finished<I, T, E>>,
+    global: &mut GlobalMemory,
+    keep: &mut impl FnMut(T) -> Result<(), E>,
+    progress: impl Fn(Option<usize>),
+) -> Ended<I, E> {
+    let mut pending: BTreeMap<usize, (I, Result<T, E>, Overlay)> = BTreeMap::new();
+    let mut written = Written::default();
+    let mut next = 0;
+    let mut ended = Ended::Done;
+    while let Ok((k, id, result, overlay)) = receive.recv() {
+        match &mut ended {
+            Ended::Done => {}
+            Ended::Early(taken) => {
+                taken.insert(k, id);
+                continue;
+            }
+            Ended::KeepFailed(_) => continue,
+        }
+        pending.insert(k, (id, result, overlay));
+        let before = next;
+        while let Some((id, result, overlay)) = pending.remove(&next) {
+            let value = match result {
+                Ok(v) if !written.read_by(&overlay) => v,
+                _ => {
+                    let mut taken = BTreeMap::from([(next, id)]);
+                    taken.extend(
+                        std::mem::take(&mut pending)
+                            .into_iter()
+                            .map(|(k, p)| (k, p.0)),
+                    );
+                    ended = Ended::Early(taken);
+                    break;
+                }
+            };
+            written.add(&overlay);
+            global.apply(&overlay);
+            next += 1;
+            if let Err(e) = keep(value) {
+                ended = Ended::KeepFailed(e);
+                break;
+            }
+        }
+        match ended {
+            Ended::Done if next > before => progress(Some(next)),
+            Ended::Done => {}
+            Ended::Early(_) | Ended::KeepFailed(_) => progress(None),
+        }
+    }
+    ended
 }
 
 #[cfg(test)]
@@ -160,8 +299,9 @@ mod tests {
     #[test]
     fn reading_an_earlier_write_reruns_from_there_on() {
         // Workgroup i reads word i - 1, which workgroup i - 1 wrote: only
-        // workgroup 0 of the first chunk is kept from the attempt.
-        let (results, _, runs) = on_4_threads(100, 100, |i, g, base| {
+        // workgroup 0 is kept from the attempt, workgroups 1.. run again
+        // in order (those the workers had taken, then the others).
+        let (results, mut global, runs) = on_4_threads(100, 100, |i, g, base| {
             let before = if i == 0 {
                 0
             } else {
@@ -172,7 +312,47 @@ mod tests {
             Ok(before)
         });
         assert_eq!(results, Ok((0..100).collect()));
-        assert_eq!(runs, 64 + 99, "one chunk of 64, then 99 sequential runs");
+        assert_eq!(word(&mut global, BUFFER_STRIDE + 99 * 4), 100);
+        // At least workgroups 0 and 1 ran in the attempt, at most the
+        // window of 4 threads; 99 ran again.
+        let window = 4 * WINDOW_PER_THREAD;
+        assert!(
+            (100 + 1..=window + 99).contains(&runs),
+            "{runs} runs: the attempt stopped within its window"
+        );
+    }
+
+    #[test]
+    fn a_keep_error_stops_the_run() {
+        let mut global = GlobalMemory::default();
+        let mut kept = Vec::new();
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(3).build();
+        let result = pool.expect("thread pool").install(|| {
+            run_in_launch_order(
+                0..1000u32,
+                &mut global,
+                |i, _| Ok::<u32, u32>(i),
+                |i| {
+                    kept.push(i);
+                    if i == 500 { Err(i) } else { Ok(()) }
+                },
+            )
+        });
+        assert_eq!(result, Err(500));
+        assert_eq!(kept, (0..=500).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn results_are_kept_in_launch_order_whatever_the_finishing_order() {
+        // Early workgroups take longest, so later ones finish first.
+        let (results, _, runs) = on_4_threads(64, 64, |i, g, base| {
+            std::thread::sleep(std::time::Duration::from_micros(u64::from(64 - i) * 50));
+            g.write(base + u64::from(i) * 4, &i.to_le_bytes())
+                .expect("mapped");
+            Ok(i)
+        });
+        assert_eq!(results, Ok((0..64).collect()));
+        assert_eq!(runs, 64);
     }
 
     #[test]

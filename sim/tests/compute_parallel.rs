@@ -1,6 +1,6 @@
 //! Compute workgroups run in parallel (`compute_order`), and the result
 //! must be the launch-order one whatever the thread count: each dispatch
-//! here runs on rayon pools of 1, 2 and 4 threads and must give the same
+//! here runs on rayon pools of 1, 2, 3 and 4 threads and must give the same
 //! buffer bytes, or the same error, every time, and the values the
 //! sequential order defines.
 
@@ -47,9 +47,9 @@ fn bytes(words: &[u32]) -> Vec<u8> {
     words.iter().flat_map(|w| w.to_le_bytes()).collect()
 }
 
-/// Runs the dispatch on pools of 1, 2 and 4 threads; every run must
+/// Runs the dispatch on pools of 1, 2, 3 and 4 threads; every run must
 /// give the same result, which is returned.
-fn on_1_2_4_threads(
+fn on_1_to_4_threads(
     binary: &Binary,
     groups: u32,
     buffers: &[Vec<u8>],
@@ -58,7 +58,7 @@ fn on_1_2_4_threads(
         buffers: (0..).zip(buffers.iter().cloned()).collect(),
         ..Default::default()
     };
-    let results: Vec<_> = [1, 2, 4]
+    let results: Vec<_> = [1, 2, 3, 4]
         .into_iter()
         .map(|threads| {
             rayon::ThreadPoolBuilder::new()
@@ -75,10 +75,10 @@ fn on_1_2_4_threads(
                 })
         })
         .collect();
-    for (threads, other) in [2, 4].into_iter().zip(&results[1..]) {
+    for (threads, other) in [2, 3, 4].into_iter().zip(&results[1..]) {
         assert_eq!(other, &results[0], "{threads} threads against 1");
     }
-    results.into_iter().next().expect("three runs")
+    results.into_iter().next().expect("four runs")
 }
 
 #[test]
@@ -97,7 +97,7 @@ fn disjoint_writes_into_shared_lines_run_in_parallel() {
     );
     let groups = 300;
     let input: Vec<u32> = (0..groups * 4).map(|i| i * 7 + 1).collect();
-    let run = on_1_2_4_threads(&program, groups, &[bytes(&input)]).expect("runs");
+    let run = on_1_to_4_threads(&program, groups, &[bytes(&input)]).expect("runs");
     let want: Vec<u32> = input
         .iter()
         .enumerate()
@@ -124,7 +124,7 @@ fn atomics_on_one_counter_return_the_launch_order_old_values() {
     let groups = 100;
     let n = groups * 32;
     let run =
-        on_1_2_4_threads(&program, groups, &[vec![0; 4], vec![0; n as usize * 4]]).expect("runs");
+        on_1_to_4_threads(&program, groups, &[vec![0; 4], vec![0; n as usize * 4]]).expect("runs");
     assert_eq!(words(&run.buffers[&0]), [n]);
     // Launch order: workgroup w's lane l is the (32 w + l)-th to add.
     assert_eq!(words(&run.buffers[&1]), (0..n).collect::<Vec<u32>>());
@@ -146,7 +146,7 @@ const CHAIN: &str = "
 #[test]
 fn a_workgroup_reading_what_an_earlier_one_wrote_sees_it() {
     let groups = 200;
-    let run = on_1_2_4_threads(
+    let run = on_1_to_4_threads(
         &binary(CHAIN, 32),
         groups,
         &[vec![0; (groups as usize + 1) * 4], vec![0; 4]],
@@ -162,7 +162,7 @@ fn the_error_is_the_first_in_launch_order_after_conflicts() {
     // read v = 0 and fail earlier, reading buffer1[w] past its one word:
     // the sequential run never does.
     let groups = 100;
-    let err = on_1_2_4_threads(
+    let err = on_1_to_4_threads(
         &binary(CHAIN, 32),
         groups,
         &[vec![0; groups as usize * 4], vec![0; 4]],

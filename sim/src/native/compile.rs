@@ -19,10 +19,12 @@
 //!   lanes' (`Frame::scheduler` when it reached them) and, if it starts a
 //!   segment, that one runs next.
 //!
-//! Register rows are read and written in the warp's memory by each op
-//! (no values are kept in host registers across ops), so leaving at any
-//! segment boundary needs no write-back; predicates are kept in variables
-//! and stored when the function returns.
+//! Inside a segment, register rows are kept in vector values: a row is
+//! loaded from the warp's memory when the segment first reads it and
+//! stored at the segment's end if the segment wrote it (`emit::store_rows`,
+//! before the branch and every exit), so leaving at any segment boundary
+//! needs no write-back; predicates are kept in variables and stored when
+//! the function returns.
 
 use super::call::{Entry, Frame};
 use super::emit::{self, Emitter};
@@ -211,6 +213,7 @@ fn build(mut b: FunctionBuilder<'_>, config: TargetFrontendConfig, segs: &Segmen
                 gpr,
                 consts,
                 preds,
+                rows: Default::default(),
             };
             segment(&mut e, &shared, segs, group, j, seg);
         }
@@ -341,14 +344,10 @@ fn segment(
         if op.dst == super::select::Dest::Drop {
             continue;
         }
-        let amount = match &op.op {
-            spvsass_isa::isa::Op::Shf(o) => super::select::shf_amount(o),
-            _ => None,
-        };
-        if let Some(r) = emit::alu(e, op, amount) {
-            emit::write(e, op.dst, r, exec);
-        }
+        let r = emit::alu(e, op);
+        emit::write(e, op.dst, r, exec);
     }
+    emit::store_rows(e);
 
     match seg.bra {
         None => goto(e.b, s, segs, group, seg.next()),

@@ -3,17 +3,19 @@
 //! `eval` in the ISA crate step by step (source modifiers, .FTZ on inputs
 //! and result, the canonical NaN 0x7fffffff, round to nearest even, the
 //! total order FMNMX uses), so results are bit-identical; the
-//! differential tests (`native/tests.rs`) hold the two to that. An op the
-//! match below does not cover was not selected (`select.rs`).
+//! differential tests (`native/tests.rs`) hold the two to that. The ops
+//! are those of `select::Translated`; which ops are left to the
+//! interpreter is decided there alone.
 
-use super::select::{Dest, NativeAlu, Operand};
+use super::select::{Dest, NativeAlu, Operand, Translated};
 use crate::warp::WARP_LANES;
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::{ConstantData, Endianness, InstBuilder, MemFlagsData, Value, types};
 use cranelift_frontend::{FunctionBuilder, Variable};
 use spvsass_isa::isa::{
-    ConvKind, FloatArith, FloatCmp, IntCmp, Op, PredCombine, PredSrc, Reg, Src,
+    ConvKind, FloatArith, FloatCmp, IntCmp, PredCombine, PredSrc, Reg, Round, Src,
 };
+use std::collections::BTreeMap;
 
 /// Four-lane chunks of a row.
 pub(crate) const CHUNKS: usize = WARP_LANES as usize / 4;
@@ -29,6 +31,52 @@ pub(crate) struct Emitter<'f, 'b> {
     pub consts: Value,
     /// P0..P6 as lane masks.
     pub preds: [Variable; 7],
+    /// The register rows the current segment has read or written so far,
+    /// kept in vector values: each row is loaded at most once per segment
+    /// and stored once, at its end (`store_rows`), if it was written.
+    pub rows: BTreeMap<u8, Cached>,
+}
+
+/// A register row held in values during a segment.
+pub(crate) struct Cached {
+    chunks: Chunks,
+    /// Written since it was loaded: `store_rows` stores it.
+    dirty: bool,
+}
+
+impl Emitter<'_, '_> {
+    /// Register row `n`'s chunks: the segment's values, or loaded.
+    fn row(&mut self, n: u8) -> Chunks {
+        if let Some(c) = self.rows.get(&n) {
+            return c.chunks;
+        }
+        let chunks = std::array::from_fn(|k| {
+            let offset = i32::from(n) * ROW_BYTES + 16 * k as i32;
+            self.b.ins().load(types::I32X4, mem(), self.gpr, offset)
+        });
+        self.rows.insert(
+            n,
+            Cached {
+                chunks,
+                dirty: false,
+            },
+        );
+        chunks
+    }
+}
+
+/// Stores the rows the segment wrote, and forgets all; called where the
+/// segment's ALU ops end, before any exit.
+pub(crate) fn store_rows(e: &mut Emitter<'_, '_>) {
+    for (n, row) in std::mem::take(&mut e.rows) {
+        if !row.dirty {
+            continue;
+        }
+        for (k, v) in row.chunks.into_iter().enumerate() {
+            let offset = i32::from(n) * ROW_BYTES + 16 * k as i32;
+            e.b.ins().store(mem(), v, e.gpr, offset);
+        }
+    }
 }
 
 /// A row's eight chunks.
@@ -97,10 +145,7 @@ fn splat(e: &mut Emitter<'_, '_>, v: u32) -> Value {
 /// The chunks of a source operand.
 fn source(e: &mut Emitter<'_, '_>, s: Operand) -> Chunks {
     match s {
-        Operand::Gpr(n) => std::array::from_fn(|k| {
-            let offset = i32::from(n) * ROW_BYTES + 16 * k as i32;
-            e.b.ins().load(types::I32X4, mem(), e.gpr, offset)
-        }),
+        Operand::Gpr(n) => e.row(n),
         Operand::Zero => [splat(e, 0); CHUNKS],
         Operand::Imm(v) => [splat(e, v); CHUNKS],
         Operand::Const(slot) => {
@@ -290,23 +335,18 @@ pub(crate) enum Result {
     Mask(Value),
 }
 
-/// The op over all 32 lanes. The op must have been selected
-/// (`select::select`); others give `None`.
-pub(crate) fn alu(
-    e: &mut Emitter<'_, '_>,
-    n: &NativeAlu,
-    shf_amount: Option<u32>,
-) -> Option<Result> {
+/// The op over all 32 lanes.
+pub(crate) fn alu(e: &mut Emitter<'_, '_>, n: &NativeAlu) -> Result {
     let x = n.srcs.map(|s| source(e, s));
     let chunk = |i: usize, k: usize| x[i][k];
     let rows = |e: &mut Emitter<'_, '_>,
                 f: &mut dyn FnMut(&mut Emitter<'_, '_>, usize) -> Value| {
         let out: Chunks = std::array::from_fn(|k| f(e, k));
-        Some(Result::Row(out))
+        Result::Row(out)
     };
     match &n.op {
-        Op::Mov(_) => rows(e, &mut |_, k| chunk(0, k)),
-        Op::IAdd3(o) => rows(e, &mut |e, k| {
+        Translated::Mov => rows(e, &mut |_, k| chunk(0, k)),
+        Translated::IAdd3(o) => rows(e, &mut |e, k| {
             let mut t = [0, 1, 2].map(|i| chunk(i, k));
             for (v, s) in t.iter_mut().zip(&o.srcs) {
                 if s.neg {
@@ -316,27 +356,24 @@ pub(crate) fn alu(
             let ab = e.b.ins().iadd(t[0], t[1]);
             e.b.ins().iadd(ab, t[2])
         }),
-        Op::IMad(_) => rows(e, &mut |e, k| {
+        Translated::IMad => rows(e, &mut |e, k| {
             let p = e.b.ins().imul(chunk(0, k), chunk(1, k));
             e.b.ins().iadd(p, chunk(2, k))
         }),
-        Op::Lop3(o) => rows(e, &mut |e, k| {
+        Translated::Lop3(o) => rows(e, &mut |e, k| {
             lop3(e, o.lut, [0, 1, 2].map(|i| chunk(i, k)))
         }),
-        Op::Shf(o) => {
-            let s = shf_amount?;
-            rows(e, &mut |e, k| {
-                shf(e, o.right, o.high, s, chunk(0, k), chunk(2, k))
-            })
-        }
-        Op::Sel(_) => {
+        Translated::Shf { op: o, amount } => rows(e, &mut |e, k| {
+            shf(e, o.right, o.high, *amount, chunk(0, k), chunk(2, k))
+        }),
+        Translated::Sel => {
             let held = pred_bits(e, n.pred);
             let m = mask_chunks(e, held);
             rows(e, &mut |e, k| {
                 e.b.ins().bitselect(m[k], chunk(0, k), chunk(1, k))
             })
         }
-        Op::IMnMx(o) => {
+        Translated::IMnMx(o) => {
             let held = pred_bits(e, n.pred);
             let m = mask_chunks(e, held);
             rows(e, &mut |e, k| {
@@ -349,7 +386,7 @@ pub(crate) fn alu(
                 e.b.ins().bitselect(m[k], lo, hi)
             })
         }
-        Op::Conv(o) => rows(e, &mut |e, k| match o.kind {
+        Translated::Conv(o) => rows(e, &mut |e, k| match o.kind {
             ConvKind::IntToFloat => {
                 let f = if o.signed {
                     e.b.ins().fcvt_from_sint(types::F32X4, chunk(0, k))
@@ -367,7 +404,7 @@ pub(crate) fn alu(
                 }
             }
         }),
-        Op::FArith(o) => rows(e, &mut |e, k| {
+        Translated::FArith(o) => rows(e, &mut |e, k| {
             let a = float_in(e, &o.srcs[0], o.ftz, chunk(0, k));
             let b = float_in(e, &o.srcs[1], o.ftz, chunk(1, k));
             let r = match o.kind {
@@ -380,7 +417,25 @@ pub(crate) fn alu(
             };
             float_out(e, o.ftz, r)
         }),
-        Op::FMnMx(o) => {
+        // The source's modifiers are not applied, as in its `eval`.
+        Translated::Frnd(o) => rows(e, &mut |e, k| {
+            let x = if o.ftz {
+                flush(e, chunk(0, k))
+            } else {
+                chunk(0, k)
+            };
+            let x = e.b.ins().bitcast(types::F32X4, lanes_le(), x);
+            let r = match o.rnd {
+                Round::Rn => e.b.ins().nearest(x),
+                Round::Rm => e.b.ins().floor(x),
+                Round::Rp => e.b.ins().ceil(x),
+                Round::Rz => e.b.ins().trunc(x),
+            };
+            float_out(e, o.ftz, r)
+        }),
+        // Wrapping: |i32::MIN| is i32::MIN, as in its `eval`.
+        Translated::IAbs => rows(e, &mut |e, k| e.b.ins().iabs(chunk(0, k))),
+        Translated::FMnMx(o) => {
             let held = pred_bits(e, n.pred);
             let m = mask_chunks(e, held);
             rows(e, &mut |e, k| {
@@ -401,7 +456,7 @@ pub(crate) fn alu(
                 float_out(e, o.ftz, r)
             })
         }
-        Op::FSel(o) => {
+        Translated::FSel(o) => {
             let held = pred_bits(e, n.pred);
             let m = mask_chunks(e, held);
             rows(e, &mut |e, k| {
@@ -410,14 +465,14 @@ pub(crate) fn alu(
                 e.b.ins().bitselect(m[k], a, b)
             })
         }
-        Op::ISetP(o) => {
+        Translated::ISetP(o) => {
             let cc = int_cc(o.cmp, o.signed);
             let c: Chunks = std::array::from_fn(|k| e.b.ins().icmp(cc, chunk(0, k), chunk(1, k)));
             let c = pack(e, c);
             let accum = pred_bits(e, n.pred);
-            Some(Result::Mask(combine(e, o.combine, c, accum)))
+            Result::Mask(combine(e, o.combine, c, accum))
         }
-        Op::FSetP(o) => {
+        Translated::FSetP(o) => {
             let cc = float_cc(o.cmp);
             let c: Chunks = std::array::from_fn(|k| {
                 let a = float_in(e, &o.srcs[0], o.ftz, chunk(0, k));
@@ -426,72 +481,31 @@ pub(crate) fn alu(
             });
             let c = pack(e, c);
             let accum = pred_bits(e, n.pred);
-            Some(Result::Mask(combine(e, o.combine, c, accum)))
+            Result::Mask(combine(e, o.combine, c, accum))
         }
-        // Not selected.
-        Op::S2R(_)
-        | Op::IsbeWr(_)
-        | Op::IsbeRd(_)
-        | Op::Bra(_)
-        | Op::Bssy(_)
-        | Op::Bsync(_)
-        | Op::Ld(_)
-        | Op::St(_)
-        | Op::Atom(_)
-        | Op::Red(_)
-        | Op::Ldc(_)
-        | Op::Cs2r(_)
-        | Op::Bar(_)
-        | Op::Membar(_)
-        | Op::IAdd3X(_)
-        | Op::IMadWide(_)
-        | Op::Bit(_)
-        | Op::Bmsk(_)
-        | Op::Prmt(_)
-        | Op::Sgxt(_)
-        | Op::Lea(_)
-        | Op::Mufu(_)
-        | Op::F2F(_)
-        | Op::Frnd(_)
-        | Op::PLop3(_)
-        | Op::Shfl(_)
-        | Op::Vote(_)
-        | Op::Match(_)
-        | Op::Redux(_)
-        | Op::WarpSync(_)
-        | Op::DArith(_)
-        | Op::DSetP(_)
-        | Op::F2F64(_)
-        | Op::Conv64(_)
-        | Op::Frnd64(_)
-        | Op::IAbs(_)
-        | Op::Tex(_)
-        | Op::Txq(_)
-        | Op::SuLd(_)
-        | Op::SuSt(_)
-        | Op::SuAtom(_)
-        | Op::Exit
-        | Op::Nop => None,
     }
 }
 
 /// Writes a result under the guard `exec` (`None`: every lane): a row to
-/// its register's memory, a mask into its predicate (`Warp::write_pred`).
+/// the segment's values of its register (stored by `store_rows`), a mask into its predicate (`Warp::write_pred`).
 pub(crate) fn write(e: &mut Emitter<'_, '_>, dst: Dest, r: Result, exec: Option<Value>) {
     match (dst, r) {
         (Dest::Gpr(n), Result::Row(chunks)) => {
-            let masks = exec.map(|bits| mask_chunks(e, bits));
-            for (k, v) in chunks.into_iter().enumerate() {
-                let offset = i32::from(n) * ROW_BYTES + 16 * k as i32;
-                let v = match &masks {
-                    Some(m) => {
-                        let old = e.b.ins().load(types::I32X4, mem(), e.gpr, offset);
-                        e.b.ins().bitselect(m[k], v, old)
-                    }
-                    None => v,
-                };
-                e.b.ins().store(mem(), v, e.gpr, offset);
-            }
+            let chunks = match exec {
+                Some(bits) => {
+                    let masks = mask_chunks(e, bits);
+                    let old = e.row(n);
+                    std::array::from_fn(|k| e.b.ins().bitselect(masks[k], chunks[k], old[k]))
+                }
+                None => chunks,
+            };
+            e.rows.insert(
+                n,
+                Cached {
+                    chunks,
+                    dirty: true,
+                },
+            );
         }
         (Dest::Pred(n), Result::Mask(m)) => {
             let var = e.preds[usize::from(n)];

@@ -1,13 +1,17 @@
 //! Which instructions the native tier translates, read off the op table:
 //! one exhaustive match over `Op`, so an op added to the table does not
 //! compile until it is either given a translation here or marked as left
-//! to the interpreter. A translated ALU op keeps the op itself (its
-//! `eval` is the semantic the emitted code reproduces bit for bit) and its
-//! operands resolved to register rows, immediates and constant-bank slots.
+//! to the interpreter. A translated ALU op becomes a `Translated`, the
+//! enum of only the ops the tier has code for (`emit.rs` matches on it, so
+//! the list of ops left to the interpreter exists once, here); it keeps the
+//! op's fields (its `eval` is the semantic the emitted code reproduces bit
+//! for bit) and its operands resolved to register rows, immediates and
+//! constant-bank slots.
 
 use crate::warp::{RZ, gpr_index};
 use spvsass_isa::isa::{
-    Alu, AluVisitor, Dst, FloatArith, Instr, Op, OpShf, PredSrc, Reg, Round, Src, SrcRef, Target,
+    Alu, AluVisitor, Dst, FloatArith, Instr, Op, OpConv, OpFArith, OpFMnMx, OpFSel, OpFSetP,
+    OpFrnd, OpIAdd3, OpIMnMx, OpISetP, OpLop3, OpShf, PredSrc, Reg, Round, Src, SrcRef, Target,
 };
 
 /// Where one lane-wise source comes from.
@@ -45,10 +49,36 @@ pub(crate) enum Native {
     Bra { target: u32 },
 }
 
+/// The ALU ops the native tier has code for, with what their code needs
+/// of the op (`emit::alu` matches on this).
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Translated {
+    Mov,
+    IAdd3(OpIAdd3),
+    IMad,
+    Lop3(OpLop3),
+    /// SHF by a fixed amount (`shf_amount`).
+    Shf {
+        op: OpShf,
+        amount: u32,
+    },
+    Sel,
+    IMnMx(OpIMnMx),
+    Conv(OpConv),
+    /// Round to nearest even only; FFMA only with a fused multiply-add.
+    FArith(OpFArith),
+    FMnMx(OpFMnMx),
+    FSel(OpFSel),
+    ISetP(OpISetP),
+    FSetP(OpFSetP),
+    Frnd(OpFrnd),
+    IAbs,
+}
+
 /// A translated ALU op with its operands.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct NativeAlu {
-    pub op: Op,
+    pub op: Translated,
     /// The sources in operand order, padded with `Zero`.
     pub srcs: [Operand; 3],
     pub dst: Dest,
@@ -66,33 +96,37 @@ pub(crate) struct Host {
 /// The native form of `instr`, or `None` where the interpreter runs it.
 /// `constants` collects the constant-bank words the operands read.
 pub(crate) fn select(instr: &Instr, host: Host, constants: &mut Vec<(u8, u16)>) -> Option<Native> {
-    let alu = |constants: &mut Vec<(u8, u16)>| alu_operands(&instr.op, constants);
+    let alu = |op, constants: &mut Vec<(u8, u16)>| alu_operands(&instr.op, op, constants);
     match &instr.op {
         Op::Bra(o) => match o.target {
             Target::Addr(target) => Some(Native::Bra { target }),
             Target::Block(_) => None,
         },
-        Op::Mov(_)
-        | Op::IAdd3(_)
-        | Op::IMad(_)
-        | Op::ISetP(_)
-        | Op::Sel(_)
-        | Op::Lop3(_)
-        | Op::Conv(_)
-        | Op::IMnMx(_)
-        | Op::FSetP(_)
-        | Op::FMnMx(_)
-        | Op::FSel(_) => alu(constants),
+        Op::Mov(_) => alu(Translated::Mov, constants),
+        Op::IAdd3(o) => alu(Translated::IAdd3(*o), constants),
+        Op::IMad(_) => alu(Translated::IMad, constants),
+        Op::ISetP(o) => alu(Translated::ISetP(*o), constants),
+        Op::Sel(_) => alu(Translated::Sel, constants),
+        Op::Lop3(o) => alu(Translated::Lop3(*o), constants),
+        Op::Conv(o) => alu(Translated::Conv(*o), constants),
+        Op::IMnMx(o) => alu(Translated::IMnMx(*o), constants),
+        Op::FSetP(o) => alu(Translated::FSetP(*o), constants),
+        Op::FMnMx(o) => alu(Translated::FMnMx(*o), constants),
+        Op::FSel(o) => alu(Translated::FSel(*o), constants),
+        Op::Frnd(o) => alu(Translated::Frnd(*o), constants),
+        Op::IAbs(_) => alu(Translated::IAbs, constants),
         // Directed rounding has no vector form here; FFMA needs a fused
         // multiply-add.
         Op::FArith(o) => {
             let fused_ok = o.kind != FloatArith::Fma || host.fma;
             (o.rnd == Round::Rn && fused_ok)
-                .then(|| alu(constants))
+                .then(|| alu(Translated::FArith(*o), constants))
                 .flatten()
         }
         // Vector shifts take one amount for all lanes: an immediate one.
-        Op::Shf(o) => shf_amount(o).and_then(|_| alu(constants)),
+        Op::Shf(o) => {
+            shf_amount(o).and_then(|amount| alu(Translated::Shf { op: *o, amount }, constants))
+        }
         // Not translated yet: the interpreter runs them. Memory, textures,
         // barriers, convergence, warp-wide and special-register ops leave
         // the converged path anyway.
@@ -118,7 +152,6 @@ pub(crate) fn select(instr: &Instr, host: Host, constants: &mut Vec<(u8, u16)>) 
         | Op::Lea(_)
         | Op::Mufu(_)
         | Op::F2F(_)
-        | Op::Frnd(_)
         | Op::PLop3(_)
         | Op::Shfl(_)
         | Op::Vote(_)
@@ -130,7 +163,6 @@ pub(crate) fn select(instr: &Instr, host: Host, constants: &mut Vec<(u8, u16)>) 
         | Op::F2F64(_)
         | Op::Conv64(_)
         | Op::Frnd64(_)
-        | Op::IAbs(_)
         | Op::Tex(_)
         | Op::Txq(_)
         | Op::SuLd(_)
@@ -143,7 +175,7 @@ pub(crate) fn select(instr: &Instr, host: Host, constants: &mut Vec<(u8, u16)>) 
 
 /// SHF's shift amount when it is an immediate, as its `eval` reads it
 /// (modulo 32 with .W, clamped to 32 without).
-pub(crate) fn shf_amount(o: &OpShf) -> Option<u32> {
+fn shf_amount(o: &OpShf) -> Option<u32> {
     match o.srcs[1].src {
         SrcRef::Imm(v) => Some(if o.wrap { v & 31 } else { v.min(32) }),
         SrcRef::Zero => Some(0),
@@ -151,8 +183,9 @@ pub(crate) fn shf_amount(o: &OpShf) -> Option<u32> {
     }
 }
 
-/// The operands of an ALU op (through the generic ALU interface).
-fn alu_operands(op: &Op, constants: &mut Vec<(u8, u16)>) -> Option<Native> {
+/// The operands of the ALU op `op` (through the generic ALU interface),
+/// translated as `translated`.
+fn alu_operands(op: &Op, translated: Translated, constants: &mut Vec<(u8, u16)>) -> Option<Native> {
     let (srcs, dst, pred, is_pred) = op.alu(Operands)?;
     let mut operands = [Operand::Zero; 3];
     for (i, s) in srcs.iter().enumerate() {
@@ -185,7 +218,7 @@ fn alu_operands(op: &Op, constants: &mut Vec<(u8, u16)>) -> Option<Native> {
         (Dst::Reg(_), true) | (Dst::None, _) => Dest::Drop,
     };
     Some(Native::Alu(NativeAlu {
-        op: *op,
+        op: translated,
         srcs: operands,
         dst,
         pred,

@@ -239,6 +239,14 @@ fn alu_op() -> impl Strategy<Value = Op> {
                 signed,
             })
         }),
+        (
+            gdst(),
+            float(any_src()),
+            any::<bool>(),
+            proptest::sample::select(Round::ALL.to_vec())
+        )
+            .prop_map(|(dst, src, ftz, rnd)| Op::Frnd(OpFrnd { dst, src, rnd, ftz })),
+        (gdst(), any_src()).prop_map(|(dst, src)| Op::IAbs(OpIAbs { dst, src })),
         // Left to the interpreter.
         (gdst(), any_src()).prop_map(|(dst, src)| Op::Bit(OpBit {
             dst,
