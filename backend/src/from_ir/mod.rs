@@ -39,6 +39,7 @@ mod phys_ptr;
 pub mod places;
 mod returns;
 pub mod shared;
+mod spine_switch;
 mod subgroup_ops;
 mod subgroup_scan;
 mod subgroups;
