@@ -49,15 +49,10 @@ impl<'a> Isel<'a> {
     }
 
     /// Selects the whole shader as `plan` says.
-    /// `cull`: the shader writes CullPrimitiveEXT; `shader_cull`: in-shader
-    /// culling is compiled in (`mesh_cull`: its code runs once, at the
-    /// spine's OpReturn, for every logical subgroup's outputs).
-    pub(super) fn select_wide(
-        &mut self,
-        plan: &Plan,
-        cull: bool,
-        shader_cull: Option<super::mesh_cull::CullPlan>,
-    ) -> Result<(), BackendError> {
+    /// `cull`: the shader writes CullPrimitiveEXT. In-shader culling, when
+    /// compiled in (`mesh_cull`), runs once, at the spine's OpReturn, for
+    /// every logical subgroup's outputs.
+    pub(super) fn select_wide(&mut self, plan: &Plan, cull: bool) -> Result<(), BackendError> {
         let k = plan.copies as usize;
         let sh = self.sh;
         // MIR blocks, in layout order (the entry block first).
@@ -85,9 +80,7 @@ impl<'a> Isel<'a> {
                 li += 1;
             }
         }
-        if let Some(p) = shader_cull {
-            self.begin_cull(p);
-        }
+        self.begin_cull();
         self.cur = spine.at(sh.entry_block());
         let rest = sh.invocations() % WARP_LANES;
         if plan.returns || rest != 0 {
