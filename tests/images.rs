@@ -460,6 +460,10 @@ const NOT_DRAWN: &[(&str, &str)] = &[
         "zero-area triangles (y = i / 3 is one value per triangle)",
     ),
     (
+        "d_switch_outputs.mesh",
+        "points at shared-memory values, reads its modes from a buffer no run description gives (tests/wide_workgroups.rs)",
+    ),
+    (
         "w_divergent_barrier.mesh",
         "points at invocation ids, no fragment (tests/wide_workgroups.rs)",
     ),

@@ -475,3 +475,130 @@ fn subgroup_id_and_count_in_one_warp_task_and_mesh_shaders() {
         );
     }
 }
+
+fn le_bytes(words: &[u32]) -> Vec<u8> {
+    words.iter().flat_map(|w| w.to_le_bytes()).collect()
+}
+
+/// d_switch_barrier.comp with `size` invocations: a switch on a mode that
+/// invocation 0 copied from a buffer into shared memory, barriers inside
+/// its cases (shared by two literals, falling through, in the default);
+/// every result checked against the same computation on the CPU.
+fn switch_around_barriers_compute(size: u32) {
+    use spvsass::sim::ComputeInputs;
+    let c = compile_sized("d_switch_barrier.comp", size);
+    let modes: [u32; 7] = [0, 1, 2, 3, 4, 9, 1];
+    let mut inputs = ComputeInputs::default();
+    inputs.buffers.insert(0, le_bytes(&modes));
+    inputs
+        .buffers
+        .insert(1, vec![0; 4 * modes.len() * size as usize]);
+    let run = spvsass::Dispatch::new(&c.binary, [modes.len() as u32, 1, 1])
+        .inputs(inputs)
+        .run()
+        .expect("dispatch runs");
+    let got: Vec<u32> = run.buffers[&1]
+        .chunks_exact(4)
+        .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+        .collect();
+    let n = size;
+    for (g, &m) in modes.iter().enumerate() {
+        let g = g as u32;
+        let d0 = |i: u32| 3 * i + g;
+        for i in 0..n {
+            let r = match m {
+                0 => d0((i + 1) % n),
+                1 | 4 => d0(n - 1 - (i + 5) % n) + 100,
+                2 => d0(i) * 2 + 7,
+                3 => 7,
+                _ => 0xdead_0000 + m,
+            };
+            assert_eq!(
+                got[(g * n + i) as usize],
+                r,
+                "invocation {i} of workgroup {g} (mode {m})"
+            );
+        }
+    }
+}
+
+#[test]
+fn switch_around_barriers_compute_64() {
+    switch_around_barriers_compute(64);
+}
+
+#[test]
+fn switch_around_barriers_compute_128() {
+    switch_around_barriers_compute(128);
+}
+
+/// d_switch_outputs.mesh with `size` invocations: a switch on workgroup
+/// id mod 3 (provably uniform: logical subgroup 0's selector) with barriers
+/// in its cases, then a switch on a mode read from a buffer (voted once
+/// for the workgroup) with SetMeshOutputsEXT in every case and a return in
+/// one.
+fn switch_with_set_mesh_outputs(size: u32) {
+    use spvsass::sim::ComputeInputs;
+    let m = compile_sized("d_switch_outputs.mesh", size);
+    let modes: [u32; 6] = [1, 0, 7, 5, 2, 1];
+    let mut inputs = ComputeInputs::default();
+    inputs.buffers.insert(0, le_bytes(&modes));
+    let bound = spvsass::sim::run_draw_bound(
+        None,
+        &m.binary,
+        [modes.len() as u32, 1, 1],
+        0,
+        inputs,
+        &SimOptions::default(),
+    )
+    .expect("draw runs");
+    let d = bound.draw;
+    let n = size;
+    assert_eq!(d.workgroups.len(), modes.len());
+    for (g, (wg, &mode)) in d.workgroups.iter().zip(&modes).enumerate() {
+        let g = g as u32;
+        let s0 = |i: u32| i + 10 * g;
+        let s1 = |i: u32| match g % 3 {
+            0 => s0(i) + 1000,
+            1 => s0((i + 1) % n) + 2000,
+            _ => s0(i),
+        };
+        let (count, x): (u32, Box<dyn Fn(u32) -> u32>) = match mode {
+            0 => (0, Box::new(|_| 0)),
+            1 | 5 => (n, Box::new(|i| s1(n - 1 - i))),
+            _ => (n / 2, Box::new(|i| 2 * s1(i))),
+        };
+        assert_eq!(wg.primitive_count, count, "workgroup {g}");
+        assert_eq!(wg.vertices.len(), count as usize, "workgroup {g}");
+        for (i, v) in wg.vertices.iter().enumerate() {
+            let i = i as u32;
+            assert_eq!(
+                v.position,
+                Some([x(i) as f32, mode as f32, g as f32, 1.0]),
+                "vertex {i} of workgroup {g} (mode {mode})"
+            );
+            assert_eq!(wg.indices[i as usize], vec![i], "point {i}");
+        }
+    }
+    assert_eq!(
+        d.statistics.mesh_invocations,
+        modes.len() as u64 * u64::from(size)
+    );
+}
+
+#[test]
+fn switch_with_set_mesh_outputs_64() {
+    switch_with_set_mesh_outputs(64);
+}
+
+/// 80 invocations: the last logical subgroup's lanes 16..31 are no
+/// invocations; their stale selectors must not count in the vote.
+#[test]
+fn switch_with_set_mesh_outputs_80() {
+    switch_with_set_mesh_outputs(80);
+}
+
+#[test]
+fn switch_with_set_mesh_outputs_128() {
+    switch_with_set_mesh_outputs(128);
+}

@@ -16,6 +16,7 @@ use crate::intrinsics::Intrinsics;
 use crate::isa::Instr;
 use crate::layout::layout;
 use crate::limits;
+use crate::lower_cull::{CullLowering, lower_cull};
 use crate::lower_statistics::lower_statistics;
 use crate::mir::MFunc;
 use crate::opt_const_fold::const_fold;
@@ -78,25 +79,39 @@ pub struct Compiled {
 }
 
 /// The shader as instruction selection takes it: the IR the rewriting
-/// lowerings left, and the intrinsics the others attached to it.
+/// lowerings left, the intrinsics the others attached to it, and the
+/// in-shader culling's decisions.
 pub(crate) struct Lowered<'a> {
     pub shader: Cow<'a, Shader>,
     pub intrinsics: Intrinsics,
+    /// `lower_cull.rs`, when culling is compiled in (`shader_cull`). Its
+    /// refusal is kept for selection to report after its own checks of
+    /// the shader (the memory and logical-subgroup plans), so that a
+    /// shader refused for several reasons names the same one as when
+    /// selection made these decisions.
+    pub cull: Result<Option<CullLowering>, BackendError>,
 }
 
 /// The lowerings before instruction selection, in order. Variable
 /// pointers become 64-bit addresses (`from_ir/var_ptrs.rs`: a new IR, so
 /// first); then the whole-feature lowerings attach their intrinsics
 /// (`crate::intrinsics`) to that IR, which selection maps one to one:
-/// statistics counting (`lower_statistics.rs`).
-pub(crate) fn lower(sh: &Shader) -> Result<Lowered<'_>, BackendError> {
+/// statistics counting (`lower_statistics.rs`); then in-shader culling's
+/// per-instruction roles (`lower_cull.rs`), which selection maps one to
+/// one too.
+pub(crate) fn lower(sh: &Shader, shader_cull: bool) -> Result<Lowered<'_>, BackendError> {
     let shader = match lower_var_ptrs(sh)? {
         Some(rewritten) => Cow::Owned(rewritten),
         None => Cow::Borrowed(sh),
     };
     let mut intrinsics = Intrinsics::default();
     lower_statistics(&shader, &mut intrinsics);
-    Ok(Lowered { shader, intrinsics })
+    let cull = lower_cull(&shader, shader_cull);
+    Ok(Lowered {
+        shader,
+        intrinsics,
+        cull,
+    })
 }
 
 /// A machine-IR pass. None reports whether it changed anything: each runs
@@ -154,14 +169,8 @@ pub fn compile(sh: &Shader, opts: &BackendOptions) -> Result<Compiled, BackendEr
     }
 
     // The pipeline.
-    let lowered = lower(sh)?;
-    let selected = select(
-        &lowered,
-        opts.arch,
-        opts.task_present,
-        opts.shader_cull,
-        opts.bank_uniforms,
-    )?;
+    let lowered = lower(sh, opts.shader_cull)?;
+    let selected = select(&lowered, opts.arch, opts.task_present, opts.bank_uniforms)?;
     let computed_offset_stores = selected.computed_offset_stores;
     let mut func = selected.func;
     dump("select", &|| func.to_string());

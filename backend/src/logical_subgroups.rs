@@ -27,7 +27,8 @@
 //!   value loaded from a buffer or shared memory, say) is *voted*
 //!   (`Plan::voted`): evaluated once per workgroup, taken when any
 //!   invocation still running takes it (ARCHITECTURE.md, "Wide task/mesh
-//!   workgroups"). Spine blocks are emitted once; each instruction in them
+//!   workgroups"). A switch is decided the same way, case group by case
+//!   group (`from_ir::spine_switch`). Spine blocks are emitted once; each instruction in them
 //!   once per copy; boundaries once.
 //! - *regions*: maximal constructs (header to merge, exclusive) without a
 //!   boundary. Each is emitted as a whole once per copy, one copy after the
@@ -77,8 +78,9 @@ pub struct Plan {
     /// Some region returns (or ends in OpUnreachable): the copies keep
     /// returned predicates.
     pub returns: bool,
-    /// Spine blocks ending in a conditional branch whose condition is not
-    /// provably uniform: the branch is evaluated once for the workgroup
+    /// Spine blocks ending in a conditional branch or a switch whose
+    /// condition or selector is not provably uniform: the branch is
+    /// evaluated once for the workgroup
     /// (`from_ir::subgroups`, a vote over every copy's invocations still
     /// running), so every lane of the warp goes the same way.
     pub voted: EntitySet<Block>,
@@ -97,14 +99,6 @@ pub fn is_boundary(op: &Op) -> bool {
         op,
         Op::ControlBarrier | Op::SetMeshOutputs { .. } | Op::EmitMeshTasks { .. }
     )
-}
-
-/// A block as the SPIR-V names it: its label's id.
-fn block_name(sh: &Shader, b: Block) -> String {
-    match sh.blocks[b].spirv_label {
-        Some(id) => format!("%{id}"),
-        None => "(one the frontend made)".to_owned(),
-    }
 }
 
 fn divergent(what: String, spirv_id: Option<u32>) -> BackendError {
@@ -256,8 +250,9 @@ fn uniform_builtin(b: BuiltIn) -> bool {
 /// branch is proven uniform when its condition is computed from constants,
 /// uniform built-ins and (in a mesh shader) the task payload, through pure
 /// operations and block parameters whose incoming values are all uniform
-/// (a greatest fixed point, so loop counters qualify). A switch in the
-/// spine is refused.
+/// (a greatest fixed point, so loop counters qualify). A spine switch is
+/// voted the same way when its selector is not proven uniform
+/// (`from_ir::spine_switch`).
 fn voted_branches(sh: &Shader, plan: &Plan) -> Result<EntitySet<Block>, BackendError> {
     // Incoming arguments of each block parameter.
     let mut incoming: SecondaryMap<Value, Vec<Value>> =
@@ -274,6 +269,11 @@ fn voted_branches(sh: &Shader, plan: &Plan) -> Result<EntitySet<Block>, BackendE
                 else_dest,
                 ..
             } => vec![then_dest, else_dest],
+            // A spine switch is decided once per workgroup, like a spine
+            // branch; a switch inside a region may diverge.
+            Op::Switch { default, cases, .. } if plan.is_spine(b) => std::iter::once(default)
+                .chain(cases.iter().map(|c| &c.1))
+                .collect(),
             Op::Switch { default, cases, .. } => {
                 switched
                     .extend(std::iter::once(default.block).chain(cases.iter().map(|c| c.1.block)));
@@ -336,17 +336,8 @@ fn voted_branches(sh: &Shader, plan: &Plan) -> Result<EntitySet<Block>, BackendE
             Op::Branch { cond, .. } if !uniform.contains(*cond) => {
                 voted.insert(b);
             }
-            Op::Switch { .. } => {
-                return Err(BackendError::Unsupported {
-                    what: format!(
-                        "the switch ending block {}: a switch whose cases contain a \
-                         workgroup barrier, SetMeshOutputsEXT or EmitMeshTasksEXT in a \
-                         workgroup of more than 32 invocations (use if/else)",
-                        block_name(sh, b)
-                    ),
-                    opcode: "OpSwitch".into(),
-                    spirv_id: inst.spirv_id.or(sh.blocks[b].spirv_label),
-                });
+            Op::Switch { selector, .. } if !uniform.contains(*selector) => {
+                voted.insert(b);
             }
             _ => {}
         }

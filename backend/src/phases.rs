@@ -24,8 +24,8 @@ pub fn run_phases(
     opts: &BackendOptions,
     lap: &mut dyn FnMut(&'static str),
 ) -> Result<(), BackendError> {
-    let lowered = lower(sh)?;
-    let selected = select(&lowered, opts.arch, false, false, opts.bank_uniforms)?;
+    let lowered = lower(sh, false)?;
+    let selected = select(&lowered, opts.arch, false, opts.bank_uniforms)?;
     lap("select");
     let mut f = selected.func;
     for (name, pass) in optimisations(opts) {

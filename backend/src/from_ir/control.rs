@@ -4,8 +4,8 @@
 
 use super::{Comp, Isel};
 use crate::error::BackendError;
-use crate::isa::{Instr, IntCmp, Op, OpBra, OpBssy, OpISetP, PredCombine, PredSrc, RegFile};
-use crate::mir::{BlockId, MFunc, VReg};
+use crate::isa::{Instr, IntCmp, Op, OpBra, OpBssy, OpISetP, PredCombine, PredSrc, Src};
+use crate::mir::{BlockId, MFunc, PReg, VReg};
 use crate::structured;
 use cranelift_entity::{EntityRef, SecondaryMap};
 use spvsass_frontend::ir::{self, BlockCall, InstData, Merge};
@@ -201,42 +201,13 @@ impl Isel<'_> {
             self.open_selection_barrier(b);
             return self.jump(from, hit.map_or(default, |(_, call)| call));
         }
-        let mut groups: Vec<(&BlockCall, Vec<u32>)> = Vec::new();
-        for (lit, call) in cases {
-            let lit = u32::try_from(*lit)
-                .map_err(|_| self.unsupported("a switch on a 64-bit selector", inst))?;
-            if call == default {
-                continue;
-            }
-            match groups.iter_mut().find(|(c, _)| *c == call) {
-                Some((_, lits)) => lits.push(lit),
-                None => groups.push((call, vec![lit])),
-            }
-        }
+        let groups = self.switch_groups(inst, default, cases)?;
         let sel = self.src_of(sel);
         let mut arms = Vec::new();
         for (call, lits) in &groups {
-            let mut p: Option<VReg> = None;
-            for &lit in lits {
-                let lit = self.src_of(Comp::Const(lit));
-                let accum = p.map_or(PredSrc::TRUE, |p| p.pred());
-                let r = self.f.new_vreg(RegFile::Pred);
-                self.emit(Instr::new(Op::ISetP(OpISetP {
-                    dst: r.dst(),
-                    cmp: IntCmp::Eq,
-                    signed: false,
-                    combine: if p.is_some() {
-                        PredCombine::Or
-                    } else {
-                        PredCombine::And
-                    },
-                    srcs: [sel, lit],
-                    accum,
-                })));
-                p = Some(r);
-            }
+            let p = self.case_predicate(sel, lits);
             let args = self.edge_args(call)?;
-            arms.push((p.expect("a group has a case"), call.block, args));
+            arms.push((p, call.block, args));
         }
         let default_args = self.edge_args(default)?;
         self.open_selection_barrier(b);
@@ -259,6 +230,56 @@ impl Isel<'_> {
         self.emit(Instr::new(Op::Bra(OpBra { target: t.target() })));
         self.f.add_edge(at, t, default_args);
         Ok(())
+    }
+
+    /// The cases of an OpSwitch grouped by target: the cases that go to
+    /// one target (with the same arguments) share one predicate, in the
+    /// order of their first case; cases that go where the default goes are
+    /// left out. A literal over 32 bits is refused.
+    pub(super) fn switch_groups<'c>(
+        &self,
+        inst: &InstData,
+        default: &BlockCall,
+        cases: &'c [(u64, BlockCall)],
+    ) -> Result<Vec<(&'c BlockCall, Vec<u32>)>, BackendError> {
+        let mut groups: Vec<(&BlockCall, Vec<u32>)> = Vec::new();
+        for (lit, call) in cases {
+            let lit = u32::try_from(*lit)
+                .map_err(|_| self.unsupported("a switch on a 64-bit selector", inst))?;
+            if call == default {
+                continue;
+            }
+            match groups.iter_mut().find(|(c, _)| *c == call) {
+                Some((_, lits)) => lits.push(lit),
+                None => groups.push((call, vec![lit])),
+            }
+        }
+        Ok(groups)
+    }
+
+    /// A predicate true where `sel` equals one of `lits` (not empty): one
+    /// ISETP.EQ per literal, ORed through the accumulator.
+    pub(super) fn case_predicate(&mut self, sel: Src, lits: &[u32]) -> PReg {
+        let mut p: Option<PReg> = None;
+        for &lit in lits {
+            let lit = self.src_of(Comp::Const(lit));
+            let accum = p.map_or(PredSrc::TRUE, |p| p.pred());
+            let r = self.f.new_pred();
+            self.emit(Instr::new(Op::ISetP(OpISetP {
+                dst: r.dst(),
+                cmp: IntCmp::Eq,
+                signed: false,
+                combine: if p.is_some() {
+                    PredCombine::Or
+                } else {
+                    PredCombine::And
+                },
+                srcs: [sel, lit],
+                accum,
+            })));
+            p = Some(r);
+        }
+        p.expect("a group has a case")
     }
 
     fn jump(&mut self, from: BlockId, call: &BlockCall) -> Result<(), BackendError> {

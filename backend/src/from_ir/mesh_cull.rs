@@ -15,7 +15,7 @@
 //! 32 elements is read whole before any of it is written, and an element
 //! only moves down, so no write clobbers an element not yet read.
 //!
-//! Deferred attribute shading: when the shader allows it ([`plan`]), part
+//! Deferred attribute shading: when the shader allows it (`crate::lower_cull::plan`), part
 //! one is the shader without its per-vertex outputs other than position,
 //! and after the culling the shader runs again ("part two") for the
 //! surviving vertices only: lane `L` plays the invocation whose vertex
@@ -27,38 +27,13 @@
 //! two runs for every lane as itself.
 
 use super::Isel;
-use super::mesh_out::{OutputTarget, classify};
-use super::places::{Place, Step, resolve};
 use crate::abi;
 use crate::error::BackendError;
 use crate::isa::{Instr, Op, OpBra, OpWarpSync, PredSrc, RegFile, Src};
-use crate::isbe_layout::addr;
+pub use crate::lower_cull::CullPlan;
+use crate::lower_cull::{CullRole, Part};
 use crate::mir::{BlockId, VReg};
-use rustc_hash::FxHashMap;
-use spvsass_frontend::ir::{
-    BuiltIn, InstData, MeshTopology, Op as IrOp, Shader, Stage, StorageClass, Value,
-};
-
-/// How the culling fits the shader.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum CullPlan {
-    /// Culling after the whole shader: every output is computed, culled
-    /// vertices' outputs are dropped by the compaction.
-    Epilogue,
-    /// Positions first, culling, then the other vertex outputs for
-    /// surviving vertices only (module comment).
-    Deferred,
-}
-
-/// Which copy of the shader is being selected.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Part {
-    /// Everything but (when deferred) the per-vertex outputs other than
-    /// position; OpReturn goes to the culling code.
-    One,
-    /// The per-vertex outputs other than position, for surviving vertices.
-    Two,
-}
+use spvsass_frontend::ir::{Inst, InstData};
 
 /// The culling state of an instruction selection.
 pub(super) struct CullState {
@@ -70,197 +45,19 @@ pub(super) struct CullState {
     pub source: Option<VReg>,
 }
 
-fn refuse(what: impl Into<String>, opcode: &str, spirv_id: Option<u32>) -> BackendError {
-    BackendError::Unsupported {
-        what: format!("in-shader culling of {}", what.into()),
-        opcode: opcode.into(),
-        spirv_id,
-    }
-}
-
-/// Whether `v` is a scalar load of the local invocation index (or of the
-/// x component of the local invocation id of an x-only workgroup).
-fn is_invocation_index(sh: &Shader, defs: &FxHashMap<Value, &InstData>, v: Value) -> bool {
-    let Some(InstData {
-        op: IrOp::Load { ptr },
-        spirv_id,
-        ..
-    }) = defs.get(&v)
-    else {
-        return false;
-    };
-    let Ok(place) = resolve(sh, *ptr, *spirv_id) else {
-        return false;
-    };
-    match (sh.globals[place.var].builtin, place.path.as_slice()) {
-        (Some(BuiltIn::LocalInvocationIndex), []) => true,
-        (Some(BuiltIn::LocalInvocationId), [Step::Const(0)]) => {
-            sh.workgroup_size[1] == 1 && sh.workgroup_size[2] == 1
-        }
-        _ => false,
-    }
-}
-
-/// Checks a mesh shader can be culled and picks the plan. Culling needs
-/// triangles, gl_Position, and one OpReturn that every invocation reaches
-/// (so the culling code runs with the whole warp). A workgroup of up to
-/// 128 invocations is one warp on this hardware (logical subgroups,
-/// `crate::logical_subgroups`): its culling code runs once, after every
-/// logical subgroup has written its outputs, and tests and compacts all
-/// primitives and vertices of the workgroup, 32 per block, exactly as for
-/// a one-warp workgroup; no exchange between warps is needed.
-/// Deferred attribute shading further needs: at most 32 invocations and
-/// 32 vertices; every
-/// per-vertex output written by the invocation whose local index is the
-/// vertex (`out[gl_LocalInvocationIndex] = ...`); no memory writes other
-/// than outputs and function variables, no atomics, no subgroup
-/// operations and no subgroup invocation id (part two runs each
-/// invocation on another lane, and only some of them). Otherwise the
-/// plan is [`CullPlan::Epilogue`].
-pub fn plan(sh: &Shader, vertex_attrs: &[u16]) -> Result<CullPlan, BackendError> {
-    let mesh = match (sh.stage, sh.mesh) {
-        (Stage::Mesh, Some(m)) => m,
-        _ => {
-            return Err(refuse(
-                "a shader that is not a mesh shader",
-                "OpEntryPoint",
-                None,
-            ));
-        }
-    };
-    if mesh.topology != MeshTopology::Triangles {
-        return Err(refuse(
-            "points or lines (only triangles are culled)",
-            "OpExecutionMode",
-            None,
-        ));
-    }
-    if !(0..4).all(|c| vertex_attrs.contains(&(addr::POSITION + 4 * c))) {
-        return Err(refuse(
-            "a shader that does not write all of gl_Position",
-            "OpEntryPoint",
-            None,
-        ));
-    }
-    let returns: Vec<&InstData> = sh
-        .insts
-        .values()
-        .filter(|i| matches!(i.op, IrOp::Return | IrOp::Unreachable))
-        .collect();
-    if returns.len() != 1 || !matches!(returns[0].op, IrOp::Return) {
-        let id = returns.get(1).and_then(|i| i.spirv_id);
-        return Err(refuse(
-            "a shader with an early return or OpUnreachable (the culling code runs at its \
-             one OpReturn)",
-            "OpReturn",
-            id,
-        ));
-    }
-    // The return must be at the top level: its block outside every
-    // selection and loop, where all invocations meet.
-    let ret_block = sh.layout.iter().copied().find(|&b| {
-        sh.blocks[b]
-            .insts
-            .iter()
-            .any(|&i| sh.insts[i].op == IrOp::Return)
-    });
-    if ret_block != sh.layout.last().copied() {
-        return Err(refuse(
-            "a shader whose OpReturn is not in its last block",
-            "OpReturn",
-            returns[0].spirv_id,
-        ));
-    }
-    Ok(if deferrable(sh, mesh.max_vertices)? {
-        CullPlan::Deferred
-    } else {
-        CullPlan::Epilogue
-    })
-}
-
-fn deferrable(sh: &Shader, max_vertices: u32) -> Result<bool, BackendError> {
-    // Part two plays one invocation per lane: a workgroup over 32
-    // invocations (logical subgroups) takes the epilogue.
-    if max_vertices > crate::isbe_layout::BLOCK_ELEMS
-        || sh.invocations() > crate::isbe_layout::BLOCK_ELEMS
-    {
-        return Ok(false);
-    }
-    let defs: FxHashMap<Value, &InstData> = sh
-        .insts
-        .values()
-        .filter_map(|i| Some((i.result?, i)))
-        .collect();
-    for inst in sh.insts.values() {
-        match &inst.op {
-            IrOp::Atomic { .. } | IrOp::Subgroup(..) => return Ok(false),
-            IrOp::Load { ptr } => {
-                let place = resolve(sh, *ptr, inst.spirv_id)?;
-                if sh.globals[place.var].builtin == Some(BuiltIn::SubgroupLocalInvocationId) {
-                    return Ok(false);
-                }
-            }
-            IrOp::Store { ptr, value } => {
-                let place = resolve(sh, *ptr, inst.spirv_id)?;
-                match sh.globals[place.var].class {
-                    StorageClass::Function | StorageClass::Private => {}
-                    StorageClass::Output => {
-                        let n = super::places::comp_count(sh, sh.values[*value].ty).unwrap_or(1);
-                        if let OutputTarget::Attr {
-                            elem,
-                            per_primitive: false,
-                            ..
-                        } = classify(sh, &place, n, inst.spirv_id)?
-                        {
-                            let own =
-                                matches!(elem, Step::Dyn(v) if is_invocation_index(sh, &defs, v));
-                            if !own {
-                                return Ok(false);
-                            }
-                        }
-                    }
-                    _ => return Ok(false),
-                }
-            }
-            _ => {}
-        }
-    }
-    Ok(true)
-}
-
-/// Whether an output store belongs to `part` of a `plan` shader.
-fn store_in_part(target: &OutputTarget, plan: CullPlan, part: Part) -> bool {
-    let vertex_attr = match target {
-        OutputTarget::Attr {
-            addrs,
-            per_primitive: false,
-            ..
-        } => Some(
-            addrs
-                .iter()
-                .all(|a| (addr::POSITION..addr::GENERIC).contains(a)),
-        ),
-        _ => None,
-    };
-    match (plan, part, vertex_attr) {
-        (CullPlan::Epilogue, _, _) => true,
-        // Part one: positions, indices, per-primitive outputs.
-        (CullPlan::Deferred, Part::One, position) => position != Some(false),
-        // Part two: the other per-vertex outputs.
-        (CullPlan::Deferred, Part::Two, position) => position == Some(false),
-    }
-}
-
 impl Isel<'_> {
-    /// The culling's hook into instruction selection: handles `inst` when
-    /// the culling changes it (returns true), else leaves it (false).
-    pub(super) fn cull_inst(&mut self, inst: &InstData) -> Result<bool, BackendError> {
-        let Some(state) = &self.cull else {
+    /// The culling's hook into instruction selection: maps `inst`'s role
+    /// in the part being selected (`lower_cull.rs`) and returns true, or
+    /// returns false when it has none.
+    pub(super) fn cull_inst(&mut self, id: Inst, inst: &InstData) -> Result<bool, BackendError> {
+        let (Some(state), Some(lowering)) = (&self.cull, self.cull_lowering) else {
             return Ok(false);
         };
-        let (plan, part, entry, source) = (state.plan, state.part, state.entry, state.source);
-        match &inst.op {
-            IrOp::Return if part == Part::One => {
+        let (part, entry, source) = (state.part, state.entry, state.source);
+        match lowering.role(part, id) {
+            None => Ok(false),
+            Some(CullRole::Skip) => Ok(true),
+            Some(CullRole::ToCulling) => {
                 let from = self.cur;
                 self.emit(Instr::new(Op::Bra(OpBra {
                     target: entry.target(),
@@ -268,41 +65,28 @@ impl Isel<'_> {
                 self.f.add_edge(from, entry, Vec::new());
                 Ok(true)
             }
-            IrOp::SetMeshOutputs { .. } => Ok(part == Part::Two),
-            IrOp::Store { ptr, value } => {
-                let place = resolve(self.sh, *ptr, inst.spirv_id)?;
-                if self.sh.globals[place.var].class != StorageClass::Output {
-                    return Ok(false);
-                }
-                let n = self.value(*value)?.len() as u32;
-                let target = classify(self.sh, &place, n, inst.spirv_id)?;
-                Ok(!store_in_part(&target, plan, part))
-            }
-            IrOp::Load { ptr } if part == Part::Two => {
-                let place: Place = resolve(self.sh, *ptr, inst.spirv_id)?;
-                let index = match (self.sh.globals[place.var].builtin, place.path.as_slice()) {
-                    (Some(BuiltIn::LocalInvocationIndex), []) => vec![],
-                    (Some(BuiltIn::LocalInvocationId), []) => vec![0, 0],
-                    (Some(BuiltIn::LocalInvocationId), [Step::Const(0)]) => vec![],
-                    _ => return Ok(false),
-                };
+            Some(CullRole::PlayedInvocation { id_vector }) => {
                 let (Some(r), Some(src)) = (inst.result, source) else {
                     return Ok(false);
                 };
                 let mut comps = vec![super::Comp::Reg(src)];
-                comps.extend(index.into_iter().map(super::Comp::Const));
-                if comps.len() == 1 {
+                if id_vector {
+                    comps.extend([super::Comp::Const(0), super::Comp::Const(0)]);
+                } else {
                     self.lane_ids.insert(r);
                 }
                 self.vals.insert(r, comps);
                 Ok(true)
             }
-            _ => Ok(false),
         }
     }
 
     /// Creates the block part one returns to (after the shader's blocks).
-    pub(super) fn begin_cull(&mut self, plan: CullPlan) {
+    pub(super) fn begin_cull(&mut self) {
+        let Some(lowering) = self.cull_lowering else {
+            return;
+        };
+        let plan = lowering.plan;
         let entry = self.f.new_block();
         self.cull = Some(CullState {
             plan,

@@ -30,7 +30,7 @@ mod memory;
 pub mod mesh_cull;
 mod mesh_cull_compact;
 mod mesh_cull_triangle;
-mod mesh_out;
+pub(crate) mod mesh_out;
 mod mesh_out_load;
 mod narrow_int;
 mod output_slots;
@@ -39,6 +39,7 @@ mod phys_ptr;
 pub mod places;
 mod returns;
 pub mod shared;
+mod spine_switch;
 mod subgroup_ops;
 mod subgroup_scan;
 mod subgroups;
@@ -285,7 +286,9 @@ pub(crate) struct Isel<'a> {
     cache: BlockCache,
     /// Logical subgroups and early returns (`subgroups.rs`, `returns.rs`).
     wide: Wide,
-    /// In-shader culling (`mesh_cull`), when compiled in.
+    /// In-shader culling (`mesh_cull`), when compiled in: the decisions
+    /// made before selection (`lower_cull.rs`) and the selection's state.
+    cull_lowering: Option<&'a crate::lower_cull::CullLowering>,
     cull: Option<mesh_cull::CullState>,
     /// The instruction being selected, for errors raised where no
     /// `InstData` is at hand.
@@ -301,7 +304,6 @@ pub fn select(
     lowered: &Lowered,
     target: Arch,
     task_present: bool,
-    shader_cull: bool,
     bank_uniforms: bool,
 ) -> Result<Selected, BackendError> {
     let sh: &Shader = &lowered.shader;
@@ -355,27 +357,24 @@ pub fn select(
         barriers: Barriers::default(),
         cache: BlockCache::default(),
         wide: Wide::default(),
+        cull_lowering: None,
         cull: None,
         at: None,
         pred_as_word: None,
     };
-    let cull_plan = if shader_cull {
-        Some(mesh_cull::plan(sh, &written.vertex)?)
-    } else {
-        None
-    };
+    // The culling lowering's refusal is reported here, after those of the
+    // plans above, as when selection made the decisions itself.
+    isel.cull_lowering = lowered.cull.as_ref().map_err(BackendError::clone)?.as_ref();
     isel.plan_barriers(wide.as_ref())?;
     if let Some(plan) = wide {
         isel.wide.copies = plan.copies;
-        isel.select_wide(&plan, written.cull, cull_plan)?;
+        isel.select_wide(&plan, written.cull)?;
     } else {
         for &b in &sh.layout {
             let mb = isel.f.new_block();
             isel.blocks.insert(b, mb);
         }
-        if let Some(plan) = cull_plan {
-            isel.begin_cull(plan);
-        }
+        isel.begin_cull();
         isel.cur = isel.blocks.at(sh.entry_block());
         if written.cull {
             isel.init_viewport_masks();
@@ -593,7 +592,7 @@ impl<'a> Isel<'a> {
         use ir::Op as I;
         let inst: &'a InstData = &self.sh.insts[id];
         self.at = Some(inst);
-        if self.cull.is_some() && self.cull_inst(inst)? {
+        if self.cull.is_some() && self.cull_inst(id, inst)? {
             return Ok(());
         }
         // What the lowerings before selection attached to the instruction

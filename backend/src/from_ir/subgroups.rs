@@ -10,6 +10,7 @@
 //! dominates everything after it, so values a region defines stay usable
 //! after its merge, as in the IR.
 
+use super::spine_switch::SwitchArms;
 use super::{BlockMap, Comp, Isel, ValueMap, returns::RegionExit};
 use crate::error::BackendError;
 use crate::isa::{
@@ -48,15 +49,10 @@ impl<'a> Isel<'a> {
     }
 
     /// Selects the whole shader as `plan` says.
-    /// `cull`: the shader writes CullPrimitiveEXT; `shader_cull`: in-shader
-    /// culling is compiled in (`mesh_cull`: its code runs once, at the
-    /// spine's OpReturn, for every logical subgroup's outputs).
-    pub(super) fn select_wide(
-        &mut self,
-        plan: &Plan,
-        cull: bool,
-        shader_cull: Option<super::mesh_cull::CullPlan>,
-    ) -> Result<(), BackendError> {
+    /// `cull`: the shader writes CullPrimitiveEXT. In-shader culling, when
+    /// compiled in (`mesh_cull`), runs once, at the spine's OpReturn, for
+    /// every logical subgroup's outputs.
+    pub(super) fn select_wide(&mut self, plan: &Plan, cull: bool) -> Result<(), BackendError> {
         let k = plan.copies as usize;
         let sh = self.sh;
         // MIR blocks, in layout order (the entry block first).
@@ -84,9 +80,7 @@ impl<'a> Isel<'a> {
                 li += 1;
             }
         }
-        if let Some(p) = shader_cull {
-            self.begin_cull(p);
-        }
+        self.begin_cull();
         self.cur = spine.at(sh.entry_block());
         let rest = sh.invocations() % WARP_LANES;
         if plan.returns || rest != 0 {
@@ -168,7 +162,7 @@ impl<'a> Isel<'a> {
     }
 
     /// Arguments of a spine edge: every copy's, in copy order.
-    fn spine_args(
+    pub(super) fn spine_args(
         &mut self,
         call: &BlockCall,
         copies: &mut [CopyState],
@@ -220,7 +214,11 @@ impl<'a> Isel<'a> {
             let once = is_boundary(&inst.op)
                 || matches!(
                     inst.op,
-                    ir::Op::Return | ir::Op::Unreachable | ir::Op::Jump(_) | ir::Op::Branch { .. }
+                    ir::Op::Return
+                        | ir::Op::Unreachable
+                        | ir::Op::Jump(_)
+                        | ir::Op::Branch { .. }
+                        | ir::Op::Switch { .. }
                 );
             if !once {
                 run.push(i);
@@ -244,6 +242,19 @@ impl<'a> Isel<'a> {
                 ir::Op::Jump(call) => {
                     let args = self.spine_args(call, copies)?;
                     self.bra(spine.at(call.block), args);
+                }
+                ir::Op::Switch {
+                    selector,
+                    default,
+                    cases,
+                } => {
+                    let voted = plan.voted.contains(b);
+                    let arms = SwitchArms {
+                        selector: *selector,
+                        default,
+                        cases,
+                    };
+                    self.spine_switch(inst, arms, voted, spine, copies)?
                 }
                 ir::Op::Branch {
                     cond,
@@ -277,10 +288,20 @@ impl<'a> Isel<'a> {
         cond: Value,
         copies: &mut [CopyState],
     ) -> Result<Comp, BackendError> {
+        self.workgroup_vote_of(copies, |isel| isel.value_comp(cond))
+    }
+
+    /// [`Self::workgroup_vote`] of the condition `cond_of` computes in each
+    /// copy in turn (the copy entered), a boolean `Comp`.
+    pub(super) fn workgroup_vote_of(
+        &mut self,
+        copies: &mut [CopyState],
+        mut cond_of: impl FnMut(&mut Isel<'a>) -> Result<Comp, BackendError>,
+    ) -> Result<Comp, BackendError> {
         let mut any: Option<PredSrc> = None;
         for i in 0..copies.len() {
             self.enter_copy(copies, i);
-            let c = self.value_comp(cond)?;
+            let c = cond_of(self)?;
             let returned = self
                 .wide
                 .returned

@@ -4,10 +4,12 @@
 //! of statistics counting.
 
 use crate::abi::query;
-use crate::from_ir::mesh_cull::{CullPlan, plan};
+use crate::from_ir::places::resolve;
 use crate::frontend::ir::{Block, Merge, Op, Shader};
+use crate::frontend::ir::{BuiltIn, StorageClass};
 use crate::frontend::{FrontendOptions, translate, words_from_bytes};
 use crate::intrinsics::{Intrinsic, Intrinsics, Operand};
+use crate::lower_cull::{CullPlan, CullRole, lower_cull, plan};
 use crate::lower_statistics::lower_statistics;
 use crate::uniformity::Divergence;
 
@@ -104,6 +106,72 @@ fn plans() {
 #[test]
 fn wide_workgroups_take_the_epilogue() {
     assert_eq!(plan_of("dense_grid_wide.mesh"), CullPlan::Epilogue);
+}
+
+/// The culling lowering of a deferred plan (triangle.mesh): part one
+/// branches to the culling code at its OpReturn and skips the colour
+/// store; part two skips SetMeshOutputsEXT, the position and index stores,
+/// keeps the colour store and plays another invocation where the shader
+/// loads its local invocation index.
+#[test]
+fn cull_lowering_roles_of_a_deferred_plan() {
+    let sh = shader("triangle.mesh");
+    assert!(lower_cull(&sh, false).expect("no culling").is_none());
+    let lowering = lower_cull(&sh, true)
+        .expect("cullable")
+        .expect("compiled in");
+    assert_eq!(lowering.plan, CullPlan::Deferred);
+    let (mut returns, mut colours, mut others, mut indices) = (0, 0, 0, 0);
+    for (id, inst) in sh.insts.iter() {
+        let roles = (lowering.part_one[id], lowering.part_two[id]);
+        match &inst.op {
+            Op::Return => {
+                returns += 1;
+                assert_eq!(roles, (Some(CullRole::ToCulling), None));
+            }
+            Op::SetMeshOutputs { .. } => assert_eq!(roles, (None, Some(CullRole::Skip))),
+            Op::Store { ptr, .. } => {
+                let place = resolve(&sh, *ptr, inst.spirv_id).expect("resolves");
+                let var = &sh.globals[place.var];
+                assert_eq!(var.class, StorageClass::Output);
+                // `colour` is the one output at a location.
+                if var.location.is_some() {
+                    colours += 1;
+                    assert_eq!(roles, (Some(CullRole::Skip), None));
+                } else {
+                    others += 1;
+                    assert_eq!(roles, (None, Some(CullRole::Skip)));
+                }
+            }
+            Op::Load { ptr } => {
+                let place = resolve(&sh, *ptr, inst.spirv_id).expect("resolves");
+                if sh.globals[place.var].builtin == Some(BuiltIn::LocalInvocationIndex) {
+                    indices += 1;
+                    let played = CullRole::PlayedInvocation { id_vector: false };
+                    assert_eq!(roles, (None, Some(played)));
+                } else {
+                    assert_eq!(roles, (None, None));
+                }
+            }
+            _ => assert_eq!(roles, (None, None), "{:?}", inst.op),
+        }
+    }
+    assert_eq!((returns, colours, others, indices), (1, 1, 2, 1));
+}
+
+/// An epilogue plan has no part two, and part one keeps every store.
+#[test]
+fn cull_lowering_roles_of_an_epilogue_plan() {
+    let sh = shader("ref_vec3_colour.mesh");
+    let lowering = lower_cull(&sh, true)
+        .expect("cullable")
+        .expect("compiled in");
+    assert_eq!(lowering.plan, CullPlan::Epilogue);
+    for (id, inst) in sh.insts.iter() {
+        let expected = matches!(inst.op, Op::Return).then_some(CullRole::ToCulling);
+        assert_eq!(lowering.part_one[id], expected, "{:?}", inst.op);
+        assert_eq!(lowering.part_two[id], None);
+    }
 }
 
 /// The statistics intrinsics of test shader `name`.
