@@ -204,6 +204,13 @@ enum Command {
         /// "Native tier"); the results are the same.
         #[arg(long, value_enum, default_value = "interp")]
         tier: TierArg,
+        /// Check the control bits as the program runs: a register read
+        /// before its producer's latency has passed or its scoreboard was
+        /// waited on is an error naming both instructions (docs/ISA.md,
+        /// "Checking the control bits"). On by default; off by default
+        /// with --tier native, which does not run while it is on.
+        #[arg(long, value_enum, num_args = 0..=1, default_missing_value = "on")]
+        check_ctrl: Option<Switch>,
         #[command(flatten)]
         compute: Box<ComputeArgs>,
         /// Also run the draw on this reference (vulkan: the system's Vulkan
@@ -253,6 +260,13 @@ enum Command {
 /// the draw's culling word or left off (word 0).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 enum CullSwitch {
+    On,
+    Off,
+}
+
+/// `run --check-ctrl[=on|off]`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum Switch {
     On,
     Off,
 }
@@ -758,6 +772,7 @@ fn run(cli: Cli, outputs: &mut Outputs) -> Result<(), String> {
             front_face,
             shader_cull,
             tier,
+            check_ctrl,
             compute,
             reference,
             float_ulps,
@@ -781,6 +796,10 @@ fn run(cli: Cli, outputs: &mut Outputs) -> Result<(), String> {
                     _ => render_state.shader_cull(),
                 },
                 tier: tier.into(),
+                check_ctrl: match check_ctrl {
+                    Some(switch) => switch == Switch::On,
+                    None => tier == TierArg::Interp,
+                },
                 ..Default::default()
             };
             // A task+mesh pair: the mesh shader is compiled for a task
