@@ -113,6 +113,11 @@ enum Command {
         /// positions, switched at run time by the draw's culling word.
         #[arg(long)]
         shader_cull: bool,
+        /// Count pipeline statistics in task and mesh shaders (on), or
+        /// compile the counting out (off): a statistics query then
+        /// counts nothing of this shader (docs/ABI.md).
+        #[arg(long, value_enum, default_value = "on")]
+        statistics: Switch,
         /// What to print: the listing, or the draw's method stream.
         #[arg(long, value_enum, default_value = "listing")]
         emit: Emit,
@@ -665,6 +670,7 @@ fn run(cli: Cli, outputs: &mut Outputs) -> Result<(), String> {
             print_passes,
             task_present,
             shader_cull,
+            statistics,
             emit,
             task,
             groups,
@@ -681,6 +687,7 @@ fn run(cli: Cli, outputs: &mut Outputs) -> Result<(), String> {
                     print_passes,
                     shader_cull,
                     for_cuda: matches!(emit, Emit::Cubin),
+                    no_statistics: statistics == Switch::Off,
                 },
             )?;
             for (pass, text) in &compiled.pass_dumps {

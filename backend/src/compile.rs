@@ -51,6 +51,11 @@ pub struct BackendOptions {
     /// provides them (docs/ABI.md). Off for a cubin: CUDA keeps those
     /// banks, so they are read like storage buffers (docs/CUBIN.md).
     pub bank_uniforms: bool,
+    /// Count task and mesh invocations and mesh primitives in the shader
+    /// (`lower_statistics`, docs/ABI.md); off (`--statistics off`)
+    /// compiles the counting out, and a pipeline-statistics query then
+    /// counts nothing of this shader.
+    pub statistics: bool,
 }
 
 impl Default for BackendOptions {
@@ -62,6 +67,7 @@ impl Default for BackendOptions {
             fp_contract: false,
             shader_cull: false,
             bank_uniforms: true,
+            statistics: true,
         }
     }
 }
@@ -89,13 +95,15 @@ pub(crate) struct Lowered<'a> {
 /// first); then the whole-feature lowerings attach their intrinsics
 /// (`crate::intrinsics`) to that IR, which selection maps one to one:
 /// statistics counting (`lower_statistics.rs`).
-pub(crate) fn lower(sh: &Shader) -> Result<Lowered<'_>, BackendError> {
+pub(crate) fn lower(sh: &Shader, statistics: bool) -> Result<Lowered<'_>, BackendError> {
     let shader = match lower_var_ptrs(sh)? {
         Some(rewritten) => Cow::Owned(rewritten),
         None => Cow::Borrowed(sh),
     };
     let mut intrinsics = Intrinsics::default();
-    lower_statistics(&shader, &mut intrinsics);
+    if statistics {
+        lower_statistics(&shader, &mut intrinsics);
+    }
     Ok(Lowered { shader, intrinsics })
 }
 
@@ -154,7 +162,7 @@ pub fn compile(sh: &Shader, opts: &BackendOptions) -> Result<Compiled, BackendEr
     }
 
     // The pipeline.
-    let lowered = lower(sh)?;
+    let lowered = lower(sh, opts.statistics)?;
     let selected = select(
         &lowered,
         opts.arch,

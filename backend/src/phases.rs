@@ -24,7 +24,7 @@ pub fn run_phases(
     opts: &BackendOptions,
     lap: &mut dyn FnMut(&'static str),
 ) -> Result<(), BackendError> {
-    let lowered = lower(sh)?;
+    let lowered = lower(sh, opts.statistics)?;
     let selected = select(&lowered, opts.arch, false, false, opts.bank_uniforms)?;
     lap("select");
     let mut f = selected.func;
