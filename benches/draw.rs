@@ -30,6 +30,7 @@ fn draw(c: &mut Criterion) {
     let mesh = compile(MESH, true);
     let run = || {
         spvsass::Draw::new(Some(&task), &mesh, [TASK_GROUPS, 1, 1])
+            .options(unchecked())
             .run()
             .map(|r| r.draw)
             .unwrap_or_else(|e| panic!("{e}"))
@@ -59,3 +60,12 @@ fn draw(c: &mut Criterion) {
 
 criterion_group!(benches, draw);
 criterion_main!(benches);
+
+/// The simulator's options without the control-bit checker: the benchmark
+/// measures the simulation (the checker is on in the tests).
+fn unchecked() -> spvsass::sim::SimOptions {
+    spvsass::sim::SimOptions {
+        check_ctrl: false,
+        ..Default::default()
+    }
+}

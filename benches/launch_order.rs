@@ -46,6 +46,7 @@ fn launch_order(c: &mut Criterion) {
     let mesh = compile(MESH, true);
     let run = |store: bool| {
         spvsass::Draw::new(Some(&task), &mesh, [TASK_GROUPS, 1, 1])
+            .options(unchecked())
             .inputs(inputs(store))
             .run()
             .unwrap_or_else(|e| panic!("{e}"))
@@ -86,3 +87,12 @@ fn launch_order(c: &mut Criterion) {
 
 criterion_group!(benches, launch_order);
 criterion_main!(benches);
+
+/// The simulator's options without the control-bit checker: the benchmark
+/// measures the simulation (the checker is on in the tests).
+fn unchecked() -> spvsass::sim::SimOptions {
+    spvsass::sim::SimOptions {
+        check_ctrl: false,
+        ..Default::default()
+    }
+}

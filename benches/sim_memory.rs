@@ -105,6 +105,7 @@ fn compute(name: &str, binary: &Binary, inputs: impl Fn(u32) -> ComputeInputs) {
         let bound = inputs(groups);
         let (heap, run) = measure(threads, || {
             spvsass::Dispatch::new(binary, [groups, 1, 1])
+                .options(unchecked())
                 .inputs(bound)
                 .run()
                 .unwrap_or_else(|e| panic!("{e}"))
@@ -156,6 +157,7 @@ fn main() {
     for (groups, threads) in [(1, 1), (N, 1), (N, 2), (N, 4), (N, 8)] {
         let (heap, draw) = measure(threads, || {
             spvsass::Draw::new(Some(&task), &mesh, [groups, 1, 1])
+                .options(unchecked())
                 .run()
                 .map(|r| r.draw)
                 .unwrap_or_else(|e| panic!("{e}"))
@@ -172,4 +174,13 @@ fn main() {
         &rows[1],
         mesh_groups[1] - mesh_groups[0],
     );
+}
+
+/// The simulator's options without the control-bit checker: the benchmark
+/// measures the simulation (the checker is on in the tests).
+fn unchecked() -> spvsass::sim::SimOptions {
+    spvsass::sim::SimOptions {
+        check_ctrl: false,
+        ..Default::default()
+    }
 }

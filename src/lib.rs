@@ -75,6 +75,9 @@ pub struct Options {
     /// uniform buffers are read through the root table, not constant
     /// banks, which CUDA keeps (docs/CUBIN.md).
     pub for_cuda: bool,
+    /// Compile out the in-shader pipeline-statistics counting
+    /// (`--statistics off`; `BackendOptions::statistics`).
+    pub no_statistics: bool,
 }
 
 /// Compiles one entry point of a SPIR-V module.
@@ -91,6 +94,7 @@ pub fn compile(words: &[u32], options: &Options) -> Result<Compiled, Error> {
         task_present: options.task_present,
         print_passes: options.print_passes,
         shader_cull: options.shader_cull,
+        statistics: !options.no_statistics,
         bank_uniforms: !options.for_cuda,
         ..BackendOptions::default()
     };

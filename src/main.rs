@@ -113,6 +113,11 @@ enum Command {
         /// positions, switched at run time by the draw's culling word.
         #[arg(long)]
         shader_cull: bool,
+        /// Count pipeline statistics in task and mesh shaders (on), or
+        /// compile the counting out (off): a statistics query then
+        /// counts nothing of this shader (docs/ABI.md).
+        #[arg(long, value_enum, default_value = "on")]
+        statistics: Switch,
         /// What to print: the listing, or the draw's method stream.
         #[arg(long, value_enum, default_value = "listing")]
         emit: Emit,
@@ -204,6 +209,13 @@ enum Command {
         /// "Native tier"); the results are the same.
         #[arg(long, value_enum, default_value = "interp")]
         tier: TierArg,
+        /// Check the control bits as the program runs: a register read
+        /// before its producer's latency has passed or its scoreboard was
+        /// waited on is an error naming both instructions (docs/ISA.md,
+        /// "Checking the control bits"). On by default; off by default
+        /// with --tier native, which does not run while it is on.
+        #[arg(long, value_enum, num_args = 0..=1, default_missing_value = "on")]
+        check_ctrl: Option<Switch>,
         #[command(flatten)]
         compute: Box<ComputeArgs>,
         /// Also run the draw on this reference (vulkan: the system's Vulkan
@@ -257,6 +269,13 @@ enum Command {
 /// the draw's culling word or left off (word 0).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 enum CullSwitch {
+    On,
+    Off,
+}
+
+/// `run --check-ctrl[=on|off]`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum Switch {
     On,
     Off,
 }
@@ -655,6 +674,7 @@ fn run(cli: Cli, outputs: &mut Outputs) -> Result<(), String> {
             print_passes,
             task_present,
             shader_cull,
+            statistics,
             emit,
             task,
             groups,
@@ -671,6 +691,7 @@ fn run(cli: Cli, outputs: &mut Outputs) -> Result<(), String> {
                     print_passes,
                     shader_cull,
                     for_cuda: matches!(emit, Emit::Cubin),
+                    no_statistics: statistics == Switch::Off,
                 },
             )?;
             for (pass, text) in &compiled.pass_dumps {
@@ -762,6 +783,7 @@ fn run(cli: Cli, outputs: &mut Outputs) -> Result<(), String> {
             front_face,
             shader_cull,
             tier,
+            check_ctrl,
             compute,
             reference,
             float_ulps,
@@ -785,6 +807,10 @@ fn run(cli: Cli, outputs: &mut Outputs) -> Result<(), String> {
                     _ => render_state.shader_cull(),
                 },
                 tier: tier.into(),
+                check_ctrl: match check_ctrl {
+                    Some(switch) => switch == Switch::On,
+                    None => tier == TierArg::Interp,
+                },
                 ..Default::default()
             };
             // A task+mesh pair: the mesh shader is compiled for a task

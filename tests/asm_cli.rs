@@ -56,3 +56,50 @@ fn asm_error_names_file_line_and_column() {
     );
     assert!(!bin.exists(), "no binary on error");
 }
+
+/// Each lane stores its index to buffer 0 (root table 0xa0), with the
+/// assembler's default control bits: the IMAD reads the S2R's result
+/// without waiting on a scoreboard (the S2R sets none).
+const UNSCHEDULED: &str = "\
+.workgroup 32, 1, 1
+        S2R R0, SR_LANEID ;
+        LDC.64 R2, c[0x0][0xa0] ;
+        IMAD.WIDE.U32 R2, R0, 0x4, R2 ;
+        STG.E [R2.64], R0 ;
+        EXIT ;
+";
+
+/// `run` checks the control bits by default; `--check-ctrl off` runs the
+/// program as written.
+#[test]
+fn run_reports_a_control_bit_hazard_unless_check_ctrl_is_off() {
+    let (src, bin) = (tmp("hazard.sass"), tmp("hazard.bin"));
+    std::fs::write(&src, UNSCHEDULED).expect("write source");
+    let o = spvsass(&["asm", src.to_str().unwrap(), "-o", bin.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let out = tmp("hazard.out");
+    let out_arg = format!("0.0={}", out.display());
+    let args = [
+        "run",
+        bin.to_str().unwrap(),
+        "--buffer",
+        "0.0=128",
+        "--out",
+        &out_arg,
+    ];
+    let o = spvsass(&args);
+    assert!(!o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains(
+            "control bits: /*0020*/ `IMAD.WIDE.U32 R2, R0, 0x4, R2 ;` reads R0 (lane 0), \
+             which /*0000*/ `S2R R0, SR_LANEID ;` writes late, without waiting on a write \
+             scoreboard (it sets none)"
+        ),
+        "{err}"
+    );
+    let o = spvsass(&[&args[..], &["--check-ctrl", "off"]].concat());
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let words = std::fs::read(&out).expect("output written");
+    assert_eq!(&words[4..8], &1u32.to_le_bytes(), "lane 1 wrote its index");
+}

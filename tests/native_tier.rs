@@ -54,6 +54,8 @@ fn dispatch(binary: &spvsass::backend::binary::Binary, tier: Tier) -> (Outcome, 
         max_steps: 20_000,
         max_total_steps: 400_000,
         tier,
+        // The checker keeps the native tier from running.
+        check_ctrl: tier == Tier::Interp,
         ..SimOptions::default()
     };
     let run = spvsass::Dispatch::new(binary, [3, 1, 1])
@@ -199,6 +201,8 @@ fn the_alu_kernel_runs_natively() {
     let run = |tier| {
         let options = SimOptions {
             tier,
+            // The checker keeps the native tier from running.
+            check_ctrl: tier == Tier::Interp,
             ..SimOptions::default()
         };
         let inputs = ComputeInputs {

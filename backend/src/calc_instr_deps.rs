@@ -15,8 +15,9 @@
 //! workgroup barrier, WARPSYNC, EXIT and every branch target wait for all
 //! outstanding results, so no dependency crosses a jump.
 
-use crate::isa::{Instr, Op, OperandKind, Reg, RegFile, Target};
+use crate::isa::{Instr, Op, OperandKind, Target};
 use crate::program::INSTR_BYTES;
+use spvsass_isa::timing::{self, SLOTS};
 use std::collections::BTreeSet;
 
 /// Scoreboards the hardware has (a 6-bit wait mask; docs/ISA.md, "Instruction word").
@@ -24,21 +25,8 @@ const SCOREBOARDS: usize = 6;
 /// "No scoreboard" in the control bits.
 const NONE: u8 = 7;
 const MAX_STALL: u64 = 15;
-/// Cycles from a fixed-latency op's issue until a predicate it writes can
-/// be read: NVIDIA's compiler stalls 13 cycles between an ISETP/FSETP and
-/// an instruction guarded by, or branching on, the predicate it sets, on
-/// SM86 and SM90 alike (docs/ISA.md, "Control bits").
-const PRED_LATENCY: u64 = 13;
-/// Cycles added to every fixed latency of the op table: on the H100/H200
-/// (SM90) three of the fifteen compute run descriptions read stale
-/// registers with the table's 4-cycle ALU latency and run correctly with
-/// one more cycle (`spvsass reference --driver cuda`, docs/CUBIN.md), so the
-/// margin stays until the latency of each op is measured.
-const HW_MARGIN: u8 = 1;
 /// The stall after a branch, EXIT or BSYNC.
 const BRANCH_STALL: u8 = 5;
-/// The first predicate slot (see [`slot`]).
-const PRED_SLOT: usize = 256;
 
 pub use crate::isa::Latency;
 
@@ -55,33 +43,15 @@ fn is_sync_point(op: &Op) -> bool {
     op.is_sync_point()
 }
 
-/// A register slot: GPRs 0..255, predicates 256..263.
-fn slot(r: &Reg, file: RegFile, i: u8) -> Option<usize> {
-    let n = r.phys()?;
-    match file {
-        RegFile::Gpr if n != RegFile::Gpr.zero_index() => {
-            Some(usize::from(n) + usize::from(i)).filter(|&s| s < 255)
-        }
-        RegFile::Pred if n != RegFile::Pred.zero_index() => Some(PRED_SLOT + usize::from(n)),
-        _ => None,
-    }
-}
-
 /// The register slots an instruction reads and writes, into `uses` and
 /// `defs` (cleared first; reused from one instruction to the next).
 fn operands(ins: &Instr, uses: &mut Vec<usize>, defs: &mut Vec<usize>) {
     uses.clear();
     defs.clear();
-    let mut copy = *ins;
-    copy.visit_regs(&mut |r, file, kind, width| {
-        for i in 0..width {
-            if let Some(s) = slot(r, file, i) {
-                match kind {
-                    OperandKind::Use => uses.push(s),
-                    OperandKind::Def => defs.push(s),
-                }
-            }
-        }
+    uses.extend(timing::guard_slot(ins));
+    timing::op_slots(&ins.op, |s, kind| match kind {
+        OperandKind::Use => uses.push(s),
+        OperandKind::Def => defs.push(s),
     });
 }
 
@@ -95,8 +65,10 @@ struct State {
     ready: Vec<u64>,
     /// The scoreboard a pending variable-latency write to the slot set.
     write_sb: Vec<Mark>,
-    /// The scoreboard a pending late read of the slot set.
-    read_sb: Vec<Mark>,
+    /// The scoreboards pending late reads of the slot set: every one must
+    /// be waited on before the slot is written (a store on SB2 and a later
+    /// one on SB1 both read it).
+    read_sb: Vec<Vec<Mark>>,
     /// Issue order of the scoreboards in use (oldest first).
     busy: Vec<u8>,
     /// How many times each scoreboard has been released.
@@ -149,9 +121,9 @@ pub fn calc_instr_deps(instrs: &mut [Instr]) {
         })
         .collect();
     let mut st = State {
-        ready: vec![0; 264],
-        write_sb: vec![None; 264],
-        read_sb: vec![None; 264],
+        ready: vec![0; SLOTS],
+        write_sb: vec![None; SLOTS],
+        read_sb: vec![Vec::new(); SLOTS],
         busy: Vec::new(),
         releases: [0; SCOREBOARDS],
     };
@@ -172,7 +144,9 @@ pub fn calc_instr_deps(instrs: &mut [Instr]) {
         }
         for &s in &defs {
             wait |= st.pending(st.write_sb[s]).map_or(0, |b| 1 << b);
-            wait |= st.pending(st.read_sb[s]).map_or(0, |b| 1 << b);
+            for &m in &st.read_sb[s] {
+                wait |= st.pending(m).map_or(0, |b| 1 << b);
+            }
         }
         for b in 0..SCOREBOARDS as u8 {
             if wait & 1 << b != 0 {
@@ -182,19 +156,20 @@ pub fn calc_instr_deps(instrs: &mut [Instr]) {
 
         // Fixed latencies: delay issue until the sources are ready (all
         // registers at a sync point; EXIT leaves nothing to read them).
+        // A load or store reads its registers a cycle late
+        // (`timing::read_margin`), at a sync point too: a loop head that
+        // is a MATCH or BREV after an ALU op needs the extra cycle (the
+        // simulator's control-bit checker found it).
+        let late = timing::read_margin(&instrs[i].op);
+        let for_uses = uses
+            .iter()
+            .map(|&s| st.ready[s] + late * u64::from(st.ready[s] > 0))
+            .max()
+            .unwrap_or(0);
         let needed = if sync && instrs[i].op != Op::Exit {
-            st.ready.iter().copied().max().unwrap_or(0)
+            st.ready.iter().copied().max().unwrap_or(0).max(for_uses)
         } else {
-            // Variable-latency ops (memory, conversions, warp-wide ops)
-            // read their registers a cycle later than the ALU does, so
-            // NVIDIA's compiler stalls 5 cycles, not 4, between an ALU op
-            // and a load or store of its result (docs/ISA.md, "Control
-            // bits"); the same margin is kept here.
-            let late = u64::from(matches!(latency(&instrs[i].op), Latency::Variable { .. }));
-            uses.iter()
-                .map(|&s| st.ready[s] + late * u64::from(st.ready[s] > 0))
-                .max()
-                .unwrap_or(0)
+            for_uses
         };
         if needed > now && i > 0 {
             let prev = &mut instrs[i - 1].ctrl;
@@ -222,22 +197,20 @@ pub fn calc_instr_deps(instrs: &mut [Instr]) {
         ctrl.write_sb = NONE;
         match lat {
             Latency::Fixed(cycles) => {
-                let cycles = cycles + HW_MARGIN;
                 for &s in &defs {
-                    let lat = if s >= PRED_SLOT {
-                        PRED_LATENCY.max(u64::from(cycles))
-                    } else {
-                        u64::from(cycles)
-                    };
-                    st.ready[s] = now + lat;
+                    st.ready[s] = now + timing::fixed_ready(cycles, s);
                 }
             }
             Latency::Variable { reads_late } => {
                 if reads_late && !uses.is_empty() {
                     let sb = st.allocate(&mut wait);
                     ctrl.read_sb = sb;
+                    let mark = st.mark(sb);
                     for &s in &uses {
-                        st.read_sb[s] = st.mark(sb);
+                        let mut marks = std::mem::take(&mut st.read_sb[s]);
+                        marks.retain(|&m| st.pending(m).is_some());
+                        marks.push(mark);
+                        st.read_sb[s] = marks;
                     }
                 }
                 if !defs.is_empty() {

@@ -52,6 +52,11 @@ pub struct BackendOptions {
     /// provides them (docs/ABI.md). Off for a cubin: CUDA keeps those
     /// banks, so they are read like storage buffers (docs/CUBIN.md).
     pub bank_uniforms: bool,
+    /// Count task and mesh invocations and mesh primitives in the shader
+    /// (`lower_statistics`, docs/ABI.md); off (`--statistics off`)
+    /// compiles the counting out, and a pipeline-statistics query then
+    /// counts nothing of this shader.
+    pub statistics: bool,
 }
 
 impl Default for BackendOptions {
@@ -63,6 +68,7 @@ impl Default for BackendOptions {
             fp_contract: false,
             shader_cull: false,
             bank_uniforms: true,
+            statistics: true,
         }
     }
 }
@@ -96,16 +102,22 @@ pub(crate) struct Lowered<'a> {
 /// pointers become 64-bit addresses (`from_ir/var_ptrs.rs`: a new IR, so
 /// first); then the whole-feature lowerings attach their intrinsics
 /// (`crate::intrinsics`) to that IR, which selection maps one to one:
-/// statistics counting (`lower_statistics.rs`); then in-shader culling's
-/// per-instruction roles (`lower_cull.rs`), which selection maps one to
-/// one too.
-pub(crate) fn lower(sh: &Shader, shader_cull: bool) -> Result<Lowered<'_>, BackendError> {
+/// statistics counting (`lower_statistics.rs`, unless compiled out); then
+/// in-shader culling's per-instruction roles (`lower_cull.rs`), which
+/// selection maps one to one too.
+pub(crate) fn lower(
+    sh: &Shader,
+    statistics: bool,
+    shader_cull: bool,
+) -> Result<Lowered<'_>, BackendError> {
     let shader = match lower_var_ptrs(sh)? {
         Some(rewritten) => Cow::Owned(rewritten),
         None => Cow::Borrowed(sh),
     };
     let mut intrinsics = Intrinsics::default();
-    lower_statistics(&shader, &mut intrinsics);
+    if statistics {
+        lower_statistics(&shader, &mut intrinsics);
+    }
     let cull = lower_cull(&shader, shader_cull);
     Ok(Lowered {
         shader,
@@ -169,7 +181,7 @@ pub fn compile(sh: &Shader, opts: &BackendOptions) -> Result<Compiled, BackendEr
     }
 
     // The pipeline.
-    let lowered = lower(sh, opts.shader_cull)?;
+    let lowered = lower(sh, opts.statistics, opts.shader_cull)?;
     let selected = select(&lowered, opts.arch, opts.task_present, opts.bank_uniforms)?;
     let computed_offset_stores = selected.computed_offset_stores;
     let mut func = selected.func;

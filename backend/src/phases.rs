@@ -24,7 +24,7 @@ pub fn run_phases(
     opts: &BackendOptions,
     lap: &mut dyn FnMut(&'static str),
 ) -> Result<(), BackendError> {
-    let lowered = lower(sh, false)?;
+    let lowered = lower(sh, opts.statistics, false)?;
     let selected = select(&lowered, opts.arch, false, opts.bank_uniforms)?;
     lap("select");
     let mut f = selected.func;

@@ -20,3 +20,4 @@ pub mod methods;
 pub mod program;
 pub mod sph;
 pub mod target;
+pub mod timing;

@@ -11,6 +11,7 @@
 //! the same state it would have seen; or, once the group reaches or passes
 //! another ready lane's pc, to the scheduler.
 
+use crate::exec_ctrl::CtrlCheck;
 use crate::exec_row::{RowIsa, RowValue, eval_row_any};
 use crate::native::NativeRun;
 use crate::program::Program;
@@ -26,6 +27,8 @@ pub(crate) struct Issues<'a, 'p> {
     pub issued: &'a mut [u64],
     pub lanes: &'a mut [u64],
     pub native: Option<&'a mut NativeRun<'p>>,
+    /// The control-bit checker, when `SimOptions::check_ctrl` is on.
+    pub check: Option<&'a mut CtrlCheck>,
 }
 
 impl Warp<'_> {
@@ -157,6 +160,13 @@ impl Warp<'_> {
                     pc + INSTR_BYTES
                 }
             };
+            if let Some(check) = counts.check.as_deref_mut()
+                && let Err(hazard) = check.issue(program, instr, pc, active, exec)
+            {
+                // `Warp::steps` reports it.
+                check.hazard = Some(hazard);
+                break;
+            }
             counts.steps += 1;
             counts.issued[index] += 1;
             counts.lanes[index] += u64::from(exec.count_ones());

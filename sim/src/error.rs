@@ -191,6 +191,9 @@ pub enum SimError {
     )]
     BindingOffset { slot: String, offset: u64 },
 
+    #[error(transparent)]
+    Ctrl(Box<CtrlHazard>),
+
     #[error("warp {warp} (invocations {}..{}): {error}", 32 * warp, 32 * warp + 31)]
     InWarp { warp: u32, error: Box<SimError> },
 
@@ -220,6 +223,82 @@ pub enum SimError {
         index: u32,
         max: u32,
     },
+}
+
+/// A control-bit hazard the checker found (`SimOptions::check_ctrl`): the
+/// hardware could read or overwrite a register too early. Each names the
+/// instruction that issued too early and the one it depends on, by byte
+/// address and text, the register and a lane it happened in.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CtrlHazard {
+    #[error(
+        "control bits: /*{pc:04x}*/ `{text}` reads {reg} (lane {lane}) {short} cycle(s) before \
+         /*{producer_pc:04x}*/ `{producer_text}` has written it: the stall counts between them \
+         are too small"
+    )]
+    ReadBeforeLatency {
+        pc: u32,
+        text: String,
+        reg: String,
+        lane: u32,
+        short: u64,
+        producer_pc: u32,
+        producer_text: String,
+    },
+
+    #[error(
+        "control bits: /*{pc:04x}*/ `{text}` reads {reg} (lane {lane}), which \
+         /*{producer_pc:04x}*/ `{producer_text}` writes late, without waiting on {}",
+        scoreboard(*sb, "write")
+    )]
+    ReadBeforeScoreboard {
+        pc: u32,
+        text: String,
+        reg: String,
+        lane: u32,
+        sb: u8,
+        producer_pc: u32,
+        producer_text: String,
+    },
+
+    #[error(
+        "control bits: /*{pc:04x}*/ `{text}` writes {reg} (lane {lane}), which \
+         /*{reader_pc:04x}*/ `{reader_text}` may still be reading, without waiting on {}",
+        scoreboard(*sb, "read")
+    )]
+    WriteBeforeRead {
+        pc: u32,
+        text: String,
+        reg: String,
+        lane: u32,
+        sb: u8,
+        reader_pc: u32,
+        reader_text: String,
+    },
+
+    #[error(
+        "control bits: /*{pc:04x}*/ `{text}` writes {reg} (lane {lane}), which \
+         /*{producer_pc:04x}*/ `{producer_text}` may still be writing, without waiting on {}",
+        scoreboard(*sb, "write")
+    )]
+    WriteBeforeWrite {
+        pc: u32,
+        text: String,
+        reg: String,
+        lane: u32,
+        sb: u8,
+        producer_pc: u32,
+        producer_text: String,
+    },
+}
+
+/// A scoreboard of the control bits, or its absence (7).
+fn scoreboard(sb: u8, which: &str) -> String {
+    if sb < 6 {
+        format!("its {which} scoreboard SB{sb}")
+    } else {
+        format!("a {which} scoreboard (it sets none)")
+    }
 }
 
 /// A lane mask as a list of lanes and ranges: `0-15,20`.

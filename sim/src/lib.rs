@@ -24,6 +24,7 @@ mod dispatch;
 mod draw;
 mod error;
 mod exec;
+mod exec_ctrl;
 mod exec_f64;
 mod exec_mem;
 mod exec_row;
@@ -50,7 +51,7 @@ pub use draw::{
     BoundDraw, DrawError, MAX_MESH_GROUPS_PER_TASK, run_draw, run_draw_bound, run_draw_multiview,
     run_methods, run_methods_bound, run_methods_multiview,
 };
-pub use error::SimError;
+pub use error::{CtrlHazard, SimError};
 pub use isbe::{Isbe, IsbeFault, IsbeRegion};
 pub use memory::{
     BUFFER_STRIDE, ConstantBanks, GlobalMemory, MAX_STORAGE_BUFFER_BYTES, MAX_UNIFORM_BUFFER_BYTES,
@@ -86,6 +87,16 @@ pub struct SimOptions {
     /// translated from the program where it applies (`native`). Results,
     /// counters and errors are the same either way.
     pub tier: Tier,
+    /// Check the control bits as the run goes (`exec_ctrl`): a register
+    /// read before its producer's latency has passed or its scoreboard
+    /// was waited on, or overwritten while a late reader or writer may
+    /// still use it, stops the run with [`SimError::Ctrl`]. On by
+    /// default, so every caller that does not choose (the tests among
+    /// them) checks the compiler's control bits; `spvsass run` turns it
+    /// off with `--check-ctrl off` and under `--tier native` (docs/ISA.md,
+    /// "Checking the control bits"). The native tier does not run while
+    /// it is on.
+    pub check_ctrl: bool,
 }
 
 impl Default for SimOptions {
@@ -96,6 +107,7 @@ impl Default for SimOptions {
             max_output_bytes: 1 << 30,
             cull: spvsass_isa::abi::CullControl::default(),
             tier: Tier::Interp,
+            check_ctrl: true,
         }
     }
 }

@@ -10,6 +10,7 @@ use crate::SimOptions;
 use crate::converged::Issues;
 use crate::counters::Counters;
 use crate::error::SimError;
+use crate::exec_ctrl::CtrlCheck;
 use crate::isbe::Isbe;
 use crate::memory::{ConstantBanks, GlobalMemory, Resources, WorkgroupMemory};
 use crate::native::{NativeRun, Tier};
@@ -133,6 +134,10 @@ pub(crate) struct Warp<'r> {
     pub(crate) base: u32,
     /// BAR.SYNC waits for other warps too: stop there instead of releasing.
     pub(crate) shares_barrier: bool,
+    /// The control-bit checker's state (`SimOptions::check_ctrl`), kept
+    /// from one `run` to the next (a warp of a multi-warp workgroup runs
+    /// once per workgroup barrier).
+    check: Option<Box<CtrlCheck>>,
 }
 
 impl<'r> Warp<'r> {
@@ -155,6 +160,7 @@ impl<'r> Warp<'r> {
             wait_bar: [0; WARP_LANES as usize],
             wait_mask: [0; WARP_LANES as usize],
             barriers: [0; OpBssy::BARRIERS as usize],
+            check: None,
         }
     }
 
@@ -171,18 +177,26 @@ impl<'r> Warp<'r> {
         // stops: a map lookup by name per step would cost more than the step.
         let mut issued = vec![0u64; program.instrs().len()];
         let mut lanes = vec![0u64; program.instrs().len()];
+        // The native tier does not report the instructions it runs one by
+        // one, so the checker runs everything in the interpreter.
         let mut native = match options.tier {
-            Tier::Native => NativeRun::new(program.native(), self.consts),
-            Tier::Interp => None,
+            Tier::Native if !options.check_ctrl => NativeRun::new(program.native(), self.consts),
+            Tier::Native | Tier::Interp => None,
         };
+        if options.check_ctrl && self.check.is_none() {
+            self.check = Some(Box::new(CtrlCheck::new()));
+        }
+        let mut check = self.check.take();
         let mut counts = Issues {
             steps: counters.warp_instructions,
             max_steps: options.max_steps,
             issued: &mut issued,
             lanes: &mut lanes,
             native: native.as_mut(),
+            check: check.as_deref_mut(),
         };
         let result = self.steps(program, env, &mut counts);
+        self.check = check;
         let mut run = Counters::default();
         if let Some(native) = &mut native {
             native.finish(&mut issued, &mut lanes);
@@ -235,6 +249,9 @@ impl<'r> Warp<'r> {
                 self.min_pc(others)
             };
             let handback = self.run_converged(program, pc, active, others, counts);
+            if let Some(hazard) = counts.check.as_deref_mut().and_then(|c| c.hazard.take()) {
+                return Err(hazard);
+            }
             let Some(pc) = handback else {
                 continue;
             };
@@ -249,6 +266,10 @@ impl<'r> Warp<'r> {
                 });
             }
             self.clock = counts.steps;
+            if let Some(check) = counts.check.as_deref_mut() {
+                let exec = self.pred_mask(active, &instr.guard);
+                check.issue(program, instr, pc, active, exec)?;
+            }
             let executed = self.execute(instr, pc, active, env)?;
             counts.steps += 1;
             counts.issued[index] += 1;

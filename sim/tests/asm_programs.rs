@@ -4,6 +4,8 @@
 //! stores every lane's R0 to a global buffer whose address is in
 //! c[0x0][0x0] and compares it with the expected value per lane.
 
+mod common;
+
 use spvsass_isa::asm::assemble;
 use spvsass_sim::{Isbe, Launch, Program, Resources, SimError, SimOptions, run_workgroup};
 
@@ -21,7 +23,10 @@ const EPILOGUE: &str = "
 fn run(snippet: &str, lanes: u32) -> Result<Vec<u32>, SimError> {
     let src = format!("{PROLOGUE}{snippet}{EPILOGUE}");
     let asm = assemble(&src).unwrap_or_else(|e| panic!("{e}\n{src}"));
-    let binary = asm.to_binary().expect("encodes");
+    let mut binary = asm.to_binary().expect("encodes");
+    // The snippets carry no control bits: give them safe ones, which the
+    // checker (on by default) then checks.
+    common::with_safe_ctrl(&mut binary);
     let program = Program::decode(&binary.code, binary.arch)?;
     let mut res = Resources::default();
     let base = res.global.map(vec![0; lanes as usize * 4]);

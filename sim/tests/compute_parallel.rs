@@ -5,6 +5,8 @@
 //! sequential order defines.
 
 use spvsass_isa::abi;
+mod common;
+
 use spvsass_isa::asm::assemble;
 use spvsass_isa::binary::{Binary, ComputeState};
 use spvsass_sim::{
@@ -28,6 +30,9 @@ fn binary(body: &str, lanes: u32) -> Binary {
     );
     let asm = assemble(&src).unwrap_or_else(|e| panic!("{e}\n{src}"));
     let mut binary = asm.to_binary().expect("encodes");
+    // The snippets carry no control bits: safe ones, which the checker
+    // (on by default) checks.
+    common::with_safe_ctrl(&mut binary);
     binary.workgroup_size = [lanes, 1, 1];
     binary.compute = Some(ComputeState {
         shared_bytes: 0,

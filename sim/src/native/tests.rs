@@ -385,9 +385,12 @@ fn run(program: &Program, start: &Start, lanes: u32, max_steps: u64, tier: Tier)
         *row = *init;
     }
     warp.preds = start.preds;
+    // Random programs with unscheduled control bits: the checker would
+    // stop them (and keep the native tier from running).
     let options = SimOptions {
         max_steps,
         tier,
+        check_ctrl: false,
         ..SimOptions::default()
     };
     let mut counters = Counters::default();

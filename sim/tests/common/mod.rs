@@ -178,7 +178,37 @@ pub fn f(v: f32) -> u32 {
 }
 
 pub fn code(instrs: &[Instr]) -> Vec<u32> {
-    encode(instrs, Arch::DEFAULT).expect("test program encodes")
+    let scheduled: Vec<Instr> = instrs.iter().map(safe_ctrl).collect();
+    encode(&scheduled, Arch::DEFAULT).expect("test program encodes")
+}
+
+/// Gives the instructions of an assembled `binary` (whose text carried
+/// no control bits) the bits of [`safe_ctrl`].
+pub fn with_safe_ctrl(binary: &mut Binary) {
+    let mut instrs = spvsass_isa::program::decode(&binary.code, binary.arch).expect("decodes");
+    instrs.iter_mut().for_each(|i| *i = safe_ctrl(i));
+    binary.code = encode(&instrs, binary.arch).expect("encodes");
+}
+
+/// `ins` with control bits no hazard slips through, unless the test set
+/// its own: it waits on the two scoreboards these programs use and stalls
+/// 15 cycles (more than any fixed latency), and a variable-latency op sets
+/// SB0 for its results and SB1 for its late reads. The programs test
+/// semantics; the hazard checker (on in `SimOptions::default()`) checks
+/// these bits as it checks the compiler's.
+pub fn safe_ctrl(ins: &Instr) -> Instr {
+    let mut ins = *ins;
+    if ins.ctrl == Ctrl::default() {
+        ins.ctrl.stall = 15;
+        ins.ctrl.wait = 0b11;
+        if let Latency::Variable { reads_late } = ins.op.latency() {
+            ins.ctrl.write_sb = 0;
+            if reads_late {
+                ins.ctrl.read_sb = 1;
+            }
+        }
+    }
+    ins
 }
 
 pub fn mesh_state(
@@ -244,6 +274,31 @@ pub fn try_run_lanes(
         options,
     )?;
     Ok((isbe, counters))
+}
+
+/// Runs `instrs` as [`try_run_lanes`] does, but with the control bits
+/// they carry (no [`safe_ctrl`]) and the checker on: for tests of the
+/// checker.
+pub fn try_run_as_scheduled(instrs: &[Instr], lanes: u32) -> Result<(), SimError> {
+    let code = encode(instrs, Arch::DEFAULT).expect("test program encodes");
+    let program = Program::decode(&code, Arch::DEFAULT)?;
+    let mut isbe = Isbe::new(0, 4, 128);
+    let launch = Launch {
+        workgroup_size: [lanes, 1, 1],
+        workgroup_id: [0; 3],
+    };
+    let options = SimOptions {
+        check_ctrl: true,
+        ..SimOptions::default()
+    };
+    run_workgroup(
+        &program,
+        &launch,
+        &mut isbe,
+        &mut Resources::default(),
+        &options,
+    )?;
+    Ok(())
 }
 
 /// The 32-bit word lane `lane` wrote with `attr_out(line * 128, ..)`.
