@@ -273,7 +273,6 @@ impl OpLd {
         w.set_bit(A64, self.space == MemSpace::Global);
         if self.space == MemSpace::Global {
             w.set(EVICT, EVICT_NORMAL);
-            w.set(ATOM_ORDER, STRONG_GPU);
         }
         if self.space == MemSpace::Local {
             w.set(LOCAL_MARK, 1);
@@ -636,6 +635,7 @@ impl OpAtom {
         w.set_bit(A64, self.space == MemSpace::Global);
         if self.space == MemSpace::Global {
             w.set(EVICT, EVICT_NORMAL);
+            w.set(ATOM_ORDER, STRONG_GPU);
         }
         w.set(field::PDST0, 7);
         Ok(())
