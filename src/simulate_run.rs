@@ -27,6 +27,17 @@ pub enum SimulateRunError {
     },
     #[error("{}: {source}", path.display())]
     Compile { path: PathBuf, source: Error },
+    #[error("{}: {source}", path.display())]
+    Binary {
+        path: PathBuf,
+        source: crate::backend::binary::BinaryError,
+    },
+    #[error("{}: a binary for {binary}, simulated as {asked}", path.display())]
+    BinaryArch {
+        path: PathBuf,
+        binary: Arch,
+        asked: Arch,
+    },
     #[error("{run}: {source}")]
     Draw { run: String, source: Error },
     #[error("{run}: {source}")]
@@ -369,6 +380,24 @@ fn compile(
         path: path.clone(),
         source,
     })?;
+    // A spvsass binary (an ISA-level program, e.g. from `spvsass asm`)
+    // runs as it is (docs/RUNS.md).
+    if bytes.starts_with(&crate::backend::binary::MAGIC) {
+        let binary = crate::backend::binary::Binary::from_bytes(&bytes).map_err(|source| {
+            SimulateRunError::Binary {
+                path: path.clone(),
+                source,
+            }
+        })?;
+        return match arch {
+            Some(asked) if asked != binary.arch => Err(SimulateRunError::BinaryArch {
+                path,
+                binary: binary.arch,
+                asked,
+            }),
+            _ => Ok(binary),
+        };
+    }
     let compile = || {
         let words = crate::frontend::words_from_bytes(&bytes)?;
         let options = Options {

@@ -78,6 +78,7 @@ macro_rules! cuda_captures {
 }
 
 cuda_captures!(
+    c_subgroup_quads,
     ref_add,
     ref_atomic,
     ref_divergent_branch,

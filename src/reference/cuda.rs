@@ -129,25 +129,62 @@ pub fn run(desc: &RunDescription, name: &str, base: &Path) -> Result<Capture, Re
     let arch = arch_of(major, minor).ok_or(ReferenceError::CudaArch { major, minor })?;
     let device_name = call("cuDeviceGetName", cu::device::get_name(dev))?;
 
-    let words =
-        crate::frontend::words_from_bytes(&bytes).map_err(|e| ReferenceError::CudaCompile {
-            path: spirv_path.clone(),
-            error: e.to_string(),
-        })?;
+    // A spvsass binary (an ISA-level program) is loaded as it is; SPIR-V
+    // is compiled for the device (docs/RUNS.md).
+    let binary = if bytes.starts_with(&crate::backend::binary::MAGIC) {
+        Some(
+            crate::backend::binary::Binary::from_bytes(&bytes).map_err(|e| {
+                ReferenceError::CudaCompile {
+                    path: spirv_path.clone(),
+                    error: e.to_string(),
+                }
+            })?,
+        )
+    } else {
+        None
+    };
+    let words = match binary {
+        Some(_) => Vec::new(),
+        None => {
+            crate::frontend::words_from_bytes(&bytes).map_err(|e| ReferenceError::CudaCompile {
+                path: spirv_path.clone(),
+                error: e.to_string(),
+            })?
+        }
+    };
     let options = crate::Options {
         arch: Some(arch),
         entry: Some(shader.entry.clone()),
         for_cuda: true,
         ..crate::Options::default()
     };
-    let compiled = crate::compile(&words, &options).map_err(|e| ReferenceError::CudaCompile {
-        path: spirv_path.clone(),
-        error: e.to_string(),
-    })?;
-    let binary = compiled.binary;
-    let cubin = crate::backend::cubin::write(&binary).map_err(|e| ReferenceError::CudaCompile {
-        path: spirv_path.clone(),
-        error: e.to_string(),
+    let binary = match binary {
+        Some(b) if b.arch != arch => {
+            return Err(ReferenceError::CudaCompile {
+                path: spirv_path.clone(),
+                error: format!("a binary for {}, and the device runs {arch}", b.arch),
+            });
+        }
+        Some(b) => b,
+        None => {
+            crate::compile(&words, &options)
+                .map_err(|e| ReferenceError::CudaCompile {
+                    path: spirv_path.clone(),
+                    error: e.to_string(),
+                })?
+                .binary
+        }
+    };
+    // SPVSASS_CUDA_CTRL=conservative: the diagnosis aid of
+    // `CubinOptions::conservative_ctrl` (docs/CUBIN.md).
+    let options = crate::backend::cubin::CubinOptions {
+        conservative_ctrl: std::env::var("SPVSASS_CUDA_CTRL").as_deref() == Ok("conservative"),
+    };
+    let cubin = crate::backend::cubin::write_with(&binary, options).map_err(|e| {
+        ReferenceError::CudaCompile {
+            path: spirv_path.clone(),
+            error: e.to_string(),
+        }
     })?;
 
     // SAFETY: `dev` is valid; the primary context is released below.

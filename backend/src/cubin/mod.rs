@@ -5,6 +5,7 @@
 //! attributes NVIDIA's compiler writes for an equivalent kernel
 //! (`nv_info.rs`). The ELF structure is written with the `object` crate.
 
+mod local;
 mod notes;
 mod nv_info;
 mod rebase;
@@ -37,6 +38,15 @@ pub enum CubinError {
     Decode(String),
     #[error("the program does not encode after moving the root table: {0}")]
     Encode(String),
+    #[error(
+        "the kernel uses {num_gprs} registers and local memory: the two registers CUDA's \
+         local window needs (docs/CUBIN.md, \"Local memory\") would pass R254"
+    )]
+    LocalRegisters { num_gprs: u32 },
+    #[error("a local frame of {frame} bytes does not fit an instruction's offset")]
+    LocalFrame { frame: u32 },
+    #[error("`{text}` addresses local memory through an operand the cubin writer cannot move")]
+    LocalAddress { text: String },
     #[error("ELF writer: {0}")]
     Elf(String),
 }
@@ -63,12 +73,30 @@ fn elf_flags(arch: Arch) -> u32 {
     0x0600_0004 | (arch.sm() << 8)
 }
 
-/// The kernel text: the rebased program, then `BRA` to itself and `NOP`s
-/// up to a multiple of 128 bytes, as nvcc ends a kernel.
-fn kernel_text(binary: &Binary) -> Result<(Vec<u8>, Vec<u32>, bool), CubinError> {
+/// The kernel text: the rebased program (root table in the parameter
+/// space, local memory in CUDA's local window), then `BRA` to itself and
+/// `NOP`s up to a multiple of 128 bytes, as nvcc ends a kernel. Also
+/// returns the exit offsets, whether a barrier is used and the register
+/// count.
+fn kernel_text(
+    binary: &Binary,
+    local_bytes: u32,
+    options: CubinOptions,
+) -> Result<(Vec<u8>, Vec<u32>, bool, u32), CubinError> {
     let mut instrs = program::decode(&binary.code, binary.arch)
         .map_err(|e| CubinError::Decode(e.to_string()))?;
     rebase_root_table(&mut instrs, param_base(binary.arch))?;
+    let local = local::rebase_local(&instrs, binary.num_gprs, local_bytes)?;
+    let regs = local.num_gprs;
+    if local.instrs.len() != instrs.len() {
+        instrs = local.instrs;
+        crate::calc_instr_deps::calc_instr_deps(&mut instrs);
+    }
+    if options.conservative_ctrl {
+        for ins in &mut instrs {
+            ins.ctrl = conservative_ctrl(&ins.op);
+        }
+    }
     let exits: Vec<u32> = instrs
         .iter()
         .enumerate()
@@ -90,11 +118,42 @@ fn kernel_text(binary: &Binary) -> Result<(Vec<u8>, Vec<u32>, bool), CubinError>
     let words =
         program::encode(&instrs, binary.arch).map_err(|e| CubinError::Encode(e.to_string()))?;
     let bytes = words.iter().flat_map(|w| w.to_le_bytes()).collect();
-    Ok((bytes, exits, barriers))
+    Ok((bytes, exits, barriers, regs))
+}
+
+/// How a cubin is written.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CubinOptions {
+    /// Replace the scheduler's control bits by the most conservative ones
+    /// (every instruction waits for every scoreboard and stalls 15 cycles;
+    /// variable-latency ops release scoreboard 0, late readers 1): a
+    /// diagnosis aid telling a scheduling error from an encoding one.
+    pub conservative_ctrl: bool,
+}
+
+/// The control bits of `op` under [`CubinOptions::conservative_ctrl`].
+fn conservative_ctrl(op: &Op) -> crate::isa::Ctrl {
+    let (write_sb, read_sb) = match op.latency() {
+        crate::isa::Latency::Fixed(_) => (7, 7),
+        crate::isa::Latency::Variable { reads_late } => (0, if reads_late { 1 } else { 7 }),
+    };
+    crate::isa::Ctrl {
+        stall: 15,
+        yield_: false,
+        write_sb,
+        read_sb,
+        wait: 0x3f,
+        reuse: 0,
+    }
 }
 
 /// Writes `binary` (a compute shader) as a cubin for its architecture.
 pub fn write(binary: &Binary) -> Result<Vec<u8>, CubinError> {
+    write_with(binary, CubinOptions::default())
+}
+
+/// [`write`] with options.
+pub fn write_with(binary: &Binary, options: CubinOptions) -> Result<Vec<u8>, CubinError> {
     if binary.stage != Stage::Compute {
         return Err(CubinError::NotCompute(binary.stage));
     }
@@ -113,15 +172,18 @@ pub fn write(binary: &Binary) -> Result<Vec<u8>, CubinError> {
         });
     }
     let arch = binary.arch;
-    let (text, exits, barriers) = kernel_text(binary)?;
     let compute = binary.compute.unwrap_or(crate::binary::ComputeState {
         shared_bytes: 0,
         local_bytes: 0,
     });
+    // The window keeps the 16-byte alignment of 128-bit local accesses:
+    // the stack pointer is 16-byte aligned, so the frame is too.
+    let frame = compute.local_bytes.next_multiple_of(16);
+    let (text, exits, barriers, regs) = kernel_text(binary, frame, options)?;
     let shared = reserved_shared(arch) + compute.shared_bytes;
     let base = param_base(arch);
     let params = abi::ROOT_BYTES;
-    let regs = binary.num_gprs.max(1);
+    let regs = regs.max(1);
     let name = KERNEL_NAME;
 
     let mut out = Vec::new();
@@ -167,8 +229,8 @@ pub fn write(binary: &Binary) -> Result<Vec<u8>, CubinError> {
     // Attributes.
     let mut global = NvInfo::default();
     global.words(Attr::Regcount, &[kernel_sym.0, regs]);
-    global.words(Attr::FrameSize, &[kernel_sym.0, compute.local_bytes]);
-    global.words(Attr::MinStackSize, &[kernel_sym.0, compute.local_bytes]);
+    global.words(Attr::FrameSize, &[kernel_sym.0, frame]);
+    global.words(Attr::MinStackSize, &[kernel_sym.0, frame]);
     let global = global.into_bytes();
     let mut kernel = NvInfo::default();
     kernel.words(Attr::CudaApiVersion, &[0x82]);

@@ -119,7 +119,8 @@ impl Isel<'_> {
         if let (Some(x), Some(y), Comp::Bool(acc)) = (dconst(a), dconst(b), accum) {
             return Comp::Bool(op.eval(x, y, acc));
         }
-        op.srcs = [self.dsrc(a, false, false), self.dsrc(b, false, true)];
+        // DSETP has no immediate form (nvdisasm refuses one, docs/CUBIN.md).
+        op.srcs = [self.dsrc(a, false, false), self.dsrc(b, false, false)];
         let p = self.f.new_pred();
         op.dst = p.dst();
         self.emit(Instr::new(Op::DSetP(op)));

@@ -113,6 +113,16 @@ impl OpIAdd3 {
     pub fn encode(&self, w: &mut InstWord) -> Result<(), EncodeError> {
         set_dst(w, &self.dst)?;
         let [a, b, c] = &self.srcs;
+        // The hardware takes a constant only as the second source (nvdisasm
+        // refuses IADD3 in the constant-third form, docs/CUBIN.md): a
+        // constant third source is exchanged with a register second one,
+        // which the sum allows.
+        let is_const = |s: &Src| matches!(s.src, SrcRef::Imm(_) | SrcRef::CBuf { .. });
+        let (b, c) = if is_const(c) && !is_const(b) {
+            (c, b)
+        } else {
+            (b, c)
+        };
         w.set_alu_srcs(Self::OPCODE, Some(a), b, Some(c), true)?;
         // No carry-in (PT in both carry predicate slots), no carry-out.
         w.set(field::PSRC, 7);
@@ -123,6 +133,14 @@ impl OpIAdd3 {
     }
     pub fn decode(w: &InstWord) -> Result<Self, DecodeError> {
         let (a, b, c) = w.get_alu_srcs(true)?;
+        // A word with the constant third (which `encode` never writes) reads
+        // as the same sum with the constant second.
+        let is_const = |s: &Src| matches!(s.src, SrcRef::Imm(_) | SrcRef::CBuf { .. });
+        let (b, c) = if is_const(&c) && !is_const(&b) {
+            (c, b)
+        } else {
+            (b, c)
+        };
         Ok(OpIAdd3 {
             dst: get_dst(w, field::DST, RegFile::Gpr),
             srcs: [a, b, c],
@@ -576,7 +594,8 @@ impl OpShf {
 pub enum ConvKind {
     /// I2F: integer to float, round to nearest even.
     IntToFloat,
-    /// F2I: float to integer, round toward zero, saturating; NaN gives 0.
+    /// F2I: float to integer, round toward zero, saturating; NaN gives
+    /// 0x80000000 (signed or not).
     FloatToInt,
 }
 
@@ -646,7 +665,10 @@ impl OpConv {
         match (self.kind, self.signed) {
             (ConvKind::IntToFloat, false) => (a as f32).to_bits(),
             (ConvKind::IntToFloat, true) => (a as i32 as f32).to_bits(),
-            // Rust's float-to-int casts truncate, saturate and map NaN to 0.
+            // NaN gives 0x80000000 for both signednesses, as the H100 does
+            // (tests/op_truth.rs); otherwise Rust's casts truncate and
+            // saturate as the hardware does.
+            (ConvKind::FloatToInt, _) if f32::from_bits(a).is_nan() => 0x8000_0000,
             (ConvKind::FloatToInt, false) => f32::from_bits(a) as u32,
             (ConvKind::FloatToInt, true) => f32::from_bits(a) as i32 as u32,
         }

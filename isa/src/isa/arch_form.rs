@@ -10,8 +10,12 @@
 //! - SM75 global LD/ST: the memory-order field 77..80 is 7 (`.SYS`, what
 //!   nvcc writes for sm_75); 0, the SM86 default, reads on SM75 as a
 //!   constant-cache load (`.CONSTANT.CTA`) and an invalid store.
+//! - SM90 global atomics: the type field grows to 73..77 and float
+//!   atomics have their own opcodes: `.F32.FTZ.RN` is type 9 under ATOMG
+//!   0x3a3 / RED 0x9a6 (common form: type 3 under 0x3a8 / 0x98e), and
+//!   `.S64` is type 3 (common form 5).
 
-use super::{InstWord, OpBra, OpLd, OpSt};
+use super::{InstWord, OpAtom, OpBra, OpLd, OpRed, OpSt};
 use crate::target::Arch;
 
 /// Bits of the common form's BRA offset field.
@@ -28,6 +32,58 @@ fn is_global_ld_st(w: &InstWord) -> bool {
     op == u64::from(OpLd::OPCODE_LDG) || op == u64::from(OpSt::OPCODE_STG)
 }
 
+/// The common form's atomic type field and SM90's wider one.
+const TYPE: std::ops::Range<usize> = 73..76;
+const SM90_TYPE: std::ops::Range<usize> = 73..77;
+/// Common-form type codes that SM90 writes differently.
+const F32: u64 = 3;
+const S64: u64 = 5;
+const SM90_F32: u64 = 9;
+const SM90_S64: u64 = 3;
+/// SM90's float forms of ATOMG and RED.
+const SM90_ATOMG_F: u64 = 0x3a3;
+const SM90_RED_F: u64 = 0x9a6;
+
+/// A common-form ATOMG/RED word in SM90's form.
+fn atomic_to_sm90(w: &mut InstWord) {
+    let op = w.get(super::field::OPCODE);
+    let float_op = if op == u64::from(OpAtom::OPCODE_ATOMG) {
+        SM90_ATOMG_F
+    } else if op == u64::from(OpRed::OPCODE) {
+        SM90_RED_F
+    } else {
+        return;
+    };
+    match w.get(TYPE) {
+        F32 => {
+            w.set(super::field::OPCODE, float_op);
+            w.set(SM90_TYPE, SM90_F32);
+        }
+        S64 => w.set(SM90_TYPE, SM90_S64),
+        _ => {}
+    }
+}
+
+/// An SM90 ATOMG/RED word in the common form.
+fn atomic_from_sm90(w: &mut InstWord) {
+    let op = w.get(super::field::OPCODE);
+    let int_op = match op {
+        SM90_ATOMG_F => Some(OpAtom::OPCODE_ATOMG),
+        SM90_RED_F => Some(OpRed::OPCODE),
+        _ => None,
+    };
+    if let Some(int_op) = int_op {
+        if w.get(SM90_TYPE) == SM90_F32 {
+            w.set(super::field::OPCODE, u64::from(int_op));
+            w.set(SM90_TYPE, F32);
+        }
+    } else if (op == u64::from(OpAtom::OPCODE_ATOMG) || op == u64::from(OpRed::OPCODE))
+        && w.get(SM90_TYPE) == SM90_S64
+    {
+        w.set(SM90_TYPE, S64);
+    }
+}
+
 fn is_bra(w: &InstWord) -> bool {
     w.get(super::field::OPCODE) == u64::from(OpBra::OPCODE)
 }
@@ -36,6 +92,9 @@ fn is_bra(w: &InstWord) -> bool {
 pub fn to_arch(mut w: InstWord, arch: Arch) -> InstWord {
     if arch == Arch::Sm75 && is_global_ld_st(&w) {
         w.set(SM75_ORDER, SM75_SYS);
+    }
+    if arch >= Arch::Sm90 {
+        atomic_to_sm90(&mut w);
     }
     if arch >= Arch::Sm90 && is_bra(&w) {
         let width = BRA_OFFSET.len();
@@ -52,6 +111,9 @@ pub fn to_arch(mut w: InstWord, arch: Arch) -> InstWord {
 pub fn from_arch(mut w: InstWord, arch: Arch) -> InstWord {
     if arch == Arch::Sm75 && is_global_ld_st(&w) {
         w.set(SM75_ORDER, 0);
+    }
+    if arch >= Arch::Sm90 {
+        atomic_from_sm90(&mut w);
     }
     if arch >= Arch::Sm90 && is_bra(&w) {
         let width = BRA_OFFSET.len();

@@ -504,7 +504,8 @@ impl OpSgxt {
 
 /// `LEA Rd, a, b, shift`: `(a << shift) + b`; `LEA.HI Rd, a, b, c, shift`:
 /// `b + ((c:a) >> (32 - shift))`, the high word of a 64-bit scaled index
-/// added to a base. A negated a is two's complement.
+/// added to a base. A negated a is two's complement; in LEA.HI it negates
+/// the whole scaled term.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpLea {
     pub dst: Dst,
@@ -573,8 +574,15 @@ impl OpLea {
         let a = int_src(&self.srcs[0], x[0]);
         let s = u32::from(self.shift);
         if self.hi {
-            let wide = u64::from(x[2]) << 32 | u64::from(a);
-            x[1].wrapping_add((wide >> (32 - s)) as u32)
+            // A negated a negates the whole scaled term: b - ((c:a) >> (32 -
+            // shift)), as the H100 computes it (tests/op_truth.rs).
+            let wide = u64::from(x[2]) << 32 | u64::from(x[0]);
+            let term = (wide >> (32 - s)) as u32;
+            if self.srcs[0].neg {
+                x[1].wrapping_sub(term)
+            } else {
+                x[1].wrapping_add(term)
+            }
         } else {
             (a << s).wrapping_add(x[1])
         }

@@ -149,6 +149,11 @@ const TYPE: Range<usize> = 73..76;
 /// stores, atomics and reductions use normal.
 const EVICT: Range<usize> = 84..86;
 const EVICT_NORMAL: u64 = 1;
+/// The memory order and scope of global atomics: 7, which nvdisasm reads
+/// as `.STRONG.GPU` on SM80+ (what nvcc writes) and as `.SYS` on SM75;
+/// 0 (weak) is invalid on SM75 (docs/ISA.md, ATOMG).
+const ATOM_ORDER: Range<usize> = 77..81;
+const STRONG_GPU: u64 = 7;
 /// Set for 64-bit (global) addresses.
 const A64: usize = 72;
 const ADDR: Range<usize> = 24..32;
@@ -594,8 +599,10 @@ pub struct OpAtom {
 }
 
 impl OpAtom {
-    /// nvdisasm (sm_86, sm_90); NAK gives 0x3a8 (docs/ISA.md, ATOMG).
-    pub const OPCODE_ATOMG: u16 = 0x9a8;
+    /// NAK's form (docs/ISA.md, ATOMG). nvcc writes 0x9a8, a form that also
+    /// reads a memory descriptor from a uniform register (bits 64..70),
+    /// which our programs never load: the H200 faults on it.
+    pub const OPCODE_ATOMG: u16 = 0x3a8;
     pub const OPCODE_ATOMG_CAS: u16 = 0x3a9;
     pub const OPCODE_ATOMS: u16 = 0x38c;
     pub const OPCODE_ATOMS_CAS: u16 = 0x38d;
@@ -628,6 +635,7 @@ impl OpAtom {
         w.set_bit(A64, self.space == MemSpace::Global);
         if self.space == MemSpace::Global {
             w.set(EVICT, EVICT_NORMAL);
+            w.set(ATOM_ORDER, STRONG_GPU);
         }
         w.set(field::PDST0, 7);
         Ok(())
@@ -724,6 +732,7 @@ impl OpRed {
         w.set(TYPE, self.ty.bits());
         w.set_bit(A64, true);
         w.set(EVICT, EVICT_NORMAL);
+        w.set(ATOM_ORDER, STRONG_GPU);
         Ok(())
     }
     pub fn decode(w: &InstWord) -> Result<Self, DecodeError> {
