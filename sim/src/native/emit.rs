@@ -397,11 +397,16 @@ pub(crate) fn alu(e: &mut Emitter<'_, '_>, n: &NativeAlu) -> Result {
             }
             ConvKind::FloatToInt => {
                 let f = e.b.ins().bitcast(types::F32X4, lanes_le(), chunk(0, k));
-                if o.signed {
+                let r = if o.signed {
                     e.b.ins().fcvt_to_sint_sat(types::I32X4, f)
                 } else {
                     e.b.ins().fcvt_to_uint_sat(types::I32X4, f)
-                }
+                };
+                // A NaN gives 0x80000000 (`OpConv::eval`), not the
+                // saturating conversion's 0.
+                let nan = e.b.ins().fcmp(FloatCC::Unordered, f, f);
+                let min = splat(e, 0x8000_0000);
+                e.b.ins().bitselect(nan, min, r)
             }
         }),
         Translated::FArith(o) => rows(e, &mut |e, k| {
