@@ -152,7 +152,7 @@ pub fn write(binary: &Binary) -> Result<Vec<u8>, CubinError> {
     write_with(binary, CubinOptions::default())
 }
 
-/// [`write`] with options.
+/// [`write()`] with options.
 pub fn write_with(binary: &Binary, options: CubinOptions) -> Result<Vec<u8>, CubinError> {
     if binary.stage != Stage::Compute {
         return Err(CubinError::NotCompute(binary.stage));
