@@ -79,6 +79,8 @@ macro_rules! cuda_captures {
 
 cuda_captures!(
     c_subgroup_quads,
+    lt_buffer_struct_index,
+    math_bits,
     ref_add,
     ref_atomic,
     ref_divergent_branch,
@@ -86,4 +88,8 @@ cuda_captures!(
     ref_switch,
     ref_uniform_branch,
     ref_vector_dynamic,
+    res_dynamic,
+    res_sets,
+    vp_select,
+    vp_sets,
 );

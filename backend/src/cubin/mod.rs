@@ -51,6 +51,9 @@ pub enum CubinError {
     Elf(String),
 }
 
+/// Registers a kernel's count holds beyond those it uses (see `write_with`).
+pub const RESERVED_REGS: u32 = 2;
+
 /// The kernel's name in the cubin (its function symbol).
 pub const KERNEL_NAME: &str = "main";
 
@@ -183,7 +186,11 @@ pub fn write_with(binary: &Binary, options: CubinOptions) -> Result<Vec<u8>, Cub
     let shared = reserved_shared(arch) + compute.shared_bytes;
     let base = param_base(arch);
     let params = abi::ROOT_BYTES;
-    let regs = regs.max(1);
+    // The hardware keeps the two highest registers of a kernel's count for
+    // itself: writing them is an illegal instruction (the H100 faulted on
+    // exactly those; nvcc's counts are the highest register used + 3,
+    // docs/CUBIN.md).
+    let regs = regs + RESERVED_REGS;
     let name = KERNEL_NAME;
 
     let mut out = Vec::new();
