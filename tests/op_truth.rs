@@ -7,6 +7,7 @@
 //! every ALU op goes through the op's `eval`. One test per op; every word
 //! must agree, except MUFU's, whose bound is documented below.
 
+use spvsass::compare::ulp_distance;
 use spvsass::reference::Capture;
 use spvsass::simulate_run::{SimulateOptions, simulate_run_file};
 use std::path::PathBuf;
@@ -114,27 +115,6 @@ exact_ops!(
     imnmx, isetp, lea, lop3, mov, popc, prmt, sel, sgxt, shf,
 );
 
-/// The distance in units in the last place between two f32 bit patterns
-/// (0 when both are NaN).
-fn ulps(a: u32, b: u32) -> u64 {
-    let (fa, fb) = (f32::from_bits(a), f32::from_bits(b));
-    if fa.is_nan() && fb.is_nan() {
-        return 0;
-    }
-    if fa.is_nan() || fb.is_nan() {
-        return u64::MAX;
-    }
-    // Map the bit patterns onto a line ordered like the floats.
-    let key = |x: u32| -> i64 {
-        if x & 0x8000_0000 != 0 {
-            -i64::from(x & 0x7fff_ffff)
-        } else {
-            i64::from(x)
-        }
-    };
-    key(a).abs_diff(key(b))
-}
-
 /// MUFU: per variant, the share of lanes where the simulator's result is
 /// the hardware's bit for bit, and the largest difference in ULPs elsewhere.
 /// The hardware's table-driven approximations are not modelled yet
@@ -151,7 +131,7 @@ fn mufu() {
         for i in v * t.lanes..(v + 1) * t.lanes {
             e.0 += 1;
             e.1 += usize::from(t.gpu[i] == t.sim[i]);
-            e.2 = e.2.max(ulps(t.gpu[i], t.sim[i]));
+            e.2 = e.2.max(ulp_distance(t.gpu[i], t.sim[i]));
         }
     }
     let report: Vec<String> = by_text
