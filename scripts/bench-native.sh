@@ -37,7 +37,8 @@
 # Every simulator output must be the same bytes for both tiers and every
 # thread count (the script exits 1 otherwise); whether the driver agrees is
 # printed as information (`spvsass compare`; GLSL's fma() need not be
-# fused). Writes OUTDIR/results.md.
+# fused). The control-bit checker is off (`--check-ctrl=off`): these time the
+# simulator, not the checker. Writes OUTDIR/results.md.
 set -euo pipefail
 
 if [ $# -ne 2 ]; then
@@ -186,7 +187,7 @@ for name in $kernels; do
             for r in $(seq 1 "$reps"); do
                 prefix=$work/$name.$tier.t$t.r$r
                 run_args=("${args[@]//@OUT@/$prefix}")
-                RAYON_NUM_THREADS=$t measure "$work/t" "$bin" "${run_args[@]}" --tier "$tier" \
+                RAYON_NUM_THREADS=$t measure "$work/t" "$bin" "${run_args[@]}" --tier "$tier" --check-ctrl=off \
                     >/dev/null 2>"$prefix.stderr"
                 read -r w c <"$work/t"
                 walls+=("$w") cpus+=("$c")
