@@ -1,5 +1,5 @@
 //! The simulator against spvsass's own machine code run on an NVIDIA
-//! H200 (tests/reference/cuda/NAME, made by `spvsass reference
+//! H100 (tests/reference/cuda/NAME, made by `spvsass reference
 //! tests/runs/NAME.json --driver cuda`, docs/CUBIN.md): one test per
 //! capture. The capture holds the buffers our sm90 cubin wrote on the GPU;
 //! the simulator runs the same description (compiled for sm90, with
@@ -78,18 +78,21 @@ macro_rules! cuda_captures {
 }
 
 cuda_captures!(
+    c_float_atomic_olds,
     c_subgroup_quads,
     lt_buffer_struct_index,
     math_bits,
     ref_add,
     ref_atomic,
     ref_divergent_branch,
+    ref_private_globals,
     ref_reduce,
     ref_switch,
     ref_uniform_branch,
     ref_vector_dynamic,
     res_dynamic,
     res_sets,
+    vp_private,
     vp_select,
     vp_sets,
 );

@@ -17,6 +17,7 @@
 
 use crate::isa::{Instr, Op, OperandKind, Target};
 use crate::program::INSTR_BYTES;
+use crate::target::Arch;
 use spvsass_isa::timing::{self, SLOTS};
 use std::collections::BTreeSet;
 
@@ -34,8 +35,8 @@ pub use crate::isa::Latency;
 /// (`isa/mod.rs`). Fixed latencies are approximate (published
 /// microbenchmarks of Volta and Turing: about 4 cycles for FP32 and integer
 /// ALU ops, 5 for IMAD); which ops are variable follows NAK's SM70 model.
-pub fn latency(op: &Op) -> Latency {
-    op.latency()
+pub fn latency(op: &Op, arch: Arch) -> Latency {
+    timing::latency(op, arch)
 }
 
 /// Ops after which (or before which) nothing may be outstanding.
@@ -107,7 +108,7 @@ impl State {
 }
 
 /// Computes the control bits of a laid-out program in place.
-pub fn calc_instr_deps(instrs: &mut [Instr]) {
+pub fn calc_instr_deps(instrs: &mut [Instr], arch: Arch) {
     let targets: BTreeSet<u32> = instrs
         .iter()
         .filter_map(|i| match i.op {
@@ -160,7 +161,7 @@ pub fn calc_instr_deps(instrs: &mut [Instr]) {
         // (`timing::read_margin`), at a sync point too: a loop head that
         // is a MATCH or BREV after an ALU op needs the extra cycle (the
         // simulator's control-bit checker found it).
-        let late = timing::read_margin(&instrs[i].op);
+        let late = timing::read_margin(&instrs[i].op, arch);
         let for_uses = uses
             .iter()
             .map(|&s| st.ready[s] + late * u64::from(st.ready[s] > 0))
@@ -183,7 +184,7 @@ pub fn calc_instr_deps(instrs: &mut [Instr]) {
             instrs[i].op,
             Op::Bra(b) if matches!(b.target, Target::Addr(a) if a <= pc)
         );
-        let lat = latency(&instrs[i].op);
+        let lat = latency(&instrs[i].op, arch);
         let ctrl = &mut instrs[i].ctrl;
         // Branches, EXIT and BSYNC issue nothing for 5 cycles, as in
         // NVIDIA's code (docs/ISA.md, "Control bits").

@@ -202,7 +202,7 @@ pub fn compile(sh: &Shader, opts: &BackendOptions) -> Result<Compiled, BackendEr
     verify(&func, "assign_regs", Form::Allocated)?;
     let mut instrs = layout(&func);
     dump("layout", &|| program::listing(&instrs, false));
-    calc_instr_deps(&mut instrs);
+    calc_instr_deps(&mut instrs, opts.arch);
     dump("calc_instr_deps", &|| program::listing(&instrs, true));
     let code = program::encode(&instrs, opts.arch)?;
 

@@ -29,7 +29,7 @@ pub fn fold(op: &Op) -> Option<Folded> {
         Ok(folded) => folded,
         Err(OtherOp::IMadWide(o)) if o.hi => {
             let v = all(&o.srcs)?;
-            Some(Folded::Word(o.eval_hi(v)))
+            Some(Folded::Word(o.eval_hi(v[0], v[1], u64::from(v[2]))))
         }
         Err(OtherOp::PLop3(o)) => {
             let [a, b, c] = [pt(&o.srcs[0])?, pt(&o.srcs[1])?, pt(&o.srcs[2])?];

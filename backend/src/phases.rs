@@ -38,7 +38,7 @@ pub fn run_phases(
     lap("assign_regs");
     let mut instrs = layout(&f);
     lap("layout");
-    calc_instr_deps(&mut instrs);
+    calc_instr_deps(&mut instrs, opts.arch);
     lap("calc_instr_deps");
     program::encode(&instrs, opts.arch)?;
     lap("encode");

@@ -42,6 +42,16 @@ impl Arch {
     pub fn has_redux(self) -> bool {
         self >= Arch::Sm86
     }
+
+    /// DADD, DMUL, DFMA and DSETP run in a fixed-latency pipe from SM90 on:
+    /// ptxas gives them no scoreboard there and reads their results 8
+    /// cycles after issue, and the H100 ignores a scoreboard set on them
+    /// (our DMUL with one had its result read stale). Before, double
+    /// precision is a shared unit of variable latency (docs/ISA.md,
+    /// "Control bits").
+    pub fn has_fixed_latency_fp64(self) -> bool {
+        self >= Arch::Sm90
+    }
 }
 
 impl fmt::Display for Arch {

@@ -6,6 +6,7 @@
 //! programs against the same rules (docs/ISA.md, "Control bits").
 
 use crate::isa::{Instr, Latency, Op, OperandKind, Reg, RegFile};
+use crate::target::Arch;
 
 /// Register slots: GPRs R0..R254 are slots 0..254, predicates P0..P6 are
 /// slots `PRED_SLOT..PRED_SLOT + 7`. RZ and PT have none.
@@ -37,13 +38,32 @@ pub fn fixed_ready(cycles: u8, slot: usize) -> u64 {
     }
 }
 
-/// Extra cycles a consumer `op` needs after a fixed-latency result is
+/// Cycles from the issue of DADD, DMUL or DFMA until its result can be
+/// read where double precision has a fixed latency (SM90: ptxas issues a
+/// dependent DFMA 8 cycles after a DMUL or DFMA, tests/data/real_sass/
+/// ops64_sm90.nvdisasm.txt).
+pub const FP64_LATENCY: u8 = 8;
+/// The same for the predicate a DSETP writes (ptxas waits 14 cycles).
+pub const DSETP_LATENCY: u8 = 14;
+
+/// `op`'s latency class on `arch`: the op table's (`Op::latency`), except
+/// where an architecture runs the op in another pipe
+/// ([`Arch::has_fixed_latency_fp64`]).
+pub fn latency(op: &Op, arch: Arch) -> Latency {
+    match op {
+        Op::DArith(_) if arch.has_fixed_latency_fp64() => Latency::Fixed(FP64_LATENCY),
+        Op::DSetP(_) if arch.has_fixed_latency_fp64() => Latency::Fixed(DSETP_LATENCY),
+        _ => op.latency(),
+    }
+}
+
+/// Extra cycles a consumer `op` after a fixed-latency result is
 /// ready: variable-latency ops (memory, conversions, warp-wide ops) read
 /// their registers a cycle later than the ALU does, and NVIDIA's compiler
 /// stalls 5 cycles, not 4, between an ALU op and a load or store of its
 /// result (docs/ISA.md, "Control bits"); the same margin is kept.
-pub fn read_margin(op: &Op) -> u64 {
-    u64::from(matches!(op.latency(), Latency::Variable { .. }))
+pub fn read_margin(op: &Op, arch: Arch) -> u64 {
+    u64::from(matches!(latency(op, arch), Latency::Variable { .. }))
 }
 
 /// The slot of register `r` of `file`, `i` registers into its group.

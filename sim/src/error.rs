@@ -112,6 +112,14 @@ pub enum SimError {
         missing: u32,
     },
 
+    #[error(
+        "/*{pc:04x}*/: BAR.SYNC executed by lanes {} while live lanes {} are elsewhere: \
+         a warp must reach a workgroup barrier converged (the hardware counts the warp \
+         once and lets it go on; docs/HARDWARE.md, \"Barriers\")",
+        lane_list(*lanes), lane_list(*elsewhere)
+    )]
+    DivergentBarrier { pc: u32, lanes: u32, elsewhere: u32 },
+
     #[error("/*{pc:04x}*/: lanes {} ran off the end of the program (no EXIT)", lane_list(*lanes))]
     PcOutOfRange { pc: u32, lanes: u32 },
 

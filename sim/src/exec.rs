@@ -55,12 +55,12 @@ impl Warp<'_> {
             }
             OtherOp::IMadWide(o) => self.each(exec, |w, l| {
                 let [a, b] = w.srcs(l, &[o.srcs[0], o.srcs[1]], pc)?;
+                let c = w.src_group(l, &o.srcs[2], 2, pc)?;
+                let c = u64::from(c[0]) | u64::from(c[1]) << 32;
                 if o.hi {
-                    let c = w.src(l, &o.srcs[2], pc)?;
-                    w.set_gpr(l, o.dst, o.eval_hi([a, b, c]));
+                    w.set_gpr(l, o.dst, o.eval_hi(a, b, c));
                 } else {
-                    let c = w.src_group(l, &o.srcs[2], 2, pc)?;
-                    let r = o.eval_wide(a, b, u64::from(c[0]) | u64::from(c[1]) << 32);
+                    let r = o.eval_wide(a, b, c);
                     w.set_group(l, o.dst, &[r as u32, (r >> 32) as u32]);
                 }
                 Ok(())
@@ -120,6 +120,17 @@ impl Warp<'_> {
             // Memory is sequentially consistent in the simulator.
             OtherOp::Membar(_) => {}
             OtherOp::Bar(_) => {
+                // The hardware's BAR.SYNC counts a warp as one arrival:
+                // lanes of a diverged warp would not wait for each other
+                // there, so a warp must arrive converged.
+                let elsewhere = self.live & !exec;
+                if elsewhere != 0 {
+                    return Err(SimError::DivergentBarrier {
+                        pc,
+                        lanes: exec,
+                        elsewhere,
+                    });
+                }
                 // Waiting lanes keep their pc; the scheduler releases them
                 // when every live lane of the workgroup has arrived.
                 self.waiting |= exec;

@@ -101,7 +101,7 @@ impl CtrlCheck {
                 }
             }
         }
-        let late = timing::read_margin(&ins.op);
+        let late = timing::read_margin(&ins.op, program.arch());
         // The guard is read for every lane the instruction issues for.
         if let Some(s) = timing::guard_slot(ins) {
             self.check_read(program, ins, pc, active, s, late);
@@ -119,7 +119,7 @@ impl CtrlCheck {
         if let Some(hazard) = self.hazard.take() {
             return Err(hazard);
         }
-        let latency = ins.op.latency();
+        let latency = timing::latency(&ins.op, program.arch());
         timing::op_slots(&ins.op, |s, kind| {
             let slot = &mut self.slots[s];
             match (kind, latency) {

@@ -13,6 +13,8 @@ use spvsass_isa::target::Arch;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Program {
     instrs: Vec<Instr>,
+    /// The architecture the code was decoded for (its latency classes).
+    arch: Arch,
     /// Per instruction: whether it only moves the lanes that run it to the
     /// next instruction (no branch, barrier, convergence or exit), so the
     /// scheduler knows the next group without scanning the lanes.
@@ -76,12 +78,18 @@ impl Program {
             .collect();
         Ok(Program {
             instrs,
+            arch,
             falls_through,
             row_forms,
             splats,
             row_isa: RowIsa::detect(),
             native: NativeCache::default(),
         })
+    }
+
+    /// The architecture the code was decoded for.
+    pub fn arch(&self) -> Arch {
+        self.arch
     }
 
     pub fn instrs(&self) -> &[Instr] {

@@ -206,12 +206,14 @@ programs! {
         LEA R0, R5, R4, 0x8 ;
     " => |l| if l == 0 { 0xffff_ffff } else { (l + 1) * 256 + (l - 1) };
 
+    // IMAD.HI adds the pair R4:R5 (l * 2^31 + 2^31) to the whole product
+    // (docs/ISA.md): (l * 2^32 + 2^31) >> 32.
     imad_wide_and_hi(4): "
         MOV R2, 0x80000000 ;
         MOV R3, RZ ;
         IMAD.WIDE.U32 R4, R31, R2, R2 ;
-        IMAD.HI.U32 R0, R31, 0x80000000, R5 ;
-    " => |l| l / 2 + l.div_ceil(2);
+        IMAD.HI.U32 R0, R31, 0x80000000, R4 ;
+    " => |l| l;
 
     float_edge_cases(8): "
         I2F.U32 R1, R31 ;

@@ -405,3 +405,44 @@ fn isbe_read_of_an_unmodelled_region() {
         }
     );
 }
+
+#[test]
+fn workgroup_barrier_in_a_diverged_warp() {
+    // Lanes 0-15 branch past the other half's BAR.SYNC to their own: the
+    // hardware counts a warp once at an aligned barrier (docs/HARDWARE.md,
+    // "Barriers"), so a warp must arrive converged.
+    use spvsass_isa::isa::{Instr, Op, OpBar};
+    let bar = || Instr::new(Op::Bar(OpBar));
+    let program = vec![
+        /* 0x00 */ s2r(0, SpecialReg::LaneId),
+        /* 0x10 */ isetp(0, IntCmp::Lt, reg(0), imm(16)),
+        /* 0x20 */ guarded(p(0), bra(0x50)),
+        /* 0x30 */ bar(),
+        /* 0x40 */ exit(),
+        /* 0x50 */ bar(),
+        /* 0x60 */ exit(),
+    ];
+    let err = run_err(&program, 32, &SimOptions::default());
+    assert!(
+        matches!(err, SimError::DivergentBarrier { lanes, elsewhere, .. }
+            if lanes.count_ones() == 16 && elsewhere == !lanes),
+        "{err:?}"
+    );
+    assert!(
+        err.to_string()
+            .contains("a warp must reach a workgroup barrier converged"),
+        "{err}"
+    );
+    // Converged again (the same halves meet at a BSYNC first): no error.
+    let program = vec![
+        /* 0x00 */ s2r(0, SpecialReg::LaneId),
+        /* 0x10 */ isetp(0, IntCmp::Lt, reg(0), imm(16)),
+        /* 0x20 */ bssy(0, 0x50),
+        /* 0x30 */ guarded(p(0), bra(0x50)),
+        /* 0x40 */ mov(1, imm(7)),
+        /* 0x50 */ bsync(0),
+        /* 0x60 */ bar(),
+        /* 0x70 */ exit(),
+    ];
+    try_run_lanes(&program, [32, 1, 1], 1, &SimOptions::default()).expect("converged barrier");
+}

@@ -93,11 +93,11 @@ fn kernel_text(
     let regs = local.num_gprs;
     if local.instrs.len() != instrs.len() {
         instrs = local.instrs;
-        crate::calc_instr_deps::calc_instr_deps(&mut instrs);
+        crate::calc_instr_deps::calc_instr_deps(&mut instrs, binary.arch);
     }
     if options.conservative_ctrl {
         for ins in &mut instrs {
-            ins.ctrl = conservative_ctrl(&ins.op);
+            ins.ctrl = conservative_ctrl(&ins.op, binary.arch);
         }
     }
     let exits: Vec<u32> = instrs
@@ -135,8 +135,8 @@ pub struct CubinOptions {
 }
 
 /// The control bits of `op` under [`CubinOptions::conservative_ctrl`].
-fn conservative_ctrl(op: &Op) -> crate::isa::Ctrl {
-    let (write_sb, read_sb) = match op.latency() {
+fn conservative_ctrl(op: &Op, arch: Arch) -> crate::isa::Ctrl {
+    let (write_sb, read_sb) = match spvsass_isa::timing::latency(op, arch) {
         crate::isa::Latency::Fixed(_) => (7, 7),
         crate::isa::Latency::Variable { reads_late } => (0, if reads_late { 1 } else { 7 }),
     };

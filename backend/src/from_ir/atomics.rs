@@ -24,6 +24,7 @@
 //! below it (`POPC` of the ballot and `SR_LTMASK`). That is the order of
 //! serial atomics by ascending lane, one of the orders the API allows.
 
+use super::inner_loop::Exit;
 use super::places::resolve;
 use super::{Comp, Isel};
 use crate::error::BackendError;
@@ -253,7 +254,7 @@ impl Isel<'_> {
     /// instructions go to the block after it.
     fn match_loop(&mut self, op: AtomicOp, addr: Src, vals: &[Src]) -> Comp {
         let lane = self.special_reg(SpecialReg::LaneId).src();
-        let (inner, _) = self.open_inner_loop(Vec::new());
+        let (inner, _) = self.open_inner_loop(Vec::new(), Exit::Divergent);
         let group = self.def(PredSrc::TRUE, |dst| {
             Op::Match(OpMatch {
                 dst,

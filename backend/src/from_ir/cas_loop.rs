@@ -20,6 +20,7 @@
 //! order in the simulator), so every add is applied exactly once and each
 //! lane returns the value its swap replaced.
 
+use super::inner_loop::Exit;
 use super::memory::AtomicWord;
 use super::{Comp, Isel};
 use crate::isa::{
@@ -40,7 +41,7 @@ impl Isel<'_> {
             space: word.space,
             size: MemSize::B32,
         })));
-        let (inner, params) = self.open_inner_loop(vec![old0]);
+        let (inner, params) = self.open_inner_loop(vec![old0], Exit::Divergent);
         let old = params[0];
         let o = old.src();
         let new = self.f.new_vreg(RegFile::Gpr);

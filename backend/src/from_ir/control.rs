@@ -31,6 +31,9 @@ impl Isel<'_> {
     /// around it inside the region: those get no barrier either, as for a
     /// `break`; the region's own construct keeps its barrier, whose BSYNC
     /// the returning lanes reach.
+    ///
+    /// The last barrier stays free for the divergent loops selection
+    /// builds inside one instruction (`Barriers::inner`).
     pub(super) fn plan_barriers(
         &mut self,
         plan: Option<&crate::logical_subgroups::Plan>,
@@ -73,9 +76,10 @@ impl Isel<'_> {
                     && matches!(self.sh.terminator(pre), Some(ir::Op::Jump(_)))
                 {
                     let bar = u8::try_from(open.len()).unwrap_or(u8::MAX);
-                    if bar >= OpBssy::BARRIERS {
+                    if bar >= OpBssy::BARRIERS - 1 {
                         return Err(BackendError::TooDeep(OpBssy::BARRIERS));
                     }
+                    self.barriers.inner = self.barriers.inner.max(bar + 1);
                     self.barriers.loop_bssy[pre] = Some((bar, merge));
                     self.barriers.bsync_at[merge] = Some(bar);
                     open.push(merge);
@@ -89,9 +93,10 @@ impl Isel<'_> {
                 && !returns_past(b, merge)
             {
                 let bar = u8::try_from(open.len()).unwrap_or(u8::MAX);
-                if bar >= OpBssy::BARRIERS {
+                if bar >= OpBssy::BARRIERS - 1 {
                     return Err(BackendError::TooDeep(OpBssy::BARRIERS));
                 }
+                self.barriers.inner = self.barriers.inner.max(bar + 1);
                 self.barriers.bssy_at[b] = Some(bar);
                 self.barriers.bsync_at[merge] = Some(bar);
                 open.push(merge);

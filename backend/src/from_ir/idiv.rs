@@ -79,7 +79,11 @@ impl Isel<'_> {
             signed: false,
         }));
         let errs = self.src_of(err);
-        let z = self.alu(self.imad_hi(zs, errs, zs));
+        // IMAD.HI's addend is a register pair added to the whole product
+        // (docs/ISA.md): the high word plus z is a separate add.
+        let hi = self.alu(self.imad_hi(zs, errs, Src::ZERO));
+        let his = self.src_of(hi);
+        let z = self.alu(iadd(his, zs));
         let zs = self.src_of(z);
         let mut q = self.alu(self.imad_hi(ns, zs, Src::ZERO));
         let qs = self.src_of(q);

@@ -12,6 +12,7 @@
 //! array: unrolled, a 100,000-element copy was 25,000 load/store pairs in
 //! one block, and register allocation over them was quadratic.
 
+use super::inner_loop::Exit;
 use super::mem_layout::scalars;
 use super::memory::{Addressed, Target};
 use super::places::{Place, Step, resolve};
@@ -148,7 +149,7 @@ impl Isel<'_> {
         let same = src_elem.stride == dst_elem.stride;
         let zero = self.materialize(Comp::Const(0));
         let init = if same { vec![zero] } else { vec![zero, zero] };
-        let (inner, params) = self.open_inner_loop(init);
+        let (inner, params) = self.open_inner_loop(init, Exit::Uniform);
         let (src_off, dst_off) = (params[0], params[params.len() - 1]);
         // An element's address: the array's plus the counter, aligned to
         // the largest power of two dividing the stride (a zero stride

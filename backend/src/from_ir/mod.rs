@@ -171,6 +171,10 @@ struct Barriers {
     bsync_at: SecondaryMap<ir::Block, Option<u8>>,
     /// Blocks that enter a loop: the barrier they open and the loop's merge.
     loop_bssy: SecondaryMap<ir::Block, Option<(u8, ir::Block)>>,
+    /// The barrier of the divergent loops selection builds inside one IR
+    /// instruction (`inner_loop.rs`): one above every planned barrier
+    /// (the plan keeps the last one free for it).
+    inner: u8,
 }
 
 /// Values instruction selection computes once per machine block and

@@ -25,6 +25,7 @@
 //! masks; constant operands fold. Signed forms divide magnitudes and fix
 //! the signs as the 32-bit ones do (idiv.rs).
 
+use super::inner_loop::Exit;
 use super::{Comp, Isel};
 use crate::error::BackendError;
 use crate::isa::{
@@ -130,7 +131,7 @@ impl Isel<'_> {
             self.fresh_copy(n[1]),
             self.fresh_copy(Comp::Const(64)),
         ];
-        let (inner, params) = self.open_inner_loop(init.to_vec());
+        let (inner, params) = self.open_inner_loop(init.to_vec(), Exit::Uniform);
         let [rl, rh, ql, qh, i] = [0, 1, 2, 3, 4].map(|k| vreg(params[k]));
         // Shift r:q left by one.
         let rh2 = vreg(self.shl1_hi(rl, rh));

@@ -100,7 +100,14 @@ impl Isel<'_> {
         let cross = self.src_of(cross);
         let cross = self.alu(imad(a1, b0, cross, false));
         let cross = self.src_of(cross);
-        let hi = self.alu(imad(a0, b0, cross, true));
+        // IMAD.HI adds a register pair to the whole product (docs/ISA.md):
+        // the cross products go on with an add.
+        let hi = self.alu(imad(a0, b0, Src::ZERO, true));
+        let his = self.src_of(hi);
+        let hi = self.alu(Op::IAdd3(OpIAdd3 {
+            dst: Dst::None,
+            srcs: [his, cross, Src::ZERO],
+        }));
         [lo, hi]
     }
 

@@ -7,10 +7,15 @@
 use crate::asm::assemble;
 use crate::calc_instr_deps::calc_instr_deps;
 use crate::isa::Instr;
+use crate::target::Arch;
 
 fn deps(src: &str) -> Vec<Instr> {
+    deps_on(src, Arch::DEFAULT)
+}
+
+fn deps_on(src: &str, arch: Arch) -> Vec<Instr> {
     let mut instrs = assemble(src).expect("assembles").instrs;
-    calc_instr_deps(&mut instrs);
+    calc_instr_deps(&mut instrs, arch);
     instrs
 }
 
@@ -164,4 +169,25 @@ fn branch_target_waits_for_fall_through_results() {
          EXIT ;",
     );
     assert_eq!(p[2].ctrl.wait, 1 << p[1].ctrl.write_sb);
+}
+
+/// Double precision: a scoreboard before SM90, a fixed latency from SM90 on
+/// (the H100 ignores a scoreboard on DMUL: its consumer read a stale
+/// value), with a DSETP's predicate read 14 cycles after it.
+#[test]
+fn double_precision_latency_depends_on_the_architecture() {
+    let src = "DMUL R0, R2, R4 ;\nDADD R6, R0, R2 ;\nDSETP.GT.AND P0, PT, R6, R2, PT ;\n@P0 EXIT ;\nEXIT ;\n";
+    let sm86 = ctrl(&deps_on(src, Arch::Sm86));
+    assert_eq!(
+        &sm86[..2],
+        ["[B------:R-:W0:-:S01]", "[B0-----:R-:W0:-:S01]"],
+        "{sm86:?}"
+    );
+    let sm90 = deps_on(src, Arch::Sm90);
+    let c = ctrl(&sm90);
+    // No scoreboard; the DMUL stalls until its result is ready (8 cycles
+    // and the margin), the DSETP until its predicate is (14 and the margin).
+    assert_eq!(c[0], "[B------:R-:W-:-:S09]", "{c:?}");
+    assert_eq!(c[1], "[B------:R-:W-:-:S09]", "{c:?}");
+    assert_eq!(c[2], "[B------:R-:W-:-:S15]", "{c:?}");
 }

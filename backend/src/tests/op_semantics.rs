@@ -103,8 +103,13 @@ cases! {
 
     imad_wide_signed: imad_wide(true).eval_wide(0xffff_ffff, 2, 10) => 8;
     imad_wide_unsigned: imad_wide(false).eval_wide(0xffff_ffff, 2, 10) => 0x2_0000_0008;
-    imad_hi_signed_negative: OpIMadWide { hi: true, ..imad_wide(true) }.eval_hi([0x8000_0000, 2, 0]) => 0xffff_ffff;
-    imad_hi_unsigned: OpIMadWide { hi: true, ..imad_wide(false) }.eval_hi([0x8000_0000, 4, 1]) => 3;
+    imad_hi_signed_negative: OpIMadWide { hi: true, ..imad_wide(true) }.eval_hi(0x8000_0000, 2, 0) => 0xffff_ffff;
+    imad_hi_unsigned: OpIMadWide { hi: true, ..imad_wide(false) }.eval_hi(0x8000_0000, 4, 0) => 2;
+    // The pair c is added to the whole product: its low word carries into
+    // the high word, its high word adds to it (ptxas's division adds its
+    // estimate this way).
+    imad_hi_pair_high_word_adds: OpIMadWide { hi: true, ..imad_wide(false) }.eval_hi(0x8000_0000, 4, 7 << 32) => 9;
+    imad_hi_pair_low_word_carries: OpIMadWide { hi: true, ..imad_wide(false) }.eval_hi(0xffff_ffff, 0xffff_ffff, 0xffff_ffff) => 0xffff_ffff;
 
     shf_left_by_32_clamps: shf(false, false, false).eval([1, 32, 0]) => 0;
     shf_left_by_32_wraps_with_w: shf(false, true, false).eval([1, 32, 0]) => 1;

@@ -9,7 +9,7 @@ use super::mem::{get_dst_n, get_src_n, set_dst_n, set_src_n};
 use super::operand::{
     get_dst, set_dst, set_pdst, srcs_text, visit_dst, visit_pred, visit_src, visit_src_n,
 };
-use super::reg::{Dst, PredSrc, RegFile, Src};
+use super::reg::{Dst, PredSrc, RegFile, Src, SrcRef};
 use super::word::{InstWord, field};
 use super::{DecodeError, EncodeError, RegVisitor};
 use std::fmt;
@@ -118,9 +118,14 @@ impl OpIAdd3X {
     }
 }
 
-/// `IMAD.WIDE{.U32} Rd, a, b, c`: the 64-bit `a * b + c` into the pair Rd
-/// (c is a pair); `IMAD.HI{.U32} Rd, a, b, c`: the high word of `a * b`,
-/// plus c. Signed unless `.U32`.
+/// `IMAD.WIDE{.U32} Rd, a, b, c`: the 64-bit `a * b + c` into the pair Rd;
+/// `IMAD.HI{.U32} Rd, a, b, c`: the high word of the 64-bit `a * b + c`.
+/// In both, a register c is a pair (low word first): ptxas's division
+/// writes `IMAD.HI.U32 R11, R11, R7, R10` after zeroing R10 to add the
+/// estimate in R11 to the high word, and our IMAD.HI that read c as one
+/// word gave wrong quotients on the H100 (docs/ISA.md, IMAD.HI). A
+/// constant c is two consecutive words and an immediate is zero-extended,
+/// in both forms (inferred, not measured). Signed unless `.U32`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpIMadWide {
     pub dst: Dst,
@@ -135,9 +140,12 @@ impl OpIMadWide {
     pub const OPCODE_HI: u16 = 0x027;
     const SIGNED: usize = 73;
 
+    /// Registers of the destination.
     fn regs(&self) -> u8 {
         if self.hi { 1 } else { 2 }
     }
+    /// Registers of a register addend: a pair in both forms.
+    const C_REGS: u8 = 2;
     pub fn encode(&self, w: &mut InstWord) -> Result<(), EncodeError> {
         let opcode = if self.hi {
             Self::OPCODE_HI
@@ -146,9 +154,16 @@ impl OpIMadWide {
         };
         set_dst_n(w, &self.dst, self.regs())?;
         let [a, b, c] = &self.srcs;
+        // The H100 faults on the immediate-addend form of both (an
+        // illegal instruction); a constant addend is two words.
+        if matches!(c.src, SrcRef::Imm(_)) {
+            return Err(EncodeError::OperandForm(
+                "a register pair or constant addend (IMAD.HI and IMAD.WIDE take no immediate c)",
+            ));
+        }
         w.set_alu_srcs(opcode, Some(a), b, Some(c), false)?;
         if c.is_reg_or_zero() {
-            set_src_n(w, field::SRC2, c, self.regs())?;
+            set_src_n(w, field::SRC2, c, Self::C_REGS)?;
         }
         w.set(field::PDST0, 7);
         w.set_bit(Self::SIGNED, self.signed);
@@ -156,9 +171,16 @@ impl OpIMadWide {
     }
     pub fn decode(w: &InstWord, hi: bool) -> Result<Self, DecodeError> {
         let (a, b, c) = w.get_alu_srcs(false)?;
+        if let SrcRef::Imm(v) = c.src {
+            // The form the H100 faults on (`encode`).
+            return Err(DecodeError::BadField {
+                field: "IMAD.HI/IMAD.WIDE addend (an immediate)",
+                value: u64::from(v),
+            });
+        }
         let n = if hi { 1 } else { 2 };
         if c.is_reg_or_zero() {
-            get_src_n(w, field::SRC2, n)?;
+            get_src_n(w, field::SRC2, Self::C_REGS)?;
         }
         Ok(OpIMadWide {
             dst: get_dst_n(w, n)?,
@@ -171,7 +193,7 @@ impl OpIMadWide {
         let n = self.regs();
         visit_src(&mut self.srcs[0], v);
         visit_src(&mut self.srcs[1], v);
-        visit_src_n(&mut self.srcs[2], n, v);
+        visit_src_n(&mut self.srcs[2], Self::C_REGS, v);
         visit_dst(&mut self.dst, RegFile::Gpr, n, v);
     }
     fn product(&self, a: u32, b: u32) -> u64 {
@@ -185,9 +207,9 @@ impl OpIMadWide {
     pub fn eval_wide(&self, a: u32, b: u32, c: u64) -> u64 {
         self.product(a, b).wrapping_add(c)
     }
-    /// `.HI`: the high word of the product, plus c.
-    pub fn eval_hi(&self, x: [u32; 3]) -> u32 {
-        ((self.product(x[0], x[1]) >> 32) as u32).wrapping_add(x[2])
+    /// `.HI`: the high word of the product plus the pair c.
+    pub fn eval_hi(&self, a: u32, b: u32, c: u64) -> u32 {
+        (self.product(a, b).wrapping_add(c) >> 32) as u32
     }
     pub fn fmt_op(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mode = if self.hi { ".HI" } else { ".WIDE" };
