@@ -35,10 +35,10 @@
 //! lane as itself.
 //!
 //! Numbering: the pass appends its blocks and virtual registers after
-//! part one's and part two's selection appends after the pass's, in the
-//! order selection made them when it emitted this code itself, so the
-//! machine IR and everything register allocation derives from it are
-//! unchanged by the move (ARCHITECTURE.md, "Lowerings before selection").
+//! part one's, and part two's selection appends its own after the pass's:
+//! the order in which selection created them when it emitted this code
+//! itself, so the machine IR, and the registers allocated from it, are
+//! what they were (ARCHITECTURE.md, "The culling pass inside selection").
 
 mod compact;
 mod triangle;

@@ -296,7 +296,7 @@ pub(crate) struct Isel<'a> {
     /// `InstData` is at hand.
     at: Option<&'a InstData>,
     /// The first predicate `src_of` was asked to read as a word, with the
-    /// instruction being selected: `select` fails with it.
+    /// instruction being selected: `Selection::finish` fails with it.
     pred_as_word: Option<Option<&'a InstData>>,
 }
 
@@ -306,8 +306,9 @@ pub(crate) struct Isel<'a> {
 /// fills, [`Selection::culling`]); [`Selection::part_two`] selects it a
 /// second time after the culling code, when that defers attributes; and
 /// [`Selection::finish`] checks and tidies the function. Part two
-/// continues part one's selection (its maps of values read once, its
-/// plans), as it did when it ran inside the culling code.
+/// continues part one's selection state (the values read once at the
+/// entry, the plans), so each step numbers its blocks and registers after
+/// the previous one's.
 pub(crate) struct Selection<'a> {
     isel: Isel<'a>,
     vertex_attrs: Vec<u16>,
@@ -553,7 +554,7 @@ impl<'a> Isel<'a> {
 
     /// A source operand for a component: registers as they are, constants as
     /// immediates (RZ for zero). Predicates are not GPR sources: one asked
-    /// for here is a selection bug, which `select` reports
+    /// for here is a selection bug, which `Selection::finish` reports
     /// (`BackendError::PredicateAsWord`) instead of compiling RZ.
     fn src_of(&mut self, c: Comp) -> Src {
         match c {
