@@ -1,5 +1,5 @@
 //! In-shader primitive culling (`--shader-cull`, backend
-//! `from_ir/mesh_cull.rs`): for each shader and each rasterizer state,
+//! `insert_cull.rs`): for each shader and each rasterizer state,
 //! the image with the culling compiled in and switched on is the image
 //! without it, pixel for pixel, while fewer primitives reach the
 //! rasterizer; with the culling word 0 the draw's outputs are exactly

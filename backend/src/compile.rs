@@ -11,7 +11,8 @@ use crate::calc_instr_deps::calc_instr_deps;
 use crate::error::BackendError;
 use crate::from_ir::dce::eliminate_dead_code;
 use crate::from_ir::task_out::payload_bytes;
-use crate::from_ir::{lower_var_ptrs, select};
+use crate::from_ir::{Selected, Selection, lower_var_ptrs};
+use crate::insert_cull::insert_cull;
 use crate::intrinsics::Intrinsics;
 use crate::isa::Instr;
 use crate::layout::layout;
@@ -45,7 +46,7 @@ pub struct BackendOptions {
     /// `opt_ffma.rs` says why this is not the default).
     pub fp_contract: bool,
     /// Compile in-shader primitive culling (mesh shaders; switched at run
-    /// time by the root table's culling word, `from_ir::mesh_cull`).
+    /// time by the root table's culling word, `insert_cull.rs`).
     pub shader_cull: bool,
     /// Read set 0's uniform buffers below binding 16 (declared at most
     /// 64 KiB) from constant banks 1..=16, as the simulator's driver
@@ -124,6 +125,31 @@ pub(crate) fn lower(
         intrinsics,
         cull,
     })
+}
+
+/// Instruction selection and the pass that runs inside it, in order: the
+/// shader selected (`from_ir`; with in-shader culling, its first
+/// selection, "part one"); with in-shader culling, the culling code
+/// appended after it (`insert_cull.rs`: in, the function part one left and
+/// the block its OpReturn branches to; out, where part two starts when
+/// attributes are deferred) and, when deferred, the shader selected a
+/// second time from there ("part two"); then selection's last steps
+/// (`Selection::finish`). Each step appends its blocks and registers after
+/// the previous one's, in the order one selection made them when it
+/// emitted the culling code itself, so the numbering is unchanged.
+pub(crate) fn select(
+    lowered: &Lowered,
+    arch: Arch,
+    task_present: bool,
+    bank_uniforms: bool,
+) -> Result<Selected, BackendError> {
+    let mut selection = Selection::part_one(lowered, arch, task_present, bank_uniforms)?;
+    if let Some(culling) = selection.culling()
+        && let Some(start) = insert_cull(culling)
+    {
+        selection.part_two(start)?;
+    }
+    selection.finish()
 }
 
 /// A machine-IR pass. None reports whether it changed anything: each runs

@@ -9,9 +9,8 @@
 //! after it, deferred plans only), what becomes of each instruction whose
 //! selection the culling changes ([`CullRole`]). Selection maps each role
 //! one to one (`from_ir/mesh_cull.rs`, `Isel::cull_inst`) and knows nothing
-//! of why it was given; the culling code itself (`mesh_cull_compact.rs`,
-//! `mesh_cull_triangle.rs`) and part two's second selection of the shader
-//! stay in selection (ARCHITECTURE.md, "Lowerings before selection").
+//! of why it was given; the culling code itself is the pass that runs
+//! between the two selections (`insert_cull.rs`, `compile::select`).
 
 use crate::error::BackendError;
 use crate::from_ir::mesh_out::{OutputTarget, classify, written_outputs};
@@ -30,7 +29,7 @@ pub enum CullPlan {
     /// vertices' outputs are dropped by the compaction.
     Epilogue,
     /// Positions first, culling, then the other vertex outputs for
-    /// surviving vertices only (`from_ir/mesh_cull.rs`).
+    /// surviving vertices only (`insert_cull.rs`).
     Deferred,
 }
 

@@ -6,9 +6,8 @@
 use crate::assign_regs::assign_regs;
 use crate::block_order::order_blocks;
 use crate::calc_instr_deps::calc_instr_deps;
-use crate::compile::{BackendOptions, lower, optimisations};
+use crate::compile::{BackendOptions, lower, optimisations, select};
 use crate::error::BackendError;
-use crate::from_ir::select;
 use crate::layout::layout;
 use crate::program;
 use spvsass_frontend::ir::Shader;

@@ -27,9 +27,7 @@ mod mem_atomics;
 mod mem_copy;
 mod mem_layout;
 mod memory;
-pub mod mesh_cull;
-mod mesh_cull_compact;
-mod mesh_cull_triangle;
+mod mesh_cull;
 pub(crate) mod mesh_out;
 mod mesh_out_load;
 mod narrow_int;
@@ -57,12 +55,14 @@ pub(crate) use var_ptrs::lower as lower_var_ptrs;
 use crate::abi;
 use crate::compile::Lowered;
 use crate::error::{BackendError, spirv_opcode};
+use crate::insert_cull::{Culling, PartTwo};
 use crate::intrinsics::Intrinsics;
 use crate::isa::{
     Dst, Instr, IntCmp, Op, OpISetP, OpMov, PredCombine, PredSrc, RegFile, SpecialReg, Src,
 };
 use crate::isbe_layout::AttrLayout;
 use crate::mir::{BlockId, MFunc, PReg, VReg};
+use crate::special_regs::SpecialRegs;
 use crate::target::Arch;
 use cranelift_entity::packed_option::PackedOption;
 use cranelift_entity::{EntitySet, SecondaryMap};
@@ -260,8 +260,9 @@ pub(crate) struct Isel<'a> {
     vals: ValueMap,
     /// The MIR block instructions are appended to.
     cur: BlockId,
-    /// Special registers, read once at the top of the entry block.
-    special: FxHashMap<SpecialReg, VReg>,
+    /// Special registers, read once at the top of the entry block
+    /// (shared with the culling pass, `insert_cull.rs`).
+    special: SpecialRegs,
     /// IR values known to equal the lane id (the invocation index of a
     /// workgroup that fits one warp).
     lane_ids: EntitySet<Value>,
@@ -291,127 +292,188 @@ pub(crate) struct Isel<'a> {
     /// Logical subgroups and early returns (`subgroups.rs`, `returns.rs`).
     wide: Wide,
     /// In-shader culling (`mesh_cull`), when compiled in: the decisions
-    /// made before selection (`lower_cull.rs`) and the selection's state.
+    /// made before selection (`lower_cull.rs`) and which part is being
+    /// selected.
     cull_lowering: Option<&'a crate::lower_cull::CullLowering>,
     cull: Option<mesh_cull::CullState>,
     /// The instruction being selected, for errors raised where no
     /// `InstData` is at hand.
     at: Option<&'a InstData>,
     /// The first predicate `src_of` was asked to read as a word, with the
-    /// instruction being selected: `select` fails with it.
+    /// instruction being selected: `Selection::finish` fails with it.
     pred_as_word: Option<Option<&'a InstData>>,
 }
 
-/// Selects the shader the lowerings before selection left
-/// (`compile::lower`).
-pub fn select(
-    lowered: &Lowered,
-    target: Arch,
-    task_present: bool,
-    bank_uniforms: bool,
-) -> Result<Selected, BackendError> {
-    let sh: &Shader = &lowered.shader;
-    let written = if sh.stage == Stage::Mesh {
-        mesh_out::written_outputs(sh)?
-    } else {
-        mesh_out::WrittenOutputs::default()
-    };
-    let max_vertices = sh.mesh.map_or(0, |m| m.max_vertices);
-    let max_primitives = sh.mesh.map_or(0, |m| m.max_primitives);
-    let vertex_layout = AttrLayout::new(0, written.vertex.clone(), max_vertices);
-    let primitive_layout = AttrLayout::new(
-        vertex_layout.size(),
-        written.primitive.clone(),
-        max_primitives,
-    );
-    let shared_after = match sh.stage {
-        Stage::Task => task_out::payload_bytes(sh) + crate::isbe_layout::task::PAYLOAD,
-        _ => primitive_layout.base + primitive_layout.size(),
-    };
-    let wide = crate::logical_subgroups::plan(sh)?;
-    let divergence = match &wide {
-        Some(plan) => crate::uniformity::Divergence::analyse_assuming(sh, &plan.voted),
-        None => crate::uniformity::Divergence::analyse(sh),
-    };
-    let mut isel = Isel {
-        shared: shared::SharedLayout::new(sh, shared_after),
-        divergence,
-        split_off: FxHashMap::default(),
-        sh,
-        intrinsics: &lowered.intrinsics,
-        target,
-        f: MFunc::default(),
-        // Sized for every block and value up front: growing them rehashed
-        // each several times per compile.
-        blocks: BlockMap::with_capacity(sh.blocks.len()),
-        vals: ValueMap::with_capacity(sh.values.len()),
-        cur: BlockId::ENTRY,
-        special: FxHashMap::default(),
-        lane_ids: EntitySet::new(),
-        task_present,
-        bank_uniforms,
-        workgroup_index: None,
-        mem: memory::MemPlan::new(sh)?,
-        out: Outputs {
-            vertex_layout,
-            primitive_layout,
-            computed_offset_stores: Vec::new(),
-            cull_and_viewport: written.cull && written.viewport_index.is_some(),
-        },
-        barriers: Barriers::default(),
-        cache: BlockCache::default(),
-        wide: Wide::default(),
-        cull_lowering: None,
-        cull: None,
-        at: None,
-        pred_as_word: None,
-    };
-    // The culling lowering's refusal is reported here, after those of the
-    // plans above, as when selection made the decisions itself.
-    isel.cull_lowering = lowered.cull.as_ref().map_err(BackendError::clone)?.as_ref();
-    isel.plan_barriers(wide.as_ref())?;
-    if let Some(plan) = wide {
-        isel.wide.copies = plan.copies;
-        isel.select_wide(&plan, written.cull)?;
-    } else {
-        for &b in &sh.layout {
-            let mb = isel.f.new_block();
-            isel.blocks.insert(b, mb);
+/// Instruction selection in the steps `compile::select` runs:
+/// [`Selection::part_one`] selects the shader (with in-shader culling, its
+/// first selection, whose OpReturn branches to the block the culling pass
+/// fills, [`Selection::culling`]); [`Selection::part_two`] selects it a
+/// second time after the culling code, when that defers attributes; and
+/// [`Selection::finish`] checks and tidies the function. Part two
+/// continues part one's selection state (the values read once at the
+/// entry, the plans), so each step numbers its blocks and registers after
+/// the previous one's.
+pub(crate) struct Selection<'a> {
+    isel: Isel<'a>,
+    vertex_attrs: Vec<u16>,
+    primitive_attrs: Vec<u16>,
+}
+
+impl<'a> Selection<'a> {
+    /// Selects the shader the lowerings before selection left
+    /// (`compile::lower`): the whole of it, or part one when culling is
+    /// compiled in.
+    pub(crate) fn part_one(
+        lowered: &'a Lowered,
+        target: Arch,
+        task_present: bool,
+        bank_uniforms: bool,
+    ) -> Result<Selection<'a>, BackendError> {
+        let sh: &Shader = &lowered.shader;
+        let written = if sh.stage == Stage::Mesh {
+            mesh_out::written_outputs(sh)?
+        } else {
+            mesh_out::WrittenOutputs::default()
+        };
+        let max_vertices = sh.mesh.map_or(0, |m| m.max_vertices);
+        let max_primitives = sh.mesh.map_or(0, |m| m.max_primitives);
+        let vertex_layout = AttrLayout::new(0, written.vertex.clone(), max_vertices);
+        let primitive_layout = AttrLayout::new(
+            vertex_layout.size(),
+            written.primitive.clone(),
+            max_primitives,
+        );
+        let shared_after = match sh.stage {
+            Stage::Task => task_out::payload_bytes(sh) + crate::isbe_layout::task::PAYLOAD,
+            _ => primitive_layout.base + primitive_layout.size(),
+        };
+        let wide = crate::logical_subgroups::plan(sh)?;
+        let divergence = match &wide {
+            Some(plan) => crate::uniformity::Divergence::analyse_assuming(sh, &plan.voted),
+            None => crate::uniformity::Divergence::analyse(sh),
+        };
+        let mut isel = Isel {
+            shared: shared::SharedLayout::new(sh, shared_after),
+            divergence,
+            split_off: FxHashMap::default(),
+            sh,
+            intrinsics: &lowered.intrinsics,
+            target,
+            f: MFunc::default(),
+            // Sized for every block and value up front: growing them
+            // rehashed each several times per compile.
+            blocks: BlockMap::with_capacity(sh.blocks.len()),
+            vals: ValueMap::with_capacity(sh.values.len()),
+            cur: BlockId::ENTRY,
+            special: SpecialRegs::default(),
+            lane_ids: EntitySet::new(),
+            task_present,
+            bank_uniforms,
+            workgroup_index: None,
+            mem: memory::MemPlan::new(sh)?,
+            out: Outputs {
+                vertex_layout,
+                primitive_layout,
+                computed_offset_stores: Vec::new(),
+                cull_and_viewport: written.cull && written.viewport_index.is_some(),
+            },
+            barriers: Barriers::default(),
+            cache: BlockCache::default(),
+            wide: Wide::default(),
+            cull_lowering: None,
+            cull: None,
+            at: None,
+            pred_as_word: None,
+        };
+        // The culling lowering's refusal is reported here, after those of
+        // the plans above, as when selection made the decisions itself.
+        isel.cull_lowering = lowered.cull.as_ref().map_err(BackendError::clone)?.as_ref();
+        isel.plan_barriers(wide.as_ref())?;
+        if let Some(plan) = wide {
+            isel.wide.copies = plan.copies;
+            isel.select_wide(&plan, written.cull)?;
+        } else {
+            for &b in &sh.layout {
+                let mb = isel.f.new_block();
+                isel.blocks.insert(b, mb);
+            }
+            isel.reserve_culling();
+            isel.cur = isel.blocks.at(sh.entry_block());
+            if written.cull {
+                isel.init_viewport_masks();
+            }
+            isel.init_shared()?;
+            isel.prologue_intrinsics()?;
+            for &b in &sh.layout {
+                isel.block(b)?;
+            }
         }
-        isel.begin_cull();
-        isel.cur = isel.blocks.at(sh.entry_block());
-        if written.cull {
-            isel.init_viewport_masks();
-        }
-        isel.init_shared()?;
-        isel.prologue_intrinsics()?;
-        for &b in &sh.layout {
-            isel.block(b)?;
-        }
-        isel.finish_cull()?;
+        Ok(Selection {
+            isel,
+            vertex_attrs: written.vertex,
+            primitive_attrs: written.primitive,
+        })
     }
-    if let Some(at) = isel.pred_as_word {
-        return Err(BackendError::PredicateAsWord {
-            opcode: at.map_or_else(|| "shader setup".into(), |i| spirv_opcode(&i.op)),
-            spirv_id: at.and_then(|i| i.spirv_id),
-        });
+
+    /// The culling pass's input, after part one when culling is compiled
+    /// in.
+    pub(crate) fn culling(&mut self) -> Option<Culling<'_>> {
+        let isel = &mut self.isel;
+        let (Some(mesh_cull::CullState::PartOne { culling }), Some(lowering)) =
+            (isel.cull, isel.cull_lowering)
+        else {
+            return None;
+        };
+        Some(Culling {
+            func: &mut isel.f,
+            special: &mut isel.special,
+            entry: culling,
+            plan: lowering.plan,
+            vertex_layout: &isel.out.vertex_layout,
+            primitive_layout: &isel.out.primitive_layout,
+            arch: isel.target,
+        })
     }
-    atomics::place_split_blocks(&mut isel.f, &isel.split_off);
-    unreachable::cut_unreachable(&mut isel.f);
-    control::split_critical_edges(&mut isel.f);
-    dce::eliminate_dead_code(&mut isel.f);
-    Ok(Selected {
-        func: isel.f,
-        vertex_attrs: written.vertex,
-        primitive_attrs: written.primitive,
-        computed_offset_stores: isel.out.computed_offset_stores,
-        shared_bytes: isel.mem.shared_bytes,
-        // One copy of the local variables per logical subgroup.
-        local_bytes: match isel.wide.copies {
-            1 => isel.mem.local_bytes,
-            k => isel.mem.local_copy_bytes() * k,
-        },
-    })
+
+    /// The function selected so far (tests of the culling pass).
+    #[cfg(test)]
+    pub(crate) fn func(&self) -> &MFunc {
+        &self.isel.f
+    }
+
+    /// Selects part two from where the culling code ended.
+    pub(crate) fn part_two(&mut self, start: PartTwo) -> Result<(), BackendError> {
+        self.isel.select_part_two(start)
+    }
+
+    /// Reports a predicate read as a word, places the blocks split off
+    /// others, cuts unreachable blocks, splits critical edges and removes
+    /// dead code: the function as the passes after selection take it.
+    pub(crate) fn finish(self) -> Result<Selected, BackendError> {
+        let mut isel = self.isel;
+        if let Some(at) = isel.pred_as_word {
+            return Err(BackendError::PredicateAsWord {
+                opcode: at.map_or_else(|| "shader setup".into(), |i| spirv_opcode(&i.op)),
+                spirv_id: at.and_then(|i| i.spirv_id),
+            });
+        }
+        atomics::place_split_blocks(&mut isel.f, &isel.split_off);
+        unreachable::cut_unreachable(&mut isel.f);
+        control::split_critical_edges(&mut isel.f);
+        dce::eliminate_dead_code(&mut isel.f);
+        Ok(Selected {
+            func: isel.f,
+            vertex_attrs: self.vertex_attrs,
+            primitive_attrs: self.primitive_attrs,
+            computed_offset_stores: isel.out.computed_offset_stores,
+            shared_bytes: isel.mem.shared_bytes,
+            // One copy of the local variables per logical subgroup.
+            local_bytes: match isel.wide.copies {
+                1 => isel.mem.local_bytes,
+                k => isel.mem.local_copy_bytes() * k,
+            },
+        })
+    }
 }
 
 impl<'a> Isel<'a> {
@@ -491,21 +553,12 @@ impl<'a> Isel<'a> {
     }
 
     fn special_reg(&mut self, sr: SpecialReg) -> VReg {
-        if let Some(&r) = self.special.get(&sr) {
-            return r;
-        }
-        let r = self.f.new_vreg(RegFile::Gpr);
-        self.f.blocks[BlockId::ENTRY].instrs.insert(
-            0,
-            Instr::new(Op::S2R(crate::isa::OpS2R { dst: r.dst(), sr })),
-        );
-        self.special.insert(sr, r);
-        r
+        self.special.read(&mut self.f, sr)
     }
 
     /// A source operand for a component: registers as they are, constants as
     /// immediates (RZ for zero). Predicates are not GPR sources: one asked
-    /// for here is a selection bug, which `select` reports
+    /// for here is a selection bug, which `Selection::finish` reports
     /// (`BackendError::PredicateAsWord`) instead of compiling RZ.
     fn src_of(&mut self, c: Comp) -> Src {
         match c {
@@ -858,7 +911,7 @@ impl<'a> Isel<'a> {
                 _ => false,
             };
         if let (Some(r), [Comp::Reg(lane)]) = (inst.result, comps.as_slice())
-            && (own_index || self.special.get(&SpecialReg::LaneId) == Some(lane))
+            && (own_index || self.special.get(SpecialReg::LaneId) == Some(*lane))
         {
             self.lane_ids.insert(r);
         }

@@ -51,7 +51,8 @@ impl<'a> Isel<'a> {
     /// Selects the whole shader as `plan` says.
     /// `cull`: the shader writes CullPrimitiveEXT. In-shader culling, when
     /// compiled in (`mesh_cull`), runs once, at the spine's OpReturn, for
-    /// every logical subgroup's outputs.
+    /// every logical subgroup's outputs: the culling pass
+    /// (`insert_cull.rs`) puts its code in the block reserved here.
     pub(super) fn select_wide(&mut self, plan: &Plan, cull: bool) -> Result<(), BackendError> {
         let k = plan.copies as usize;
         let sh = self.sh;
@@ -80,7 +81,7 @@ impl<'a> Isel<'a> {
                 li += 1;
             }
         }
-        self.begin_cull();
+        self.reserve_culling();
         self.cur = spine.at(sh.entry_block());
         let rest = sh.invocations() % WARP_LANES;
         if plan.returns || rest != 0 {
@@ -139,7 +140,7 @@ impl<'a> Isel<'a> {
                 .take_while(|&&x| plan.region_of[x] == Some(b))
                 .count();
         }
-        self.finish_cull()
+        Ok(())
     }
 
     /// Parameters of `b` for every copy, as one MIR parameter list.

@@ -3,6 +3,7 @@
 //! part of its public API.
 
 mod analyses;
+mod insert_cull;
 mod instr_deps;
 mod mir_verify;
 mod op_semantics;

@@ -1,33 +1,28 @@
-//! The culling code's passes over the outputs (`mesh_cull` describes
-//! them): test every primitive, then compact vertices and primitives in
-//! place and write the new primitive count.
+//! The culling code's passes over the outputs (`insert_cull.rs`
+//! describes them): test every primitive, then compact vertices and
+//! primitives in place and write the new primitive count.
 
-use super::Isel;
-use super::mesh_cull::CullPlan;
-use super::mesh_cull_triangle::{LUT_AND, LUT_OR, PLUT_AND, PLUT_AND_NOT, PLUT_OR};
-use crate::error::BackendError;
+use super::Code;
+use super::triangle::{LUT_AND, LUT_OR, PLUT_AND, PLUT_AND_NOT, PLUT_OR};
 use crate::isa::{
     Dst, IntCmp, IsbeAccess, IsbeSize, Op, OpBmsk, OpRedux, OpVote, PredSrc, ReduxOp, SpecialReg,
     Src, VoteMode,
 };
 use crate::isbe_layout::{AttrLayout, BLOCK_ELEMS, addr, map};
+use crate::lower_cull::CullPlan;
 
 /// Vertices per triangle.
 const VPP: u32 = 3;
 
-impl Isel<'_> {
+impl Code<'_> {
     /// Culls and compacts; returns the surviving vertex count and the
     /// reference mask of the first 32 vertices (what part two needs).
-    pub(super) fn cull_and_compact(
-        &mut self,
-        control: Src,
-        plan: CullPlan,
-    ) -> Result<(Src, Src), BackendError> {
+    pub(super) fn cull_and_compact(&mut self, control: Src, plan: CullPlan) -> (Src, Src) {
         let params = self.cull_params(control);
         let lane = self.special_reg(SpecialReg::LaneId).src();
         let below = self.special_reg(SpecialReg::LtMask).src();
-        let vl = self.out.vertex_layout.clone();
-        let pl = self.out.primitive_layout.clone();
+        let vl = self.vertex_layout;
+        let pl = self.primitive_layout;
         let prim_blocks = pl.max_elems.div_ceil(BLOCK_ELEMS);
         let vertex_blocks = vl.max_elems.div_ceil(BLOCK_ELEMS);
         let count = self.c_isbe_rd(
@@ -48,7 +43,7 @@ impl Isel<'_> {
             let idx = self.read_indices(lane3, k);
             let mut pos = [[Src::ZERO; 4]; 3];
             for (j, &i) in idx.iter().enumerate() {
-                let off = self.c_elem_offset(i, &vl);
+                let off = self.c_elem_offset(i, vl);
                 for (c, slot) in pos[j].iter_mut().enumerate() {
                     let base = vl.skew_base(addr::POSITION + 4 * c as u16).unwrap_or(0);
                     *slot = self.c_isbe_rd(off, base, IsbeAccess::Attr, IsbeSize::B32, false);
@@ -108,8 +103,8 @@ impl Isel<'_> {
             };
             masks.push(m);
         }
-        self.move_vertices(plan, &vl, &masks, &vbase, lane, below);
-        let kept = self.move_primitives(&pl, &ballots, &masks, &vbase, lane3, below);
+        self.move_vertices(plan, vl, &masks, &vbase, lane, below);
+        let kept = self.move_primitives(pl, &ballots, &masks, &vbase, lane3, below);
         // The new primitive count, by one lane.
         let lane0 = self.c_isetp(IntCmp::Eq, lane, Src::ZERO);
         self.c_isbe_wr(
@@ -119,7 +114,7 @@ impl Isel<'_> {
             IsbeSize::B32,
             lane0,
         );
-        Ok((total, masks[0]))
+        (total, masks[0])
     }
 
     /// The three vertex indices of primitive `lane + 32k` (8-bit reads at
@@ -130,8 +125,8 @@ impl Isel<'_> {
     /// Lanes past the declared primitives read primitive 32k instead, so
     /// the reads stay inside the MAP region.
     fn read_indices(&mut self, lane3: Src, k: u32) -> [Src; 3] {
-        let max = self.out.vertex_layout.max_elems;
-        let lanes = self.out.primitive_layout.max_elems - k * BLOCK_ELEMS;
+        let max = self.vertex_layout.max_elems;
+        let lanes = self.primitive_layout.max_elems - k * BLOCK_ELEMS;
         let at = if lanes >= BLOCK_ELEMS {
             lane3
         } else {

@@ -1,4 +1,4 @@
-//! The culling test of one triangle (`mesh_cull`), in plain FMUL / FFMA /
+//! The culling test of one triangle (`insert_cull.rs`), in plain FMUL / FFMA /
 //! FSETP arithmetic, and the small emitters the culling code is built
 //! from.
 //!
@@ -19,13 +19,14 @@
 //!   Small: the bounding box grown by e holds no pixel centre (k + 0.5) in
 //!   x or in y: floor(max - 0.5) < ceil(min - 0.5).
 
-use super::Isel;
+use super::Code;
 use crate::abi::{self, cull};
 use crate::isa::{
     Dst, FloatArith, FloatCmp, Instr, IntCmp, IsbeAccess, IsbeSize, MufuOp, Op, OpFArith, OpFMnMx,
     OpFSetP, OpFrnd, OpIAdd3, OpIMad, OpISetP, OpIsbeRd, OpIsbeWr, OpLop3, OpMufu, OpPLop3, OpSel,
     OpShf, PredCombine, PredSrc, RegFile, Round, Src,
 };
+use crate::isa::{MemSize, OpLdc, OpMov, SrcRef};
 
 pub(super) const LUT_AND: u8 = 0xc0;
 pub(super) const LUT_OR: u8 = 0xfc;
@@ -50,7 +51,7 @@ fn abs(s: Src) -> Src {
     Src { abs: true, ..s }
 }
 
-impl Isel<'_> {
+impl Code<'_> {
     pub(super) fn c_gpr(&mut self, guard: PredSrc, make: impl FnOnce(Dst) -> Op) -> Src {
         let r = self.f.new_vreg(RegFile::Gpr);
         self.emit(Instr::guarded(guard, make(r.dst())));
@@ -205,21 +206,50 @@ impl Isel<'_> {
         })
     }
 
-    /// A register holding `v` (sources 0 of most ops must be registers).
+    /// A register holding constant `v` (RZ for 0; sources 0 of most ops
+    /// must be registers), moved once per block.
     pub(super) fn c_reg(&mut self, v: u32) -> Src {
         if v == 0 {
             return Src::ZERO;
         }
-        self.const_reg(v).src()
+        if let Some(&r) = self.const_regs.get(&(self.cur, v)) {
+            return r.src();
+        }
+        let r = self.f.new_vreg(RegFile::Gpr);
+        self.emit(Instr::new(Op::Mov(OpMov {
+            dst: r.dst(),
+            src: Src::imm(v),
+        })));
+        self.const_regs.insert((self.cur, v), r);
+        r.src()
+    }
+
+    /// A word of the root table (constant bank 0), loaded here.
+    pub(super) fn root_word(&mut self, offset: u16) -> Src {
+        let r = self.f.new_vreg(RegFile::Gpr);
+        self.emit(Instr::new(Op::Ldc(OpLdc {
+            dst: r.dst(),
+            bank: abi::ROOT_BANK,
+            addr: Src::ZERO,
+            offset,
+            size: MemSize::B32,
+        })));
+        r.src()
     }
 
     /// `base + imm` as an ISBE address: the immediate offset from SM86
-    /// on, folded into the register before.
+    /// on, added into a register before.
     fn isbe_addr(&mut self, base: Src, imm: u32) -> (Src, u32) {
-        if self.target.has_isbe_imm_offset() || imm == 0 {
-            (base, imm)
-        } else {
-            (self.add_imm(base, imm), 0)
+        if self.arch.has_isbe_imm_offset() || imm == 0 {
+            return (base, imm);
+        }
+        match const_src(base) {
+            // A constant base (RZ): the sum is a constant register.
+            Some(k) => (self.c_reg(k.wrapping_add(imm)), 0),
+            None => {
+                let sum = self.c_iadd(base, Src::imm(imm));
+                (sum, 0)
+            }
         }
     }
 
@@ -271,15 +301,11 @@ impl Isel<'_> {
 
     /// The draw's culling words.
     pub(super) fn cull_params(&mut self, control: Src) -> CullParams {
-        let word = |isel: &mut Self, at: u16| {
-            let c = isel.root_word(at);
-            isel.src_of(c)
-        };
         CullParams {
             control,
-            half_width: word(self, abi::CULL_VIEWPORT),
-            half_height: word(self, abi::CULL_VIEWPORT + 4),
-            error: word(self, abi::CULL_SNAP_ERROR),
+            half_width: self.root_word(abi::CULL_VIEWPORT),
+            half_height: self.root_word(abi::CULL_VIEWPORT + 4),
+            error: self.root_word(abi::CULL_SNAP_ERROR),
         }
     }
 
@@ -470,5 +496,15 @@ impl Isel<'_> {
                 ftz: false,
             })
         })
+    }
+}
+
+/// The value of a source that is a plain constant (RZ or an immediate
+/// without modifiers).
+fn const_src(s: Src) -> Option<u32> {
+    match s.src {
+        SrcRef::Zero if !s.neg && !s.abs => Some(0),
+        SrcRef::Imm(k) if !s.neg && !s.abs => Some(k),
+        _ => None,
     }
 }
