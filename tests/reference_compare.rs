@@ -90,6 +90,7 @@ captures! {
         image_ops,
         tex_sample,
         tex_texel_offset,
+        tex_grad,
     ],
 }
 

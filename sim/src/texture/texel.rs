@@ -10,6 +10,21 @@ const ONE_F32: u32 = 0x3f80_0000;
 
 /// The stored components of one texel (R, G, B, A; absent ones 0).
 pub fn decode_stored(info: &FormatInfo, bytes: &[u8], srgb: bool) -> [u32; 4] {
+    decode_stored_as(info, bytes, srgb, Snorm::Clamped)
+}
+
+/// How an SNORM component's most negative value (−2^(n−1)) decodes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Snorm {
+    /// −1.0, as Vulkan's conversion gives it (fetches, gathers).
+    Clamped,
+    /// −2^(n−1)/(2^(n−1) − 1): what filtering sums (the H100's
+    /// tex_formats capture; docs/TEXTURES.md, "Filtering arithmetic").
+    Unclamped,
+}
+
+/// The stored components of one texel, SNORM decoded as `snorm` says.
+pub fn decode_stored_as(info: &FormatInfo, bytes: &[u8], srgb: bool, snorm: Snorm) -> [u32; 4] {
     let mut raw = 0u128;
     for (i, b) in bytes.iter().enumerate().take(16) {
         raw |= u128::from(*b) << (8 * i);
@@ -20,12 +35,12 @@ pub fn decode_stored(info: &FormatInfo, bytes: &[u8], srgb: bool) -> [u32; 4] {
         let n = u32::from(bits);
         let v = ((raw >> at) & ((1u128 << n) - 1)) as u32;
         at += n;
-        out[c] = component_to_u32(info.data_type, n, v, srgb && c < 3);
+        out[c] = component_to_u32(info.data_type, n, v, srgb && c < 3, snorm);
     }
     out
 }
 
-fn component_to_u32(data: DataType, n: u32, v: u32, srgb: bool) -> u32 {
+fn component_to_u32(data: DataType, n: u32, v: u32, srgb: bool, snorm: Snorm) -> u32 {
     let max = if n == 32 { u32::MAX } else { (1u32 << n) - 1 };
     let sext = |v: u32| ((v << (32 - n)) as i32) >> (32 - n);
     match data {
@@ -35,7 +50,12 @@ fn component_to_u32(data: DataType, n: u32, v: u32, srgb: bool) -> u32 {
         }
         DataType::Snorm => {
             let m = (1i32 << (n - 1)) - 1;
-            ((f64::from(sext(v)) / f64::from(m)).max(-1.0) as f32).to_bits()
+            let x = f64::from(sext(v)) / f64::from(m);
+            (match snorm {
+                Snorm::Clamped => x.max(-1.0),
+                Snorm::Unclamped => x,
+            } as f32)
+                .to_bits()
         }
         DataType::Uint => v,
         DataType::Sint => sext(v) as u32,
@@ -57,6 +77,19 @@ pub fn swizzle(stored: [u32; 4], sources: [Source; 4]) -> [u32; 4] {
         Source::A => stored[3],
         Source::OneInt => 1,
         Source::OneFloat => ONE_F32,
+    })
+}
+
+/// The result of a border texel: the sampler's border colour, except
+/// that components the format lacks take the header's swizzle constant,
+/// as for a texel ((R, 0, 0, 1) for a one-component format; the H100's
+/// tex_formats capture, docs/TEXTURES.md).
+pub fn border(colour: [u32; 4], sources: [Source; 4]) -> [u32; 4] {
+    std::array::from_fn(|i| match sources[i] {
+        Source::Zero => 0,
+        Source::OneInt => 1,
+        Source::OneFloat => ONE_F32,
+        Source::R | Source::G | Source::B | Source::A => colour[i],
     })
 }
 
