@@ -91,6 +91,7 @@ captures! {
         tex_sample,
         tex_texel_offset,
         tex_grad,
+        mesh_texel_vertices,
     ],
 }
 
