@@ -890,3 +890,49 @@ fn a_bad_texel_buffer_offset_is_refused() {
         "{e:?}"
     );
 }
+
+/// tex_srgb (the capture for the hardware's sRGB decoding; docs/TEXTURES.md):
+/// fetches of every sRGB code agree within 0.35 of an 8-bit step (lavapipe
+/// approximates the EOTF), alpha exactly as UNORM8 within lavapipe's ULP;
+/// lookups between neighbouring texels at known weights agree within the
+/// filter bound plus half an 8-bit step (lavapipe rounds filtered 8-bit
+/// results to 8 bits), through the sRGB image and the same bytes as UNORM
+/// and as SNORM.
+#[test]
+fn srgb_decoding_and_filtering() {
+    let Some((sim, driver)) = simulated_and_driver("tex_srgb", 2) else {
+        return;
+    };
+    assert_eq!(sim.len(), 256 * 8 * 4);
+    let (sim, driver) = (vec4s(&sim), vec4s(&driver));
+    let mut worst = [0f32; 8];
+    for i in 0..256u32 {
+        for k in 0..8u32 {
+            let (s, d) = (sim[(i * 8 + k) as usize], driver[(i * 8 + k) as usize]);
+            let distance = float_distance(s, d);
+            worst[k as usize] = worst[k as usize].max(distance);
+            let axes = match k {
+                0 | 6 => 0,
+                4 => 2,
+                _ => 1,
+            };
+            let bound = if k == 0 {
+                0.35 / 255.0
+            } else {
+                // SNORM spans −1..1.
+                let range = if k >= 6 { 2.0 } else { 1.0 };
+                filter_bound(1, axes, range) + 0.5 / 255.0
+            };
+            assert!(
+                distance <= bound,
+                "vec4 {k} of {i}: simulator {:?}, driver {:?}",
+                s.map(f32::from_bits),
+                d.map(f32::from_bits)
+            );
+        }
+        // Alpha is not sRGB: a fetch of it is UNORM8's.
+        let (s, d) = (sim[(i * 8) as usize], driver[(i * 8) as usize]);
+        assert!(unorm_eq([d[3]; 4], [s[3]; 4]), "alpha of {i}");
+    }
+    eprintln!("tex_srgb: largest difference per vec4 {worst:?}");
+}
