@@ -353,7 +353,10 @@ impl<'a> TextureUnit<'a> {
                         .then_some(size[a]);
                     (base[a], fracs[a]) = filter::linear_axis(u, f.offset[a], clamp);
                 }
-                let w = weights::corners(f.share, &fracs[..p.dims]);
+                let mut w = weights::corners(f.share, &fracs[..p.dims]);
+                if p.direction.is_some() {
+                    cube::share_corner(&mut w[..4], [base[0], base[1]], size[0]);
+                }
                 for (corner, &weight) in w.iter().enumerate().take(1 << p.dims) {
                     if weight == 0 {
                         continue;
