@@ -10,10 +10,12 @@
 //! - SNORM components are summed exactly (`c/(2^(n−1) − 1)`, −128 of an
 //!   8-bit texel unclamped) and rounded to a multiple of 1/32767 (halves
 //!   up), then clamped to −1;
-//! - floats of at most 16 bits (half, the 11- and 10-bit floats) are
-//!   summed in f64 and rounded to a half (to nearest even);
-//! - everything else (32-bit floats, sRGB colour, depth compare results)
-//!   is summed in f64 and rounded to f32 once.
+//! - floats of at most 16 bits (half, the 11- and 10-bit floats) and sRGB
+//!   colour (decoded by the hardware's table) are summed in f64 and
+//!   rounded to a half (to nearest even); the hardware's sRGB filtering is
+//!   not this exactly (docs/TEXTURES.md: within 0.006);
+//! - everything else (32-bit floats, depth compare results) is summed in
+//!   f64 and rounded to f32 once.
 //!
 //! Sums start at −0.0, so a lookup whose texels are all −0.0 returns −0.0
 //! (the H100 does).
@@ -27,7 +29,8 @@ pub enum Arithmetic {
     Unorm(u8),
     /// Exact, rounded to 1/32767; the component's stored width in bits.
     Snorm(u8),
-    /// f64, rounded to a half at the end.
+    /// f64, rounded to a half at the end (half and small floats, sRGB
+    /// colour).
     Half,
     /// f64, rounded to f32 at the end.
     Float,
@@ -54,7 +57,7 @@ impl Arithmetic {
             let bits = info.bits.get(stored).copied().unwrap_or(32);
             match info.data_type {
                 _ if compare => Arithmetic::Float,
-                DataType::Unorm if srgb && stored < 3 => Arithmetic::Float,
+                DataType::Unorm if srgb && stored < 3 => Arithmetic::Half,
                 DataType::Unorm if bits <= 16 => Arithmetic::Unorm(bits),
                 DataType::Snorm if bits <= 16 => Arithmetic::Snorm(bits),
                 DataType::Float if bits <= 16 => Arithmetic::Half,
