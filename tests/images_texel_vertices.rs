@@ -4,8 +4,8 @@
 //! samplerBuffer/usamplerBuffer): the simulator's image of the run
 //! description against the shapes written into the description, listed
 //! here by hand in pixels. lavapipe has no mesh shaders; the H100 capture
-//! of the same description is tests/reference/mesh_texel_vertices once
-//! taken.
+//! of the same description is tests/reference/mesh_texel_vertices
+//! (compared in tests/reference_compare.rs).
 
 use spvsass::simulate_run::{SimulateOptions, simulate_run_file};
 use std::path::PathBuf;

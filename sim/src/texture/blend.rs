@@ -1,62 +1,160 @@
 //! The weighted sum of a filtered lookup's texels (weights in 1/256
-//! steps, summing to 256 over all levels), formed as the H200's captures
-//! show (docs/TEXTURES.md, "Filtering arithmetic"):
+//! steps, summing to 256 over all levels), formed per result component as
+//! the H200's and H100's captures show (docs/TEXTURES.md, "Filtering
+//! arithmetic", rule 4):
 //!
-//! - 8-bit UNORM formats (not sRGB) filter in 16-bit fixed point: each
-//!   component is widened to 16 bits (`c * 257`, the same value), summed
-//!   with the weights, rounded to 16 bits (halves up) and returned as
-//!   `n / 65535` rounded to f32 once;
-//! - every other format (floats, 16-bit and sRGB formats, depth compare
-//!   results) is summed in f64 and rounded to f32 once: exact for the
-//!   captured float formats, whose values are short fractions; the
-//!   hardware's float arithmetic for longer values is not measured.
+//! - UNORM components (not sRGB colour) filter in 16-bit fixed point:
+//!   each n-bit value is widened to 16 bits by repeating its bits (`c·257`
+//!   for 8 bits, `c·64 + c/16` for 10), summed with the weights, rounded
+//!   to 16 bits (halves up) and returned as `n/65535` rounded to f32;
+//! - SNORM components are summed exactly (`c/(2^(n−1) − 1)`, −128 of an
+//!   8-bit texel unclamped) and rounded to a multiple of 1/32767 (halves
+//!   up), then clamped to −1;
+//! - floats of at most 16 bits (half, the 11- and 10-bit floats) and sRGB
+//!   colour (decoded by the hardware's table) are summed in f64 and
+//!   rounded to a half (to nearest even); the hardware's sRGB filtering is
+//!   not this exactly (docs/TEXTURES.md: within 0.006);
+//! - everything else (32-bit floats, depth compare results) is summed in
+//!   f64 and rounded to f32 once.
+//!
+//! Sums start at −0.0, so a lookup whose texels are all −0.0 returns −0.0
+//! (the H100 does).
 
-/// How a lookup's texels are summed.
+use super::format::{DataType, FormatInfo, Source};
+
+/// How one result component of a lookup is summed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Arithmetic {
-    /// 16-bit fixed point (8-bit UNORM formats).
-    Unorm16,
+    /// 16-bit fixed point; the component's stored width in bits.
+    Unorm(u8),
+    /// Exact, rounded to 1/32767; the component's stored width in bits.
+    Snorm(u8),
+    /// f64, rounded to a half at the end (half and small floats, sRGB
+    /// colour).
+    Half,
     /// f64, rounded to f32 at the end.
     Float,
+}
+
+impl Arithmetic {
+    /// The arithmetic of each result component of a lookup of a format
+    /// with the header's `swizzle` (constant components are exact in any),
+    /// `srgb` colour, and whether the lookup compares depth.
+    pub fn for_lookup(
+        info: &FormatInfo,
+        swizzle: [Source; 4],
+        srgb: bool,
+        compare: bool,
+    ) -> [Arithmetic; 4] {
+        swizzle.map(|s| {
+            let stored = match s {
+                Source::R => 0,
+                Source::G => 1,
+                Source::B => 2,
+                Source::A => 3,
+                Source::Zero | Source::OneInt | Source::OneFloat => return Arithmetic::Float,
+            };
+            let bits = info.bits.get(stored).copied().unwrap_or(32);
+            match info.data_type {
+                _ if compare => Arithmetic::Float,
+                DataType::Unorm if srgb && stored < 3 => Arithmetic::Half,
+                DataType::Unorm if bits <= 16 => Arithmetic::Unorm(bits),
+                DataType::Snorm if bits <= 16 => Arithmetic::Snorm(bits),
+                DataType::Float if bits <= 16 => Arithmetic::Half,
+                DataType::Unorm
+                | DataType::Snorm
+                | DataType::Float
+                | DataType::Uint
+                | DataType::Sint => Arithmetic::Float,
+            }
+        })
+    }
 }
 
 /// A running weighted sum of four components.
 #[derive(Clone, Copy, Debug)]
 pub struct Blend {
-    arithmetic: Arithmetic,
-    fixed: [u64; 4],
+    arithmetic: [Arithmetic; 4],
+    /// Fixed-point sums (UNORM: 16-bit units times the weight; SNORM:
+    /// stored units times the weight).
+    fixed: [i64; 4],
     float: [f64; 4],
 }
 
-/// A component (f32 bits) as a 16-bit UNORM value: exact for the texels
-/// of 8-bit UNORM formats (`c / 255`); a border colour outside 0..1 is
-/// clamped (its conversion is not measured).
-fn unorm16(bits: u32) -> u64 {
-    let v = f64::from(f32::from_bits(bits));
+/// The largest stored value of an n-bit UNORM or SNORM component.
+fn unorm_max(bits: u8) -> f64 {
+    f64::from((1u32 << bits) - 1)
+}
+fn snorm_max(bits: u8) -> f64 {
+    f64::from((1u32 << (bits - 1)) - 1)
+}
+
+/// An n-bit UNORM component (its value as f32 bits) widened to 16 bits by
+/// repeating its bits; a value outside 0..1 (a border colour) is clamped.
+fn unorm16(bits: u8, v: u32) -> i64 {
+    let v = f64::from(f32::from_bits(v));
     let v = if v.is_nan() { 0.0 } else { v.clamp(0.0, 1.0) };
-    (v * 65535.0).round() as u64
+    let c = (v * unorm_max(bits)).round() as i64;
+    let bits = i64::from(bits);
+    let mut wide = 0;
+    let mut shift = 16;
+    while shift > 0 {
+        shift -= bits;
+        wide |= if shift >= 0 { c << shift } else { c >> -shift };
+    }
+    wide
+}
+
+/// An n-bit SNORM component (its value as f32 bits, −128/127 for an 8-bit
+/// −128) in stored units; a value outside (a border colour) is clamped.
+fn snorm_units(bits: u8, v: u32) -> i64 {
+    let v = f64::from(f32::from_bits(v));
+    let m = snorm_max(bits);
+    let v = if v.is_nan() {
+        0.0
+    } else {
+        v.clamp(-1.0 - 1.0 / m, 1.0)
+    };
+    (v * m).round() as i64
+}
+
+/// `x` rounded once to the nearest half (ties to even), as f32: the
+/// `half` crate's f64 conversion rounds through f32 first, which splits
+/// some ties differently (62992.0005 would become 62976, not 63008).
+fn round_to_half(x: f64) -> f32 {
+    if !x.is_finite() || x == 0.0 {
+        return x as f32;
+    }
+    // The spacing of halves at x: 2^(e − 10) for normal values, 2^−24
+    // below 2^−14.
+    let e = x.abs().log2().floor().max(-14.0);
+    let step = (e - 10.0).exp2();
+    let r = (x / step).round_ties_even() * step;
+    if r.abs() >= 65520.0 {
+        // Beyond the largest half (65504) by half a step or more.
+        return f32::INFINITY.copysign(x as f32);
+    }
+    r as f32
 }
 
 impl Blend {
-    pub fn new(arithmetic: Arithmetic) -> Blend {
+    pub fn new(arithmetic: [Arithmetic; 4]) -> Blend {
         Blend {
             arithmetic,
             fixed: [0; 4],
-            float: [0.0; 4],
+            float: [-0.0; 4],
         }
     }
 
     /// Adds texel `v` (four f32 bit patterns) with `weight` 1/256 steps.
     pub fn add(&mut self, weight: u32, v: [u32; 4]) {
-        match self.arithmetic {
-            Arithmetic::Unorm16 => {
-                for (sum, c) in self.fixed.iter_mut().zip(v) {
-                    *sum += u64::from(weight) * unorm16(c);
-                }
-            }
-            Arithmetic::Float => {
-                for (sum, c) in self.float.iter_mut().zip(v) {
-                    *sum += f64::from(weight) / 256.0 * f64::from(f32::from_bits(c));
+        let w = i64::from(weight);
+        for (c, &bits) in v.iter().enumerate() {
+            match self.arithmetic[c] {
+                Arithmetic::Unorm(n) => self.fixed[c] += w * unorm16(n, bits),
+                Arithmetic::Snorm(n) => self.fixed[c] += w * snorm_units(n, bits),
+                Arithmetic::Half | Arithmetic::Float => {
+                    self.float[c] += f64::from(weight) / 256.0 * f64::from(f32::from_bits(bits));
                 }
             }
         }
@@ -64,13 +162,22 @@ impl Blend {
 
     /// The result as f32 bit patterns.
     pub fn finish(&self) -> [u32; 4] {
-        match self.arithmetic {
-            Arithmetic::Unorm16 => self.fixed.map(|s| {
-                let n = (s + 128) >> 8;
+        std::array::from_fn(|c| match self.arithmetic[c] {
+            Arithmetic::Unorm(_) => {
+                let n = (self.fixed[c] + 128) >> 8;
                 ((n as f64 / 65535.0) as f32).to_bits()
-            }),
-            Arithmetic::Float => self.float.map(|x| (x as f32).to_bits()),
-        }
+            }
+            Arithmetic::Snorm(bits) => {
+                // sum / 256 stored units, in units of 1/32767, halves up.
+                let m = i128::from((1i64 << (bits - 1)) - 1);
+                let num = i128::from(self.fixed[c]) * 32767;
+                let den = m * 256;
+                let n = (2 * num + den).div_euclid(2 * den);
+                ((n as f64 / 32767.0).max(-1.0) as f32).to_bits()
+            }
+            Arithmetic::Half => round_to_half(self.float[c]).to_bits(),
+            Arithmetic::Float => (self.float[c] as f32).to_bits(),
+        })
     }
 }
 
@@ -78,8 +185,13 @@ impl Blend {
 mod tests {
     use super::*;
 
-    fn unorm8(c: u32) -> u32 {
-        (c as f32 / 255.0).to_bits()
+    /// An n-bit UNORM value as the texture unit decodes it.
+    fn unorm(c: u32, bits: u8) -> u32 {
+        ((f64::from(c) / unorm_max(bits)) as f32).to_bits()
+    }
+
+    fn snorm(c: i32, bits: u8) -> u32 {
+        ((f64::from(c) / snorm_max(bits)) as f32).to_bits()
     }
 
     #[test]
@@ -87,23 +199,117 @@ mod tests {
         // The H200's tex_sample invocation 5, red: texels 11 and 48 with
         // weights 213 and 31 of level 0, 91 with 12 of level 1:
         // (11·213 + 48·31 + 91·12)·257 / 256 = 4942.2 → 4942 / 65535.
-        let mut b = Blend::new(Arithmetic::Unorm16);
-        b.add(213, [unorm8(11); 4]);
-        b.add(31, [unorm8(48); 4]);
-        b.add(12, [unorm8(91); 4]);
+        let mut b = Blend::new([Arithmetic::Unorm(8); 4]);
+        b.add(213, [unorm(11, 8); 4]);
+        b.add(31, [unorm(48, 8); 4]);
+        b.add(12, [unorm(91, 8); 4]);
         assert_eq!(b.finish()[0], ((4942.0f64 / 65535.0) as f32).to_bits());
         // The word the H200 wrote.
         assert_eq!(b.finish()[0], 1_033_531_546);
         // One texel with all the weight is that texel's value.
-        let mut one = Blend::new(Arithmetic::Unorm16);
-        one.add(256, [unorm8(200), unorm8(0), unorm8(255), 0x3f80_0000]);
+        let mut one = Blend::new([Arithmetic::Unorm(8); 4]);
+        one.add(
+            256,
+            [unorm(200, 8), unorm(0, 8), unorm(255, 8), 0x3f80_0000],
+        );
         let n = |n: f64| ((n / 65535.0) as f32).to_bits();
         assert_eq!(one.finish(), [n(200.0 * 257.0), 0, n(65535.0), n(65535.0)]);
     }
 
     #[test]
+    fn unorm10_and_unorm2_widen_by_repeating_bits() {
+        // The H100's tex_formats invocation 2, A2B10G10R10 blue: 512 and
+        // 932 with weights 120 and 136 widen to 32800 and 59706: 47093.8
+        // → 47094 (scaling by 65535/1023 would give 47093.3 → 47093).
+        let mut b = Blend::new([
+            Arithmetic::Unorm(10),
+            Arithmetic::Unorm(2),
+            Arithmetic::Unorm(16),
+            Arithmetic::Unorm(16),
+        ]);
+        b.add(120, [unorm(512, 10), unorm(1, 2), unorm(1000, 16), 0]);
+        b.add(136, [unorm(932, 10), unorm(2, 2), unorm(3000, 16), 0]);
+        let out = b.finish();
+        assert_eq!(out[0], ((47094.0f64 / 65535.0) as f32).to_bits());
+        // 2 bits: 1 → 0x5555, 2 → 0xaaaa: (120·21845 + 136·43690)/256.
+        assert_eq!(out[1], ((33450.0f64 / 65535.0) as f32).to_bits());
+        // 16 bits are summed as they are: (120·1000 + 136·3000)/256 =
+        // 2062.5, halves up.
+        assert_eq!(out[2], ((2063.0f64 / 65535.0) as f32).to_bits());
+        assert_eq!(out[3], 0);
+    }
+
+    #[test]
+    fn snorm_sums_round_to_1_32767_with_minus_128_unclamped() {
+        // The H100's tex_formats invocation 1, SNORM8 red: −128 and −1
+        // with weights 248 and 8 give −32001/32767 (−128 counts as
+        // −128/127; clamped to −1 first it would be −31751).
+        let mut b = Blend::new([
+            Arithmetic::Snorm(8),
+            Arithmetic::Snorm(8),
+            Arithmetic::Snorm(16),
+            Arithmetic::Snorm(8),
+        ]);
+        b.add(
+            248,
+            [
+                snorm(-128, 8),
+                snorm(-69, 8),
+                snorm(-32768, 16),
+                snorm(127, 8),
+            ],
+        );
+        b.add(
+            8,
+            [snorm(-1, 8), snorm(-69, 8), snorm(-1, 16), snorm(127, 8)],
+        );
+        let n = |n: f64| ((n / 32767.0) as f32).to_bits();
+        let out = b.finish();
+        assert_eq!(out[0], n(-32001.0));
+        // One SNORM8 texel: −69/127 on the 1/32767 grid (−17802.54 → −17803).
+        assert_eq!(out[1], n(-17803.0));
+        // SNORM16's −32768 enters unclamped too (−31743 clamped first);
+        // the result is clamped to −1.
+        assert_eq!(out[2], n(-31744.0));
+        assert_eq!(out[3], 0x3f80_0000);
+        let mut all = Blend::new([Arithmetic::Snorm(16); 4]);
+        all.add(256, [snorm(-32768, 16); 4]);
+        assert_eq!(all.finish()[0], (-1.0f32).to_bits());
+    }
+
+    #[test]
+    fn half_formats_round_to_a_half() {
+        // The H100's tex_formats invocation 2, R16F: −0.0 and 65504 with
+        // weights 120 and 136: 34799 is a half 34784; all −0.0 stays −0.0.
+        let mut b = Blend::new([
+            Arithmetic::Half,
+            Arithmetic::Half,
+            Arithmetic::Float,
+            Arithmetic::Float,
+        ]);
+        b.add(120, [(-0.0f32).to_bits(), (-0.0f32).to_bits(), 0, 0]);
+        b.add(
+            136,
+            [65504f32.to_bits(), (-0.0f32).to_bits(), 0x3f80_0000, 0],
+        );
+        let out = b.finish();
+        assert_eq!(f32::from_bits(out[0]), 34784.0);
+        assert_eq!(out[1], (-0.0f32).to_bits());
+        assert_eq!(f32::from_bits(out[2]), 0.53125);
+        assert_eq!(out[3], 0);
+        // tex_formats invocation 1, B10G11R11 red: 65024 and 0.017334
+        // with weights 248 and 8: 62992.0005 rounds up to 63008 (62992
+        // itself is a tie, which goes to the even 62976).
+        assert_eq!(round_to_half(62_992.000_542), 63008.0);
+        assert_eq!(round_to_half(62_992.0), 62976.0);
+        assert_eq!(round_to_half(-2.0f64.powi(-25) * 3.0), -(2.0f32.powi(-23)));
+        assert_eq!(round_to_half(65519.0), 65504.0);
+        assert_eq!(round_to_half(65520.0), f32::INFINITY);
+    }
+
+    #[test]
     fn float_sums_are_exact_for_short_fractions() {
-        let mut b = Blend::new(Arithmetic::Float);
+        let mut b = Blend::new([Arithmetic::Float; 4]);
         b.add(192, [0.5f32.to_bits(); 4]);
         b.add(64, [0.25f32.to_bits(); 4]);
         assert_eq!(f32::from_bits(b.finish()[0]), 0.4375);

@@ -71,8 +71,8 @@ fn direction(face: u32, sc: f32, tc: f32) -> [f32; 3] {
 /// The face and texel that texel `i`, `j` of an `n`×`n` face lands on when
 /// it lies across an edge (one of them −1 or `n`): the texel of the
 /// neighbouring face whose centre is nearest the direction through this
-/// texel's centre. Corner texels (both across) take the face the
-/// direction selects (Vulkan leaves corners to the implementation).
+/// texel's centre. A footprint's corner texel (both across) never reaches
+/// here: [`share_corner`] gives its weight to the other three.
 pub fn across_edge(face: u32, i: i64, j: i64, n: u32) -> (u32, i64, i64) {
     let n_f = n as f32;
     let sc = 2.0 * (i as f32 + 0.5) / n_f - 1.0;
@@ -82,9 +82,53 @@ pub fn across_edge(face: u32, i: i64, j: i64, n: u32) -> (u32, i64, i64) {
     (f, texel(s), texel(t))
 }
 
+/// Gives the weight of a linear footprint's texel that lies beyond a cube
+/// corner (both coordinates outside the `n`×`n` face; there is no such
+/// texel) to the footprint's other three, the three texels meeting at the
+/// corner, as the H100 does (its tex_cube_corner capture, all 1,024
+/// one-hot lookups; docs/TEXTURES.md): the two beside it across an edge
+/// each take a third rounded to nearest, the face's own texel the rest.
+/// `weights` are the footprint's (entry `c`: bit 0 the upper x, bit 1 the
+/// upper y), `base` its lower texel.
+pub fn share_corner(weights: &mut [u32], base: [i64; 2], n: u32) {
+    let outside = |v: i64| !(0..i64::from(n)).contains(&v);
+    for c in 0..4 {
+        let (x, y) = (base[0] + (c & 1) as i64, base[1] + (c >> 1) as i64);
+        if outside(x) && outside(y) && weights[c] > 0 {
+            let w = std::mem::take(&mut weights[c]);
+            let third = (w + 1) / 3;
+            weights[c ^ 1] += third;
+            weights[c ^ 2] += third;
+            weights[c ^ 3] += w - 2 * third;
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_corner_texel_s_weight_goes_to_the_three_real_ones() {
+        // tex_cube_corner invocation 0 on the 2×2 cube: +Z face, lower
+        // texel (1, -1); (2, -1) is beyond the corner with weight 1: it
+        // goes to the face's own texel (1, 0).
+        let mut w = [18, 1, 221, 16];
+        share_corner(&mut w, [1, -1], 2);
+        assert_eq!(w, [18, 0, 222, 16]);
+        // Weight 2: one to each texel across an edge.
+        let mut w = [2, 6, 65, 183];
+        share_corner(&mut w, [-1, -1], 2);
+        assert_eq!(w, [0, 7, 66, 183]);
+        // Weight 54: 18 each.
+        let mut w = [74, 72, 56, 54];
+        share_corner(&mut w, [1, 1], 2);
+        assert_eq!(w, [92, 90, 74, 0]);
+        // Inside the face, or across one edge only: unchanged.
+        let mut w = [64, 64, 64, 64];
+        share_corner(&mut w, [1, -1], 4);
+        assert_eq!(w, [64; 4]);
+    }
 
     #[test]
     fn faces_by_hand() {

@@ -10,9 +10,9 @@
 //! - a nearest filter takes `floor(u)` of the float coordinate;
 //! - the LOD, after bias and clamps, is truncated to 1/256, so the two
 //!   levels of a linear mip filter weigh `256 - f` and `f` 1/256 steps;
-//! - gradients give ρ = the longest component + 11/32 of the others
-//!   (per screen axis), λ = log2 ρ + 3/4096 (a fit to five captured
-//!   gradient pairs, see the doc).
+//! - gradients give ρ = the longest component + 701/2048 of the others
+//!   (per screen axis), λ = log2 ρ + 17/16384 (a fit to the gradient
+//!   pairs of an H200 and an H100 capture, see the doc).
 
 use super::header::TextureHeader;
 use super::sampler::{Filter, MipFilter, SamplerHeader};
@@ -97,15 +97,17 @@ pub fn choose_levels(h: &TextureHeader, s: &SamplerHeader, lambda: f32) -> Level
 }
 
 /// The part of the shorter gradient components added to the longest in
-/// ρ (the H200 fit; docs/TEXTURES.md).
-const RHO_MINOR: f64 = 11.0 / 32.0;
-/// Added to log2 ρ (the same fit): 3/16 of a 1/256 step.
-const LOD_OFFSET: f64 = 3.0 / 4096.0;
+/// ρ (fitted to the H200's tex_sample and the H100's tex_grad captures:
+/// every factor from 0.3417 to 0.3431 fits them; docs/TEXTURES.md).
+const RHO_MINOR: f64 = 701.0 / 2048.0;
+/// Added to log2 ρ (the same fit): 17/64 of a 1/256 step (0.25 to 0.29
+/// steps fit, the range narrowing as the factor grows).
+const LOD_OFFSET: f64 = 17.0 / 16384.0;
 
 /// λ for derivatives `dx`, `dy` of the coordinates in texels of the base
-/// level: ρ of each is its longest component plus 11/32 of the others
+/// level: ρ of each is its longest component plus 701/2048 of the others
 /// (an approximation of its length within Vulkan's bounds), λ = log2 of
-/// the larger ρ plus 3/4096 (anisotropy is not modelled).
+/// the larger ρ plus 17/16384 (anisotropy is not modelled).
 pub fn gradient_lod(dx: [f32; 3], dy: [f32; 3]) -> f32 {
     let rho = |d: [f32; 3]| {
         let a = d.map(|v| f64::from(v).abs());
@@ -183,5 +185,28 @@ mod tests {
         assert_eq!(steps([2.4, 0.2, 0.0], [0.0, 0.84, 0.0]), 333.0);
         // Magnification: below 0.
         assert!(gradient_lod([0.8, 0.2, 0.0], [0.0, 0.84, 0.0]) < 0.0);
+    }
+
+    #[test]
+    fn gradient_lods_of_the_h100_capture() {
+        // tex_grad's R32F lookups (16×16 texels, level L holding
+        // 64L..64L+63, so each result gives the fraction): the longest
+        // gradient in texels and the 1/256 step the H100 used. log2 1.5
+        // is 149.75 steps, yet the H100 takes 150: hence the offset; the
+        // diagonal 1.06 · (1, 1) takes 130, which 11/32 (130.83 steps)
+        // with that offset would push to 131.
+        let steps = |d: [f32; 3]| (gradient_lod(d, [0.0; 3]) * 256.0).floor();
+        assert_eq!(steps([1.5, 0.0, 0.0]), 150.0);
+        // 1.060546875 = 1 + 31/512.
+        let d = 1.0 + 31.0 / 512.0;
+        assert_eq!(steps([d, d, 0.0]), 130.0);
+        assert_eq!(steps([1.843_75, 0.765_625, 0.0]), 275.0);
+        assert_eq!(steps([2.765_625, 1.148_437_5, 0.0]), 425.0);
+        assert_eq!(steps([3.6875, 1.531_25, 0.0]), 531.0);
+        assert_eq!(steps([5.531_25, 2.296_875, 0.0]), 681.0);
+        assert_eq!(steps([7.375, 3.0625, 0.0]), 787.0);
+        assert_eq!(steps([11.0625, 4.593_75, 0.0]), 937.0);
+        // One texel per step: magnification (λ below one step).
+        assert_eq!(steps([1.0, 0.0, 0.0]), 0.0);
     }
 }

@@ -27,6 +27,7 @@ pub mod header;
 pub mod host;
 pub mod layout;
 pub mod sampler;
+mod srgb;
 #[cfg(test)]
 mod tests;
 pub mod texel;

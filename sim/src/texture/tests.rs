@@ -204,12 +204,13 @@ fn cube_faces_are_layers() {
     };
     // Linear filtering is seamless: towards -X's texel (sc = 0.1,
     // tc = -0.2: 0.55 and 0.4 texels), the footprint is -X's texel, +Z's
-    // across the right edge (sc = z), +Y's across the top (tc = -y) and,
-    // for the corner, +Z again (direction (-1, 2, 2): ties prefer Z).
+    // across the right edge (sc = z), +Y's across the top (tc = -y); the
+    // corner texel beyond both has no texel (cube::share_corner).
     // Fractions: u − 0.5 = 0.05 → 13/256; v − 0.5 = −0.1 → row −1, 230/256
     // on row 0. Weights (weights.rs): columns 243 and 13; rows of the
-    // first 218 (row 0) and 25, of the second 12 (row 0) and 1.
-    let want = (25.0 * 2.0 + 1.0 * 4.0 + 218.0 * 1.0 + 12.0 * 4.0) / 256.0;
+    // first 218 (row 0) and 25, of the second 12 (row 0) and 1, the
+    // corner's: its 1 goes to -X's own texel.
+    let want = (25.0 * 2.0 + 219.0 * 1.0 + 12.0 * 4.0) / 256.0;
     assert_eq!(at(&mut tu, h, [-1.0, 0.2, 0.1]), want);
     // Fetching treats the faces as layers.
     assert_eq!(float(tu.fetch(h, [0, 0, 3], 0, 0).unwrap())[0], 3.0);

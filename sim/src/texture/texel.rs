@@ -10,6 +10,21 @@ const ONE_F32: u32 = 0x3f80_0000;
 
 /// The stored components of one texel (R, G, B, A; absent ones 0).
 pub fn decode_stored(info: &FormatInfo, bytes: &[u8], srgb: bool) -> [u32; 4] {
+    decode_stored_as(info, bytes, srgb, Snorm::Clamped)
+}
+
+/// How an SNORM component's most negative value (−2^(n−1)) decodes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Snorm {
+    /// −1.0, as Vulkan's conversion gives it (fetches, gathers).
+    Clamped,
+    /// −2^(n−1)/(2^(n−1) − 1): what filtering sums (the H100's
+    /// tex_formats capture; docs/TEXTURES.md, "Filtering arithmetic").
+    Unclamped,
+}
+
+/// The stored components of one texel, SNORM decoded as `snorm` says.
+pub fn decode_stored_as(info: &FormatInfo, bytes: &[u8], srgb: bool, snorm: Snorm) -> [u32; 4] {
     let mut raw = 0u128;
     for (i, b) in bytes.iter().enumerate().take(16) {
         raw |= u128::from(*b) << (8 * i);
@@ -20,22 +35,34 @@ pub fn decode_stored(info: &FormatInfo, bytes: &[u8], srgb: bool) -> [u32; 4] {
         let n = u32::from(bits);
         let v = ((raw >> at) & ((1u128 << n) - 1)) as u32;
         at += n;
-        out[c] = component_to_u32(info.data_type, n, v, srgb && c < 3);
+        out[c] = component_to_u32(info.data_type, n, v, srgb && c < 3, snorm);
     }
     out
 }
 
-fn component_to_u32(data: DataType, n: u32, v: u32, srgb: bool) -> u32 {
+fn component_to_u32(data: DataType, n: u32, v: u32, srgb: bool, snorm: Snorm) -> u32 {
     let max = if n == 32 { u32::MAX } else { (1u32 << n) - 1 };
     let sext = |v: u32| ((v << (32 - n)) as i32) >> (32 - n);
     match data {
         DataType::Unorm => {
             let f = (f64::from(v) / f64::from(max)) as f32;
-            if srgb { srgb_to_linear(f) } else { f }.to_bits()
+            match (srgb, u8::try_from(v)) {
+                // Every sRGB format has 8-bit components: the hardware's
+                // table (srgb.rs).
+                (true, Ok(code)) if n == 8 => super::srgb::srgb8_to_linear(code),
+                (true, _) => srgb_to_linear(f),
+                (false, _) => f,
+            }
+            .to_bits()
         }
         DataType::Snorm => {
             let m = (1i32 << (n - 1)) - 1;
-            ((f64::from(sext(v)) / f64::from(m)).max(-1.0) as f32).to_bits()
+            let x = f64::from(sext(v)) / f64::from(m);
+            (match snorm {
+                Snorm::Clamped => x.max(-1.0),
+                Snorm::Unclamped => x,
+            } as f32)
+                .to_bits()
         }
         DataType::Uint => v,
         DataType::Sint => sext(v) as u32,
@@ -57,6 +84,19 @@ pub fn swizzle(stored: [u32; 4], sources: [Source; 4]) -> [u32; 4] {
         Source::A => stored[3],
         Source::OneInt => 1,
         Source::OneFloat => ONE_F32,
+    })
+}
+
+/// The result of a border texel: the sampler's border colour, except
+/// that components the format lacks take the header's swizzle constant,
+/// as for a texel ((R, 0, 0, 1) for a one-component format; the H100's
+/// tex_formats capture, docs/TEXTURES.md).
+pub fn border(colour: [u32; 4], sources: [Source; 4]) -> [u32; 4] {
+    std::array::from_fn(|i| match sources[i] {
+        Source::Zero => 0,
+        Source::OneInt => 1,
+        Source::OneFloat => ONE_F32,
+        Source::R | Source::G | Source::B | Source::A => colour[i],
     })
 }
 
@@ -127,7 +167,8 @@ pub fn f16_toward_zero(f: f32) -> u16 {
     }
 }
 
-/// sRGB to linear (Vulkan's "sRGB EOTF"), computed in f64 and rounded once.
+/// sRGB to linear (Vulkan's "sRGB EOTF"), computed in f64 and rounded once
+/// (8-bit codes decode through the hardware's table instead, srgb.rs).
 pub fn srgb_to_linear(c: f32) -> f32 {
     let c = f64::from(c);
     (if c <= 0.04045 {
@@ -290,8 +331,9 @@ mod tests {
         let v = f(read(Format::R8G8B8A8Srgb, &[255, 0, 188, 128]));
         assert_eq!(v[0], 1.0);
         assert_eq!(v[1], 0.0);
-        // 188/255 = 0.737..: ((0.737 + 0.055) / 1.055)^2.4 = 0.5029..
-        assert!((v[2] - 0.502_886).abs() < 1e-5, "{}", v[2]);
+        // 188/255 = 0.737..: ((0.737 + 0.055) / 1.055)^2.4 = 0.5029..; the
+        // H100 (and the texture unit, srgb.rs) give 16512/32768 = 0.5039.
+        assert_eq!(v[2], 16512.0 / 32768.0);
         assert_eq!(v[3], 128.0 / 255.0);
     }
 

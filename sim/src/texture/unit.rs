@@ -153,6 +153,18 @@ impl<'a> TextureUnit<'a> {
         at: [i64; 3],
         sample: u32,
     ) -> Result<Option<[u32; 4]>, TexError> {
+        self.texel_as(h, level, at, sample, texel::Snorm::Clamped)
+    }
+
+    /// One texel's result components, SNORM decoded as `snorm` says.
+    fn texel_as(
+        &mut self,
+        h: &TextureHeader,
+        level: u32,
+        at: [i64; 3],
+        sample: u32,
+        snorm: texel::Snorm,
+    ) -> Result<Option<[u32; 4]>, TexError> {
         let Some(address) = Self::texel_address(h, level, at, sample) else {
             return Ok(None);
         };
@@ -166,7 +178,7 @@ impl<'a> TextureUnit<'a> {
                 fault,
             })?;
         Ok(Some(texel::swizzle(
-            texel::decode_stored(info, bytes, h.srgb),
+            texel::decode_stored_as(info, bytes, h.srgb, snorm),
             h.swizzle,
         )))
     }
@@ -252,7 +264,7 @@ impl<'a> TextureUnit<'a> {
             // One texel's integers.
             let level = choice.levels[0].0;
             let at = Self::nearest_at(&h, &p, level, l.offset, normalized);
-            return self.wrapped(&h, &s, &p, level, at, None);
+            return self.wrapped(&h, &s, &p, level, at, None, texel::Snorm::Clamped);
         }
         let reference = l.reference.map(|r| {
             if info.data_type == DataType::Unorm {
@@ -261,13 +273,12 @@ impl<'a> TextureUnit<'a> {
                 r
             }
         });
-        let unorm8 =
-            info.data_type == DataType::Unorm && !h.srgb && info.bits.iter().all(|&b| b == 8);
-        let mut blend = Blend::new(if unorm8 && reference.is_none() {
-            Arithmetic::Unorm16
-        } else {
-            Arithmetic::Float
-        });
+        let mut blend = Blend::new(Arithmetic::for_lookup(
+            info,
+            h.swizzle,
+            h.srgb,
+            reference.is_some(),
+        ));
         for &(level, share) in &choice.levels[..choice.count] {
             let at = Footprint {
                 level,
@@ -322,7 +333,7 @@ impl<'a> TextureUnit<'a> {
         match f.filter {
             Filter::Nearest => {
                 let at = Self::nearest_at(h, p, f.level, f.offset, f.normalized);
-                let v = self.wrapped(h, s, p, f.level, at, reference)?;
+                let v = self.wrapped(h, s, p, f.level, at, reference, texel::Snorm::Unclamped)?;
                 blend.add(f.share, v);
             }
             Filter::Linear => {
@@ -342,7 +353,10 @@ impl<'a> TextureUnit<'a> {
                         .then_some(size[a]);
                     (base[a], fracs[a]) = filter::linear_axis(u, f.offset[a], clamp);
                 }
-                let w = weights::corners(f.share, &fracs[..p.dims]);
+                let mut w = weights::corners(f.share, &fracs[..p.dims]);
+                if p.direction.is_some() {
+                    cube::share_corner(&mut w[..4], [base[0], base[1]], size[0]);
+                }
                 for (corner, &weight) in w.iter().enumerate().take(1 << p.dims) {
                     if weight == 0 {
                         continue;
@@ -351,7 +365,8 @@ impl<'a> TextureUnit<'a> {
                     for (a, x) in at.iter_mut().enumerate().take(p.dims) {
                         *x += ((corner >> a) & 1) as i64;
                     }
-                    let v = self.wrapped(h, s, p, f.level, at, reference)?;
+                    let v =
+                        self.wrapped(h, s, p, f.level, at, reference, texel::Snorm::Unclamped)?;
                     blend.add(weight, v);
                 }
             }
@@ -361,7 +376,9 @@ impl<'a> TextureUnit<'a> {
 
     /// The texel at unwrapped coordinates: wrapped by the sampler (cube
     /// texels across an edge come from the neighbouring face), the border
-    /// colour outside, compared with `reference` when given.
+    /// colour outside, compared with `reference` when given; SNORM
+    /// decoded as `snorm` says.
+    #[allow(clippy::too_many_arguments)]
     fn wrapped(
         &mut self,
         h: &TextureHeader,
@@ -370,6 +387,7 @@ impl<'a> TextureUnit<'a> {
         level: u32,
         at: [i64; 3],
         reference: Option<f32>,
+        snorm: texel::Snorm,
     ) -> Result<[u32; 4], TexError> {
         let size = level_size(h, level);
         let mut w = at;
@@ -392,9 +410,9 @@ impl<'a> TextureUnit<'a> {
             }
         }
         let v = if border {
-            s.border
+            texel::border(s.border, h.swizzle)
         } else {
-            self.texel(h, level, w, 0)?.unwrap_or([0; 4])
+            self.texel_as(h, level, w, 0, snorm)?.unwrap_or([0; 4])
         };
         Ok(match (reference, s.compare) {
             (Some(r), Some(op)) => {
@@ -444,7 +462,7 @@ impl<'a> TextureUnit<'a> {
                 j0 + dj + i64::from(off[1]),
                 p.slice,
             ];
-            let v = self.wrapped(&h, &s, &p, level, at, l.reference)?;
+            let v = self.wrapped(&h, &s, &p, level, at, l.reference, texel::Snorm::Clamped)?;
             out[k] = if l.reference.is_some() {
                 v[0]
             } else {
