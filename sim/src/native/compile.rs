@@ -153,9 +153,9 @@ struct Shared {
     exit: Block,
     /// Each segment's block, per `Group`.
     blocks: [Vec<Block>; 2],
-    /// Per instruction: the block of the Partial segment that starts
-    /// there, for a jump to a pending group's pc.
-    by_index: Vec<Option<Block>>,
+    /// Runs the group at the pc it is given, in the Partial copy (one jump
+    /// table over the instructions, shared by every place that needs it).
+    run_pending: Block,
 }
 
 /// Builds the function body.
@@ -231,6 +231,8 @@ fn build(mut b: FunctionBuilder<'_>, config: TargetFrontendConfig, segs: &Segmen
             *slot = Some(blk);
         }
     }
+    let run_pending = b.create_block();
+    b.append_block_param(run_pending, types::I32);
     let shared = Shared {
         frame,
         issued,
@@ -248,7 +250,7 @@ fn build(mut b: FunctionBuilder<'_>, config: TargetFrontendConfig, segs: &Segmen
         steps,
         exit,
         blocks,
-        by_index,
+        run_pending,
     };
     for group in [Group::Full, Group::Partial] {
         for (j, seg) in segs.list.iter().enumerate() {
@@ -263,6 +265,24 @@ fn build(mut b: FunctionBuilder<'_>, config: TargetFrontendConfig, segs: &Segmen
             segment(&mut e, &shared, segs, group, j, seg);
         }
     }
+
+    // The Partial segment at a pc, or the exit where none starts.
+    b.switch_to_block(run_pending);
+    let pc = b.block_params(run_pending)[0];
+    let index = b
+        .ins()
+        .ushr_imm_u(pc, i64::from(INSTR_BYTES.trailing_zeros()));
+    let stay = [BlockArg::Value(pc), BlockArg::Value(zero)];
+    let default = b.func.dfg.block_call(exit, &stay);
+    let table: Vec<_> = by_index
+        .iter()
+        .map(|blk| match blk {
+            Some(blk) => b.func.dfg.block_call(*blk, &[]),
+            None => b.func.dfg.block_call(exit, &stay),
+        })
+        .collect();
+    let jt = b.create_jump_table(JumpTableData::new(default, &table));
+    b.ins().br_table(index, jt);
 
     // The exit: steps, predicates, the group, where it stopped and the
     // pending group.
@@ -421,21 +441,7 @@ fn resolve(b: &mut FunctionBuilder<'_>, s: &Shared, segs: &Segments, next: usize
     let zero = b.ins().iconst(types::I32, 0);
     let unreachable = b.create_block();
     push_pending(b, s, act, pc, unreachable);
-    let index = b
-        .ins()
-        .ushr_imm_u(first_pc, i64::from(INSTR_BYTES.trailing_zeros()));
-    let stay = [BlockArg::Value(first_pc), BlockArg::Value(zero)];
-    let default = b.func.dfg.block_call(s.exit, &stay);
-    let table: Vec<_> = s
-        .by_index
-        .iter()
-        .map(|blk| match blk {
-            Some(blk) => b.func.dfg.block_call(*blk, &[]),
-            None => b.func.dfg.block_call(s.exit, &stay),
-        })
-        .collect();
-    let jt = b.create_jump_table(JumpTableData::new(default, &table));
-    b.ins().br_table(index, jt);
+    b.ins().jump(s.run_pending, &[BlockArg::Value(first_pc)]);
     // Every slot taken cannot happen here: the pop freed the last one.
     b.switch_to_block(unreachable);
     leave(b, s, first_pc, zero);
