@@ -13,7 +13,7 @@
 
 use crate::exec_ctrl::CtrlCheck;
 use crate::exec_row::{RowIsa, RowValue, eval_row_any};
-use crate::native::NativeRun;
+use crate::native::{NativeRun, Scalars};
 use crate::program::Program;
 use crate::warp::{Row, Warp, lanes};
 use spvsass_isa::isa::{Dst, Op, Target};
@@ -112,21 +112,45 @@ impl Warp<'_> {
                 && let Some(segment) = native.entry(index)
             {
                 let before = counts.steps;
-                match native.run(
-                    segment,
-                    &mut self.gpr,
-                    &mut self.preds,
-                    counts.issued,
-                    counts.lanes,
-                    before,
-                    counts.max_steps,
-                    others,
-                    active,
-                ) {
-                    Some((steps, next, reached)) if steps != before => {
-                        counts.steps = steps;
-                        pc = next;
-                        if reached {
+                let ran = self.native_blocked().and_then(|blocked| {
+                    let scalars = Scalars {
+                        steps: before,
+                        max_steps: counts.max_steps,
+                        others,
+                        active,
+                        live: self.live,
+                        blocked,
+                        segment,
+                    };
+                    native.run(
+                        &mut self.gpr,
+                        &mut self.preds,
+                        &mut self.barriers,
+                        counts.issued,
+                        counts.lanes,
+                        scalars,
+                    )
+                });
+                match ran {
+                    Some(out) if out.steps != before => {
+                        counts.steps = out.steps;
+                        if out.active != active || out.pending.iter().any(|&m| m != 0) {
+                            // The group split (and maybe met again): its
+                            // lanes are at several pcs, or one group other
+                            // than `active`; the scheduler picks what runs
+                            // next.
+                            for l in lanes(out.active) {
+                                self.pc[l] = out.pc;
+                            }
+                            for (&mask, &at) in out.pending.iter().zip(&out.pending_pc) {
+                                for l in lanes(mask) {
+                                    self.pc[l] = at;
+                                }
+                            }
+                            return None;
+                        }
+                        pc = out.pc;
+                        if out.scheduler {
                             handback = None;
                             break;
                         }

@@ -27,10 +27,11 @@ use crate::memory::{GlobalMemory, Resources, WorkgroupMemory};
 use crate::native::NativeStats;
 use crate::program::Program;
 use crate::texture::host::{BoundImage, BoundSampler};
-use crate::warp::{Env, Launch, Stop, WARP_LANES, Warp};
+use crate::warp::{Env, Gprs, Launch, RZ, Stop, Tally, WARP_LANES, Warp};
 use spvsass_isa::abi::{self, RootTable};
 use spvsass_isa::binary::{Binary, Stage};
 use spvsass_isa::limits::MAX_COMPUTE_INVOCATIONS;
+use std::cell::RefCell;
 use std::collections::BTreeMap;
 
 /// What a dispatch binds: storage buffers and uniform buffers of set 0 by
@@ -115,7 +116,7 @@ pub fn run_compute(
         .set(abi::ROOT_BANK, root.bytes().to_vec());
 
     let warps = invocations.div_ceil(u64::from(WARP_LANES)) as u32;
-    let mut counters = Counters::default();
+    let mut tally = Tally::new(&program);
     let mut workgroups = 0;
     let ids = (0..groups[2])
         .flat_map(|z| (0..groups[1]).flat_map(move |y| (0..groups[0]).map(move |x| [x, y, z])));
@@ -142,16 +143,16 @@ pub fn run_compute(
         })
     };
     run_in_launch_order(ids, &mut global, run, |run| {
-        counters.add(&run);
+        tally.add(&run);
         workgroups += 1;
-        if counters.warp_instructions > options.max_total_steps {
+        if tally.steps > options.max_total_steps {
             // The workgroup just kept: launch order is x fastest.
             let i = workgroups - 1;
             let [gx, gy] = [u64::from(groups[0]), u64::from(groups[1])];
             let workgroup = [i % gx, i / gx % gy, i / (gx * gy)].map(|n| n as u32);
             return Err(SimError::TotalStepLimit {
                 workgroup,
-                steps: counters.warp_instructions,
+                steps: tally.steps,
                 limit: options.max_total_steps,
             });
         }
@@ -165,7 +166,7 @@ pub fn run_compute(
         images,
         workgroups,
         warps,
-        counters,
+        counters: tally.counters(&program),
         native: program.native_stats(),
     })
 }
@@ -179,7 +180,7 @@ fn run_workgroup(
     global: &mut GlobalMemory,
     resources: &Resources,
     options: &SimOptions,
-) -> Result<Counters, SimError> {
+) -> Result<Tally, SimError> {
     let warp_count = invocations.div_ceil(WARP_LANES);
     let shared = warp_count > 1;
     // One shared memory for the workgroup; each warp's lanes keep their own
@@ -190,12 +191,72 @@ fn run_workgroup(
     let mut warps: Vec<Warp<'_>> = (0..warp_count)
         .map(|w| {
             let lanes = (invocations - w * WARP_LANES).min(WARP_LANES);
-            Warp::new(lanes, w * WARP_LANES, shared, constants)
+            Warp::with_gprs(lanes, w * WARP_LANES, shared, constants, spare_gprs())
         })
         .collect();
+    let result = run_warps(
+        program,
+        launch,
+        global,
+        resources,
+        options,
+        &mut warps,
+        &mut locals,
+        &mut memory,
+    );
+    for warp in warps {
+        keep_gprs(warp.into_gprs());
+    }
+    result
+}
+
+thread_local! {
+    /// Register files of this thread's finished warps, for the next ones:
+    /// a workgroup's warps would otherwise take fresh memory from the
+    /// allocator (and the system, page by page) every time, which costs
+    /// more the more threads do it at once.
+    static SPARE_GPRS: RefCell<Vec<Gprs>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Most register files a thread keeps (a workgroup of 1024 invocations).
+const SPARE_GPRS_MAX: usize = 32;
+
+/// A zeroed register file: a spare one, or a new one.
+fn spare_gprs() -> Gprs {
+    match SPARE_GPRS.with(|s| s.borrow_mut().pop()) {
+        Some(mut gpr) => {
+            gpr.iter_mut().for_each(|row| row.fill(0));
+            gpr
+        }
+        None => Box::new([[0; WARP_LANES as usize]; RZ + 1]),
+    }
+}
+
+/// Keeps a finished warp's register file for `spare_gprs`.
+fn keep_gprs(gpr: Gprs) {
+    SPARE_GPRS.with(|s| {
+        let mut spare = s.borrow_mut();
+        if spare.len() < SPARE_GPRS_MAX {
+            spare.push(gpr);
+        }
+    });
+}
+
+/// The warps of one workgroup, run in turns between its barriers.
+#[allow(clippy::too_many_arguments)]
+fn run_warps(
+    program: &Program,
+    launch: &Launch,
+    global: &mut GlobalMemory,
+    resources: &Resources,
+    options: &SimOptions,
+    warps: &mut [Warp<'_>],
+    locals: &mut [Vec<Vec<u8>>],
+    memory: &mut WorkgroupMemory,
+) -> Result<Tally, SimError> {
     // Compute workgroups have no ISBE; an empty one satisfies the executor.
     let mut isbe = Isbe::new(0, 0, 0);
-    let mut counters = Counters::default();
+    let mut tally = Tally::new(program);
     let mut done = vec![false; warps.len()];
     loop {
         for (w, warp) in warps.iter_mut().enumerate() {
@@ -207,10 +268,10 @@ fn run_workgroup(
                 launch,
                 isbe: &mut isbe,
                 global,
-                local: &mut memory,
+                local: memory,
                 textures: resources.textures,
             };
-            let stop = warp.run(program, &mut env, options, &mut counters);
+            let stop = warp.run_tallied(program, &mut env, options, &mut tally);
             std::mem::swap(&mut memory.local, &mut locals[w]);
             match stop.map_err(|e| SimError::InWarp {
                 warp: w as u32,
@@ -221,7 +282,7 @@ fn run_workgroup(
             }
         }
         if done.iter().all(|&d| d) {
-            return Ok(counters);
+            return Ok(tally);
         }
         // Every warp still running waits at the barrier.
         for (w, warp) in warps.iter_mut().enumerate() {

@@ -140,6 +140,53 @@ pub(crate) struct Warp<'r> {
     check: Option<Box<CtrlCheck>>,
 }
 
+/// A warp's register file.
+pub(crate) type Gprs = Box<[Row; RZ + 1]>;
+
+/// Per-instruction issue and executing-lane counts of runs, summed: what
+/// `Counters` are made of (`Counters::from_issues`, once, at the end of a
+/// dispatch), kept as two arrays so that adding a workgroup's is a few
+/// additions and not a merge of per-op maps.
+#[derive(Clone, Debug)]
+pub(crate) struct Tally {
+    pub issued: Vec<u64>,
+    pub lanes: Vec<u64>,
+    /// Warp-instructions issued: the sum of `issued`.
+    pub steps: u64,
+    /// How many of them the native tier ran.
+    pub native: u64,
+}
+
+impl Tally {
+    pub(crate) fn new(program: &Program) -> Tally {
+        Tally {
+            issued: vec![0; program.instrs().len()],
+            lanes: vec![0; program.instrs().len()],
+            steps: 0,
+            native: 0,
+        }
+    }
+
+    /// Adds another tally of the same program.
+    pub(crate) fn add(&mut self, other: &Tally) {
+        for (a, b) in self.issued.iter_mut().zip(&other.issued) {
+            *a += b;
+        }
+        for (a, b) in self.lanes.iter_mut().zip(&other.lanes) {
+            *a += b;
+        }
+        self.steps += other.steps;
+        self.native += other.native;
+    }
+
+    /// The counters of the runs tallied.
+    pub(crate) fn counters(&self, program: &Program) -> Counters {
+        let mut c = Counters::from_issues(program, &self.issued, &self.lanes);
+        c.native_warp_instructions = self.native;
+        c
+    }
+}
+
 impl<'r> Warp<'r> {
     pub(crate) fn new(
         lanes: u32,
@@ -147,12 +194,29 @@ impl<'r> Warp<'r> {
         shares_barrier: bool,
         consts: &'r ConstantBanks,
     ) -> Warp<'r> {
+        Warp::with_gprs(
+            lanes,
+            base,
+            shares_barrier,
+            consts,
+            Box::new([[0; WARP_LANES as usize]; RZ + 1]),
+        )
+    }
+
+    /// A warp on the register file `gpr`, whose rows must all be zero.
+    pub(crate) fn with_gprs(
+        lanes: u32,
+        base: u32,
+        shares_barrier: bool,
+        consts: &'r ConstantBanks,
+        gpr: Gprs,
+    ) -> Warp<'r> {
         Warp {
             base,
             shares_barrier,
             consts,
             clock: 0,
-            gpr: Box::new([[0; WARP_LANES as usize]; RZ + 1]),
+            gpr,
             preds: [0; PT as usize],
             pc: [0; WARP_LANES as usize],
             live: low_lanes(lanes),
@@ -164,6 +228,12 @@ impl<'r> Warp<'r> {
         }
     }
 
+    /// The register file, for another warp (`with_gprs`) once this one
+    /// is done.
+    pub(crate) fn into_gprs(self) -> Gprs {
+        self.gpr
+    }
+
     /// Runs until every lane exited or, for a warp that shares its
     /// workgroup barrier, until every running lane waits at one.
     pub(crate) fn run(
@@ -173,10 +243,30 @@ impl<'r> Warp<'r> {
         options: &SimOptions,
         counters: &mut Counters,
     ) -> Result<Stop, SimError> {
-        // Issues per instruction, turned into per-op counts when the run
-        // stops: a map lookup by name per step would cost more than the step.
-        let mut issued = vec![0u64; program.instrs().len()];
-        let mut lanes = vec![0u64; program.instrs().len()];
+        let mut tally = Tally::new(program);
+        tally.steps = counters.warp_instructions;
+        let result = self.run_tallied(program, env, options, &mut tally);
+        counters.add(&tally.counters(program));
+        result
+    }
+
+    /// `run`, adding to `tally` (whose `steps` the step limit counts from).
+    pub(crate) fn run_tallied(
+        &mut self,
+        program: &Program,
+        env: &mut Env<'_>,
+        options: &SimOptions,
+        tally: &mut Tally,
+    ) -> Result<Stop, SimError> {
+        // Issues per instruction, turned into per-op counts when the
+        // dispatch ends: a map lookup by name per step would cost more than
+        // the step.
+        let Tally {
+            issued,
+            lanes,
+            steps,
+            native: native_count,
+        } = tally;
         // The native tier does not report the instructions it runs one by
         // one, so the checker runs everything in the interpreter.
         let mut native = match options.tier {
@@ -188,22 +278,20 @@ impl<'r> Warp<'r> {
         }
         let mut check = self.check.take();
         let mut counts = Issues {
-            steps: counters.warp_instructions,
+            steps: *steps,
             max_steps: options.max_steps,
-            issued: &mut issued,
-            lanes: &mut lanes,
+            issued,
+            lanes,
             native: native.as_mut(),
             check: check.as_deref_mut(),
         };
         let result = self.steps(program, env, &mut counts);
+        *steps = counts.steps;
         self.check = check;
-        let mut run = Counters::default();
         if let Some(native) = &mut native {
-            native.finish(&mut issued, &mut lanes);
-            run.native_warp_instructions = native.executed;
+            native.finish(issued, lanes);
+            *native_count += native.executed;
         }
-        run.add(&Counters::from_issues(program, &issued, &lanes));
-        counters.add(&run);
         result
     }
 
@@ -304,6 +392,33 @@ impl<'r> Warp<'r> {
             min = min.min(pc);
         }
         min
+    }
+
+    /// Whether the native code may run now, and which convergence barriers
+    /// it must leave to the interpreter: `None` when a group of waiting
+    /// lanes could be released (the scheduler's next pass releases it,
+    /// which the native code does not model), else the barriers some lane
+    /// waits on (a BSSY or BSYNC on them changes what waits).
+    pub(crate) fn native_blocked(&self) -> Option<u32> {
+        if self.waiting == 0 {
+            return Some(0);
+        }
+        let mut pending = self.waiting;
+        if self.shares_barrier {
+            pending &= !self.at_workgroup_barrier();
+        }
+        while pending != 0 {
+            let first = pending.trailing_zeros() as usize;
+            let at_pc = self.lanes_at(pending, self.pc[first]);
+            pending &= !at_pc;
+            if self.expected(first) & self.live & !at_pc == 0 {
+                return None;
+            }
+        }
+        Some(lanes(self.waiting).fold(0, |m, l| match self.wait_bar[l] {
+            bar if bar < OpBssy::BARRIERS => m | 1 << bar,
+            _ => m,
+        }))
     }
 
     /// Lets the lanes waiting at a BSYNC go on once every live lane of its

@@ -12,6 +12,8 @@
 //!   length the slices have (checked below);
 //! - `segments` / `segment_lanes`: one counter per segment (checked
 //!   below);
+//! - `barriers`: words 0..16, the warp's convergence barriers (a BSSY's
+//!   barrier index has four bits);
 //! - the frame itself.
 //!
 //! All of these are exclusive borrows (or a shared one, for the constants)
@@ -20,7 +22,9 @@
 //! generated code does not unwind, call out or keep pointers.
 #![allow(unsafe_code)]
 
+use super::compile::PENDING;
 use crate::warp::{RZ, Row};
+use spvsass_isa::isa::OpBssy;
 
 /// What a native function reads and writes (offsets used by
 /// `compile.rs`).
@@ -33,6 +37,7 @@ pub(crate) struct Frame {
     pub lanes: *mut u64,
     pub segments: *mut u64,
     pub segment_lanes: *mut u64,
+    pub barriers: *mut u32,
     /// Warp-instructions issued so far (in and out).
     pub steps: u64,
     pub max_steps: u64,
@@ -40,12 +45,36 @@ pub(crate) struct Frame {
     pub others: u32,
     /// The segment to enter.
     pub entry: u32,
-    /// The lanes of the group.
+    /// The lanes of the group (in; out: the group that stopped at `pc`).
     pub active: u32,
+    /// Lanes that have not exited.
+    pub live: u32,
+    /// Barriers whose BSSY and BSYNC the interpreter must run (lanes wait
+    /// on them).
+    pub blocked: u32,
     /// Out: the pc the group stopped at.
     pub pc: u32,
     /// Out: 1 when it stopped because it reached `others`.
     pub scheduler: u32,
+    /// Out: lanes of the group split off at branches, waiting at
+    /// `pending_pc` (0: an empty slot).
+    pub pending: [u32; PENDING],
+    pub pending_pc: [u32; PENDING],
+}
+
+/// Where a native call stopped.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Stopped {
+    /// Warp-instructions issued so far.
+    pub steps: u64,
+    /// The group and its pc.
+    pub active: u32,
+    pub pc: u32,
+    /// It reached the other lanes' pc.
+    pub scheduler: bool,
+    /// Lanes split off from it, and their pcs (0: an empty slot).
+    pub pending: [u32; PENDING],
+    pub pending_pc: [u32; PENDING],
 }
 
 /// A native function's entry address (an integer, so that it is plain
@@ -62,21 +91,38 @@ pub(crate) struct Borrowed<'a> {
     pub lanes: &'a mut [u64],
     pub segments: &'a mut [u64],
     pub segment_lanes: &'a mut [u64],
+    pub barriers: &'a mut [u32; OpBssy::BARRIERS as usize],
+}
+
+/// The scalars a call starts with.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Scalars {
+    pub steps: u64,
+    pub max_steps: u64,
+    pub others: u32,
+    pub active: u32,
+    pub live: u32,
+    pub blocked: u32,
+    pub segment: u32,
 }
 
 /// Calls `entry` on `state` with the frame's scalars; `None` when a slice
 /// is shorter than the code expects (the call is then not made).
-#[allow(clippy::too_many_arguments)]
 pub(crate) fn call(
     entry: Entry,
     expect: (usize, usize, usize),
     state: Borrowed<'_>,
-    steps: u64,
-    max_steps: u64,
-    others: u32,
-    active: u32,
-    segment: u32,
-) -> Option<(u64, u32, bool)> {
+    scalars: Scalars,
+) -> Option<Stopped> {
+    let Scalars {
+        steps,
+        max_steps,
+        others,
+        active,
+        live,
+        blocked,
+        segment,
+    } = scalars;
     let (constants, instrs, segments) = expect;
     if state.consts.len() < constants
         || state.issued.len() < instrs
@@ -95,18 +141,30 @@ pub(crate) fn call(
         lanes: state.lanes.as_mut_ptr(),
         segments: state.segments.as_mut_ptr(),
         segment_lanes: state.segment_lanes.as_mut_ptr(),
+        barriers: state.barriers.as_mut_ptr(),
         steps,
         max_steps,
         others,
         entry: segment,
         active,
+        live,
+        blocked,
         pc: 0,
         scheduler: 0,
+        pending: [0; PENDING],
+        pending_pc: [0; PENDING],
     };
     // SAFETY: see the module comment; the lengths were checked above.
     let f: extern "C" fn(*mut Frame) = unsafe { std::mem::transmute(entry.0 as *const u8) };
     f(&mut frame);
-    Some((frame.steps, frame.pc, frame.scheduler != 0))
+    Some(Stopped {
+        steps: frame.steps,
+        active: frame.active,
+        pc: frame.pc,
+        scheduler: frame.scheduler != 0,
+        pending: frame.pending,
+        pending_pc: frame.pending_pc,
+    })
 }
 
 /// A compiled function with the module that owns its memory, which is

@@ -19,16 +19,19 @@
 //!   lanes' (`Frame::scheduler` when it reached them) and, if it starts a
 //!   segment, that one runs next.
 //!
-//! Inside a segment, register rows are kept in vector values: a row is
-//! loaded from the warp's memory when the segment first reads it and
-//! stored at the segment's end if the segment wrote it (`emit::store_rows`,
-//! before the branch and every exit), so leaving at any segment boundary
-//! needs no write-back; predicates are kept in variables and stored when
-//! the function returns.
+//! Inside a segment, the ops run chunk by chunk (all of them on lanes
+//! 0..4, then on 4..8, ...: every op is lane-wise) and the current chunk
+//! of each register row is kept in a vector value: loaded from the warp's
+//! memory when the chunk's ops first read it and stored after them if they
+//! wrote it (`emit::store_rows`, before the branch and every exit), so
+//! leaving at any segment boundary needs no write-back and no more values
+//! are live than rows used; predicates are kept in variables and stored
+//! when the function returns.
 
 use super::call::{Entry, Frame};
-use super::emit::{self, Emitter};
-use super::segments::{Segment, Segments};
+use super::emit::{self, CHUNKS, Emitter};
+use super::segments::{End, Segment, Segments, Step};
+use super::select::Dest;
 use crate::warp::WARP_LANES;
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{
@@ -110,6 +113,10 @@ fn frame_flags() -> MemFlagsData {
     MemFlagsData::trusted()
 }
 
+/// Pending groups a native call keeps at most (`Frame::pending`): a split
+/// with all of them taken leaves the branch to the interpreter.
+pub(crate) const PENDING: usize = 4;
+
 /// Which copy of the segments: for a full warp, or for a group of fewer
 /// lanes (`Frame::active`), whose writes keep the other lanes' values.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -125,14 +132,30 @@ struct Shared {
     lanes: Value,
     counters: Value,
     segment_lanes: Value,
+    barriers: Value,
+    /// The smallest pc of the ready lanes outside the group and the
+    /// pending group (`Frame::others`).
     others: Value,
-    /// The group's lanes, and their number (i64).
-    active: Value,
-    active_count: Value,
+    /// Lanes not exited, and the barriers the code must leave to the
+    /// interpreter (`Frame::live`, `Frame::blocked`).
+    live: Value,
+    blocked: Value,
+    /// The group's lanes (`Frame::active` on entry).
+    act: Variable,
+    /// The pending groups: lanes split off the group, waiting at a higher
+    /// pc, by pc (empty ones last, with no lanes and pc `u32::MAX`).
+    pend: [Variable; PENDING],
+    pend_pc: [Variable; PENDING],
+    /// The pc the group runs up to: the smaller of `others` and the first
+    /// pending group's pc.
+    limit: Variable,
     steps: Variable,
     exit: Block,
     /// Each segment's block, per `Group`.
     blocks: [Vec<Block>; 2],
+    /// Runs the group at the pc it is given, in the Partial copy (one jump
+    /// table over the instructions, shared by every place that needs it).
+    run_pending: Block,
 }
 
 /// Builds the function body.
@@ -152,21 +175,31 @@ fn build(mut b: FunctionBuilder<'_>, config: TargetFrontendConfig, segs: &Segmen
     let lanes = field(&mut b, pointer, offset_of!(Frame, lanes));
     let counters = field(&mut b, pointer, offset_of!(Frame, segments));
     let segment_lanes = field(&mut b, pointer, offset_of!(Frame, segment_lanes));
+    let barriers = field(&mut b, pointer, offset_of!(Frame, barriers));
     let active = field(&mut b, types::I32, offset_of!(Frame, active));
-    let active_count = b.ins().popcnt(active);
-    let active_count = b.ins().uextend(types::I64, active_count);
     let steps0 = field(&mut b, types::I64, offset_of!(Frame, steps));
     let others = field(&mut b, types::I32, offset_of!(Frame, others));
+    let live = field(&mut b, types::I32, offset_of!(Frame, live));
+    let blocked = field(&mut b, types::I32, offset_of!(Frame, blocked));
     let entry = field(&mut b, types::I32, offset_of!(Frame, entry));
     let steps = b.declare_var(types::I64);
     b.def_var(steps, steps0);
+    let var = |b: &mut FunctionBuilder<'_>, v: Value| {
+        let x = b.declare_var(types::I32);
+        b.def_var(x, v);
+        x
+    };
+    let zero = b.ins().iconst(types::I32, 0);
+    let nowhere = b.ins().iconst(types::I32, -1);
+    let act = var(&mut b, active);
+    let pend = std::array::from_fn(|_| var(&mut b, zero));
+    let pend_pc = std::array::from_fn(|_| var(&mut b, nowhere));
+    let limit = var(&mut b, others);
     let preds: [Variable; 7] = std::array::from_fn(|n| {
-        let v = b.declare_var(types::I32);
         let bits = b
             .ins()
             .load(types::I32, frame_flags(), preds_ptr, 4 * n as i32);
-        b.def_var(v, bits);
-        v
+        var(&mut b, bits)
     });
 
     let exit = b.create_block();
@@ -174,7 +207,6 @@ fn build(mut b: FunctionBuilder<'_>, config: TargetFrontendConfig, segs: &Segmen
     b.append_block_param(exit, types::I32);
     let blocks: [Vec<Block>; 2] =
         std::array::from_fn(|_| segs.list.iter().map(|_| b.create_block()).collect());
-    let zero = b.ins().iconst(types::I32, 0);
     let args = [BlockArg::Value(zero), BlockArg::Value(zero)];
     let tables = [Group::Full, Group::Partial].map(|group| {
         let dispatch = b.create_block();
@@ -193,18 +225,32 @@ fn build(mut b: FunctionBuilder<'_>, config: TargetFrontendConfig, segs: &Segmen
         b.ins().br_table(entry, jt);
     }
 
+    let mut by_index = vec![None; segs.at.len()];
+    for (seg, &blk) in segs.list.iter().zip(&blocks[Group::Partial as usize]) {
+        if let Some(slot) = by_index.get_mut(seg.start) {
+            *slot = Some(blk);
+        }
+    }
+    let run_pending = b.create_block();
+    b.append_block_param(run_pending, types::I32);
     let shared = Shared {
         frame,
         issued,
         lanes,
         counters,
         segment_lanes,
+        barriers,
         others,
-        active,
-        active_count,
+        live,
+        blocked,
+        act,
+        pend,
+        pend_pc,
+        limit,
         steps,
         exit,
         blocks,
+        run_pending,
     };
     for group in [Group::Full, Group::Partial] {
         for (j, seg) in segs.list.iter().enumerate() {
@@ -213,24 +259,52 @@ fn build(mut b: FunctionBuilder<'_>, config: TargetFrontendConfig, segs: &Segmen
                 gpr,
                 consts,
                 preds,
+                chunk: 0,
                 rows: Default::default(),
             };
             segment(&mut e, &shared, segs, group, j, seg);
         }
     }
 
-    // The exit: steps, predicates and where the group stopped.
+    // The Partial segment at a pc, or the exit where none starts.
+    b.switch_to_block(run_pending);
+    let pc = b.block_params(run_pending)[0];
+    let index = b
+        .ins()
+        .ushr_imm_u(pc, i64::from(INSTR_BYTES.trailing_zeros()));
+    let stay = [BlockArg::Value(pc), BlockArg::Value(zero)];
+    let default = b.func.dfg.block_call(exit, &stay);
+    let table: Vec<_> = by_index
+        .iter()
+        .map(|blk| match blk {
+            Some(blk) => b.func.dfg.block_call(*blk, &[]),
+            None => b.func.dfg.block_call(exit, &stay),
+        })
+        .collect();
+    let jt = b.create_jump_table(JumpTableData::new(default, &table));
+    b.ins().br_table(index, jt);
+
+    // The exit: steps, predicates, the group, where it stopped and the
+    // pending group.
     b.switch_to_block(exit);
     let pc = b.block_params(exit)[0];
     let scheduler = b.block_params(exit)[1];
-    let steps = b.use_var(shared.steps);
     let flags = frame_flags();
-    b.ins()
-        .store(flags, steps, frame, offset_of!(Frame, steps) as i32);
-    b.ins()
-        .store(flags, pc, frame, offset_of!(Frame, pc) as i32);
-    b.ins()
-        .store(flags, scheduler, frame, offset_of!(Frame, scheduler) as i32);
+    let store = |b: &mut FunctionBuilder<'_>, v: Value, offset: usize| {
+        b.ins().store(flags, v, frame, offset as i32);
+    };
+    let steps = b.use_var(shared.steps);
+    store(&mut b, steps, offset_of!(Frame, steps));
+    store(&mut b, pc, offset_of!(Frame, pc));
+    store(&mut b, scheduler, offset_of!(Frame, scheduler));
+    let act = b.use_var(shared.act);
+    store(&mut b, act, offset_of!(Frame, active));
+    for i in 0..PENDING {
+        let pend = b.use_var(shared.pend[i]);
+        store(&mut b, pend, offset_of!(Frame, pending) + 4 * i);
+        let pend_pc = b.use_var(shared.pend_pc[i]);
+        store(&mut b, pend_pc, offset_of!(Frame, pending_pc) + 4 * i);
+    }
     for (n, &v) in preds.iter().enumerate() {
         let bits = b.use_var(v);
         b.ins().store(flags, bits, preds_ptr, 4 * n as i32);
@@ -263,30 +337,194 @@ fn add_steps(b: &mut FunctionBuilder<'_>, s: &Shared, n: usize) {
     b.def_var(s.steps, new);
 }
 
-/// Goes on at instruction `next`: leaves when the group reached the other
-/// lanes' pc or the instruction starts no segment, else runs that segment.
+/// The group's lanes: all of them in the Full copy.
+fn group_mask(b: &mut FunctionBuilder<'_>, s: &Shared, group: Group) -> Value {
+    match group {
+        Group::Full => b.ins().iconst(types::I32, -1),
+        Group::Partial => b.use_var(s.act),
+    }
+}
+
+/// The group's lane count (i64).
+fn group_count(b: &mut FunctionBuilder<'_>, s: &Shared, group: Group) -> Value {
+    match group {
+        Group::Full => b.ins().iconst(types::I64, i64::from(WARP_LANES)),
+        Group::Partial => {
+            let act = b.use_var(s.act);
+            let n = b.ins().popcnt(act);
+            b.ins().uextend(types::I64, n)
+        }
+    }
+}
+
+/// Goes on at instruction `next` as the scheduler would: below `limit`,
+/// that segment (or the exit, where none starts); else `resolve`.
 fn goto(b: &mut FunctionBuilder<'_>, s: &Shared, segs: &Segments, group: Group, next: usize) {
     let pc_value = next as u32 * INSTR_BYTES;
     let pc = b.ins().iconst(types::I32, i64::from(pc_value as i32));
-    let reached = b
-        .ins()
-        .icmp(IntCC::UnsignedGreaterThanOrEqual, pc, s.others);
-    let scheduler = b.ins().uextend(types::I32, reached);
+    let limit = b.use_var(s.limit);
+    let reached = b.ins().icmp(IntCC::UnsignedGreaterThanOrEqual, pc, limit);
+    let go = b.create_block();
+    let stop = b.create_block();
+    b.ins().brif(reached, stop, &[], go, &[]);
+    b.switch_to_block(go);
+    jump_to(b, s, segs, group, next, pc);
+    b.switch_to_block(stop);
+    resolve(b, s, segs, next, pc);
+}
+
+/// Runs the segment at instruction `next` (pc `pc`) in the `group` copy,
+/// or leaves where none starts.
+fn jump_to(
+    b: &mut FunctionBuilder<'_>,
+    s: &Shared,
+    segs: &Segments,
+    group: Group,
+    next: usize,
+    pc: Value,
+) {
     match segs.at.get(next).copied().flatten() {
         Some(t) => {
-            let stop = b.create_block();
-            b.ins().brif(
-                reached,
-                stop,
-                &[],
-                s.blocks[group as usize][t as usize],
-                &[],
-            );
-            b.switch_to_block(stop);
-            leave(b, s, pc, scheduler);
+            b.ins().jump(s.blocks[group as usize][t as usize], &[]);
         }
-        None => leave(b, s, pc, scheduler),
+        None => {
+            let zero = b.ins().iconst(types::I32, 0);
+            leave(b, s, pc, zero);
+        }
     }
+}
+
+/// The group reached `limit` at instruction `next` (pc `pc`): the
+/// scheduler's next pick. When the first pending group is below every
+/// other ready lane, the group merges with it if both are at one pc, or
+/// else (the pending group's pc is below) waits as a pending group while
+/// that one runs; otherwise the function returns (`Frame::scheduler`).
+fn resolve(b: &mut FunctionBuilder<'_>, s: &Shared, segs: &Segments, next: usize, pc: Value) {
+    let first = b.use_var(s.pend[0]);
+    let first_pc = b.use_var(s.pend_pc[0]);
+    // An empty slot's pc, u32::MAX, is never below `others`.
+    let ours = b.ins().icmp(IntCC::UnsignedLessThan, first_pc, s.others);
+    let pending = b.create_block();
+    let out = b.create_block();
+    b.ins().brif(ours, pending, &[], out, &[]);
+    b.switch_to_block(out);
+    let one = b.ins().iconst(types::I32, 1);
+    leave(b, s, pc, one);
+
+    b.switch_to_block(pending);
+    let same = b.ins().icmp(IntCC::Equal, pc, first_pc);
+    let merge = b.create_block();
+    let swap = b.create_block();
+    b.ins().brif(same, merge, &[], swap, &[]);
+
+    // Both at `pc`: one group, which runs up to the next pending one.
+    b.switch_to_block(merge);
+    let act = b.use_var(s.act);
+    let joined = b.ins().bor(act, first);
+    b.def_var(s.act, joined);
+    pop_pending(b, s);
+    let full = b.ins().icmp_imm_s(IntCC::Equal, joined, -1);
+    let to_full = b.create_block();
+    let to_partial = b.create_block();
+    b.ins().brif(full, to_full, &[], to_partial, &[]);
+    b.switch_to_block(to_full);
+    jump_to(b, s, segs, Group::Full, next, pc);
+    b.switch_to_block(to_partial);
+    jump_to(b, s, segs, Group::Partial, next, pc);
+
+    // The first pending group is below: it runs, this one waits at `pc`
+    // (a slot is free: the runner's).
+    b.switch_to_block(swap);
+    let act = b.use_var(s.act);
+    b.def_var(s.act, first);
+    pop_pending(b, s);
+    let zero = b.ins().iconst(types::I32, 0);
+    let unreachable = b.create_block();
+    push_pending(b, s, act, pc, unreachable);
+    b.ins().jump(s.run_pending, &[BlockArg::Value(first_pc)]);
+    // Every slot taken cannot happen here: the pop freed the last one.
+    b.switch_to_block(unreachable);
+    leave(b, s, first_pc, zero);
+}
+
+/// Drops the first pending group (the others move up) and sets `limit`.
+fn pop_pending(b: &mut FunctionBuilder<'_>, s: &Shared) {
+    for i in 0..PENDING - 1 {
+        let m = b.use_var(s.pend[i + 1]);
+        let pc = b.use_var(s.pend_pc[i + 1]);
+        b.def_var(s.pend[i], m);
+        b.def_var(s.pend_pc[i], pc);
+    }
+    let zero = b.ins().iconst(types::I32, 0);
+    let nowhere = b.ins().iconst(types::I32, -1);
+    b.def_var(s.pend[PENDING - 1], zero);
+    b.def_var(s.pend_pc[PENDING - 1], nowhere);
+    set_limit(b, s);
+}
+
+/// `limit`: the first pending group's pc or `others`, the smaller.
+fn set_limit(b: &mut FunctionBuilder<'_>, s: &Shared) {
+    let first_pc = b.use_var(s.pend_pc[0]);
+    let limit = b.ins().umin(first_pc, s.others);
+    b.def_var(s.limit, limit);
+}
+
+/// Adds the lanes `mask` at pc `at` to the pending groups: to the one at
+/// that pc, or as a new one in pc order; jumps to `full` (nothing changed)
+/// when every slot is taken, else goes on in a new current block. Sets
+/// `limit`.
+fn push_pending(b: &mut FunctionBuilder<'_>, s: &Shared, mask: Value, at: Value, full: Block) {
+    let m: Vec<Value> = s.pend.iter().map(|&v| b.use_var(v)).collect();
+    let pc: Vec<Value> = s.pend_pc.iter().map(|&v| b.use_var(v)).collect();
+    let eq: Vec<Value> = pc
+        .iter()
+        .map(|&p| b.ins().icmp(IntCC::Equal, p, at))
+        .collect();
+    let found = eq[1..].iter().fold(eq[0], |f, &e| b.ins().bor(f, e));
+    let join = b.create_block();
+    let add = b.create_block();
+    let fresh = b.create_block();
+    let done = b.create_block();
+    b.ins().brif(found, join, &[], fresh, &[]);
+
+    b.switch_to_block(join);
+    for i in 0..PENDING {
+        let with = b.ins().bor(m[i], mask);
+        let v = b.ins().select(eq[i], with, m[i]);
+        b.def_var(s.pend[i], v);
+    }
+    b.ins().jump(done, &[]);
+
+    b.switch_to_block(fresh);
+    let last_free = b.ins().icmp_imm_u(IntCC::Equal, m[PENDING - 1], 0);
+    b.ins().brif(last_free, add, &[], full, &[]);
+
+    // Slots below `at` stay, `at` goes in at the first slot above it, the
+    // rest move down one.
+    b.switch_to_block(add);
+    let below: Vec<Value> = pc
+        .iter()
+        .map(|&p| b.ins().icmp(IntCC::UnsignedLessThan, p, at))
+        .collect();
+    for i in 0..PENDING {
+        let (shifted_m, shifted_pc) = if i == 0 {
+            (mask, at)
+        } else {
+            let here = below[i - 1];
+            (
+                b.ins().select(here, mask, m[i - 1]),
+                b.ins().select(here, at, pc[i - 1]),
+            )
+        };
+        let new_m = b.ins().select(below[i], m[i], shifted_m);
+        let new_pc = b.ins().select(below[i], pc[i], shifted_pc);
+        b.def_var(s.pend[i], new_m);
+        b.def_var(s.pend_pc[i], new_pc);
+    }
+    b.ins().jump(done, &[]);
+
+    b.switch_to_block(done);
+    set_limit(b, s);
 }
 
 /// The code of segment `j`.
@@ -299,8 +537,8 @@ fn segment(
     seg: &Segment,
 ) {
     e.b.switch_to_block(s.blocks[group as usize][j]);
-    // The checks: the step limit for all of it, and the last instruction's
-    // pc below the other lanes'.
+    // The checks: the step limit for all of it, the last instruction's pc
+    // below the limit, and no BSSY on a barrier left to the interpreter.
     let n = seg.len();
     let start_pc = e.b.ins().iconst(types::I32, i64::from(seg.pc() as i32));
     let zero = e.b.ins().iconst(types::I32, 0);
@@ -315,8 +553,15 @@ fn segment(
     let fits = e.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, after, max);
     let last_pc = seg.pc() + (n as u32 - 1) * INSTR_BYTES;
     let last = e.b.ins().iconst(types::I32, i64::from(last_pc as i32));
-    let below = e.b.ins().icmp(IntCC::UnsignedLessThan, last, s.others);
-    let go = e.b.ins().band(fits, below);
+    let limit = e.b.use_var(s.limit);
+    let below = e.b.ins().icmp(IntCC::UnsignedLessThan, last, limit);
+    let mut go = e.b.ins().band(fits, below);
+    let bars = seg.bssy_bars();
+    if bars != 0 {
+        let hit = e.b.ins().band_imm_u(s.blocked, i64::from(bars));
+        let free = e.b.ins().icmp_imm_u(IntCC::Equal, hit, 0);
+        go = e.b.ins().band(go, free);
+    }
     let body = e.b.create_block();
     let stop = e.b.create_block();
     e.b.ins().brif(go, body, &[], stop, &[]);
@@ -326,78 +571,193 @@ fn segment(
     add_steps(e.b, s, seg.alu.len());
     let one = e.b.ins().iconst(types::I64, 1);
     add_at(e.b, s.counters, j, one);
-    let group_lanes = match group {
-        Group::Full => e.b.ins().iconst(types::I64, i64::from(WARP_LANES)),
-        Group::Partial => s.active_count,
-    };
+    let group_lanes = group_count(e.b, s, group);
     add_at(e.b, s.segment_lanes, j, group_lanes);
 
-    for (index, op, guard) in &seg.alu {
-        let exec = exec_mask(e, s, group, *guard);
-        if !emit::always(*guard)
-            && let Some(exec) = exec
-        {
-            let count = e.b.ins().popcnt(exec);
+    // BSSY: the barrier records the group's lanes, whatever the guard.
+    for (_, step, _) in &seg.alu {
+        if let Step::Bssy(bar) = step {
+            let lanes = group_mask(e.b, s, group);
+            e.b.ins().store(
+                MemFlagsData::trusted(),
+                lanes,
+                s.barriers,
+                4 * i32::from(*bar),
+            );
+        }
+    }
+    // The ops chunk by chunk (`emit`); a guarded op's executing lanes are
+    // counted per chunk (the guard may change within the segment) and
+    // added once.
+    let mut guarded: Vec<Option<Value>> = vec![None; seg.alu.len()];
+    for k in 0..CHUNKS {
+        e.chunk = k;
+        for ((_, step, guard), count) in seg.alu.iter().zip(&mut guarded) {
+            let exec = exec_mask(e, s, group, *guard);
+            if !emit::always(*guard)
+                && let Some(exec) = exec
+            {
+                let window = i64::from(e.window());
+                let here = e.b.ins().band_imm_u(exec, window);
+                let n = e.b.ins().popcnt(here);
+                *count = Some(match *count {
+                    Some(sum) => e.b.ins().iadd(sum, n),
+                    None => n,
+                });
+            }
+            let op = match step {
+                Step::Alu(op) if op.dst != Dest::Drop => op,
+                Step::Alu(_) | Step::Bssy(_) => continue,
+            };
+            let r = emit::alu(e, op);
+            emit::write(e, op.dst, r, exec);
+        }
+        emit::store_rows(e);
+    }
+    for ((index, _, _), count) in seg.alu.iter().zip(guarded) {
+        if let Some(count) = count {
             let count = e.b.ins().uextend(types::I64, count);
             add_at(e.b, s.lanes, *index, count);
         }
-        if op.dst == super::select::Dest::Drop {
-            continue;
-        }
-        let r = emit::alu(e, op);
-        emit::write(e, op.dst, r, exec);
     }
-    emit::store_rows(e);
 
     match seg.bra {
         None => goto(e.b, s, segs, group, seg.next()),
-        Some((index, target, guard)) => {
-            let target = (target / INSTR_BYTES) as usize;
-            let taken = e.b.create_block();
-            let count = |b: &mut FunctionBuilder<'_>, lanes: Option<Value>| {
-                add_steps(b, s, 1);
-                let one = b.ins().iconst(types::I64, 1);
-                add_at(b, s.issued, index, one);
-                if let Some(l) = lanes {
-                    add_at(b, s.lanes, index, l);
-                }
-            };
-            let group_lanes = match group {
-                Group::Full => e.b.ins().iconst(types::I64, i64::from(WARP_LANES)),
-                Group::Partial => s.active_count,
-            };
-            match exec_mask(e, s, group, guard) {
-                // Every lane of the group: taken.
-                None => {
-                    e.b.ins().jump(taken, &[]);
-                }
-                Some(exec) => {
-                    let all = match group {
-                        Group::Full => e.b.ins().icmp_imm_s(IntCC::Equal, exec, -1),
-                        Group::Partial => e.b.ins().icmp(IntCC::Equal, exec, s.active),
-                    };
-                    let none_check = e.b.create_block();
-                    e.b.ins().brif(all, taken, &[], none_check, &[]);
-                    e.b.switch_to_block(none_check);
-                    let none = e.b.ins().icmp_imm_u(IntCC::Equal, exec, 0);
-                    let fall = e.b.create_block();
-                    let split = e.b.create_block();
-                    e.b.ins().brif(none, fall, &[], split, &[]);
-                    e.b.switch_to_block(split);
-                    let pc = (index as u32 * INSTR_BYTES) as i32;
-                    let bra_pc = e.b.ins().iconst(types::I32, i64::from(pc));
-                    let zero = e.b.ins().iconst(types::I32, 0);
-                    leave(e.b, s, bra_pc, zero);
-                    e.b.switch_to_block(fall);
-                    count(e.b, None);
-                    goto(e.b, s, segs, group, index + 1);
-                }
-            }
-            e.b.switch_to_block(taken);
-            count(e.b, Some(group_lanes));
-            goto(e.b, s, segs, group, target);
-        }
+        Some((index, End::Bra(target), guard)) => branch(e, s, segs, group, index, target, guard),
+        Some((index, End::Bsync(bar), guard)) => bsync(e, s, segs, group, index, bar, guard),
     }
+}
+
+/// Counts one issue of instruction `index` with `lanes` executing lanes.
+fn count_issue(b: &mut FunctionBuilder<'_>, s: &Shared, index: usize, lanes: Value) {
+    add_steps(b, s, 1);
+    let one = b.ins().iconst(types::I64, 1);
+    add_at(b, s.issued, index, one);
+    add_at(b, s.lanes, index, lanes);
+}
+
+/// A branch at instruction `index` to address `target`: taken when the
+/// guard holds in every lane of the group, not taken when in none;
+/// otherwise the group splits as the interpreter's scheduler splits it:
+/// the lanes at the smaller pc run on, the others wait as a pending group
+/// (joining the one waiting at that pc already). A split with every
+/// pending slot taken leaves the branch to the interpreter.
+fn branch(
+    e: &mut Emitter<'_, '_>,
+    s: &Shared,
+    segs: &Segments,
+    group: Group,
+    index: usize,
+    target: u32,
+    guard: PredSrc,
+) {
+    let target = (target / INSTR_BYTES) as usize;
+    let taken = e.b.create_block();
+    let group_lanes = group_count(e.b, s, group);
+    let Some(exec) = exec_mask(e, s, group, guard) else {
+        // Every lane of the group: taken.
+        e.b.ins().jump(taken, &[]);
+        e.b.switch_to_block(taken);
+        count_issue(e.b, s, index, group_lanes);
+        goto(e.b, s, segs, group, target);
+        return;
+    };
+    let act = group_mask(e.b, s, group);
+    let all = e.b.ins().icmp(IntCC::Equal, exec, act);
+    let none_check = e.b.create_block();
+    e.b.ins().brif(all, taken, &[], none_check, &[]);
+    e.b.switch_to_block(none_check);
+    let none = e.b.ins().icmp_imm_u(IntCC::Equal, exec, 0);
+    let fall = e.b.create_block();
+    let split = e.b.create_block();
+    e.b.ins().brif(none, fall, &[], split, &[]);
+
+    e.b.switch_to_block(split);
+    let next = index + 1;
+    if target == next {
+        // Both halves at the next instruction: no split.
+        let count = e.b.ins().popcnt(exec);
+        let count = e.b.ins().uextend(types::I64, count);
+        count_issue(e.b, s, index, count);
+        goto(e.b, s, segs, group, next);
+    } else {
+        // The lanes at the smaller pc run, the others wait.
+        let stay = e.b.ins().band_not(act, exec);
+        let (run_mask, run_at, wait_mask, wait_at) = if target > next {
+            (stay, next, exec, target)
+        } else {
+            (exec, target, stay, next)
+        };
+        let wait_pc = wait_at as u32 * INSTR_BYTES;
+        let wait_pc = e.b.ins().iconst(types::I32, i64::from(wait_pc as i32));
+        // No pending slot free: the interpreter runs the branch.
+        let back = e.b.create_block();
+        push_pending(e.b, s, wait_mask, wait_pc, back);
+        let count = e.b.ins().popcnt(exec);
+        let count = e.b.ins().uextend(types::I64, count);
+        count_issue(e.b, s, index, count);
+        e.b.def_var(s.act, run_mask);
+        goto(e.b, s, segs, Group::Partial, run_at);
+
+        e.b.switch_to_block(back);
+        let pc = (index as u32 * INSTR_BYTES) as i32;
+        let bra_pc = e.b.ins().iconst(types::I32, i64::from(pc));
+        let zero = e.b.ins().iconst(types::I32, 0);
+        leave(e.b, s, bra_pc, zero);
+    }
+
+    e.b.switch_to_block(fall);
+    let zero = e.b.ins().iconst(types::I64, 0);
+    count_issue(e.b, s, index, zero);
+    goto(e.b, s, segs, group, index + 1);
+
+    e.b.switch_to_block(taken);
+    count_issue(e.b, s, index, group_lanes);
+    goto(e.b, s, segs, group, target);
+}
+
+/// A BSYNC at instruction `index`: when the guard holds in every lane of
+/// the group and every live lane the barrier expects is in it, the
+/// interpreter would let the group wait and release it at once: it goes
+/// on. Otherwise (or when the barrier is left to the interpreter) the
+/// interpreter runs it.
+fn bsync(
+    e: &mut Emitter<'_, '_>,
+    s: &Shared,
+    segs: &Segments,
+    group: Group,
+    index: usize,
+    bar: u8,
+    guard: PredSrc,
+) {
+    let act = group_mask(e.b, s, group);
+    let exec = exec_mask(e, s, group, guard).unwrap_or(act);
+    let all = e.b.ins().icmp(IntCC::Equal, exec, act);
+    let expected = e.b.ins().load(
+        types::I32,
+        MemFlagsData::trusted(),
+        s.barriers,
+        4 * i32::from(bar),
+    );
+    let expected = e.b.ins().band(expected, s.live);
+    let missing = e.b.ins().band_not(expected, act);
+    let complete = e.b.ins().icmp_imm_u(IntCC::Equal, missing, 0);
+    let hit = e.b.ins().band_imm_u(s.blocked, 1 << bar);
+    let free = e.b.ins().icmp_imm_u(IntCC::Equal, hit, 0);
+    let ok = e.b.ins().band(all, complete);
+    let ok = e.b.ins().band(ok, free);
+    let pass = e.b.create_block();
+    let back = e.b.create_block();
+    e.b.ins().brif(ok, pass, &[], back, &[]);
+    e.b.switch_to_block(back);
+    let pc = (index as u32 * INSTR_BYTES) as i32;
+    let here = e.b.ins().iconst(types::I32, i64::from(pc));
+    let zero = e.b.ins().iconst(types::I32, 0);
+    leave(e.b, s, here, zero);
+    e.b.switch_to_block(pass);
+    let count = group_count(e.b, s, group);
+    count_issue(e.b, s, index, count);
+    goto(e.b, s, segs, group, index + 1);
 }
 
 /// The lanes an instruction under `guard` executes (`Warp::pred_mask` of
@@ -406,10 +766,11 @@ fn exec_mask(e: &mut Emitter<'_, '_>, s: &Shared, group: Group, guard: PredSrc) 
     match (group, emit::always(guard)) {
         (Group::Full, true) => None,
         (Group::Full, false) => Some(emit::pred_bits(e, guard)),
-        (Group::Partial, true) => Some(s.active),
+        (Group::Partial, true) => Some(e.b.use_var(s.act)),
         (Group::Partial, false) => {
             let held = emit::pred_bits(e, guard);
-            Some(e.b.ins().band(held, s.active))
+            let act = e.b.use_var(s.act);
+            Some(e.b.ins().band(held, act))
         }
     }
 }

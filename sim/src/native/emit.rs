@@ -1,5 +1,6 @@
-//! Cranelift IR for one translated ALU op over the 32 lanes of a warp:
-//! eight i32x4 / f32x4 chunks of four lanes each. Every op mirrors its
+//! Cranelift IR for one translated ALU op over one chunk of a warp: the
+//! 32 lanes are eight i32x4 / f32x4 chunks of four lanes, and a segment
+//! runs all its ops on one chunk before the next (`compile.rs`). Every op mirrors its
 //! `eval` in the ISA crate step by step (source modifiers, .FTZ on inputs
 //! and result, the canonical NaN 0x7fffffff, round to nearest even, the
 //! total order FMNMX uses), so results are bit-identical; the
@@ -31,56 +32,65 @@ pub(crate) struct Emitter<'f, 'b> {
     pub consts: Value,
     /// P0..P6 as lane masks.
     pub preds: [Variable; 7],
-    /// The register rows the current segment has read or written so far,
-    /// kept in vector values: each row is loaded at most once per segment
-    /// and stored once, at its end (`store_rows`), if it was written.
+    /// The chunk the segment's ops are being emitted for: a segment runs
+    /// all its ops on chunk 0, then all on chunk 1, and so on (every op is
+    /// lane-wise), so only one chunk of each row is live at a time and the
+    /// values fit the host's vector registers.
+    pub chunk: usize,
+    /// The current chunk of the register rows the segment has read or
+    /// written so far, kept in vector values: each is loaded at most once
+    /// and stored once, at the end of the chunk's ops (`store_rows`), if
+    /// it was written.
     pub rows: BTreeMap<u8, Cached>,
 }
 
-/// A register row held in values during a segment.
+/// A register row's chunk held in a value during a segment.
 pub(crate) struct Cached {
-    chunks: Chunks,
+    value: Value,
     /// Written since it was loaded: `store_rows` stores it.
     dirty: bool,
 }
 
 impl Emitter<'_, '_> {
-    /// Register row `n`'s chunks: the segment's values, or loaded.
-    fn row(&mut self, n: u8) -> Chunks {
+    /// Byte offset of the current chunk of row `n`.
+    fn offset(&self, n: u8) -> i32 {
+        i32::from(n) * ROW_BYTES + 16 * self.chunk as i32
+    }
+
+    /// The current chunk of register row `n`: the segment's value, or
+    /// loaded.
+    fn row(&mut self, n: u8) -> Value {
         if let Some(c) = self.rows.get(&n) {
-            return c.chunks;
+            return c.value;
         }
-        let chunks = std::array::from_fn(|k| {
-            let offset = i32::from(n) * ROW_BYTES + 16 * k as i32;
-            self.b.ins().load(types::I32X4, mem(), self.gpr, offset)
-        });
+        let offset = self.offset(n);
+        let value = self.b.ins().load(types::I32X4, mem(), self.gpr, offset);
         self.rows.insert(
             n,
             Cached {
-                chunks,
+                value,
                 dirty: false,
             },
         );
-        chunks
+        value
+    }
+
+    /// The current chunk's lanes of a 32-lane mask (bits 4k..4k+3).
+    pub(crate) fn window(&self) -> u32 {
+        0xf << (4 * self.chunk)
     }
 }
 
-/// Stores the rows the segment wrote, and forgets all; called where the
-/// segment's ALU ops end, before any exit.
+/// Stores the current chunk of the rows the segment wrote, and forgets
+/// all; called where the chunk's ops end, before any exit.
 pub(crate) fn store_rows(e: &mut Emitter<'_, '_>) {
     for (n, row) in std::mem::take(&mut e.rows) {
-        if !row.dirty {
-            continue;
-        }
-        for (k, v) in row.chunks.into_iter().enumerate() {
-            let offset = i32::from(n) * ROW_BYTES + 16 * k as i32;
-            e.b.ins().store(mem(), v, e.gpr, offset);
+        if row.dirty {
+            let offset = e.offset(n);
+            e.b.ins().store(mem(), row.value, e.gpr, offset);
         }
     }
 }
-
-/// A row's eight chunks.
-type Chunks = [Value; CHUNKS];
 
 /// Plain loads and stores of the register rows: never trapping (the rows
 /// are always there), not assumed 16-byte aligned.
@@ -108,32 +118,27 @@ pub(crate) fn always(p: PredSrc) -> bool {
     !p.neg && !matches!(p.reg.and_then(Reg::phys), Some(n) if n < 7)
 }
 
-/// The lane mask `bits` as eight i32x4 chunks of all-ones / zero lanes.
-pub(crate) fn mask_chunks(e: &mut Emitter<'_, '_>, bits: Value) -> Chunks {
+/// The current chunk of the lane mask `bits` as an i32x4 of all-ones /
+/// zero lanes.
+pub(crate) fn mask_chunk(e: &mut Emitter<'_, '_>, bits: Value) -> Value {
     let weights: Vec<u8> = [1u32, 2, 4, 8]
         .iter()
         .flat_map(|w| w.to_le_bytes())
         .collect();
     let handle = e.b.func.dfg.constants.insert(ConstantData::from(weights));
     let weights = e.b.ins().vconst(types::I32X4, handle);
-    std::array::from_fn(|k| {
-        let shifted = e.b.ins().ushr_imm_u(bits, 4 * k as i64);
-        let lanes = e.b.ins().splat(types::I32X4, shifted);
-        let picked = e.b.ins().band(lanes, weights);
-        let zero = splat(e, 0);
-        e.b.ins().icmp(IntCC::NotEqual, picked, zero)
-    })
+    let shifted = e.b.ins().ushr_imm_u(bits, 4 * e.chunk as i64);
+    let lanes = e.b.ins().splat(types::I32X4, shifted);
+    let picked = e.b.ins().band(lanes, weights);
+    let zero = splat(e, 0);
+    e.b.ins().icmp(IntCC::NotEqual, picked, zero)
 }
 
-/// Packs eight chunk masks (all-ones / zero lanes) into a lane mask.
-fn pack(e: &mut Emitter<'_, '_>, chunks: Chunks) -> Value {
-    let mut bits = e.b.ins().iconst(types::I32, 0);
-    for (k, c) in chunks.into_iter().enumerate() {
-        let four = e.b.ins().vhigh_bits(types::I32, c);
-        let placed = e.b.ins().ishl_imm_u(four, 4 * k as i64);
-        bits = e.b.ins().bor(bits, placed);
-    }
-    bits
+/// Packs the current chunk's mask (all-ones / zero lanes) into its bits
+/// of a lane mask (the others zero).
+fn pack(e: &mut Emitter<'_, '_>, chunk: Value) -> Value {
+    let four = e.b.ins().vhigh_bits(types::I32, chunk);
+    e.b.ins().ishl_imm_u(four, 4 * e.chunk as i64)
 }
 
 /// An integer vector of four copies of `v`.
@@ -142,17 +147,17 @@ fn splat(e: &mut Emitter<'_, '_>, v: u32) -> Value {
     e.b.ins().splat(types::I32X4, c)
 }
 
-/// The chunks of a source operand.
-fn source(e: &mut Emitter<'_, '_>, s: Operand) -> Chunks {
+/// The current chunk of a source operand.
+fn source(e: &mut Emitter<'_, '_>, s: Operand) -> Value {
     match s {
         Operand::Gpr(n) => e.row(n),
-        Operand::Zero => [splat(e, 0); CHUNKS],
-        Operand::Imm(v) => [splat(e, v); CHUNKS],
+        Operand::Zero => splat(e, 0),
+        Operand::Imm(v) => splat(e, v),
         Operand::Const(slot) => {
             let word =
                 e.b.ins()
                     .load(types::I32, mem(), e.consts, i32::from(slot) * 4);
-            [e.b.ins().splat(types::I32X4, word); CHUNKS]
+            e.b.ins().splat(types::I32X4, word)
         }
     }
 }
@@ -236,6 +241,23 @@ fn float_cc(cmp: FloatCmp) -> FloatCC {
     }
 }
 
+/// `fcmp` on four lanes; the two conditions the x64 backend has no vector
+/// form for are made of two it has.
+fn vector_fcmp(e: &mut Emitter<'_, '_>, cc: FloatCC, a: Value, b: Value) -> Value {
+    let (first, second, join_and) = match cc {
+        FloatCC::OrderedNotEqual => (FloatCC::Ordered, FloatCC::NotEqual, true),
+        FloatCC::UnorderedOrEqual => (FloatCC::Unordered, FloatCC::Equal, false),
+        _ => return e.b.ins().fcmp(cc, a, b),
+    };
+    let x = e.b.ins().fcmp(first, a, b);
+    let y = e.b.ins().fcmp(second, a, b);
+    if join_and {
+        e.b.ins().band(x, y)
+    } else {
+        e.b.ins().bor(x, y)
+    }
+}
+
 /// `PredCombine::apply` on lane masks.
 fn combine(e: &mut Emitter<'_, '_>, how: PredCombine, c: Value, accum: Value) -> Value {
     match how {
@@ -270,8 +292,74 @@ fn mux(e: &mut Emitter<'_, '_>, s: Value, t: Bits, f: Bits) -> Bits {
     }
 }
 
+/// LOP3's truth table over three chunks (`eval`: bit `4a + 2b + c` of
+/// the table). Operands known to be all zeros or all ones (RZ, such
+/// immediates) are folded into the table first; what is left of it over
+/// one or two operands, and the three-way XOR, becomes the one or two
+/// vector ops that compute it, anything else the tree of `eval`.
+fn lop3(e: &mut Emitter<'_, '_>, lut: u8, srcs: [Operand; 3], x: [Value; 3]) -> Value {
+    let known = |s: Operand| match s {
+        Operand::Zero | Operand::Imm(0) => Some(false),
+        Operand::Imm(u32::MAX) => Some(true),
+        Operand::Imm(_) | Operand::Gpr(_) | Operand::Const(_) => None,
+    };
+    // The operands left, and the table over them (bit i: the left
+    // operands' values are the bits of i, the first the highest; for two,
+    // bit 2x + y).
+    let vars: Vec<usize> = (0..3).filter(|&i| known(srcs[i]).is_none()).collect();
+    let k = vars.len();
+    let table: u8 = (0..1u8 << k).fold(0, |t, i| {
+        let mut index = 0;
+        for (slot, s) in srcs.iter().enumerate() {
+            let bit = match known(*s) {
+                Some(v) => v,
+                None => {
+                    let at = vars.iter().position(|&v| v == slot).unwrap_or(0);
+                    i >> (k - 1 - at) & 1 != 0
+                }
+            };
+            index |= u8::from(bit) << (2 - slot);
+        }
+        t | (lut >> index & 1) << i
+    });
+    let v = |n: usize| x[vars[n]];
+    match (k, table) {
+        (_, 0) => splat(e, 0),
+        (0, _) => splat(e, u32::MAX),
+        (1, 0b10) => v(0),
+        (1, 0b01) => e.b.ins().bnot(v(0)),
+        (1, _) => splat(e, u32::MAX),
+        (2, 0b1111) => splat(e, u32::MAX),
+        (2, 0b1000) => e.b.ins().band(v(0), v(1)),
+        (2, 0b1110) => e.b.ins().bor(v(0), v(1)),
+        (2, 0b0110) => e.b.ins().bxor(v(0), v(1)),
+        (2, 0b1001) => e.b.ins().bxor_not(v(0), v(1)),
+        (2, 0b0100) => e.b.ins().band_not(v(0), v(1)),
+        (2, 0b0010) => e.b.ins().band_not(v(1), v(0)),
+        (2, 0b1101) => e.b.ins().bor_not(v(0), v(1)),
+        (2, 0b1011) => e.b.ins().bor_not(v(1), v(0)),
+        (2, 0b1100) => v(0),
+        (2, 0b1010) => v(1),
+        (2, 0b0011) => e.b.ins().bnot(v(0)),
+        (2, 0b0101) => e.b.ins().bnot(v(1)),
+        (2, 0b0111) => {
+            let and = e.b.ins().band(v(0), v(1));
+            e.b.ins().bnot(and)
+        }
+        (2, _) => {
+            let or = e.b.ins().bor(v(0), v(1));
+            e.b.ins().bnot(or)
+        }
+        (_, 0x96) => {
+            let ab = e.b.ins().bxor(v(0), v(1));
+            e.b.ins().bxor(ab, v(2))
+        }
+        _ => lop3_tree(e, lut, x),
+    }
+}
+
 /// LOP3's truth table over three chunks, the tree of its `eval`.
-fn lop3(e: &mut Emitter<'_, '_>, lut: u8, [a, b, c]: [Value; 3]) -> Value {
+fn lop3_tree(e: &mut Emitter<'_, '_>, lut: u8, [a, b, c]: [Value; 3]) -> Value {
     let entry = |i: u8| {
         if lut >> i & 1 != 0 {
             Bits::Ones
@@ -327,76 +415,76 @@ fn total_key(e: &mut Emitter<'_, '_>, bits: Value) -> Value {
     e.b.ins().bxor(bits, magnitude_flip)
 }
 
-/// What one translated op produces.
+/// What one translated op produces for the current chunk.
 pub(crate) enum Result {
-    /// A register row's chunks.
-    Row(Chunks),
-    /// A predicate lane mask (before the guard).
+    /// The chunk of a register row.
+    Row(Value),
+    /// A predicate lane mask (before the guard), valid in the current
+    /// chunk's bits.
     Mask(Value),
 }
 
-/// The op over all 32 lanes.
+/// The op over the current chunk's four lanes.
 pub(crate) fn alu(e: &mut Emitter<'_, '_>, n: &NativeAlu) -> Result {
     let x = n.srcs.map(|s| source(e, s));
-    let chunk = |i: usize, k: usize| x[i][k];
-    let rows = |e: &mut Emitter<'_, '_>,
-                f: &mut dyn FnMut(&mut Emitter<'_, '_>, usize) -> Value| {
-        let out: Chunks = std::array::from_fn(|k| f(e, k));
-        Result::Row(out)
-    };
-    match &n.op {
-        Translated::Mov => rows(e, &mut |_, k| chunk(0, k)),
-        Translated::IAdd3(o) => rows(e, &mut |e, k| {
-            let mut t = [0, 1, 2].map(|i| chunk(i, k));
-            for (v, s) in t.iter_mut().zip(&o.srcs) {
-                if s.neg {
-                    *v = e.b.ins().ineg(*v);
+    let row = match &n.op {
+        Translated::Mov => x[0],
+        // Zero terms (RZ, or an immediate 0, negated or not) are left out.
+        Translated::IAdd3(o) => {
+            let mut sum = None;
+            for ((&v, s), operand) in x.iter().zip(&o.srcs).zip(n.srcs) {
+                if matches!(operand, Operand::Zero | Operand::Imm(0)) {
+                    continue;
                 }
+                sum = Some(match (sum, s.neg) {
+                    (None, false) => v,
+                    (None, true) => e.b.ins().ineg(v),
+                    (Some(acc), false) => e.b.ins().iadd(acc, v),
+                    (Some(acc), true) => e.b.ins().isub(acc, v),
+                });
             }
-            let ab = e.b.ins().iadd(t[0], t[1]);
-            e.b.ins().iadd(ab, t[2])
-        }),
-        Translated::IMad => rows(e, &mut |e, k| {
-            let p = e.b.ins().imul(chunk(0, k), chunk(1, k));
-            e.b.ins().iadd(p, chunk(2, k))
-        }),
-        Translated::Lop3(o) => rows(e, &mut |e, k| {
-            lop3(e, o.lut, [0, 1, 2].map(|i| chunk(i, k)))
-        }),
-        Translated::Shf { op: o, amount } => rows(e, &mut |e, k| {
-            shf(e, o.right, o.high, *amount, chunk(0, k), chunk(2, k))
-        }),
+            match sum {
+                Some(v) => v,
+                None => splat(e, 0),
+            }
+        }
+        Translated::IMad => {
+            let p = e.b.ins().imul(x[0], x[1]);
+            if matches!(n.srcs[2], Operand::Zero | Operand::Imm(0)) {
+                p
+            } else {
+                e.b.ins().iadd(p, x[2])
+            }
+        }
+        Translated::Lop3(o) => lop3(e, o.lut, n.srcs, x),
+        Translated::Shf { op: o, amount } => shf(e, o.right, o.high, *amount, x[0], x[2]),
         Translated::Sel => {
             let held = pred_bits(e, n.pred);
-            let m = mask_chunks(e, held);
-            rows(e, &mut |e, k| {
-                e.b.ins().bitselect(m[k], chunk(0, k), chunk(1, k))
-            })
+            let m = mask_chunk(e, held);
+            e.b.ins().bitselect(m, x[0], x[1])
         }
         Translated::IMnMx(o) => {
             let held = pred_bits(e, n.pred);
-            let m = mask_chunks(e, held);
-            rows(e, &mut |e, k| {
-                let (a, b) = (chunk(0, k), chunk(1, k));
-                let (lo, hi) = if o.signed {
-                    (e.b.ins().smin(a, b), e.b.ins().smax(a, b))
-                } else {
-                    (e.b.ins().umin(a, b), e.b.ins().umax(a, b))
-                };
-                e.b.ins().bitselect(m[k], lo, hi)
-            })
+            let m = mask_chunk(e, held);
+            let (a, b) = (x[0], x[1]);
+            let (lo, hi) = if o.signed {
+                (e.b.ins().smin(a, b), e.b.ins().smax(a, b))
+            } else {
+                (e.b.ins().umin(a, b), e.b.ins().umax(a, b))
+            };
+            e.b.ins().bitselect(m, lo, hi)
         }
-        Translated::Conv(o) => rows(e, &mut |e, k| match o.kind {
+        Translated::Conv(o) => match o.kind {
             ConvKind::IntToFloat => {
                 let f = if o.signed {
-                    e.b.ins().fcvt_from_sint(types::F32X4, chunk(0, k))
+                    e.b.ins().fcvt_from_sint(types::F32X4, x[0])
                 } else {
-                    e.b.ins().fcvt_from_uint(types::F32X4, chunk(0, k))
+                    e.b.ins().fcvt_from_uint(types::F32X4, x[0])
                 };
                 e.b.ins().bitcast(types::I32X4, lanes_le(), f)
             }
             ConvKind::FloatToInt => {
-                let f = e.b.ins().bitcast(types::F32X4, lanes_le(), chunk(0, k));
+                let f = e.b.ins().bitcast(types::F32X4, lanes_le(), x[0]);
                 let r = if o.signed {
                     e.b.ins().fcvt_to_sint_sat(types::I32X4, f)
                 } else {
@@ -408,121 +496,108 @@ pub(crate) fn alu(e: &mut Emitter<'_, '_>, n: &NativeAlu) -> Result {
                 let min = splat(e, 0x8000_0000);
                 e.b.ins().bitselect(nan, min, r)
             }
-        }),
-        Translated::FArith(o) => rows(e, &mut |e, k| {
-            let a = float_in(e, &o.srcs[0], o.ftz, chunk(0, k));
-            let b = float_in(e, &o.srcs[1], o.ftz, chunk(1, k));
+        },
+        Translated::FArith(o) => {
+            let a = float_in(e, &o.srcs[0], o.ftz, x[0]);
+            let b = float_in(e, &o.srcs[1], o.ftz, x[1]);
             let r = match o.kind {
                 FloatArith::Add => e.b.ins().fadd(a, b),
                 FloatArith::Mul => e.b.ins().fmul(a, b),
                 FloatArith::Fma => {
-                    let c = float_in(e, &o.srcs[2], o.ftz, chunk(2, k));
+                    let c = float_in(e, &o.srcs[2], o.ftz, x[2]);
                     e.b.ins().fma(a, b, c)
                 }
             };
             float_out(e, o.ftz, r)
-        }),
+        }
         // The source's modifiers are not applied, as in its `eval`.
-        Translated::Frnd(o) => rows(e, &mut |e, k| {
-            let x = if o.ftz {
-                flush(e, chunk(0, k))
-            } else {
-                chunk(0, k)
-            };
-            let x = e.b.ins().bitcast(types::F32X4, lanes_le(), x);
+        Translated::Frnd(o) => {
+            let v = if o.ftz { flush(e, x[0]) } else { x[0] };
+            let v = e.b.ins().bitcast(types::F32X4, lanes_le(), v);
             let r = match o.rnd {
-                Round::Rn => e.b.ins().nearest(x),
-                Round::Rm => e.b.ins().floor(x),
-                Round::Rp => e.b.ins().ceil(x),
-                Round::Rz => e.b.ins().trunc(x),
+                Round::Rn => e.b.ins().nearest(v),
+                Round::Rm => e.b.ins().floor(v),
+                Round::Rp => e.b.ins().ceil(v),
+                Round::Rz => e.b.ins().trunc(v),
             };
             float_out(e, o.ftz, r)
-        }),
+        }
         // Wrapping: |i32::MIN| is i32::MIN, as in its `eval`.
-        Translated::IAbs => rows(e, &mut |e, k| e.b.ins().iabs(chunk(0, k))),
+        Translated::IAbs => e.b.ins().iabs(x[0]),
         Translated::FMnMx(o) => {
             let held = pred_bits(e, n.pred);
-            let m = mask_chunks(e, held);
-            rows(e, &mut |e, k| {
-                let a = float_in(e, &o.srcs[0], o.ftz, chunk(0, k));
-                let b = float_in(e, &o.srcs[1], o.ftz, chunk(1, k));
-                let ai = e.b.ins().bitcast(types::I32X4, lanes_le(), a);
-                let bi = e.b.ins().bitcast(types::I32X4, lanes_le(), b);
-                let (ka, kb) = (total_key(e, ai), total_key(e, bi));
-                let lt = e.b.ins().icmp(IntCC::SignedLessThan, ka, kb);
-                // a where (a < b) == min.
-                let differ = e.b.ins().bxor(lt, m[k]);
-                let pick = e.b.ins().bitselect(differ, bi, ai);
-                let a_nan = e.b.ins().fcmp(FloatCC::Unordered, a, a);
-                let b_nan = e.b.ins().fcmp(FloatCC::Unordered, b, b);
-                let r = e.b.ins().bitselect(a_nan, bi, pick);
-                let r = e.b.ins().bitselect(b_nan, ai, r);
-                let r = e.b.ins().bitcast(types::F32X4, lanes_le(), r);
-                float_out(e, o.ftz, r)
-            })
+            let m = mask_chunk(e, held);
+            let a = float_in(e, &o.srcs[0], o.ftz, x[0]);
+            let b = float_in(e, &o.srcs[1], o.ftz, x[1]);
+            let ai = e.b.ins().bitcast(types::I32X4, lanes_le(), a);
+            let bi = e.b.ins().bitcast(types::I32X4, lanes_le(), b);
+            let (ka, kb) = (total_key(e, ai), total_key(e, bi));
+            let lt = e.b.ins().icmp(IntCC::SignedLessThan, ka, kb);
+            // a where (a < b) == min.
+            let differ = e.b.ins().bxor(lt, m);
+            let pick = e.b.ins().bitselect(differ, bi, ai);
+            let a_nan = e.b.ins().fcmp(FloatCC::Unordered, a, a);
+            let b_nan = e.b.ins().fcmp(FloatCC::Unordered, b, b);
+            let r = e.b.ins().bitselect(a_nan, bi, pick);
+            let r = e.b.ins().bitselect(b_nan, ai, r);
+            let r = e.b.ins().bitcast(types::F32X4, lanes_le(), r);
+            float_out(e, o.ftz, r)
         }
         Translated::FSel(o) => {
             let held = pred_bits(e, n.pred);
-            let m = mask_chunks(e, held);
-            rows(e, &mut |e, k| {
-                let a = float_mods(e, &o.srcs[0], chunk(0, k));
-                let b = float_mods(e, &o.srcs[1], chunk(1, k));
-                e.b.ins().bitselect(m[k], a, b)
-            })
+            let m = mask_chunk(e, held);
+            let a = float_mods(e, &o.srcs[0], x[0]);
+            let b = float_mods(e, &o.srcs[1], x[1]);
+            e.b.ins().bitselect(m, a, b)
         }
         Translated::ISetP(o) => {
             let cc = int_cc(o.cmp, o.signed);
-            let c: Chunks = std::array::from_fn(|k| e.b.ins().icmp(cc, chunk(0, k), chunk(1, k)));
+            let c = e.b.ins().icmp(cc, x[0], x[1]);
             let c = pack(e, c);
             let accum = pred_bits(e, n.pred);
-            Result::Mask(combine(e, o.combine, c, accum))
+            return Result::Mask(combine(e, o.combine, c, accum));
         }
         Translated::FSetP(o) => {
             let cc = float_cc(o.cmp);
-            let c: Chunks = std::array::from_fn(|k| {
-                let a = float_in(e, &o.srcs[0], o.ftz, chunk(0, k));
-                let b = float_in(e, &o.srcs[1], o.ftz, chunk(1, k));
-                e.b.ins().fcmp(cc, a, b)
-            });
+            let a = float_in(e, &o.srcs[0], o.ftz, x[0]);
+            let b = float_in(e, &o.srcs[1], o.ftz, x[1]);
+            let c = vector_fcmp(e, cc, a, b);
             let c = pack(e, c);
             let accum = pred_bits(e, n.pred);
-            Result::Mask(combine(e, o.combine, c, accum))
+            return Result::Mask(combine(e, o.combine, c, accum));
         }
-    }
+    };
+    Result::Row(row)
 }
 
-/// Writes a result under the guard `exec` (`None`: every lane): a row to
-/// the segment's values of its register (stored by `store_rows`), a mask into its predicate (`Warp::write_pred`).
+/// Writes the current chunk of a result under the guard `exec` (`None`:
+/// every lane): a row to the segment's value of its register chunk
+/// (stored by `store_rows`), a mask into the chunk's bits of its predicate
+/// (`Warp::write_pred`).
 pub(crate) fn write(e: &mut Emitter<'_, '_>, dst: Dest, r: Result, exec: Option<Value>) {
     match (dst, r) {
-        (Dest::Gpr(n), Result::Row(chunks)) => {
-            let chunks = match exec {
+        (Dest::Gpr(n), Result::Row(value)) => {
+            let value = match exec {
                 Some(bits) => {
-                    let masks = mask_chunks(e, bits);
+                    let mask = mask_chunk(e, bits);
                     let old = e.row(n);
-                    std::array::from_fn(|k| e.b.ins().bitselect(masks[k], chunks[k], old[k]))
+                    e.b.ins().bitselect(mask, value, old)
                 }
-                None => chunks,
+                None => value,
             };
-            e.rows.insert(
-                n,
-                Cached {
-                    chunks,
-                    dirty: true,
-                },
-            );
+            e.rows.insert(n, Cached { value, dirty: true });
         }
         (Dest::Pred(n), Result::Mask(m)) => {
             let var = e.preds[usize::from(n)];
-            let new = match exec {
-                Some(exec) => {
-                    let old = e.b.use_var(var);
-                    let keep = e.b.ins().band_not(old, exec);
-                    let put = e.b.ins().band(m, exec);
-                    e.b.ins().bor(keep, put)
-                }
-                None => m,
+            let window = e.window();
+            let exec = match exec {
+                Some(exec) => e.b.ins().band_imm_u(exec, i64::from(window)),
+                None => e.b.ins().iconst(types::I32, i64::from(window as i32)),
             };
+            let old = e.b.use_var(var);
+            let keep = e.b.ins().band_not(old, exec);
+            let put = e.b.ins().band(m, exec);
+            let new = e.b.ins().bor(keep, put);
             e.b.def_var(var, new);
         }
         // RZ / PT, or a shape the op table rules out (a row op with a

@@ -1,12 +1,14 @@
 //! The native tier: converged ALU code translated to host code with
 //! Cranelift (ARCHITECTURE.md, "Native tier"). A program's translatable
 //! instructions (`select.rs`: the op table's ALU ops with a translation,
-//! and branches) are cut into straight segments (`segments.rs`), and one
-//! function per program (`compile.rs`) runs them over the warp's register
-//! rows, four lanes to a SIMD vector (`emit.rs`), for as long as the group
-//! stays converged (a full warp, or a group of fewer lanes whose writes
-//! are masked); everything else is left to the interpreter, which stays
-//! the reference.
+//! branches, BSSY and BSYNC) are cut into straight segments
+//! (`segments.rs`), and one function per program (`compile.rs`) runs them
+//! over the warp's register rows, four lanes to a SIMD vector (`emit.rs`),
+//! for a full warp or a group of fewer lanes whose writes are masked; a
+//! branch that splits the group runs on natively as the scheduler would
+//! run it (the lanes at the smaller pc first, the others waiting as one
+//! pending group, merged again where they meet); everything else is left
+//! to the interpreter, which stays the reference.
 //! `call.rs` is the one module with `unsafe` code (the call into the
 //! generated function). The translation is made once per `Program`, on
 //! the first run that asks for the native tier.
@@ -19,13 +21,14 @@ mod select;
 #[cfg(test)]
 mod tests;
 
+pub(crate) use call::Scalars;
 pub use compile::NativeError;
 
 use crate::memory::ConstantBanks;
 use crate::warp::{RZ, Row};
 use segments::{Segment, segments};
 use select::Host;
-use spvsass_isa::isa::Instr;
+use spvsass_isa::isa::{Instr, OpBssy};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
@@ -208,21 +211,18 @@ impl<'p> NativeRun<'p> {
         self.code.at.get(index).copied().flatten()
     }
 
-    /// Runs the group `active` from segment `segment`; returns the steps,
-    /// the pc it stopped at and whether the group reached `others`.
-    #[allow(clippy::too_many_arguments)]
+    /// Runs the group `scalars.active` from segment `scalars.segment` on
+    /// the warp's registers, predicates and barriers; `None` when it could
+    /// not be called.
     pub(crate) fn run(
         &mut self,
-        segment: u32,
         gpr: &mut [Row; RZ + 1],
         preds: &mut [u32; 7],
+        barriers: &mut [u32; OpBssy::BARRIERS as usize],
         issued: &mut [u64],
         lanes: &mut [u64],
-        steps: u64,
-        max_steps: u64,
-        others: u32,
-        active: u32,
-    ) -> Option<(u64, u32, bool)> {
+        scalars: call::Scalars,
+    ) -> Option<call::Stopped> {
         let expect = (
             self.code.constants.len(),
             self.code.instrs,
@@ -236,11 +236,10 @@ impl<'p> NativeRun<'p> {
             lanes,
             segments: &mut self.counters,
             segment_lanes: &mut self.segment_lanes,
+            barriers,
         };
-        let out = call::call(
-            self.entry, expect, state, steps, max_steps, others, active, segment,
-        )?;
-        self.executed += out.0 - steps;
+        let out = call::call(self.entry, expect, state, scalars)?;
+        self.executed += out.steps - scalars.steps;
         Some(out)
     }
 

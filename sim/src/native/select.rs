@@ -44,9 +44,15 @@ pub(crate) enum Dest {
 pub(crate) enum Native {
     /// An ALU op: computed over the 32 lanes of its source rows.
     Alu(NativeAlu),
-    /// A branch to an address: taken natively when the guard holds for
-    /// every lane of the group or for none (the converged path's rule).
+    /// BSSY: the convergence barrier records the group's lanes.
+    Bssy { bar: u8 },
+    /// A branch to an address: taken when the guard holds for every lane
+    /// of the group, not taken when it holds for none, and otherwise the
+    /// group splits (`compile.rs`).
     Bra { target: u32 },
+    /// BSYNC: passed natively when every lane the barrier expects is in
+    /// the group (no lane waits); otherwise the interpreter runs it.
+    Bsync { bar: u8 },
 }
 
 /// The ALU ops the native tier has code for, with what their code needs
@@ -102,6 +108,8 @@ pub(crate) fn select(instr: &Instr, host: Host, constants: &mut Vec<(u8, u16)>) 
             Target::Addr(target) => Some(Native::Bra { target }),
             Target::Block(_) => None,
         },
+        Op::Bssy(o) => Some(Native::Bssy { bar: o.bar }),
+        Op::Bsync(o) => Some(Native::Bsync { bar: o.bar }),
         Op::Mov(_) => alu(Translated::Mov, constants),
         Op::IAdd3(o) => alu(Translated::IAdd3(*o), constants),
         Op::IMad(_) => alu(Translated::IMad, constants),
@@ -128,13 +136,11 @@ pub(crate) fn select(instr: &Instr, host: Host, constants: &mut Vec<(u8, u16)>) 
             shf_amount(o).and_then(|amount| alu(Translated::Shf { op: *o, amount }, constants))
         }
         // Not translated yet: the interpreter runs them. Memory, textures,
-        // barriers, convergence, warp-wide and special-register ops leave
-        // the converged path anyway.
+        // workgroup barriers, warp-wide and special-register ops leave the
+        // converged path anyway.
         Op::S2R(_)
         | Op::IsbeWr(_)
         | Op::IsbeRd(_)
-        | Op::Bssy(_)
-        | Op::Bsync(_)
         | Op::Ld(_)
         | Op::St(_)
         | Op::Atom(_)

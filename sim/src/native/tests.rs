@@ -329,6 +329,104 @@ fn program(body: &[Instr], branch: Option<(usize, usize, PredSrc)>, loops: u32) 
     out
 }
 
+/// A loop whose trip count differs from lane to lane (1 to 8 rounds, from
+/// the low bits of R`count_reg`) around an if/else on a random predicate,
+/// both inside convergence regions (BSSY / BSYNC), as the compiler lays
+/// out divergent control flow: the warp splits at the if, at the loop's
+/// exit and at `then`'s own forward branch, and meets again at the BSYNCs.
+///
+/// ```text
+///         LOP3 R10 = R[count_reg] & 7 ; IADD3 R10 += 1
+///         BSSY B0, exit
+/// head:   ISETP.NE P5 = R10 != 0
+///         @!P5 BRA exit
+///         BSSY B1, join
+///         @p BRA else
+///         then (with its branch) ; BRA join
+/// else:   otherwise
+/// join:   BSYNC B1
+///         IADD3 R10 -= 1 ; BRA head
+/// exit:   BSYNC B0
+///         EXIT
+/// ```
+fn divergent(
+    then: &[Instr],
+    branch: Option<(usize, usize, PredSrc)>,
+    otherwise: &[Instr],
+    p: PredSrc,
+    count_reg: u8,
+) -> Vec<Instr> {
+    let at = |n: usize| Target::Addr(n as u32 * INSTR_BYTES);
+    let bra = |guard: PredSrc, n: usize| Instr {
+        guard,
+        ..Instr::new(Op::Bra(OpBra { target: at(n) }))
+    };
+    let then = program(then, branch, 0);
+    let then = &then[..then.len() - 1];
+    let mut out = vec![
+        Instr::new(Op::Lop3(OpLop3 {
+            dst: d(LOOP_REG),
+            srcs: [r(count_reg), Src::imm(7), Src::ZERO],
+            lut: 0xc0,
+        })),
+        Instr::new(Op::IAdd3(OpIAdd3 {
+            dst: d(LOOP_REG),
+            srcs: [r(LOOP_REG), Src::imm(1), Src::ZERO],
+        })),
+    ];
+    let head = out.len() + 1;
+    let else_at = head + 4 + then.len() + 1;
+    let join = else_at + otherwise.len();
+    let exit = join + 3;
+    // Branch targets inside `then` are relative to its start.
+    let then_start = head + 4;
+    out.push(Instr::new(Op::Bssy(OpBssy {
+        bar: 0,
+        target: at(exit),
+    })));
+    out.push(Instr::new(Op::ISetP(OpISetP {
+        dst: d(LOOP_PRED),
+        cmp: IntCmp::Ne,
+        signed: false,
+        combine: PredCombine::And,
+        srcs: [r(LOOP_REG), Src::ZERO],
+        accum: PredSrc::TRUE,
+    })));
+    out.push(bra(
+        PredSrc {
+            reg: Some(Reg::Phys(LOOP_PRED)),
+            neg: true,
+        },
+        exit,
+    ));
+    out.push(Instr::new(Op::Bssy(OpBssy {
+        bar: 1,
+        target: at(join),
+    })));
+    out.push(bra(p, else_at));
+    for ins in then {
+        let mut ins = *ins;
+        if let Op::Bra(OpBra {
+            target: Target::Addr(t),
+        }) = &mut ins.op
+        {
+            *t += then_start as u32 * INSTR_BYTES;
+        }
+        out.push(ins);
+    }
+    out.push(bra(PredSrc::TRUE, join));
+    out.extend_from_slice(otherwise);
+    out.push(Instr::new(Op::Bsync(OpBsync { bar: 1 })));
+    out.push(Instr::new(Op::IAdd3(OpIAdd3 {
+        dst: d(LOOP_REG),
+        srcs: [r(LOOP_REG), Src::imm(u32::MAX), Src::ZERO],
+    })));
+    out.push(bra(PredSrc::TRUE, head));
+    out.push(Instr::new(Op::Bsync(OpBsync { bar: 0 })));
+    out.push(Instr::new(Op::Exit));
+    out
+}
+
 /// The state both tiers start from.
 #[derive(Clone, Debug)]
 struct Start {
@@ -416,6 +514,10 @@ fn same_on_both(program: &Program, start: &Start, lanes: u32, max_steps: u64) ->
     let (interp, none) = run(program, start, lanes, max_steps, Tier::Interp);
     let (native, share) = run(program, start, lanes, max_steps, Tier::Native);
     assert_eq!(none, 0);
+    // Every op the generator draws translates (or is left to the
+    // interpreter by `select`): Cranelift refuses none.
+    let error = program.native_stats().and_then(|s| s.error);
+    assert_eq!(error, None, "{:#?}", program.instrs());
     assert_eq!(native, interp, "{:#?}", program.instrs());
     share
 }
@@ -453,6 +555,29 @@ proptest! {
         let instrs = program(&body, branch, loops);
         let Some(program) = decoded(&instrs) else { return Err(TestCaseError::reject("not encodable")) };
         same_on_both(&program, &start, 32, max_steps);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: CASES / 2,
+        max_global_rejects: 20 * CASES,
+        ..ProptestConfig::default()
+    })]
+
+    #[test]
+    fn divergent_loops_match_the_interpreter(
+        (then, branch) in body(),
+        otherwise in proptest::collection::vec(instr(), 1..12),
+        p in pred(),
+        count_reg in 0..DATA_REGS,
+        start in start(),
+        lanes in prop_oneof![4 => Just(32u32), 1 => 1u32..32],
+        max_steps in prop_oneof![4 => Just(100_000u64), 1 => 1u64..400],
+    ) {
+        let instrs = divergent(&then, branch, &otherwise, p, count_reg);
+        let Some(program) = decoded(&instrs) else { return Err(TestCaseError::reject("not encodable")) };
+        same_on_both(&program, &start, lanes, max_steps);
     }
 }
 
@@ -519,4 +644,42 @@ fn a_bad_constant_is_reported_by_the_interpreter() {
         end.outcome
     );
     same_on_both(&program, &start, 32, 1000);
+}
+
+/// The divergent loop runs natively but for the EXIT: its splits and
+/// meetings, BSSYs and BSYNCs included, whatever the lanes' trip counts.
+#[test]
+fn a_divergent_loop_runs_natively() {
+    let then = [Instr::new(Op::IMad(OpIMad {
+        dst: d(0),
+        srcs: [r(0), r(1), r(2)],
+        signed: false,
+    }))];
+    let otherwise = [Instr::new(Op::Lop3(OpLop3 {
+        dst: d(1),
+        srcs: [r(1), r(0), Src::ZERO],
+        lut: 0x3c,
+    }))];
+    // P0 holds in the even lanes: the if splits every warp.
+    let program = decoded(&divergent(
+        &then,
+        None,
+        &otherwise,
+        PredSrc::reg(Reg::Phys(0)),
+        3,
+    ))
+    .expect("encodable");
+    let start = Start {
+        gpr: (0..DATA_REGS)
+            .map(|n| std::array::from_fn(|l| (l as u32 * 5 + 1) * (u32::from(n) + 3)))
+            .collect(),
+        preds: [0x5555_5555, 0, 0, 0, 0, 0, 0],
+        consts: [0; 4],
+    };
+    for lanes in [32, 13] {
+        let native = same_on_both(&program, &start, lanes, 100_000);
+        let (end, _) = run(&program, &start, lanes, 100_000, Tier::Interp);
+        let total = end.counters.warp_instructions;
+        assert_eq!(native, total - 1, "{lanes} lanes: {native} of {total}");
+    }
 }
