@@ -216,6 +216,12 @@ enum Command {
         /// with --tier native, which does not run while it is on.
         #[arg(long, value_enum, num_args = 0..=1, default_missing_value = "on")]
         check_ctrl: Option<Switch>,
+        /// Draw with a pipeline-statistics query active (on), or with none
+        /// (off: the root table's query address is 0, the shaders skip
+        /// their counting and the draw counts zero invocations;
+        /// docs/ABI.md, "Pipeline statistics").
+        #[arg(long, value_enum, default_value = "on")]
+        query: Switch,
         #[command(flatten)]
         compute: Box<ComputeArgs>,
         /// Also run the draw on this reference (vulkan: the system's Vulkan
@@ -784,6 +790,7 @@ fn run(cli: Cli, outputs: &mut Outputs) -> Result<(), String> {
             shader_cull,
             tier,
             check_ctrl,
+            query,
             compute,
             reference,
             float_ulps,
@@ -811,6 +818,7 @@ fn run(cli: Cli, outputs: &mut Outputs) -> Result<(), String> {
                     Some(switch) => switch == Switch::On,
                     None => tier == TierArg::Interp,
                 },
+                statistics_query: query == Switch::On,
                 ..Default::default()
             };
             // A task+mesh pair: the mesh shader is compiled for a task
