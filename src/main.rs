@@ -133,7 +133,9 @@ enum Command {
         #[arg(long, default_value = "0", value_parser = parse_view_mask)]
         view_mask: u32,
     },
-    /// Assemble a listing (the syntax `disasm` prints) into a compute binary.
+    /// Assemble a listing (the syntax `disasm --ctrl` prints, its
+    /// directives included) into a binary; without directives, a compute
+    /// binary.
     Asm {
         source: PathBuf,
         /// The binary to write.
@@ -143,6 +145,8 @@ enum Command {
     /// Print the listing of a compiled binary.
     Disasm {
         binary: PathBuf,
+        /// Print each instruction's control bits, and the container's
+        /// fields as directives: the assembler's whole input.
         #[arg(long)]
         ctrl: bool,
     },
