@@ -92,6 +92,7 @@ captures! {
         tex_texel_offset,
         line_strip,
         line_angles,
+        line_diagonals,
     ],
 }
 
@@ -144,12 +145,13 @@ fn math_bits_differs_only_in_the_remainder_of_negative_dividends() {
 }
 
 /// The line captures (a zigzag strip; 32 lines at many angles, on pixel
-/// centres, on pixel edges and at sub-pixel offsets): coverage is the
+/// centres, on pixel edges and at sub-pixel offsets; 32 lines near 45
+/// degrees a tenth of a pixel apart in offset): coverage is the
 /// H100's pixel for pixel, edge pixels included, as the strict-line rule
 /// draws them (sim/src/raster/line.rs; docs/HARDWARE.md, "Lines").
 #[test]
 fn lines_cover_the_h100_pixels_exactly() {
-    for name in ["line_strip", "line_angles"] {
+    for name in ["line_strip", "line_angles", "line_diagonals"] {
         let run = root().join(format!("tests/runs/{name}.json"));
         let sim =
             simulate_run_file(&run, &SimulateOptions::default()).unwrap_or_else(|e| panic!("{e}"));
