@@ -156,6 +156,11 @@ pub fn listing(binary: &Binary, ctrl: bool) -> Result<String, Error> {
     for r in &binary.resources {
         let _ = writeln!(s, "// resource {r}");
     }
+    if ctrl {
+        // With the control bits the listing is the assembler's whole
+        // input: the container's fields as directives (docs/ISA.md).
+        s.push_str(&backend::asm::directives(binary));
+    }
     s.push_str(&backend::program::listing(&instrs, ctrl));
     Ok(s)
 }

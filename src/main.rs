@@ -133,7 +133,9 @@ enum Command {
         #[arg(long, default_value = "0", value_parser = parse_view_mask)]
         view_mask: u32,
     },
-    /// Assemble a listing (the syntax `disasm` prints) into a compute binary.
+    /// Assemble a listing (the syntax `disasm --ctrl` prints, its
+    /// directives included) into a binary; without directives, a compute
+    /// binary.
     Asm {
         source: PathBuf,
         /// The binary to write.
@@ -143,6 +145,8 @@ enum Command {
     /// Print the listing of a compiled binary.
     Disasm {
         binary: PathBuf,
+        /// Print each instruction's control bits, and the container's
+        /// fields as directives: the assembler's whole input.
         #[arg(long)]
         ctrl: bool,
     },
@@ -216,6 +220,12 @@ enum Command {
         /// with --tier native, which does not run while it is on.
         #[arg(long, value_enum, num_args = 0..=1, default_missing_value = "on")]
         check_ctrl: Option<Switch>,
+        /// Draw with a pipeline-statistics query active (on), or with none
+        /// (off: the root table's query address is 0, the shaders skip
+        /// their counting and the draw counts zero invocations;
+        /// docs/ABI.md, "Pipeline statistics").
+        #[arg(long, value_enum, default_value = "on")]
+        query: Switch,
         #[command(flatten)]
         compute: Box<ComputeArgs>,
         /// Also run the draw on this reference (vulkan: the system's Vulkan
@@ -784,6 +794,7 @@ fn run(cli: Cli, outputs: &mut Outputs) -> Result<(), String> {
             shader_cull,
             tier,
             check_ctrl,
+            query,
             compute,
             reference,
             float_ulps,
@@ -811,6 +822,7 @@ fn run(cli: Cli, outputs: &mut Outputs) -> Result<(), String> {
                     Some(switch) => switch == Switch::On,
                     None => tier == TierArg::Interp,
                 },
+                statistics_query: query == Switch::On,
                 ..Default::default()
             };
             // A task+mesh pair: the mesh shader is compiled for a task

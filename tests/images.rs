@@ -289,6 +289,18 @@ fn check_meshlet_per_primitive_colour() {
     assert_eq!(image.pixel(0, 0, 0), CLEAR, "outside the circle");
 }
 
+fn check_line_angles() {
+    // The run line_angles: 32 white lines at many angles on 128x128. The
+    // H100 covers 1,062 pixels (tests/reference/line_angles), and so do
+    // the strict lines. The vertical line from (12, 68) to (12, 124) lies
+    // on a column boundary: its rectangle's left side (x = 11.5, kept)
+    // holds column 11's centres, its right side column 12's (not).
+    let image = check_run("line_angles.mesh", "line_angles");
+    assert_eq!(lit(&image), 1062);
+    assert_eq!(image.pixel(11, 100, 0), WHITE);
+    assert_eq!(image.pixel(12, 100, 0), CLEAR);
+}
+
 fn check_line_strip() {
     // The run line_strip: 15 white lines through 16 points of the
     // buffer. Segment 0 runs from (-0.9, 0.6) to (-0.78, -0.53), on the
@@ -351,6 +363,7 @@ images! {
     meshlet_per_primitive_colour: check_meshlet_per_primitive_colour,
         "meshlet_per_primitive_colour.mesh";
     line_strip: check_line_strip, "line_strip.mesh";
+    line_angles: check_line_angles, "line_angles.mesh";
     point_cloud: check_point_cloud, "point_cloud.mesh";
     ref_views: check_ref_views, "ref_views.mesh";
     terrain_grid: check_terrain_grid, "terrain_grid.mesh";

@@ -116,6 +116,8 @@ corpus! {
         |s| has_builtin(s, BuiltIn::CullPrimitive) && has(s, |op| matches!(op, Op::ControlBarrier));
     line_strip: "line_strip.mesh.spv", Mesh,
         |s| topology(s) == Some(MeshTopology::Lines) && has_builtin(s, BuiltIn::PrimitiveLineIndices);
+    line_angles: "line_angles.mesh.spv", Mesh,
+        |s| topology(s) == Some(MeshTopology::Lines) && has_builtin(s, BuiltIn::PrimitiveLineIndices);
     point_cloud: "point_cloud.mesh.spv", Mesh,
         |s| topology(s) == Some(MeshTopology::Points) && has_builtin(s, BuiltIn::PointSize);
     clip_cull_distance: "clip_cull_distance.mesh.spv", Mesh,

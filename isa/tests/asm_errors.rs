@@ -30,7 +30,15 @@ errors! {
     // past the 5-bit field, an offset inside a word.
     constant_bank_past_the_field: "IADD3 R1, R2, c[0x50][0x0], RZ ;\n" => 1:1, "line 1, column 1: the instruction cannot be encoded: constant bank 0x50 does not fit its field";
     constant_offset_inside_a_word: "IADD3 R1, R2, c[0x0][0x6], RZ ;\n" => 1:1, "line 1, column 1: the instruction cannot be encoded: constant-bank offset (not a whole word) 0x6 does not fit its field";
-    bad_directive: ".arch sm99\n" => 1:1, "line 1, column 1: bad directive `.arch sm99` (known: .arch smNN, .workgroup X, Y, Z)";
+    bad_arch: ".arch sm99\n" => 1:1, "line 1, column 1: `.arch` expects sm75, sm86, sm89 or sm90, found `sm99`";
+    unknown_directive: "NOP ;\n  .colour red\n" => 2:3, "line 2, column 3: bad directive `.colour red` (known: .arch, .workgroup, .stage, .registers, .mesh, .vertex_attrs, .primitive_attrs, .compute, .task, .sph, .gs_sph, .resource)";
+    bad_stage: ".stage vertex\n" => 1:1, "line 1, column 1: `.stage` expects task, mesh or compute, found `vertex`";
+    bad_mesh_topology: ".stage mesh\n.mesh quads, 3, 1, 0, 0\n" => 2:1, "line 2, column 1: `.mesh` expects TOPOLOGY, MAX_VERTICES, MAX_PRIMITIVES, SHARED_LINES, CLIP_DISTANCES, found `quads, 3, 1, 0, 0`";
+    attrs_before_mesh: ".stage mesh\n.vertex_attrs 0x70\n" => 2:1, "line 2, column 1: `.vertex_attrs` must follow `.mesh`";
+    short_sph: ".stage mesh\n.sph 0x1, 0x2\n" => 2:1, "line 2, column 1: `.sph` expects 32 words, found `0x1, 0x2`";
+    bad_resource_access: ".resource 0, 1, storage, single, bank x\n" => 1:1, "line 1, column 1: `.resource` expects SET, BINDING, storage|uniform|image, single|runtime|N, root|bank N|descriptor, found `0, 1, storage, single, bank x`";
+    mesh_state_on_a_compute_stage: ".workgroup 32, 1, 1\n.mesh points, 1, 1, 0, 0\nEXIT ;\n" => 2:1, "line 2, column 1: `.mesh` needs `.stage mesh` (the stage is compute)";
+    task_state_on_a_mesh_stage: ".stage mesh\n.task 16, 0\n" => 2:1, "line 2, column 1: `.task` needs `.stage task` (the stage is mesh)";
     bad_guard: "@R1 EXIT ;\n" => 1:2, "line 1, column 2: expected a guard predicate, found `R1`";
 }
 

@@ -264,7 +264,7 @@ fn run_views(
         .flat_map(|b| b.resources.iter().copied())
         .collect();
     let bases = bind(inputs, &used, &mut root, &mut resources)?;
-    let query = draw_root(&mut root, &mut resources, groups, &options.cull);
+    let query = draw_root(&mut root, &mut resources, groups, options);
     let mut run_view = |view| {
         root.set_view_index(view);
         resources

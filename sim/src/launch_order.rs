@@ -87,7 +87,7 @@ const CHUNK_PER_THREAD: usize = 16;
 mod tests {
     use super::*;
     use crate::mesh::draw_root;
-    use spvsass_isa::abi::{CullControl, RootTable};
+    use spvsass_isa::abi::RootTable;
 
     /// A draw's memory: one bound 4-byte buffer (at the returned base),
     /// then the query block.
@@ -98,7 +98,7 @@ mod tests {
             &mut RootTable::default(),
             &mut resources,
             [8, 1, 1],
-            &CullControl::default(),
+            &crate::SimOptions::default(),
         );
         (resources, buffer, query)
     }

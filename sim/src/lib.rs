@@ -97,6 +97,12 @@ pub struct SimOptions {
     /// "Checking the control bits"). The native tier does not run while
     /// it is on.
     pub check_ctrl: bool,
+    /// Whether a draw runs with a pipeline-statistics query active (the
+    /// default): its root table then holds the query block's address,
+    /// else 0, and the shaders skip their counting (docs/ABI.md,
+    /// "Pipeline statistics"); the draw then reports zero task and mesh
+    /// invocations and primitives.
+    pub statistics_query: bool,
 }
 
 impl Default for SimOptions {
@@ -108,6 +114,7 @@ impl Default for SimOptions {
             cull: spvsass_isa::abi::CullControl::default(),
             tier: Tier::Interp,
             check_ctrl: true,
+            statistics_query: true,
         }
     }
 }

@@ -114,7 +114,7 @@ pub fn run_mesh(
 ) -> Result<MeshDraw, SimError> {
     let mut root = RootTable::default();
     let mut resources = Resources::default();
-    let query = draw_root(&mut root, &mut resources, groups, &options.cull);
+    let query = draw_root(&mut root, &mut resources, groups, options);
     resources
         .constants
         .set(abi::ROOT_BANK, root.bytes().to_vec());
@@ -299,22 +299,26 @@ impl MeshWorkgroup {
 /// The root table of a draw of `groups` workgroups, with a zeroed
 /// statistics query block mapped in `resources` (after any bound
 /// buffers): the grid (which the shaders split their linear index by),
-/// draw index 0, the block's address and the `cull` words at their ABI
-/// slots. The caller binds buffers and push constants first, sets the
+/// draw index 0, the block's address (0 where `options` has no query
+/// active) and the culling words of `options` at their ABI slots. The caller binds buffers and push constants first, sets the
 /// view index of each view and stores the table in constant bank 0.
 pub(crate) fn draw_root(
     root: &mut RootTable,
     resources: &mut Resources,
     groups: [u32; 3],
-    cull: &abi::CullControl,
+    options: &SimOptions,
 ) -> QueryBlock {
     let query = QueryBlock {
         base: resources.global.map(vec![0; abi::query::BYTES as usize]),
     };
     root.set_num_workgroups(groups);
     root.set_draw_index(0);
-    root.set_cull_control(cull);
-    root.set_query_address(query.base);
+    root.set_cull_control(&options.cull);
+    root.set_query_address(if options.statistics_query {
+        query.base
+    } else {
+        0
+    });
     query
 }
 

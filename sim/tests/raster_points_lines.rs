@@ -1,5 +1,6 @@
-//! Points (squares of PointSize pixels) and lines (parallelograms one
-//! pixel wide along the minor axis) against hand-computed pixel sets.
+//! Points (squares of PointSize pixels) and lines (Vulkan's strict lines:
+//! rectangles one pixel wide centred on the segment) against
+//! hand-computed pixel sets.
 
 mod raster_common;
 
@@ -88,7 +89,7 @@ fn line(a: (f32, f32), b: (f32, f32)) -> spvsass_sim::MeshDraw {
 
 #[test]
 fn horizontal_line_covers_its_row_from_the_start_up_to_the_end() {
-    // Parallelogram [1.5, 12.5] × [4, 5]: the centre on the start edge
+    // Rectangle [1.5, 12.5] × [4, 5]: the centre on the start edge
     // (left) counts, the one on the end edge (right) does not.
     assert_eq!(
         covered(&line((1.5, 4.5), (12.5, 4.5)), &state()),
@@ -108,7 +109,7 @@ fn horizontal_line_on_a_row_boundary_takes_the_row_above() {
 
 #[test]
 fn vertical_line_covers_its_column() {
-    // y-major: [3, 4] × [2, 10], centres 2.5..9.5.
+    // [3, 4] × [2, 10], centres 2.5..9.5.
     assert_eq!(
         covered(&line((3.5, 2.0), (3.5, 10.0)), &state()),
         square(3, 3, 2, 9)
@@ -117,8 +118,8 @@ fn vertical_line_covers_its_column() {
 
 #[test]
 fn diagonal_line_covers_the_diagonal_pixels() {
-    // 45°, x-major: the centres (i+½, i+½) lie on the segment; the
-    // neighbours are a full pixel above or below it, outside the ½ band.
+    // 45°: the centres (i+½, i+½) lie on the segment; the neighbours
+    // are 1/√2 pixel from it, outside the band of half a pixel.
     assert_eq!(
         covered(&line((0.0, 0.0), (16.0, 16.0)), &state()),
         expected(|i, j| i == j)
@@ -153,4 +154,37 @@ fn segments_meeting_end_to_end_cover_the_joint_once() {
     let c = counts(&d, &state());
     assert!((1..12).all(|x| c[4][x] == 1), "\n{}", picture(&c));
     assert_eq!(c.iter().flatten().sum::<u32>(), 11);
+}
+
+#[test]
+fn diagonal_line_between_centres_covers_two_per_row() {
+    // y = x - 1.5: the centres (j+1.5, j+½) and (j+2.5, j+½) are ½ pixel
+    // to either side horizontally, 1/(2√2) ≈ 0.354 from the segment, inside
+    // the rectangle; a parallelogram one pixel tall would take only one.
+    let c = counts(&line((2.5, 1.0), (14.5, 13.0)), &state());
+    for y in 3..11usize {
+        let row: Vec<usize> = (0..16).filter(|&x| c[y][x] == 1).collect();
+        assert_eq!(row, vec![y + 1, y + 2], "row {y}\n{}", picture(&c));
+    }
+}
+
+#[test]
+fn vertical_line_on_a_column_boundary_takes_the_column_to_the_left() {
+    // [7.5, 8.5] × [2, 10]: centres at x = 7.5 lie on the left side (kept),
+    // those at 8.5 on the right side (not), whichever way the line runs.
+    for (a, b) in [((8.0, 2.0), (8.0, 10.0)), ((8.0, 10.0), (8.0, 2.0))] {
+        assert_eq!(covered(&line(a, b), &state()), square(7, 7, 2, 9));
+    }
+}
+
+#[test]
+fn line_shorter_than_a_pixel_covers_the_centre_it_passes() {
+    // From (3.2, 3.3) to (3.8, 3.7): the centre (3.5, 3.5) projects inside
+    // the segment, 0.0055 pixel from it.
+    assert_eq!(
+        covered(&line((3.2, 3.3), (3.8, 3.7)), &state()),
+        square(3, 3, 3, 3)
+    );
+    // Ending before the centre: nothing.
+    assert!(covered(&line((3.0, 3.5), (3.4, 3.5)), &state()).is_empty());
 }

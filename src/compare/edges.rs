@@ -36,8 +36,8 @@ impl Segment {
 
 /// Every edge of every primitive the shader did not cull: triangle sides
 /// (after clipping to 0 <= z <= w, w > 0, whose new sides are edges too),
-/// the four sides of a point's square, the two long sides of a line's
-/// one-pixel parallelogram. Face culling is ignored: a culled triangle's
+/// the four sides of a point's square, the four sides of a line's
+/// rectangle one pixel wide (`sim::raster`'s strict lines). Face culling is ignored: a culled triangle's
 /// edges only make more pixels "near an edge", never fewer.
 pub fn edges(draw: &MeshDraw, state: &RenderState) -> Vec<Segment> {
     let mut out = Vec::new();
@@ -97,14 +97,22 @@ pub fn edges(draw: &MeshDraw, state: &RenderState) -> Vec<Segment> {
                     let clipped = clip_depth(&positions);
                     if clipped.len() == 2 {
                         let [a, b] = [to_pixels(clipped[0]), to_pixels(clipped[1])];
-                        // Half a pixel along the minor axis on each side.
-                        let (ox, oy) = if (b[0] - a[0]).abs() >= (b[1] - a[1]).abs() {
-                            (0.0, 0.5)
-                        } else {
-                            (0.5, 0.0)
-                        };
-                        push([a[0] - ox, a[1] - oy], [b[0] - ox, b[1] - oy]);
-                        push([a[0] + ox, a[1] + oy], [b[0] + ox, b[1] + oy]);
+                        // The strict line's rectangle: half a pixel on
+                        // each side of the segment, ends through a and b.
+                        let d = [b[0] - a[0], b[1] - a[1]];
+                        let length = d[0].hypot(d[1]);
+                        if length > 0.0 {
+                            let n = [-d[1] / length * 0.5, d[0] / length * 0.5];
+                            let c = [
+                                [a[0] + n[0], a[1] + n[1]],
+                                [b[0] + n[0], b[1] + n[1]],
+                                [b[0] - n[0], b[1] - n[1]],
+                                [a[0] - n[0], a[1] - n[1]],
+                            ];
+                            for i in 0..4 {
+                                push(c[i], c[(i + 1) % 4]);
+                            }
+                        }
                     }
                 }
                 _ => {

@@ -1,36 +1,88 @@
 //! Instruction selection of the backend intrinsics (`crate::intrinsics`)
 //! that the lowerings before selection attach to the IR: each maps to its
-//! machine instructions, whatever feature asked for it.
+//! machine instructions, whatever feature asked for it. The intrinsics of
+//! one site that add to the statistics query go behind one test of the
+//! query address and a branch over them (docs/ABI.md, "Pipeline
+//! statistics"): two issued instructions when no query is active.
 
 use super::{Comp, Isel};
 use crate::abi;
 use crate::error::BackendError;
 use crate::intrinsics::{Intrinsic, Operand};
-use crate::isa::{AtomOp, AtomType, Instr, Op, OpMov, OpRed, RegFile, Src, SrcRef};
-use crate::mir::VReg;
+use crate::isa::{AtomOp, AtomType, Instr, IntCmp, Op, OpBra, OpMov, OpRed, RegFile, Src, SrcRef};
+use crate::mir::{BlockId, VReg};
 
 impl Isel<'_> {
     /// The prologue's intrinsics; called once, at the top of the entry
     /// block.
     pub(super) fn prologue_intrinsics(&mut self) -> Result<(), BackendError> {
         let intrinsics = self.intrinsics;
-        for i in &intrinsics.prologue {
-            self.intrinsic(i)?;
+        self.intrinsics_at(&intrinsics.prologue)
+    }
+
+    /// The intrinsics of one site, in order; those adding to the query
+    /// share one guard.
+    pub(super) fn intrinsics_at(&mut self, list: &[Intrinsic]) -> Result<(), BackendError> {
+        let mut guard = None;
+        for i in list {
+            match *i {
+                Intrinsic::AddToQuery { offset, value } => {
+                    // Operands are selected before the branch: the value
+                    // of an IR instruction may be needed after the join.
+                    let value = match value {
+                        Operand::Const(k) => Comp::Const(k),
+                        Operand::Value(v) => self.value_comp(v)?,
+                    };
+                    if guard.is_none() {
+                        guard = Some(self.open_query_guard());
+                    }
+                    self.add_to_query(offset, value);
+                }
+            }
+        }
+        if let Some(join) = guard {
+            self.close_query_guard(join);
         }
         Ok(())
     }
 
-    pub(super) fn intrinsic(&mut self, i: &Intrinsic) -> Result<(), BackendError> {
-        match *i {
-            Intrinsic::AddToQuery { offset, value } => {
-                let value = match value {
-                    Operand::Const(k) => Comp::Const(k),
-                    Operand::Value(v) => self.value_comp(v)?,
-                };
-                self.add_to_query(offset, value);
-            }
-        }
-        Ok(())
+    /// `@inactive BRA join`, where no query is active (the high word of
+    /// the query address is zero: docs/ABI.md), and continues in the
+    /// counting block; returns the join block.
+    fn open_query_guard(&mut self) -> BlockId {
+        let high = Src {
+            src: SrcRef::CBuf {
+                bank: abi::ROOT_BANK,
+                offset: abi::QUERY_ADDRESS + 4,
+            },
+            neg: false,
+            abs: false,
+        };
+        let inactive = self.c_isetp(IntCmp::Eq, Src::ZERO, high);
+        let (count, join) = (self.f.new_block(), self.f.new_block());
+        self.split_off
+            .entry(self.cur)
+            .or_default()
+            .extend([count, join]);
+        self.emit(Instr::guarded(
+            inactive,
+            Op::Bra(OpBra {
+                target: join.target(),
+            }),
+        ));
+        self.f.add_edge(self.cur, join, Vec::new());
+        self.f.add_edge(self.cur, count, Vec::new());
+        self.cur = count;
+        join
+    }
+
+    /// Ends the counting block and continues at `join`.
+    fn close_query_guard(&mut self, join: BlockId) {
+        self.emit(Instr::new(Op::Bra(OpBra {
+            target: join.target(),
+        })));
+        self.f.add_edge(self.cur, join, Vec::new());
+        self.cur = join;
     }
 
     /// Adds `value` to the counter at `offset` of the query block, from

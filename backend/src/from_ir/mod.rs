@@ -404,6 +404,9 @@ impl<'a> Selection<'a> {
             }
             isel.init_shared()?;
             isel.prologue_intrinsics()?;
+            // The entry block goes on where the prologue ends (after the
+            // statistics guard's join: from_ir/intrinsics.rs).
+            isel.blocks.insert(sh.entry_block(), isel.cur);
             for &b in &sh.layout {
                 isel.block(b)?;
             }
@@ -655,9 +658,7 @@ impl<'a> Isel<'a> {
         // What the lowerings before selection attached to the instruction
         // goes first, and is skipped with it.
         let intrinsics = self.intrinsics;
-        for intrinsic in &intrinsics.before[id] {
-            self.intrinsic(intrinsic)?;
-        }
+        self.intrinsics_at(&intrinsics.before[id])?;
         let result = inst.result;
         let comps: Vec<Comp> = match &inst.op {
             I::Const(bits) => {

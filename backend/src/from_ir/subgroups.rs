@@ -120,6 +120,9 @@ impl<'a> Isel<'a> {
         }
         self.init_shared()?;
         self.prologue_intrinsics()?;
+        // The entry block goes on where the prologue ends (after the
+        // statistics guard's join: from_ir/intrinsics.rs).
+        spine.insert(sh.entry_block(), self.cur);
         // Copy 0 is entered between the steps (the spine map stays in
         // `spine`).
         self.wide.copy = 0;

@@ -181,12 +181,47 @@ fn statistics(sh: &Shader) -> Intrinsics {
     out
 }
 
-/// A mesh workgroup adds its invocation count in the prologue and, before
-/// its SetMeshOutputsEXT, the primitive count that instruction passes;
-/// nothing else carries an intrinsic.
+/// A mesh workgroup whose one SetMeshOutputsEXT is in its entry block adds
+/// its invocation count and the primitive count right before it (one
+/// guarded site); nothing else carries an intrinsic.
 #[test]
-fn statistics_lowering_counts_mesh_invocations_and_primitives() {
+fn statistics_lowering_counts_mesh_invocations_and_primitives_at_one_site() {
     let sh = shader("triangle.mesh");
+    let out = statistics(&sh);
+    assert!(out.prologue.is_empty());
+    let mut set_outputs = 0;
+    for (id, inst) in sh.insts.iter() {
+        match inst.op {
+            Op::SetMeshOutputs {
+                primitive_count, ..
+            } => {
+                set_outputs += 1;
+                assert_eq!(
+                    out.before[id],
+                    [
+                        Intrinsic::AddToQuery {
+                            offset: query::MESH_INVOCATIONS,
+                            value: Operand::Const(sh.invocations()),
+                        },
+                        Intrinsic::AddToQuery {
+                            offset: query::MESH_PRIMITIVES,
+                            value: Operand::Value(primitive_count),
+                        }
+                    ]
+                );
+            }
+            _ => assert!(out.before[id].is_empty(), "{:?}", inst.op),
+        }
+    }
+    assert_eq!(set_outputs, 1);
+}
+
+/// A mesh shader with SetMeshOutputsEXT in the cases of a switch (none
+/// of them runs for sure) counts its invocations in the prologue and each
+/// primitive count before its own instruction.
+#[test]
+fn statistics_lowering_counts_mesh_invocations_in_the_prologue_without_one_sure_site() {
+    let sh = shader("d_switch_outputs.mesh");
     let out = statistics(&sh);
     assert_eq!(
         out.prologue,
@@ -197,23 +232,21 @@ fn statistics_lowering_counts_mesh_invocations_and_primitives() {
     );
     let mut set_outputs = 0;
     for (id, inst) in sh.insts.iter() {
-        match inst.op {
-            Op::SetMeshOutputs {
-                primitive_count, ..
-            } => {
-                set_outputs += 1;
-                assert_eq!(
-                    out.before[id],
-                    [Intrinsic::AddToQuery {
-                        offset: query::MESH_PRIMITIVES,
-                        value: Operand::Value(primitive_count),
-                    }]
-                );
-            }
-            _ => assert!(out.before[id].is_empty(), "{:?}", inst.op),
+        if let Op::SetMeshOutputs {
+            primitive_count, ..
+        } = inst.op
+        {
+            set_outputs += 1;
+            assert_eq!(
+                out.before[id],
+                [Intrinsic::AddToQuery {
+                    offset: query::MESH_PRIMITIVES,
+                    value: Operand::Value(primitive_count),
+                }]
+            );
         }
     }
-    assert_eq!(set_outputs, 1);
+    assert_eq!(set_outputs, 3);
 }
 
 /// A task workgroup counts its invocations (all 32 of a workgroup of 32,

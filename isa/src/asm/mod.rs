@@ -6,11 +6,17 @@
 //! address comment and the control bits are optional (without them an
 //! instruction gets the default control bits); `//` starts a comment.
 //! Branch targets are byte addresses, or labels defined by a `name:` line.
-//! Directives: `.arch sm86` and `.workgroup X, Y, Z` (for the binary
-//! container of `spvsass asm`).
+//! Directives (`header.rs`; docs/ISA.md, "Assembler directives") set the
+//! binary container's fields: `.arch`, `.workgroup`, `.stage`,
+//! `.registers`, `.mesh`, `.vertex_attrs`, `.primitive_attrs`, `.compute`,
+//! `.task`, `.sph`, `.gs_sph`, `.resource`. `disasm --ctrl` prints them, so
+//! its output assembles to the same binary byte for byte.
 
+mod header;
 mod operand;
 mod ops;
+
+pub use header::{Header, directives};
 
 use crate::binary::{Binary, Stage};
 use crate::isa::{Ctrl, Instr, PredSrc, RegFile};
@@ -53,8 +59,28 @@ pub enum AsmErrorKind {
     UnknownLabel(String),
     #[error("label `{0}` is defined twice")]
     DuplicateLabel(String),
-    #[error("bad directive `{0}` (known: .arch smNN, .workgroup X, Y, Z)")]
+    #[error(
+        "bad directive `{0}` (known: .arch, .workgroup, .stage, .registers, .mesh, \
+         .vertex_attrs, .primitive_attrs, .compute, .task, .sph, .gs_sph, .resource)"
+    )]
     BadDirective(String),
+    #[error("`{directive}` expects {expected}, found `{found}`")]
+    BadDirectiveValue {
+        directive: String,
+        expected: &'static str,
+        found: String,
+    },
+    #[error("`{directive}` must follow `{after}`")]
+    DirectiveOrder {
+        directive: String,
+        after: &'static str,
+    },
+    #[error("`{directive}` needs `.stage {needs}` (the stage is {stage})")]
+    StageMismatch {
+        directive: &'static str,
+        needs: &'static str,
+        stage: &'static str,
+    },
     #[error("the instruction cannot be encoded: {0}")]
     Encode(crate::isa::EncodeError),
 }
@@ -84,6 +110,17 @@ impl Mods {
     pub fn one_of(&mut self, choices: &[&str]) -> Option<usize> {
         choices.iter().position(|c| self.take(c))
     }
+}
+
+/// Why an assembled program is no binary.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ToBinaryError {
+    #[error(transparent)]
+    Encode(#[from] crate::program::ProgramEncodeError),
+    /// The directives describe a container that `Binary::from_bytes`
+    /// refuses (a field past the hardware's limits, say).
+    #[error("the directives describe a binary that does not read back: {0}")]
+    Unreadable(#[from] crate::binary::BinaryError),
 }
 
 /// Where an instruction is and the context its builder needs.
@@ -302,6 +339,8 @@ pub struct Assembled {
     pub instrs: Vec<Instr>,
     pub arch: Arch,
     pub workgroup_size: [u32; 3],
+    /// The container fields the directives set.
+    pub header: Header,
 }
 
 /// Assembles a whole source text.
@@ -329,45 +368,65 @@ pub fn assemble(src: &str) -> Result<Assembled, AsmError> {
         instrs: Vec::new(),
         arch: Arch::DEFAULT,
         workgroup_size: [1, 1, 1],
+        header: Header::default(),
     };
+    // Where each stage-specific directive was, for the check below.
+    let mut state_lines: Vec<(&'static str, Stage, usize, usize)> = Vec::new();
     for (i, code) in lines.iter().enumerate() {
         match classify(code) {
             Line::Instr => {
                 let pc = out.instrs.len() as u32 * INSTR_BYTES;
                 out.instrs.push(instruction(code, i + 1, pc, &lookup)?);
             }
-            Line::Directive(d) => directive(d, &mut out).ok_or_else(|| AsmError {
-                line: i + 1,
-                column: code.len() - code.trim_start().len() + 1,
-                kind: AsmErrorKind::BadDirective(d.into()),
-            })?,
+            Line::Directive(d) => {
+                let column = code.len() - code.trim_start().len() + 1;
+                let (name, value) = d.split_once(char::is_whitespace).unwrap_or((d, ""));
+                out.header
+                    .directive(name, value, &mut out.arch, &mut out.workgroup_size)
+                    .map_err(|kind| AsmError {
+                        line: i + 1,
+                        column,
+                        kind,
+                    })?;
+                for (directive, stage) in [
+                    (".mesh", Stage::Mesh),
+                    (".task", Stage::Task),
+                    (".compute", Stage::Compute),
+                ] {
+                    if name == directive {
+                        state_lines.push((directive, stage, i + 1, column));
+                    }
+                }
+            }
             Line::Empty | Line::Label(_) => {}
+        }
+    }
+    // The container holds mesh, task and compute state only for its own
+    // stage (docs/BINARY.md): elsewhere it would be dropped unwritten.
+    let stage = out.header.stage.unwrap_or(Stage::Compute);
+    for (directive, needs, line, column) in state_lines {
+        if needs != stage {
+            return Err(AsmError {
+                line,
+                column,
+                kind: AsmErrorKind::StageMismatch {
+                    directive,
+                    needs: needs.name(),
+                    stage: stage.name(),
+                },
+            });
         }
     }
     Ok(out)
 }
 
-fn directive(d: &str, out: &mut Assembled) -> Option<()> {
-    let (name, value) = d.split_once(char::is_whitespace)?;
-    match name {
-        ".arch" => out.arch = value.trim().parse().ok()?,
-        ".workgroup" => {
-            let v: Vec<u32> = value
-                .split(',')
-                .map(|p| p.trim().parse().ok())
-                .collect::<Option<_>>()?;
-            let [x, y, z] = v[..] else { return None };
-            out.workgroup_size = [x, y, z];
-        }
-        _ => return None,
-    }
-    Some(())
-}
-
 impl Assembled {
-    /// The program as a compute binary; the register count covers every
-    /// register the code names (groups included).
-    pub fn to_binary(&self) -> Result<Binary, crate::program::ProgramEncodeError> {
+    /// The program as a binary: the fields the directives set, the others
+    /// those of a compute program (the register count covering every
+    /// register the code names, groups included; no shared or local
+    /// memory).
+    /// The binary is checked as `disasm` and `run` read it.
+    pub fn to_binary(&self) -> Result<Binary, ToBinaryError> {
         let mut max = None::<u32>;
         for ins in &self.instrs {
             let mut copy = *ins;
@@ -380,19 +439,21 @@ impl Assembled {
                 }
             });
         }
-        Ok(Binary {
+        let h = &self.header;
+        let binary = Binary {
             arch: self.arch,
-            stage: Stage::Compute,
+            stage: h.stage.unwrap_or(Stage::Compute),
             workgroup_size: self.workgroup_size,
-            num_gprs: max.map_or(0, |m| m + 1),
-            mesh: None,
-            task: None,
-            // No shared or local memory: the syntax has no directive for it yet.
-            compute: None,
-            sph: None,
-            gs_sph: None,
+            num_gprs: h.registers.unwrap_or(max.map_or(0, |m| m + 1)),
+            mesh: h.mesh.clone(),
+            task: h.task.clone(),
+            compute: h.compute,
+            sph: h.sph,
+            gs_sph: h.gs_sph,
             code: crate::program::encode(&self.instrs, self.arch)?,
-            resources: Vec::new(),
-        })
+            resources: h.resources.clone(),
+        };
+        Binary::from_bytes(&binary.to_bytes())?;
+        Ok(binary)
     }
 }

@@ -1,5 +1,6 @@
 //! Edge functions on snapped coordinates and the top-left fill rule: the
-//! coverage test shared by triangles and by the parallelograms of lines.
+//! coverage test of triangles (lines test their rectangles exactly in
+//! `line.rs`).
 
 use super::viewport::{ONE, Viewport, centre};
 
