@@ -205,7 +205,13 @@ fn lg2(x: u32) -> u32 {
         0 => SIGN | INF,
         255 => INF,
         _ => {
-            let v = (i64::from(e - 127) << LG2_POINT) + LG2.eval(m >> 17, m & 0x1_ffff);
+            // Powers of two give their exact logarithm.
+            let p = if m == 0 {
+                0
+            } else {
+                LG2.eval(m >> 17, m & 0x1_ffff)
+            };
+            let v = (i64::from(e - 127) << LG2_POINT) + p;
             let (sign, mag) = if v < 0 { (SIGN, -v - 1) } else { (0, v) };
             if mag == 0 {
                 return sign;
