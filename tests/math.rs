@@ -156,7 +156,19 @@ fn slots() -> [Slot; SLOTS] {
             true,
         ),
         s("exp2", |a, _| d(a).exp2(), Tol::Ulps(1), always, true, true),
-        s("log2", |a, _| d(a).log2(), Tol::Ulps(1), always, true, true),
+        // The H100's LG2 (docs/ISA.md, "MUFU results") errs by up to about
+        // 2^-23 absolute near 1, where that is many ULPs.
+        s(
+            "log2",
+            |a, _| d(a).log2(),
+            Tol::Near {
+                abs: 2f64.powi(-22),
+                rel: 2f64.powi(-22),
+            },
+            always,
+            true,
+            true,
+        ),
         s("sin", |a, _| d(a).sin(), NEAR, small, true, true),
         s("cos", |a, _| d(a).cos(), NEAR, small, true, true),
         s("tan", |a, _| d(a).tan(), NEAR_EXP, small, false, true),

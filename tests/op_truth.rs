@@ -117,8 +117,8 @@ exact_ops!(
 
 /// MUFU: per variant, the share of lanes where the simulator's result is
 /// the hardware's bit for bit, and the largest difference in ULPs elsewhere.
-/// The hardware's table-driven approximations are not modelled yet
-/// (docs/ISA.md, MUFU): these are the bounds measured on the H200.
+/// SIN, COS and the double seeds are not modelled yet (docs/ISA.md, "MUFU
+/// results"): these are the bounds measured on the H200.
 #[test]
 fn mufu() {
     let t = truth("mufu");
@@ -150,10 +150,12 @@ fn mufu() {
 }
 
 /// The share of equal lanes (per mille) and the largest difference in ULPs
-/// each MUFU function keeps, as measured on the H100 (2026-11-26): the
-/// simulator computes the correctly rounded function, the hardware its
-/// table-driven approximation, which is not modelled yet (docs/ISA.md,
-/// MUFU). SIN and COS differ without bound on large arguments.
+/// each MUFU function keeps against these captures (2026-11-26): RCP, RSQ
+/// and SQRT follow the hardware's interpolation bit for bit (docs/ISA.md,
+/// "MUFU results"); EX2 differs by 1 ULP on 18 of 768 lanes here (bit-exact
+/// on the H100 sweeps, tests/mufu_h100.rs); LG2 has no listing here;
+/// the double seeds and SIN/COS are not modelled (SIN and COS differ
+/// without bound on large arguments).
 fn mufu_bound(text: &str) -> (usize, u64) {
     let function = text
         .split_whitespace()
@@ -161,13 +163,13 @@ fn mufu_bound(text: &str) -> (usize, u64) {
         .and_then(|m| m.strip_prefix("MUFU."))
         .unwrap_or("");
     match function {
-        "RCP" => (900, 1),
+        "RCP" => (1000, 0),
         "RCP64H" => (950, 1),
-        "RSQ" => (830, 1),
+        "RSQ" => (1000, 0),
         "RSQ64H" => (790, 1),
-        "EX2" => (920, 1),
+        "EX2" => (976, 1),
         "LG2" => (900, 1),
-        "SQRT" => (900, 1),
+        "SQRT" => (1000, 0),
         "SIN" => (630, u64::MAX),
         "COS" => (810, u64::MAX),
         other => panic!("no measured bound for MUFU.{other}"),

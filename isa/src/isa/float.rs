@@ -270,12 +270,8 @@ impl MufuOp {
     }
 }
 
-/// `MUFU.fn Rd, a`. The hardware computes approximations (PTX ISA bounds:
-/// RCP/SQRT/RSQ about 1 ulp, EX2 2 ulp, LG2 and SIN/COS an absolute error
-/// near 2^-22); the simulator and the constant folder compute the same
-/// function through `libm` in f64, rounded once to f32, which is within
-/// those bounds, and the same on every host. Inputs and results are
-/// flushed to zero (the unit has no denormals).
+/// `MUFU.fn Rd, a`. The results follow the H100's (module `mufu`,
+/// docs/ISA.md "MUFU"): the constant folder and the simulator share them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpMufu {
     pub dst: Dst,
@@ -317,47 +313,7 @@ impl OpMufu {
         visit_dst(&mut self.dst, RegFile::Gpr, 1, v);
     }
     pub fn eval(&self, a: u32) -> u32 {
-        if matches!(self.op, MufuOp::Rcp64h | MufuOp::Rsq64h) {
-            return self.eval64h(float_src(&self.src, a));
-        }
-        let x = fin(true, float_src(&self.src, a));
-        let d = f64::from(x);
-        let r = match self.op {
-            MufuOp::Rcp => 1.0 / x,
-            MufuOp::Sqrt => x.sqrt(),
-            MufuOp::Rsq => (1.0 / libm::sqrt(d)) as f32,
-            MufuOp::Ex2 => libm::exp2(d) as f32,
-            MufuOp::Lg2 => libm::log2(d) as f32,
-            MufuOp::Sin | MufuOp::Cos => {
-                // Reduce to [-1/2, 1/2] turns exactly, then one f64 call.
-                let t = d - libm::round(d);
-                let rad = t * std::f64::consts::TAU;
-                let v = if self.op == MufuOp::Sin {
-                    libm::sin(rad)
-                } else {
-                    libm::cos(rad)
-                };
-                v as f32
-            }
-            MufuOp::Rcp64h | MufuOp::Rsq64h => unreachable!("handled above"),
-        };
-        fout(true, r)
-    }
-    /// RCP64H / RSQ64H: the function of the double `hi:0`, correctly
-    /// rounded in f64, truncated to its high word (so within 2^-20 of the
-    /// true value; the refinement that follows does not depend on more).
-    /// Doubles are not flushed: a subnormal input is used as it is.
-    fn eval64h(&self, hi: u32) -> u32 {
-        let x = f64::from_bits(u64::from(hi) << 32);
-        let r = match self.op {
-            MufuOp::Rcp64h => 1.0 / x,
-            _ => 1.0 / x.sqrt(),
-        };
-        if r.is_nan() {
-            0x7fff_ffff
-        } else {
-            (r.to_bits() >> 32) as u32
-        }
+        super::mufu::eval(self.op, float_src(&self.src, a))
     }
     pub fn fmt_op(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "MUFU.{} ", self.op.name())?;

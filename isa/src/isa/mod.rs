@@ -26,6 +26,8 @@ mod float_arith;
 mod int;
 mod isbe;
 mod mem;
+mod mufu;
+mod mufu_tables;
 mod operand;
 mod pred;
 mod reg;
