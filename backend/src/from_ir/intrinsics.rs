@@ -9,7 +9,10 @@ use super::{Comp, Isel};
 use crate::abi;
 use crate::error::BackendError;
 use crate::intrinsics::{Intrinsic, Operand};
-use crate::isa::{AtomOp, AtomType, Instr, IntCmp, Op, OpBra, OpMov, OpRed, RegFile, Src, SrcRef};
+use crate::isa::{
+    AtomOp, AtomType, Instr, IntCmp, Op, OpBra, OpISetP, OpMov, OpRed, PredCombine, PredSrc,
+    RegFile, Src, SrcRef,
+};
 use crate::mir::{BlockId, VReg};
 
 impl Isel<'_> {
@@ -58,7 +61,16 @@ impl Isel<'_> {
             neg: false,
             abs: false,
         };
-        let inactive = self.c_isetp(IntCmp::Eq, Src::ZERO, high);
+        let p = self.f.new_vreg(RegFile::Pred);
+        self.emit(Instr::new(Op::ISetP(OpISetP {
+            dst: p.dst(),
+            cmp: IntCmp::Eq,
+            signed: false,
+            combine: PredCombine::And,
+            srcs: [Src::ZERO, high],
+            accum: PredSrc::TRUE,
+        })));
+        let inactive = p.pred();
         let (count, join) = (self.f.new_block(), self.f.new_block());
         self.split_off
             .entry(self.cur)
