@@ -82,6 +82,7 @@ cuda_captures!(
     c_subgroup_quads,
     lt_buffer_struct_index,
     math_bits,
+    math_geometric,
     ref_add,
     ref_atomic,
     ref_divergent_branch,
