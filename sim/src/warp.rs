@@ -403,17 +403,8 @@ impl<'r> Warp<'r> {
         if self.waiting == 0 {
             return Some(0);
         }
-        let mut pending = self.waiting;
-        if self.shares_barrier {
-            pending &= !self.at_workgroup_barrier();
-        }
-        while pending != 0 {
-            let first = pending.trailing_zeros() as usize;
-            let at_pc = self.lanes_at(pending, self.pc[first]);
-            pending &= !at_pc;
-            if self.expected(first) & self.live & !at_pc == 0 {
-                return None;
-            }
+        if self.releasable() != 0 {
+            return None;
         }
         Some(lanes(self.waiting).fold(0, |m, l| match self.wait_bar[l] {
             bar if bar < OpBssy::BARRIERS => m | 1 << bar,
@@ -426,19 +417,31 @@ impl<'r> Warp<'r> {
     /// the workgroup does (lanes that exited no longer count; a warp that
     /// shares the barrier with other warps leaves that to the dispatch).
     fn release_barriers(&mut self) {
+        let ready = self.releasable();
+        if ready != 0 {
+            self.waiting &= !ready;
+            self.advance(ready);
+        }
+    }
+
+    /// The waiting lanes whose barrier is complete: every live lane it
+    /// waits for waits there with them (lanes waiting at a BAR.SYNC that
+    /// other warps share are the dispatch's to release).
+    fn releasable(&self) -> u32 {
         let mut pending = self.waiting;
         if self.shares_barrier {
             pending &= !self.at_workgroup_barrier();
         }
+        let mut ready = 0;
         while pending != 0 {
             let first = pending.trailing_zeros() as usize;
             let at_pc = self.lanes_at(pending, self.pc[first]);
             pending &= !at_pc;
             if self.expected(first) & self.live & !at_pc == 0 {
-                self.waiting &= !at_pc;
-                self.advance(at_pc);
+                ready |= at_pc;
             }
         }
+        ready
     }
 
     /// The lanes the barrier `lane` waits at waits for.
