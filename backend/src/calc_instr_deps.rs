@@ -64,6 +64,9 @@ type Mark = Option<(u8, u32)>;
 struct State {
     /// Cycle at which each slot's fixed-latency value is ready.
     ready: Vec<u64>,
+    /// Whether that value comes from the double-precision pipe
+    /// (`timing::crossing`).
+    ready_fp64: Vec<bool>,
     /// The scoreboard a pending variable-latency write to the slot set.
     write_sb: Vec<Mark>,
     /// The scoreboards pending late reads of the slot set: every one must
@@ -123,6 +126,7 @@ pub fn calc_instr_deps(instrs: &mut [Instr], arch: Arch) {
         .collect();
     let mut st = State {
         ready: vec![0; SLOTS],
+        ready_fp64: vec![false; SLOTS],
         write_sb: vec![None; SLOTS],
         read_sb: vec![Vec::new(); SLOTS],
         busy: Vec::new(),
@@ -164,7 +168,10 @@ pub fn calc_instr_deps(instrs: &mut [Instr], arch: Arch) {
         let late = timing::read_margin(&instrs[i].op, arch);
         let for_uses = uses
             .iter()
-            .map(|&s| st.ready[s] + late * u64::from(st.ready[s] > 0))
+            .map(|&s| {
+                let cross = timing::crossing(st.ready_fp64[s], &instrs[i].op, arch);
+                st.ready[s] + (late + cross) * u64::from(st.ready[s] > 0)
+            })
             .max()
             .unwrap_or(0);
         let needed = if sync && instrs[i].op != Op::Exit {
@@ -198,8 +205,10 @@ pub fn calc_instr_deps(instrs: &mut [Instr], arch: Arch) {
         ctrl.write_sb = NONE;
         match lat {
             Latency::Fixed(cycles) => {
+                let fp64 = timing::in_fp64_pipe(&instrs[i].op, arch);
                 for &s in &defs {
                     st.ready[s] = now + timing::fixed_ready(cycles, s);
+                    st.ready_fp64[s] = fp64;
                 }
             }
             Latency::Variable { reads_late } => {

@@ -57,6 +57,28 @@ pub fn latency(op: &Op, arch: Arch) -> Latency {
     }
 }
 
+/// Whether `op` runs in the fixed-latency double-precision pipe of
+/// [`Arch::has_fixed_latency_fp64`] (SM90).
+pub fn in_fp64_pipe(op: &Op, arch: Arch) -> bool {
+    arch.has_fixed_latency_fp64() && matches!(op, Op::DArith(_) | Op::DSetP(_))
+}
+
+/// Extra cycles a fixed-latency result takes to cross between the
+/// double-precision pipe and the other fixed-latency ops on SM90: ptxas
+/// reads an ALU result in DADD/DMUL/DFMA 6 cycles after its issue (4
+/// between ALU ops) and a DADD/DMUL/DFMA result in an ALU op 10 cycles
+/// after (8 between double-precision ops), and the H100 read stale
+/// registers with one cycle less (docs/ISA.md, "Control bits").
+/// Variable-latency consumers read late already (`read_margin`).
+pub const PIPE_CROSSING: u64 = 1;
+
+/// The crossing cycles between a fixed-latency `producer` and a
+/// `consumer` of its result ([`PIPE_CROSSING`] or 0).
+pub fn crossing(producer_fp64: bool, consumer: &Op, arch: Arch) -> u64 {
+    let fixed = matches!(latency(consumer, arch), Latency::Fixed(_));
+    u64::from(fixed && producer_fp64 != in_fp64_pipe(consumer, arch)) * PIPE_CROSSING
+}
+
 /// Extra cycles a consumer `op` after a fixed-latency result is
 /// ready: variable-latency ops (memory, conversions, warp-wide ops) read
 /// their registers a cycle later than the ALU does, and NVIDIA's compiler

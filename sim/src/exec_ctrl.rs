@@ -173,6 +173,12 @@ impl CtrlCheck {
             return;
         }
         let slot = &self.slots[s];
+        let arch = program.arch();
+        // A fixed-latency result crossing between the FP64 pipe and the
+        // others takes longer (`timing::crossing`).
+        let cross = |producer: &Instr| {
+            timing::crossing(timing::in_fp64_pipe(&producer.op, arch), &ins.op, arch)
+        };
         for l in lanes(mask) {
             let writer = slot.writer[l];
             if writer == NO_PC {
@@ -193,13 +199,13 @@ impl CtrlCheck {
                     }));
                     return;
                 }
-            } else if slot.ready[l] + late > self.clock[l] {
+            } else if slot.ready[l] + late + cross(producer) > self.clock[l] {
                 self.hazard = Some(hazard(CtrlHazard::ReadBeforeLatency {
                     pc,
                     text: ins.to_string(),
                     reg: timing::slot_name(s),
                     lane: l as u32,
-                    short: slot.ready[l] + late - self.clock[l],
+                    short: slot.ready[l] + late + cross(producer) - self.clock[l],
                     producer_pc: writer,
                     producer_text: producer.to_string(),
                 }));

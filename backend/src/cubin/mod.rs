@@ -136,9 +136,18 @@ pub struct CubinOptions {
 
 /// The control bits of `op` under [`CubinOptions::conservative_ctrl`].
 fn conservative_ctrl(op: &Op, arch: Arch) -> crate::isa::Ctrl {
+    // A scoreboard is set only for what the op does: one an op that writes
+    // no register sets is never released (a store with a write scoreboard
+    // hung every kernel on the H100), and the next instruction waits on all.
+    let mut defs = false;
+    spvsass_isa::timing::op_slots(op, |_, kind| {
+        defs |= kind == crate::isa::OperandKind::Def;
+    });
     let (write_sb, read_sb) = match spvsass_isa::timing::latency(op, arch) {
         crate::isa::Latency::Fixed(_) => (7, 7),
-        crate::isa::Latency::Variable { reads_late } => (0, if reads_late { 1 } else { 7 }),
+        crate::isa::Latency::Variable { reads_late } => {
+            (if defs { 0 } else { 7 }, if reads_late { 1 } else { 7 })
+        }
     };
     crate::isa::Ctrl {
         stall: 15,

@@ -119,13 +119,7 @@ impl Isel<'_> {
     /// A word of the root table (constant bank 0), loaded where it is used.
     pub(super) fn root_word(&mut self, offset: u16) -> Comp {
         let r = self.f.new_vreg(RegFile::Gpr);
-        self.emit(Instr::new(Op::Ldc(OpLdc {
-            dst: r.dst(),
-            bank: abi::ROOT_BANK,
-            addr: Src::ZERO,
-            offset,
-            size: MemSize::B32,
-        })));
+        self.emit(abi::root_word_load(r.dst(), offset));
         Comp::Reg(r)
     }
 

@@ -227,13 +227,7 @@ impl Code<'_> {
     /// A word of the root table (constant bank 0), loaded here.
     pub(super) fn root_word(&mut self, offset: u16) -> Src {
         let r = self.f.new_vreg(RegFile::Gpr);
-        self.emit(Instr::new(Op::Ldc(OpLdc {
-            dst: r.dst(),
-            bank: abi::ROOT_BANK,
-            addr: Src::ZERO,
-            offset,
-            size: MemSize::B32,
-        })));
+        self.emit(abi::root_word_load(r.dst(), offset));
         r.src()
     }
 

@@ -191,3 +191,26 @@ fn double_precision_latency_depends_on_the_architecture() {
     assert_eq!(c[1], "[B------:R-:W-:-:S09]", "{c:?}");
     assert_eq!(c[2], "[B------:R-:W-:-:S15]", "{c:?}");
 }
+
+/// On SM90 a fixed-latency result crossing between the double-precision
+/// pipe and the ALU takes a cycle more than within either (ptxas: ALU to
+/// DMUL 6 cycles, DMUL to ALU 10): our MOV read by a DMUL 5 cycles later
+/// gave the H100 a stale register (tests/runs/half_and_double.json). Within
+/// one pipe nothing changes, and before SM90 double precision has a
+/// scoreboard and reads late.
+#[test]
+fn results_crossing_into_and_out_of_the_fp64_pipe_take_a_cycle_more() {
+    let src = "MOV R3, R1 ;\nDMUL R0, R0, R2 ;\nMOV R4, R1 ;\nIADD3 R5, R4, 0x1, RZ ;\nEXIT ;\n";
+    let c = ctrl(&deps_on(src, Arch::Sm90));
+    // MOV -> DMUL: 4 cycles, the margin and the crossing.
+    assert_eq!(c[0], "[B------:R-:W-:-:S06]", "{c:?}");
+    // DMUL -> MOV: 8 cycles, the margin and the crossing.
+    assert_eq!(c[1], "[B------:R-:W-:-:S10]", "{c:?}");
+    // MOV -> IADD3 within the ALU: 4 and the margin.
+    assert_eq!(c[2], "[B------:R-:W-:-:S05]", "{c:?}");
+    // On SM86 the DMUL has a scoreboard and reads a cycle late, as a
+    // variable-latency op does; no crossing is added to that.
+    let sm86 = ctrl(&deps_on(src, Arch::Sm86));
+    assert_eq!(sm86[0], "[B------:R-:W-:-:S06]", "{sm86:?}");
+    assert_eq!(sm86[1], "[B------:R-:W0:-:S01]", "{sm86:?}");
+}
