@@ -6,8 +6,7 @@ use super::{Comp, Isel};
 use crate::abi;
 use crate::error::BackendError;
 use crate::isa::{
-    Dst, Instr, MemScope, MemSize, Op, OpBar, OpIMad, OpLdc, OpMembar, OpShf, RegFile, SpecialReg,
-    Src,
+    Dst, Instr, MemScope, Op, OpBar, OpIMad, OpMembar, OpShf, RegFile, SpecialReg, Src,
 };
 use spvsass_frontend::ir::{BuiltIn, InstData};
 

@@ -26,7 +26,7 @@ use crate::isa::{
     OpFSetP, OpFrnd, OpIAdd3, OpIMad, OpISetP, OpIsbeRd, OpIsbeWr, OpLop3, OpMufu, OpPLop3, OpSel,
     OpShf, PredCombine, PredSrc, RegFile, Round, Src,
 };
-use crate::isa::{MemSize, OpLdc, OpMov, SrcRef};
+use crate::isa::{OpMov, SrcRef};
 
 pub(super) const LUT_AND: u8 = 0xc0;
 pub(super) const LUT_OR: u8 = 0xfc;
