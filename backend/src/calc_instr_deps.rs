@@ -169,7 +169,7 @@ pub fn calc_instr_deps(instrs: &mut [Instr], arch: Arch) {
         let for_uses = uses
             .iter()
             .map(|&s| {
-                let cross = timing::crossing(st.ready_fp64[s], &instrs[i].op, arch);
+                let cross = timing::crossing(st.ready_fp64[s], &instrs[i].op, s, arch);
                 st.ready[s] + (late + cross) * u64::from(st.ready[s] > 0)
             })
             .max()

@@ -73,10 +73,13 @@ pub fn in_fp64_pipe(op: &Op, arch: Arch) -> bool {
 pub const PIPE_CROSSING: u64 = 1;
 
 /// The crossing cycles between a fixed-latency `producer` and a
-/// `consumer` of its result ([`PIPE_CROSSING`] or 0).
-pub fn crossing(producer_fp64: bool, consumer: &Op, arch: Arch) -> u64 {
+/// `consumer` of its result in register `slot` ([`PIPE_CROSSING`] or 0).
+/// Predicates have their own latency (a DSETP's is already 14 cycles) and
+/// no crossing.
+pub fn crossing(producer_fp64: bool, consumer: &Op, slot: usize, arch: Arch) -> u64 {
     let fixed = matches!(latency(consumer, arch), Latency::Fixed(_));
-    u64::from(fixed && producer_fp64 != in_fp64_pipe(consumer, arch)) * PIPE_CROSSING
+    let crosses = slot < PRED_SLOT && fixed && producer_fp64 != in_fp64_pipe(consumer, arch);
+    u64::from(crosses) * PIPE_CROSSING
 }
 
 /// Extra cycles a consumer `op` after a fixed-latency result is

@@ -177,7 +177,7 @@ impl CtrlCheck {
         // A fixed-latency result crossing between the FP64 pipe and the
         // others takes longer (`timing::crossing`).
         let cross = |producer: &Instr| {
-            timing::crossing(timing::in_fp64_pipe(&producer.op, arch), &ins.op, arch)
+            timing::crossing(timing::in_fp64_pipe(&producer.op, arch), &ins.op, s, arch)
         };
         for l in lanes(mask) {
             let writer = slot.writer[l];

@@ -214,3 +214,12 @@ fn results_crossing_into_and_out_of_the_fp64_pipe_take_a_cycle_more() {
     assert_eq!(sm86[0], "[B------:R-:W-:-:S06]", "{sm86:?}");
     assert_eq!(sm86[1], "[B------:R-:W0:-:S01]", "{sm86:?}");
 }
+
+/// A DSETP's predicate has its own latency and no crossing cycle: its
+/// reader stays within the 15 cycles one stall count can give.
+#[test]
+fn a_dsetp_predicate_read_by_sel_needs_no_crossing_cycle() {
+    let src = "DSETP.GT.AND P0, PT, R0, R2, PT ;\nSEL R4, R1, RZ, P0 ;\nEXIT ;\n";
+    let c = ctrl(&deps_on(src, Arch::Sm90));
+    assert_eq!(c[0], "[B------:R-:W-:-:S15]", "{c:?}");
+}
