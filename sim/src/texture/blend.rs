@@ -10,10 +10,12 @@
 //! - SNORM components are summed exactly (`c/(2^(n−1) − 1)`, −128 of an
 //!   8-bit texel unclamped) and rounded to a multiple of 1/32767 (halves
 //!   up), then clamped to −1;
-//! - floats of at most 16 bits (half, the 11- and 10-bit floats) and sRGB
-//!   colour (decoded by the hardware's table) are summed in f64 and
-//!   rounded to a half (to nearest even); the hardware's sRGB filtering is
-//!   not this exactly (docs/TEXTURES.md: within 0.006);
+//! - floats of at most 16 bits (half, the 11- and 10-bit floats) are
+//!   cut to a grid below the largest texel and rounded to a half
+//!   (`half_sum::HalfSum`);
+//! - sRGB colour (decoded by the hardware's table) is summed as the
+//!   hardware does, on 8-bit mantissas aligned to the texels' coarsest
+//!   table segment (`srgb::SrgbSum`);
 //! - everything else (32-bit floats, depth compare results) is summed in
 //!   f64 and rounded to f32 once.
 //!
@@ -21,6 +23,8 @@
 //! (the H100 does).
 
 use super::format::{DataType, FormatInfo, Source};
+use super::half_sum::HalfSum;
+use super::srgb::SrgbSum;
 
 /// How one result component of a lookup is summed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -29,9 +33,10 @@ pub enum Arithmetic {
     Unorm(u8),
     /// Exact, rounded to 1/32767; the component's stored width in bits.
     Snorm(u8),
-    /// f64, rounded to a half at the end (half and small floats, sRGB
-    /// colour).
+    /// Half and small floats: `HalfSum`.
     Half,
+    /// sRGB colour: `SrgbSum`.
+    Srgb,
     /// f64, rounded to f32 at the end.
     Float,
 }
@@ -57,7 +62,7 @@ impl Arithmetic {
             let bits = info.bits.get(stored).copied().unwrap_or(32);
             match info.data_type {
                 _ if compare => Arithmetic::Float,
-                DataType::Unorm if srgb && stored < 3 => Arithmetic::Half,
+                DataType::Unorm if srgb && stored < 3 => Arithmetic::Srgb,
                 DataType::Unorm if bits <= 16 => Arithmetic::Unorm(bits),
                 DataType::Snorm if bits <= 16 => Arithmetic::Snorm(bits),
                 DataType::Float if bits <= 16 => Arithmetic::Half,
@@ -72,13 +77,15 @@ impl Arithmetic {
 }
 
 /// A running weighted sum of four components.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct Blend {
     arithmetic: [Arithmetic; 4],
     /// Fixed-point sums (UNORM: 16-bit units times the weight; SNORM:
     /// stored units times the weight).
     fixed: [i64; 4],
     float: [f64; 4],
+    srgb: [SrgbSum; 4],
+    half: [HalfSum; 4],
 }
 
 /// The largest stored value of an n-bit UNORM or SNORM component.
@@ -118,31 +125,14 @@ fn snorm_units(bits: u8, v: u32) -> i64 {
     (v * m).round() as i64
 }
 
-/// `x` rounded once to the nearest half (ties to even), as f32: the
-/// `half` crate's f64 conversion rounds through f32 first, which splits
-/// some ties differently (62992.0005 would become 62976, not 63008).
-fn round_to_half(x: f64) -> f32 {
-    if !x.is_finite() || x == 0.0 {
-        return x as f32;
-    }
-    // The spacing of halves at x: 2^(e − 10) for normal values, 2^−24
-    // below 2^−14.
-    let e = x.abs().log2().floor().max(-14.0);
-    let step = (e - 10.0).exp2();
-    let r = (x / step).round_ties_even() * step;
-    if r.abs() >= 65520.0 {
-        // Beyond the largest half (65504) by half a step or more.
-        return f32::INFINITY.copysign(x as f32);
-    }
-    r as f32
-}
-
 impl Blend {
     pub fn new(arithmetic: [Arithmetic; 4]) -> Blend {
         Blend {
             arithmetic,
             fixed: [0; 4],
             float: [-0.0; 4],
+            srgb: [SrgbSum::new(); 4],
+            half: Default::default(),
         }
     }
 
@@ -153,7 +143,9 @@ impl Blend {
             match self.arithmetic[c] {
                 Arithmetic::Unorm(n) => self.fixed[c] += w * unorm16(n, bits),
                 Arithmetic::Snorm(n) => self.fixed[c] += w * snorm_units(n, bits),
-                Arithmetic::Half | Arithmetic::Float => {
+                Arithmetic::Srgb => self.srgb[c].add(weight, f32::from_bits(bits)),
+                Arithmetic::Half => self.half[c].add(weight, f32::from_bits(bits)),
+                Arithmetic::Float => {
                     self.float[c] += f64::from(weight) / 256.0 * f64::from(f32::from_bits(bits));
                 }
             }
@@ -175,7 +167,8 @@ impl Blend {
                 let n = (2 * num + den).div_euclid(2 * den);
                 ((n as f64 / 32767.0).max(-1.0) as f32).to_bits()
             }
-            Arithmetic::Half => round_to_half(self.float[c]).to_bits(),
+            Arithmetic::Half => self.half[c].finish().to_bits(),
+            Arithmetic::Srgb => self.srgb[c].finish().to_bits(),
             Arithmetic::Float => (self.float[c] as f32).to_bits(),
         })
     }
@@ -297,14 +290,11 @@ mod tests {
         assert_eq!(out[1], (-0.0f32).to_bits());
         assert_eq!(f32::from_bits(out[2]), 0.53125);
         assert_eq!(out[3], 0);
-        // tex_formats invocation 1, B10G11R11 red: 65024 and 0.017334
-        // with weights 248 and 8: 62992.0005 rounds up to 63008 (62992
-        // itself is a tie, which goes to the even 62976).
-        assert_eq!(round_to_half(62_992.000_542), 63008.0);
-        assert_eq!(round_to_half(62_992.0), 62976.0);
-        assert_eq!(round_to_half(-2.0f64.powi(-25) * 3.0), -(2.0f32.powi(-23)));
-        assert_eq!(round_to_half(65519.0), 65504.0);
-        assert_eq!(round_to_half(65520.0), f32::INFINITY);
+        // sRGB colour filters through `SrgbSum` (srgb.rs has the cases).
+        let mut c = Blend::new([Arithmetic::Srgb; 4]);
+        c.add(244, [(132.0f32 / 32768.0).to_bits(); 4]);
+        c.add(12, [(2128.0f32 / 32768.0).to_bits(); 4]);
+        assert_eq!(f32::from_bits(c.finish()[0]), 221.75 / 32768.0);
     }
 
     #[test]

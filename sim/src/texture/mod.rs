@@ -9,7 +9,8 @@
 //! - `layout.rs`: where texels are in memory;
 //! - `address.rs`: wrap modes; `cube.rs`: cube faces;
 //! - `filter.rs`: level selection, footprints, LOD from gradients;
-//! - `weights.rs`: a footprint's texel weights; `blend.rs`: their sum;
+//! - `weights.rs`: a footprint's texel weights; `blend.rs`: their sum
+//!   (`half_sum.rs`: of half floats; `srgb.rs`: of sRGB colour);
 //! - `unit.rs`: [`TextureUnit`], the operations;
 //! - `host.rs`: the driver side (images and samplers placed in memory).
 //!
@@ -23,6 +24,7 @@ pub mod cube;
 pub mod fields;
 mod filter;
 pub mod format;
+mod half_sum;
 pub mod header;
 pub mod host;
 pub mod layout;

@@ -5,6 +5,15 @@
 //! EOTF rounded to any precision (code 1 gives 10/32768, the EOTF
 //! 9.946/32768; the largest difference is 0.5% of the value), so the
 //! table is the hardware's, as measured, not computed.
+//!
+//! Filtering (`SrgbSum`) does not sum these values as they are: the
+//! hardware holds each decoded value as an 8-bit mantissa on a step fixed
+//! by the code's segment of the table (`SEGMENTS`), aligns the texels of
+//! a lookup to the coarsest step among them (dropping the finer texels'
+//! low bits), sums mantissa × weight exactly and rounds the sum to a
+//! half (halves up). Fitted to every filtered sRGB word of the H100's
+//! tex_srgb and tex_formats captures (docs/TEXTURES.md, "Filtering
+//! arithmetic", rule 4).
 
 /// `SRGB_TO_LINEAR[c] / 32768` is the linear value of code `c`.
 const SRGB_TO_LINEAR: [u16; 256] = [
@@ -32,6 +41,89 @@ pub fn srgb8_to_linear(code: u8) -> f32 {
     f32::from(SRGB_TO_LINEAR[usize::from(code)]) / 32768.0
 }
 
+/// The segments of the table as filtering sees them: the first code of
+/// each and log2 of its step in units of 1/32768. Every value of a
+/// segment is a multiple of its step below 256 steps (an 8-bit
+/// mantissa). The boundaries are the H100's: which step a code takes is
+/// what tex_srgb's lookups between a code and a much smaller one show
+/// (e.g. code 70, 2000/32768, filters on steps of 16/32768, although
+/// 2000 would fit 8-bit mantissas of 8/32768); codes below 32 are even
+/// multiples of 1/32768, so steps of 1 or 2 filter alike there.
+const SEGMENTS: [(u8, u32); 8] = [
+    (0, 1),
+    (32, 2),
+    (48, 3),
+    (64, 4),
+    (96, 5),
+    (136, 6),
+    (184, 7),
+    (248, 8),
+];
+
+/// The largest step exponent (`SEGMENTS`), which 1.0 takes.
+const TOP_STEP: u32 = SEGMENTS[SEGMENTS.len() - 1].1;
+
+/// The step exponent of a decoded value of `units` /32768: that of the
+/// last segment whose first code decodes to at most `units` (a value
+/// between codes, a border colour, takes the lower code's segment).
+fn step_of(units: u32) -> u32 {
+    SEGMENTS
+        .iter()
+        .rev()
+        .find(|&&(code, _)| u32::from(SRGB_TO_LINEAR[usize::from(code)]) <= units)
+        .map_or(SEGMENTS[0].1, |&(_, step)| step)
+}
+
+/// A running sum of sRGB colour texels with their weights (1/256 steps,
+/// summing to 256 over the lookup), as the hardware filters them. The
+/// alignment step is known only once every texel is in, so the sum is
+/// kept for each step a texel can take.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SrgbSum {
+    /// `by_step[e]`: the sum of weight × (value >> e).
+    by_step: [u64; TOP_STEP as usize + 1],
+    /// The coarsest step of the texels so far (0: none yet).
+    step: u32,
+}
+
+impl SrgbSum {
+    pub fn new() -> SrgbSum {
+        SrgbSum::default()
+    }
+
+    /// Adds a texel's decoded value (f32; a border colour outside 0..1 is
+    /// clamped) with `weight` 1/256 steps. A texel of weight 0 does not
+    /// count towards the step.
+    pub fn add(&mut self, weight: u32, value: f32) {
+        if weight == 0 {
+            return;
+        }
+        let v = if value.is_nan() {
+            0.0
+        } else {
+            value.clamp(0.0, 1.0)
+        };
+        let units = (f64::from(v) * 32768.0).round() as u32;
+        self.step = self.step.max(step_of(units));
+        for (e, sum) in self.by_step.iter_mut().enumerate() {
+            *sum += u64::from(weight) * u64::from(units >> e);
+        }
+    }
+
+    /// The filtered value: the sum on the coarsest step, rounded to 11
+    /// significant bits (a half's precision) with halves up.
+    pub fn finish(&self) -> f32 {
+        let sum = self.by_step[self.step as usize];
+        let bits = u64::BITS - sum.leading_zeros();
+        let rounded = match bits.checked_sub(11) {
+            Some(drop) if drop > 0 => ((sum + (1 << (drop - 1))) >> drop) << drop,
+            _ => sum,
+        };
+        // sum / 256 steps of 2^step / 32768.
+        (rounded as f64 * f64::from(self.step as i32 - 23).exp2()) as f32
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -49,5 +141,51 @@ mod tests {
             let v = srgb8_to_linear(c);
             assert!((v - eotf).abs() <= 0.0055 * eotf, "code {c}: {v} vs {eotf}");
         }
+    }
+
+    #[test]
+    fn every_code_is_an_8_bit_mantissa_on_its_segment_step() {
+        for (i, &(first, step)) in SEGMENTS.iter().enumerate() {
+            let end = SEGMENTS.get(i + 1).map_or(256, |&(c, _)| usize::from(c));
+            for (code, &v) in SRGB_TO_LINEAR
+                .iter()
+                .enumerate()
+                .take(end)
+                .skip(first.into())
+            {
+                let v = u32::from(v);
+                assert_eq!(v % (1 << step), 0, "code {code}");
+                assert!(v >> step < 256, "code {code}");
+                assert_eq!(step_of(v), step, "code {code}");
+            }
+        }
+    }
+
+    fn filtered(texels: &[(u32, u8)]) -> f32 {
+        let mut s = SrgbSum::new();
+        for &(w, code) in texels {
+            s.add(w, srgb8_to_linear(code));
+        }
+        s.finish()
+    }
+
+    #[test]
+    fn filtering_aligns_texels_to_the_coarsest_segment_step() {
+        // The H100's tex_srgb invocation 0, blue: codes 13 (132/32768) and
+        // 72 (2128, step 16) with weights 244 and 12: 132 drops to 128,
+        // (128·244 + 2128·12)/256 = 221.75 (the exact sum is 225.56).
+        assert_eq!(filtered(&[(244, 13), (12, 72)]), 221.75 / 32768.0);
+        // Invocation 26, blue, halfway: codes 11 (110) and 70 (2000, whose
+        // segment steps by 16 although 2000 < 2048): (96 + 2000)/2.
+        assert_eq!(filtered(&[(128, 11), (128, 70)]), 1048.0 / 32768.0);
+        // Invocation 234, blue: code 251 with 1/256 and 54 with 255/256;
+        // 1208 on steps of 256 is 1024, below code 54 alone.
+        assert_eq!(filtered(&[(1, 251), (255, 54)]), 1143.0 / 32768.0);
+        // The sum rounds to a half, halves up (invocation 11, red:
+        // (110·92 + 120·164)/256 = 116.40625 → 116.4375).
+        assert_eq!(filtered(&[(92, 11), (164, 12)]), 116.4375 / 32768.0);
+        // A weight of 0 does not set the step; one texel is itself.
+        assert_eq!(filtered(&[(256, 13), (0, 255)]), 132.0 / 32768.0);
+        assert_eq!(filtered(&[(256, 255)]), 1.0);
     }
 }
