@@ -20,16 +20,19 @@
 #            RAYON_NUM_THREADS and lavapipe's LP_NUM_THREADS
 #   REPS     runs per measurement (default 3)
 #   KERNELS  default "alu reduce divergent copy meshlet"
-#   LAVAPIPE 0 to leave the driver out
+#   LAVAPIPE 0 to leave the driver out. The driver rows need lavapipe:
+#            VK_ICD_FILENAMES if set, else Mesa's lvp_icd.*.json from the
+#            usual ICD folders (so that a machine with a GPU driver still
+#            times the CPU driver); without either, or when a first run of
+#            `spvsass reference` fails, they are skipped with a note
 #   ALU_GROUPS, ALU_ROUNDS  the alu kernel's size (default 256 workgroups of
-#            64 invocations, 65536 rounds: one thread of the native tier
-#            simulates for seconds, so the scaling figure measures the
-#            simulation, not start-up and translation; issue 21's size is
-#            ALU_ROUNDS=16384)
+#            64 invocations, 16384 rounds: issue 21's 16384 invocations x
+#            16384 iterations, the size its CPU-time ratio to lavapipe and
+#            its scaling target are stated for)
 #
 # Kernels (sizes chosen so that one thread takes about a second in the
 # interpreter, the alu kernel's so that it takes seconds natively):
-#   alu        alu_heavy.comp: 16384 invocations in workgroups of 64, 65536
+#   alu        alu_heavy.comp: 16384 invocations in workgroups of 64, 16384
 #              rounds of integer and float arithmetic on registers
 #   reduce     shared_reduce.comp: 1024 workgroups of 256, 8 words per
 #              invocation, then a tree in shared memory with barriers
@@ -43,7 +46,9 @@
 # thread count (the script exits 1 otherwise); whether the driver agrees is
 # printed as information (`spvsass compare`; GLSL's fma() need not be
 # fused). The control-bit checker is off (`--check-ctrl=off`): these time the
-# simulator, not the checker. Writes OUTDIR/results.md.
+# simulator, not the checker. Each kernel's table ends with the native
+# tier's CPU time against lavapipe's at every thread count (issue 21's
+# target: at most 1.0 on the alu kernel). Writes OUTDIR/results.md.
 set -euo pipefail
 
 if [ $# -ne 2 ]; then
@@ -93,7 +98,7 @@ pattern() {
 
 # Each kernel: the simulator's arguments (@OUT@ is the run's output
 # prefix) and the run description for the driver.
-alu_groups=${ALU_GROUPS:-256} alu_rounds=${ALU_ROUNDS:-65536}
+alu_groups=${ALU_GROUPS:-256} alu_rounds=${ALU_ROUNDS:-16384}
 u32le $alu_rounds >"$work/alu.push"
 args_alu=(run "$data/alu_heavy.comp.spv" --groups $alu_groups --buffer 0=$((alu_groups * 256))
     --out 0=@OUT@.bin --push "$work/alu.push" --stats)
@@ -146,6 +151,30 @@ EOF
 args_meshlet=(run "$data/meshlet.mesh.spv" --task "$data/meshlet.task.spv" --groups 128
     --size 256x256 --raw @OUT@.rgba32f --stats)
 
+# The driver: lavapipe, found as the comment above says.
+lavapipe_note=
+if [ "$lavapipe" = 1 ] && [ -z "${VK_ICD_FILENAMES:-}" ]; then
+    icd=$(ls /usr/share/vulkan/icd.d/lvp_icd.*.json /usr/local/share/vulkan/icd.d/lvp_icd.*.json \
+        /etc/vulkan/icd.d/lvp_icd.*.json 2>/dev/null | head -n1) || true
+    if [ -n "$icd" ]; then
+        export VK_ICD_FILENAMES=$icd
+    else
+        lavapipe=0 lavapipe_note="lavapipe not found (no lvp_icd.*.json, VK_ICD_FILENAMES unset): driver rows skipped"
+    fi
+fi
+if [ "$lavapipe" = 1 ]; then
+    # One small run first: a driver that cannot run at all is skipped, not
+    # an error of the benchmark.
+    probe=$work/probe.json
+    sed 's/"groups": \[[0-9]*, 1, 1\]/"groups": [1, 1, 1]/' "$work/alu.json" >"$probe"
+    if "$bin" reference "$probe" --out "$work/probe" >"$work/probe.stdout" 2>&1; then
+        lavapipe_note="driver: $(sed -n 's/.*: ran on \(.*\), wrote.*/\1/p' "$work/probe.stdout") (VK_ICD_FILENAMES=$VK_ICD_FILENAMES)"
+    else
+        lavapipe=0 lavapipe_note="the Vulkan driver did not run ($(head -c 300 "$work/probe.stdout" | tr '\n' ' ')): driver rows skipped"
+    fi
+    rm -rf "$work/probe" "$probe" "$work/probe.stdout"
+fi
+
 results=$out/results.md
 {
     echo "# Native tier against lavapipe, $(date -u +'%Y-%m-%d %H:%M UTC')"
@@ -159,6 +188,7 @@ results=$out/results.md
     echo "  speed-up: wall time at the first thread count over this one, per runner;"
     echo "  sim. speed-up: the same for the simulation time;"
     echo "  / lvp: over lavapipe's at the same thread count"
+    [ -z "$lavapipe_note" ] || echo "- $lavapipe_note"
 } | tee "$results"
 
 status=0
@@ -172,7 +202,7 @@ for name in $kernels; do
         echo "| runner | threads | CPU | wall | simulation | thread-instr/s (sim.) | speed-up | sim. speed-up | CPU / lvp | wall / lvp |"
         echo "|---|---|---|---|---|---|---|---|---|---|"
     } | tee -a "$results"
-    declare -A lvp_cpu=() lvp_wall=() base=() base_sim=()
+    declare -A lvp_cpu=() lvp_wall=() base=() base_sim=() native_cpu=()
     if [ "$lavapipe" = 1 ] && [ -e "$work/$name.json" ]; then
         for t in $threads; do
             cpus=() walls=()
@@ -223,6 +253,7 @@ for name in $kernels; do
                 done
             done
             cpu=$(median "${cpus[@]}") wall=$(median "${walls[@]}") sim=$(median "${sims[@]}")
+            [ "$tier" != native ] || native_cpu[$t]=$cpu
             [ -n "${base[$tier]:-}" ] || base[$tier]=$wall
             [ -n "${base_sim[$tier]:-}" ] || base_sim[$tier]=$sim
             if [ -n "${lvp_cpu[$t]:-}" ]; then
@@ -244,6 +275,11 @@ for name in $kernels; do
     {
         echo
         echo "$warp warp-instructions, $thread thread-instructions per run."
+        for t in $threads; do
+            [ -n "${lvp_cpu[$t]:-}" ] && [ -n "${native_cpu[$t]:-}" ] || continue
+            printf 'CPU time, spvsass native against lavapipe, %s thread(s): %.3f s / %.3f s = %.2f\n' \
+                "$t" "${native_cpu[$t]}" "${lvp_cpu[$t]}" "$(calc "${native_cpu[$t]} / ${lvp_cpu[$t]}")"
+        done
         [ -e "$work/$name.native.share" ] && cat "$work/$name.native.share"
         if [ -n "${lvp_cpu[$first_threads]:-}" ]; then
             if "$bin" compare "$work/$name.json" --against "$work/lvp" >"$work/compare.txt" 2>&1; then
@@ -255,7 +291,7 @@ for name in $kernels; do
         true
     } | tee -a "$results"
     unset -n args
-    unset lvp_cpu lvp_wall base base_sim
+    unset lvp_cpu lvp_wall base base_sim native_cpu
 done
 {
     echo
