@@ -8,7 +8,7 @@ index takes 7 bits, uses 16 bits of fraction, placed at the top of the
 17); the unit computes P = C0 + C1*xl + C2*sq(xl), where sq is the square
 of xl with every partial product below column 18 dropped, then the bits
 below 19 dropped, and the result is P truncated (floor(P / 2^S) as the
-significand, or P as a fixed-point number for LG2). Each swept input gives
+significand, or P as a fixed-point number for LG2 and SIN). Each swept input gives
 an interval for P, so an interval for C0 once C1 and C2 are fixed; the
 least-squares fit gives C1 and C2 to within a few units, and this script
 searches around it for integers that satisfy every interval.
@@ -34,11 +34,14 @@ def trunc_square(xl):
     return s >> 19
 
 
-def solve_entry(lo, hi, frac_bits, radius=4):
-    """Integers (C0, C1, C2) with lo <= C0 + C1*xl + C2*sq(xl) <= hi for
-    every fraction xl, or the best found and its number of misses."""
-    xl = np.arange(1 << frac_bits, dtype=np.int64)
-    sq = trunc_square(xl << (17 - frac_bits))
+SQUARES = trunc_square(np.arange(1 << 17, dtype=np.int64))
+
+
+def solve_entry(xl, frac_bits, lo, hi, radius=4):
+    """Integers (C0, C1, C2) with lo <= C0 + C1*x + C2*sq(x) <= hi for every
+    fraction x in `xl` (frac_bits wide, squared as aligned to 17 bits), or
+    the best found and its number of misses."""
+    sq = SQUARES[xl << (17 - frac_bits)]
     v = np.stack([np.ones(len(xl)), xl.astype(float), sq.astype(float)], 1)
     c, *_ = np.linalg.lstsq(v, (lo + hi) / 2, rcond=None)
     best = None
@@ -62,11 +65,16 @@ def solve_entry(lo, hi, frac_bits, radius=4):
     return best
 
 
-def fit(lo, hi, frac_bits):
+def fit(arg, lo, hi, frac_bits):
+    """One entry per value of arg >> frac_bits, fitted to the P intervals
+    [lo, hi] of the swept table arguments arg (the fraction xl is the low
+    frac_bits of arg)."""
     entries, misses = [], 0
-    for s in range(len(lo) >> frac_bits):
-        part = slice(s << frac_bits, (s + 1) << frac_bits)
-        e, m = solve_entry(lo[part], hi[part], frac_bits)
+    index = arg >> frac_bits
+    for s in range(int(index.max()) + 1):
+        part = index == s
+        xl = arg[part] & ((1 << frac_bits) - 1)
+        e, m = solve_entry(xl, frac_bits, lo[part], hi[part])
         entries.append(e)
         misses += m
     return entries, misses
@@ -91,16 +99,38 @@ def fixed_bounds(y, point):
     return lo, (np.ceil((f + ulp) * 2.0**point) - 1).astype(np.int64)
 
 
-# function: (sweep, first and number of swept points used, fraction bits,
-# bounds). RCP: x in [1, 2), 1/x in (1/2, 1]; RSQ and SQRT: x in [1, 4)
-# (the index's top bit is the exponent's parity); EX2: x in [0, 1), 2^x in
-# [1, 2); LG2: x in [1, 2), log2(x) in fixed point with 38 fraction bits.
+def span(fn, start, count):
+    """The swept results start .. start + count of `fn`, their table
+    arguments 0 .. count."""
+    return lambda d: (np.arange(count, dtype=np.int64), sweep(d, fn)[start:start + count])
+
+
+def sin_quadrant(d):
+    """SIN's table argument: the 23 bits of a quarter turn below the
+    quadrant, in a fixed-point turn with 25 fraction bits. The sweep's
+    x = i * 2^-23 gives 4i in the first quadrant and, mirrored in the
+    second (complemented bit by bit), 2^23 - 1 - 4k; its SIN results
+    there are the table's. COS shares the table (the sweeps agree)."""
+    y = sweep(d, "sin")
+    n = 1 << 21
+    i = np.arange(n, dtype=np.int64)
+    arg = np.concatenate([4 * i, ((1 << 23) - 1) - 4 * i])
+    order = np.argsort(arg)
+    return arg[order], y[: 2 * n][order]
+
+
+# function: (swept table arguments and results, fraction bits, bounds).
+# RCP: x in [1, 2), 1/x in (1/2, 1]; RSQ and SQRT: x in [1, 4) (the
+# index's top bit is the exponent's parity); EX2: x in [0, 1), 2^x in
+# [1, 2); LG2: x in [1, 2), log2(x) in fixed point with 38 fraction bits;
+# SIN: a quarter turn, sin in fixed point with 38 fraction bits.
 FUNCS = {
-    "RCP": ("rcp", 0, 1 << 23, 16, lambda y: significand_bounds(y, 126, 15)),
-    "RSQ": ("rsq", 0, 1 << 24, 17, lambda y: significand_bounds(y, 126, 16)),
-    "SQRT": ("sqrt", 0, 1 << 24, 17, lambda y: significand_bounds(y, 127, 17)),
-    "EX2": ("ex2", 0, 1 << 23, 17, lambda y: significand_bounds(y, 127, 15)),
-    "LG2": ("lg2", 1 << 23, 1 << 23, 17, lambda y: fixed_bounds(y, 38)),
+    "RCP": (span("rcp", 0, 1 << 23), 16, lambda y: significand_bounds(y, 126, 15)),
+    "RSQ": (span("rsq", 0, 1 << 24), 17, lambda y: significand_bounds(y, 126, 16)),
+    "SQRT": (span("sqrt", 0, 1 << 24), 17, lambda y: significand_bounds(y, 127, 17)),
+    "EX2": (span("ex2", 0, 1 << 23), 17, lambda y: significand_bounds(y, 127, 15)),
+    "LG2": (span("lg2", 1 << 23, 1 << 23), 17, lambda y: fixed_bounds(y, 38)),
+    "SIN": (sin_quadrant, 17, lambda y: fixed_bounds(y, 38)),
 }
 
 
@@ -113,10 +143,10 @@ def main():
         "//! Do not edit by hand.",
         "",
     ]
-    for name, (fn, start, count, frac_bits, bounds) in FUNCS.items():
-        y = sweep(corpus, fn)[start:start + count]
+    for name, (swept, frac_bits, bounds) in FUNCS.items():
+        arg, y = swept(corpus)
         lo, hi = bounds(y)
-        entries, misses = fit(lo, hi, frac_bits)
+        entries, misses = fit(arg, lo, hi, frac_bits)
         print(f"{name}: {len(entries)} entries, {misses} of {len(y)} sweep points missed", file=sys.stderr)
         text.append(f"/// {name}: {len(entries)} entries; {misses} of the {len(y)} swept inputs missed.")
         text.append(f"pub(super) const {name}: [(i64, i64, i64); {len(entries)}] = [")

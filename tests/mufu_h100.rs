@@ -71,16 +71,12 @@ macro_rules! mufu_tests {
 }
 
 // Floors (per 100,000) and bounds: what the model achieves on the sample.
-// SIN and COS are not modelled (correctly rounded in f64): the hardware's
-// absolute error near 2^-22 is any number of ULPs near their zeros, and
-// tiny arguments, which the hardware's fixed-point reduction makes 0,
-// keep their value here.
 mufu_tests! {
     rcp: MufuOp::Rcp, 100_000, 0;
     rsq: MufuOp::Rsq, 100_000, 0;
     sqrt: MufuOp::Sqrt, 100_000, 0;
     ex2: MufuOp::Ex2, 100_000, 0;
     lg2: MufuOp::Lg2, 100_000, 0;
-    sin: MufuOp::Sin, 21_700, u64::MAX;
-    cos: MufuOp::Cos, 54_330, u64::MAX;
+    sin: MufuOp::Sin, 100_000, 0;
+    cos: MufuOp::Cos, 100_000, 0;
 }
