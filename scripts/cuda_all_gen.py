@@ -17,6 +17,7 @@ Usage: scripts/cuda_all_gen.py [path/to/spvsass]   (run from the repository root
 import json
 import os
 import re
+import struct
 import subprocess
 import sys
 
@@ -49,6 +50,37 @@ SKIPS = {
 # Per-shader changes to the generated description: "groups", "size" (bytes of
 # every buffer), "entry", "push" (a list of Data pieces), "buffers" (binding ->
 # list of Data pieces replacing the pattern), "comment".
+def bits32(x):
+    return struct.unpack("<I", struct.pack("<f", x))[0]
+
+
+def words64(xs, fmt):
+    """u32 words of 64-bit values ("q" signed integers, "d" doubles)."""
+    out = []
+    for x in xs:
+        lo, hi = struct.unpack("<II", struct.pack("<" + fmt, x))
+        out += [lo, hi]
+    return out
+
+
+INF = float("inf")
+NAN_BITS = 0x7FC00000
+# tests/math.rs's edge-case pairs (a, b), one an invocation.
+MATH_EDGE_PAIRS = [
+    (1.5, 0.5), (-2.75, 1.25), (7.0, -3.0), (0.3, 0.7), (100.0, 3.0), (-0.5, 2.0),
+    (0.9999999, 1.0000001), (2.5, -0.1), (-3.5, 6.0), (3.0e38, 0.5), (3.0e38, 1.0e-3),
+    (1.0e-30, 1.0e10), (0.0, 1.0), (-0.0, 1.0), (1.0, 0.0), (-1.0, -0.0), (0.0, 0.0),
+    (INF, 2.0), (-INF, 2.0), (1.0, INF), (INF, INF), (None, 1.0), (1.0, None),
+    (3.0e-39, 2.0), (1e-45, 1.0), (1.0, 3.0e-39), (-3.0e-39, 3.0), (1.0, 1.0e38),
+    (6.2831855, 0.25), (-3.1415927, 4.0), (0.75, -2.0), (-100.0, -7.0),
+]
+# tests/random_finds.rs's inputs of r_wide_conversions: x (i64), f, d.
+WIDE_XS = [
+    0, 1, -1, 5, -5, -(1 << 63), (1 << 63) - 1, 65519, 65520, -65520, 2047, 2049, 4097,
+    1 << 40, (1 << 40) + 1, -(1 << 41), 123456789, -987654321, 0x123456789ABCDEF0, 255,
+    256, -32768, 32767, 70000, -70000, 10**18, 3, 4, 6, 7, 1000, 1000000,
+]
+
 BIG = {"size": 16384}
 OVERRIDES = {
     # These index past 4 KiB (several words an invocation, or 300-word arrays).
@@ -59,10 +91,36 @@ OVERRIDES = {
     "large_copy": BIG,
     "lt_subgroup_wide": BIG,
     "narrow_ops": BIG,
-    "r_wide_conversions": BIG,
     # Its uniform buffer is declared 80000 bytes (larger than a constant
     # bank): the one buffer over 16 KiB.
     "res_big_uniform": {"sizes": {"0": 80000}},
+    # Edge cases (NaN, infinities, signed zeros, denormals) as tests/math.rs.
+    "c_math_edges": {
+        "groups": [1, 1, 1],
+        "buffers": {
+            "0": [{"u32": [NAN_BITS if v is None else bits32(v) for p in MATH_EDGE_PAIRS for v in p]}],
+            "1": [{"zero": 32 * 40 * 4}],
+            "2": [{"zero": 32 * 4}],
+        },
+    },
+    # Negative and positive floats, so x * 0.0 is -0.0 or +0.0.
+    "r_fmax_signed_zero": {
+        "groups": [1, 1, 1],
+        "buffers": {"0": [{"u32": [w for i in range(32) for w in [bits32((i - 15.5) / 4.0)] + [0] * 9]}]},
+    },
+    "r_double_sign_step": {
+        "groups": [1, 1, 1],
+        "buffers": {"0": [{"u32": words64([-2.5, -0.0, 0.0, 0.25, 0.5, 3.0, -1e-300, 1e300], "d")}]},
+    },
+    "r_wide_conversions": {
+        "groups": [1, 1, 1],
+        "buffers": {"0": [
+            {"u32": words64(WIDE_XS, "q")},
+            {"u32": [bits32((i - 15.3) * 3.1 * 10.0 ** (i % 7)) for i in range(32)]},
+            {"u32": words64([(i - 16.4) * 1900.7 for i in range(32)], "d")},
+            {"zero": 320 * 8},
+        ]},
+    },
 }
 
 
