@@ -4,7 +4,9 @@
 //! capture. The capture holds the buffers our sm90 cubin wrote on the GPU;
 //! the simulator runs the same description (compiled for sm90, with
 //! uniform buffers through the root table as in the cubin, and with the
-//! default constant-bank uniforms) and must agree word for word.
+//! default constant-bank uniforms) and must agree word for word. The
+//! descriptions are tests/runs/NAME.json or, for the compute test shaders
+//! that had none, tests/runs/cuda_all/NAME.json (scripts/cuda_all_gen.py).
 
 use spvsass::backend::target::Arch;
 use spvsass::compare::{Tolerances, compare};
@@ -16,8 +18,10 @@ fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-fn agrees(name: &str) {
-    let run = root().join(format!("tests/runs/{name}.json"));
+/// The run description of a capture: `dir` is "" (tests/runs) or
+/// "cuda_all/".
+fn agrees(dir: &str, name: &str) {
+    let run = root().join(format!("tests/runs/{dir}{name}.json"));
     let reference = Capture::read(&root().join(format!("tests/reference/cuda/{name}")))
         .unwrap_or_else(|e| panic!("{e}"));
     assert!(
@@ -50,18 +54,24 @@ fn agrees(name: &str) {
 }
 
 macro_rules! cuda_captures {
-    ($($name:ident),* $(,)?) => {
+    (runs: [$($name:ident),* $(,)?], cuda_all: [$($all:ident),* $(,)?] $(,)?) => {
         $(
             #[test]
             fn $name() {
-                agrees(stringify!($name));
+                agrees("", stringify!($name));
+            }
+        )*
+        $(
+            #[test]
+            fn $all() {
+                agrees("cuda_all/", stringify!($all));
             }
         )*
         /// Every capture folder has its test (a new capture without one
         /// fails here rather than going unchecked).
         #[test]
         fn every_capture_is_tested() {
-            let listed = [$(stringify!($name),)*];
+            let listed = [$(stringify!($name),)* $(stringify!($all),)*];
             let dir = root().join("tests/reference/cuda");
             let mut found: Vec<String> = std::fs::read_dir(&dir)
                 .expect("tests/reference/cuda")
@@ -78,6 +88,7 @@ macro_rules! cuda_captures {
 }
 
 cuda_captures!(
+    runs: [
     c_float_atomic_olds,
     c_subgroup_quads,
     lt_buffer_struct_index,
@@ -96,4 +107,6 @@ cuda_captures!(
     vp_private,
     vp_select,
     vp_sets,
+    ],
+    cuda_all: [],
 );
