@@ -73,7 +73,8 @@ pub struct Options {
     pub shader_cull: bool,
     /// Compile for a CUDA cubin (`--emit cubin`, `--reference cuda`):
     /// uniform buffers are read through the root table, not constant
-    /// banks, which CUDA keeps (docs/CUBIN.md).
+    /// banks, which CUDA keeps, and warp reductions are SHFL ladders, not
+    /// REDUX, whose hardware form writes a uniform register (docs/CUBIN.md).
     pub for_cuda: bool,
     /// Compile out the in-shader pipeline-statistics counting
     /// (`--statistics off`; `BackendOptions::statistics`).
@@ -96,6 +97,7 @@ pub fn compile(words: &[u32], options: &Options) -> Result<Compiled, Error> {
         shader_cull: options.shader_cull,
         statistics: !options.no_statistics,
         bank_uniforms: !options.for_cuda,
+        redux: !options.for_cuda,
         ..BackendOptions::default()
     };
     Ok(backend::compile::compile(&shader, &backend_options)?)

@@ -204,3 +204,24 @@ fn only_compute_shaders_and_no_constant_bank_uniforms() {
     let for_cuda = compile("c_uniform.comp", Arch::Sm90, true);
     cubin::write(&for_cuda).expect("a uniform buffer through the root table");
 }
+
+/// The hardware's REDUX writes a uniform register, which this ISA does not
+/// model (docs/CUBIN.md): compiled for CUDA, a warp reduction is the SHFL
+/// ladder; compiled for the simulator, sm90 keeps REDUX.
+#[test]
+fn reductions_use_no_redux_in_a_cubin() {
+    let has_redux = |for_cuda: bool| {
+        let options = spvsass::Options {
+            arch: Some(Arch::Sm90),
+            for_cuda,
+            ..Default::default()
+        };
+        spvsass::compile(&common::shader_words("subgroup_scans.comp"), &options)
+            .unwrap_or_else(|e| panic!("{e}"))
+            .instrs
+            .iter()
+            .any(|i| matches!(i.op, spvsass::backend::isa::Op::Redux(_)))
+    };
+    assert!(has_redux(false));
+    assert!(!has_redux(true));
+}

@@ -4,7 +4,9 @@
 //! capture. The capture holds the buffers our sm90 cubin wrote on the GPU;
 //! the simulator runs the same description (compiled for sm90, with
 //! uniform buffers through the root table as in the cubin, and with the
-//! default constant-bank uniforms) and must agree word for word.
+//! default constant-bank uniforms) and must agree word for word. The
+//! descriptions are tests/runs/NAME.json or, for the compute test shaders
+//! that had none, tests/runs/cuda_all/NAME.json (scripts/cuda_all_gen.py).
 
 use spvsass::backend::target::Arch;
 use spvsass::compare::{Tolerances, compare};
@@ -16,8 +18,10 @@ fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-fn agrees(name: &str) {
-    let run = root().join(format!("tests/runs/{name}.json"));
+/// The run description of a capture: `dir` is "" (tests/runs) or
+/// "cuda_all/".
+fn agrees(dir: &str, name: &str) {
+    let run = root().join(format!("tests/runs/{dir}{name}.json"));
     let reference = Capture::read(&root().join(format!("tests/reference/cuda/{name}")))
         .unwrap_or_else(|e| panic!("{e}"));
     assert!(
@@ -50,18 +54,24 @@ fn agrees(name: &str) {
 }
 
 macro_rules! cuda_captures {
-    ($($name:ident),* $(,)?) => {
+    (runs: [$($name:ident),* $(,)?], cuda_all: [$($all:ident),* $(,)?] $(,)?) => {
         $(
             #[test]
             fn $name() {
-                agrees(stringify!($name));
+                agrees("", stringify!($name));
+            }
+        )*
+        $(
+            #[test]
+            fn $all() {
+                agrees("cuda_all/", stringify!($all));
             }
         )*
         /// Every capture folder has its test (a new capture without one
         /// fails here rather than going unchecked).
         #[test]
         fn every_capture_is_tested() {
-            let listed = [$(stringify!($name),)*];
+            let listed = [$(stringify!($name),)* $(stringify!($all),)*];
             let dir = root().join("tests/reference/cuda");
             let mut found: Vec<String> = std::fs::read_dir(&dir)
                 .expect("tests/reference/cuda")
@@ -78,6 +88,7 @@ macro_rules! cuda_captures {
 }
 
 cuda_captures!(
+    runs: [
     c_float_atomic_olds,
     c_subgroup_quads,
     lt_buffer_struct_index,
@@ -96,4 +107,73 @@ cuda_captures!(
     vp_private,
     vp_select,
     vp_sets,
+    ],
+    cuda_all: [
+    blelloch_prefix_sum,
+    c_add_push,
+    c_atomic_float,
+    c_builtins,
+    c_composite_ops,
+    c_divide,
+    c_local_array,
+    c_loop,
+    c_loop_break,
+    c_matrix,
+    c_pack,
+    c_pred_pressure,
+    c_predicated,
+    c_pressure,
+    c_reduce128,
+    c_reduce256,
+    c_struct_index,
+    c_uniform,
+    copy_logical,
+    dxc_counter_atomics,
+    dynamic_indexing,
+    float_atomics,
+    function_calls,
+    large_copy,
+    loops_break_continue,
+    lt_debug_info,
+    lt_decoration_group,
+    lt_opencl_debug_info,
+    lt_shared_init,
+    lt_small_types,
+    lt_spec_array_lengths,
+    lt_struct_array_index,
+    lt_subgroup_wide,
+    lt_workgroup_explicit_layout,
+    matrix_operations,
+    memory_barriers,
+    narrow_ops,
+    opt_switch_merges,
+    pack_unpack,
+    phi_heavy_loop,
+    r_dead_loop,
+    r_dead_nested_if,
+    r_double_branch_pair,
+    r_double_sign_step,
+    r_fmax_signed_zero,
+    r_folded_branch_barrier,
+    r_return_in_loop,
+    r_struct_bool_phi,
+    r_wide_conversions,
+    res_big_uniform,
+    runtime_array_length,
+    shared_histogram,
+    shared_reduction,
+    spec_constant_ops,
+    spec_op_quantize,
+    spec_sized_arrays,
+    spec_workgroup_xy,
+    subgroup_quad_clustered,
+    subgroup_vote_shuffle,
+    switch_fallthrough,
+    two_entry_points_clear,
+    two_entry_points_scale,
+    uniform_matrix_layouts,
+    vector_swizzles,
+    wide_div_ops,
+    wide_srem,
+    ],
 );

@@ -53,6 +53,11 @@ pub struct BackendOptions {
     /// provides them (docs/ABI.md). Off for a cubin: CUDA keeps those
     /// banks, so they are read like storage buffers (docs/CUBIN.md).
     pub bank_uniforms: bool,
+    /// Reduce a warp's integers with REDUX where the architecture has it.
+    /// Off for a cubin: the hardware's REDUX writes a uniform register,
+    /// which this ISA does not model, so the reduction is the SHFL ladder
+    /// there (docs/CUBIN.md).
+    pub redux: bool,
     /// Count task and mesh invocations and mesh primitives in the shader
     /// (`lower_statistics`, docs/ABI.md); off (`--statistics off`)
     /// compiles the counting out, and a pipeline-statistics query then
@@ -69,6 +74,7 @@ impl Default for BackendOptions {
             fp_contract: false,
             shader_cull: false,
             bank_uniforms: true,
+            redux: true,
             statistics: true,
         }
     }
@@ -142,8 +148,9 @@ pub(crate) fn select(
     arch: Arch,
     task_present: bool,
     bank_uniforms: bool,
+    redux: bool,
 ) -> Result<Selected, BackendError> {
-    let mut selection = Selection::part_one(lowered, arch, task_present, bank_uniforms)?;
+    let mut selection = Selection::part_one(lowered, arch, task_present, bank_uniforms, redux)?;
     if let Some(culling) = selection.culling()
         && let Some(start) = insert_cull(culling)
     {
@@ -208,7 +215,13 @@ pub fn compile(sh: &Shader, opts: &BackendOptions) -> Result<Compiled, BackendEr
 
     // The pipeline.
     let lowered = lower(sh, opts.statistics, opts.shader_cull)?;
-    let selected = select(&lowered, opts.arch, opts.task_present, opts.bank_uniforms)?;
+    let selected = select(
+        &lowered,
+        opts.arch,
+        opts.task_present,
+        opts.bank_uniforms,
+        opts.redux,
+    )?;
     let computed_offset_stores = selected.computed_offset_stores;
     let mut func = selected.func;
     dump("select", &|| func.to_string());

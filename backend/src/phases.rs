@@ -24,7 +24,7 @@ pub fn run_phases(
     lap: &mut dyn FnMut(&'static str),
 ) -> Result<(), BackendError> {
     let lowered = lower(sh, opts.statistics, false)?;
-    let selected = select(&lowered, opts.arch, false, opts.bank_uniforms)?;
+    let selected = select(&lowered, opts.arch, false, opts.bank_uniforms, opts.redux)?;
     lap("select");
     let mut f = selected.func;
     for (name, pass) in optimisations(opts) {

@@ -271,6 +271,9 @@ pub(crate) struct Isel<'a> {
     /// Uniform buffers of set 0 below binding 16 live in constant banks
     /// (`BackendOptions::bank_uniforms`).
     bank_uniforms: bool,
+    /// Warp reductions may use REDUX where the architecture has it
+    /// (`BackendOptions::redux`).
+    redux: bool,
     task_present: bool,
     /// The register holding the workgroup index, once read.
     workgroup_index: Option<VReg>,
@@ -328,6 +331,7 @@ impl<'a> Selection<'a> {
         target: Arch,
         task_present: bool,
         bank_uniforms: bool,
+        redux: bool,
     ) -> Result<Selection<'a>, BackendError> {
         let sh: &Shader = &lowered.shader;
         let written = if sh.stage == Stage::Mesh {
@@ -369,6 +373,7 @@ impl<'a> Selection<'a> {
             lane_ids: EntitySet::new(),
             task_present,
             bank_uniforms,
+            redux,
             workgroup_index: None,
             mem: memory::MemPlan::new(sh)?,
             out: Outputs {

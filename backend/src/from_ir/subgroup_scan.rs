@@ -544,6 +544,7 @@ impl Isel<'_> {
         let words: Vec<Src> = match op.redux() {
             Some((rop, signed))
                 if group == GroupOperation::Reduce
+                    && self.redux
                     && self.target.has_redux()
                     && self.invocation_lanes().is_none() =>
             {

@@ -50,7 +50,7 @@ fn deferred_plan_leaves_part_two_a_start() {
         Some(CullPlan::Deferred)
     );
     let mut selection =
-        Selection::part_one(&lowered, Arch::Sm86, false, true).expect("part one selects");
+        Selection::part_one(&lowered, Arch::Sm86, false, true, true).expect("part one selects");
     let culling = selection.culling().expect("culling compiled in");
     let entry = culling.entry;
     let (blocks, vregs) = (culling.func.blocks.len(), culling.func.vregs.len());
@@ -86,7 +86,7 @@ fn epilogue_plan_ends_in_the_culling_code() {
     let sh = shader("ref_vec3_colour.mesh");
     let lowered = lower(&sh, true, true).expect("lowers");
     let mut selection =
-        Selection::part_one(&lowered, Arch::Sm75, false, true).expect("part one selects");
+        Selection::part_one(&lowered, Arch::Sm75, false, true, true).expect("part one selects");
     let culling = selection.culling().expect("culling compiled in");
     assert_eq!(culling.plan, CullPlan::Epilogue);
     let blocks = culling.func.blocks.len();
@@ -109,6 +109,7 @@ fn epilogue_plan_ends_in_the_culling_code() {
 fn no_culling_without_the_option() {
     let sh = shader("triangle.mesh");
     let lowered = lower(&sh, true, false).expect("lowers");
-    let mut selection = Selection::part_one(&lowered, Arch::Sm86, false, true).expect("selects");
+    let mut selection =
+        Selection::part_one(&lowered, Arch::Sm86, false, true, true).expect("selects");
     assert!(selection.culling().is_none());
 }
