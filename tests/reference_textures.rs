@@ -1075,9 +1075,12 @@ fn multisampled_fetches_of_2_and_8_samples() {
     assert_eq!(sim, want);
 }
 
-/// tex_grad3d.comp's lookups of invocation `i`: (image, coordinates,
-/// dx, dy) in its output order.
-fn grad3d_lookups(i: u32) -> [(usize, [f32; 4], [f32; 3], [f32; 3]); 5] {
+/// One textureGrad of tex_grad3d.comp: image (binding), coordinates, dx,
+/// dy.
+type GradLookup = (usize, [f32; 4], [f32; 3], [f32; 3]);
+
+/// tex_grad3d.comp's lookups of invocation `i`, in its output order.
+fn grad3d_lookups(i: u32) -> [GradLookup; 5] {
     const LENGTHS: [f32; 4] = [0.0625, 0.125, 0.25, 0.5];
     const RATIOS: [f32; 4] = [1.0, 0.5, 0.25, 0.0];
     const DIRECTIONS: [[f32; 3]; 8] = [

@@ -717,7 +717,7 @@ fn multisampled_array_layers_and_storage_views() {
     let mut tu = TextureUnit::new(&mut mem, pools);
     for (x, layer, k) in [(0, 0, 0), (1, 0, 5), (0, 1, 7), (1, 1, 3)] {
         assert_eq!(
-            tu.fetch(h, [x, 0, layer], 0, k as u32).unwrap()[0],
+            tu.fetch(h, [x, 0, layer], 0, k).unwrap()[0],
             100 * layer as u32 + 10 * x as u32 + k
         );
     }
