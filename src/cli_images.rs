@@ -221,6 +221,7 @@ pub fn describe(
             height: size.map(|s| s[1]),
             depth: size.map_or(1, |s| s[2]),
             levels: 1,
+            samples: 1,
             contents: if png {
                 Vec::new()
             } else {

@@ -941,3 +941,295 @@ fn srgb_decoding_and_filtering() {
     }
     eprintln!("tex_srgb: largest difference per vec4 {worst:?}");
 }
+
+/// The words tex_multisample.comp and tex_multisample_storage.comp write
+/// for the sample fetches and loads, from the texture unit: the R32UI
+/// image's 48 samples, then the RGBA8 array's 32 samples of four words.
+fn multisample_fetches(unit: &mut Unit) -> (Vec<u32>, Vec<[u32; 4]>) {
+    let (ids, colours) = (unit.handle(0, 0), unit.handle(1, 0));
+    let mut tu = unit.tu();
+    let ids = (0..48u32)
+        .map(|i| {
+            let at = [(i / 4 % 4) as i32, (i / 16) as i32, 0];
+            tu.fetch(ids, at, 0, i % 4).unwrap()[0]
+        })
+        .collect();
+    let colours = (0..32u32)
+        .map(|i| {
+            let at = [(i / 4 % 2) as i32, (i / 8 % 2) as i32, (i / 16) as i32];
+            tu.fetch(colours, at, 0, i % 4).unwrap()
+        })
+        .collect();
+    (ids, colours)
+}
+
+/// tex_multisample: every sample of a 4-sample R32UI image and of a
+/// 4-sample RGBA8 2D array, filled on the driver by the per-sample render
+/// pass (src/reference/ms_fill.rs), read back by texelFetch: the driver's
+/// R32UI samples are the description's (1000y + 100x + 10s + 7), its RGBA8
+/// ones the texture unit's within lavapipe's UNORM ULP, its queries
+/// (4×3, 4 samples; 2×2×2, 4 samples) exact; the compiled shader
+/// (TLD.MS, TXQ) simulated gives the texture unit's words exactly.
+#[test]
+fn multisampled_fetches_and_queries() {
+    let Some((sim, driver)) = simulated_and_driver("tex_multisample", 2) else {
+        return;
+    };
+    assert_eq!(driver.len(), 183);
+    let mut unit = Unit::new("tex_multisample");
+    let (ids, colours) = multisample_fetches(&mut unit);
+    for (i, &v) in ids.iter().enumerate() {
+        let (x, y, s) = (i / 4 % 4, i / 16, i % 4);
+        assert_eq!(
+            v as usize,
+            1000 * y + 100 * x + 10 * s + 7,
+            "texture unit {i}"
+        );
+    }
+    assert_eq!(driver[..48], ids[..], "driver R32UI samples");
+    assert_eq!(sim[..48], ids[..], "simulated R32UI samples");
+    for (i, &want) in colours.iter().enumerate() {
+        let at = |w: &[u32]| {
+            let k = 48 + 4 * i;
+            [w[k], w[k + 1], w[k + 2], w[k + 3]]
+        };
+        assert!(
+            unorm_eq(at(&driver), want),
+            "RGBA8 sample {i}: driver {:?}, texture unit {:?}",
+            at(&driver).map(f32::from_bits),
+            want.map(f32::from_bits)
+        );
+        assert_eq!(at(&sim), want, "simulated RGBA8 sample {i}");
+    }
+    assert_eq!(driver[176..], [4, 3, 4, 2, 2, 2, 4], "driver queries");
+    assert_eq!(sim[176..], driver[176..], "simulated queries");
+}
+
+/// tex_multisample_storage: the same images as multisampled storage
+/// images (imageLoad of every sample, imageStore then imageLoad, sizes and
+/// sample counts). The compiled code, which addresses the sample grid
+/// through the descriptor's grid and sample map
+/// (backend/src/from_ir/image_ms.rs), simulated gives the texture unit's
+/// fetches of the description's samples and the stored values; the
+/// driver gives the same, where it has shaderStorageImageMultisample.
+#[test]
+fn multisampled_storage_images() {
+    use spvsass::simulate_run::{SimulateOptions, simulate_run_file};
+    let name = "tex_multisample_storage";
+    let path = runs().join(format!("{name}.json"));
+    let sim =
+        simulate_run_file(&path, &SimulateOptions::default()).unwrap_or_else(|e| panic!("{e}"));
+    let sim = sim.capture.buffer(2).expect("read back").to_vec();
+    assert_eq!(sim.len(), 231);
+    let mut unit = Unit::new("tex_multisample");
+    let (ids, colours) = multisample_fetches(&mut unit);
+    let stored: Vec<u32> = (0..48).map(|i| 1000 + 7 * i).collect();
+    let check = |w: &[u32], who: &str, exact: bool| {
+        assert_eq!(w[..48], ids[..], "{who} imageLoad");
+        assert_eq!(w[48..96], stored[..], "{who} imageLoad after imageStore");
+        for (i, &want) in colours.iter().enumerate() {
+            let k = 96 + 4 * i;
+            let got = [w[k], w[k + 1], w[k + 2], w[k + 3]];
+            if exact {
+                assert_eq!(got, want, "{who} RGBA8 sample {i}");
+            } else {
+                assert!(unorm_eq(got, want), "{who} RGBA8 sample {i}");
+            }
+        }
+        assert_eq!(w[224..], [4, 3, 4, 2, 2, 2, 4], "{who} queries");
+    };
+    check(&sim, "simulated", true);
+    match reference::run_file(&path) {
+        Err(ReferenceError::MissingFeatures { device, features }) => {
+            eprintln!("driver part of {name} skipped: {device} lacks {features:?}");
+        }
+        Err(
+            e @ (ReferenceError::NoLoader(_)
+            | ReferenceError::NoDevice(_)
+            | ReferenceError::NoUsableDevice(_)),
+        ) => {
+            assert!(!vulkan_required(), "SPVSASS_REQUIRE_VULKAN=1, but {e}");
+            eprintln!("skipped {name}: {e}");
+        }
+        r => {
+            let c = r.unwrap_or_else(|e| panic!("{name}: {e}"));
+            check(words(&c, 2), "driver", false);
+        }
+    }
+}
+
+/// tex_multisample_counts (2 and 8 samples, the D3D layouts; lavapipe has
+/// only 4, so NVIDIA's captures check the driver side): the compiled
+/// shader simulated gives every sample the description gives it
+/// (1000y + 100x + 10s + 3, and + 5), and the sizes and counts.
+#[test]
+fn multisampled_fetches_of_2_and_8_samples() {
+    use spvsass::simulate_run::{SimulateOptions, simulate_run_file};
+    let path = runs().join("tex_multisample_counts.json");
+    let sim =
+        simulate_run_file(&path, &SimulateOptions::default()).unwrap_or_else(|e| panic!("{e}"));
+    let sim = sim.capture.buffer(2).expect("read back").to_vec();
+    let two = (0..16u32).map(|i| 1000 * (i / 8) + 100 * (i / 2 % 4) + 10 * (i % 2) + 3);
+    let eight = (0..32u32).map(|i| 1000 * (i / 16) + 100 * (i / 8 % 2) + 10 * (i % 8) + 5);
+    let want: Vec<u32> = two.chain(eight).chain([4, 2, 2, 2, 2, 8]).collect();
+    assert_eq!(sim, want);
+}
+
+/// One textureGrad of tex_grad3d.comp: image (binding), coordinates, dx,
+/// dy.
+type GradLookup = (usize, [f32; 4], [f32; 3], [f32; 3]);
+
+/// tex_grad3d.comp's lookups of invocation `i`, in its output order.
+fn grad3d_lookups(i: u32) -> [GradLookup; 5] {
+    const LENGTHS: [f32; 4] = [0.0625, 0.125, 0.25, 0.5];
+    const RATIOS: [f32; 4] = [1.0, 0.5, 0.25, 0.0];
+    const DIRECTIONS: [[f32; 3]; 8] = [
+        [1.0, 0.0, 0.0],
+        [0.0, 1.0, 0.0],
+        [0.0, 0.0, 1.0],
+        [0.5, 0.5, 0.70703125],
+        [-0.6875, 0.5, 0.5],
+        [0.375, -0.875, 0.3125],
+        [0.25, 0.25, -0.9375],
+        [-0.5625, -0.5625, 0.5625],
+    ];
+    const FACES: [[f32; 3]; 6] = [
+        [1.0, 0.25, -0.125],
+        [-1.0, -0.375, 0.0625],
+        [0.3125, 1.0, 0.1875],
+        [-0.125, -1.0, -0.4375],
+        [0.1875, -0.25, 1.0],
+        [-0.0625, 0.3125, -1.0],
+    ];
+    let len = LENGTHS[(i % 4) as usize];
+    let ratio = RATIOS[(i / 4 % 4) as usize];
+    let d = DIRECTIONS[(i / 2 % 8) as usize];
+    let scale = |v: [f32; 3], s: f32| v.map(|c| c * s);
+    let major = scale(d, len);
+    let side = if d[2].abs() > 0.9 {
+        [0.0, d[2], -d[1]]
+    } else {
+        [d[1], -d[0], 0.0]
+    };
+    let minor = scale(side, len * ratio);
+    let uvw = [
+        (i % 4) as f32 / 4.0 + 3.0 / 32.0,
+        (i / 4 % 4) as f32 / 4.0 + 5.0 / 64.0,
+        (i / 16) as f32 / 4.0 + 7.0 / 64.0,
+        0.0,
+    ];
+    let p = FACES[(i % 6) as usize];
+    let t = if p[0].abs() == 1.0 {
+        [0.0, d[1], d[2]]
+    } else if p[1].abs() == 1.0 {
+        [d[0], 0.0, d[2]]
+    } else {
+        [d[0], d[1], 0.0]
+    };
+    let dx = [0, 1, 2].map(|a| len * (t[a] + 0.5 * p[a]));
+    let dy = scale([t[1], t[2], t[0]], len * ratio);
+    [
+        (0, uvw, major, minor),
+        (0, uvw, scale(minor, -1.0), scale(major, 1.5)),
+        (1, [p[0], p[1], p[2], 0.0], dx, dy),
+        (
+            1,
+            [2.0 * p[0], 2.0 * p[1], 2.0 * p[2], 0.0],
+            scale(dy, 3.0),
+            scale(dx, 2.0),
+        ),
+        (2, [p[0], p[1], p[2], (i % 2) as f32], dx, dy),
+    ]
+}
+
+/// The derivatives of a lookup in texels of the base level along each
+/// image axis (cube: projected onto the face, `cube::face_derivatives`).
+fn texel_derivatives(image: usize, coords: [f32; 4], d: [f32; 3], size: f32) -> Vec<f32> {
+    if image == 0 {
+        d.iter().map(|c| c * size).collect()
+    } else {
+        let dir = [coords[0], coords[1], coords[2]];
+        cube::face_derivatives(dir, d)
+            .iter()
+            .map(|c| c * size)
+            .collect()
+    }
+}
+
+/// tex_grad3d: textureGrad on a 3D image, a cube map and a cube array,
+/// compiled as a TEX at the LOD the shader computes
+/// (backend/src/from_ir/image_grad.rs). The simulated word is the texture
+/// unit's lookup at an explicit λ within 1/128 of log2 of the longer
+/// derivative's length in texels (the shader's MUFU.LG2 and float
+/// arithmetic against f64 here); the driver's is the texture unit's at
+/// some λ from 1/16 below Vulkan's range (ρ from the largest component to
+/// the sum of components) to its top, within the filter bound.
+#[test]
+fn gradients_of_3d_and_cube_images() {
+    let Some((sim, driver)) = simulated_and_driver("tex_grad3d", 3) else {
+        return;
+    };
+    assert_eq!(sim.len(), 64 * 5 * 4);
+    let (sim, driver) = (vec4s(&sim), vec4s(&driver));
+    let mut unit = Unit::new("tex_grad3d");
+    let h: Vec<u32> = (0..3).map(|b| unit.handle(b, 0)).collect();
+    let sizes = [8.0f32, 4.0, 4.0];
+    let mut worst = 0f32;
+    for i in 0..64u32 {
+        for (k, (image, coords, dx, dy)) in grad3d_lookups(i).into_iter().enumerate() {
+            let at = |w: &[[u32; 4]]| w[(i * 5) as usize + k];
+            let (tx, ty) = (
+                texel_derivatives(image, coords, dx, sizes[image]),
+                texel_derivatives(image, coords, dy, sizes[image]),
+            );
+            let len = |v: &[f32]| v.iter().map(|c| f64::from(*c).powi(2)).sum::<f64>().sqrt();
+            let exact = len(&tx).max(len(&ty)).log2() as f32;
+            let lookup = |tu: &mut TextureUnit, l: f32| {
+                tu.sample(h[image], &Lookup::new(coords, l)).unwrap()
+            };
+            if exact.is_finite() {
+                let near =
+                    (-4..=4).any(|s| at(&sim) == lookup(&mut unit.tu(), exact + s as f32 / 512.0));
+                assert!(
+                    near,
+                    "compiled textureGrad {k} of {i}: {:?}, texture unit at λ {exact}: {:?}",
+                    at(&sim).map(f32::from_bits),
+                    lookup(&mut unit.tu(), exact).map(f32::from_bits)
+                );
+            } else {
+                assert_eq!(
+                    at(&sim),
+                    lookup(&mut unit.tu(), exact),
+                    "textureGrad {k} of {i} (ρ 0)"
+                );
+            }
+            let abs = |v: &[f32]| v.iter().map(|c| c.abs()).collect::<Vec<f32>>();
+            let (ax, ay) = (abs(&tx), abs(&ty));
+            let max = |v: &[f32]| v.iter().copied().fold(0.0, f32::max);
+            let sum = |v: &[f32]| v.iter().sum::<f32>();
+            let lo = max(&ax).max(max(&ay)).log2() - 1.0 / 16.0;
+            let hi = sum(&ax).max(sum(&ay)).log2();
+            let d = if lo.is_finite() {
+                (0..=((hi - lo) * 256.0) as u32 + 1)
+                    .map(|s| lo + s as f32 / 256.0)
+                    .map(|l| float_distance(at(&driver), lookup(&mut unit.tu(), l)))
+                    .fold(f32::INFINITY, f32::min)
+            } else {
+                float_distance(at(&driver), lookup(&mut unit.tu(), f32::NEG_INFINITY))
+            };
+            // Texel values a footprint mixes: 3D levels L and L + 1 hold
+            // 64L..64L + 60 and 64(L + 1)..; cube faces 16f..16f + 15 of
+            // 64L (the second cube 1000 more, a layer apart).
+            let range = if image == 0 { 124.0 } else { 159.0 };
+            let tolerance = filter_bound(2, if image == 0 { 3 } else { 2 }, range);
+            worst = worst.max(d / range);
+            assert!(
+                d <= tolerance,
+                "textureGrad {k} of {i}: driver {:?}, texture unit at λ {exact}: {:?}",
+                at(&driver).map(f32::from_bits),
+                lookup(&mut unit.tu(), exact).map(f32::from_bits)
+            );
+        }
+    }
+    eprintln!("tex_grad3d: largest difference {worst} of the texel range");
+}

@@ -59,6 +59,10 @@ pub enum Descriptor {
     /// handle (texture header index in bits 0..19, sampler index in bits
     /// 20..31; docs/TEXTURES.md) at +0, the rest zero.
     Handle(u32),
+    /// A multisampled storage image: the handle with log2 of its sample
+    /// grid in bits 20..23 at +0, the sample map at +4 (NVK's form;
+    /// docs/TEXTURES.md, "Multisampled images").
+    StorageMultisample { handle: u32, sample_map: u32 },
 }
 
 impl Descriptor {
@@ -72,6 +76,10 @@ impl Descriptor {
                 b[s..s + 4].copy_from_slice(&size.to_le_bytes());
             }
             Descriptor::Handle(handle) => b[..4].copy_from_slice(&handle.to_le_bytes()),
+            Descriptor::StorageMultisample { handle, sample_map } => {
+                b[..4].copy_from_slice(&handle.to_le_bytes());
+                b[4..8].copy_from_slice(&sample_map.to_le_bytes());
+            }
         }
         b
     }

@@ -221,7 +221,11 @@ pub(crate) fn bind(
         if descriptors.len() <= slot.element as usize {
             descriptors.resize(slot.element as usize + 1, Descriptor::Null);
         }
-        descriptors[slot.element as usize] = Descriptor::Handle(handle);
+        let sample_map = placed.sample_maps.iter().find(|(s, _)| *s == slot);
+        descriptors[slot.element as usize] = match sample_map {
+            Some(&(_, sample_map)) => Descriptor::StorageMultisample { handle, sample_map },
+            None => Descriptor::Handle(handle),
+        };
     }
     bases.storage_images = inputs
         .images

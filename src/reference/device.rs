@@ -21,11 +21,15 @@ pub struct Needs {
 }
 
 /// Optional features found and enabled: they decide which statistics can
-/// be read.
+/// be read, and whether multisampled images can be filled and stored to.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Enabled {
     pub pipeline_statistics: bool,
     pub mesh_queries: bool,
+    /// sampleRateShading: the multisampled-image fill (`ms_fill.rs`).
+    pub sample_rate_shading: bool,
+    /// shaderStorageImageMultisample.
+    pub storage_image_multisample: bool,
 }
 
 /// An object made on the device, destroyed when the [`Gpu`] is dropped.
@@ -472,6 +476,8 @@ fn create_device(
     let enabled = Enabled {
         pipeline_statistics: on(have10.pipeline_statistics_query),
         mesh_queries: on(want_mesh.mesh_shader_queries),
+        sample_rate_shading: on(have10.sample_rate_shading),
+        storage_image_multisample: on(have10.shader_storage_image_multisample),
     };
     let want10 = vk::PhysicalDeviceFeatures::default()
         .pipeline_statistics_query(enabled.pipeline_statistics)
@@ -504,7 +510,10 @@ fn create_device(
         .shader_storage_image_write_without_format(on(
             have10.shader_storage_image_write_without_format
         ))
-        .image_cube_array(on(have10.image_cube_array));
+        .image_cube_array(on(have10.image_cube_array))
+        // Multisampled images: filled per sample, stored to by shaders.
+        .sample_rate_shading(enabled.sample_rate_shading)
+        .shader_storage_image_multisample(enabled.storage_image_multisample);
     let mut want11 = vk::PhysicalDeviceVulkan11Features::default()
         .multiview(multiview)
         .variable_pointers_storage_buffer(on(have11.variable_pointers_storage_buffer))

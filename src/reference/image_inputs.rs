@@ -22,6 +22,10 @@ fn one() -> u32 {
     1
 }
 
+fn is_one(n: &u32) -> bool {
+    *n == 1
+}
+
 /// One image or texel buffer.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -44,6 +48,10 @@ pub struct ImageDescription {
     pub depth: u32,
     #[serde(default = "one")]
     pub levels: u32,
+    /// Samples per texel (1, 2, 4, 8 or 16; more than 1 for a one-level
+    /// 2d or 2d_array image only).
+    #[serde(default = "one", skip_serializing_if = "is_one")]
+    pub samples: u32,
     /// Every level's texels in the simulator's layout; empty: zeros.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub contents: Vec<Data>,
@@ -119,6 +127,23 @@ impl ImageDescription {
         if !self.offset.is_multiple_of(TEXEL_BUFFER_OFFSET_ALIGN) {
             return Err(problem("a texel buffer's `offset` is a multiple of 16"));
         }
+        let probe = ImageShape {
+            format: self.format,
+            dim: self.dim,
+            width: self.width.unwrap_or(1),
+            height: self.height.unwrap_or(1),
+            depth: self.depth,
+            levels: self.levels,
+            samples: self.samples,
+        };
+        if let Some(p) = probe.multisample_problem() {
+            return Err(problem(p));
+        }
+        if self.samples > 1 && self.read_back {
+            return Err(problem(
+                "a multisampled image cannot be read back (Vulkan copies no multisampled image to a buffer)",
+            ));
+        }
         if self.png.is_some() {
             if !self.contents.is_empty() {
                 return Err(problem("give `contents` or `png`, not both"));
@@ -172,7 +197,7 @@ impl ImageDescription {
             height,
             depth: self.depth,
             levels: self.levels,
-            samples: 1,
+            samples: self.samples,
         };
         let needed = self.offset.saturating_add(shape.bytes());
         if needed > MAX_STORAGE_BUFFER_BYTES {

@@ -4,6 +4,8 @@
 //! (docs/TEXTURES.md, "Image memory"), with a view of every level and
 //! layer; each texel buffer a buffer with a view; each sampler a
 //! VkSampler; storage images copied back the same way after the run.
+//! Multisampled images cannot be copied to: they are rendered
+//! (`ms_fill.rs`).
 
 use super::buffers::HostBuffer;
 use super::commands;
@@ -11,6 +13,7 @@ use super::description::RunDescription;
 use super::device::Gpu;
 use super::error::{ReferenceError, vk_err};
 use super::image_inputs::ImageDescription;
+use super::ms_fill;
 use ash::vk;
 use spvsass_sim::texture::host::{BorderColor, ImageDim, ImageKind, ImageShape, SamplerState};
 use spvsass_sim::texture::layout::{level_offset, level_size};
@@ -138,7 +141,113 @@ fn check_features(
             usage,
         });
     }
+    if shape.samples > 1 {
+        check_multisample(gpu, d, shape)?;
+    }
     Ok(())
+}
+
+/// What a multisampled image needs: the features of the fill and of
+/// storage use, and the sample count for the image's format and usage.
+fn check_multisample(
+    gpu: &Gpu,
+    d: &ImageDescription,
+    shape: &ImageShape,
+) -> Result<(), ReferenceError> {
+    let mut missing = Vec::new();
+    if !gpu.enabled.sample_rate_shading {
+        missing.push("sampleRateShading (to fill a multisampled image)");
+    }
+    if d.kind == ImageKind::Storage && !gpu.enabled.storage_image_multisample {
+        missing.push("shaderStorageImageMultisample");
+    }
+    if !missing.is_empty() {
+        return Err(ReferenceError::MissingFeatures {
+            device: gpu.info.device_name.clone(),
+            features: missing,
+        });
+    }
+    let unsupported = |usage| ReferenceError::FormatUnsupported {
+        device: gpu.info.device_name.clone(),
+        format: shape.format.info().name,
+        usage,
+    };
+    let raw = ms_fill::raw_format(shape.format.info().texel_bytes())
+        .filter(|_| !shape.format.info().is_depth())
+        .ok_or_else(|| {
+            unsupported("multisampled images (a colour texel of 1, 2, 4, 8 or 16 bytes)")
+        })?;
+    // SAFETY: a physical device of this instance.
+    let raw_props = unsafe {
+        gpu.instance
+            .get_physical_device_format_properties(gpu.physical, raw)
+    };
+    if !raw_props
+        .optimal_tiling_features
+        .contains(vk::FormatFeatureFlags::COLOR_ATTACHMENT)
+    {
+        return Err(unsupported(
+            "rendering through a UINT view (the multisampled fill)",
+        ));
+    }
+    let (_, _, usage, flags) = image_kind(d, shape);
+    // SAFETY: a physical device of this instance.
+    let props = unsafe {
+        gpu.instance.get_physical_device_image_format_properties(
+            gpu.physical,
+            vk_format(shape),
+            vk::ImageType::TYPE_2D,
+            vk::ImageTiling::OPTIMAL,
+            usage,
+            flags,
+        )
+    }
+    .map_err(|_| unsupported("multisampled images of this usage"))?;
+    if !props
+        .sample_counts
+        .contains(ms_fill::sample_count(shape.samples))
+    {
+        return Err(unsupported("this sample count"));
+    }
+    Ok(())
+}
+
+/// The image type, view type, usage and create flags of an image (not a
+/// texel buffer).
+fn image_kind(
+    d: &ImageDescription,
+    shape: &ImageShape,
+) -> (
+    vk::ImageType,
+    vk::ImageViewType,
+    vk::ImageUsageFlags,
+    vk::ImageCreateFlags,
+) {
+    let (image_type, view_type) = match shape.dim {
+        ImageDim::D1 => (vk::ImageType::TYPE_1D, vk::ImageViewType::TYPE_1D),
+        ImageDim::D1Array => (vk::ImageType::TYPE_1D, vk::ImageViewType::TYPE_1D_ARRAY),
+        ImageDim::D2 | ImageDim::Buffer => (vk::ImageType::TYPE_2D, vk::ImageViewType::TYPE_2D),
+        ImageDim::D2Array => (vk::ImageType::TYPE_2D, vk::ImageViewType::TYPE_2D_ARRAY),
+        ImageDim::Cube => (vk::ImageType::TYPE_2D, vk::ImageViewType::CUBE),
+        ImageDim::CubeArray => (vk::ImageType::TYPE_2D, vk::ImageViewType::CUBE_ARRAY),
+        ImageDim::D3 => (vk::ImageType::TYPE_3D, vk::ImageViewType::TYPE_3D),
+    };
+    let mut usage = vk::ImageUsageFlags::SAMPLED;
+    let mut flags = vk::ImageCreateFlags::empty();
+    if shape.samples > 1 {
+        // Rendered through a UINT view (`ms_fill.rs`).
+        usage |= vk::ImageUsageFlags::COLOR_ATTACHMENT;
+        flags |= vk::ImageCreateFlags::MUTABLE_FORMAT;
+    } else {
+        usage |= vk::ImageUsageFlags::TRANSFER_DST | vk::ImageUsageFlags::TRANSFER_SRC;
+    }
+    if d.kind == ImageKind::Storage {
+        usage |= vk::ImageUsageFlags::STORAGE;
+    }
+    if matches!(shape.dim, ImageDim::Cube | ImageDim::CubeArray) {
+        flags |= vk::ImageCreateFlags::CUBE_COMPATIBLE;
+    }
+    (image_type, view_type, usage, flags)
 }
 
 /// Makes every image, texel buffer and sampler of `desc` and fills them;
@@ -209,28 +318,11 @@ pub fn create(
             });
             continue;
         }
-        let (image_type, view_type) = match shape.dim {
-            ImageDim::D1 => (vk::ImageType::TYPE_1D, vk::ImageViewType::TYPE_1D),
-            ImageDim::D1Array => (vk::ImageType::TYPE_1D, vk::ImageViewType::TYPE_1D_ARRAY),
-            ImageDim::D2 => (vk::ImageType::TYPE_2D, vk::ImageViewType::TYPE_2D),
-            ImageDim::D2Array => (vk::ImageType::TYPE_2D, vk::ImageViewType::TYPE_2D_ARRAY),
-            ImageDim::Cube => (vk::ImageType::TYPE_2D, vk::ImageViewType::CUBE),
-            ImageDim::CubeArray => (vk::ImageType::TYPE_2D, vk::ImageViewType::CUBE_ARRAY),
-            ImageDim::D3 => (vk::ImageType::TYPE_3D, vk::ImageViewType::TYPE_3D),
+        if shape.dim == ImageDim::Buffer {
             // Texel buffers were made above.
-            ImageDim::Buffer => continue,
-        };
-        let mut usage = vk::ImageUsageFlags::SAMPLED
-            | vk::ImageUsageFlags::TRANSFER_DST
-            | vk::ImageUsageFlags::TRANSFER_SRC;
-        if d.kind == ImageKind::Storage {
-            usage |= vk::ImageUsageFlags::STORAGE;
+            continue;
         }
-        let flags = if matches!(shape.dim, ImageDim::Cube | ImageDim::CubeArray) {
-            vk::ImageCreateFlags::CUBE_COMPATIBLE
-        } else {
-            vk::ImageCreateFlags::empty()
-        };
+        let (image_type, view_type, usage, flags) = image_kind(d, &shape);
         let depth = if shape.dim == ImageDim::D3 {
             shape.depth
         } else {
@@ -247,7 +339,7 @@ pub fn create(
             })
             .mip_levels(shape.levels)
             .array_layers(layers(&shape))
-            .samples(vk::SampleCountFlags::TYPE_1)
+            .samples(ms_fill::sample_count(shape.samples))
             .tiling(vk::ImageTiling::OPTIMAL)
             .usage(usage)
             .sharing_mode(vk::SharingMode::EXCLUSIVE)
@@ -283,14 +375,18 @@ pub fn create(
             unsafe { gpu.device.create_image_view(&view_info, None) }
                 .map_err(vk_err("vkCreateImageView"))?,
         );
-        let staging = HostBuffer::new(
-            gpu,
-            vk::BufferUsageFlags::TRANSFER_SRC | vk::BufferUsageFlags::TRANSFER_DST,
-            bytes.len() as u64,
-            &bytes,
-            &what,
-        )?;
-        uploads.push((image, staging, shape));
+        if shape.samples > 1 {
+            ms_fill::fill(gpu, image, &shape, layers(&shape), &bytes, &what)?;
+        } else {
+            let staging = HostBuffer::new(
+                gpu,
+                vk::BufferUsageFlags::TRANSFER_SRC | vk::BufferUsageFlags::TRANSFER_DST,
+                bytes.len() as u64,
+                &bytes,
+                &what,
+            )?;
+            uploads.push((image, staging, shape));
+        }
         out.push(DeviceImage {
             kind: d.kind,
             shape,

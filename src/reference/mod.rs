@@ -20,6 +20,7 @@ mod images;
 mod interface;
 mod mesh;
 mod modules;
+mod ms_fill;
 mod queries;
 mod readback;
 mod result;

@@ -3,11 +3,12 @@
 # (Debian package glslang-tools) and checks it with spirv-val (spirv-tools).
 # The stage comes from the second extension: name.mesh.glsl, name.task.glsl,
 # name.comp.glsl, name.frag.glsl (shaders/fragment/: the reference runner's
-# pass-through fragment shaders; shaders/texture/: the texture unit's lavapipe
+# pass-through fragment shaders; shaders/fill/: its multisampled-image
+# fill; shaders/texture/: the texture unit's lavapipe
 # cases, tests/reference_textures.rs).
 set -euo pipefail
 cd "$(dirname "$0")"/..
-for src in shaders/*.glsl shaders/fragment/*.glsl shaders/texture/*.glsl data/*.glsl; do
+for src in shaders/*.glsl shaders/fragment/*.glsl shaders/fill/*.glsl shaders/texture/*.glsl data/*.glsl; do
     stage=$(basename "$src" .glsl); stage=${stage##*.}
     out=${src%.glsl}.spv
     glslangValidator -V --target-env vulkan1.3 -S "$stage" -o "$out" "$src" >/dev/null

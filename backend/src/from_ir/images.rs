@@ -15,10 +15,13 @@
 //!   texel pointer SUATOM, with the operand vectors packed as
 //!   `OpTex::src_counts` says.
 //!
-//! Refused by name: a non-constant Offset, MinLod, gradients of 3D and
-//! cube images (six gradient registers exceed one source vector),
-//! multisampled storage images, and float min/max or atomic load/store on
-//! texels.
+//! - Multisampled storage images address their sample grid
+//!   (`image_ms.rs`); gradients of 3D and cube images become an explicit
+//!   LOD computed in the shader (`image_grad.rs`: six gradient registers
+//!   exceed TXD's source vector).
+//!
+//! Refused by name: a non-constant Offset, MinLod, and float min/max or
+//! atomic load/store on texels.
 
 use super::places::{comp_count, resolve};
 use super::{Comp, Isel};
@@ -131,7 +134,7 @@ impl Isel<'_> {
 
     /// A register group of `n` registers (1, 2 or 4) holding `comps`,
     /// padded with zeros.
-    fn group_of(&mut self, comps: &[Comp]) -> Src {
+    pub(super) fn group_of(&mut self, comps: &[Comp]) -> Src {
         let n = group_width(comps.len() as u8).max(1);
         let g = self.new_group(u32::from(n));
         for k in 0..usize::from(n) {
@@ -152,7 +155,7 @@ impl Isel<'_> {
 
     /// Destination groups for `n` result components: their registers, in
     /// component order.
-    fn result_groups(&mut self, n: u8) -> ([Dst; 2], Vec<Comp>) {
+    pub(super) fn result_groups(&mut self, n: u8) -> ([Dst; 2], Vec<Comp>) {
         let (n0, n1) = (n.min(2), n.saturating_sub(2));
         let mut dst = [Dst::None; 2];
         let mut comps = Vec::new();
@@ -208,8 +211,23 @@ impl Isel<'_> {
         if i.min_lod.is_some() {
             return Err(self.unsupported("MinLod", inst));
         }
+        // A multisampled storage image's descriptor names its sample grid
+        // (image_ms.rs).
+        let ms_storage = t.multisampled && !t.sampled;
         match i.op {
+            ImageOp::QuerySamples if ms_storage => {
+                let ptr = self.image_pointer(i.image, inst)?;
+                let d = self.ms_descriptor(ptr, inst)?;
+                Ok(vec![self.ms_samples(&d, inst)?])
+            }
             ImageOp::QuerySize | ImageOp::QueryLevels | ImageOp::QuerySamples => {
+                let ms = if ms_storage {
+                    let ptr = self.image_pointer(i.image, inst)?;
+                    Some(self.ms_descriptor(ptr, inst)?)
+                } else {
+                    None
+                };
+                let handle = ms.as_ref().map_or(handle, |d| d.handle);
                 let (query, mask) = match i.op {
                     ImageOp::QuerySize => (TxqQuery::Dimension, (1u8 << want) - 1),
                     ImageOp::QueryLevels => (TxqQuery::Dimension, 0x8),
@@ -230,15 +248,24 @@ impl Isel<'_> {
                     query,
                     mask,
                 })));
-                Ok(comps)
+                match (&ms, i.op) {
+                    (Some(d), ImageOp::QuerySize) => self.ms_size(d, comps, inst),
+                    _ => Ok(comps),
+                }
             }
             ImageOp::Read | ImageOp::Write => {
-                if i.sample.is_some() {
-                    return Err(self.unsupported("multisampled storage images", inst));
-                }
                 let dim = su_dim(&t)
                     .ok_or_else(|| self.unsupported("this storage image dimension", inst))?;
-                let coord = self.comps_of(i.coord.expect("reads and writes have coordinates"))?;
+                let mut coord =
+                    self.comps_of(i.coord.expect("reads and writes have coordinates"))?;
+                let mut handle = handle;
+                if let Some(sample) = i.sample {
+                    let ptr = self.image_pointer(i.image, inst)?;
+                    let d = self.ms_descriptor(ptr, inst)?;
+                    let sample = self.value_comp(sample)?;
+                    coord = self.ms_coords(&d, &coord, sample, inst)?;
+                    handle = d.handle;
+                }
                 let coord = self.group_of(&coord);
                 let handle = self.reg_or_zero(handle);
                 let order = su_order(self.target);
@@ -301,10 +328,17 @@ impl Isel<'_> {
             None
         };
         coord.truncate(k);
+        // 3D and cube gradients: TEX at the LOD they give (image_grad.rs).
+        let grad_lod = match i.grad {
+            Some((dx, dy)) if i.op == ImageOp::SampleLod && k > 2 => {
+                Some(self.gradient_lod(dim, handle, &coord, dx, dy, inst)?)
+            }
+            _ => None,
+        };
         let kind = match i.op {
             ImageOp::Fetch => TexKind::Tld,
             ImageOp::Gather { component } => TexKind::Tld4 { comp: component },
-            _ if i.grad.is_some() => TexKind::Txd,
+            _ if i.grad.is_some() && grad_lod.is_none() => TexKind::Txd,
             _ => TexKind::Tex,
         };
         let fetch = kind == TexKind::Tld;
@@ -329,9 +363,9 @@ impl Isel<'_> {
                 offset = Some(self.packed_offset(off, bits, inst)?);
             }
         }
-        let lod_value = match i.lod {
-            Some(l) => Some(self.value_comp(l)?),
-            None => None,
+        let lod_value = match (i.lod, grad_lod) {
+            (Some(l), _) => Some(self.value_comp(l)?),
+            (None, lod) => lod,
         };
         let (lod, lod_reg) = match (kind, lod_value) {
             (TexKind::Tld4 { .. } | TexKind::Txd, _) => (LodMode::Auto, None),
@@ -347,9 +381,6 @@ impl Isel<'_> {
             None => None,
         };
         let (src0, src1): (Vec<Comp>, Vec<Comp>) = if kind == TexKind::Txd {
-            if k > 2 {
-                return Err(self.unsupported("gradients of a 3D or cube image", inst));
-            }
             let (dx, dy) = i.grad.expect("TXD has gradients");
             let (dx, dy) = (self.comps_of(dx)?, self.comps_of(dy)?);
             let mut s0 = vec![handle];
@@ -453,9 +484,6 @@ impl Isel<'_> {
         inst: &InstData,
     ) -> Result<Vec<Comp>, BackendError> {
         let (image, coord, sample) = texel_pointer(self.sh, ptr).expect("checked by the caller");
-        if !matches!(self.value_comp(sample)?, Comp::Const(0)) {
-            return Err(self.unsupported("atomics on multisampled storage images", inst));
-        }
         let Type::Pointer { pointee, .. } = self.sh.types[self.sh.values[image].ty] else {
             return Err(
                 self.unsupported("a texel pointer into something other than an image", inst)
@@ -498,9 +526,16 @@ impl Isel<'_> {
                 ));
             }
         };
-        let handle = self.load_handle(image, inst)?;
-        let handle = self.reg_or_zero(handle[0]);
-        let coord = self.comps_of(coord)?;
+        let mut coord = self.comps_of(coord)?;
+        let handle = if t.multisampled {
+            let d = self.ms_descriptor(image, inst)?;
+            let sample = self.value_comp(sample)?;
+            coord = self.ms_coords(&d, &coord, sample, inst)?;
+            d.handle
+        } else {
+            self.load_handle(image, inst)?[0]
+        };
+        let handle = self.reg_or_zero(handle);
         let coord = self.group_of(&coord);
         // Compare-and-swap takes (compare, new value) in a pair.
         let data = match (op, comps.get(1)) {

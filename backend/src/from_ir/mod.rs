@@ -18,6 +18,8 @@ mod float64;
 mod float64_div;
 mod geometric;
 mod idiv;
+mod image_grad;
+mod image_ms;
 mod images;
 mod inner_loop;
 mod intrinsics;

@@ -8,6 +8,7 @@
 use super::TexError;
 use super::fields::{Field, Words, f32_to_ufixed, mw, ufixed_to_f32};
 use super::format::{Format, Source};
+use super::samples::SampleLayout;
 
 /// Bytes of one texture header.
 pub const HEADER_BYTES: u32 = 32;
@@ -96,10 +97,6 @@ impl Dim {
     }
 }
 
-/// The `MULTI_SAMPLE_COUNT` modes the simulator reads, with their sample
-/// counts.
-const SAMPLE_MODES: [(u64, u32); 5] = [(0, 1), (1, 2), (2, 4), (3, 8), (6, 16)];
-
 /// A decoded texture header.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TextureHeader {
@@ -124,7 +121,8 @@ pub struct TextureHeader {
     /// The levels the view shows: `RES_VIEW_MIN_MIP_LEVEL` ..=
     /// `RES_VIEW_MAX_MIP_LEVEL`.
     pub view_levels: (u32, u32),
-    pub samples: u32,
+    /// The multisample layout (`MULTI_SAMPLE_COUNT`).
+    pub samples: SampleLayout,
     pub normalized_coords: bool,
     /// The header's LOD clamp (4.8 fixed point).
     pub min_lod_clamp: f32,
@@ -147,7 +145,7 @@ impl TextureHeader {
             depth: size[2],
             levels,
             view_levels: (0, levels.saturating_sub(1)),
-            samples: 1,
+            samples: SampleLayout::S1x1,
             normalized_coords: true,
             min_lod_clamp: 0.0,
             depth_texture: info.is_depth(),
@@ -218,15 +216,11 @@ impl TextureHeader {
                 value: ty,
             })?;
         let mode = BL_SAMPLES.get(w);
-        let samples = SAMPLE_MODES
-            .iter()
-            .find(|(m, _)| *m == mode)
-            .map(|(_, n)| *n)
-            .ok_or(TexError::Field {
-                index,
-                field: "MULTI_SAMPLE_COUNT",
-                value: mode,
-            })?;
+        let samples = SampleLayout::from_mode(mode).ok_or(TexError::Field {
+            index,
+            field: "MULTI_SAMPLE_COUNT",
+            value: mode,
+        })?;
         let levels = BL_MAX_MIP_LEVEL.get(w) as u32 + 1;
         let view_levels = (BL_VIEW_MIN_MIP.get(w) as u32, BL_VIEW_MAX_MIP.get(w) as u32);
         if view_levels.0 > view_levels.1 || view_levels.1 >= levels {
@@ -279,7 +273,6 @@ impl TextureHeader {
             u64::from(self.depth.checked_sub(1)?),
         );
         let max_level = u64::from(self.levels.checked_sub(1)?);
-        let mode = SAMPLE_MODES.iter().find(|(_, n)| *n == self.samples)?.0;
         let ok = self.address.is_multiple_of(512)
             && self.address >> 57 == 0
             && fits(BL_WIDTH_MINUS_ONE, width)
@@ -306,7 +299,7 @@ impl TextureHeader {
         BL_BORDER_SOURCE.set(&mut w, BORDER_FROM_SAMPLER);
         BL_VIEW_MIN_MIP.set(&mut w, u64::from(self.view_levels.0));
         BL_VIEW_MAX_MIP.set(&mut w, u64::from(self.view_levels.1));
-        BL_SAMPLES.set(&mut w, mode);
+        BL_SAMPLES.set(&mut w, self.samples.mode());
         BL_MIN_LOD_CLAMP.set(&mut w, f32_to_ufixed(self.min_lod_clamp, 12, 8));
         Some(w)
     }

@@ -8,6 +8,7 @@ use super::format::Format;
 use super::header::{Dim, HEADER_BYTES, TextureHeader};
 use super::layout::image_bytes;
 use super::sampler::{CompareOp, Filter, MipFilter, SamplerHeader, Wrap};
+use super::samples::SampleLayout;
 use super::{Handle, TexturePools};
 use crate::descriptors::Slot;
 use crate::memory::{GlobalMemory, MAX_STORAGE_BUFFER_BYTES};
@@ -106,8 +107,39 @@ impl ImageShape {
             [self.width, self.height, self.depth],
             self.levels,
         );
-        h.samples = self.samples;
+        h.samples = SampleLayout::for_count(self.samples).unwrap_or_default();
         h
+    }
+
+    /// What is wrong with a multisampled shape, if anything: a sample
+    /// count Vulkan has, a 2D image or 2D array, one level (Vulkan's
+    /// rules for multisampled images).
+    pub fn multisample_problem(&self) -> Option<&'static str> {
+        if SampleLayout::for_count(self.samples).is_none() {
+            return Some("`samples` is 1, 2, 4, 8 or 16");
+        }
+        if self.samples > 1
+            && (!matches!(self.dim, ImageDim::D2 | ImageDim::D2Array) || self.levels != 1)
+        {
+            return Some("a multisampled image is a 2d image or 2d_array with one level");
+        }
+        None
+    }
+
+    /// A multisampled storage image as its surface ops see it: the
+    /// single-sampled image of its sample grid (NVK's storage view of a
+    /// multisampled image; docs/TEXTURES.md, "Multisampled images"),
+    /// with the same bytes.
+    pub fn sample_grid(&self) -> ImageShape {
+        let (sw, sh) = SampleLayout::for_count(self.samples)
+            .unwrap_or_default()
+            .grid();
+        ImageShape {
+            width: self.width * sw,
+            height: self.height * sh,
+            samples: 1,
+            ..*self
+        }
     }
 
     /// Bytes the image takes in the simulator's layout
@@ -284,6 +316,9 @@ pub struct Placed {
     pub pools: TexturePools,
     /// Each descriptor's handle.
     pub handles: Vec<(Slot, u32)>,
+    /// The sample map (the descriptor's second word) of each multisampled
+    /// storage image.
+    pub sample_maps: Vec<(Slot, u32)>,
     /// Each image's address and shape, for [`read_back`].
     pub images: Vec<(Slot, u64, ImageShape)>,
 }
@@ -347,8 +382,23 @@ pub fn place(
                 what: "combined image-samplers, and only they, have a sampler",
             });
         }
+        if let Some(what) = img.shape.multisample_problem() {
+            return Err(HostError::Kind { slot, what });
+        }
+        let layout = SampleLayout::for_count(img.shape.samples).unwrap_or_default();
+        let storage_ms = img.kind == ImageKind::Storage && img.shape.samples > 1;
+        if storage_ms && layout.count() > 8 {
+            return Err(HostError::Kind {
+                slot,
+                what: "a multisampled storage image has at most 8 samples (the descriptor's sample map holds 8)",
+            });
+        }
         let address = mem.map(img.bytes.clone());
-        let header = img.shape.header(address + img.offset);
+        let header = if storage_ms {
+            img.shape.sample_grid().header(address)
+        } else {
+            img.shape.header(address + img.offset)
+        };
         let words = header
             .encode()
             .ok_or(HostError::Header { slot: slot.clone() })?;
@@ -362,9 +412,16 @@ pub fn place(
             }
             None => 0,
         };
-        placed
-            .handles
-            .push((img.slot, Handle::new(texture, sampler).0));
+        let mut handle = Handle::new(texture, sampler).0;
+        if storage_ms {
+            // NVK's storage-image descriptor: log2 of the grid in bits
+            // 20..23 (a storage image has no sampler), the sample map in
+            // the second word.
+            let (sw, sh) = layout.grid();
+            handle |= sw.trailing_zeros() << 20 | sh.trailing_zeros() << 22;
+            placed.sample_maps.push((img.slot, layout.sample_map()));
+        }
+        placed.handles.push((img.slot, handle));
         placed.images.push((img.slot, address, img.shape));
     }
     placed.pools = TexturePools {

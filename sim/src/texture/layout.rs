@@ -2,9 +2,11 @@
 //! memory"): pitch-linear and tightly packed, level after level from the
 //! header's address, each level starting at a multiple of 16 bytes;
 //! within a level, layer (or 3D slice) after layer, row after row, texel
-//! after texel, a multisampled texel's samples side by side. The hardware
-//! stores images block-linear (GOBs); the simulator does not, and ignores
-//! the header's block-linear fields.
+//! after texel. A multisampled image is stored as a single-sampled one of
+//! its sample grid's size (`samples.rs`): sample s of texel (x, y) at
+//! (x·sw + sx(s), y·sh + sy(s)). The hardware stores images block-linear
+//! (GOBs); the simulator does not, and ignores the header's block-linear
+//! fields.
 
 use super::header::{Dim, TextureHeader};
 
@@ -31,7 +33,7 @@ pub fn level_bytes(h: &TextureHeader, level: u32) -> u64 {
         * u64::from(hh)
         * u64::from(d)
         * u64::from(h.layers())
-        * u64::from(h.samples)
+        * u64::from(h.samples.count())
         * u64::from(h.format.info().texel_bytes())
 }
 
@@ -61,16 +63,22 @@ pub fn texel_offset(
     let slices = if h.dim == Dim::D3 { d } else { h.layers() };
     let inside = |v: i64, n: u32| (0..i64::from(n)).contains(&v);
     if level >= h.levels
-        || sample >= h.samples
+        || sample >= h.samples.count()
         || !inside(x, w)
         || !inside(y, hh)
         || !inside(slice, slices)
     {
         return None;
     }
-    let texel = ((slice as u64 * u64::from(hh) + y as u64) * u64::from(w) + x as u64)
-        * u64::from(h.samples)
-        + u64::from(sample);
+    // In the sample grid: rows of w·sw texels, h·sh rows per slice.
+    let (sw, sh) = h.samples.grid();
+    let (sx, sy) = h.samples.position(sample);
+    let (x, y) = (
+        x as u64 * u64::from(sw) + u64::from(sx),
+        y as u64 * u64::from(sh) + u64::from(sy),
+    );
+    let (w, hh) = (u64::from(w) * u64::from(sw), u64::from(hh) * u64::from(sh));
+    let texel = (slice as u64 * hh + y) * w + x;
     Some(level_offset(h, level) + texel * u64::from(h.format.info().texel_bytes()))
 }
 

@@ -7,6 +7,7 @@
 //! - `texel.rs`: texel decode/encode and swizzle;
 //! - `header.rs`, `sampler.rs`: texture and sampler header decode/encode;
 //! - `layout.rs`: where texels are in memory;
+//! - `samples.rs`: multisample layouts;
 //! - `address.rs`: wrap modes; `cube.rs`: cube faces;
 //! - `filter.rs`: level selection, footprints, LOD from gradients;
 //! - `weights.rs`: a footprint's texel weights; `blend.rs`: their sum
@@ -29,6 +30,7 @@ pub mod header;
 pub mod host;
 pub mod layout;
 pub mod sampler;
+pub mod samples;
 mod srgb;
 #[cfg(test)]
 mod tests;

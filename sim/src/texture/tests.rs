@@ -589,7 +589,9 @@ fn png_files_become_rgba8() {
 
 #[test]
 fn multisampled_texels_and_1d_arrays() {
-    // 2×1 R32UI with 4 samples: texel x, sample s holds 10·x + s.
+    // 2×1 R32UI with 4 samples: texel x, sample s holds 10·x + s, stored
+    // as the 4×2 sample grid (2×2 samples a pixel, sample s at (s & 1,
+    // s >> 1) of its pixel's square).
     let s = ImageShape {
         samples: 4,
         ..shape(Format::R32Uint, ImageDim::D2, [2, 1, 1], 1)
@@ -597,7 +599,7 @@ fn multisampled_texels_and_1d_arrays() {
     let (mut mem, pools, h) = one(image(
         ImageKind::Sampled,
         s,
-        u32s(&[0, 1, 2, 3, 10, 11, 12, 13]),
+        u32s(&[0, 1, 10, 11, 2, 3, 12, 13]),
         None,
     ));
     let mut tu = TextureUnit::new(&mut mem, pools);
@@ -684,4 +686,80 @@ fn texel_buffer_at_an_offset() {
         e.to_string(),
         "set 0 binding 0: only texel buffers are bound at an offset"
     );
+}
+
+/// A multisampled 2D array (2×1 pixels, 2 layers, 8 samples in the
+/// 4×2-D3D layout) fetched sample by sample, and the same bytes bound as
+/// a storage image: its header is the 8×2 sample grid, its descriptor
+/// carries log2 of the grid (bits 20..23) and the sample map, and a
+/// surface op at the grid position NVK's lowering computes reads the
+/// same texel.
+#[test]
+fn multisampled_array_layers_and_storage_views() {
+    use super::samples::SampleLayout;
+    let s = ImageShape {
+        samples: 8,
+        ..shape(Format::R32Uint, ImageDim::D2Array, [2, 1, 2], 1)
+    };
+    let layout = SampleLayout::S4x2D3d;
+    // Texel (x, layer), sample k holds 100·layer + 10·x + k, at grid
+    // position (4x + sx, sy) of the layer's 8×2 grid.
+    let mut words = vec![0u32; 2 * 8 * 2];
+    for layer in 0..2u32 {
+        for x in 0..2u32 {
+            for k in 0..8 {
+                let (sx, sy) = layout.position(k);
+                words[(layer * 16 + sy * 8 + 4 * x + sx) as usize] = 100 * layer + 10 * x + k;
+            }
+        }
+    }
+    let (mut mem, pools, h) = one(image(ImageKind::Sampled, s, u32s(&words), None));
+    let mut tu = TextureUnit::new(&mut mem, pools);
+    for (x, layer, k) in [(0, 0, 0), (1, 0, 5), (0, 1, 7), (1, 1, 3)] {
+        assert_eq!(
+            tu.fetch(h, [x, 0, layer], 0, k).unwrap()[0],
+            100 * layer as u32 + 10 * x as u32 + k
+        );
+    }
+    assert_eq!(tu.fetch(h, [0, 0, 0], 0, 8).unwrap(), [0; 4], "no sample 8");
+    assert_eq!(tu.query(h, Query::Samples).unwrap()[0], 8);
+    assert_eq!(tu.query(h, Query::Size { lod: 0 }).unwrap(), [2, 1, 2, 0]);
+
+    let mut mem = GlobalMemory::default();
+    let placed = place(
+        &[image(ImageKind::Storage, s, u32s(&words), None)],
+        &[],
+        &mut mem,
+    )
+    .unwrap();
+    let h = placed.handles[0].1;
+    assert_eq!(h >> 20, 2 | 1 << 2, "sw = 4, sh = 2");
+    let map = placed.sample_maps[0].1;
+    assert_eq!(map, layout.sample_map());
+    let mut tu = TextureUnit::new(&mut mem, placed.pools);
+    assert_eq!(tu.query(h, Query::Size { lod: 0 }).unwrap(), [8, 2, 2, 0]);
+    assert_eq!(tu.query(h, Query::Samples).unwrap()[0], 1);
+    let (x, layer, k) = (1, 1, 6);
+    let nibble = map >> (4 * k) & 0xf;
+    let at = [4 * x + (nibble & 3) as i32, (nibble >> 2) as i32, layer];
+    assert_eq!(tu.load(h, at, 0).unwrap()[0], 100 + 10 + 6);
+    // 16 samples do not fit the map; 3 samples and mipmapped or 3D
+    // multisampled images do not exist.
+    let mut refused = |s: ImageShape, kind| {
+        place(
+            &[image(kind, s, vec![0; s.bytes() as usize], None)],
+            &[],
+            &mut mem,
+        )
+        .unwrap_err()
+        .to_string()
+    };
+    let ms = |samples, dim, levels| ImageShape {
+        samples,
+        ..shape(Format::R32Uint, dim, [2, 2, 1], levels)
+    };
+    assert!(refused(ms(16, ImageDim::D2, 1), ImageKind::Storage).contains("at most 8 samples"));
+    assert!(refused(ms(3, ImageDim::D2, 1), ImageKind::Sampled).contains("1, 2, 4, 8 or 16"));
+    assert!(refused(ms(4, ImageDim::D2, 2), ImageKind::Sampled).contains("one level"));
+    assert!(refused(ms(4, ImageDim::D3, 1), ImageKind::Sampled).contains("2d image"));
 }

@@ -478,7 +478,7 @@ impl<'a> TextureUnit<'a> {
         let (first, last) = h.view_levels;
         Ok(match q {
             Query::Levels => [last - first + 1, 0, 0, 0],
-            Query::Samples => [h.samples, 0, 0, 0],
+            Query::Samples => [h.samples.count(), 0, 0, 0],
             Query::Size { lod } => {
                 let Some(level) = lod.checked_add(first).filter(|&l| l <= last) else {
                     return Ok([0; 4]);

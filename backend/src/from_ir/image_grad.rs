@@ -1,0 +1,151 @@
+//! textureGrad on 3D and cube images: TXD's second source vector holds
+//! the gradients x/y interleaved, four registers, so three-component
+//! gradients do not fit. As NAK does (nir_lower_tex's `lower_txd_3d` and
+//! `lower_txd_cube_map`), the LOD is computed in the shader and the lookup
+//! is a TEX with that explicit LOD (`.LL`), which the sampler's bias and
+//! clamps then adjust as they would the gradients' (docs/TEXTURES.md,
+//! "3D and cube gradients"):
+//!
+//! - 3D: each derivative scaled by the base level's size (TXQ of level 0)
+//!   in texels, ρ its length;
+//! - cube: the derivatives projected onto the face the direction selects
+//!   (the major axis m as the texture unit picks it: z on ties, then y):
+//!   for a face coordinate `a / m`, `d(a / m) = (da·m − a·dm) / m²`, and
+//!   half that times the face size in texels;
+//! - λ = log2 of the larger ρ, computed as ½·log2 of the larger squared
+//!   length (no square root).
+
+use super::{Comp, Isel};
+use crate::error::BackendError;
+use crate::isa::{Instr, Op, OpTxq, TexDim, TxqQuery};
+use spvsass_frontend::ir::{BinaryOp, CmpOp, ConvOp, InstData, Scalar, UnaryOp, Value};
+
+impl Isel<'_> {
+    /// λ of a 3D or cube lookup at `coord` with derivatives `dx`, `dy`.
+    pub(super) fn gradient_lod(
+        &mut self,
+        dim: TexDim,
+        handle: Comp,
+        coord: &[Comp],
+        dx: Value,
+        dy: Value,
+        inst: &InstData,
+    ) -> Result<Comp, BackendError> {
+        let (dx, dy) = (self.comps_of(dx)?, self.comps_of(dy)?);
+        let cube = matches!(dim, TexDim::Cube | TexDim::ArrayCube);
+        let size = self.base_size(handle, if cube { 1 } else { 3 }, inst)?;
+        let (qx, qy) = if cube {
+            let axes = self.cube_axes(coord, inst)?;
+            let p = self.by_major(axes, coord);
+            (
+                self.cube_length2(axes, p, &dx, size[0], inst)?,
+                self.cube_length2(axes, p, &dy, size[0], inst)?,
+            )
+        } else {
+            (
+                self.scaled_length2(&dx, &size),
+                self.scaled_length2(&dy, &size),
+            )
+        };
+        let q = self.binary(BinaryOp::FMax, qx, qy, inst)?;
+        let log = self.unary(UnaryOp::FLog2, q, inst)?;
+        Ok(self.fmul(log, Comp::Const(0.5f32.to_bits())))
+    }
+
+    /// Level 0's width (and height and depth), as floats.
+    fn base_size(
+        &mut self,
+        handle: Comp,
+        n: u8,
+        inst: &InstData,
+    ) -> Result<Vec<Comp>, BackendError> {
+        let src = self.group_of(&[handle, Comp::Const(0)]);
+        let (dst, comps) = self.result_groups(n);
+        self.emit(Instr::new(Op::Txq(OpTxq {
+            dst,
+            src,
+            query: TxqQuery::Dimension,
+            mask: (1u8 << n) - 1,
+        })));
+        comps
+            .into_iter()
+            .map(|c| {
+                self.convert(
+                    ConvOp::UToF,
+                    c,
+                    Scalar::U32,
+                    Scalar::Float { bits: 32 },
+                    inst,
+                )
+            })
+            .collect()
+    }
+
+    /// `a² + b² (+ c²)`.
+    fn sum_of_squares(&mut self, v: &[Comp]) -> Comp {
+        let mut sum = self.fmul(v[0], v[0]);
+        for &c in &v[1..] {
+            let sq = self.fmul(c, c);
+            sum = self.fadd(sum, sq);
+        }
+        sum
+    }
+
+    /// The squared length of `d` scaled axis by axis by `size`.
+    fn scaled_length2(&mut self, d: &[Comp], size: &[Comp]) -> Comp {
+        let scaled: Vec<Comp> = d.iter().zip(size).map(|(&c, &s)| self.fmul(c, s)).collect();
+        self.sum_of_squares(&scaled)
+    }
+
+    /// The predicates choosing the major axis of direction `p`: (z is
+    /// major, y is major); x otherwise.
+    fn cube_axes(&mut self, p: &[Comp], inst: &InstData) -> Result<(Comp, Comp), BackendError> {
+        let mut abs = [Comp::Const(0); 3];
+        for (a, &c) in abs.iter_mut().zip(p) {
+            *a = self.unary(UnaryOp::FAbs, c, inst)?;
+        }
+        let z_x = self.compare(CmpOp::FOrdGe, abs[2], abs[0]);
+        let z_y = self.compare(CmpOp::FOrdGe, abs[2], abs[1]);
+        let z = self.binary(BinaryOp::LogicalAnd, z_x, z_y, inst)?;
+        let y_x = self.compare(CmpOp::FOrdGe, abs[1], abs[0]);
+        Ok((z, y_x))
+    }
+
+    /// `v` reordered as (major, tangent, tangent) by the axis predicates
+    /// (z major: (z, x, y); y major: (y, x, z); else (x, y, z)).
+    fn by_major(&mut self, (z, y): (Comp, Comp), v: &[Comp]) -> [Comp; 3] {
+        let mut pick = |zc: usize, yc: usize, xc: usize| {
+            let (vz, vy, vx) = (self.src_of(v[zc]), self.src_of(v[yc]), self.src_of(v[xc]));
+            let not_z = self.select(y, vy, vx);
+            let not_z = self.src_of(not_z);
+            self.select(z, vz, not_z)
+        };
+        [pick(2, 1, 0), pick(0, 0, 1), pick(1, 2, 2)]
+    }
+
+    /// The squared length in texels of the face-coordinate derivative
+    /// from direction derivative `d` at the direction whose components are
+    /// `[m, a, b]` (`by_major`), for faces of `size` texels.
+    fn cube_length2(
+        &mut self,
+        axes: (Comp, Comp),
+        [m, a, b]: [Comp; 3],
+        d: &[Comp],
+        size: Comp,
+        inst: &InstData,
+    ) -> Result<Comp, BackendError> {
+        let [dm, da, db] = self.by_major(axes, d);
+        // r = ½·size / m².
+        let m2 = self.fmul(m, m);
+        let half = self.fmul(size, Comp::Const(0.5f32.to_bits()));
+        let r = self.binary(BinaryOp::FDiv, half, m2, inst)?;
+        let mut e = Vec::with_capacity(2);
+        for (t, dt) in [(a, da), (b, db)] {
+            let x = self.fmul(dt, m);
+            let y = self.fmul(t, dm);
+            let diff = self.fsub(x, y);
+            e.push(self.fmul(diff, r));
+        }
+        Ok(self.sum_of_squares(&e))
+    }
+}
