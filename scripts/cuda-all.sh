@@ -11,7 +11,7 @@
 # OUT_DIR/summary.tsv (name, mode, exit status, milliseconds) and
 # OUT_DIR/cuda-all.tar (all of them). CUDA_ALL_CONSERVATIVE=1 also runs
 # each with SPVSASS_CUDA_CTRL=conservative into OUT_DIR/conservative/NAME
-# (on the H100 of 2026-11-26 those runs hang: docs/CUBIN.md).
+# (they hung on the H100 until stores stopped getting a write scoreboard: docs/CUBIN.md).
 # CUDA_ALL_TIMEOUT: seconds per run (default 20).
 set -u
 bin=${1:?usage: scripts/cuda-all.sh SPVSASS_BINARY OUT_DIR}

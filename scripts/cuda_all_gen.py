@@ -94,6 +94,12 @@ OVERRIDES = {
     # Its uniform buffer is declared 80000 bytes (larger than a constant
     # bank): the one buffer over 16 KiB.
     "res_big_uniform": {"sizes": {"0": 80000}},
+    # Every workgroup writes the same words (a race between workgroups: the
+    # H100 runs them at once, the simulator one after the other; with two
+    # workgroups 24-32 words differed, with one all agree, 2026-11-26).
+    "atomics64": {"groups": [1, 1, 1]},
+    "lt_buffer_block": {"groups": [1, 1, 1]},
+    "lt_matrix_column": {"groups": [1, 1, 1]},
     # Edge cases (NaN, infinities, signed zeros, denormals) as tests/math.rs.
     "c_math_edges": {
         "groups": [1, 1, 1],
