@@ -1159,9 +1159,10 @@ fn texel_derivatives(image: usize, coords: [f32; 4], d: [f32; 3], size: f32) -> 
 /// tex_grad3d: textureGrad on a 3D image, a cube map and a cube array,
 /// compiled as a TEX at the LOD the shader computes
 /// (backend/src/from_ir/image_grad.rs). The simulated word is the texture
-/// unit's lookup at an explicit λ within 1/128 of log2 of the longer
-/// derivative's length in texels (the shader's MUFU.LG2 and float
-/// arithmetic against f64 here); the driver's is the texture unit's at
+/// unit's lookup at an explicit λ within 1/128 of log2 ρ + 17/16384, ρ
+/// the longer derivative's length in texels for cubes and its longest
+/// component + 750/2048 of the middle + 472/2048 of the shortest for 3D
+/// (the shader's MUFU.LG2 and float arithmetic against f64 here); the driver's is the texture unit's at
 /// some λ from 1/16 below Vulkan's range (ρ from the largest component to
 /// the sum of components) to its top, within the filter bound.
 #[test]
@@ -1182,8 +1183,19 @@ fn gradients_of_3d_and_cube_images() {
                 texel_derivatives(image, coords, dx, sizes[image]),
                 texel_derivatives(image, coords, dy, sizes[image]),
             );
-            let len = |v: &[f32]| v.iter().map(|c| f64::from(*c).powi(2)).sum::<f64>().sqrt();
-            let exact = len(&tx).max(len(&ty)).log2() as f32;
+            // ρ as image_grad.rs computes it: the length for cube faces,
+            // longest + 750/2048 middle + 472/2048 shortest for 3D; plus
+            // the texture unit's 17/16384.
+            let rho = |v: &[f32]| {
+                let mut a: Vec<f64> = v.iter().map(|c| f64::from(c.abs())).collect();
+                if image == 0 {
+                    a.sort_by(|x, y| y.total_cmp(x));
+                    a[0] + a[1] * 750.0 / 2048.0 + a[2] * 472.0 / 2048.0
+                } else {
+                    a.iter().map(|c| c * c).sum::<f64>().sqrt()
+                }
+            };
+            let exact = (rho(&tx).max(rho(&ty)).log2() + 17.0 / 16384.0) as f32;
             let lookup = |tu: &mut TextureUnit, l: f32| {
                 tu.sample(h[image], &Lookup::new(coords, l)).unwrap()
             };

@@ -7,18 +7,29 @@
 //! "3D and cube gradients"):
 //!
 //! - 3D: each derivative scaled by the base level's size (TXQ of level 0)
-//!   in texels, ρ its length;
+//!   in texels, ρ its longest component plus 750/2048 of the middle one
+//!   and 472/2048 of the shortest (a fit to an H100 capture), λ = log2 of
+//!   the larger ρ;
 //! - cube: the derivatives projected onto the face the direction selects
 //!   (the major axis m as the texture unit picks it: z on ties, then y):
 //!   for a face coordinate `a / m`, `d(a / m) = (da·m − a·dm) / m²`, and
 //!   half that times the face size in texels;
-//! - λ = log2 of the larger ρ, computed as ½·log2 of the larger squared
-//!   length (no square root).
+//!   λ = ½·log2 of the larger squared length (no square root);
+//! - plus 17/16384, as the texture unit adds to λ from gradients.
 
 use super::{Comp, Isel};
 use crate::error::BackendError;
 use crate::isa::{Instr, Op, OpTxq, TexDim, TxqQuery};
 use spvsass_frontend::ir::{BinaryOp, CmpOp, ConvOp, InstData, Scalar, UnaryOp, Value};
+
+/// Added to λ, as the texture unit adds it to λ of TXD's gradients
+/// (sim/src/texture/filter.rs, docs/TEXTURES.md "3D and cube gradients").
+const LOD_OFFSET: f32 = 17.0 / 16384.0;
+/// The parts of the middle and shortest scaled 3D derivative components
+/// added to the longest in ρ (fitted to an H100 capture, tex_grad3d; the
+/// doc gives the range that fits).
+const RHO_MID: f32 = 750.0 / 2048.0;
+const RHO_SHORT: f32 = 472.0 / 2048.0;
 
 impl Isel<'_> {
     /// λ of a 3D or cube lookup at `coord` with derivatives `dx`, `dy`.
@@ -34,22 +45,47 @@ impl Isel<'_> {
         let (dx, dy) = (self.comps_of(dx)?, self.comps_of(dy)?);
         let cube = matches!(dim, TexDim::Cube | TexDim::ArrayCube);
         let size = self.base_size(handle, if cube { 1 } else { 3 }, inst)?;
-        let (qx, qy) = if cube {
+        let lod = if cube {
             let axes = self.cube_axes(coord, inst)?;
             let p = self.by_major(axes, coord);
-            (
-                self.cube_length2(axes, p, &dx, size[0], inst)?,
-                self.cube_length2(axes, p, &dy, size[0], inst)?,
-            )
+            let qx = self.cube_length2(axes, p, &dx, size[0], inst)?;
+            let qy = self.cube_length2(axes, p, &dy, size[0], inst)?;
+            let q = self.binary(BinaryOp::FMax, qx, qy, inst)?;
+            let log = self.unary(UnaryOp::FLog2, q, inst)?;
+            self.fmul(log, Comp::Const(0.5f32.to_bits()))
         } else {
-            (
-                self.scaled_length2(&dx, &size),
-                self.scaled_length2(&dy, &size),
-            )
+            let rx = self.scaled_rho(&dx, &size, inst)?;
+            let ry = self.scaled_rho(&dy, &size, inst)?;
+            let rho = self.binary(BinaryOp::FMax, rx, ry, inst)?;
+            self.unary(UnaryOp::FLog2, rho, inst)?
         };
-        let q = self.binary(BinaryOp::FMax, qx, qy, inst)?;
-        let log = self.unary(UnaryOp::FLog2, q, inst)?;
-        Ok(self.fmul(log, Comp::Const(0.5f32.to_bits())))
+        Ok(self.fadd(lod, Comp::Const(LOD_OFFSET.to_bits())))
+    }
+
+    /// ρ of derivative `d` scaled axis by axis by `size`: its longest
+    /// component plus `RHO_MID` of the middle one and `RHO_SHORT` of the
+    /// shortest.
+    fn scaled_rho(
+        &mut self,
+        d: &[Comp],
+        size: &[Comp],
+        inst: &InstData,
+    ) -> Result<Comp, BackendError> {
+        let mut a = [Comp::Const(0); 3];
+        for ((a, &c), &s) in a.iter_mut().zip(d).zip(size) {
+            let scaled = self.fmul(c, s);
+            *a = self.unary(UnaryOp::FAbs, scaled, inst)?;
+        }
+        let hi = self.binary(BinaryOp::FMax, a[0], a[1], inst)?;
+        let lo = self.binary(BinaryOp::FMin, a[0], a[1], inst)?;
+        let longest = self.binary(BinaryOp::FMax, hi, a[2], inst)?;
+        let shortest = self.binary(BinaryOp::FMin, lo, a[2], inst)?;
+        let mid_hi = self.binary(BinaryOp::FMin, hi, a[2], inst)?;
+        let mid = self.binary(BinaryOp::FMax, lo, mid_hi, inst)?;
+        let m = self.fmul(mid, Comp::Const(RHO_MID.to_bits()));
+        let s = self.fmul(shortest, Comp::Const(RHO_SHORT.to_bits()));
+        let sum = self.fadd(longest, m);
+        Ok(self.fadd(sum, s))
     }
 
     /// Level 0's width (and height and depth), as floats.
@@ -89,12 +125,6 @@ impl Isel<'_> {
             sum = self.fadd(sum, sq);
         }
         sum
-    }
-
-    /// The squared length of `d` scaled axis by axis by `size`.
-    fn scaled_length2(&mut self, d: &[Comp], size: &[Comp]) -> Comp {
-        let scaled: Vec<Comp> = d.iter().zip(size).map(|(&c, &s)| self.fmul(c, s)).collect();
-        self.sum_of_squares(&scaled)
     }
 
     /// The predicates choosing the major axis of direction `p`: (z is
