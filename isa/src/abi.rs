@@ -284,6 +284,20 @@ impl RootTable {
     }
 }
 
+/// The load of the root table's 32-bit word at byte `offset` into `dst`:
+/// an `LDC` from [`ROOT_BANK`]. Selection and the culling pass both read
+/// root-table words this way.
+pub fn root_word_load(dst: crate::isa::Dst, offset: u16) -> crate::isa::Instr {
+    use crate::isa::{Instr, MemSize, Op, OpLdc, Src};
+    Instr::new(Op::Ldc(OpLdc {
+        dst,
+        bank: ROOT_BANK,
+        addr: Src::ZERO,
+        offset,
+        size: MemSize::B32,
+    }))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -350,18 +364,4 @@ mod tests {
         assert_eq!(push_constants(128), PUSH_CONSTANTS);
         assert_eq!(push_constants(132), PUSH_CONSTANTS_FULL);
     }
-}
-
-/// The load of the root table's 32-bit word at byte `offset` into `dst`:
-/// an `LDC` from [`ROOT_BANK`]. Selection and the culling pass both read
-/// root-table words this way.
-pub fn root_word_load(dst: crate::isa::Dst, offset: u16) -> crate::isa::Instr {
-    use crate::isa::{Instr, MemSize, Op, OpLdc, Src};
-    Instr::new(Op::Ldc(OpLdc {
-        dst,
-        bank: ROOT_BANK,
-        addr: Src::ZERO,
-        offset,
-        size: MemSize::B32,
-    }))
 }
