@@ -12,7 +12,7 @@ mod rebase;
 
 use crate::abi;
 use crate::binary::{Binary, ResourceAccess, Stage};
-use crate::isa::{Instr, Op, OpBra, Target};
+use crate::isa::{Instr, MemSpace, Op, OpBra, Target};
 use crate::program;
 use crate::target::Arch;
 use nv_info::{Attr, NvInfo};
@@ -70,6 +70,27 @@ fn reserved_shared(arch: Arch) -> u32 {
     if arch >= Arch::Sm90 { 0x400 } else { 0 }
 }
 
+/// Moves every shared-memory access `base` bytes up, past the window's
+/// reserved start: our code addresses workgroup memory from 0, as the
+/// simulator lays it out, and on SM90 the first 0x400 bytes belong to the
+/// driver and hardware (nvcc's user variables start after them,
+/// docs/CUBIN.md "Shared memory").
+fn rebase_shared(instrs: &mut [Instr], base: u32) {
+    if base == 0 {
+        return;
+    }
+    let base = base as i32;
+    for ins in instrs {
+        let offset = match &mut ins.op {
+            Op::Ld(o) if o.space == MemSpace::Shared => &mut o.offset,
+            Op::St(o) if o.space == MemSpace::Shared => &mut o.offset,
+            Op::Atom(o) if o.space == MemSpace::Shared => &mut o.offset,
+            _ => continue,
+        };
+        *offset += base;
+    }
+}
+
 /// The ELF header's `e_flags`: `0x0600_0004 | sm << 8`, as nvcc writes for
 /// sm_75, sm_86, sm_89 and sm_90 (docs/CUBIN.md).
 fn elf_flags(arch: Arch) -> u32 {
@@ -89,6 +110,7 @@ fn kernel_text(
     let mut instrs = program::decode(&binary.code, binary.arch)
         .map_err(|e| CubinError::Decode(e.to_string()))?;
     rebase_root_table(&mut instrs, param_base(binary.arch))?;
+    rebase_shared(&mut instrs, reserved_shared(binary.arch));
     let local = local::rebase_local(&instrs, binary.num_gprs, local_bytes)?;
     let regs = local.num_gprs;
     if local.instrs.len() != instrs.len() {
@@ -529,4 +551,28 @@ pub fn write_with(binary: &Binary, options: CubinOptions) -> Result<Vec<u8>, Cub
     w.write_section_header(&h);
     let _ = (shstrtab, strtab);
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Shared loads, stores and atomics move past SM90's reserved 0x400
+    /// bytes; other memory and other architectures stay as they are.
+    #[test]
+    fn shared_accesses_move_past_the_reserved_window() {
+        let src = "LDS R1, [R2+0x10] ;\nSTS [0x0], R1 ;\nATOMS.ADD R3, [R2+0x4], R1 ;\nLDG.E R4, [R6.64+0x8] ;\nLDL R5, [0x8] ;\nEXIT ;\n";
+        let mut instrs = crate::asm::assemble(src).expect("assembles").instrs;
+        let sm86 = instrs.clone();
+        rebase_shared(&mut instrs, reserved_shared(Arch::Sm90));
+        let text: Vec<String> = instrs.iter().map(|i| i.to_string()).collect();
+        assert_eq!(text[0], "LDS R1, [R2+0x410] ;");
+        assert_eq!(text[1], "STS [0x400], R1 ;");
+        assert!(text[2].contains("[R2+0x404]"), "{}", text[2]);
+        assert_eq!(text[3], "LDG.E R4, [R6.64+0x8] ;");
+        assert_eq!(text[4], "LDL R5, [0x8] ;");
+        let mut same = sm86.clone();
+        rebase_shared(&mut same, reserved_shared(Arch::Sm86));
+        assert_eq!(same, sm86);
+    }
 }
