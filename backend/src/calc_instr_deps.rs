@@ -110,6 +110,34 @@ impl State {
     }
 }
 
+/// Whether an instruction after `i` and before the next sync point (where
+/// `i`'s write scoreboard is waited on, and a written result means its
+/// sources were read) writes one of the slots `uses` that `i` reads late:
+/// only then does `i` need a read scoreboard of its own.
+fn overwritten_before_sync(
+    instrs: &[Instr],
+    i: usize,
+    uses: &[usize],
+    targets: &BTreeSet<u32>,
+) -> bool {
+    let mut defs = Vec::new();
+    for (j, ins) in instrs.iter().enumerate().skip(i + 1) {
+        if is_sync_point(&ins.op) || targets.contains(&(j as u32 * INSTR_BYTES)) {
+            return false;
+        }
+        defs.clear();
+        timing::op_slots(&ins.op, |s, kind| {
+            if kind == OperandKind::Def {
+                defs.push(s);
+            }
+        });
+        if defs.iter().any(|d| uses.contains(d)) {
+            return true;
+        }
+    }
+    false
+}
+
 /// Computes the control bits of a laid-out program in place.
 pub fn calc_instr_deps(instrs: &mut [Instr], arch: Arch) {
     let targets: BTreeSet<u32> = instrs
@@ -192,15 +220,22 @@ pub fn calc_instr_deps(instrs: &mut [Instr], arch: Arch) {
             Op::Bra(b) if matches!(b.target, Target::Addr(a) if a <= pc)
         );
         let lat = latency(&instrs[i].op, arch);
+        let overwritten = matches!(lat, Latency::Variable { reads_late: true })
+            && overwritten_before_sync(instrs, i, &uses, &targets);
         let ctrl = &mut instrs[i].ctrl;
         // Branches, EXIT and BSYNC issue nothing for 5 cycles, as in
         // NVIDIA's code (docs/ISA.md, "Control bits").
+        // A barrier holds the warp only some cycles after it issues
+        // (`timing::BAR_STALL`); nvcc sets the yield bit on it too.
+        let barrier = matches!(instrs[i].op, Op::Bar(_));
         ctrl.stall = if matches!(instrs[i].op, Op::Bra(_) | Op::Exit | Op::Bsync(_)) {
             BRANCH_STALL
+        } else if barrier {
+            timing::BAR_STALL
         } else {
             1
         };
-        ctrl.yield_ = backward;
+        ctrl.yield_ = backward || barrier;
         ctrl.read_sb = NONE;
         ctrl.write_sb = NONE;
         match lat {
@@ -212,7 +247,7 @@ pub fn calc_instr_deps(instrs: &mut [Instr], arch: Arch) {
                 }
             }
             Latency::Variable { reads_late } => {
-                if reads_late && !uses.is_empty() {
+                if reads_late && !uses.is_empty() && (defs.is_empty() || overwritten) {
                     let sb = st.allocate(&mut wait);
                     ctrl.read_sb = sb;
                     let mark = st.mark(sb);

@@ -20,6 +20,14 @@ pub const PRED_SLOT: usize = 256;
 /// SM86 and SM90 alike (docs/ISA.md, "Control bits").
 pub const PRED_LATENCY: u64 = 13;
 
+/// The stall after BAR.SYNC: the warp stops at a barrier only some cycles
+/// after the BAR issues, and on the H200 an LDS issued one cycle after it
+/// read shared memory before another warp's earlier store
+/// (d_switch_barrier; 6 and 15 cycles were enough, 1 was not, yield or
+/// not: docs/ISA.md, "Control bits"). nvcc's barriers stall 1 to 6 and
+/// set the yield bit.
+pub const BAR_STALL: u8 = 6;
+
 /// Cycles added to every fixed latency of the op table: on the H100/H200
 /// (SM90) three of the fifteen compute run descriptions read stale
 /// registers with the table's 4-cycle ALU latency and run correctly with

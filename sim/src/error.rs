@@ -270,6 +270,17 @@ pub enum CtrlHazard {
     },
 
     #[error(
+        "control bits: /*{pc:04x}*/ `{text}` stalls {stall} cycle(s): the next instruction \
+         could issue before the barrier holds the warp (at least {min} are needed)"
+    )]
+    BarrierStall {
+        pc: u32,
+        text: String,
+        stall: u8,
+        min: u8,
+    },
+
+    #[error(
         "control bits: /*{pc:04x}*/ `{text}` writes {reg} (lane {lane}), which \
          /*{reader_pc:04x}*/ `{reader_text}` may still be reading, without waiting on {}",
         scoreboard(*sb, "read")

@@ -21,7 +21,7 @@
 use crate::error::{CtrlHazard, SimError};
 use crate::program::Program;
 use crate::warp::{WARP_LANES, lanes};
-use spvsass_isa::isa::{Instr, Latency, OperandKind};
+use spvsass_isa::isa::{Instr, Latency, Op, OperandKind};
 use spvsass_isa::program::INSTR_BYTES;
 use spvsass_isa::timing::{self, SLOTS};
 
@@ -100,6 +100,14 @@ impl CtrlCheck {
                     self.waited[l][sb] = now;
                 }
             }
+        }
+        if matches!(ins.op, Op::Bar(_)) && ins.ctrl.stall < timing::BAR_STALL {
+            return Err(hazard(CtrlHazard::BarrierStall {
+                pc,
+                text: ins.to_string(),
+                stall: ins.ctrl.stall,
+                min: timing::BAR_STALL,
+            }));
         }
         let late = timing::read_margin(&ins.op, program.arch());
         // The guard is read for every lane the instruction issues for.
@@ -223,7 +231,12 @@ impl CtrlCheck {
             if slot.read_issue[l] != 0 {
                 let reader = instr_at(program, slot.reader[l]);
                 let sb = reader.ctrl.read_sb;
-                if !self.waited_since(l, sb, slot.read_issue[l]) {
+                // A result written means the sources were read: a wait on
+                // the reader's write scoreboard covers its late reads too.
+                let issue = slot.read_issue[l];
+                if !self.waited_since(l, sb, issue)
+                    && !self.waited_since(l, reader.ctrl.write_sb, issue)
+                {
                     self.hazard = Some(hazard(CtrlHazard::WriteBeforeRead {
                         pc,
                         text: ins.to_string(),

@@ -195,3 +195,44 @@ fn lanes_that_skip_a_path_do_not_count_its_stalls() {
         "{h:?}"
     );
 }
+
+#[test]
+fn a_barrier_stalls_long_enough_for_the_warp_to_stop_at_it() {
+    use spvsass_isa::isa::{Op, OpBar};
+    let program = |n| {
+        vec![
+            stall(Instr::new(Op::Bar(OpBar)), n),
+            stall(mov(1, imm(6)), 1),
+            stall(exit(), 5),
+        ]
+    };
+    let min = spvsass_isa::timing::BAR_STALL;
+    assert_eq!(try_run_as_scheduled(&program(min), 32), Ok(()));
+    let h = hazard(try_run_as_scheduled(&program(min - 1), 32));
+    assert!(
+        matches!(h, CtrlHazard::BarrierStall { pc: 0, stall, .. } if stall == min - 1),
+        "{h:?}"
+    );
+}
+
+#[test]
+fn every_variable_latency_op_reads_its_sources_late() {
+    // I2F's source, overwritten right after it: a hazard unless its read
+    // scoreboard, or its write scoreboard (a result written means the
+    // source was read), was waited on.
+    let program = |read_sb, wait| {
+        vec![
+            stall(mov(2, imm(7)), 6),
+            bits(i2f(3, reg(2)), 1, 1, read_sb, 0),
+            bits(mov(2, imm(6)), 1, 7, 7, wait),
+            stall(exit(), 5),
+        ]
+    };
+    assert_eq!(try_run_as_scheduled(&program(2, 1 << 2), 32), Ok(()));
+    assert_eq!(try_run_as_scheduled(&program(7, 1 << 1), 32), Ok(()));
+    let h = hazard(try_run_as_scheduled(&program(2, 0), 32));
+    assert!(
+        matches!(&h, CtrlHazard::WriteBeforeRead { reg, sb: 2, pc: 0x20, reader_pc: 0x10, .. } if reg == "R2"),
+        "{h:?}"
+    );
+}

@@ -296,6 +296,9 @@ fn launch(
         let function = call("cuModuleGetFunction", unsafe {
             cu::module::get_function(module, kernel)
         })?;
+        if std::env::var_os("SPVSASS_CUDA_ATTRIBUTES").is_some() {
+            log_attributes(function);
+        }
         let mut params = root.bytes().to_vec();
         let mut args = [params.as_mut_ptr().cast::<c_void>()];
         let [x, y, z] = desc.groups;
@@ -335,4 +338,24 @@ fn launch(
     // SAFETY: loaded above, no launch in flight after the synchronize.
     let _ = unsafe { cu::module::unload(module) };
     result
+}
+
+/// Prints what the driver made of the cubin's attributes (registers, local,
+/// shared and constant bytes) on standard error: `SPVSASS_CUDA_ATTRIBUTES=1`
+/// (docs/CUBIN.md).
+fn log_attributes(function: sys::CUfunction) {
+    use sys::CUfunction_attribute_enum as A;
+    for (name, attribute) in [
+        ("registers", A::CU_FUNC_ATTRIBUTE_NUM_REGS),
+        ("local bytes", A::CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES),
+        ("shared bytes", A::CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES),
+        ("constant bytes", A::CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES),
+        ("max threads", A::CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK),
+    ] {
+        // SAFETY: `function` is a loaded kernel.
+        match unsafe { cu::function::get_function_attribute(function, attribute) } {
+            Ok(v) => eprintln!("cuda attribute {name}: {v}"),
+            Err(e) => eprintln!("cuda attribute {name}: {e}"),
+        }
+    }
 }

@@ -39,7 +39,7 @@ pub fn cuda_info(arch: Arch) -> Vec<u8> {
 
 /// `.note.nv.tkinfo`: a header of six words (version 2, 0, then the
 /// offsets of the tool name, its version, its build and its options in the
-/// string area that follows).
+/// string area that follows, padded with zeros to a whole word).
 pub fn tool_kit(version: &str) -> Vec<u8> {
     let strings = ["spvsass", &format!("spvsass {version}"), "", ""];
     let mut area = vec![0u8];
@@ -54,6 +54,12 @@ pub fn tool_kit(version: &str) -> Vec<u8> {
         d.extend(w.to_le_bytes());
     }
     d.extend(area);
+    // The description's size is a whole number of words, as nvcc's is:
+    // nvdisasm refuses a tool-kit note whose size is not ("Invalid note
+    // section", docs/CUBIN.md).
+    while d.len() % 4 != 0 {
+        d.push(0);
+    }
     note(NT_TOOL_KIT, &d)
 }
 
@@ -83,4 +89,17 @@ pub fn compat() -> Vec<u8> {
     c.extend([4, 0x0b, 8, 0]);
     c.extend([0u8; 8]);
     c
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn tool_kit_description_is_whole_words() {
+        for version in ["0.1.0", "0.1.10", "1.2.3-rc1"] {
+            let n = super::tool_kit(version);
+            let descsz = u32::from_le_bytes([n[4], n[5], n[6], n[7]]);
+            assert_eq!(descsz % 4, 0, "{version}");
+            assert_eq!(n.len() as u32, 12 + 12 + descsz, "{version}");
+        }
+    }
 }

@@ -28,17 +28,29 @@ impl<'a> AluVisitorMut<'a> for Rebase {
 }
 
 /// The listing text of `ins` with every `c[0x0][X]` replaced by
-/// `c[0x0][X + base]`: what the rebased instruction must print.
+/// `c[0x0][X + base]`, and every indexed `c[0x0][Rn+X]` (or `c[0x0][Rn]`)
+/// by `c[0x0][Rn+X+base]`: what the rebased instruction must print.
 fn expected_text(text: &str, base: u16) -> Option<String> {
-    const OPEN: &str = "c[0x0][0x";
+    const OPEN: &str = "c[0x0][";
     let mut out = String::new();
     let mut rest = text;
     while let Some(i) = rest.find(OPEN) {
         out.push_str(&rest[..i]);
         let after = &rest[i + OPEN.len()..];
         let end = after.find(']')?;
-        let value = u16::from_str_radix(&after[..end], 16).ok()?;
-        out.push_str(&format!("c[0x0][{:#x}]", value.checked_add(base)?));
+        let inner = &after[..end];
+        let (index, offset) = match inner.split_once('+') {
+            Some((reg, off)) => (Some(reg), off),
+            None if inner.starts_with("0x") => (None, inner),
+            None => (Some(inner), "0x0"),
+        };
+        let value = u16::from_str_radix(offset.strip_prefix("0x")?, 16).ok()?;
+        let moved = value.checked_add(base)?;
+        match index {
+            Some(reg) if reg.starts_with('R') => out.push_str(&format!("c[0x0][{reg}+{moved:#x}]")),
+            Some(_) => return None,
+            None => out.push_str(&format!("c[0x0][{moved:#x}]")),
+        }
         rest = &after[end + 1..];
     }
     out.push_str(rest);
@@ -84,5 +96,18 @@ mod tests {
             expected_text("LDC R0, c[0x1][0x10] ;", 0x160).as_deref(),
             Some("LDC R0, c[0x1][0x10] ;")
         );
+    }
+
+    #[test]
+    fn expected_text_moves_indexed_bank_zero_reads() {
+        assert_eq!(
+            expected_text("LDC R1, c[0x0][R1+0xa0] ;", 0x210).as_deref(),
+            Some("LDC R1, c[0x0][R1+0x2b0] ;")
+        );
+        assert_eq!(
+            expected_text("LDC R1, c[0x0][R2] ;", 0x210).as_deref(),
+            Some("LDC R1, c[0x0][R2+0x210] ;")
+        );
+        assert_eq!(expected_text("LDC R1, c[0x0][UR2+0x4] ;", 0x210), None);
     }
 }

@@ -223,3 +223,27 @@ fn a_dsetp_predicate_read_by_sel_needs_no_crossing_cycle() {
     let c = ctrl(&deps_on(src, Arch::Sm90));
     assert_eq!(c[0], "[B------:R-:W-:-:S15]", "{c:?}");
 }
+
+#[test]
+fn a_load_address_overwritten_after_it_waits_for_the_read() {
+    // Loads read their address after issue, as every variable-latency op
+    // does (docs/ISA.md, "Control bits"): the MOV into R2 waits.
+    let p = deps(
+        "LDG.E R4, [R2.64] ;
+         MOV R2, 0x5 ;
+         EXIT ;",
+    );
+    assert_ne!(p[0].ctrl.read_sb, 7, "the load sets a read scoreboard");
+    assert_eq!(p[1].ctrl.wait, 1 << p[0].ctrl.read_sb);
+}
+
+#[test]
+fn a_barrier_stalls_and_yields() {
+    let p = deps(
+        "BAR.SYNC.DEFER_BLOCKING 0x0 ;
+         LDS R0, [0x0] ;
+         EXIT ;",
+    );
+    assert_eq!(p[0].ctrl.stall, spvsass_isa::timing::BAR_STALL);
+    assert!(p[0].ctrl.yield_);
+}

@@ -14,8 +14,13 @@
 //!   atomics have their own opcodes: `.F32.FTZ.RN` is type 9 under ATOMG
 //!   0x3a3 / RED 0x9a6 (common form: type 3 under 0x3a8 / 0x98e), and
 //!   `.S64` is type 3 (common form 5).
+//! - SM86 and later BAR.SYNC: bit 80 (`.DEFER_BLOCKING`) is set, as nvcc
+//!   writes every `__syncthreads()` for sm_86/sm_89/sm_90; without it the
+//!   H100 let a warp pass the barrier before another warp's earlier shared
+//!   store was visible (d_switch_barrier, docs/CUBIN.md). SM75 nvcc writes
+//!   the word without it.
 
-use super::{InstWord, OpAtom, OpBra, OpLd, OpRed, OpSt};
+use super::{InstWord, OpAtom, OpBar, OpBra, OpLd, OpRed, OpSt};
 use crate::target::Arch;
 
 /// Bits of the common form's BRA offset field.
@@ -84,6 +89,13 @@ fn atomic_from_sm90(w: &mut InstWord) {
     }
 }
 
+/// BAR.SYNC's `.DEFER_BLOCKING` bit on SM86 and later.
+const DEFER_BLOCKING: std::ops::Range<usize> = 80..81;
+
+fn is_bar(w: &InstWord) -> bool {
+    w.get(super::field::OPCODE) == u64::from(OpBar::OPCODE)
+}
+
 fn is_bra(w: &InstWord) -> bool {
     w.get(super::field::OPCODE) == u64::from(OpBra::OPCODE)
 }
@@ -92,6 +104,9 @@ fn is_bra(w: &InstWord) -> bool {
 pub fn to_arch(mut w: InstWord, arch: Arch) -> InstWord {
     if arch == Arch::Sm75 && is_global_ld_st(&w) {
         w.set(SM75_ORDER, SM75_SYS);
+    }
+    if arch >= Arch::Sm86 && is_bar(&w) {
+        w.set(DEFER_BLOCKING, 1);
     }
     if arch >= Arch::Sm90 {
         atomic_to_sm90(&mut w);
@@ -112,6 +127,9 @@ pub fn from_arch(mut w: InstWord, arch: Arch) -> InstWord {
     if arch == Arch::Sm75 && is_global_ld_st(&w) {
         w.set(SM75_ORDER, 0);
     }
+    if arch >= Arch::Sm86 && is_bar(&w) {
+        w.set(DEFER_BLOCKING, 0);
+    }
     if arch >= Arch::Sm90 {
         atomic_from_sm90(&mut w);
     }
@@ -124,4 +142,31 @@ pub fn from_arch(mut w: InstWord, arch: Arch) -> InstWord {
         w.set(BRA_OFFSET, x & ((1u64 << width) - 1));
     }
     w
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bar_word() -> InstWord {
+        let mut w = InstWord::default();
+        OpBar.encode(&mut w).expect("encodes");
+        w
+    }
+
+    #[test]
+    fn bar_defers_blocking_from_sm86_on_and_decodes_back() {
+        for arch in Arch::ALL {
+            let w = to_arch(bar_word(), arch);
+            assert_eq!(
+                w.get(DEFER_BLOCKING),
+                u64::from(arch >= Arch::Sm86),
+                "{arch:?}"
+            );
+            assert_eq!(from_arch(w, arch), bar_word(), "{arch:?}");
+        }
+        // nvcc's sm_90 barrier: opcode 0xb1d, 0x10000 in the high word.
+        let w = to_arch(bar_word(), Arch::Sm90).words();
+        assert_eq!((w[0] & 0xfff, w[2] & 0x0001_0000), (0xb1d, 0x0001_0000));
+    }
 }

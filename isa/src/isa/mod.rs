@@ -154,7 +154,10 @@ fn encode_bare(w: &mut InstWord, op: Op) -> Result<(), EncodeError> {
 // it). Latencies are approximate (published microbenchmarks of Volta and
 // Turing: about 4 cycles for FP32 and integer ALU ops, 5 for IMAD); which
 // ops are variable follows NAK's SM70 model, and doubles are scoreboarded
-// as nvcc's sm_86 code shows (docs/ISA.md, "Control bits").
+// as nvcc's sm_86 code shows (docs/ISA.md, "Control bits"). Every
+// variable-latency op reads its sources after issue (`var_late`): an LDG
+// whose address register a MOV overwrote one cycle later loaded from the
+// new value on the H100 (docs/ISA.md, "Control bits").
 ops! {
     decode(w, pc, opcode);
     Mov(OpMov) [MOV] alu, fixed(4), pure
@@ -181,15 +184,15 @@ ops! {
         { alu9 [OpLop3::OPCODE] => Op::Lop3(OpLop3::decode(w)?); }
     Shf(OpShf) [SHF] alu, fixed(4), pure
         { alu9 [OpShf::OPCODE] => Op::Shf(OpShf::decode(w)?); }
-    Conv(OpConv) [I2F, F2I] alu, var, pure {
+    Conv(OpConv) [I2F, F2I] alu, var_late, pure {
         alu9 [OpConv::OPCODE_I2F] => Op::Conv(OpConv::decode(w, ConvKind::IntToFloat)?);
         alu9 [OpConv::OPCODE_F2I] => Op::Conv(OpConv::decode(w, ConvKind::FloatToInt)?);
     }
-    S2R(OpS2R) [S2R] other, var, pure
+    S2R(OpS2R) [S2R] other, var_late, pure
         { fixed [OpS2R::OPCODE] => Op::S2R(OpS2R::decode(w)?); }
     IsbeWr(OpIsbeWr) [ISBEWR] other, var_late, effect
         { fixed [OpIsbeWr::OPCODE] => Op::IsbeWr(OpIsbeWr::decode(w)?); }
-    IsbeRd(OpIsbeRd) [ISBERD] other, var, effect
+    IsbeRd(OpIsbeRd) [ISBERD] other, var_late, effect
         { fixed [OpIsbeRd::OPCODE] => Op::IsbeRd(OpIsbeRd::decode(w)?); }
     Bra(OpBra) @pc [BRA] other, fixed(4), sync
         { fixed [OpBra::OPCODE] => Op::Bra(OpBra::decode(w, pc)?); }
@@ -197,7 +200,7 @@ ops! {
         { fixed [OpBssy::OPCODE] => Op::Bssy(OpBssy::decode(w, pc)?); }
     Bsync(OpBsync) [BSYNC] other, fixed(4), sync
         { fixed [OpBsync::OPCODE] => Op::Bsync(OpBsync::decode(w)?); }
-    Ld(OpLd) [LDG, LDS, LDL] other, var, effect {
+    Ld(OpLd) [LDG, LDS, LDL] other, var_late, effect {
         fixed [OpLd::OPCODE_LDG] => Op::Ld(OpLd::decode(w, MemSpace::Global)?);
         fixed [OpLd::OPCODE_LDS] => Op::Ld(OpLd::decode(w, MemSpace::Shared)?);
         fixed [OpLd::OPCODE_LDL] => Op::Ld(OpLd::decode(w, MemSpace::Local)?);
@@ -215,7 +218,7 @@ ops! {
     }
     Red(OpRed) [RED] other, var_late, effect
         { fixed [OpRed::OPCODE] => Op::Red(OpRed::decode(w)?); }
-    Ldc(OpLdc) [LDC] other, var, pure
+    Ldc(OpLdc) [LDC] other, var_late, pure
         { fixed [OpLdc::OPCODE] => Op::Ldc(OpLdc::decode(w)?); }
     Cs2r(OpCs2r) [CS2R] other, fixed(4), pure
         { fixed [OpCs2r::OPCODE] => Op::Cs2r(OpCs2r::decode(w)?); }
@@ -231,7 +234,7 @@ ops! {
     }
     IMnMx(OpIMnMx) [IMNMX] alu, fixed(4), pure
         { alu9 [OpIMnMx::OPCODE] => Op::IMnMx(OpIMnMx::decode(w)?); }
-    Bit(OpBit) [POPC, FLO, BREV] alu, var, pure {
+    Bit(OpBit) [POPC, FLO, BREV] alu, var_late, pure {
         alu9 [OpBit::OPCODE_FLO, OpBit::OPCODE_BREV, OpBit::OPCODE_POPC]
             => Op::Bit(OpBit::decode(w, opcode)?);
     }
@@ -247,52 +250,52 @@ ops! {
         { alu9 [OpFMnMx::OPCODE] => Op::FMnMx(OpFMnMx::decode(w)?); }
     FSel(OpFSel) [FSEL] alu, fixed(4), pure
         { alu9 [OpFSel::OPCODE] => Op::FSel(OpFSel::decode(w)?); }
-    Mufu(OpMufu) [MUFU] alu, var, pure
+    Mufu(OpMufu) [MUFU] alu, var_late, pure
         { alu9 [OpMufu::OPCODE] => Op::Mufu(OpMufu::decode(w)?); }
-    F2F(OpF2F) [F2F] alu, var, pure
+    F2F(OpF2F) [F2F] alu, var_late, pure
         { alu9 [OpF2F::OPCODE] => Op::F2F(OpF2F::decode(w)?); }
-    Frnd(OpFrnd) [FRND] alu, var, pure
+    Frnd(OpFrnd) [FRND] alu, var_late, pure
         { alu9 [OpFrnd::OPCODE] => Op::Frnd(OpFrnd::decode(w)?); }
     PLop3(OpPLop3) [PLOP3] other, fixed(4), pure
         { fixed [OpPLop3::OPCODE] => Op::PLop3(OpPLop3::decode(w)?); }
-    Shfl(OpShfl) [SHFL] other, var, effect {
+    Shfl(OpShfl) [SHFL] other, var_late, effect {
         fixed [OpShfl::OPCODES[0], OpShfl::OPCODES[1], OpShfl::OPCODES[2], OpShfl::OPCODES[3]]
             => Op::Shfl(OpShfl::decode(w, opcode)?);
     }
     Vote(OpVote) [VOTE] other, fixed(4), effect
         { fixed [OpVote::OPCODE] => Op::Vote(OpVote::decode(w)?); }
-    Match(OpMatch) [MATCH] other, var, effect
+    Match(OpMatch) [MATCH] other, var_late, effect
         { fixed [OpMatch::OPCODE] => Op::Match(OpMatch::decode(w)?); }
-    Redux(OpRedux) [REDUX] other, var, effect
+    Redux(OpRedux) [REDUX] other, var_late, effect
         { fixed [OpRedux::OPCODE] => Op::Redux(OpRedux::decode(w)?); }
     WarpSync(OpWarpSync) [WARPSYNC] other, fixed(4), sync
         { alu9 [OpWarpSync::OPCODE] => Op::WarpSync(OpWarpSync::decode(w)?); }
-    DArith(OpDArith) [DADD, DMUL, DFMA] other, var, pure {
+    DArith(OpDArith) [DADD, DMUL, DFMA] other, var_late, pure {
         alu9 [OpDArith::OPCODE_DADD] => Op::DArith(OpDArith::decode(w, FloatArith::Add)?);
         alu9 [OpDArith::OPCODE_DMUL] => Op::DArith(OpDArith::decode(w, FloatArith::Mul)?);
         alu9 [OpDArith::OPCODE_DFMA] => Op::DArith(OpDArith::decode(w, FloatArith::Fma)?);
     }
-    DSetP(OpDSetP) [DSETP] other, var, pure
+    DSetP(OpDSetP) [DSETP] other, var_late, pure
         { alu9 [OpDSetP::OPCODE] => Op::DSetP(OpDSetP::decode(w)?); }
-    F2F64(OpF2F64) [F2F] other, var, pure
+    F2F64(OpF2F64) [F2F] other, var_late, pure
         { alu9 [OpF2F64::OPCODE] => Op::F2F64(OpF2F64::decode(w)?); }
-    Conv64(OpConv64) [I2F, F2I] other, var, pure {
+    Conv64(OpConv64) [I2F, F2I] other, var_late, pure {
         alu9 [OpConv64::OPCODE_I2F] => Op::Conv64(OpConv64::decode(w, ConvKind::IntToFloat)?);
         alu9 [OpConv64::OPCODE_F2I] => Op::Conv64(OpConv64::decode(w, ConvKind::FloatToInt)?);
     }
-    Frnd64(OpFrnd64) [FRND] other, var, pure
+    Frnd64(OpFrnd64) [FRND] other, var_late, pure
         { alu9 [OpFrnd64::OPCODE] => Op::Frnd64(OpFrnd64::decode(w)?); }
     IAbs(OpIAbs) [IABS] alu, fixed(4), pure
         { alu9 [OpIAbs::OPCODE] => Op::IAbs(OpIAbs::decode(w)?); }
-    Tex(OpTex) [TEX, TLD, TLD4, TXD] other, var, effect {
+    Tex(OpTex) [TEX, TLD, TLD4, TXD] other, var_late, effect {
         fixed [OpTex::OPCODE_TEX] => Op::Tex(OpTex::decode(w, TexKind::Tex)?);
         fixed [OpTex::OPCODE_TLD] => Op::Tex(OpTex::decode(w, TexKind::Tld)?);
         fixed [OpTex::OPCODE_TLD4] => Op::Tex(OpTex::decode(w, TexKind::Tld4 { comp: 0 })?);
         fixed [OpTex::OPCODE_TXD] => Op::Tex(OpTex::decode(w, TexKind::Txd)?);
     }
-    Txq(OpTxq) [TXQ] other, var, effect
+    Txq(OpTxq) [TXQ] other, var_late, effect
         { fixed [OpTxq::OPCODE] => Op::Txq(OpTxq::decode(w)?); }
-    SuLd(OpSuLd) [SULD] other, var, effect {
+    SuLd(OpSuLd) [SULD] other, var_late, effect {
         fixed [OpSuLd::OPCODE_P] => Op::SuLd(OpSuLd::decode(w, true)?);
         fixed [OpSuLd::OPCODE_D] => Op::SuLd(OpSuLd::decode(w, false)?);
     }
