@@ -54,7 +54,11 @@ fn agrees(dir: &str, name: &str) {
 }
 
 macro_rules! cuda_captures {
-    (runs: [$($name:ident),* $(,)?], cuda_all: [$($all:ident),* $(,)?] $(,)?) => {
+    (
+        runs: [$($name:ident),* $(,)?],
+        cuda_all: [$($all:ident),* $(,)?],
+        races: [$($race:ident),* $(,)?] $(,)?
+    ) => {
         $(
             #[test]
             fn $name() {
@@ -68,10 +72,11 @@ macro_rules! cuda_captures {
             }
         )*
         /// Every capture folder has its test (a new capture without one
-        /// fails here rather than going unchecked).
+        /// fails here rather than going unchecked); the order-dependent
+        /// programs have theirs in tests/reference_cuda_races.rs.
         #[test]
         fn every_capture_is_tested() {
-            let listed = [$(stringify!($name),)* $(stringify!($all),)*];
+            let listed = [$(stringify!($name),)* $(stringify!($all),)* $(stringify!($race),)*];
             let dir = root().join("tests/reference/cuda");
             let mut found: Vec<String> = std::fs::read_dir(&dir)
                 .expect("tests/reference/cuda")
@@ -122,6 +127,7 @@ cuda_captures!(
     c_loop_break,
     c_math_edges,
     c_matrix,
+    c_matrix_layouts,
     c_pack,
     c_pred_pressure,
     c_predicated,
@@ -132,6 +138,7 @@ cuda_captures!(
     c_subgroup_divergent,
     c_uniform,
     copy_logical,
+    d_switch_barrier,
     dxc_counter_atomics,
     dynamic_indexing,
     float_atomics,
@@ -144,6 +151,7 @@ cuda_captures!(
     lt_decoration_group,
     lt_matrix_column,
     lt_opencl_debug_info,
+    lt_push256,
     lt_shared_init,
     lt_small_types,
     lt_spec_array_lengths,
@@ -183,5 +191,6 @@ cuda_captures!(
     vector_swizzles,
     wide_div_ops,
     wide_srem,
-],
+    ],
+    races: [buffer_atomics, c_atomics, small_and_wide_ints],
 );
