@@ -1,6 +1,7 @@
-//! MUFU's single-precision functions against the H100's results
+//! MUFU's functions against the hardware's results
 //! (tests/data/mufu: 4096 points of each dense sweep and 4096 random bit
-//! patterns per function, README there). Per function: the share of
+//! patterns per function, README there; the double seeds RCP64H and
+//! RSQ64H on their high words, from an H200). Per function: the share of
 //! inputs where `OpMufu::eval` gives the hardware's bits, and the largest
 //! difference in ULPs elsewhere (docs/ISA.md, "MUFU").
 
@@ -79,4 +80,6 @@ mufu_tests! {
     lg2: MufuOp::Lg2, 100_000, 0;
     sin: MufuOp::Sin, 100_000, 0;
     cos: MufuOp::Cos, 100_000, 0;
+    rcp64h: MufuOp::Rcp64h, 100_000, 0;
+    rsq64h: MufuOp::Rsq64h, 100_000, 0;
 }

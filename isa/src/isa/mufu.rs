@@ -1,4 +1,4 @@
-//! MUFU's single-precision results as the H100 computes them
+//! MUFU's results as the H100 computes them
 //! (docs/ISA.md, "MUFU results"). Every function follows the hardware's
 //! quadratic interpolation: the top bits of the reduced argument's
 //! mantissa pick an entry (C0, C1, C2) of a table fitted to the H100's
@@ -7,7 +7,8 @@
 //! low mantissa bits xl and the unit's truncated square sq. EX2 does the
 //! same for 2^f on the fraction f of a fixed-point argument, LG2 for the
 //! fixed-point log2 of the significand, SIN and COS for the fixed-point
-//! sine of a fixed-point quarter turn.
+//! sine of a fixed-point quarter turn. The double seeds RCP64H and RSQ64H
+//! are the single-precision RCP and RSQ of the high word's significand.
 //!
 //! Inputs are flushed to zero first (the unit has no denormals), results
 //! below the normal range flush to zero, and every NaN result is the
@@ -286,16 +287,62 @@ fn sin_cos(x: u32, cos: bool) -> u32 {
     from_fixed(if negative { SIGN } else { 0 }, p, SIN_POINT)
 }
 
-/// RCP64H / RSQ64H: the function of the double `hi:0`, correctly rounded
-/// in f64, truncated to its high word (so within 2^-20 of the true value;
-/// the refinement that follows does not depend on more). Doubles are not
-/// flushed: a subnormal input is used as it is.
-fn seed64(hi: u32, f: impl Fn(f64) -> f64) -> u32 {
-    let r = f(f64::from_bits(u64::from(hi) << 32));
-    if r.is_nan() {
-        NAN
+/// A double's high word: sign, biased exponent (11 bits), mantissa (20).
+const EXP64: u32 = 0x7ff0_0000;
+const MANT64: u32 = 0x000f_ffff;
+const BIAS64: i32 = 1023;
+
+/// The high word of a double with this sign, unbiased exponent and the
+/// single-precision significand `r`'s top 20 mantissa bits; ±0 below the
+/// normal range.
+fn seed_word(sign: u32, exp: i32, r: u32) -> u32 {
+    let biased = exp + BIAS64;
+    if biased <= 0 {
+        sign
     } else {
-        (r.to_bits() >> 32) as u32
+        sign | (biased as u32) << 20 | (r & 0x007f_ffff) >> 3
+    }
+}
+
+/// RCP64H: the seed of a double reciprocal from the source's high word
+/// alone. The H200 computes it with the single-precision unit: MUFU.RCP of
+/// the significand's 20 mantissa bits (as a float in [1, 2)), truncated to
+/// 20 bits, with the exponent negated; every one of 2^20 significands and
+/// all 2^18 random words agree (docs/ISA.md, "MUFU results"). Zero and
+/// subnormals give ±infinity, infinity ±0, a result below the normal range
+/// ±0, NaN the high word 0x7fffffff.
+fn rcp64h(hi: u32) -> u32 {
+    let (sign, e, m) = (hi & SIGN, ((hi & EXP64) >> 20) as i32, hi & MANT64);
+    match e {
+        0 => sign | EXP64,
+        0x7ff if m != 0 => NAN,
+        0x7ff => sign,
+        _ => {
+            let r = rcp(0x3f80_0000 | m << 3);
+            let re = ((r & INF) >> 23) as i32 - 127;
+            seed_word(sign, re - (e - BIAS64), r)
+        }
+    }
+}
+
+/// RSQ64H: the same with MUFU.RSQ of the significand scaled into [1, 4) by
+/// the exponent's parity, the exponent halved; ±0 and subnormals give
+/// ±infinity, +infinity +0, a negative number or NaN 0x7fffffff.
+fn rsq64h(hi: u32) -> u32 {
+    let (sign, e, m) = (hi & SIGN, ((hi & EXP64) >> 20) as i32, hi & MANT64);
+    match (e, sign != 0) {
+        (0, _) => sign | EXP64,
+        (0x7ff, _) if m != 0 => NAN,
+        (0x7ff, false) => 0,
+        (_, true) => NAN,
+        _ => {
+            let unbiased = e - BIAS64;
+            let parity = unbiased & 1;
+            let half = (unbiased - parity) / 2;
+            let r = rsq(((127 + parity) as u32) << 23 | m << 3);
+            let re = ((r & INF) >> 23) as i32 - 127;
+            seed_word(0, re - half, r)
+        }
     }
 }
 
@@ -311,8 +358,8 @@ pub fn eval(op: MufuOp, x: u32) -> u32 {
         MufuOp::Lg2 => lg2(flushed),
         MufuOp::Sin => sin_cos(flushed, false),
         MufuOp::Cos => sin_cos(flushed, true),
-        MufuOp::Rcp64h => seed64(x, |d| 1.0 / d),
-        MufuOp::Rsq64h => seed64(x, |d| 1.0 / d.sqrt()),
+        MufuOp::Rcp64h => rcp64h(x),
+        MufuOp::Rsq64h => rsq64h(x),
     }
 }
 
