@@ -125,6 +125,25 @@ fn snorm_units(bits: u8, v: u32) -> i64 {
     (v * m).round() as i64
 }
 
+/// A weighted SNORM sum `s` (stored units times 1/256 weights) in units
+/// of 1/32767, as the H100 scales it (docs/TEXTURES.md, "Filtering
+/// arithmetic", rule 4). An 8-bit sum (−32768..=32512) is scaled by
+/// `1 + 2^−7 + 2^−15` (33025/32768, the bit-repeating stand-in for
+/// 32767/32512) in 1/128 units where the `2^−15` term keeps only 3
+/// fraction bits (`⌊s/4096⌋/8`), then rounded halves up: every word of
+/// the H100's tex_snorm8 (each code times each weight) is so. Other widths
+/// (16 bits) scale exactly: `s/256` stored units rounded halves up.
+fn snorm_to_32767(bits: u8, s: i64) -> i64 {
+    if bits == 8 {
+        (129 * s + 16 * s.div_euclid(4096) + 64).div_euclid(128)
+    } else {
+        let m = i128::from((1i64 << (bits - 1)) - 1);
+        let num = i128::from(s) * 32767;
+        let den = m * 256;
+        (2 * num + den).div_euclid(2 * den) as i64
+    }
+}
+
 impl Blend {
     pub fn new(arithmetic: [Arithmetic; 4]) -> Blend {
         Blend {
@@ -160,11 +179,7 @@ impl Blend {
                 ((n as f64 / 65535.0) as f32).to_bits()
             }
             Arithmetic::Snorm(bits) => {
-                // sum / 256 stored units, in units of 1/32767, halves up.
-                let m = i128::from((1i64 << (bits - 1)) - 1);
-                let num = i128::from(self.fixed[c]) * 32767;
-                let den = m * 256;
-                let n = (2 * num + den).div_euclid(2 * den);
+                let n = snorm_to_32767(bits, self.fixed[c]);
                 ((n as f64 / 32767.0).max(-1.0) as f32).to_bits()
             }
             Arithmetic::Half => self.half[c].finish().to_bits(),
@@ -268,6 +283,32 @@ mod tests {
         let mut all = Blend::new([Arithmetic::Snorm(16); 4]);
         all.add(256, [snorm(-32768, 16); 4]);
         assert_eq!(all.finish()[0], (-1.0f32).to_bits());
+    }
+
+    #[test]
+    fn snorm8_sums_scale_with_three_fraction_bits_below_the_unit() {
+        // Words of the H100's tex_snorm8 (code c beside a zero texel, c
+        // with weight w): (c, w, the word).
+        let h100 = [
+            // 450.506 exactly, but the 2^−15 term's 0.41 is cut to 0.375.
+            (3, 149, 0x3c61_01c2),
+            // −49.384: ⌊s/4096⌋ = −1 puts −1/8 in, giving −49.51.
+            (-1, 49, 0xbac8_0190),
+            (17, 244, 0x3e02_a905),
+            // 16383.5 exactly, but the 2^−15 term (0.49) is cut to 3/8.
+            (64, 254, 0x3eff_fe00),
+            (-64, 256, 0xbf01_0102),
+            (87, 187, 0x3f00_1900),
+            // −128 unclamped: −128·128 = −64·256.
+            (-128, 128, 0xbf01_0102),
+            (127, 256, 0x3f80_0000),
+        ];
+        for (c, w, word) in h100 {
+            let mut b = Blend::new([Arithmetic::Snorm(8); 4]);
+            b.add(w, [snorm(c, 8); 4]);
+            b.add(256 - w, [snorm(0, 8); 4]);
+            assert_eq!(b.finish()[0], word, "code {c}, weight {w}");
+        }
     }
 
     #[test]
