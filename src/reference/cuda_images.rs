@@ -265,6 +265,70 @@ fn array_desc(
     }
 }
 
+/// The 8- and 16-bit integer format that CUDA's textures read as the
+/// normalized format `f` (without `CU_TRSF_READ_AS_INTEGER`).
+fn classic_format(f: sys::CUarray_format) -> Option<sys::CUarray_format> {
+    use sys::CUarray_format as A;
+    Some(match f {
+        A::CU_AD_FORMAT_UNORM_INT8X1
+        | A::CU_AD_FORMAT_UNORM_INT8X2
+        | A::CU_AD_FORMAT_UNORM_INT8X4 => A::CU_AD_FORMAT_UNSIGNED_INT8,
+        A::CU_AD_FORMAT_SNORM_INT8X1
+        | A::CU_AD_FORMAT_SNORM_INT8X2
+        | A::CU_AD_FORMAT_SNORM_INT8X4 => A::CU_AD_FORMAT_SIGNED_INT8,
+        A::CU_AD_FORMAT_UNORM_INT16X1
+        | A::CU_AD_FORMAT_UNORM_INT16X2
+        | A::CU_AD_FORMAT_UNORM_INT16X4 => A::CU_AD_FORMAT_UNSIGNED_INT16,
+        A::CU_AD_FORMAT_SNORM_INT16X1
+        | A::CU_AD_FORMAT_SNORM_INT16X2
+        | A::CU_AD_FORMAT_SNORM_INT16X4 => A::CU_AD_FORMAT_SIGNED_INT16,
+        _ => return None,
+    })
+}
+
+/// Creates an array with `make`, first as `desc` says, then (with a
+/// warning) without the gather flag and with the classic integer form of a
+/// normalized format, where the driver refuses the first: what the H100's
+/// driver accepts was not known when this was written (docs/CUBIN.md).
+fn create(
+    what: &'static str,
+    desc: &sys::CUDA_ARRAY3D_DESCRIPTOR,
+    mut make: impl FnMut(&sys::CUDA_ARRAY3D_DESCRIPTOR) -> sys::CUresult,
+) -> Result<(), ReferenceError> {
+    let mut tries = vec![*desc];
+    if desc.Flags & sys::CUDA_ARRAY3D_TEXTURE_GATHER != 0 {
+        tries.push(sys::CUDA_ARRAY3D_DESCRIPTOR {
+            Flags: desc.Flags & !sys::CUDA_ARRAY3D_TEXTURE_GATHER,
+            ..*desc
+        });
+    }
+    if let Some(format) = classic_format(desc.Format) {
+        let more: Vec<_> = tries
+            .iter()
+            .map(|d| sys::CUDA_ARRAY3D_DESCRIPTOR {
+                Format: format,
+                ..*d
+            })
+            .collect();
+        tries.extend(more);
+    }
+    let mut first = None;
+    for d in &tries {
+        match make(d).result() {
+            Ok(()) => {
+                if let Some(e) = first {
+                    eprintln!("warning: {what} refused {desc:?} ({e:?}); created {d:?}");
+                }
+                return Ok(());
+            }
+            Err(e) => {
+                first.get_or_insert(e);
+            }
+        }
+    }
+    call(what, Err(first.expect("at least one try")))
+}
+
 /// One image's bytes ready to bind: the description, its shape and bytes
 /// (the simulator's layout) and CUDA's format.
 struct Prepared<'a> {
@@ -514,10 +578,9 @@ impl Bound<'_> {
         if p.shape.levels == 1 {
             let mut array = std::ptr::null_mut();
             // SAFETY: writes one handle.
-            call(
-                "cuArray3DCreate",
-                unsafe { sys::cuArray3DCreate_v2(&mut array, &desc) }.result(),
-            )?;
+            create("cuArray3DCreate", &desc, |d| unsafe {
+                sys::cuArray3DCreate_v2(&mut array, d)
+            })?;
             self.arrays.push(array);
             levels.push(array);
             res.resType = sys::CUresourcetype::CU_RESOURCE_TYPE_ARRAY;
@@ -526,10 +589,9 @@ impl Bound<'_> {
         } else {
             let mut mip = std::ptr::null_mut();
             // SAFETY: writes one handle.
-            call(
-                "cuMipmappedArrayCreate",
-                unsafe { sys::cuMipmappedArrayCreate(&mut mip, &desc, p.shape.levels) }.result(),
-            )?;
+            create("cuMipmappedArrayCreate", &desc, |d| unsafe {
+                sys::cuMipmappedArrayCreate(&mut mip, d, p.shape.levels)
+            })?;
             self.mipmapped.push(mip);
             for level in 0..p.shape.levels {
                 let mut array = std::ptr::null_mut();
