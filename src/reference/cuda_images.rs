@@ -133,12 +133,21 @@ fn log() -> bool {
     std::env::var("SPVSASS_CUDA_LOG").as_deref() == Ok("1")
 }
 
-/// `SPVSASS_CUDA_SAMPLER_BITS=copy`: a probe; every handle also carries
-/// its index in the sampler bits 20..31, to see whether the hardware under
-/// CUDA reads the sampler from the handle's sampler bits or from the
-/// header's index (docs/CUBIN.md).
+/// Whether a handle also carries its index in the sampler bits 20..31 by
+/// default (docs/CUBIN.md, "Images under CUDA").
+const COPY_SAMPLER_BITS: bool = false;
+
+/// `SPVSASS_CUDA_SAMPLER_BITS=copy|zero`: a probe; with `copy` every handle
+/// also carries its index in the sampler bits 20..31 (CUDA keeps a texture
+/// object's sampler at its header's index), with `zero` they are 0, to see
+/// whether the hardware under CUDA reads the sampler from the handle's
+/// sampler bits or from the header's index (docs/CUBIN.md).
 fn copy_sampler_bits() -> bool {
-    std::env::var("SPVSASS_CUDA_SAMPLER_BITS").as_deref() == Ok("copy")
+    match std::env::var("SPVSASS_CUDA_SAMPLER_BITS").as_deref() {
+        Ok("copy") => true,
+        Ok("zero") => false,
+        _ => COPY_SAMPLER_BITS,
+    }
 }
 
 fn wrap_mode(w: Wrap) -> Result<sys::CUaddress_mode, &'static str> {
