@@ -15,8 +15,8 @@
 # CUDA_ALL_TIMEOUT: seconds per run (default 20).
 # CUDA_ALL_RUNS: the descriptions to run (default: every compute one).
 # CUDA_ALL_MODES: the modes (default `cuda`, with `conservative` as above):
-# `copy` runs with SPVSASS_CUDA_SAMPLER_BITS=copy (image handles carry their
-# index in the sampler bits too), `approx` with SPVSASS_CUDA_APPROXIMATE=1
+# `copy` and `zero` run with SPVSASS_CUDA_SAMPLER_BITS=copy or zero (image
+# handles carry their index in the sampler bits too, or not), `approx` with SPVSASS_CUDA_APPROXIMATE=1
 # (what CUDA cannot express is approximated, not refused); docs/CUBIN.md,
 # "Images under CUDA". Every run logs its image handles (SPVSASS_CUDA_LOG).
 set -u
@@ -45,6 +45,7 @@ for f in "${runs[@]}"; do
         case $mode in
             conservative) ctrl=conservative ;;
             copy) bits=copy ;;
+            zero) bits=zero ;;
             approx) approx=1 ;;
         esac
         start=$(date +%s%N)

@@ -134,8 +134,11 @@ fn log() -> bool {
 }
 
 /// Whether a handle also carries its index in the sampler bits 20..31 by
-/// default (docs/CUBIN.md, "Images under CUDA").
-const COPY_SAMPLER_BITS: bool = false;
+/// default (docs/CUBIN.md, "Images under CUDA"): CUDA keeps a texture
+/// object's sampler at its header's index, and our TEX ops (without nvcc's
+/// `.SCR`) take the sampler index from those bits; where the hardware
+/// ignores them, the copy does no harm.
+const COPY_SAMPLER_BITS: bool = true;
 
 /// `SPVSASS_CUDA_SAMPLER_BITS=copy|zero`: a probe; with `copy` every handle
 /// also carries its index in the sampler bits 20..31 (CUDA keeps a texture
