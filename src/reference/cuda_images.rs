@@ -559,8 +559,13 @@ impl<'a> Plan<'a> {
         b.pack_sampled(&self.images, &sampled)?;
         b.plan.images = self.images;
         if copy_sampler_bits() {
-            for (_, h) in &mut b.handles {
-                *h |= (*h & 0xfff) << 20;
+            for (slot, h) in &mut b.handles {
+                if *h > 0xfff {
+                    return Err(ReferenceError::CudaBind(format!(
+                        "{slot}: handle {h:#x} does not fit the 12 sampler bits"
+                    )));
+                }
+                *h |= *h << 20;
             }
         }
         if log() {
