@@ -730,25 +730,13 @@ impl Bound<'_> {
             resources.push(res);
             bases.push(h);
         }
-        let top = bases.iter().copied().max().unwrap_or(0);
-        let shift = 32 - top.leading_zeros();
-        for (j, s) in self.plan.samplers.iter().enumerate() {
-            let value = (j as u64 + 1) << shift;
-            if value > MAX_HANDLE {
-                return Err(ReferenceError::CudaBind(format!(
-                    "{} separate images and {} samplers need handles past {MAX_HANDLE:#x}",
-                    sampled.len(),
-                    samplers.len()
-                )));
-            }
-            self.handles.push((s.slot(), value as u32));
+        let packing = Packing::new(&bases, samplers.len())?;
+        for (s, &value) in self.plan.samplers.iter().zip(&packing.samplers) {
+            self.handles.push((s.slot(), value));
         }
-        if sampled.is_empty() {
-            return Ok(());
-        }
-        for (j, sampler) in samplers.iter().enumerate() {
-            for ((&i, res), &base) in sampled.iter().zip(&resources).zip(&bases) {
-                let wanted = u64::from(base) | (j as u64 + 1) << shift;
+        for (sampler, targets) in samplers.iter().zip(&packing.objects) {
+            for ((&i, res), &wanted) in sampled.iter().zip(&resources).zip(targets) {
+                let wanted = u64::from(wanted);
                 loop {
                     let got = u64::from(self.texture(res, &images[i], sampler)?);
                     if got == wanted {
@@ -798,6 +786,39 @@ impl Bound<'_> {
             });
         }
         Ok(out)
+    }
+}
+
+/// Where the objects of separate images and samplers go
+/// (`Bound::pack_sampled`).
+#[derive(Debug, PartialEq)]
+struct Packing {
+    /// Sampler j's handle: (j + 1) << s, 2^s above every image's index.
+    samplers: Vec<u32>,
+    /// For sampler j, the index of each image's object with it: the OR of
+    /// the image's and the sampler's handles, in increasing order.
+    objects: Vec<Vec<u32>>,
+}
+
+impl Packing {
+    /// `images`: the separate images' indices (increasing), `samplers` the
+    /// number of separate samplers.
+    fn new(images: &[u32], samplers: usize) -> Result<Packing, ReferenceError> {
+        let top = images.iter().copied().max().unwrap_or(0);
+        let shift = 32 - top.leading_zeros();
+        let last = (samplers as u64) << shift | u64::from(top);
+        if last > MAX_HANDLE {
+            return Err(ReferenceError::CudaBind(format!(
+                "{} separate images and {samplers} samplers need handles past {MAX_HANDLE:#x}",
+                images.len()
+            )));
+        }
+        let samplers: Vec<u32> = (1..=samplers as u32).map(|j| j << shift).collect();
+        let objects = samplers
+            .iter()
+            .map(|s| images.iter().map(|i| i | s).collect())
+            .collect();
+        Ok(Packing { samplers, objects })
     }
 }
 
@@ -857,6 +878,39 @@ mod tests {
         assert_eq!(plan_of("tex_grad"), Ok(3));
         assert_eq!(plan_of("tex_texel_offset"), Ok(3));
         assert_eq!(plan_of("image_ops"), Ok(6));
+    }
+
+    #[test]
+    fn packed_handles_or_to_the_pair_object() {
+        // tex_sample's shape: one separate image (object 1), five samplers.
+        let p = Packing::new(&[1], 5).expect("fits");
+        assert_eq!(p.samplers, [2, 4, 6, 8, 10]);
+        assert_eq!(p.objects, [[3], [5], [7], [9], [11]]);
+        // Seven combined images first (1..7), then two separate ones.
+        let p = Packing::new(&[8, 9], 3).expect("fits");
+        assert_eq!(p.samplers, [16, 32, 48]);
+        assert_eq!(p.objects, [[24, 25], [40, 41], [56, 57]]);
+        for (s, objects) in p.samplers.iter().zip(&p.objects) {
+            for (i, o) in [8, 9].iter().zip(objects) {
+                assert_eq!(i | s, *o);
+            }
+        }
+        // Every object index is above the images' and increasing.
+        let all: Vec<u32> = p.objects.concat();
+        assert!(all.windows(2).all(|w| w[0] < w[1]) && all[0] > 9);
+        // No separate sampler: the images keep their objects.
+        assert_eq!(
+            Packing::new(&[3], 0).expect("fits"),
+            Packing {
+                samplers: vec![],
+                objects: vec![]
+            }
+        );
+        let e = Packing::new(&[1000], 2000).expect_err("past 20 bits");
+        assert!(
+            e.to_string()
+                .contains("1 separate images and 2000 samplers")
+        );
     }
 
     #[test]
