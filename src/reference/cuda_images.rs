@@ -491,27 +491,47 @@ fn copy_level(
         offset + row * rows * slices <= host.len(),
         "the layout holds every level"
     );
-    // SAFETY: a plain C struct; all-zero is a valid value of every field.
-    let mut c: sys::CUDA_MEMCPY3D = unsafe { std::mem::zeroed() };
-    c.WidthInBytes = row;
-    c.Height = rows;
-    c.Depth = slices;
     let ptr = host[offset..].as_mut_ptr().cast::<std::ffi::c_void>();
-    if to_device {
-        c.srcMemoryType = sys::CUmemorytype::CU_MEMORYTYPE_HOST;
-        c.srcHost = ptr;
-        c.srcPitch = row;
-        c.srcHeight = rows;
-        c.dstMemoryType = sys::CUmemorytype::CU_MEMORYTYPE_ARRAY;
-        c.dstArray = array;
-    } else {
-        c.srcMemoryType = sys::CUmemorytype::CU_MEMORYTYPE_ARRAY;
-        c.srcArray = array;
-        c.dstMemoryType = sys::CUmemorytype::CU_MEMORYTYPE_HOST;
-        c.dstHost = ptr;
-        c.dstPitch = row;
-        c.dstHeight = rows;
-    }
+    let (host_side, array_side) = (
+        sys::CUmemorytype::CU_MEMORYTYPE_HOST,
+        sys::CUmemorytype::CU_MEMORYTYPE_ARRAY,
+    );
+    // Every field is written: the memory types have no zero value.
+    let c = sys::CUDA_MEMCPY3D {
+        srcXInBytes: 0,
+        srcY: 0,
+        srcZ: 0,
+        srcLOD: 0,
+        srcMemoryType: if to_device { host_side } else { array_side },
+        srcHost: if to_device { ptr } else { std::ptr::null() },
+        srcDevice: 0,
+        srcArray: if to_device {
+            std::ptr::null_mut()
+        } else {
+            array
+        },
+        reserved0: std::ptr::null_mut(),
+        srcPitch: if to_device { row } else { 0 },
+        srcHeight: if to_device { rows } else { 0 },
+        dstXInBytes: 0,
+        dstY: 0,
+        dstZ: 0,
+        dstLOD: 0,
+        dstMemoryType: if to_device { array_side } else { host_side },
+        dstHost: if to_device { std::ptr::null_mut() } else { ptr },
+        dstDevice: 0,
+        dstArray: if to_device {
+            array
+        } else {
+            std::ptr::null_mut()
+        },
+        reserved1: std::ptr::null_mut(),
+        dstPitch: if to_device { 0 } else { row },
+        dstHeight: if to_device { 0 } else { rows },
+        WidthInBytes: row,
+        Height: rows,
+        Depth: slices,
+    };
     // SAFETY: the host range holds the level's `row * rows * slices`
     // bytes (asserted above) and the array has the level's extent.
     call("cuMemcpy3D", unsafe { sys::cuMemcpy3D_v2(&c) }.result())
