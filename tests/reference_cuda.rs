@@ -105,6 +105,7 @@ cuda_captures!(
     ref_vector_dynamic,
     res_dynamic,
     res_sets,
+    tex_texel_offset,
     vp_private,
     vp_select,
     vp_sets,
