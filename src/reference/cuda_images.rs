@@ -135,9 +135,9 @@ fn log() -> bool {
 
 /// Whether a handle also carries its index in the sampler bits 20..31 by
 /// default (docs/CUBIN.md, "Images under CUDA"): CUDA keeps a texture
-/// object's sampler at its header's index, and our TEX ops (without nvcc's
-/// `.SCR`) take the sampler index from those bits; where the hardware
-/// ignores them, the copy does no harm.
+/// object's sampler at its header's index. On the H200 the hardware under
+/// CUDA ignored those bits (both settings gave the same words); the copy
+/// does no harm and stays for a device that reads them.
 const COPY_SAMPLER_BITS: bool = true;
 
 /// `SPVSASS_CUDA_SAMPLER_BITS=copy|zero`: a probe; with `copy` every handle
