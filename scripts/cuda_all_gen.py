@@ -35,12 +35,7 @@ SKIPS = {
     "vp_row_major": "the compiler refuses it (a row-major column's address)",
     "vp_workgroup": "the compiler refuses it (variable pointers to workgroup memory)",
     "img_shapes": "the compiler refuses it (gradients of 3D/cube images); uses images",
-    "d_reader_images": "uses images (the CUDA runner binds no texture headers yet)",
-    "img_atomic": "uses images (the CUDA runner binds no texture headers yet)",
-    "img_linear": "uses images (the CUDA runner binds no texture headers yet)",
-    "img_sample_lod": "uses images (the CUDA runner binds no texture headers yet)",
-    "img_storage2d": "uses images (the CUDA runner binds no texture headers yet)",
-    "img_texel_buffer": "uses images (the CUDA runner binds no texture headers yet)",
+    "d_reader_images": "reads a multisampled image (sampler2DMS), which CUDA cannot create",
     "buffer_device_address": "reads buffer addresses from its inputs; a run description cannot give one",
     "lt_bda_atomics": "reads buffer addresses from its inputs; a run description cannot give one",
     "ptr_access_chain": "reads a buffer address from its inputs; a run description cannot give one",
@@ -130,6 +125,75 @@ OVERRIDES = {
 }
 
 
+def rgba8(n, seed):
+    """n RGBA8 texels (u32 words) of a fixed pattern."""
+    return [((k * 2654435761 + seed * 40503) >> 3) & 0xFFFFFFFF for k in range(n)]
+
+
+LINEAR_CLAMP = {"address": ["clamp_to_edge"] * 3, "mag_filter": "linear", "min_filter": "linear"}
+
+# Images and samplers of the image shaders (docs/RUNS.md, "Images and
+# samplers"; contents in the simulator's layout: level after level, row after
+# row).
+OVERRIDES.update({
+    # Four counters in row 0; texel (0, 1) holds 5, so the CAS swaps.
+    "img_atomic": {
+        "groups": [1, 1, 1],
+        "images": [{"binding": 0, "kind": "storage", "format": "r32_uint", "dim": "2d",
+                    "width": 4, "height": 2, "contents": [{"u32": [3, 1, 4, 1, 5, 9, 2, 6]}],
+                    "read_back": True}],
+    },
+    # Exact halfway weights on a 4x4 RGBA32F image of small exact values.
+    "img_linear": {
+        "groups": [1, 1, 1],
+        "images": [{"binding": 0, "kind": "combined", "format": "r32g32b32a32_sfloat", "dim": "2d",
+                    "width": 4, "height": 4,
+                    "contents": [{"f32": [((k * 7) % 23 - 11) * 0.25 for k in range(64)]}],
+                    "sampler": LINEAR_CLAMP}],
+    },
+    # Two levels (the lookups reach LOD 0.5 and the size of level 1), a
+    # separate one-level image and a nearest sampler.
+    "img_sample_lod": {
+        "groups": [1, 1, 1],
+        "images": [
+            {"binding": 0, "kind": "combined", "format": "r8g8b8a8_unorm", "dim": "2d",
+             "width": 16, "height": 16, "levels": 2,
+             "contents": [{"u32": rgba8(16 * 16 + 8 * 8, 1)}],
+             "sampler": dict(LINEAR_CLAMP, mipmap_mode="linear")},
+            {"binding": 1, "kind": "sampled", "format": "r8g8b8a8_unorm", "dim": "2d",
+             "width": 16, "height": 16, "contents": [{"u32": rgba8(16 * 16, 2)}]},
+        ],
+        "samplers": [{"binding": 2, "sampler": {"address": ["clamp_to_edge"] * 3}}],
+    },
+    # Two 8x4 workgroups cover 16x4 texels of each image.
+    "img_storage2d": {
+        "images": [
+            {"binding": 0, "kind": "storage", "format": "r8g8b8a8_unorm", "dim": "2d",
+             "width": 16, "height": 4, "contents": [{"u32": rgba8(64, 3)}], "read_back": True},
+            {"binding": 1, "kind": "storage", "format": "r32_sfloat", "dim": "2d",
+             "width": 16, "height": 4, "contents": [{"f32": [(k % 17 - 8) * 0.375 for k in range(64)]}],
+             "read_back": True},
+            {"binding": 2, "kind": "storage", "format": "r32g32b32a32_uint", "dim": "2d",
+             "width": 16, "height": 4, "contents": [{"u32": [k * 3 + 1 for k in range(256)]}],
+             "read_back": True},
+        ],
+    },
+    # One warp: each invocation reads another's imageStore of the same
+    # dispatch, which only one warp orders (stores before loads).
+    "img_texel_buffer": {
+        "groups": [1, 1, 1],
+        "images": [
+            {"binding": 0, "kind": "uniform_texel_buffer", "format": "r32g32b32a32_sfloat", "dim": "buffer",
+             "width": 64, "contents": [{"f32": [(k % 29 - 14) * 0.5 for k in range(256)]}]},
+            {"binding": 1, "kind": "uniform_texel_buffer", "format": "r32_uint", "dim": "buffer",
+             "width": 32, "contents": [{"u32": [(k * 11) % 32 for k in range(32)]}]},
+            {"binding": 2, "kind": "storage_texel_buffer", "format": "r32_sfloat", "dim": "buffer",
+             "width": 32, "read_back": True},
+        ],
+    },
+})
+
+
 def ints(n, seed):
     return [1 + (k * 7 + seed * 3) % 13 for k in range(n)]
 
@@ -202,6 +266,9 @@ def describe(name, entry=None, suffix=""):
         "buffers": buffers,
         "push_constants": push,
     }
+    for key in ["images", "samplers"]:
+        if key in o:
+            desc[key] = o[key]
     with open("%s/%s%s.json" % (OUT, name, suffix), "w") as f:
         f.write(format_description(desc))
 
@@ -215,7 +282,12 @@ def format_description(desc):
     lines.append('  "buffers": [')
     lines.append(",\n".join("    " + j(b) for b in desc["buffers"]))
     lines.append("  ],")
-    lines.append('  "push_constants": %s' % j(desc["push_constants"]))
+    extra = [k for k in ["images", "samplers"] if k in desc]
+    lines.append('  "push_constants": %s%s' % (j(desc["push_constants"]), "," if extra else ""))
+    for n, key in enumerate(extra):
+        lines.append('  "%s": [' % key)
+        lines.append(",\n".join("    " + j(i) for i in desc[key]))
+        lines.append("  ]" + ("," if n + 1 < len(extra) else ""))
     lines.append("}")
     return "\n".join(lines) + "\n"
 

@@ -22,6 +22,9 @@ use std::collections::BTreeMap;
 use std::ffi::{CString, c_void};
 use std::path::Path;
 
+#[path = "cuda_images.rs"]
+mod images;
+
 fn call<T>(what: &'static str, r: Result<T, cu::DriverError>) -> Result<T, ReferenceError> {
     r.map_err(|e| ReferenceError::Cuda {
         call: what,
@@ -106,6 +109,8 @@ pub fn run(desc: &RunDescription, name: &str, base: &Path) -> Result<Capture, Re
         "push constants",
         u64::from(abi::PUSH_CONSTANT_BYTES),
     )?;
+    // Images and samplers: refused here if CUDA cannot express them.
+    let images = images::plan(&desc.images, &desc.samplers, base)?;
     let spirv_path = base.join(&shader.spirv);
     let bytes = std::fs::read(&spirv_path).map_err(|source| ReferenceError::ReadFile {
         path: spirv_path.clone(),
@@ -193,7 +198,7 @@ pub fn run(desc: &RunDescription, name: &str, base: &Path) -> Result<Capture, Re
     })?;
     // SAFETY: `ctx` was just retained.
     call("cuCtxSetCurrent", unsafe { cu::ctx::set_current(ctx) })?;
-    let outcome = launch(desc, &contents, &push, &binary, &cubin);
+    let outcome = launch(desc, &contents, &push, images, &binary, &cubin);
     // SAFETY: retained above; every allocation was freed in `launch`.
     let _ = unsafe { cu::primary_ctx::release(dev) };
     let buffers = outcome?;
@@ -233,6 +238,7 @@ fn launch(
     desc: &RunDescription,
     contents: &[Vec<u8>],
     push: &[u8],
+    images: images::Plan,
     binary: &crate::backend::binary::Binary,
     cubin: &[u8],
 ) -> Result<Vec<BufferResult>, ReferenceError> {
@@ -265,6 +271,18 @@ fn launch(
             size: size32,
         };
         buffers.push(buffer);
+    }
+    let images = images.bind()?;
+    for (slot, handle) in &images.handles {
+        let list = sets
+            .entry(slot.set)
+            .or_default()
+            .entry(slot.binding)
+            .or_default();
+        if list.len() <= slot.element as usize {
+            list.resize(slot.element as usize + 1, Descriptor::Null);
+        }
+        list[slot.element as usize] = Descriptor::Handle(*handle);
     }
     for r in &binary.resources {
         sets.entry(r.set).or_default();
@@ -333,6 +351,7 @@ fn launch(
                     .collect(),
             });
         }
+        out.extend(images.read_back()?);
         Ok(out)
     })();
     // SAFETY: loaded above, no launch in flight after the synchronize.

@@ -69,6 +69,13 @@ pub enum ReferenceError {
     CudaCompile { path: PathBuf, error: String },
     #[error("cannot bind the run's resources for CUDA: {0}")]
     CudaBind(String),
+    #[error("{what}: CUDA cannot express {feature} (docs/CUBIN.md, \"Images under CUDA\")")]
+    CudaUnsupported { what: String, feature: String },
+    #[error(
+        "CUDA gave texture object {got} where the handle packing needs {wanted} \
+         (docs/CUBIN.md, \"Images under CUDA\")"
+    )]
+    CudaObjectIndex { wanted: u64, got: u64 },
     #[error("cannot read {path}: {source}")]
     ReadFile {
         path: PathBuf,
