@@ -11,7 +11,7 @@ mod common;
 
 use spvsass::backend::binary::ResourceKind;
 use spvsass::backend::target::Arch;
-use spvsass::sim::{ComputeInputs, SimOptions, Tier};
+use spvsass::sim::{ComputeInputs, ComputeRun, Handover, SimOptions, Tier};
 
 /// Pseudo-random bytes (a fixed LCG, so runs are reproducible).
 fn noise(n: usize, seed: u32) -> Vec<u8> {
@@ -189,35 +189,50 @@ same_on_both_tiers! {
     wide_srem: "wide_srem.comp";
 }
 
-/// The ALU kernel of the benchmarks runs almost entirely natively, with
-/// the interpreter's bytes.
-#[test]
-fn the_alu_kernel_runs_natively() {
+/// The ALU kernel of the benchmarks, compiled.
+fn alu_kernel() -> spvsass::backend::binary::Binary {
     let path =
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/data/alu_heavy.comp.spv");
     let bytes = std::fs::read(path).expect("the benchmark kernel exists");
     let words = spvsass::frontend::words_from_bytes(&bytes).expect("SPIR-V");
-    let compiled = spvsass::compile(&words, &spvsass::Options::default()).expect("compiles");
-    let run = |tier| {
-        let options = SimOptions {
-            tier,
-            // The checker keeps the native tier from running.
-            check_ctrl: tier == Tier::Interp,
-            ..SimOptions::default()
-        };
-        let inputs = ComputeInputs {
-            buffers: [(0, vec![0; 8 * 64 * 4])].into_iter().collect(),
-            push_constants: 40u32.to_le_bytes().to_vec(),
-            ..ComputeInputs::default()
-        };
-        spvsass::Dispatch::new(&compiled.binary, [8, 1, 1])
-            .inputs(inputs)
-            .options(options)
-            .run()
-            .expect("runs")
+    spvsass::compile(&words, &spvsass::Options::default())
+        .expect("compiles")
+        .binary
+}
+
+/// The ALU kernel on 8 workgroups of 64 invocations, `rounds` rounds.
+fn run_alu(
+    binary: &spvsass::backend::binary::Binary,
+    tier: Tier,
+    handover: Handover,
+    rounds: u32,
+) -> ComputeRun {
+    let options = SimOptions {
+        tier,
+        handover,
+        // The checker keeps the native tier from running.
+        check_ctrl: tier == Tier::Interp,
+        ..SimOptions::default()
     };
-    let interp = run(Tier::Interp);
-    let mut native = run(Tier::Native);
+    let inputs = ComputeInputs {
+        buffers: [(0, vec![0; 8 * 64 * 4])].into_iter().collect(),
+        push_constants: rounds.to_le_bytes().to_vec(),
+        ..ComputeInputs::default()
+    };
+    spvsass::Dispatch::new(binary, [8, 1, 1])
+        .inputs(inputs)
+        .options(options)
+        .run()
+        .expect("runs")
+}
+
+/// The ALU kernel of the benchmarks runs almost entirely natively, with
+/// the interpreter's bytes.
+#[test]
+fn the_alu_kernel_runs_natively() {
+    let binary = alu_kernel();
+    let interp = run_alu(&binary, Tier::Interp, Handover::Wait, 40);
+    let mut native = run_alu(&binary, Tier::Native, Handover::Wait, 40);
     let share = std::mem::take(&mut native.counters.native_warp_instructions);
     assert_eq!(native.buffers, interp.buffers);
     assert_eq!(native.counters, interp.counters);
@@ -230,6 +245,45 @@ fn the_alu_kernel_runs_natively() {
         interp.counters.warp_instructions
     );
     assert!(interp.native.is_none());
+}
+
+/// Whenever the native code comes (before the first warp, at a later safe
+/// point, or from the background translation) and on however many
+/// threads, the ALU kernel gives the interpreter's bytes and counters.
+#[test]
+fn the_hand_over_changes_no_result() {
+    let binary = alu_kernel();
+    let interp = run_alu(&binary, Tier::Interp, Handover::Wait, 300);
+    let total = interp.counters.warp_instructions;
+    for threads in [1, 2, 3] {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .expect("thread pool");
+        for handover in [
+            Handover::Wait,
+            Handover::AfterChecks(200),
+            Handover::AfterChecks(2000),
+            Handover::Background,
+        ] {
+            let mut native = pool.install(|| run_alu(&binary, Tier::Native, handover, 300));
+            let share = std::mem::take(&mut native.counters.native_warp_instructions);
+            let what = format!("{threads} threads, {handover:?}: {share} of {total} natively");
+            assert_eq!(native.buffers, interp.buffers, "{what}");
+            assert_eq!(native.counters, interp.counters, "{what}");
+            assert_eq!(native.native.and_then(|s| s.error), None, "{what}");
+            match handover {
+                // Early: everything but the few instructions around the
+                // loop natively.
+                Handover::Wait => assert!(share * 100 > total * 95, "{what}"),
+                // Late: some of it in the interpreter first.
+                Handover::AfterChecks(_) => {
+                    assert!(share > 0 && share * 100 < total * 98, "{what}")
+                }
+                Handover::Background => {}
+            }
+        }
+    }
 }
 
 /// `run --tier native` prints what `--tier interp` prints, and `--stats`

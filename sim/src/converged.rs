@@ -13,7 +13,8 @@
 
 use crate::exec_ctrl::CtrlCheck;
 use crate::exec_row::{RowIsa, RowValue, eval_row_any};
-use crate::native::{NativeRun, Scalars};
+use crate::memory::ConstantBanks;
+use crate::native::{Handover, NativeRun, Scalars};
 use crate::program::Program;
 use crate::warp::{Row, Warp, lanes};
 use spvsass_isa::isa::{Dst, Op, Target};
@@ -26,9 +27,33 @@ pub(crate) struct Issues<'a, 'p> {
     pub max_steps: u64,
     pub issued: &'a mut [u64],
     pub lanes: &'a mut [u64],
-    pub native: Option<&'a mut NativeRun<'p>>,
+    pub native: Option<NativeRun<'p>>,
+    /// Where to get the native code while it is not there yet (`Handover`).
+    pub pickup: Option<Pickup<'p>>,
     /// The control-bit checker, when `SimOptions::check_ctrl` is on.
     pub check: Option<&'a mut CtrlCheck>,
+}
+
+/// What a run with the native tier needs to take the program's native
+/// code at a safe point: between instructions, where the interpreter's
+/// state is all there is (`Issues::pick_up_native`).
+pub(crate) struct Pickup<'p> {
+    pub program: &'p Program,
+    pub consts: &'p ConstantBanks,
+    pub handover: Handover,
+}
+
+impl Issues<'_, '_> {
+    /// Takes the native code if it is ready (`Handover`); a program with
+    /// none, or whose constants are out of their banks, stops asking.
+    pub(crate) fn pick_up_native(&mut self) {
+        if let Some(p) = &self.pickup
+            && let Some(code) = p.program.native_ready(p.handover)
+        {
+            self.native = NativeRun::new(code, p.consts);
+            self.pickup = None;
+        }
+    }
 }
 
 impl Warp<'_> {
@@ -108,7 +133,7 @@ impl Warp<'_> {
                 break;
             }
             if no_native.take() != Some(pc)
-                && let Some(native) = counts.native.as_deref_mut()
+                && let Some(native) = counts.native.as_mut()
                 && let Some(segment) = native.entry(index)
             {
                 let before = counts.steps;
@@ -166,7 +191,14 @@ impl Warp<'_> {
             let exec = self.pred_mask(active, &instr.guard);
             let next = match &instr.op {
                 Op::Bra(o) => match (o.target, exec) {
-                    (Target::Addr(target), _) if exec == active => target,
+                    (Target::Addr(target), _) if exec == active => {
+                        // A loop's back edge: a safe point to take the
+                        // native code (the next pass looks it up).
+                        if target <= pc && counts.pickup.is_some() {
+                            counts.pick_up_native();
+                        }
+                        target
+                    }
                     (Target::Addr(_), 0) => pc + INSTR_BYTES,
                     _ => break,
                 },

@@ -58,7 +58,7 @@ pub use memory::{
     MemFault, Resources, Space,
 };
 pub use mesh::{Attributes, MeshDraw, MeshWorkgroup, TaskWorkgroup, read_mesh_outputs, run_mesh};
-pub use native::{NativeError, NativeStats, Tier};
+pub use native::{Handover, NativeError, NativeStats, Tier};
 pub use program::Program;
 pub use warp::{Launch, WARP_LANES, lane_count, run_workgroup};
 
@@ -87,6 +87,11 @@ pub struct SimOptions {
     /// translated from the program where it applies (`native`). Results,
     /// counters and errors are the same either way.
     pub tier: Tier,
+    /// When the warps get the native code (`Tier::Native`): by default
+    /// translated in the background while they run in the interpreter.
+    /// Results and counters (the native share aside) are the same
+    /// whatever the hand-over.
+    pub handover: Handover,
     /// Check the control bits as the run goes (`exec_ctrl`): a register
     /// read before its producer's latency has passed or its scoreboard
     /// was waited on, or overwritten while a late reader or writer may
@@ -113,6 +118,7 @@ impl Default for SimOptions {
             max_output_bytes: 1 << 30,
             cull: spvsass_isa::abi::CullControl::default(),
             tier: Tier::Interp,
+            handover: Handover::Background,
             check_ctrl: true,
             statistics_query: true,
         }

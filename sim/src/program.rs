@@ -3,7 +3,7 @@
 
 use crate::error::SimError;
 use crate::exec_row::RowIsa;
-use crate::native::{NativeCache, NativeCode, NativeStats};
+use crate::native::{Handover, NativeCache, NativeCode, NativeStats};
 use crate::row_form::{RowForm, RowSrc, row_form};
 use crate::warp::{RZ, Row};
 use spvsass_isa::isa::{Instr, MemSpace, Op, Target};
@@ -128,9 +128,10 @@ impl Program {
         }
     }
 
-    /// The program's native code (translated on the first call).
-    pub(crate) fn native(&self) -> &NativeCode {
-        self.native.get(&self.instrs)
+    /// The program's native code if warps may take it now (`Handover`;
+    /// the first call starts the translation).
+    pub(crate) fn native_ready(&self, handover: Handover) -> Option<&NativeCode> {
+        self.native.ready(&self.instrs, handover)
     }
 
     /// What translating the program gave, if it was translated.

@@ -7,13 +7,13 @@
 //! back run first, so diverged lanes meet again at the lowest common pc.
 
 use crate::SimOptions;
-use crate::converged::Issues;
+use crate::converged::{Issues, Pickup};
 use crate::counters::Counters;
 use crate::error::SimError;
 use crate::exec_ctrl::CtrlCheck;
 use crate::isbe::Isbe;
 use crate::memory::{ConstantBanks, GlobalMemory, Resources, WorkgroupMemory};
-use crate::native::{NativeRun, Tier};
+use crate::native::Tier;
 use crate::program::Program;
 use spvsass_isa::isa::{Dst, OpBssy, PredSrc, Reg, RegFile};
 use spvsass_isa::program::INSTR_BYTES;
@@ -269,8 +269,12 @@ impl<'r> Warp<'r> {
         } = tally;
         // The native tier does not report the instructions it runs one by
         // one, so the checker runs everything in the interpreter.
-        let mut native = match options.tier {
-            Tier::Native if !options.check_ctrl => NativeRun::new(program.native(), self.consts),
+        let pickup = match options.tier {
+            Tier::Native if !options.check_ctrl => Some(Pickup {
+                program,
+                consts: self.consts,
+                handover: options.handover,
+            }),
             Tier::Native | Tier::Interp => None,
         };
         if options.check_ctrl && self.check.is_none() {
@@ -282,16 +286,18 @@ impl<'r> Warp<'r> {
             max_steps: options.max_steps,
             issued,
             lanes,
-            native: native.as_mut(),
+            native: None,
+            pickup,
             check: check.as_deref_mut(),
         };
+        counts.pick_up_native();
         let result = self.steps(program, env, &mut counts);
         *steps = counts.steps;
-        self.check = check;
-        if let Some(native) = &mut native {
-            native.finish(issued, lanes);
+        if let Some(native) = &mut counts.native {
+            native.finish(counts.issued, counts.lanes);
             *native_count += native.executed;
         }
+        self.check = check;
         result
     }
 
@@ -313,6 +319,11 @@ impl<'r> Warp<'r> {
             let (pc, active) = match next.take() {
                 Some(group) => group,
                 None => {
+                    // A scheduler pass: a safe point to take the native
+                    // code.
+                    if counts.pickup.is_some() {
+                        counts.pick_up_native();
+                    }
                     if self.waiting != 0 {
                         self.release_barriers();
                     }

@@ -26,17 +26,21 @@ pub(crate) const ROW_BYTES: i32 = WARP_LANES as i32 * 4;
 /// The values a translated function keeps while it runs.
 pub(crate) struct Emitter<'f, 'b> {
     pub b: &'f mut FunctionBuilder<'b>,
-    /// Base of the register rows (`Warp::gpr`).
-    pub gpr: Value,
+    /// The current chunk of register row 0 (`Warp::gpr` plus 16 bytes per
+    /// chunk): row `n`'s is `n` rows further.
+    pub base: Value,
+    /// The current chunk's first lane (an i32: 4 per chunk), the shift
+    /// that brings its bits of a lane mask down to bits 0..4.
+    pub shift: Value,
     /// Base of the constant-bank words read for the run.
     pub consts: Value,
     /// P0..P6 as lane masks.
     pub preds: [Variable; 7],
-    /// The chunk the segment's ops are being emitted for: a segment runs
-    /// all its ops on chunk 0, then all on chunk 1, and so on (every op is
-    /// lane-wise), so only one chunk of each row is live at a time and the
-    /// values fit the host's vector registers.
-    pub chunk: usize,
+    // The chunk the segment's ops are emitted for is `base` and `shift`:
+    // a segment runs all its ops on chunk 0, then all on chunk 1, and so
+    // on (every op is lane-wise; `compile.rs` emits them per chunk), so
+    // only one chunk of each row is live at a time and the values fit the
+    // host's vector registers.
     /// The current chunk of the register rows the segment has read or
     /// written so far, kept in vector values: each is loaded at most once
     /// and stored once, at the end of the chunk's ops (`store_rows`), if
@@ -52,9 +56,9 @@ pub(crate) struct Cached {
 }
 
 impl Emitter<'_, '_> {
-    /// Byte offset of the current chunk of row `n`.
+    /// Byte offset of the current chunk of row `n` from `base`.
     fn offset(&self, n: u8) -> i32 {
-        i32::from(n) * ROW_BYTES + 16 * self.chunk as i32
+        i32::from(n) * ROW_BYTES
     }
 
     /// The current chunk of register row `n`: the segment's value, or
@@ -64,7 +68,7 @@ impl Emitter<'_, '_> {
             return c.value;
         }
         let offset = self.offset(n);
-        let value = self.b.ins().load(types::I32X4, mem(), self.gpr, offset);
+        let value = self.b.ins().load(types::I32X4, mem(), self.base, offset);
         self.rows.insert(
             n,
             Cached {
@@ -76,8 +80,9 @@ impl Emitter<'_, '_> {
     }
 
     /// The current chunk's lanes of a 32-lane mask (bits 4k..4k+3).
-    pub(crate) fn window(&self) -> u32 {
-        0xf << (4 * self.chunk)
+    pub(crate) fn window(&mut self) -> Value {
+        let four = self.b.ins().iconst(types::I32, 0xf);
+        self.b.ins().ishl(four, self.shift)
     }
 }
 
@@ -87,7 +92,7 @@ pub(crate) fn store_rows(e: &mut Emitter<'_, '_>) {
     for (n, row) in std::mem::take(&mut e.rows) {
         if row.dirty {
             let offset = e.offset(n);
-            e.b.ins().store(mem(), row.value, e.gpr, offset);
+            e.b.ins().store(mem(), row.value, e.base, offset);
         }
     }
 }
@@ -127,7 +132,7 @@ pub(crate) fn mask_chunk(e: &mut Emitter<'_, '_>, bits: Value) -> Value {
         .collect();
     let handle = e.b.func.dfg.constants.insert(ConstantData::from(weights));
     let weights = e.b.ins().vconst(types::I32X4, handle);
-    let shifted = e.b.ins().ushr_imm_u(bits, 4 * e.chunk as i64);
+    let shifted = e.b.ins().ushr(bits, e.shift);
     let lanes = e.b.ins().splat(types::I32X4, shifted);
     let picked = e.b.ins().band(lanes, weights);
     let zero = splat(e, 0);
@@ -138,7 +143,7 @@ pub(crate) fn mask_chunk(e: &mut Emitter<'_, '_>, bits: Value) -> Value {
 /// of a lane mask (the others zero).
 fn pack(e: &mut Emitter<'_, '_>, chunk: Value) -> Value {
     let four = e.b.ins().vhigh_bits(types::I32, chunk);
-    e.b.ins().ishl_imm_u(four, 4 * e.chunk as i64)
+    e.b.ins().ishl(four, e.shift)
 }
 
 /// An integer vector of four copies of `v`.
@@ -591,8 +596,8 @@ pub(crate) fn write(e: &mut Emitter<'_, '_>, dst: Dest, r: Result, exec: Option<
             let var = e.preds[usize::from(n)];
             let window = e.window();
             let exec = match exec {
-                Some(exec) => e.b.ins().band_imm_u(exec, i64::from(window)),
-                None => e.b.ins().iconst(types::I32, i64::from(window as i32)),
+                Some(exec) => e.b.ins().band(exec, window),
+                None => window,
             };
             let old = e.b.use_var(var);
             let keep = e.b.ins().band_not(old, exec);

@@ -11,7 +11,8 @@
 //! to the interpreter, which stays the reference.
 //! `call.rs` is the one module with `unsafe` code (the call into the
 //! generated function). The translation is made once per `Program`, on
-//! the first run that asks for the native tier.
+//! a thread of its own started by the first warp that asks for the native
+//! tier, while the warps run in the interpreter (`Handover`).
 
 mod call;
 mod compile;
@@ -29,7 +30,9 @@ use crate::warp::{RZ, Row};
 use segments::{Segment, segments};
 use select::Host;
 use spvsass_isa::isa::{Instr, OpBssy};
-use std::sync::OnceLock;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
+use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 /// Which tier runs converged code.
@@ -128,21 +131,110 @@ fn sse41() -> bool {
     return true;
 }
 
+/// When the warps of a run get a program's native code (`SimOptions::handover`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Handover {
+    /// Translated on a thread of its own, started by the first warp that
+    /// asks; warps run in the interpreter meanwhile and take the code at
+    /// their next safe point once it is there (the start of a warp's run,
+    /// a scheduler pass, a backward branch), so no warp waits for it.
+    #[default]
+    Background,
+    /// Translated by the first warp that asks, which the others wait for:
+    /// every warp runs natively from its first instruction.
+    Wait,
+    /// Translated as with `Wait`, but handed over only at the safe point
+    /// after this many have asked for it in the program's runs: a late
+    /// hand-over at a known point, for tests that results do not depend
+    /// on when it comes.
+    AfterChecks(u64),
+}
+
 /// A program's native code, made on first use. A cache of what the
 /// instructions determine, so it takes no part in comparing or cloning
 /// programs.
 #[derive(Default)]
-pub(crate) struct NativeCache(OnceLock<NativeCode>);
+pub(crate) struct NativeCache {
+    /// The code, once translated (shared with the translating thread).
+    code: Arc<OnceLock<NativeCode>>,
+    /// The background translation, while it may run.
+    worker: Mutex<Option<JoinHandle<()>>>,
+    /// Whether a translation was started.
+    started: AtomicBool,
+    /// Safe points that asked (`Handover::AfterChecks`).
+    checks: AtomicU64,
+}
 
 impl NativeCache {
-    pub(crate) fn get(&self, instrs: &[Instr]) -> &NativeCode {
-        self.0.get_or_init(|| NativeCode::translate(instrs))
+    /// The code if warps may take it now (`handover`); the first call
+    /// starts the translation.
+    pub(crate) fn ready(&self, instrs: &[Instr], handover: Handover) -> Option<&NativeCode> {
+        match handover {
+            Handover::Wait => Some(self.translated(instrs)),
+            Handover::AfterChecks(n) => {
+                let code = self.translated(instrs);
+                (self.checks.fetch_add(1, Ordering::Relaxed) >= n).then_some(code)
+            }
+            Handover::Background => {
+                if let Some(code) = self.code.get() {
+                    return Some(code);
+                }
+                if !self.started.swap(true, Ordering::AcqRel) {
+                    self.start(instrs);
+                }
+                self.code.get()
+            }
+        }
     }
 
-    /// The translation's statistics, if it was made.
-    pub(crate) fn stats(&self) -> Option<NativeStats> {
-        self.0.get().map(|c| c.stats.clone())
+    /// The code, translated here if no one did yet.
+    fn translated(&self, instrs: &[Instr]) -> &NativeCode {
+        self.started.store(true, Ordering::Release);
+        self.code.get_or_init(|| NativeCode::translate(instrs))
     }
+
+    /// Starts translating on a thread of its own (here, if none can be
+    /// started).
+    fn start(&self, instrs: &[Instr]) {
+        let code = Arc::clone(&self.code);
+        let owned = instrs.to_vec();
+        let spawned = std::thread::Builder::new()
+            .name("spvsass-translate".into())
+            .spawn(move || {
+                // A program that another caller translated meanwhile
+                // keeps that translation.
+                let _ = code.set(NativeCode::translate(&owned));
+            });
+        match spawned {
+            Ok(handle) => *lock(&self.worker) = Some(handle),
+            Err(_) => {
+                self.code.get_or_init(|| NativeCode::translate(instrs));
+            }
+        }
+    }
+
+    /// The translation's statistics, if one was started (waiting for it
+    /// to end).
+    pub(crate) fn stats(&self) -> Option<NativeStats> {
+        let worker = lock(&self.worker).take();
+        if let Some(worker) = worker {
+            // A panic in the translation leaves no code: the interpreter
+            // ran everything, and the stats say there was none.
+            if worker.join().is_err() {
+                return Some(NativeStats {
+                    error: Some(NativeError::Codegen("the translation panicked".into())),
+                    ..NativeStats::default()
+                });
+            }
+        }
+        self.code.get().map(|c| c.stats.clone())
+    }
+}
+
+/// Locks the worker slot (its one assignment leaves it consistent even if
+/// a holder panicked).
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 impl Clone for NativeCache {
@@ -161,7 +253,7 @@ impl Eq for NativeCache {}
 
 impl std::fmt::Debug for NativeCache {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self.0.get() {
+        match self.code.get() {
             Some(c) => write!(f, "NativeCache({} segments)", c.stats.segments),
             None => write!(f, "NativeCache(empty)"),
         }

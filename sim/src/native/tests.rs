@@ -12,7 +12,7 @@ use crate::error::SimError;
 use crate::exec_row::tests::{EDGES, INT_EDGES};
 use crate::isbe::Isbe;
 use crate::memory::{Resources, WorkgroupMemory};
-use crate::native::Tier;
+use crate::native::{Handover, Tier};
 use crate::program::Program;
 use crate::warp::{Env, Launch, RZ, Row, Stop, Warp};
 use proptest::prelude::*;
@@ -456,6 +456,18 @@ struct End {
 /// Runs `program` on a warp of `lanes` lanes from `start` in `tier`; also
 /// returns the warp-instructions run natively.
 fn run(program: &Program, start: &Start, lanes: u32, max_steps: u64, tier: Tier) -> (End, u64) {
+    run_with(program, start, lanes, max_steps, tier, Handover::Wait)
+}
+
+/// `run` with the native code handed over as `handover` says.
+fn run_with(
+    program: &Program,
+    start: &Start,
+    lanes: u32,
+    max_steps: u64,
+    tier: Tier,
+    handover: Handover,
+) -> (End, u64) {
     let mut resources = Resources::default();
     let bank: Vec<u8> = start.consts.iter().flat_map(|w| w.to_le_bytes()).collect();
     resources.constants.set(0, bank);
@@ -488,6 +500,7 @@ fn run(program: &Program, start: &Start, lanes: u32, max_steps: u64, tier: Tier)
     let options = SimOptions {
         max_steps,
         tier,
+        handover,
         check_ctrl: false,
         ..SimOptions::default()
     };
@@ -682,4 +695,59 @@ fn a_divergent_loop_runs_natively() {
         let total = end.counters.warp_instructions;
         assert_eq!(native, total - 1, "{lanes} lanes: {native} of {total}");
     }
+}
+
+/// The native code taken at a later safe point than the warp's start (a
+/// back edge of the loop, after some safe points asked for it) gives
+/// the interpreter's results: the warp runs part of the loop in the
+/// interpreter and the rest natively. So does the code translated on a
+/// thread of its own.
+#[test]
+fn a_late_hand_over_gives_the_same_results() {
+    let body = [
+        Instr::new(Op::IMad(OpIMad {
+            dst: d(0),
+            srcs: [r(0), r(1), r(2)],
+            signed: false,
+        })),
+        Instr::new(Op::FArith(OpFArith {
+            kind: FloatArith::Fma,
+            dst: d(3),
+            srcs: [r(3), Src::imm(0x3f7f_be77), r(4)],
+            ftz: false,
+            rnd: Round::Rn,
+        })),
+    ];
+    let instrs = program(&body, None, 40);
+    let start = Start {
+        gpr: (0..DATA_REGS)
+            .map(|n| std::array::from_fn(|l| (l as u32 + 3) * (u32::from(n) + 5)))
+            .collect(),
+        preds: [0; 7],
+        consts: [0; 4],
+    };
+    let fresh = || decoded(&instrs).expect("encodable");
+    let (interp, _) = run(&fresh(), &start, 32, 100_000, Tier::Interp);
+    let total = interp.counters.warp_instructions;
+    let mut shares = Vec::new();
+    for handover in [
+        Handover::Wait,
+        Handover::AfterChecks(0),
+        Handover::AfterChecks(3),
+        Handover::AfterChecks(12),
+        Handover::AfterChecks(1000),
+        Handover::Background,
+    ] {
+        let (native, share) = run_with(&fresh(), &start, 32, 100_000, Tier::Native, handover);
+        assert_eq!(native, interp, "{handover:?}");
+        shares.push(share);
+    }
+    // Early: all but the EXIT natively; later: less; never: none.
+    assert_eq!(shares[0], total - 1);
+    assert_eq!(shares[1], total - 1);
+    assert!(
+        shares[2] < shares[1] && shares[3] < shares[2] && shares[3] > 0,
+        "{shares:?}"
+    );
+    assert_eq!(shares[4], 0);
 }
