@@ -88,7 +88,8 @@ pub struct SimOptions {
     /// counters and errors are the same either way.
     pub tier: Tier,
     /// When the warps get the native code (`Tier::Native`): by default
-    /// translated in the background while they run in the interpreter.
+    /// translated first, while the others wait (`Handover::Wait`), or in
+    /// the background while they run in the interpreter.
     /// Results and counters (the native share aside) are the same
     /// whatever the hand-over.
     pub handover: Handover,
@@ -118,7 +119,7 @@ impl Default for SimOptions {
             max_output_bytes: 1 << 30,
             cull: spvsass_isa::abi::CullControl::default(),
             tier: Tier::Interp,
-            handover: Handover::Background,
+            handover: Handover::Wait,
             check_ctrl: true,
             statistics_query: true,
         }
