@@ -57,7 +57,7 @@ macro_rules! cuda_captures {
     (
         runs: [$($name:ident),* $(,)?],
         cuda_all: [$($all:ident),* $(,)?],
-        races: [$($race:ident),* $(,)?] $(,)?
+        elsewhere: [$($race:ident),* $(,)?] $(,)?
     ) => {
         $(
             #[test]
@@ -73,7 +73,8 @@ macro_rules! cuda_captures {
         )*
         /// Every capture folder has its test (a new capture without one
         /// fails here rather than going unchecked); the order-dependent
-        /// programs have theirs in tests/reference_cuda_races.rs.
+        /// programs have theirs in tests/reference_cuda_races.rs, the image
+        /// runs with absent components in tests/reference_cuda_images.rs.
         #[test]
         fn every_capture_is_tested() {
             let listed = [$(stringify!($name),)* $(stringify!($all),)* $(stringify!($race),)*];
@@ -110,6 +111,8 @@ cuda_captures!(
     ref_vector_dynamic,
     res_dynamic,
     res_sets,
+    tex_snorm8,
+    tex_srgb,
     tex_texel_offset,
     vp_private,
     vp_select,
@@ -197,5 +200,12 @@ cuda_captures!(
     wide_div_ops,
     wide_srem,
     ],
-    races: [buffer_atomics, c_atomics, small_and_wide_ints],
+    elsewhere: [
+        buffer_atomics,
+        c_atomics,
+        small_and_wide_ints,
+        image_ops,
+        img_texel_buffer,
+        tex_grad,
+    ],
 );
