@@ -1161,8 +1161,8 @@ fn texel_derivatives(image: usize, coords: [f32; 4], d: [f32; 3], size: f32) -> 
 /// (backend/src/from_ir/image_grad.rs). The simulated word is the texture
 /// unit's lookup at an explicit λ within 1/128 of log2 ρ + 17/16384, ρ
 /// the longer derivative's length in texels for cubes and its longest
-/// component + 750/2048 of the middle + 472/2048 of the shortest for 3D
-/// (the shader's MUFU.LG2 and float arithmetic against f64 here); the driver's is the texture unit's at
+/// component + 11/32 of the middle + 1/4 of the shortest for 3D (the
+/// shader's 8-bit log2 table and float arithmetic against f64 here); the driver's is the texture unit's at
 /// some λ from 1/16 below Vulkan's range (ρ from the largest component to
 /// the sum of components) to its top, within the filter bound.
 #[test]
@@ -1184,13 +1184,13 @@ fn gradients_of_3d_and_cube_images() {
                 texel_derivatives(image, coords, dy, sizes[image]),
             );
             // ρ as image_grad.rs computes it: the length for cube faces,
-            // longest + 750/2048 middle + 472/2048 shortest for 3D; plus
+            // longest + 11/32 middle + 1/4 shortest for 3D; plus
             // the texture unit's 17/16384.
             let rho = |v: &[f32]| {
                 let mut a: Vec<f64> = v.iter().map(|c| f64::from(c.abs())).collect();
                 if image == 0 {
                     a.sort_by(|x, y| y.total_cmp(x));
-                    a[0] + a[1] * 750.0 / 2048.0 + a[2] * 472.0 / 2048.0
+                    a[0] + a[1] * 11.0 / 32.0 + a[2] / 4.0
                 } else {
                     a.iter().map(|c| c * c).sum::<f64>().sqrt()
                 }

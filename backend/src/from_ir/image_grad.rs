@@ -7,9 +7,10 @@
 //! "3D and cube gradients"):
 //!
 //! - 3D: each derivative scaled by the base level's size (TXQ of level 0)
-//!   in texels, ρ its longest component plus 750/2048 of the middle one
-//!   and 472/2048 of the shortest (a fit to an H100 capture), λ = log2 of
-//!   the larger ρ;
+//!   in texels, ρ its longest component plus 11/32 of the middle one and
+//!   1/4 of the shortest, and λ of the larger ρ as the texture unit takes
+//!   it: the exponent plus a table entry for the mantissa's top 8 bits
+//!   (`table_log2`; all fitted to the tex_grad3d_rho capture);
 //! - cube: the derivatives projected onto the face the direction selects
 //!   (the major axis m as the texture unit picks it: z on ties, then y):
 //!   for a face coordinate `a / m`, `d(a / m) = (da·m − a·dm) / m²`, and
@@ -26,10 +27,12 @@ use spvsass_frontend::ir::{BinaryOp, CmpOp, ConvOp, InstData, Scalar, UnaryOp, V
 /// (sim/src/texture/filter.rs, docs/TEXTURES.md "3D and cube gradients").
 const LOD_OFFSET: f32 = 17.0 / 16384.0;
 /// The parts of the middle and shortest scaled 3D derivative components
-/// added to the longest in ρ (fitted to an H100 capture, tex_grad3d; the
-/// doc gives the range that fits).
-const RHO_MID: f32 = 750.0 / 2048.0;
-const RHO_SHORT: f32 = 472.0 / 2048.0;
+/// added to the longest in ρ (fitted to an H200 capture, tex_grad3d_rho:
+/// docs/TEXTURES.md, "3D and cube gradients").
+const RHO_MID: f32 = 11.0 / 32.0;
+const RHO_SHORT: f32 = 1.0 / 4.0;
+/// The rounding offset of the 8-bit log2 table (`table_log2`).
+const TABLE_OFFSET: f32 = 0.47;
 
 impl Isel<'_> {
     /// λ of a 3D or cube lookup at `coord` with derivatives `dx`, `dy`.
@@ -57,7 +60,7 @@ impl Isel<'_> {
             let rx = self.scaled_rho(&dx, &size, inst)?;
             let ry = self.scaled_rho(&dy, &size, inst)?;
             let rho = self.binary(BinaryOp::FMax, rx, ry, inst)?;
-            self.unary(UnaryOp::FLog2, rho, inst)?
+            self.table_log2(rho, inst)?
         };
         Ok(self.fadd(lod, Comp::Const(LOD_OFFSET.to_bits())))
     }
@@ -86,6 +89,42 @@ impl Isel<'_> {
         let s = self.fmul(shortest, Comp::Const(RHO_SHORT.to_bits()));
         let sum = self.fadd(longest, m);
         Ok(self.fadd(sum, s))
+    }
+
+    /// log2 of a positive `rho` in 1/256 steps, as the texture unit takes
+    /// it (fitted to tex_grad3d_rho, docs/TEXTURES.md): the exponent E plus
+    /// T[k]/256 for the mantissa's top 8 bits k, with
+    /// T[k] = ⌊256·log2(1 + (k + ½)/256) + 0.47⌋, T[0] = 0, at most 255.
+    /// MUFU.LG2 is within 2^-15 of 256·log2 there, and no entry's sum lies
+    /// closer than 0.00029 to an integer, so the floor is the table's.
+    fn table_log2(&mut self, rho: Comp, inst: &InstData) -> Result<Comp, BackendError> {
+        let exp_bits = self.binary(BinaryOp::ShrLogical, rho, Comp::Const(23), inst)?;
+        let biased = self.binary(BinaryOp::And, exp_bits, Comp::Const(0xff), inst)?;
+        let exp = self.binary(BinaryOp::ISub, biased, Comp::Const(127), inst)?;
+        let exp = self.convert(
+            ConvOp::SToF,
+            exp,
+            Scalar::I32,
+            Scalar::Float { bits: 32 },
+            inst,
+        )?;
+        let code_bits = self.binary(BinaryOp::ShrLogical, rho, Comp::Const(15), inst)?;
+        let code = self.binary(BinaryOp::And, code_bits, Comp::Const(0xff), inst)?;
+        let mantissa = self.binary(BinaryOp::Shl, code, Comp::Const(15), inst)?;
+        // 1 + (k + ½)/256 exactly.
+        let x = self.binary(BinaryOp::Or, mantissa, Comp::Const(0x3f80_4000), inst)?;
+        let log = self.unary(UnaryOp::FLog2, x, inst)?;
+        let scaled = self.ffma(
+            log,
+            Comp::Const(256.0f32.to_bits()),
+            Comp::Const(TABLE_OFFSET.to_bits()),
+        );
+        let entry = self.unary(UnaryOp::FFloor, scaled, inst)?;
+        let entry = self.binary(BinaryOp::FMin, entry, Comp::Const(255.0f32.to_bits()), inst)?;
+        let first = self.compare(CmpOp::IEq, code, Comp::Const(0));
+        let (zero, entry) = (self.src_of(Comp::Const(0)), self.src_of(entry));
+        let entry = self.select(first, zero, entry);
+        Ok(self.ffma(entry, Comp::Const((1.0f32 / 256.0).to_bits()), exp))
     }
 
     /// Level 0's width (and height and depth), as floats.
