@@ -262,27 +262,23 @@ fn launch(
         let size32 = u32::try_from(size).map_err(|_| {
             ReferenceError::CudaBind(format!("set {} binding {}: {size} bytes", d.set, d.binding))
         })?;
-        let list = sets.entry(d.set).or_default().entry(d.binding).or_default();
-        if list.len() <= d.element as usize {
-            list.resize(d.element as usize + 1, Descriptor::Null);
-        }
-        list[d.element as usize] = Descriptor::Buffer {
-            address,
-            size: size32,
-        };
+        place(
+            &mut sets,
+            [d.set, d.binding, d.element],
+            Descriptor::Buffer {
+                address,
+                size: size32,
+            },
+        );
         buffers.push(buffer);
     }
     let images = images.bind()?;
     for (slot, handle) in &images.handles {
-        let list = sets
-            .entry(slot.set)
-            .or_default()
-            .entry(slot.binding)
-            .or_default();
-        if list.len() <= slot.element as usize {
-            list.resize(slot.element as usize + 1, Descriptor::Null);
-        }
-        list[slot.element as usize] = Descriptor::Handle(*handle);
+        place(
+            &mut sets,
+            [slot.set, slot.binding, slot.element],
+            Descriptor::Handle(*handle),
+        );
     }
     for r in &binary.resources {
         sets.entry(r.set).or_default();
@@ -357,6 +353,20 @@ fn launch(
     // SAFETY: loaded above, no launch in flight after the synchronize.
     let _ = unsafe { cu::module::unload(module) };
     result
+}
+
+/// Puts `descriptor` at its set, binding and array element, the elements
+/// before it null where nothing was placed.
+fn place(
+    sets: &mut BTreeMap<u32, BTreeMap<u32, Vec<Descriptor>>>,
+    [set, binding, element]: [u32; 3],
+    descriptor: Descriptor,
+) {
+    let list = sets.entry(set).or_default().entry(binding).or_default();
+    if list.len() <= element as usize {
+        list.resize(element as usize + 1, Descriptor::Null);
+    }
+    list[element as usize] = descriptor;
 }
 
 /// Prints what the driver made of the cubin's attributes (registers, local,
