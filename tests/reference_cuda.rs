@@ -111,6 +111,8 @@ cuda_captures!(
     ref_vector_dynamic,
     res_dynamic,
     res_sets,
+    tex_cube_corner,
+    tex_grad3d_rho,
     tex_snorm8,
     tex_srgb,
     tex_texel_offset,
@@ -207,5 +209,6 @@ cuda_captures!(
         image_ops,
         img_texel_buffer,
         tex_grad,
+        tex_grad3d,
     ],
 );

@@ -290,14 +290,15 @@ fn gathers_compares_cubes_arrays_and_volumes() {
             tu.gather(h[1], &cmp, &Gather::default()).unwrap(),
             "compare gather {i}"
         );
+        let unit = unit_major(dir);
         let cube = tu
-            .sample(h[2], &Lookup::new([dir[0], dir[1], dir[2], 0.0], 0.0))
+            .sample(h[2], &Lookup::new([unit[0], unit[1], unit[2], 0.0], 0.0))
             .unwrap();
         // Linear and seamless: texels across a face's edge come from the
         // neighbouring face. Footprints over a face's corner (both
         // coordinates across) are left out: Vulkan leaves the corner
         // texel to the implementation.
-        let (_, fs, ft) = cube::face_coords(dir);
+        let (_, fs, ft) = cube::face_coords(unit);
         let across = |c: f32| {
             let i0 = (c * 2.0 - 0.5).floor();
             i0 < 0.0 || i0 + 1.0 > 1.0
@@ -601,11 +602,18 @@ fn corner_direction(c: u32, j: u32) -> [f32; 3] {
     [sign(1) * (1.0 + a), sign(2) * (1.0 + b), sign(4)]
 }
 
+/// A cube direction scaled so its largest component has magnitude 1, as
+/// compiled code hands it to the texture unit (from_ir/images.rs).
+fn unit_major(d: [f32; 3]) -> [f32; 3] {
+    let r = 1.0 / d[0].abs().max(d[1].abs()).max(d[2].abs());
+    d.map(|c| c * r)
+}
+
 /// Whether a linear footprint of an `n`×`n` face at `dir` covers a cube
 /// corner: both linear coordinates (rounded to 1/256 as the texture unit
 /// rounds them) fall off the face.
 fn covers_corner(dir: [f32; 3], n: u32) -> bool {
-    let (_, s, t) = cube::face_coords(dir);
+    let (_, s, t) = cube::face_coords(unit_major(dir));
     let off = |c: f32| {
         let lower = ((f64::from(c) * f64::from(n) - 0.5) * 256.0 + 0.5).floor() / 256.0;
         !(0.0..f64::from(n - 1)).contains(&lower.floor())
@@ -1196,8 +1204,14 @@ fn gradients_of_3d_and_cube_images() {
                 }
             };
             let exact = (rho(&tx).max(rho(&ty)).log2() + 17.0 / 16384.0) as f32;
+            let at_unit = if image == 0 {
+                coords
+            } else {
+                let u = unit_major([coords[0], coords[1], coords[2]]);
+                [u[0], u[1], u[2], coords[3]]
+            };
             let lookup = |tu: &mut TextureUnit, l: f32| {
-                tu.sample(h[image], &Lookup::new(coords, l)).unwrap()
+                tu.sample(h[image], &Lookup::new(at_unit, l)).unwrap()
             };
             if exact.is_finite() {
                 let near =

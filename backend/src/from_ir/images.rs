@@ -19,6 +19,10 @@
 //!   (`image_ms.rs`); gradients of 3D and cube images become an explicit
 //!   LOD computed in the shader (`image_grad.rs`: six gradient registers
 //!   exceed TXD's source vector).
+//! - A cube lookup's direction is scaled by the reciprocal of its largest
+//!   magnitude first (FMNMX, FMNMX, MUFU.RCP, FMUL), as NVIDIA's compiler
+//!   does: the texture unit takes the two minor components as the face
+//!   coordinates without dividing (docs/TEXTURES.md, "Cube directions").
 //!
 //! Refused by name: a non-constant Offset, MinLod, and float min/max or
 //! atomic load/store on texels.
@@ -28,8 +32,9 @@ use super::{Comp, Isel};
 use crate::binary::{Resource, ResourceAccess, ResourceKind};
 use crate::error::BackendError;
 use crate::isa::{
-    AtomOp, AtomType, Dst, Instr, LodMode, MemSize, Op, OpLop3, OpMov, OpSuAtom, OpSuLd, OpSuSt,
-    OpTex, OpTxq, Src, SuAccess, SuDim, SuOrder, TexDim, TexKind, TxqQuery, group_width,
+    AtomOp, AtomType, Dst, Instr, LodMode, MemSize, MufuOp, Op, OpFMnMx, OpLop3, OpMov, OpSuAtom,
+    OpSuLd, OpSuSt, OpTex, OpTxq, PredSrc, Src, SuAccess, SuDim, SuOrder, TexDim, TexKind,
+    TxqQuery, group_width,
 };
 use crate::target::Arch;
 use spvsass_frontend::ir::{
@@ -311,6 +316,33 @@ impl Isel<'_> {
         }
     }
 
+    /// Scales a cube direction so that its largest component has
+    /// magnitude 1: `d * rcp(max(|x|, |y|, |z|))`.
+    fn unit_major_axis(&mut self, d: &mut [Comp]) {
+        let [ax, ay, az] = [d[0], d[1], d[2]].map(|c| self.fabs_src(c));
+        let not_pt = PredSrc {
+            neg: true,
+            ..PredSrc::TRUE
+        };
+        let m = self.alu(Op::FMnMx(OpFMnMx {
+            dst: Dst::None,
+            srcs: [ax, ay],
+            ftz: false,
+            min: not_pt,
+        }));
+        let m = self.src_of(m);
+        let m = self.alu(Op::FMnMx(OpFMnMx {
+            dst: Dst::None,
+            srcs: [az, m],
+            ftz: false,
+            min: not_pt,
+        }));
+        let r = self.mufu(MufuOp::Rcp, m);
+        for c in d.iter_mut() {
+            *c = self.fmul(*c, r);
+        }
+    }
+
     fn texture(
         &mut self,
         i: &ImageInst,
@@ -335,6 +367,9 @@ impl Isel<'_> {
             }
             _ => None,
         };
+        if matches!(dim, TexDim::Cube | TexDim::ArrayCube) && i.op != ImageOp::Fetch {
+            self.unit_major_axis(&mut coord);
+        }
         let kind = match i.op {
             ImageOp::Fetch => TexKind::Tld,
             ImageOp::Gather { component } => TexKind::Tld4 { comp: component },

@@ -92,7 +92,7 @@ impl Isel<'_> {
     }
 
     /// The source of |c| (constants as immediates).
-    fn fabs_src(&mut self, c: Comp) -> Src {
+    pub(super) fn fabs_src(&mut self, c: Comp) -> Src {
         match c {
             Comp::Const(v) => Src::imm(v & 0x7fff_ffff),
             _ => Src {

@@ -30,11 +30,18 @@ pub fn select(d: [f32; 3]) -> (u32, f32, f32, f32) {
 }
 
 /// The face and the face's normalised coordinates `s`, `t` of a
-/// direction.
+/// direction whose major component has magnitude 1, as the texture unit
+/// takes them: `sc` and `tc` are not divided by `|ma|`, so a longer
+/// direction reaches past the face's edges and a shorter one stays near
+/// its centre (the H200 under CUDA, docs/TEXTURES.md "Cube directions";
+/// compiled code scales the direction first).
 pub fn face_coords(d: [f32; 3]) -> (u32, f32, f32) {
-    let (face, sc, tc, ma) = select(d);
-    let m = ma.abs();
-    (face, 0.5 * (sc / m) + 0.5, 0.5 * (tc / m) + 0.5)
+    let (face, sc, tc, _) = select(d);
+    (
+        face,
+        0.5 * sc.clamp(-1.0, 1.0) + 0.5,
+        0.5 * tc.clamp(-1.0, 1.0) + 0.5,
+    )
 }
 
 /// Derivatives of `s` and `t` along one screen axis from the
@@ -138,8 +145,14 @@ mod tests {
         assert_eq!(face_coords([-1.0, 0.5, -0.5]), (1, 0.25, 0.25));
         assert_eq!(face_coords([0.5, 1.0, 0.5]), (2, 0.75, 0.75));
         assert_eq!(face_coords([0.5, -1.0, 0.5]), (3, 0.75, 0.25));
-        assert_eq!(face_coords([0.5, 0.5, 2.0]), (4, 0.625, 0.375));
-        assert_eq!(face_coords([0.5, 0.5, -2.0]), (5, 0.375, 0.375));
+        assert_eq!(face_coords([0.25, 0.25, 1.0]), (4, 0.625, 0.375));
+        assert_eq!(face_coords([0.25, 0.25, -1.0]), (5, 0.375, 0.375));
+        // Not divided by the major axis: a longer direction reaches
+        // further (clamped to the face), a shorter one stays nearer the
+        // centre.
+        assert_eq!(face_coords([0.5, 0.5, 2.0]), (4, 0.75, 0.25));
+        assert_eq!(face_coords([1.5, 0.5, 2.0]), (4, 1.0, 0.25));
+        assert_eq!(face_coords([0.25, 0.25, 0.5]), (4, 0.625, 0.375));
         // Ties prefer Z, then Y.
         assert_eq!(face_coords([1.0, 1.0, 1.0]).0, 4);
         assert_eq!(face_coords([1.0, -1.0, 0.0]).0, 3);

@@ -332,7 +332,14 @@ impl<'a> TextureUnit<'a> {
     ) -> Result<(), TexError> {
         match f.filter {
             Filter::Nearest => {
-                let at = Self::nearest_at(h, p, f.level, f.offset, f.normalized);
+                let mut at = Self::nearest_at(h, p, f.level, f.offset, f.normalized);
+                if p.direction.is_some() {
+                    // A cube face's nearest texel stays on the face (a
+                    // coordinate of exactly 1 takes its last texel).
+                    let side = i64::from(level_size(h, f.level)[0]);
+                    at[0] = at[0].clamp(0, side - 1);
+                    at[1] = at[1].clamp(0, side - 1);
+                }
                 let v = self.wrapped(h, s, p, f.level, at, reference, texel::Snorm::Unclamped)?;
                 blend.add(f.share, v);
             }
