@@ -21,7 +21,6 @@ use crate::error::{BackendError, spirv_opcode};
 use crate::from_ir::places::comp_count;
 use crate::logical_subgroups::{Plan, WARP_LANES, ends_shader, is_boundary};
 use cranelift_entity::{EntitySet, SecondaryMap};
-use rustc_hash::FxHashMap;
 use spvsass_frontend::ir::{Block, Inst, Merge, Op, Shader, Value};
 
 /// Which logical subgroups' invocations may have returned at a point of
@@ -150,7 +149,7 @@ pub(crate) fn lower_returns(sh: &Shader, plan: &Plan) -> ReturnLowering {
         to_merge: EntitySet::new(),
         returns_past: returns_past(sh, plan),
     };
-    let uses = tracked.then(|| use_counts(sh));
+    let mut counts = tracked.then(|| UseCounts::new(sh));
     // A return inside a region before (in selection order, which is the
     // layout's) the spine point being cut.
     let mut returned_before = false;
@@ -160,24 +159,17 @@ pub(crate) fn lower_returns(sh: &Shader, plan: &Plan) -> ReturnLowering {
             (true, true, Some(_)) => MayHaveReturned::LastCopy,
             (true, false, _) => MayHaveReturned::Any,
         };
-        let cut = |with_terminator| {
-            let insts = &sh.blocks[b].insts;
-            let body = if with_terminator {
-                &insts[..]
-            } else {
-                &insts[..insts.len().saturating_sub(1)]
-            };
-            pieces(sh, body, state, returned_before, uses.as_ref())
-        };
+        let insts = &sh.blocks[b].insts;
+        let mut cut = |body: &[Inst]| pieces(sh, body, state, returned_before, counts.as_mut());
         match (plan.region_of[b], plan.regions[b]) {
             (None, _) => {
                 lowering.returned[b] = state;
-                lowering.pieces[b] = cut(true);
+                lowering.pieces[b] = cut(insts);
             }
             (Some(h), Some(_)) if h == b => {
                 lowering.returned[b] = state;
                 if plan.selections.contains(b) {
-                    lowering.pieces[b] = cut(false);
+                    lowering.pieces[b] = cut(&insts[..insts.len().saturating_sub(1)]);
                 }
                 if tracked {
                     lowering.live_out[b] = Some(region_live_out(sh, b, plan));
@@ -195,13 +187,24 @@ pub(crate) fn lower_returns(sh: &Shader, plan: &Plan) -> ReturnLowering {
     lowering
 }
 
-/// How many times each value is an operand, over the whole shader.
-fn use_counts(sh: &Shader) -> SecondaryMap<Value, u32> {
-    let mut uses = SecondaryMap::with_capacity(sh.values.len());
-    for (_, inst) in sh.insts.iter() {
-        inst.op.for_each_arg(|a| uses[a] += 1);
+/// How many times each value is an operand: over the whole shader
+/// (`all`), and scratch counts for one run (`run`, all 0 between runs).
+struct UseCounts {
+    all: SecondaryMap<Value, u32>,
+    run: SecondaryMap<Value, u32>,
+}
+
+impl UseCounts {
+    fn new(sh: &Shader) -> UseCounts {
+        let mut all = SecondaryMap::with_capacity(sh.values.len());
+        for (_, inst) in sh.insts.iter() {
+            inst.op.for_each_arg(|a| all[a] += 1);
+        }
+        UseCounts {
+            all,
+            run: SecondaryMap::with_capacity(sh.values.len()),
+        }
     }
-    uses
 }
 
 /// The pieces of `body`, spine instructions of one block where `state`
@@ -212,23 +215,23 @@ fn pieces(
     body: &[Inst],
     state: MayHaveReturned,
     returned_before: bool,
-    uses: Option<&SecondaryMap<Value, u32>>,
+    mut counts: Option<&mut UseCounts>,
 ) -> Vec<Piece> {
     let mut out = Vec::new();
     let mut run: Vec<Inst> = Vec::new();
-    let end_run = |run: Vec<Inst>, out: &mut Vec<Piece>| {
+    let mut end_run = |run: Vec<Inst>, out: &mut Vec<Piece>| {
         if run.is_empty() {
             return;
         }
         let barriers_only = run
             .iter()
             .all(|&i| matches!(sh.insts[i].op, Op::MemoryBarrier | Op::ControlBarrier));
-        let form = match (state, uses) {
+        let form = match (state, counts.as_deref_mut()) {
             (MayHaveReturned::Nobody, _) | (_, None) => RunForm::Interleaved,
             _ if barriers_only => RunForm::Interleaved,
-            (returned, Some(uses)) => RunForm::Guarded {
+            (returned, Some(counts)) => RunForm::Guarded {
                 returned,
-                live_after: live_after(sh, &run, uses),
+                live_after: live_after(sh, &run, counts),
             },
         };
         out.push(Piece::Run(Run { insts: run, form }));
@@ -268,23 +271,26 @@ fn pieces(
     out
 }
 
-/// The results of `run` that instructions outside it use, in run order.
-/// Access chains are selected where they are used, from their operands: a
-/// chain of the run used after it keeps its operands (indices computed in
-/// the run) alive too; in reverse, so chains of chains pass it on.
-fn live_after(sh: &Shader, run: &[Inst], uses: &SecondaryMap<Value, u32>) -> Vec<Value> {
-    let mut inner: FxHashMap<Value, u32> = FxHashMap::default();
+/// The results of `run` that instructions outside it use, in run order
+/// (`counts.run` counts the run's own uses and is left all 0 again: a
+/// value is used outside when the shader uses it more). Access chains are
+/// selected where they are used, from their operands: a chain of the run
+/// used after it keeps its operands (indices computed in the run) alive
+/// too; in reverse, so chains of chains pass it on.
+fn live_after(sh: &Shader, run: &[Inst], counts: &mut UseCounts) -> Vec<Value> {
+    let UseCounts {
+        all: uses,
+        run: inner,
+    } = counts;
     for &i in run {
-        sh.insts[i]
-            .op
-            .for_each_arg(|a| *inner.entry(a).or_default() += 1);
+        sh.insts[i].op.for_each_arg(|a| inner[a] += 1);
     }
     let mut kept: EntitySet<Value> = EntitySet::new();
-    let used_after = |v: Value, kept: &EntitySet<Value>| {
-        uses[v] > inner.get(&v).copied().unwrap_or(0) || kept.contains(v)
+    let used_after = |v: Value, inner: &SecondaryMap<Value, u32>, kept: &EntitySet<Value>| {
+        uses[v] > inner[v] || kept.contains(v)
     };
     for inst in run.iter().rev().map(|&i| &sh.insts[i]) {
-        if inst.result.is_some_and(|v| used_after(v, &kept))
+        if inst.result.is_some_and(|v| used_after(v, inner, &kept))
             && matches!(inst.op, Op::AccessChain { .. } | Op::PtrAccessChain { .. })
         {
             inst.op.for_each_arg(|a| {
@@ -292,10 +298,15 @@ fn live_after(sh: &Shader, run: &[Inst], uses: &SecondaryMap<Value, u32>) -> Vec
             });
         }
     }
-    run.iter()
+    let live = run
+        .iter()
         .filter_map(|&i| sh.insts[i].result)
-        .filter(|&v| used_after(v, &kept))
-        .collect()
+        .filter(|&v| used_after(v, inner, &kept))
+        .collect();
+    for &i in run {
+        sh.insts[i].op.for_each_arg(|a| inner[a] = 0);
+    }
+    live
 }
 
 /// Values the region of `header` defines that code after it uses: in the

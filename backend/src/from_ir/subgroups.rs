@@ -9,6 +9,11 @@
 //! `J_{k-1}` -> `M` (spine form, the parameters of every copy). Each `H_i`
 //! dominates everything after it, so values a region defines stay usable
 //! after its merge, as in the IR.
+//!
+//! Each spine block is emitted piece by piece as `lower_returns.rs` cut it
+//! (runs of instructions once per copy, boundaries and terminators once),
+//! and what those pieces and the region copies do about early returns is
+//! that lowering's decision (`returns.rs` emits it).
 
 use super::spine_switch::SwitchArms;
 use super::{BlockMap, Comp, Isel, ValueMap, returns::RegionExit};
