@@ -17,7 +17,9 @@ use crate::intrinsics::Intrinsics;
 use crate::isa::Instr;
 use crate::layout::layout;
 use crate::limits;
+use crate::logical_subgroups::{Plan, plan};
 use crate::lower_cull::{CullLowering, lower_cull};
+use crate::lower_returns::{ReturnLowering, lower_returns};
 use crate::lower_statistics::lower_statistics;
 use crate::mir::MFunc;
 use crate::opt_const_fold::const_fold;
@@ -92,11 +94,17 @@ pub struct Compiled {
 }
 
 /// The shader as instruction selection takes it: the IR the rewriting
-/// lowerings left, the intrinsics the others attached to it, and the
-/// in-shader culling's decisions.
+/// lowerings left, the intrinsics the others attached to it, the logical
+/// subgroups of a wide workgroup with their early returns' decisions, and
+/// the in-shader culling's decisions.
 pub(crate) struct Lowered<'a> {
     pub shader: Cow<'a, Shader>,
     pub intrinsics: Intrinsics,
+    /// A task or mesh workgroup over 32 invocations: its logical-subgroup
+    /// plan (`logical_subgroups.rs`) and its early returns' decisions
+    /// (`lower_returns.rs`). The plan's refusal is kept for selection to
+    /// report where it made the plan, after its check of the outputs.
+    pub wide: Result<Option<LogicalSubgroups>, BackendError>,
     /// `lower_cull.rs`, when culling is compiled in (`shader_cull`). Its
     /// refusal is kept for selection to report after its own checks of
     /// the shader (the memory and logical-subgroup plans), so that a
@@ -105,13 +113,21 @@ pub(crate) struct Lowered<'a> {
     pub cull: Result<Option<CullLowering>, BackendError>,
 }
 
+/// A wide workgroup's logical subgroups, as selection takes them.
+pub(crate) struct LogicalSubgroups {
+    pub plan: Plan,
+    pub returns: ReturnLowering,
+}
+
 /// The lowerings before instruction selection, in order. Variable
 /// pointers become 64-bit addresses (`from_ir/var_ptrs.rs`: a new IR, so
 /// first); then the whole-feature lowerings attach their intrinsics
 /// (`crate::intrinsics`) to that IR, which selection maps one to one:
 /// statistics counting (`lower_statistics.rs`, unless compiled out); then
-/// in-shader culling's per-instruction roles (`lower_cull.rs`), which
-/// selection maps one to one too.
+/// the logical subgroups of a workgroup over 32 invocations
+/// (`logical_subgroups.rs`) and their early returns' decisions
+/// (`lower_returns.rs`); then in-shader culling's per-instruction roles
+/// (`lower_cull.rs`). Selection maps each decision one to one.
 pub(crate) fn lower(
     sh: &Shader,
     statistics: bool,
@@ -125,10 +141,17 @@ pub(crate) fn lower(
     if statistics {
         lower_statistics(&shader, &mut intrinsics);
     }
+    let wide = plan(&shader).map(|plan| {
+        plan.map(|plan| {
+            let returns = lower_returns(&shader, &plan);
+            LogicalSubgroups { plan, returns }
+        })
+    });
     let cull = lower_cull(&shader, shader_cull);
     Ok(Lowered {
         shader,
         intrinsics,
+        wide,
         cull,
     })
 }

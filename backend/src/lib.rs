@@ -29,6 +29,7 @@ pub(crate) mod intrinsics;
 pub(crate) mod layout;
 pub(crate) mod logical_subgroups;
 pub(crate) mod lower_cull;
+pub(crate) mod lower_returns;
 pub(crate) mod lower_statistics;
 pub(crate) mod mir;
 pub(crate) mod mir_info;

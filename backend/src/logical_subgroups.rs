@@ -48,7 +48,8 @@
 //!
 //! A `return` inside a region cannot be an EXIT: the lane is shared by
 //! every logical subgroup, and only one of its invocations returns. Each
-//! copy therefore keeps a *returned* predicate (`from_ir::returns`), one
+//! copy therefore keeps a *returned* predicate (decided by
+//! `lower_returns.rs`, emitted by `from_ir::returns`), one
 //! SSA value per copy threaded through the spine's block parameters: a
 //! return sets it and branches to the copy's end of the region; a returned
 //! lane branches over every later region copy and every later run of spine

@@ -17,7 +17,6 @@ use crate::from_ir::mesh_out::{OutputTarget, classify, written_outputs};
 use crate::from_ir::places::{Step, comp_count, resolve};
 use crate::isbe_layout::addr;
 use cranelift_entity::SecondaryMap;
-use rustc_hash::FxHashMap;
 use spvsass_frontend::ir::{
     BuiltIn, Inst, InstData, MeshTopology, Op as IrOp, Shader, Stage, StorageClass, Value,
 };
@@ -154,12 +153,12 @@ fn role(
 
 /// Whether `v` is a scalar load of the local invocation index (or of the
 /// x component of the local invocation id of an x-only workgroup).
-fn is_invocation_index(sh: &Shader, defs: &FxHashMap<Value, &InstData>, v: Value) -> bool {
+fn is_invocation_index(sh: &Shader, v: Value) -> bool {
     let Some(InstData {
         op: IrOp::Load { ptr },
         spirv_id,
         ..
-    }) = defs.get(&v)
+    }) = sh.def_inst(v)
     else {
         return false;
     };
@@ -260,11 +259,6 @@ fn deferrable(sh: &Shader, max_vertices: u32) -> Result<bool, BackendError> {
     {
         return Ok(false);
     }
-    let defs: FxHashMap<Value, &InstData> = sh
-        .insts
-        .values()
-        .filter_map(|i| Some((i.result?, i)))
-        .collect();
     for inst in sh.insts.values() {
         match &inst.op {
             IrOp::Atomic { .. } | IrOp::Subgroup(..) => return Ok(false),
@@ -286,8 +280,7 @@ fn deferrable(sh: &Shader, max_vertices: u32) -> Result<bool, BackendError> {
                             ..
                         } = classify(sh, &place, n, inst.spirv_id)?
                         {
-                            let own =
-                                matches!(elem, Step::Dyn(v) if is_invocation_index(sh, &defs, v));
+                            let own = matches!(elem, Step::Dyn(v) if is_invocation_index(sh, v));
                             if !own {
                                 return Ok(false);
                             }

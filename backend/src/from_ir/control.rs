@@ -26,17 +26,17 @@ impl Isel<'_> {
     /// at the enclosing loop's barrier, which such a branch makes
     /// divergent too (crate::uniformity).
     ///
-    /// In a wide workgroup (`plan`), a return inside a region branches to
-    /// the region's merge (`returns`), past the merges of the constructs
-    /// around it inside the region: those get no barrier either, as for a
-    /// `break`; the region's own construct keeps its barrier, whose BSYNC
-    /// the returning lanes reach.
+    /// In a wide workgroup, a return inside a region branches to the
+    /// region's merge (`returns`), past the merges of the constructs around
+    /// it inside the region (`ReturnLowering::returns_past`): those get no
+    /// barrier either, as for a `break`; the region's own construct keeps
+    /// its barrier, whose BSYNC the returning lanes reach.
     ///
     /// The last barrier stays free for the divergent loops selection
     /// builds inside one instruction (`Barriers::inner`).
     pub(super) fn plan_barriers(
         &mut self,
-        plan: Option<&crate::logical_subgroups::Plan>,
+        returns: Option<&crate::lower_returns::ReturnLowering>,
     ) -> Result<(), BackendError> {
         let preds = structured::predecessors(self.sh);
         let exits = structured::loop_exits(self.sh);
@@ -47,12 +47,7 @@ impl Isel<'_> {
         for (i, &b) in sh.layout.iter().enumerate() {
             position[b] = i;
         }
-        let returns_past = |h: ir::Block, merge: ir::Block| {
-            plan.is_some_and(|p| p.region_of[h].is_some_and(|r| r != h))
-                && sh.layout[position[h]..position[merge].max(position[h])]
-                    .iter()
-                    .any(|&x| crate::logical_subgroups::ends_shader(sh, x))
-        };
+        let returns_past = |h: ir::Block| returns.is_some_and(|r| r.returns_past.contains(h));
         let mut open: Vec<ir::Block> = Vec::new();
         for &b in &self.sh.layout {
             while open.last() == Some(&b) {
@@ -61,7 +56,7 @@ impl Isel<'_> {
             let data = &self.sh.blocks[b];
             if let Some(Merge::Loop { merge, .. }) = data.merge
                 && self.divergence.divergent_loop(b)
-                && !returns_past(b, merge)
+                && !returns_past(b)
                 && !structured::escapes(self.sh, &preds, &exits, b, merge)
                 && self.barriers.bsync_at[merge].is_none()
             {
@@ -90,7 +85,7 @@ impl Isel<'_> {
             let divergent = self.divergence.divergent_branch(b);
             if let (Some(Merge::Selection { merge }), true) = (data.merge, divergent)
                 && !structured::escapes(self.sh, &preds, &exits, b, merge)
-                && !returns_past(b, merge)
+                && !returns_past(b)
             {
                 let bar = u8::try_from(open.len()).unwrap_or(u8::MAX);
                 if bar >= OpBssy::BARRIERS - 1 {

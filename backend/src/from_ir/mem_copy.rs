@@ -205,9 +205,10 @@ impl Isel<'_> {
     /// any access to them); a compute shader's shared variables then wait
     /// at a workgroup barrier.
     pub(super) fn store_initializers(&mut self, v: Value) -> Result<(), BackendError> {
-        let Some(vars) = self.mem.initializers.get(&v).cloned() else {
+        let vars = self.mem.initializers[v].clone();
+        if vars.is_empty() {
             return Ok(());
-        };
+        }
         let comps = self.value(v)?.clone();
         let mut shared = false;
         for var in vars {

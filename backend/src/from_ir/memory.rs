@@ -25,7 +25,7 @@ use crate::isa::{
     Dst, Instr, IntCmp, MemSize, MemSpace, Op, OpIAdd3, OpIMad, OpLd, OpLdc, OpSt, RegFile, Src,
 };
 use crate::mir::VReg;
-use rustc_hash::FxHashMap;
+use cranelift_entity::SecondaryMap;
 use spvsass_frontend::ir::{
     self, GlobalVar, InstData, Scalar, Shader, Stage, StorageClass, TypeId, Value,
 };
@@ -35,7 +35,8 @@ use std::ops::Range;
 /// workgroup needs.
 #[derive(Clone, Debug, Default)]
 pub struct MemPlan {
-    pub offsets: FxHashMap<GlobalVar, u32>,
+    /// The byte offset of each shared and local variable.
+    pub offsets: SecondaryMap<GlobalVar, Option<u32>>,
     /// Shared memory per workgroup, in bytes.
     pub shared_bytes: u32,
     /// Local memory per invocation, in bytes.
@@ -43,7 +44,7 @@ pub struct MemPlan {
     /// Function, Private and (compute) Workgroup variables in memory with
     /// an initializer, by
     /// the value (a constant of the entry block) they start with.
-    pub initializers: FxHashMap<Value, Vec<GlobalVar>>,
+    pub initializers: SecondaryMap<Value, Vec<GlobalVar>>,
 }
 
 /// Variables are placed 16-byte aligned, in declaration order.
@@ -76,11 +77,11 @@ impl MemPlan {
             if sh.stage != Stage::Compute {
                 continue;
             }
-            plan.offsets.insert(var, 0);
+            plan.offsets[var] = Some(0);
             plan.shared_bytes = plan.shared_bytes.max(size);
         }
         for (var, data) in sh.globals.iter() {
-            if plan.offsets.contains_key(&var) {
+            if plan.offsets[var].is_some() {
                 continue;
             }
             let end = match data.class {
@@ -99,7 +100,7 @@ impl MemPlan {
                 StorageClass::Function | StorageClass::Private | StorageClass::Workgroup,
             ) = (data.initializer, data.class)
             {
-                plan.initializers.entry(init).or_default().push(var);
+                plan.initializers[init].push(var);
             } else if data.initializer.is_some() {
                 return Err(BackendError::Unsupported {
                     what: format!("an initializer on a {:?} variable in memory", data.class),
@@ -113,7 +114,7 @@ impl MemPlan {
                 spirv_id: Some(data.spirv_id),
             })?;
             let offset = end.div_ceil(VAR_ALIGN) * VAR_ALIGN;
-            plan.offsets.insert(var, offset);
+            plan.offsets[var] = Some(offset);
             *end = offset + size;
         }
         Ok(plan)
@@ -224,6 +225,19 @@ fn mem_size(s: Scalar) -> Option<MemSize> {
 }
 
 impl Isel<'_> {
+    /// The byte offset `MemPlan::new` gave a shared or local variable.
+    fn placed(&self, var: GlobalVar, inst: &InstData) -> Result<u32, BackendError> {
+        self.mem.offsets[var].ok_or_else(|| {
+            self.mem_error(
+                format!(
+                    "an access to {} (not placed in memory)",
+                    self.sh.type_name(self.sh.globals[var].ty)
+                ),
+                inst,
+            )
+        })
+    }
+
     pub(super) fn mem_error(&self, what: String, inst: &InstData) -> BackendError {
         BackendError::Unsupported {
             what,
@@ -301,13 +315,13 @@ impl Isel<'_> {
                 }
             }
             StorageClass::Workgroup => Target::Shared {
-                base: self.mem.offsets[&var],
+                base: self.placed(var, inst)?,
             },
             // Each logical subgroup of a wide workgroup is another set of
             // invocations on the same lanes: it gets its own copy of the
             // variables (`MemPlan::local_copy_bytes`).
             StorageClass::Function | StorageClass::Private => Target::Local {
-                base: self.mem.offsets[&var] + self.wide.copy * self.mem.local_copy_bytes(),
+                base: self.placed(var, inst)? + self.wide.copy * self.mem.local_copy_bytes(),
             },
             class => return Err(self.mem_error(format!("accesses to {class:?} memory"), inst)),
         };

@@ -219,7 +219,7 @@ struct Outputs {
 
 /// The logical subgroups of a workgroup wider than a warp and the early
 /// returns inside their regions (`subgroups.rs`, `returns.rs`).
-struct Wide {
+struct Wide<'a> {
     /// Logical subgroups of a workgroup over 32 invocations (1 otherwise)
     /// and the one being selected (`subgroups`).
     copies: u32,
@@ -227,25 +227,26 @@ struct Wide {
     /// The lanes of the last logical subgroup that are invocations, when
     /// the workgroup size is not a multiple of 32 (`subgroups`).
     partial: Option<PredSrc>,
+    /// The early returns' decisions (`lower_returns.rs`), in a wide
+    /// workgroup.
+    returns: Option<&'a crate::lower_returns::ReturnLowering>,
     /// Per logical subgroup, whether its invocation on each lane has
-    /// returned; empty when no region returns (`returns`).
+    /// returned (false until the lowering says it may have); empty when
+    /// the copies keep no returned predicates (`returns`).
     returned: Vec<Comp>,
-    /// A return inside a region has been selected (`returned` also marks
-    /// the lanes past a workgroup whose size is not a multiple of 32,
-    /// which are no invocations).
-    returns_selected: bool,
-    /// While a region copy is selected, where some region returns.
-    region_exit: Option<returns::RegionExit>,
+    /// While a region copy is selected, where copies keep returned
+    /// predicates.
+    region_exit: Option<returns::RegionExit<'a>>,
 }
 
-impl Default for Wide {
-    fn default() -> Wide {
+impl Default for Wide<'_> {
+    fn default() -> Self {
         Wide {
             copies: 1,
             copy: 0,
             partial: None,
+            returns: None,
             returned: Vec::new(),
-            returns_selected: false,
             region_exit: None,
         }
     }
@@ -295,7 +296,7 @@ pub(crate) struct Isel<'a> {
     /// Values computed once per machine block and reused there.
     cache: BlockCache,
     /// Logical subgroups and early returns (`subgroups.rs`, `returns.rs`).
-    wide: Wide,
+    wide: Wide<'a>,
     /// In-shader culling (`mesh_cull`), when compiled in: the decisions
     /// made before selection (`lower_cull.rs`) and which part is being
     /// selected.
@@ -353,9 +354,11 @@ impl<'a> Selection<'a> {
             Stage::Task => task_out::payload_bytes(sh) + crate::isbe_layout::task::PAYLOAD,
             _ => primitive_layout.base + primitive_layout.size(),
         };
-        let wide = crate::logical_subgroups::plan(sh)?;
-        let divergence = match &wide {
-            Some(plan) => crate::uniformity::Divergence::analyse_assuming(sh, &plan.voted),
+        // The logical-subgroup plan's refusal is reported here, after the
+        // outputs' (`compile::Lowered::wide`).
+        let wide = lowered.wide.as_ref().map_err(BackendError::clone)?.as_ref();
+        let divergence = match wide {
+            Some(w) => crate::uniformity::Divergence::analyse_assuming(sh, &w.plan.voted),
             None => crate::uniformity::Divergence::analyse(sh),
         };
         let mut isel = Isel {
@@ -395,10 +398,11 @@ impl<'a> Selection<'a> {
         // The culling lowering's refusal is reported here, after those of
         // the plans above, as when selection made the decisions itself.
         isel.cull_lowering = lowered.cull.as_ref().map_err(BackendError::clone)?.as_ref();
-        isel.plan_barriers(wide.as_ref())?;
-        if let Some(plan) = wide {
-            isel.wide.copies = plan.copies;
-            isel.select_wide(&plan, written.cull)?;
+        isel.plan_barriers(wide.map(|w| &w.returns))?;
+        if let Some(w) = wide {
+            isel.wide.copies = w.plan.copies;
+            isel.wide.returns = Some(&w.returns);
+            isel.select_wide(&w.plan, written.cull)?;
         } else {
             for &b in &sh.layout {
                 let mb = isel.f.new_block();
@@ -756,7 +760,9 @@ impl<'a> Isel<'a> {
                 self.emit_mesh_tasks(x, y, z);
                 return Ok(());
             }
-            I::Return | I::Unreachable if self.wide.region_exit.is_some() => {
+            I::Return | I::Unreachable
+                if self.wide.returns.is_some_and(|r| r.to_merge.contains(id)) =>
+            {
                 return self.region_return();
             }
             // A task workgroup that returns launches no mesh workgroups:

@@ -10,7 +10,7 @@
 //! location is the generic attribute of that number (4 words at
 //! 0x80 + 16·loc).
 //!
-//! ClipDistance[k] is at 0x2c0 + 4k; CullDistance[k] follows the clip
+//! `ClipDistance[k]` is at 0x2c0 + 4k; `CullDistance[k]` follows the clip
 //! distances, at 0x2c0 + 4·(clip count + k): the two arrays share the eight
 //! words 0x2c0..0x2e0, as the hardware's clip/cull slots do (docs/HARDWARE.md
 //! gives the range; the packing is the project's choice, NAK's order).

@@ -1,5 +1,6 @@
 //! Returns inside the regions of a task or mesh workgroup of more than 32
-//! invocations (`crate::logical_subgroups`).
+//! invocations (`crate::logical_subgroups`): the emission of what
+//! `lower_returns.rs` decided before selection.
 //!
 //! A lane runs one invocation of every logical subgroup, so a return
 //! cannot end the lane. Each copy `i` keeps a *returned* predicate instead:
@@ -22,39 +23,49 @@
 //!   subgroup operations, votes or the emulated atomics.
 //! - EmitMeshTasksEXT after a possible return: lane 0 writes a zero count
 //!   (every invocation may have returned), then every invocation still
-//!   running writes the (uniform) counts. SetMeshOutputsEXT after a possible
-//!   return is refused: the API requires it in uniform control flow, and
-//!   the count must be taken from one invocation.
+//!   running writes the (uniform) counts. (SetMeshOutputsEXT there is
+//!   refused by the lowering.)
 //!
-//! A return in the spine is uniform and stays an EXIT.
+//! Which copies may have returned where, which runs are skipped and what
+//! the block after a run or a region copy receives are the lowering's
+//! ([`ReturnLowering`]); this file only emits them.
 
 use super::places::comp_count;
 use super::{Comp, Isel, subgroups::CopyState};
 use crate::error::BackendError;
 use crate::isa::{Instr, Op, OpBra, OpBssy, PredSrc, RegFile};
-use crate::logical_subgroups::Plan;
+use crate::lower_returns::{ReturnLowering, Run, RunForm};
 use crate::mir::{BlockId, PReg, VReg};
-use cranelift_entity::{EntitySet, SecondaryMap};
-use spvsass_frontend::ir::{self, Inst, InstData, Value};
+use spvsass_frontend::ir::{self, Inst, Value};
 
-/// The region copy being selected, in a wide workgroup where some region
-/// returns.
-pub(super) struct RegionExit {
+/// The region copy being selected, in a wide workgroup whose copies keep
+/// returned predicates (`ReturnLowering::tracked`).
+pub(super) struct RegionExit<'a> {
     pub merge: ir::Block,
     /// The copy's returned predicate on entry (false on every lane that
     /// runs the region).
     pub returned: Comp,
-    /// `region_live_out`.
-    pub live_out: Vec<Value>,
+    /// `ReturnLowering::live_out` of the region.
+    pub live_out: &'a [Value],
 }
 
 impl<'a> Isel<'a> {
-    /// Whether an invocation of some copy may have returned here.
-    pub(super) fn may_have_returned(&self) -> bool {
+    /// The early returns' decisions; selection of a wide workgroup only.
+    pub(super) fn return_lowering(&self) -> &'a ReturnLowering {
         self.wide
-            .returned
-            .iter()
-            .any(|r| matches!(r, Comp::Pred(_)))
+            .returns
+            .expect("a wide workgroup is selected with its return lowering")
+    }
+
+    /// Copy `c`'s returned predicate, where the lowering says its
+    /// invocations may have returned (selection has made it a predicate
+    /// register there: a parameter of the block, or the lanes past the
+    /// workgroup).
+    fn returned_pred(&self, c: usize) -> PReg {
+        match self.wide.returned.get(c) {
+            Some(&Comp::Pred(p)) => p,
+            _ => unreachable!("the return lowering and selection agree on where copies may return"),
+        }
     }
 
     /// Fresh returned predicates, one per copy, as parameters of a spine
@@ -107,53 +118,6 @@ impl<'a> Isel<'a> {
         Ok(args)
     }
 
-    /// Values a region defines that code after it uses: in the IR the
-    /// blocks defining them dominate the merge, but the edges that skip a
-    /// region copy do not pass through them, so `J_i` takes them as
-    /// parameters. A pointer's operands count as used where the pointer is.
-    pub(super) fn region_live_out(&self, header: ir::Block, plan: &Plan) -> Vec<Value> {
-        let sh = self.sh;
-        let inside = |b: ir::Block| plan.region_of[b] == Some(header);
-        let selection = plan.selections.contains(header);
-        let mut defined: SecondaryMap<Value, Option<Inst>> = SecondaryMap::new();
-        let mut params = EntitySet::new();
-        for &b in sh.layout.iter().filter(|&&b| inside(b)) {
-            if selection && b == header {
-                continue;
-            }
-            params.extend(sh.blocks[b].params.iter().copied());
-            for &i in &sh.blocks[b].insts {
-                if let Some(r) = sh.insts[i].result {
-                    defined[r] = Some(i);
-                }
-            }
-        }
-        let mut used = Vec::new();
-        for &b in sh.layout.iter().filter(|&&b| !inside(b)) {
-            for &i in &sh.blocks[b].insts {
-                sh.insts[i].op.for_each_arg(|a| used.push(a));
-            }
-        }
-        let mut live: Vec<Value> = Vec::new();
-        let mut seen = EntitySet::with_capacity(sh.values.len());
-        while let Some(v) = used.pop() {
-            if !seen.insert(v) {
-                continue;
-            }
-            if params.contains(v) {
-                live.push(v);
-            } else if let Some(i) = defined[v] {
-                if comp_count(sh, sh.values[v].ty).is_some() {
-                    live.push(v);
-                } else {
-                    sh.insts[i].op.for_each_arg(|a| used.push(a));
-                }
-            }
-        }
-        live.sort();
-        live
-    }
-
     /// What an edge to the region copy's merge `J_i` passes besides the
     /// merge's parameters: the live-out values and the returned predicate
     /// unchanged (the lanes taking it did not return).
@@ -161,9 +125,9 @@ impl<'a> Isel<'a> {
         let Some(exit) = self.wide.region_exit.as_ref().filter(|e| e.merge == to) else {
             return Ok(Vec::new());
         };
-        let (live, returned) = (exit.live_out.clone(), exit.returned);
+        let (live, returned) = (exit.live_out, exit.returned);
         let mut args = Vec::new();
-        for v in live {
+        for &v in live {
             for c in self.value(v)?.clone() {
                 args.push(self.materialize(c));
             }
@@ -179,7 +143,7 @@ impl<'a> Isel<'a> {
             return Ok(Vec::new());
         };
         let mut params = Vec::new();
-        for v in exit.live_out {
+        for &v in exit.live_out {
             let comps = self.new_regs_for(v)?;
             params.extend(comps.iter().filter_map(|c| c.vreg()));
             self.vals.insert(v, comps);
@@ -190,41 +154,42 @@ impl<'a> Isel<'a> {
 
     /// A return inside a region copy: to the copy's merge `J_i`, returned.
     pub(super) fn region_return(&mut self) -> Result<(), BackendError> {
-        self.wide.returns_selected = true;
         let exit = self
             .wide
             .region_exit
             .as_ref()
             .expect("inside a region copy");
-        let (merge, live) = (exit.merge, exit.live_out.clone());
-        let mut args = self.undef_args(merge, &live)?;
+        let (merge, live) = (exit.merge, exit.live_out);
+        let mut args = self.undef_args(merge, live)?;
         args.push(self.materialize(Comp::Bool(true)));
         let to = self.blocks.at(merge);
         self.bra(to, args);
         Ok(())
     }
 
-    /// Enters the current copy's region at `to`; lanes whose invocation has
-    /// returned go straight to the copy's merge. `bar`: the selection
-    /// region's convergence barrier, opened here rather than at its header
-    /// so that the skipping lanes are in it too and meet the others at its
-    /// BSYNC.
+    /// Enters the current copy's region at `to`; with `skip` (the lowering
+    /// says the copy's invocations may have returned), lanes whose
+    /// invocation has returned go straight to the copy's merge. `bar`: the
+    /// selection region's convergence barrier, opened here rather than at
+    /// its header so that the skipping lanes are in it too and meet the
+    /// others at its BSYNC.
     pub(super) fn enter_region_copy(
         &mut self,
         to: BlockId,
         args: Vec<VReg>,
         merge: ir::Block,
         live_out: &[Value],
-        bar: Option<u8>,
+        (skip, bar): (bool, Option<u8>),
     ) -> Result<(), BackendError> {
         if let Some(bar) = bar {
             let target = self.blocks.at(merge).target();
             self.emit(Instr::new(Op::Bssy(OpBssy { bar, target })));
         }
-        let Some(&Comp::Pred(p)) = self.wide.returned.get(self.wide.copy as usize) else {
+        if !skip {
             self.bra(to, args);
             return Ok(());
-        };
+        }
+        let p = self.returned_pred(self.wide.copy as usize);
         let mut skip = self.undef_args(merge, live_out)?;
         skip.push(p.vreg());
         let j = self.blocks.at(merge);
@@ -237,43 +202,38 @@ impl<'a> Isel<'a> {
         Ok(())
     }
 
-    /// Spine instructions of block `b`, once per copy, each copy's run
-    /// skipped by its returned lanes.
+    /// A run of spine instructions of block `b`, once per copy, in the
+    /// lowering's form: interleaved, or copy after copy with each copy
+    /// that may have returned skipping it.
     pub(super) fn copies_run(
         &mut self,
         b: ir::Block,
-        run: &[Inst],
+        run: &Run,
         copies: &mut [CopyState],
     ) -> Result<(), BackendError> {
-        if run.is_empty() {
-            return Ok(());
-        }
-        // Barriers select to nothing in a wide workgroup.
-        let sh = self.sh;
-        let empty = run.iter().all(|&i| {
-            matches!(
-                sh.insts[i].op,
-                ir::Op::MemoryBarrier | ir::Op::ControlBarrier
-            )
-        });
-        if empty || !self.may_have_returned() {
-            // Every copy's instruction in turn, as before any return.
-            for &inst in run {
-                for c in 0..copies.len() {
-                    self.enter_copy(copies, c);
-                    self.inst(b, inst)?;
+        let k = copies.len();
+        match &run.form {
+            RunForm::Interleaved => {
+                for &inst in &run.insts {
+                    for c in 0..k {
+                        self.enter_copy(copies, c);
+                        self.inst(b, inst)?;
+                    }
                 }
             }
-            self.enter_copy(copies, 0);
-            return Ok(());
-        }
-        for c in 0..copies.len() {
-            self.enter_copy(copies, c);
-            match self.wide.returned.get(c) {
-                Some(&Comp::Pred(p)) => self.skipped_run(b, run, p)?,
-                _ => {
-                    for &inst in run {
-                        self.inst(b, inst)?;
+            RunForm::Guarded {
+                returned,
+                live_after,
+            } => {
+                for c in 0..k {
+                    self.enter_copy(copies, c);
+                    if returned.copy(c, k) {
+                        let p = self.returned_pred(c);
+                        self.skipped_run(b, &run.insts, live_after, p)?;
+                    } else {
+                        for &inst in &run.insts {
+                            self.inst(b, inst)?;
+                        }
                     }
                 }
             }
@@ -283,12 +243,14 @@ impl<'a> Isel<'a> {
     }
 
     /// `@returned BRA Z; R: run; BRA S; Z: undefined results; BRA S; S:`
-    /// with the run's results as parameters of S. Z is its own block so
-    /// that the undefined arguments can be made after the run is selected.
+    /// with the run's results used after it (`live_after`) as parameters
+    /// of S. Z is its own block so that the undefined arguments can be made
+    /// after the run is selected.
     fn skipped_run(
         &mut self,
         b: ir::Block,
         run: &[Inst],
+        live_after: &[Value],
         returned: PReg,
     ) -> Result<(), BackendError> {
         let x = self.cur;
@@ -304,40 +266,8 @@ impl<'a> Isel<'a> {
         for &inst in run {
             self.inst(b, inst)?;
         }
-        // Results used by instructions outside the run live on.
-        let sh = self.sh;
-        let mut inside = EntitySet::with_capacity(sh.insts.len());
-        inside.extend(run.iter().copied());
-        let mut used_after = EntitySet::with_capacity(sh.values.len());
-        for (id, other) in sh.insts.iter() {
-            if !inside.contains(id) {
-                other.op.for_each_arg(|a| {
-                    used_after.insert(a);
-                });
-            }
-        }
-        // Access chains are selected where they are used, from their
-        // operands: a chain of the run used after it keeps its operands
-        // (indices computed in the run) alive too. In reverse, so chains of
-        // chains pass it on.
-        for inst in run.iter().rev().map(|&i| &sh.insts[i]) {
-            let used = inst.result.is_some_and(|v| used_after.contains(v));
-            if used
-                && matches!(
-                    inst.op,
-                    ir::Op::AccessChain { .. } | ir::Op::PtrAccessChain { .. }
-                )
-            {
-                inst.op.for_each_arg(|a| {
-                    used_after.insert(a);
-                });
-            }
-        }
         let (mut args, mut params, mut undef) = (Vec::new(), Vec::new(), Vec::new());
-        for inst in run.iter().map(|&i| &sh.insts[i]) {
-            let Some(v) = inst.result.filter(|&v| used_after.contains(v)) else {
-                continue;
-            };
+        for &v in live_after {
             let Some(comps) = self.vals.get(v).cloned() else {
                 continue;
             };
@@ -371,21 +301,15 @@ impl<'a> Isel<'a> {
         Ok(())
     }
 
-    /// EmitMeshTasksEXT where some invocation may have returned: lane 0
-    /// writes a zero count, then every invocation still running writes the
-    /// counts (uniform, so all write the same words); then the shader ends.
-    pub(super) fn boundary_after_return(
+    /// EmitMeshTasksEXT (operands `x`, `y`, `z`) where some invocation may
+    /// have returned: lane 0 writes a zero count, then every invocation
+    /// still running writes the counts (uniform, so all write the same
+    /// words); then the shader ends.
+    pub(super) fn mesh_tasks_after_return(
         &mut self,
-        inst: &InstData,
+        [x, y, z]: [Value; 3],
         copies: &mut [CopyState],
     ) -> Result<(), BackendError> {
-        let ir::Op::EmitMeshTasks { x, y, z } = inst.op else {
-            return Err(self.unsupported(
-                "SetMeshOutputsEXT after a return of some invocations of a workgroup over 32 \
-                 invocations (the API requires it in uniform control flow)",
-                inst,
-            ));
-        };
         let zero = Comp::Const(0);
         let lane0 = self.lane0_guard();
         self.write_mesh_tasks(zero, zero, zero, lane0);

@@ -29,7 +29,7 @@ use crate::isa::{
     RegFile, SpecialReg, Src,
 };
 use crate::isbe_layout::LINE;
-use rustc_hash::FxHashMap;
+use cranelift_entity::SecondaryMap;
 use spvsass_frontend::ir::{
     GlobalVar, InstData, Op as IrOp, Scalar, Shader, Stage, StorageClass, Value,
 };
@@ -39,7 +39,7 @@ use spvsass_frontend::ir::{
 pub struct SharedLayout {
     /// The first byte of shared memory (a line boundary).
     pub base: u32,
-    offsets: FxHashMap<GlobalVar, u32>,
+    offsets: SecondaryMap<GlobalVar, Option<u32>>,
     /// Bytes of all Workgroup variables.
     pub bytes: u32,
 }
@@ -60,16 +60,16 @@ impl SharedLayout {
         for (var, g) in sh.globals.iter() {
             if explicit_workgroup_block(sh, var) {
                 let bytes = size_align(sh, g.ty).map_or(0, |(size, _)| size);
-                layout.offsets.insert(var, 0);
+                layout.offsets[var] = Some(0);
                 layout.bytes = layout.bytes.max(bytes.next_multiple_of(4));
             }
         }
         for (var, g) in sh.globals.iter() {
-            if g.class != StorageClass::Workgroup || layout.offsets.contains_key(&var) {
+            if g.class != StorageClass::Workgroup || layout.offsets[var].is_some() {
                 continue;
             }
             let bytes = comp_count(sh, g.ty).map_or(0, |n| 4 * n);
-            layout.offsets.insert(var, layout.bytes);
+            layout.offsets[var] = Some(layout.bytes);
             layout.bytes += bytes;
         }
         layout
@@ -83,7 +83,7 @@ impl SharedLayout {
 
     /// The byte offset of a variable in the region.
     pub fn offset(&self, var: GlobalVar) -> Option<u32> {
-        self.offsets.get(&var).map(|o| self.base + o)
+        self.offsets[var].map(|o| self.base + o)
     }
 }
 

@@ -9,6 +9,11 @@
 //! `J_{k-1}` -> `M` (spine form, the parameters of every copy). Each `H_i`
 //! dominates everything after it, so values a region defines stay usable
 //! after its merge, as in the IR.
+//!
+//! Each spine block is emitted piece by piece as `lower_returns.rs` cut it
+//! (runs of instructions once per copy, boundaries and terminators once),
+//! and what those pieces and the region copies do about early returns is
+//! that lowering's decision (`returns.rs` emits it).
 
 use super::spine_switch::SwitchArms;
 use super::{BlockMap, Comp, Isel, ValueMap, returns::RegionExit};
@@ -17,7 +22,8 @@ use crate::isa::{
     Dst, Instr, IntCmp, Op, OpBra, OpBssy, OpBsync, OpIAdd3, OpISetP, OpPLop3, OpVote, PredCombine,
     PredSrc, RegFile, Src, VoteMode,
 };
-use crate::logical_subgroups::{Plan, WARP_LANES, is_boundary};
+use crate::logical_subgroups::{Plan, WARP_LANES};
+use crate::lower_returns::{MayHaveReturned, Once, Piece};
 use crate::mir::{BlockId, VReg};
 use cranelift_entity::{EntitySet, SecondaryMap};
 
@@ -83,11 +89,11 @@ impl<'a> Isel<'a> {
         }
         self.reserve_culling();
         self.cur = spine.at(sh.entry_block());
-        let rest = sh.invocations() % WARP_LANES;
-        if plan.returns || rest != 0 {
+        let lowering = self.return_lowering();
+        if lowering.tracked {
             self.wide.returned = vec![Comp::Bool(false); k];
         }
-        if rest != 0 {
+        if let Some(rest) = lowering.partial_lanes {
             let lane = Comp::Reg(self.special_reg(crate::isa::SpecialReg::LaneId));
             let lane = self.src_of(lane);
             if let Comp::Pred(p) = self.alu(Op::ISetP(OpISetP {
@@ -133,7 +139,7 @@ impl<'a> Isel<'a> {
         while li < sh.layout.len() {
             let b = sh.layout[li];
             let Some(merge) = plan.regions[b] else {
-                self.spine_block(b, plan, &spine, &mut copies, true)?;
+                self.spine_block(b, plan, &spine, &mut copies)?;
                 li += 1;
                 continue;
             };
@@ -158,7 +164,9 @@ impl<'a> Isel<'a> {
             }
         }
         self.enter_copy(copies, 0);
-        if b != self.sh.entry_block() {
+        // Every spine block after the entry takes each copy's returned
+        // predicate.
+        if self.return_lowering().returned[b] == MayHaveReturned::Any {
             params.extend(self.returned_params());
         }
         self.f.blocks[self.cur].params = params;
@@ -192,56 +200,48 @@ impl<'a> Isel<'a> {
         self.f.add_edge(self.cur, to, args);
     }
 
-    /// A spine block; without its terminator for a selection region's
-    /// header (its copies branch).
+    /// A spine block, or the part of a selection region's header before
+    /// its branch (its copies branch): its pieces as the lowering cut them.
     fn spine_block(
         &mut self,
         b: ir::Block,
         plan: &Plan,
         spine: &BlockMap,
         copies: &mut [CopyState],
-        with_terminator: bool,
     ) -> Result<(), BackendError> {
         self.cur = spine.at(b);
         self.spine_params(b, copies)?;
-        let sh = self.sh;
-        let insts = &sh.blocks[b].insts;
-        let body = if with_terminator {
-            &insts[..]
-        } else {
-            &insts[..insts.len().saturating_sub(1)]
-        };
-        // Runs of instructions selected once per copy (`copies_run`).
-        let mut run: Vec<ir::Inst> = Vec::new();
-        for &i in body {
-            let inst = &sh.insts[i];
-            let once = is_boundary(&inst.op)
-                || matches!(
-                    inst.op,
-                    ir::Op::Return
-                        | ir::Op::Unreachable
-                        | ir::Op::Jump(_)
-                        | ir::Op::Branch { .. }
-                        | ir::Op::Switch { .. }
-                );
-            if !once {
-                run.push(i);
-                continue;
+        for piece in &self.return_lowering().pieces[b] {
+            match piece {
+                Piece::Run(run) => self.copies_run(b, run, copies)?,
+                Piece::Once(i, once) => self.once(b, *i, once, plan, spine, copies)?,
             }
-            let taken = std::mem::take(&mut run);
-            self.copies_run(b, &taken, copies)?;
-            match &inst.op {
-                // All copies of the region before ran already: nothing to
-                // wait for on one warp.
-                ir::Op::ControlBarrier => {}
-                ir::Op::SetMeshOutputs { .. } | ir::Op::EmitMeshTasks { .. }
-                    if self.wide.returns_selected && self.may_have_returned() =>
-                {
-                    self.boundary_after_return(inst, copies)?
-                }
-                // Uniform (the analysis proved the control flow uniform, and
-                // the API wants the operands uniform): emitted once.
-                op if is_boundary(op) => self.inst(b, i)?,
+        }
+        Ok(())
+    }
+
+    /// A spine instruction selected once for the workgroup.
+    fn once(
+        &mut self,
+        b: ir::Block,
+        i: ir::Inst,
+        once: &Once,
+        plan: &Plan,
+        spine: &BlockMap,
+        copies: &mut [CopyState],
+    ) -> Result<(), BackendError> {
+        let sh = self.sh;
+        let inst = &sh.insts[i];
+        match once {
+            // All copies of the region before ran already: nothing to
+            // wait for on one warp.
+            Once::Barrier => {}
+            Once::MeshTasksAfterReturn(counts) => self.mesh_tasks_after_return(*counts, copies)?,
+            Once::Refused(e) => return Err(e.clone()),
+            // Uniform (the analysis proved the control flow uniform, and
+            // the API wants the operands uniform): emitted once.
+            Once::Uniform => self.inst(b, i)?,
+            Once::Terminator => match &inst.op {
                 ir::Op::Return | ir::Op::Unreachable => self.inst(b, i)?,
                 ir::Op::Jump(call) => {
                     let args = self.spine_args(call, copies)?;
@@ -272,10 +272,10 @@ impl<'a> Isel<'a> {
                     };
                     self.spine_branch(cond, then_dest, else_dest, inst, spine, copies)?
                 }
-                _ => unreachable!("selected once: boundaries and terminators"),
-            }
+                _ => unreachable!("the lowering marks only terminators so"),
+            },
         }
-        self.copies_run(b, &run, copies)
+        Ok(())
     }
 
     /// The condition of a voted spine branch (`Plan::voted`), evaluated
@@ -450,7 +450,7 @@ impl<'a> Isel<'a> {
         // then the branch alone.
         let selection = plan.selections.contains(header);
         if selection {
-            self.spine_block(header, plan, spine, copies, false)?;
+            self.spine_block(header, plan, spine, copies)?;
         } else {
             self.cur = spine.at(header);
             self.spine_params(header, copies)?;
@@ -467,20 +467,20 @@ impl<'a> Isel<'a> {
             }
             Ok(args)
         };
-        let (live_out, bar) = if self.wide.returned.is_empty() {
-            (Vec::new(), None)
+        let lowering = self.return_lowering();
+        let live_out: &[ir::Value] = lowering.live_out[header].as_deref().unwrap_or(&[]);
+        // Where copies keep returned predicates, a selection region's
+        // barrier opens where each copy is entered (`enter_region_copy`).
+        let bar = if lowering.tracked && selection {
+            self.barriers.bssy_at[header].take()
         } else {
-            let bar = if selection {
-                self.barriers.bssy_at[header].take()
-            } else {
-                None
-            };
-            (self.region_live_out(header, plan), bar)
+            None
         };
+        let skip = |c: usize| lowering.returned[header].copy(c, k);
         let args = entry_args(self)?;
         let to = self.blocks.at(header);
         self.open_loop_barrier(merge);
-        self.enter_region_copy(to, args, merge, &live_out, bar)?;
+        self.enter_region_copy(to, args, merge, live_out, (skip(0), bar))?;
         let inner: Vec<ir::Block> = sh
             .layout
             .iter()
@@ -490,10 +490,10 @@ impl<'a> Isel<'a> {
         let mut merge_params = Vec::new();
         for i in 0..k {
             self.enter_copy(copies, i);
-            self.wide.region_exit = self.wide.returned.get(i).map(|&returned| RegionExit {
+            self.wide.region_exit = lowering.tracked.then(|| RegionExit {
                 merge,
-                returned,
-                live_out: live_out.clone(),
+                returned: self.wide.returned[i],
+                live_out,
             });
             for &b in &inner {
                 if selection && b == header {
@@ -527,7 +527,7 @@ impl<'a> Isel<'a> {
                 let args = entry_args(self)?;
                 let to = self.blocks.at(header);
                 self.open_loop_barrier(merge);
-                self.enter_region_copy(to, args, merge, &live_out, bar)?;
+                self.enter_region_copy(to, args, merge, live_out, (skip(i + 1), bar))?;
             } else {
                 let mut args = std::mem::take(&mut merge_params);
                 args.extend(self.returned_args());

@@ -5,6 +5,7 @@
 mod analyses;
 mod insert_cull;
 mod instr_deps;
+mod lower_returns;
 mod mir_verify;
 mod op_semantics;
 mod opt_passes;
