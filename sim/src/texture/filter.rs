@@ -117,6 +117,26 @@ pub fn gradient_lod(dx: [f32; 3], dy: [f32; 3]) -> f32 {
     (rho(dx).max(rho(dy)).log2() + LOD_OFFSET) as f32
 }
 
+/// λ of a cube lookup's ρ (`cube::gradient_rho`) as the texture unit
+/// takes it: the exponent E of `rho` plus T[k]/256 for its mantissa's top
+/// 8 bits k, T[k] = ⌊256·log2(1 + (k + ½)/256) + 0.47⌋ (T[0] = 0, at most
+/// 255; fitted to the H200's tex_grad3d_rho), plus 17/16384 as
+/// backend/src/from_ir/image_grad.rs adds it (docs/TEXTURES.md, "3D and
+/// cube gradients").
+pub fn table_lod(rho: f32) -> f32 {
+    let bits = rho.to_bits();
+    let exponent = ((bits >> 23) & 0xff) as i32 - 127;
+    let k = (bits >> 15) & 0xff;
+    let entry = if k == 0 {
+        0.0
+    } else {
+        (256.0 * (1.0 + (f64::from(k) + 0.5) / 256.0).log2() + 0.47)
+            .floor()
+            .min(255.0)
+    };
+    (f64::from(exponent) + entry / 256.0) as f32 + LOD_OFFSET as f32
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::format::Format;
