@@ -232,18 +232,68 @@ impl Isel<'_> {
             self.unary(UnaryOp::FAbs, m, inst)?,
             self.unary(UnaryOp::FAbs, moved, inst)?,
         );
+        // The tangents of the direction and of the moved one, with the
+        // face table's signs.
+        let mut at = [Comp::Const(0); 2];
+        let mut to = [Comp::Const(0); 2];
+        for (((at, to), sign), (t, dt)) in at
+            .iter_mut()
+            .zip(&mut to)
+            .zip(signs)
+            .zip([(a, da), (b, db)])
+        {
+            *at = self.fmul(t, sign);
+            let dt = self.fmul(dt, sign);
+            *to = self.fadd(*at, dt);
+        }
+        let abs = [
+            self.unary(UnaryOp::FAbs, to[0], inst)?,
+            self.unary(UnaryOp::FAbs, to[1], inst)?,
+        ];
+        let big = self.binary(BinaryOp::FMax, abs[0], abs[1], inst)?;
+        let big = self.binary(BinaryOp::FMax, big, moved, inst)?;
         let step = self.fmul(size, Comp::Const(FACE_STEP.to_bits()));
         let mut e = [Comp::Const(0); 2];
-        for ((e, sign), (t, dt)) in e.iter_mut().zip(signs).zip([(a, da), (b, db)]) {
-            let t = self.fmul(t, sign);
-            let dt = self.fmul(dt, sign);
-            let t2 = self.fadd(t, dt);
-            let at = self.face_coord(t, m, inst)?;
-            let to = self.face_coord(t2, moved, inst)?;
-            let diff = self.fsub(to, at);
-            *e = self.fmul(diff, step);
+        for i in 0..2 {
+            let here = self.binary(BinaryOp::FDiv, at[i], m, inst)?;
+            let here = self.face_coord(here, inst)?;
+            let there = self.unfolded(to[i], abs[i], abs[1 - i], moved, big, inst)?;
+            let there = self.face_coord(there, inst)?;
+            let diff = self.fsub(there, here);
+            e[i] = self.fmul(diff, step);
         }
         Ok(e)
+    }
+
+    /// The face coordinate (−1..1 on the face) of the moved direction's
+    /// tangent `x` (absolute value `ax`, the other tangent's `ay`, the
+    /// major axis's `m`, the largest of the three `big`) on the
+    /// direction's face, unfolded across an edge: `x/big` unless `x` is
+    /// the largest (the point lies past that edge, on the neighbouring
+    /// face), then ±(2 − m/|x|): 1 plus the distance from the edge on the
+    /// neighbour's face (docs/TEXTURES.md, "3D and cube gradients").
+    fn unfolded(
+        &mut self,
+        x: Comp,
+        ax: Comp,
+        ay: Comp,
+        m: Comp,
+        big: Comp,
+        inst: &InstData,
+    ) -> Result<Comp, BackendError> {
+        let plain = self.binary(BinaryOp::FDiv, x, big, inst)?;
+        let r = self.binary(BinaryOp::FDiv, m, ax, inst)?;
+        let two = Comp::Const(2.0f32.to_bits());
+        let pos = self.fsub(two, r);
+        let neg = self.fsub(r, two);
+        let negative = self.compare(CmpOp::FOrdLt, x, Comp::Const(0));
+        let (n, p) = (self.src_of(neg), self.src_of(pos));
+        let across = self.select(negative, n, p);
+        let past_m = self.compare(CmpOp::FOrdGt, ax, m);
+        let past_y = self.compare(CmpOp::FOrdGt, ax, ay);
+        let largest = self.binary(BinaryOp::LogicalAnd, past_m, past_y, inst)?;
+        let (a, p) = (self.src_of(across), self.src_of(plain));
+        Ok(self.select(largest, a, p))
     }
 
     /// The signs (±1.0) Vulkan's face table gives the tangents `a`, `b` of
@@ -277,10 +327,9 @@ impl Isel<'_> {
         [sa, sb]
     }
 
-    /// `⌈(½·t/m + ½)·2^FACE_BITS⌉`: a face coordinate (0..1) in units of
-    /// 2^−`FACE_BITS`, rounded up.
-    fn face_coord(&mut self, t: Comp, m: Comp, inst: &InstData) -> Result<Comp, BackendError> {
-        let q = self.binary(BinaryOp::FDiv, t, m, inst)?;
+    /// `⌈(½·q + ½)·2^FACE_BITS⌉`: face coordinate `q` (−1..1) as 0..1 in
+    /// units of 2^−`FACE_BITS`, rounded up.
+    fn face_coord(&mut self, q: Comp, inst: &InstData) -> Result<Comp, BackendError> {
         let half = Comp::Const(0.5f32.to_bits());
         let s = self.ffma(q, half, half);
         let scaled = self.fmul(s, Comp::Const(FACE_UNITS.to_bits()));

@@ -68,19 +68,34 @@ const FACE_UNITS: f32 = (1u32 << 23) as f32;
 
 /// The face derivative in texels (faces of `size` texels) of direction
 /// `d` moving by `dd`, as the H100 takes it: a forward difference of the
-/// face coordinates `s`, `t` of `d + dd` and `d`, both on `d`'s face and
-/// each rounded up to a multiple of 2^−23 (fitted to the H200's
-/// tex_grad3d_rho; docs/TEXTURES.md, "3D and cube gradients"). The f32
-/// operations are those backend/src/from_ir/image_grad.rs emits.
+/// face coordinates `s`, `t` of `d + dd` and `d` on `d`'s face, each
+/// rounded up to a multiple of 2^−23; where `d + dd` lies past an edge
+/// (a tangent component larger than the major one), its coordinate
+/// across that edge is unfolded onto the neighbouring face, ±(2 −
+/// |ma|/|x|), and the other divided by |x| (fitted to the H200's
+/// tex_grad3d_rho and the H100's tex_grad3d; docs/TEXTURES.md, "3D and
+/// cube gradients"). The f32 operations are those
+/// backend/src/from_ir/image_grad.rs emits.
 pub fn face_derivatives(d: [f32; 3], dd: [f32; 3], size: f32) -> [f32; 2] {
     let (face, sc, tc, ma) = select(d);
     let (sc2, tc2, ma2) = on_face(face, [d[0] + dd[0], d[1] + dd[1], d[2] + dd[2]]);
     let (m, m2) = (ma.abs(), ma2.abs());
-    let coord = |a: f32, m: f32| ((a / m).mul_add(0.5, 0.5) * FACE_UNITS).ceil();
+    let big = sc2.abs().max(tc2.abs()).max(m2);
+    // The moved point's coordinate on the direction's face, unfolded
+    // across an edge where its tangent `x` is the largest component.
+    let unfolded = |x: f32, other: f32| {
+        if x.abs() > m2 && x.abs() > other.abs() {
+            let r = m2 / x.abs();
+            if x < 0.0 { r - 2.0 } else { 2.0 - r }
+        } else {
+            x / big
+        }
+    };
+    let coord = |q: f32| (q.mul_add(0.5, 0.5) * FACE_UNITS).ceil();
     let step = size * (1.0 / FACE_UNITS);
     [
-        (coord(sc2, m2) - coord(sc, m)) * step,
-        (coord(tc2, m2) - coord(tc, m)) * step,
+        (coord(unfolded(sc2, tc2)) - coord(sc / m)) * step,
+        (coord(unfolded(tc2, sc2)) - coord(tc / m)) * step,
     ]
 }
 

@@ -788,3 +788,21 @@ fn cube_gradient_lods_of_the_h200_capture() {
     assert_eq!(steps(p, [0.0, 0.125, 0.0], [0.5, 0.0, 0.0]), 75.0);
     assert_eq!(steps(p, [0.0, 0.093_75, 0.0], [0.9375, 0.0, 0.0]), 95.0);
 }
+
+#[test]
+fn cube_gradient_past_an_edge_unfolds() {
+    // The H100's tex_grad3d, invocation 19, lookup 3 (4×4 faces): on −x
+    // at (−2, −0.75, 0.125) the first derivative moves to (−0.5, −0.75,
+    // 0.125), past the −y edge (|y| > |x|). Unfolded onto −y it lies 1/6
+    // of a face coordinate past the edge: t 1.1667, s 0.5833 (not t 1.25,
+    // s 0.5625 on −x's plane), ρ = 1.916 + 11/32 · 0.208 = 1.988: step
+    // 253, as the H100 took (the plane's ρ 2.38 would give 320).
+    let steps = (super::cube::gradient_lod(
+        [-2.0, -0.75, 0.125],
+        [1.5, 0.0, 0.0],
+        [-0.5, 0.8125, 0.031_25],
+        4.0,
+    ) * 256.0)
+        .floor();
+    assert_eq!(steps, 253.0);
+}
