@@ -13,13 +13,16 @@
 //!   (`table_log2`; all fitted to the tex_grad3d_rho capture);
 //! - cube: each derivative taken onto the face the direction selects (the
 //!   major axis m as the texture unit picks it: z on ties, then y) as the
-//!   H100 does, a forward difference: a face coordinate `a / m` changes by
-//!   `(a + da)/(m + dm) − a/m = (da·m − a·dm) / (m·(m + dm))`, times half
-//!   the face size in texels; ρ of each such face derivative is its longer
-//!   component cut to 9 mantissa bits plus 11/32 of the shorter, and the
-//!   pair counts as the largest of ρ(x), ρ(y), 11/16·ρ(x + y) and
-//!   11/16·ρ(x − y); λ of that by the same table (all fitted to the
-//!   tex_grad3d_rho capture);
+//!   H100 does, a forward difference of the face coordinates (0..1, each
+//!   rounded up to 2^−23) of the moved direction and of the direction,
+//!   times the face size in texels: `a/|m|` becomes `(a + da)/|m + dm|`,
+//!   or, where the moved direction lies past an edge, its coordinate
+//!   unfolded onto the neighbouring face; ρ of each such face derivative
+//!   is its longer component cut to 9 mantissa bits plus 11/32 of the
+//!   shorter, and the pair counts as the largest of ρ(x), ρ(y),
+//!   11/16·ρ(x + y) and 11/16·ρ(x − y); λ of that by the same table (all
+//!   fitted to the tex_grad3d_rho and tex_grad3d captures; the simulator's
+//!   `cube::gradient_lod` does the same f32 operations);
 //! - plus 17/16384 (below the table's 1/256 steps, so λ's truncation to
 //!   them never moves).
 
