@@ -231,6 +231,10 @@ impl Isel<'_> {
         let [dm, da, db] = self.by_major(axes, d);
         let signs = self.face_signs(axes, m);
         let moved = self.fadd(m, dm);
+        // Past the centre (the major component's sign flips): the
+        // derivative is infinite, λ the largest.
+        let product = self.fmul(m, moved);
+        let crossed = self.compare(CmpOp::FOrdLt, product, Comp::Const(0));
         let (m, moved) = (
             self.unary(UnaryOp::FAbs, m, inst)?,
             self.unary(UnaryOp::FAbs, moved, inst)?,
@@ -263,7 +267,12 @@ impl Isel<'_> {
             let there = self.unfolded(to[i], abs[i], abs[1 - i], moved, big, inst)?;
             let there = self.face_coord(there, inst)?;
             let diff = self.fsub(there, here);
-            e[i] = self.fmul(diff, step);
+            let e_i = self.fmul(diff, step);
+            let (inf, e_i) = (
+                self.src_of(Comp::Const(f32::INFINITY.to_bits())),
+                self.src_of(e_i),
+            );
+            e[i] = self.select(crossed, inf, e_i);
         }
         Ok(e)
     }

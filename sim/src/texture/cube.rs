@@ -72,13 +72,18 @@ const FACE_UNITS: f32 = (1u32 << 23) as f32;
 /// rounded up to a multiple of 2^−23; where `d + dd` lies past an edge
 /// (a tangent component larger than the major one), its coordinate
 /// across that edge is unfolded onto the neighbouring face, ±(2 −
-/// |ma|/|x|), and the other divided by |x| (fitted to the H200's
-/// tex_grad3d_rho and the H100's tex_grad3d; docs/TEXTURES.md, "3D and
-/// cube gradients"). The f32 operations are those
+/// |ma|/|x|), and the other divided by |x|; past the centre (the major
+/// component's sign flips) both are infinite (fitted to the H200's
+/// tex_grad3d_rho and tex_grad_pair and the H100's tex_grad3d;
+/// docs/TEXTURES.md, "3D and cube gradients"). The f32 operations are those
 /// backend/src/from_ir/image_grad.rs emits.
 pub fn face_derivatives(d: [f32; 3], dd: [f32; 3], size: f32) -> [f32; 2] {
     let (face, sc, tc, ma) = select(d);
     let (sc2, tc2, ma2) = on_face(face, [d[0] + dd[0], d[1] + dd[1], d[2] + dd[2]]);
+    if ma * ma2 < 0.0 {
+        // Past the centre: infinite, λ the largest.
+        return [f32::INFINITY; 2];
+    }
     let (m, m2) = (ma.abs(), ma2.abs());
     let big = sc2.abs().max(tc2.abs()).max(m2);
     // The moved point's coordinate on the direction's face, unfolded
@@ -227,7 +232,8 @@ mod tests {
         );
         // The forward difference in texels of 8-texel faces: the same
         // along the face; along the major axis (z from 1 to 2 at x = 0.5)
-        // s moves from 0.75 to 0.625, where the projection sees 1/4 less.
+        // s moves from 0.75 to 0.625, 1 texel, where the projection gives
+        // −0.25 of s, 2 texels.
         assert_eq!(
             face_derivatives([0.0, 0.0, 1.0], [1.0, 0.0, 0.0], 8.0),
             [4.0, 0.0]
