@@ -1151,13 +1151,14 @@ fn grad3d_lookups(i: u32) -> [GradLookup; 5] {
 }
 
 /// The derivatives of a lookup in texels of the base level along each
-/// image axis (cube: projected onto the face, `cube::face_derivatives`).
+/// image axis (cube: projected onto the face as Vulkan's formula does,
+/// `cube::projected_derivatives`: the bounds of the driver's λ).
 fn texel_derivatives(image: usize, coords: [f32; 4], d: [f32; 3], size: f32) -> Vec<f32> {
     if image == 0 {
         d.iter().map(|c| c * size).collect()
     } else {
         let dir = [coords[0], coords[1], coords[2]];
-        cube::face_derivatives(dir, d)
+        cube::projected_derivatives(dir, d)
             .iter()
             .map(|c| c * size)
             .collect()
@@ -1167,12 +1168,15 @@ fn texel_derivatives(image: usize, coords: [f32; 4], d: [f32; 3], size: f32) -> 
 /// tex_grad3d: textureGrad on a 3D image, a cube map and a cube array,
 /// compiled as a TEX at the LOD the shader computes
 /// (backend/src/from_ir/image_grad.rs). The simulated word is the texture
-/// unit's lookup at an explicit λ within 1/128 of log2 ρ + 17/16384, ρ
-/// the longer derivative's length in texels for cubes and its longest
-/// component + 11/32 of the middle + 1/4 of the shortest for 3D (the
-/// shader's 8-bit log2 table and float arithmetic against f64 here); the driver's is the texture unit's at
-/// some λ from 1/16 below Vulkan's range (ρ from the largest component to
-/// the sum of components) to its top, within the filter bound.
+/// unit's lookup at an explicit λ: for 3D within 1/128 of log2 ρ +
+/// 17/16384, ρ the longest component + 11/32 of the middle + 1/4 of the
+/// shortest (the shader's 8-bit log2 table and float arithmetic against
+/// f64 here); for cubes exactly the λ of the texture unit's own cube rule
+/// (`cube::gradient_lod`),
+/// which the compiled code must agree with. The driver's is the texture
+/// unit's at some λ from 1/16 below Vulkan's range (ρ from the largest
+/// component to the sum of components of the projected derivatives) to
+/// its top, within the filter bound.
 #[test]
 fn gradients_of_3d_and_cube_images() {
     let Some((sim, driver)) = simulated_and_driver("tex_grad3d", 3) else {
@@ -1191,19 +1195,19 @@ fn gradients_of_3d_and_cube_images() {
                 texel_derivatives(image, coords, dx, sizes[image]),
                 texel_derivatives(image, coords, dy, sizes[image]),
             );
-            // ρ as image_grad.rs computes it: the length for cube faces,
-            // longest + 11/32 middle + 1/4 shortest for 3D; plus
-            // the texture unit's 17/16384.
+            // 3D ρ as image_grad.rs computes it: longest + 11/32 middle +
+            // 1/4 shortest; plus the texture unit's 17/16384.
             let rho = |v: &[f32]| {
                 let mut a: Vec<f64> = v.iter().map(|c| f64::from(c.abs())).collect();
-                if image == 0 {
-                    a.sort_by(|x, y| y.total_cmp(x));
-                    a[0] + a[1] * 11.0 / 32.0 + a[2] / 4.0
-                } else {
-                    a.iter().map(|c| c * c).sum::<f64>().sqrt()
-                }
+                a.sort_by(|x, y| y.total_cmp(x));
+                a[0] + a[1] * 11.0 / 32.0 + a[2] / 4.0
             };
-            let exact = (rho(&tx).max(rho(&ty)).log2() + 17.0 / 16384.0) as f32;
+            let dir = [coords[0], coords[1], coords[2]];
+            let exact = if image == 0 {
+                (rho(&tx).max(rho(&ty)).log2() + 17.0 / 16384.0) as f32
+            } else {
+                cube::gradient_lod(dir, dx, dy, sizes[image])
+            };
             let at_unit = if image == 0 {
                 coords
             } else {
@@ -1213,7 +1217,13 @@ fn gradients_of_3d_and_cube_images() {
             let lookup = |tu: &mut TextureUnit, l: f32| {
                 tu.sample(h[image], &Lookup::new(at_unit, l)).unwrap()
             };
-            if exact.is_finite() {
+            if image != 0 {
+                assert_eq!(
+                    at(&sim),
+                    lookup(&mut unit.tu(), exact),
+                    "compiled cube textureGrad {k} of {i} against the texture unit's rule"
+                );
+            } else if exact.is_finite() {
                 let near =
                     (-4..=4).any(|s| at(&sim) == lookup(&mut unit.tu(), exact + s as f32 / 512.0));
                 assert!(

@@ -11,12 +11,20 @@
 //!   1/4 of the shortest, and λ of the larger ρ as the texture unit takes
 //!   it: the exponent plus a table entry for the mantissa's top 8 bits
 //!   (`table_log2`; all fitted to the tex_grad3d_rho capture);
-//! - cube: the derivatives projected onto the face the direction selects
-//!   (the major axis m as the texture unit picks it: z on ties, then y):
-//!   for a face coordinate `a / m`, `d(a / m) = (da·m − a·dm) / m²`, and
-//!   half that times the face size in texels;
-//!   λ = ½·log2 of the larger squared length (no square root);
-//! - plus 17/16384, as the texture unit adds to λ from gradients.
+//! - cube: each derivative taken onto the face the direction selects (the
+//!   major axis m as the texture unit picks it: z on ties, then y) as the
+//!   H100 does, a forward difference of the face coordinates (0..1, each
+//!   rounded up to 2^−23) of the moved direction and of the direction,
+//!   times the face size in texels: `a/|m|` becomes `(a + da)/|m + dm|`,
+//!   or, where the moved direction lies past an edge, its coordinate
+//!   unfolded onto the neighbouring face; ρ of each such face derivative
+//!   is its longer component cut to 9 mantissa bits plus 11/32 of the
+//!   shorter, and the pair counts as the largest of ρ(x), ρ(y),
+//!   11/16·ρ(x + y) and 11/16·ρ(x − y); λ of that by the same table (all
+//!   fitted to the tex_grad3d_rho and tex_grad3d captures; the simulator's
+//!   `cube::gradient_lod` does the same f32 operations);
+//! - plus 17/16384 (below the table's 1/256 steps, so λ's truncation to
+//!   them never moves).
 
 use super::{Comp, Isel};
 use crate::error::BackendError;
@@ -31,6 +39,22 @@ const LOD_OFFSET: f32 = 17.0 / 16384.0;
 /// docs/TEXTURES.md, "3D and cube gradients").
 const RHO_MID: f32 = 11.0 / 32.0;
 const RHO_SHORT: f32 = 1.0 / 4.0;
+/// The part of a cube face derivative's shorter component added to its
+/// longer one, and of the sum and difference of the pair counted beside
+/// the two (tex_grad3d_rho: docs/TEXTURES.md, "3D and cube gradients").
+const FACE_SHORT: f32 = 11.0 / 32.0;
+const FACE_PAIR: f32 = 11.0 / 16.0;
+/// Keeps the top 9 of an f32's 23 mantissa bits: the precision of a cube
+/// face derivative's longer component in ρ.
+const FACE_LONG_MASK: u32 = 0xffff_c000;
+/// The precision of a face coordinate (0..1) in a cube derivative:
+/// rounded up to a multiple of 2^−FACE_BITS (tex_grad3d_rho's words on
+/// 1/11 grids fit any FACE_BITS from 16 to 23, not rounding to nearest;
+/// docs/TEXTURES.md, "3D and cube gradients").
+const FACE_BITS: i32 = 23;
+const FACE_UNITS: f32 = (1u32 << FACE_BITS) as f32;
+/// Texels per face-coordinate unit and face texel: 2^−FACE_BITS.
+const FACE_STEP: f32 = 1.0 / FACE_UNITS;
 /// The rounding offset of the 8-bit log2 table (`table_log2`).
 const TABLE_OFFSET: f32 = 0.47;
 
@@ -51,11 +75,19 @@ impl Isel<'_> {
         let lod = if cube {
             let axes = self.cube_axes(coord, inst)?;
             let p = self.by_major(axes, coord);
-            let qx = self.cube_length2(axes, p, &dx, size[0], inst)?;
-            let qy = self.cube_length2(axes, p, &dy, size[0], inst)?;
-            let q = self.binary(BinaryOp::FMax, qx, qy, inst)?;
-            let log = self.unary(UnaryOp::FLog2, q, inst)?;
-            self.fmul(log, Comp::Const(0.5f32.to_bits()))
+            let ex = self.face_derivative(axes, p, &dx, size[0], inst)?;
+            let ey = self.face_derivative(axes, p, &dy, size[0], inst)?;
+            let rx = self.face_rho(ex, inst)?;
+            let ry = self.face_rho(ey, inst)?;
+            let sum = [self.fadd(ex[0], ey[0]), self.fadd(ex[1], ey[1])];
+            let diff = [self.fsub(ex[0], ey[0]), self.fsub(ex[1], ey[1])];
+            let rs = self.face_rho(sum, inst)?;
+            let rd = self.face_rho(diff, inst)?;
+            let pair = self.binary(BinaryOp::FMax, rs, rd, inst)?;
+            let pair = self.fmul(pair, Comp::Const(FACE_PAIR.to_bits()));
+            let one = self.binary(BinaryOp::FMax, rx, ry, inst)?;
+            let rho = self.binary(BinaryOp::FMax, one, pair, inst)?;
+            self.table_log2(rho, inst)?
         } else {
             let rx = self.scaled_rho(&dx, &size, inst)?;
             let ry = self.scaled_rho(&dy, &size, inst)?;
@@ -156,16 +188,6 @@ impl Isel<'_> {
             .collect()
     }
 
-    /// `a² + b² (+ c²)`.
-    fn sum_of_squares(&mut self, v: &[Comp]) -> Comp {
-        let mut sum = self.fmul(v[0], v[0]);
-        for &c in &v[1..] {
-            let sq = self.fmul(c, c);
-            sum = self.fadd(sum, sq);
-        }
-        sum
-    }
-
     /// The predicates choosing the major axis of direction `p`: (z is
     /// major, y is major); x otherwise.
     fn cube_axes(&mut self, p: &[Comp], inst: &InstData) -> Result<(Comp, Comp), BackendError> {
@@ -192,29 +214,148 @@ impl Isel<'_> {
         [pick(2, 1, 0), pick(0, 0, 1), pick(1, 2, 2)]
     }
 
-    /// The squared length in texels of the face-coordinate derivative
-    /// from direction derivative `d` at the direction whose components are
-    /// `[m, a, b]` (`by_major`), for faces of `size` texels.
-    fn cube_length2(
+    /// The face-coordinate derivative in texels from direction derivative
+    /// `d` at the direction whose components are `[m, a, b]` (`by_major`),
+    /// for faces of `size` texels: a forward difference of the face
+    /// coordinates `s = ½·sc/|m| + ½` (Vulkan's face table gives `sc`, `tc`
+    /// as ±`a`, ±`b`), each rounded up to a multiple of 2^−`FACE_BITS`
+    /// (`face_coord`).
+    fn face_derivative(
         &mut self,
         axes: (Comp, Comp),
         [m, a, b]: [Comp; 3],
         d: &[Comp],
         size: Comp,
         inst: &InstData,
-    ) -> Result<Comp, BackendError> {
+    ) -> Result<[Comp; 2], BackendError> {
         let [dm, da, db] = self.by_major(axes, d);
-        // r = ½·size / m².
-        let m2 = self.fmul(m, m);
-        let half = self.fmul(size, Comp::Const(0.5f32.to_bits()));
-        let r = self.binary(BinaryOp::FDiv, half, m2, inst)?;
-        let mut e = Vec::with_capacity(2);
-        for (t, dt) in [(a, da), (b, db)] {
-            let x = self.fmul(dt, m);
-            let y = self.fmul(t, dm);
-            let diff = self.fsub(x, y);
-            e.push(self.fmul(diff, r));
+        let signs = self.face_signs(axes, m);
+        let moved = self.fadd(m, dm);
+        // Past the centre (the major component's sign flips): the
+        // derivative is infinite, λ the largest.
+        let product = self.fmul(m, moved);
+        let crossed = self.compare(CmpOp::FOrdLt, product, Comp::Const(0));
+        let (m, moved) = (
+            self.unary(UnaryOp::FAbs, m, inst)?,
+            self.unary(UnaryOp::FAbs, moved, inst)?,
+        );
+        // The tangents of the direction and of the moved one, with the
+        // face table's signs.
+        let mut at = [Comp::Const(0); 2];
+        let mut to = [Comp::Const(0); 2];
+        for (((at, to), sign), (t, dt)) in at
+            .iter_mut()
+            .zip(&mut to)
+            .zip(signs)
+            .zip([(a, da), (b, db)])
+        {
+            *at = self.fmul(t, sign);
+            let dt = self.fmul(dt, sign);
+            *to = self.fadd(*at, dt);
         }
-        Ok(self.sum_of_squares(&e))
+        let abs = [
+            self.unary(UnaryOp::FAbs, to[0], inst)?,
+            self.unary(UnaryOp::FAbs, to[1], inst)?,
+        ];
+        let big = self.binary(BinaryOp::FMax, abs[0], abs[1], inst)?;
+        let big = self.binary(BinaryOp::FMax, big, moved, inst)?;
+        let step = self.fmul(size, Comp::Const(FACE_STEP.to_bits()));
+        let mut e = [Comp::Const(0); 2];
+        for i in 0..2 {
+            let here = self.binary(BinaryOp::FDiv, at[i], m, inst)?;
+            let here = self.face_coord(here, inst)?;
+            let there = self.unfolded(to[i], abs[i], abs[1 - i], moved, big, inst)?;
+            let there = self.face_coord(there, inst)?;
+            let diff = self.fsub(there, here);
+            let e_i = self.fmul(diff, step);
+            let (inf, e_i) = (
+                self.src_of(Comp::Const(f32::INFINITY.to_bits())),
+                self.src_of(e_i),
+            );
+            e[i] = self.select(crossed, inf, e_i);
+        }
+        Ok(e)
+    }
+
+    /// The face coordinate (−1..1 on the face) of the moved direction's
+    /// tangent `x` (absolute value `ax`, the other tangent's `ay`, the
+    /// major axis's `m`, the largest of the three `big`) on the
+    /// direction's face, unfolded across an edge: `x/big` unless `x` is
+    /// the largest (the point lies past that edge, on the neighbouring
+    /// face), then ±(2 − m/|x|): 1 plus the distance from the edge on the
+    /// neighbour's face (docs/TEXTURES.md, "3D and cube gradients").
+    fn unfolded(
+        &mut self,
+        x: Comp,
+        ax: Comp,
+        ay: Comp,
+        m: Comp,
+        big: Comp,
+        inst: &InstData,
+    ) -> Result<Comp, BackendError> {
+        let plain = self.binary(BinaryOp::FDiv, x, big, inst)?;
+        let r = self.binary(BinaryOp::FDiv, m, ax, inst)?;
+        let two = Comp::Const(2.0f32.to_bits());
+        let pos = self.fsub(two, r);
+        let neg = self.fsub(r, two);
+        let negative = self.compare(CmpOp::FOrdLt, x, Comp::Const(0));
+        let (n, p) = (self.src_of(neg), self.src_of(pos));
+        let across = self.select(negative, n, p);
+        let past_m = self.compare(CmpOp::FOrdGt, ax, m);
+        let past_y = self.compare(CmpOp::FOrdGt, ax, ay);
+        let largest = self.binary(BinaryOp::LogicalAnd, past_m, past_y, inst)?;
+        let (a, p) = (self.src_of(across), self.src_of(plain));
+        Ok(self.select(largest, a, p))
+    }
+
+    /// The signs (±1.0) Vulkan's face table gives the tangents `a`, `b` of
+    /// `by_major` in `sc`, `tc`: x major: `tc = −y`, `sc = −sign(x)·z`;
+    /// y major: `sc = x`, `tc = sign(y)·z`; z major: `sc = sign(z)·x`,
+    /// `tc = −y`.
+    fn face_signs(&mut self, (z, y): (Comp, Comp), m: Comp) -> [Comp; 2] {
+        let (plus, minus) = (1.0f32.to_bits(), (-1.0f32).to_bits());
+        let negative = self.compare(CmpOp::FOrdLt, m, Comp::Const(0));
+        let (p, n) = (
+            self.src_of(Comp::Const(plus)),
+            self.src_of(Comp::Const(minus)),
+        );
+        let sign = self.select(negative, n, p);
+        let (p, n) = (
+            self.src_of(Comp::Const(plus)),
+            self.src_of(Comp::Const(minus)),
+        );
+        let flipped = self.select(negative, p, n);
+        let (p, n) = (
+            self.src_of(Comp::Const(plus)),
+            self.src_of(Comp::Const(minus)),
+        );
+        let a_y = self.select(y, p, n);
+        let (s, a_y) = (self.src_of(sign), self.src_of(a_y));
+        let sa = self.select(z, s, a_y);
+        let (s, f) = (self.src_of(sign), self.src_of(flipped));
+        let b_y = self.select(y, s, f);
+        let (n, b_y) = (self.src_of(Comp::Const(minus)), self.src_of(b_y));
+        let sb = self.select(z, n, b_y);
+        [sa, sb]
+    }
+
+    /// `⌈(½·q + ½)·2^FACE_BITS⌉`: face coordinate `q` (−1..1) as 0..1 in
+    /// units of 2^−`FACE_BITS`, rounded up.
+    fn face_coord(&mut self, q: Comp, inst: &InstData) -> Result<Comp, BackendError> {
+        let half = Comp::Const(0.5f32.to_bits());
+        let s = self.ffma(q, half, half);
+        let scaled = self.fmul(s, Comp::Const(FACE_UNITS.to_bits()));
+        self.unary(UnaryOp::FCeil, scaled, inst)
+    }
+
+    /// ρ of a face derivative `e`: its longer component cut to 9 mantissa
+    /// bits plus `FACE_SHORT` of the shorter.
+    fn face_rho(&mut self, e: [Comp; 2], inst: &InstData) -> Result<Comp, BackendError> {
+        let a0 = self.unary(UnaryOp::FAbs, e[0], inst)?;
+        let a1 = self.unary(UnaryOp::FAbs, e[1], inst)?;
+        let hi = self.binary(BinaryOp::FMax, a0, a1, inst)?;
+        let lo = self.binary(BinaryOp::FMin, a0, a1, inst)?;
+        let hi = self.binary(BinaryOp::And, hi, Comp::Const(FACE_LONG_MASK), inst)?;
+        Ok(self.ffma(lo, Comp::Const(FACE_SHORT.to_bits()), hi))
     }
 }

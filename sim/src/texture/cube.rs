@@ -44,22 +44,95 @@ pub fn face_coords(d: [f32; 3]) -> (u32, f32, f32) {
     )
 }
 
+/// `sc`, `tc` and the major-axis component `ma` of vector `v` on `face`
+/// (the face table's row, whichever component of `v` is largest).
+fn on_face(face: u32, v: [f32; 3]) -> (f32, f32, f32) {
+    match face {
+        0 => (-v[2], -v[1], v[0]),
+        1 => (v[2], -v[1], v[0]),
+        2 => (v[0], v[2], v[1]),
+        3 => (v[0], -v[2], v[1]),
+        4 => (v[0], -v[1], v[2]),
+        _ => (-v[0], -v[1], v[2]),
+    }
+}
+
 /// Derivatives of `s` and `t` along one screen axis from the
-/// direction's derivative `dd` there (the spec's formula for cube
-/// gradients).
-pub fn face_derivatives(d: [f32; 3], dd: [f32; 3]) -> [f32; 2] {
+/// direction's derivative `dd` there, as the spec's formula for cube
+/// gradients projects them (what lavapipe does; the H100 does
+/// [`face_derivatives`]).
+pub fn projected_derivatives(d: [f32; 3], dd: [f32; 3]) -> [f32; 2] {
     let (face, sc, tc, ma) = select(d);
-    let (dsc, dtc, dma) = match face {
-        0 => (-dd[2], -dd[1], dd[0]),
-        1 => (dd[2], -dd[1], dd[0]),
-        2 => (dd[0], dd[2], dd[1]),
-        3 => (dd[0], -dd[2], dd[1]),
-        4 => (dd[0], -dd[1], dd[2]),
-        _ => (-dd[0], -dd[1], dd[2]),
-    };
+    let (dsc, dtc, dma) = on_face(face, dd);
     let m = ma.abs();
     let dm = dma * ma.signum();
     [0.5 * (dsc - sc * dm / m) / m, 0.5 * (dtc - tc * dm / m) / m]
+}
+
+/// Face coordinates in a cube derivative are rounded up to multiples of
+/// 2^−23 (docs/TEXTURES.md, "3D and cube gradients").
+const FACE_UNITS: f32 = (1u32 << 23) as f32;
+
+/// The face derivative in texels (faces of `size` texels) of direction
+/// `d` moving by `dd`, as the H100 takes it: a forward difference of the
+/// face coordinates `s`, `t` of `d + dd` and `d` on `d`'s face, each
+/// rounded up to a multiple of 2^−23; where `d + dd` lies past an edge
+/// (a tangent component larger than the major one), its coordinate
+/// across that edge is unfolded onto the neighbouring face, ±(2 −
+/// |ma|/|x|), and the other divided by |x|; past the centre (the major
+/// component's sign flips) both are infinite (fitted to the H200's
+/// tex_grad3d_rho and tex_grad_pair and the H100's tex_grad3d;
+/// docs/TEXTURES.md, "3D and cube gradients"). The f32 operations are those
+/// backend/src/from_ir/image_grad.rs emits.
+pub fn face_derivatives(d: [f32; 3], dd: [f32; 3], size: f32) -> [f32; 2] {
+    let (face, sc, tc, ma) = select(d);
+    let (sc2, tc2, ma2) = on_face(face, [d[0] + dd[0], d[1] + dd[1], d[2] + dd[2]]);
+    if ma * ma2 < 0.0 {
+        // Past the centre: infinite, λ the largest.
+        return [f32::INFINITY; 2];
+    }
+    let (m, m2) = (ma.abs(), ma2.abs());
+    let big = sc2.abs().max(tc2.abs()).max(m2);
+    // The moved point's coordinate on the direction's face, unfolded
+    // across an edge where its tangent `x` is the largest component.
+    let unfolded = |x: f32, other: f32| {
+        if x.abs() > m2 && x.abs() > other.abs() {
+            let r = m2 / x.abs();
+            if x < 0.0 { r - 2.0 } else { 2.0 - r }
+        } else {
+            x / big
+        }
+    };
+    let coord = |q: f32| (q.mul_add(0.5, 0.5) * FACE_UNITS).ceil();
+    let step = size * (1.0 / FACE_UNITS);
+    [
+        (coord(unfolded(sc2, tc2)) - coord(sc / m)) * step,
+        (coord(unfolded(tc2, sc2)) - coord(tc / m)) * step,
+    ]
+}
+
+/// ρ of a pair of face derivatives (texels), as the H100 takes it: each
+/// derivative's longer component cut to 9 mantissa bits plus 11/32 of
+/// the shorter, and the pair the largest of the two and 11/16 of those
+/// of their sum and difference (fitted to the H200's tex_grad3d_rho;
+/// docs/TEXTURES.md, "3D and cube gradients").
+pub fn gradient_rho(ex: [f32; 2], ey: [f32; 2]) -> f32 {
+    let rho = |e: [f32; 2]| {
+        let (a, b) = (e[0].abs(), e[1].abs());
+        let longer = f32::from_bits(a.max(b).to_bits() & 0xffff_c000);
+        a.min(b).mul_add(11.0 / 32.0, longer)
+    };
+    let sum = rho([ex[0] + ey[0], ex[1] + ey[1]]);
+    let diff = rho([ex[0] - ey[0], ex[1] - ey[1]]);
+    rho(ex).max(rho(ey)).max(sum.max(diff) * (11.0 / 16.0))
+}
+
+/// λ of a cube lookup at direction `d` with direction derivatives `dx`,
+/// `dy` (faces of `size` texels): the texture unit's log2 table
+/// (`filter::table_lod`) of [`gradient_rho`] of the face derivatives.
+pub fn gradient_lod(d: [f32; 3], dx: [f32; 3], dy: [f32; 3], size: f32) -> f32 {
+    let (ex, ey) = (face_derivatives(d, dx, size), face_derivatives(d, dy, size));
+    super::filter::table_lod(gradient_rho(ex, ey))
 }
 
 /// The direction through face coordinates `sc`, `tc` (−1..1 on the face)
@@ -160,14 +233,31 @@ mod tests {
 
     #[test]
     fn derivatives_on_the_positive_z_face() {
-        // On +Z at (0, 0, 1), moving x by 1 moves s by 1/2.
+        // On +Z at (0, 0, 1), moving x by 1 moves s by 1/2 (the spec's
+        // projection).
         assert_eq!(
-            face_derivatives([0.0, 0.0, 1.0], [1.0, 0.0, 0.0]),
+            projected_derivatives([0.0, 0.0, 1.0], [1.0, 0.0, 0.0]),
             [0.5, 0.0]
         );
         assert_eq!(
-            face_derivatives([0.0, 0.0, 2.0], [0.0, 1.0, 0.0]),
+            projected_derivatives([0.0, 0.0, 2.0], [0.0, 1.0, 0.0]),
             [0.0, -0.25]
+        );
+        // The forward difference in texels of 8-texel faces: the same
+        // along the face; along the major axis (z from 1 to 2 at x = 0.5)
+        // s moves from 0.75 to 0.625, 1 texel, where the projection gives
+        // −0.25 of s, 2 texels.
+        assert_eq!(
+            face_derivatives([0.0, 0.0, 1.0], [1.0, 0.0, 0.0], 8.0),
+            [4.0, 0.0]
+        );
+        assert_eq!(
+            face_derivatives([0.5, 0.0, 1.0], [0.0, 0.0, 1.0], 8.0),
+            [-1.0, 0.0]
+        );
+        assert_eq!(
+            projected_derivatives([0.5, 0.0, 1.0], [0.0, 0.0, 1.0]),
+            [-0.25, 0.0]
         );
     }
 

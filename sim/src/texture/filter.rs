@@ -96,25 +96,49 @@ pub fn choose_levels(h: &TextureHeader, s: &SamplerHeader, lambda: f32) -> Level
     }
 }
 
-/// The part of the shorter gradient components added to the longest in
-/// ρ (fitted to the H200's tex_sample and the H100's tex_grad captures:
-/// every factor from 0.3417 to 0.3431 fits them; docs/TEXTURES.md).
-const RHO_MINOR: f64 = 701.0 / 2048.0;
-/// Added to log2 ρ (the same fit): 17/64 of a 1/256 step (0.25 to 0.29
-/// steps fit, the range narrowing as the factor grows).
+/// Added to λ as backend/src/from_ir/image_grad.rs adds it: 17/64 of a
+/// 1/256 step, below the table's steps (the exact log2 with this offset
+/// was the first fit to tex_grad; docs/TEXTURES.md).
 const LOD_OFFSET: f64 = 17.0 / 16384.0;
 
 /// λ for derivatives `dx`, `dy` of the coordinates in texels of the base
-/// level: ρ of each is its longest component plus 701/2048 of the others
-/// (an approximation of its length within Vulkan's bounds), λ = log2 of
-/// the larger ρ plus 17/16384 (anisotropy is not modelled).
+/// level, as the H100's texture unit takes it: ρ of each derivative is its
+/// longest component cut to 9 mantissa bits plus 11/32 of the middle one
+/// and 1/4 of the shortest, the pair counts as the largest of ρ(dx),
+/// ρ(dy) and 11/16 of ρ(dx + dy) and ρ(dx − dy), and λ is `table_lod` of
+/// that (fitted to tex_grad_pair's 2D pairs at every angle, tex_grad and
+/// tex_sample; docs/TEXTURES.md, "Filtering arithmetic", rule 5;
+/// anisotropy is not modelled).
 pub fn gradient_lod(dx: [f32; 3], dy: [f32; 3]) -> f32 {
     let rho = |d: [f32; 3]| {
-        let a = d.map(|v| f64::from(v).abs());
-        let longest = a.iter().copied().fold(0.0, f64::max);
-        longest + RHO_MINOR * (a.iter().sum::<f64>() - longest)
+        let mut a = d.map(f32::abs);
+        a.sort_by(|x, y| y.total_cmp(x));
+        let longest = f32::from_bits(a[0].to_bits() & 0xffff_c000);
+        a[2].mul_add(0.25, a[1].mul_add(11.0 / 32.0, longest))
     };
-    (rho(dx).max(rho(dy)).log2() + LOD_OFFSET) as f32
+    let sum = rho([dx[0] + dy[0], dx[1] + dy[1], dx[2] + dy[2]]);
+    let diff = rho([dx[0] - dy[0], dx[1] - dy[1], dx[2] - dy[2]]);
+    table_lod(rho(dx).max(rho(dy)).max(sum.max(diff) * (11.0 / 16.0)))
+}
+
+/// λ of a cube lookup's ρ (`cube::gradient_rho`) as the texture unit
+/// takes it: the exponent E of `rho` plus T[k]/256 for its mantissa's top
+/// 8 bits k, T[k] = ⌊256·log2(1 + (k + ½)/256) + 0.47⌋ (T[0] = 0, at most
+/// 255; fitted to the H200's tex_grad3d_rho), plus 17/16384 as
+/// backend/src/from_ir/image_grad.rs adds it (docs/TEXTURES.md, "3D and
+/// cube gradients").
+pub fn table_lod(rho: f32) -> f32 {
+    let bits = rho.to_bits();
+    let exponent = ((bits >> 23) & 0xff) as i32 - 127;
+    let k = (bits >> 15) & 0xff;
+    let entry = if k == 0 {
+        0.0
+    } else {
+        (256.0 * (1.0 + (f64::from(k) + 0.5) / 256.0).log2() + 0.47)
+            .floor()
+            .min(255.0)
+    };
+    (f64::from(exponent) + entry / 256.0) as f32 + LOD_OFFSET as f32
 }
 
 #[cfg(test)]
@@ -192,9 +216,9 @@ mod tests {
         // tex_grad's R32F lookups (16×16 texels, level L holding
         // 64L..64L+63, so each result gives the fraction): the longest
         // gradient in texels and the 1/256 step the H100 used. log2 1.5
-        // is 149.75 steps, yet the H100 takes 150: hence the offset; the
-        // diagonal 1.06 · (1, 1) takes 130, which 11/32 (130.83 steps)
-        // with that offset would push to 131.
+        // is 149.75 steps, yet the H100 takes 150 (the table: T[128] =
+        // 150); the diagonal 1.06 · (1, 1), ρ = 1.0605 + 11/32 · 1.0605 =
+        // 1.4251 (mantissa code 108), takes T[108] = 130.
         let steps = |d: [f32; 3]| (gradient_lod(d, [0.0; 3]) * 256.0).floor();
         assert_eq!(steps([1.5, 0.0, 0.0]), 150.0);
         // 1.060546875 = 1 + 31/512.

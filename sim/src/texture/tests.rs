@@ -763,3 +763,46 @@ fn multisampled_array_layers_and_storage_views() {
     assert!(refused(ms(4, ImageDim::D2, 2), ImageKind::Sampled).contains("one level"));
     assert!(refused(ms(4, ImageDim::D3, 1), ImageKind::Sampled).contains("2d image"));
 }
+
+#[test]
+fn cube_gradient_lods_of_the_h200_capture() {
+    // tex_grad3d_rho's cube lookups (16×16 faces, level L holding 64·L,
+    // so each word is λ in 1/256 steps): direction, the two derivatives
+    // and the step the H200 took (docs/TEXTURES.md, "3D and cube
+    // gradients").
+    let steps = |d: [f32; 3], dx: [f32; 3], dy: [f32; 3]| {
+        (super::cube::gradient_lod(d, dx, dy, 16.0) * 256.0).floor()
+    };
+    let p = [1.0, 0.25, -0.125];
+    // Along the major axis only: a forward difference (s of p + d less s
+    // of p) counts 1.14 texels; the projection (da·m − a·dm)/m² 2.1.
+    assert_eq!(steps(p, [0.9375, 0.0, 0.0], [0.0; 3]), 47.0);
+    // Face coordinates on a 1/11 grid: ρ = 1.08984375 + 11/32 · 3/11 lies
+    // on a table boundary in exact arithmetic; rounding the moved point's
+    // s up takes the step below.
+    assert_eq!(steps(p, [0.375, 0.281_25, 0.0], [0.0; 3]), 62.0);
+    let n = [-0.0625, 0.3125, -1.0];
+    assert_eq!(steps(n, [0.125, 0.0, -0.375], [0.0; 3]), 35.0);
+    // A pair pointing nearly opposite ways counts 11/16 of its difference:
+    // (0, −1) and (−0.33, 0.67) texels give 1.23, not the larger 1.0.
+    assert_eq!(steps(p, [0.0, 0.125, 0.0], [0.5, 0.0, 0.0]), 75.0);
+    assert_eq!(steps(p, [0.0, 0.093_75, 0.0], [0.9375, 0.0, 0.0]), 95.0);
+}
+
+#[test]
+fn cube_gradient_past_an_edge_unfolds() {
+    // The H100's tex_grad3d, invocation 19, lookup 3 (4×4 faces): on −x
+    // at (−2, −0.75, 0.125) the first derivative moves to (−0.5, −0.75,
+    // 0.125), past the −y edge (|y| > |x|). Unfolded onto −y it lies 1/6
+    // of a face coordinate past the edge: t 1.1667, s 0.5833 (not t 1.25,
+    // s 0.5625 on −x's plane), ρ = 1.916 + 11/32 · 0.208 = 1.988: step
+    // 253, as the H100 took (the plane's ρ 2.38 would give 320).
+    let steps = (super::cube::gradient_lod(
+        [-2.0, -0.75, 0.125],
+        [1.5, 0.0, 0.0],
+        [-0.5, 0.8125, 0.031_25],
+        4.0,
+    ) * 256.0)
+        .floor();
+    assert_eq!(steps, 253.0);
+}

@@ -232,22 +232,19 @@ impl<'a> TextureUnit<'a> {
                 Lod::Explicit(lod) => lod,
                 Lod::Gradient { dx, dy } => {
                     let size = level_size(&h, h.view_levels.0).map(|n| n as f32);
-                    let scale = |d: [f32; 3]| -> [f32; 3] {
-                        match p.direction {
-                            Some(dir) => {
-                                let [ds, dt] = cube::face_derivatives(dir, d);
-                                [ds * size[0], dt * size[1], 0.0]
-                            }
-                            None => {
+                    match p.direction {
+                        Some(dir) => cube::gradient_lod(dir, dx, dy, size[0]),
+                        None => {
+                            let scale = |d: [f32; 3]| -> [f32; 3] {
                                 let mut out = [0.0; 3];
                                 for a in 0..p.dims {
                                     out[a] = d[a] * size[a];
                                 }
                                 out
-                            }
+                            };
+                            filter::gradient_lod(scale(dx), scale(dy))
                         }
-                    };
-                    filter::gradient_lod(scale(dx), scale(dy))
+                    }
                 }
             };
             filter::choose_levels(&h, &s, lambda)
