@@ -113,6 +113,7 @@ cuda_captures!(
     res_sets,
     tex_cube_corner,
     tex_grad3d_rho,
+    tex_grad_pair,
     tex_snorm8,
     tex_srgb,
     tex_texel_offset,

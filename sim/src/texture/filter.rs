@@ -106,8 +106,8 @@ const LOD_OFFSET: f64 = 17.0 / 16384.0;
 /// longest component cut to 9 mantissa bits plus 11/32 of the middle one
 /// and 1/4 of the shortest, the pair counts as the largest of ρ(dx),
 /// ρ(dy) and 11/16 of ρ(dx + dy) and ρ(dx − dy), and λ is `table_lod` of
-/// that (fitted to tex_grad_pair's 2D pairs at every angle, tex_grad and
-/// tex_sample; docs/TEXTURES.md, "Filtering arithmetic", rule 5;
+/// that, ρ rounded up to a multiple of 2^-11 (fitted to tex_grad_pair's
+/// 2D pairs at every angle, tex_grad and tex_sample; docs/TEXTURES.md, "Filtering arithmetic", rule 5;
 /// anisotropy is not modelled).
 pub fn gradient_lod(dx: [f32; 3], dy: [f32; 3]) -> f32 {
     let rho = |d: [f32; 3]| {
@@ -118,7 +118,10 @@ pub fn gradient_lod(dx: [f32; 3], dy: [f32; 3]) -> f32 {
     };
     let sum = rho([dx[0] + dy[0], dx[1] + dy[1], dx[2] + dy[2]]);
     let diff = rho([dx[0] - dy[0], dx[1] - dy[1], dx[2] - dy[2]]);
-    table_lod(rho(dx).max(rho(dy)).max(sum.max(diff) * (11.0 / 16.0)))
+    let rho = rho(dx).max(rho(dy)).max(sum.max(diff) * (11.0 / 16.0));
+    // Rounded up to a multiple of 2^-11 texel: the last 8 of tex_grad_pair's
+    // 768 2D words (where ρ lies just below a table step) need it.
+    table_lod(((f64::from(rho) * 2048.0).ceil() / 2048.0) as f32)
 }
 
 /// λ of a cube lookup's ρ (`cube::gradient_rho`) as the texture unit
