@@ -853,12 +853,74 @@ proptest! {
         (body, branch) in body(),
         start in start(),
         loops in 0u32..12,
+        per_lane in proptest::option::of(0..DATA_REGS),
         lanes in prop_oneof![4 => Just(32u32), 1 => 1u32..32],
         max_steps in prop_oneof![4 => Just(100_000u64), 1 => 1u64..300],
     ) {
-        let instrs = headed_loop(&body, branch, loops);
+        let mut instrs = headed_loop(&body, branch, loops);
+        // Trip counts from a register's low bits: lanes leave apart.
+        if let Some(reg) = per_lane {
+            instrs[0] = per_lane_count(reg);
+        }
         let Some(program) = decoded(&instrs) else { return Err(TestCaseError::reject("not encodable")) };
         same_on_both(&program, &start, lanes, max_steps);
+    }
+}
+
+/// `R10 = R[reg] & 7`: a loop count that differs from lane to lane.
+fn per_lane_count(reg: u8) -> Instr {
+    Instr::new(Op::Lop3(OpLop3 {
+        dst: d(LOOP_REG),
+        srcs: [r(reg), Src::imm(7), Src::ZERO],
+        lut: 0xc0,
+    }))
+}
+
+/// A loop in the compiler's layout (one merged segment per iteration)
+/// whose lanes leave it after different counts: the warp splits at the
+/// head's branch inside the merged segment, on a full warp whose lanes
+/// leave in one chunk, in several, or all at once, and with a step limit
+/// inside the loop: the interpreter's results.
+#[test]
+fn a_loop_whose_lanes_leave_apart() {
+    let body = [
+        Instr::new(Op::IMad(OpIMad {
+            dst: d(0),
+            srcs: [r(0), r(1), r(2)],
+            signed: false,
+        })),
+        Instr::new(Op::Shf(OpShf {
+            dst: d(1),
+            srcs: [r(0), Src::imm(3), Src::ZERO],
+            right: true,
+            wrap: false,
+            high: false,
+        })),
+    ];
+    let mut instrs = headed_loop(&body, None, 0);
+    instrs[0] = per_lane_count(3);
+    let program = decoded(&instrs).expect("encodable");
+    let counts: [fn(usize) -> u32; 4] = [
+        |l| if l == 13 { 2 } else { 6 },
+        |l| (l % 8) as u32,
+        |l| 7 - (l / 4) as u32,
+        |_| 5,
+    ];
+    for count in counts {
+        let start = Start {
+            gpr: (0..DATA_REGS)
+                .map(|n| {
+                    std::array::from_fn(|l| match n {
+                        3 => count(l),
+                        _ => (l as u32 + 2) * (u32::from(n) + 9),
+                    })
+                })
+                .collect(),
+            preds: [0; 7],
+            consts: [0; 4],
+        };
+        same_on_both(&program, &start, 32, 100_000);
+        same_on_both(&program, &start, 32, 40);
     }
 }
 
