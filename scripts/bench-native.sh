@@ -48,7 +48,10 @@
 # fused). The control-bit checker is off (`--check-ctrl=off`): these time the
 # simulator, not the checker. Each kernel's table ends with the native
 # tier's CPU time against lavapipe's at every thread count (issue 21's
-# target: at most 1.0 on the alu kernel). Writes OUTDIR/results.md.
+# target: at most 1.0 on the alu kernel) and the native tier's median
+# translation time per thread count (`--stats`: wall time of the
+# translation, and the functions it was compiled into on as many threads).
+# Writes OUTDIR/results.md.
 set -euo pipefail
 
 if [ $# -ne 2 ]; then
@@ -202,7 +205,7 @@ for name in $kernels; do
         echo "| runner | threads | CPU | wall | simulation | thread-instr/s (sim.) | speed-up | sim. speed-up | CPU / lvp | wall / lvp |"
         echo "|---|---|---|---|---|---|---|---|---|---|"
     } | tee -a "$results"
-    declare -A lvp_cpu=() lvp_wall=() base=() base_sim=() native_cpu=()
+    declare -A lvp_cpu=() lvp_wall=() base=() base_sim=() native_cpu=() native_translate=()
     if [ "$lavapipe" = 1 ] && [ -e "$work/$name.json" ]; then
         for t in $threads; do
             cpus=() walls=()
@@ -219,7 +222,7 @@ for name in $kernels; do
     fi
     for tier in interp native; do
         for t in $threads; do
-            cpus=() walls=() sims=()
+            cpus=() walls=() sims=() translates=()
             for r in $(seq 1 "$reps"); do
                 prefix=$work/$name.$tier.t$t.r$r
                 run_args=("${args[@]//@OUT@/$prefix}")
@@ -235,6 +238,9 @@ for name in $kernels; do
                     exit 1
                 fi
                 sims+=("$ms")
+                # The translation (`--stats`: wall time, functions).
+                tr=$(sed -n 's/^native tier: translated .* in \([0-9.]*\) ms\(.*\)$/\1 ms\2/p' "$prefix.stderr")
+                [ -z "$tr" ] || translates+=("$tr")
                 [ -e "$work/$name.native.share" ] || grep '^native tier:.*ran natively' "$prefix.stderr" >"$work/$name.native.share" || rm -f "$work/$name.native.share"
                 # Every output must equal the first one (interpreter, first
                 # thread count, run 1).
@@ -254,6 +260,9 @@ for name in $kernels; do
             done
             cpu=$(median "${cpus[@]}") wall=$(median "${walls[@]}") sim=$(median "${sims[@]}")
             [ "$tier" != native ] || native_cpu[$t]=$cpu
+            if [ "$tier" = native ] && [ ${#translates[@]} -gt 0 ]; then
+                native_translate[$t]="$(printf '%s\n' "${translates[@]}" | sort -g | sed -n "$(( (${#translates[@]} + 1) / 2 ))p")"
+            fi
             [ -n "${base[$tier]:-}" ] || base[$tier]=$wall
             [ -n "${base_sim[$tier]:-}" ] || base_sim[$tier]=$sim
             if [ -n "${lvp_cpu[$t]:-}" ]; then
@@ -280,6 +289,10 @@ for name in $kernels; do
             printf 'CPU time, spvsass native against lavapipe, %s thread(s): %.3f s / %.3f s = %.2f\n' \
                 "$t" "${native_cpu[$t]}" "${lvp_cpu[$t]}" "$(calc "${native_cpu[$t]} / ${lvp_cpu[$t]}")"
         done
+        for t in $threads; do
+            [ -n "${native_translate[$t]:-}" ] || continue
+            printf 'Translation, native tier, %s thread(s): %s (median)\n' "$t" "${native_translate[$t]}"
+        done
         [ -e "$work/$name.native.share" ] && cat "$work/$name.native.share"
         if [ -n "${lvp_cpu[$first_threads]:-}" ]; then
             if "$bin" compare "$work/$name.json" --against "$work/lvp" >"$work/compare.txt" 2>&1; then
@@ -291,7 +304,7 @@ for name in $kernels; do
         true
     } | tee -a "$results"
     unset -n args
-    unset lvp_cpu lvp_wall base base_sim native_cpu
+    unset lvp_cpu lvp_wall base base_sim native_cpu native_translate
 done
 {
     echo

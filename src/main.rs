@@ -1063,10 +1063,11 @@ fn print_native_stats(
     };
     if let Some(native) = native {
         eprintln!(
-            "native tier: translated {} segments ({} instructions) in {:.3} ms",
+            "native tier: translated {} segments ({} instructions) in {:.3} ms, {} function(s)",
             native.segments,
             native.instructions,
             native.translate_time.as_secs_f64() * 1e3,
+            native.functions,
         );
         if let Some(e) = &native.error {
             eprintln!("native tier: {e}; the interpreter ran the program");

@@ -22,7 +22,7 @@
 //! generated code does not unwind, call out or keep pointers.
 #![allow(unsafe_code)]
 
-use super::compile::PENDING;
+use super::compile::{PENDING, leaving};
 use crate::warp::{RZ, Row};
 use spvsass_isa::isa::OpBssy;
 
@@ -54,10 +54,10 @@ pub(crate) struct Frame {
     pub blocked: u32,
     /// Out: the pc the group stopped at.
     pub pc: u32,
-    /// Out: 1 when it stopped because it reached `others`.
+    /// Out: why it stopped (`compile::leaving`).
     pub scheduler: u32,
-    /// Out: lanes of the group split off at branches, waiting at
-    /// `pending_pc` (0: an empty slot).
+    /// In and out: lanes of the group split off at branches, waiting at
+    /// `pending_pc` (0 and `u32::MAX`: an empty slot), in pc order.
     pub pending: [u32; PENDING],
     pub pending_pc: [u32; PENDING],
 }
@@ -72,6 +72,8 @@ pub(crate) struct Stopped {
     pub pc: u32,
     /// It reached the other lanes' pc.
     pub scheduler: bool,
+    /// The group goes on natively at `pc`, in another piece's function.
+    pub elsewhere: bool,
     /// Lanes split off from it, and their pcs (0: an empty slot).
     pub pending: [u32; PENDING],
     pub pending_pc: [u32; PENDING],
@@ -106,6 +108,9 @@ pub(crate) struct Scalars {
     pub segment: u32,
 }
 
+/// No pending groups (`Frame::pending`, `Frame::pending_pc`).
+pub(crate) const NO_PENDING: ([u32; PENDING], [u32; PENDING]) = ([0; PENDING], [u32::MAX; PENDING]);
+
 /// Calls `entry` on `state` with the frame's scalars; `None` when a slice
 /// is shorter than the code expects (the call is then not made).
 pub(crate) fn call(
@@ -113,6 +118,7 @@ pub(crate) fn call(
     expect: (usize, usize, usize),
     state: Borrowed<'_>,
     scalars: Scalars,
+    (pending, pending_pc): ([u32; PENDING], [u32; PENDING]),
 ) -> Option<Stopped> {
     let Scalars {
         steps,
@@ -151,8 +157,8 @@ pub(crate) fn call(
         blocked,
         pc: 0,
         scheduler: 0,
-        pending: [0; PENDING],
-        pending_pc: [0; PENDING],
+        pending,
+        pending_pc,
     };
     // SAFETY: see the module comment; the lengths were checked above.
     let f: extern "C" fn(*mut Frame) = unsafe { std::mem::transmute(entry.0 as *const u8) };
@@ -161,7 +167,8 @@ pub(crate) fn call(
         steps: frame.steps,
         active: frame.active,
         pc: frame.pc,
-        scheduler: frame.scheduler != 0,
+        scheduler: frame.scheduler == leaving::SCHEDULER,
+        elsewhere: frame.scheduler == leaving::ELSEWHERE,
         pending: frame.pending,
         pending_pc: frame.pending_pc,
     })

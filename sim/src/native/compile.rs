@@ -57,14 +57,142 @@ pub enum NativeError {
     Codegen(String),
 }
 
-/// The compiled function and the module that owns its memory.
-pub(crate) struct Compiled {
-    pub module: JITModule,
-    pub entry: Entry,
+/// What the native function leaves with (`Frame::scheduler`).
+pub(crate) mod leaving {
+    /// The interpreter goes on at `Frame::pc`.
+    pub const STOP: u32 = 0;
+    /// The group reached the other ready lanes' pc: the scheduler picks.
+    pub const SCHEDULER: u32 = 1;
+    /// The segment at `Frame::pc` (for the group `Frame::active`, with
+    /// the pending groups of the frame) is in another piece: its function
+    /// goes on from there.
+    pub const ELSEWHERE: u32 = 2;
 }
 
-/// Compiles the segments of a program of `instrs` instructions.
-pub(crate) fn compile(segs: &Segments) -> Result<Compiled, NativeError> {
+/// The segments of each copy (`held[group][segment]`) one native function
+/// holds. A jump to a segment another function holds leaves it
+/// (`leaving::ELSEWHERE`) and the caller calls that one.
+pub(crate) struct Piece {
+    held: [Vec<bool>; 2],
+}
+
+/// The compiled functions, one per piece, each with the module that owns
+/// its memory.
+pub(crate) struct Compiled {
+    pub pieces: Vec<(JITModule, Entry)>,
+    /// Per copy (full warp, fewer lanes) and segment: the piece holding it.
+    pub home: [Vec<u32>; 2],
+}
+
+/// Compiles the segments of a program in pieces (`split`) for `workers`
+/// threads, each piece on a thread of its own: the translation a first
+/// warp waits for is the largest piece's, not the whole program's.
+pub(crate) fn compile(segs: &Segments, workers: usize) -> Result<Compiled, NativeError> {
+    let pieces = split(segs, workers);
+    let mut home = [vec![0; segs.list.len()], vec![0; segs.list.len()]];
+    for (p, piece) in pieces.iter().enumerate() {
+        for (g, held) in piece.held.iter().enumerate() {
+            for (j, _) in held.iter().enumerate().filter(|(_, h)| **h) {
+                home[g][j] = p as u32;
+            }
+        }
+    }
+    let failed = || NativeError::Codegen("a translating thread panicked".into());
+    let compiled: Vec<Result<(JITModule, Entry), NativeError>> = std::thread::scope(|scope| {
+        let spawned: Vec<_> = pieces[1..]
+            .iter()
+            .map(|piece| {
+                std::thread::Builder::new()
+                    .name("spvsass-translate".into())
+                    .spawn_scoped(scope, move || compile_piece(segs, piece))
+                    .map_err(|_| piece)
+            })
+            .collect();
+        let mut all = vec![compile_piece(segs, &pieces[0])];
+        for s in spawned {
+            all.push(match s {
+                Ok(handle) => handle.join().unwrap_or_else(|_| Err(failed())),
+                // No thread to be had: here.
+                Err(piece) => compile_piece(segs, piece),
+            });
+        }
+        all
+    });
+    Ok(Compiled {
+        pieces: compiled.into_iter().collect::<Result<_, _>>()?,
+        home,
+    })
+}
+
+/// Most pieces a copy is cut into.
+const PARTS: usize = 4;
+
+/// The pieces: for one worker, one holding both copies (one function, no
+/// calls between pieces); else each copy apart, cut into up to
+/// `min(PARTS, workers / 2)` runs of segments of about equal instruction
+/// counts, only where no segment after the cut goes on at one before it
+/// (a branch, a fall through or a split's other half), so that a loop
+/// stays in one function and only forward moves cross pieces.
+fn split(segs: &Segments, workers: usize) -> Vec<Piece> {
+    let n = segs.list.len();
+    let parts = workers.div_ceil(2).min(PARTS);
+    if workers <= 1 {
+        return vec![Piece {
+            held: [vec![true; n], vec![true; n]],
+        }];
+    }
+    let seg_at = |i: usize| segs.at.get(i).copied().flatten().map(|j| j as usize);
+    // The lowest segment each goes on at.
+    let lowest: Vec<usize> = segs
+        .list
+        .iter()
+        .enumerate()
+        .map(|(j, seg)| {
+            let onward = match seg.bra {
+                None => vec![seg.next],
+                Some((index, End::Bra(target), _)) => {
+                    vec![index + 1, (target / INSTR_BYTES) as usize]
+                }
+                Some((index, End::Bsync(_), _)) => vec![index + 1],
+            };
+            onward
+                .into_iter()
+                .filter_map(seg_at)
+                .min()
+                .unwrap_or(j)
+                .min(j)
+        })
+        .collect();
+    // A cut before segment c is allowed when nothing from c on goes below c.
+    let mut below = vec![usize::MAX; n + 1];
+    for c in (0..n).rev() {
+        below[c] = below[c + 1].min(lowest[c]);
+    }
+    let sizes: Vec<usize> = segs.list.iter().map(Segment::len).collect();
+    let target = sizes.iter().sum::<usize>().div_ceil(parts);
+    let mut cuts = vec![0];
+    let mut run = 0;
+    for c in 1..n {
+        run += sizes[c - 1];
+        if run >= target && below[c] >= c && cuts.len() < parts {
+            cuts.push(c);
+            run = 0;
+        }
+    }
+    cuts.push(n);
+    let mut pieces = Vec::new();
+    for group in [Group::Full, Group::Partial] {
+        for range in cuts.windows(2) {
+            let mut held = [vec![false; n], vec![false; n]];
+            held[group as usize][range[0]..range[1]].fill(true);
+            pieces.push(Piece { held });
+        }
+    }
+    pieces
+}
+
+/// Compiles one piece's function.
+fn compile_piece(segs: &Segments, piece: &Piece) -> Result<(JITModule, Entry), NativeError> {
     let mut flags = settings::builder();
     // The IR verifier checks the translator in debug builds (the tests);
     // release builds skip it to translate faster.
@@ -98,7 +226,12 @@ pub(crate) fn compile(segs: &Segments) -> Result<Compiled, NativeError> {
     ctx.func.signature.params.push(AbiParam::new(pointer));
     let mut fbc = FunctionBuilderContext::new();
     let config = module.target_config();
-    build(FunctionBuilder::new(&mut ctx.func, &mut fbc), config, segs);
+    build(
+        FunctionBuilder::new(&mut ctx.func, &mut fbc),
+        config,
+        segs,
+        piece,
+    );
     let codegen = |e: cranelift_module::ModuleError| NativeError::Codegen(format!("{e:?}"));
     let id = module
         .declare_function("converged", Linkage::Local, &ctx.func.signature)
@@ -107,7 +240,7 @@ pub(crate) fn compile(segs: &Segments) -> Result<Compiled, NativeError> {
     module.clear_context(&mut ctx);
     module.finalize_definitions().map_err(codegen)?;
     let entry = Entry(module.get_finalized_function(id) as usize);
-    Ok(Compiled { module, entry })
+    Ok((module, entry))
 }
 
 /// Frame fields, read through the frame pointer.
@@ -129,7 +262,6 @@ enum Group {
 
 /// What the segment bodies share.
 struct Shared {
-    frame: Value,
     /// The register rows (`Frame::gpr`) and the pointer type.
     gpr: Value,
     pointer: types::Type,
@@ -155,16 +287,18 @@ struct Shared {
     /// pending group's pc.
     limit: Variable,
     steps: Variable,
+    /// The step limit (`Frame::max_steps`).
+    max_steps: Value,
     exit: Block,
-    /// Each segment's block, per `Group`.
-    blocks: [Vec<Block>; 2],
+    /// Each segment's block, per `Group`, where this piece holds it.
+    blocks: [Vec<Option<Block>>; 2],
     /// Runs the group at the pc it is given, in the Partial copy (one jump
     /// table over the instructions, shared by every place that needs it).
     run_pending: Block,
 }
 
 /// Builds the function body.
-fn build(mut b: FunctionBuilder<'_>, config: TargetFrontendConfig, segs: &Segments) {
+fn build(mut b: FunctionBuilder<'_>, config: TargetFrontendConfig, segs: &Segments, piece: &Piece) {
     let pointer = config.pointer_type();
     let start = b.create_block();
     b.append_block_params_for_function_params(start);
@@ -183,6 +317,7 @@ fn build(mut b: FunctionBuilder<'_>, config: TargetFrontendConfig, segs: &Segmen
     let barriers = field(&mut b, pointer, offset_of!(Frame, barriers));
     let active = field(&mut b, types::I32, offset_of!(Frame, active));
     let steps0 = field(&mut b, types::I64, offset_of!(Frame, steps));
+    let max_steps = field(&mut b, types::I64, offset_of!(Frame, max_steps));
     let others = field(&mut b, types::I32, offset_of!(Frame, others));
     let live = field(&mut b, types::I32, offset_of!(Frame, live));
     let blocked = field(&mut b, types::I32, offset_of!(Frame, blocked));
@@ -195,11 +330,20 @@ fn build(mut b: FunctionBuilder<'_>, config: TargetFrontendConfig, segs: &Segmen
         x
     };
     let zero = b.ins().iconst(types::I32, 0);
-    let nowhere = b.ins().iconst(types::I32, -1);
     let act = var(&mut b, active);
-    let pend = std::array::from_fn(|_| var(&mut b, zero));
-    let pend_pc = std::array::from_fn(|_| var(&mut b, nowhere));
-    let limit = var(&mut b, others);
+    // The pending groups the caller passes (from another piece; none on
+    // a first call).
+    let pend = std::array::from_fn(|i| {
+        let m = field(&mut b, types::I32, offset_of!(Frame, pending) + 4 * i);
+        var(&mut b, m)
+    });
+    let pend_pc: [Variable; PENDING] = std::array::from_fn(|i| {
+        let pc = field(&mut b, types::I32, offset_of!(Frame, pending_pc) + 4 * i);
+        var(&mut b, pc)
+    });
+    let first_pc = b.use_var(pend_pc[0]);
+    let first = b.ins().umin(first_pc, others);
+    let limit = var(&mut b, first);
     let preds: [Variable; 7] = std::array::from_fn(|n| {
         let bits = b
             .ins()
@@ -210,15 +354,22 @@ fn build(mut b: FunctionBuilder<'_>, config: TargetFrontendConfig, segs: &Segmen
     let exit = b.create_block();
     b.append_block_param(exit, types::I32);
     b.append_block_param(exit, types::I32);
-    let blocks: [Vec<Block>; 2] =
-        std::array::from_fn(|_| segs.list.iter().map(|_| b.create_block()).collect());
+    let blocks: [Vec<Option<Block>>; 2] = std::array::from_fn(|g| {
+        piece.held[g]
+            .iter()
+            .map(|&h| h.then(|| b.create_block()))
+            .collect()
+    });
     let args = [BlockArg::Value(zero), BlockArg::Value(zero)];
     let tables = [Group::Full, Group::Partial].map(|group| {
         let dispatch = b.create_block();
         let default = b.func.dfg.block_call(exit, &args);
         let table: Vec<_> = blocks[group as usize]
             .iter()
-            .map(|&blk| b.func.dfg.block_call(blk, &[]))
+            .map(|blk| match blk {
+                Some(blk) => b.func.dfg.block_call(*blk, &[]),
+                None => b.func.dfg.block_call(exit, &args),
+            })
             .collect();
         let jt = b.create_jump_table(JumpTableData::new(default, &table));
         (dispatch, jt)
@@ -230,6 +381,8 @@ fn build(mut b: FunctionBuilder<'_>, config: TargetFrontendConfig, segs: &Segmen
         b.ins().br_table(entry, jt);
     }
 
+    // Per instruction: the Partial segment starting there, held here
+    // (`Some(Some)`) or elsewhere (`Some(None)`).
     let mut by_index = vec![None; segs.at.len()];
     for (seg, &blk) in segs.list.iter().zip(&blocks[Group::Partial as usize]) {
         if let Some(slot) = by_index.get_mut(seg.start) {
@@ -239,7 +392,6 @@ fn build(mut b: FunctionBuilder<'_>, config: TargetFrontendConfig, segs: &Segmen
     let run_pending = b.create_block();
     b.append_block_param(run_pending, types::I32);
     let shared = Shared {
-        frame,
         gpr,
         pointer,
         issued,
@@ -255,12 +407,16 @@ fn build(mut b: FunctionBuilder<'_>, config: TargetFrontendConfig, segs: &Segmen
         pend_pc,
         limit,
         steps,
+        max_steps,
         exit,
         blocks,
         run_pending,
     };
     for group in [Group::Full, Group::Partial] {
         for (j, seg) in segs.list.iter().enumerate() {
+            if !piece.held[group as usize][j] {
+                continue;
+            }
             let mut e = Emitter {
                 b: &mut b,
                 base: gpr,
@@ -280,11 +436,14 @@ fn build(mut b: FunctionBuilder<'_>, config: TargetFrontendConfig, segs: &Segmen
         .ins()
         .ushr_imm_u(pc, i64::from(INSTR_BYTES.trailing_zeros()));
     let stay = [BlockArg::Value(pc), BlockArg::Value(zero)];
+    let elsewhere = b.ins().iconst(types::I32, i64::from(leaving::ELSEWHERE));
+    let go_on = [BlockArg::Value(pc), BlockArg::Value(elsewhere)];
     let default = b.func.dfg.block_call(exit, &stay);
     let table: Vec<_> = by_index
         .iter()
         .map(|blk| match blk {
-            Some(blk) => b.func.dfg.block_call(*blk, &[]),
+            Some(Some(blk)) => b.func.dfg.block_call(*blk, &[]),
+            Some(None) => b.func.dfg.block_call(exit, &go_on),
             None => b.func.dfg.block_call(exit, &stay),
         })
         .collect();
@@ -391,12 +550,18 @@ fn jump_to(
     pc: Value,
 ) {
     match segs.at.get(next).copied().flatten() {
-        Some(t) => {
-            b.ins().jump(s.blocks[group as usize][t as usize], &[]);
-        }
+        Some(t) => match s.blocks[group as usize][t as usize] {
+            Some(block) => {
+                b.ins().jump(block, &[]);
+            }
+            None => {
+                let elsewhere = b.ins().iconst(types::I32, i64::from(leaving::ELSEWHERE));
+                leave(b, s, pc, elsewhere);
+            }
+        },
         None => {
-            let zero = b.ins().iconst(types::I32, 0);
-            leave(b, s, pc, zero);
+            let stop = b.ins().iconst(types::I32, i64::from(leaving::STOP));
+            leave(b, s, pc, stop);
         }
     }
 }
@@ -543,23 +708,23 @@ fn segment(
     j: usize,
     seg: &Segment,
 ) {
-    e.b.switch_to_block(s.blocks[group as usize][j]);
-    // The checks: the step limit for all of it, the last instruction's pc
+    let Some(block) = s.blocks[group as usize][j] else {
+        return;
+    };
+    e.b.switch_to_block(block);
+    // The checks: the step limit for all of it, the highest instruction's pc
     // below the limit, and no BSSY on a barrier left to the interpreter.
     let n = seg.len();
     let start_pc = e.b.ins().iconst(types::I32, i64::from(seg.pc() as i32));
     let zero = e.b.ins().iconst(types::I32, 0);
     let steps = e.b.use_var(s.steps);
     let after = e.b.ins().iadd_imm_u(steps, n as i64);
-    let max = e.b.ins().load(
-        types::I64,
-        frame_flags(),
-        s.frame,
-        offset_of!(Frame, max_steps) as i32,
-    );
-    let fits = e.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, after, max);
-    let last_pc = seg.pc() + (n as u32 - 1) * INSTR_BYTES;
-    let last = e.b.ins().iconst(types::I32, i64::from(last_pc as i32));
+    let fits =
+        e.b.ins()
+            .icmp(IntCC::UnsignedLessThanOrEqual, after, s.max_steps);
+    let last =
+        e.b.ins()
+            .iconst(types::I32, i64::from(seg.last_pc() as i32));
     let limit = e.b.use_var(s.limit);
     let below = e.b.ins().icmp(IntCC::UnsignedLessThan, last, limit);
     let mut go = e.b.ins().band(fits, below);
@@ -629,7 +794,7 @@ fn segment(
             }
             let op = match step {
                 Step::Alu(op) if op.dst != Dest::Drop => op,
-                Step::Alu(_) | Step::Bssy(_) => continue,
+                Step::Alu(_) | Step::Bssy(_) | Step::Jump => continue,
             };
             let r = emit::alu(e, op);
             emit::write(e, op.dst, r, exec);
@@ -645,7 +810,7 @@ fn segment(
     }
 
     match seg.bra {
-        None => goto(e.b, s, segs, group, seg.next()),
+        None => goto(e.b, s, segs, group, seg.next),
         Some((index, End::Bra(target), guard)) => branch(e, s, segs, group, index, target, guard),
         Some((index, End::Bsync(bar), guard)) => bsync(e, s, segs, group, index, bar, guard),
     }

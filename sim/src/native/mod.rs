@@ -30,6 +30,7 @@ use crate::warp::{RZ, Row};
 use segments::{Segment, segments};
 use select::Host;
 use spvsass_isa::isa::{Instr, OpBssy};
+use spvsass_isa::program::INSTR_BYTES;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use std::thread::JoinHandle;
@@ -55,6 +56,9 @@ pub struct NativeStats {
     pub segments: u64,
     /// Instructions they hold.
     pub instructions: u64,
+    /// Functions they were compiled into, on as many threads
+    /// (`compile::split`).
+    pub functions: u64,
     /// Why there is no native code, if there is none.
     pub error: Option<NativeError>,
 }
@@ -67,7 +71,10 @@ pub(crate) struct NativeCode {
     /// The constant-bank words the code reads, by slot.
     constants: Vec<(u8, u16)>,
     instrs: usize,
-    code: Option<call::Code>,
+    /// One function per piece (`compile::split`).
+    code: Option<Vec<call::Code>>,
+    /// Per copy (full warp, fewer lanes) and segment: the piece holding it.
+    home: [Vec<u32>; 2],
     stats: NativeStats,
 }
 
@@ -78,9 +85,10 @@ impl NativeCode {
         let start = Instant::now();
         let host = host();
         let segs = segments(instrs, host);
+        let mut home = Default::default();
         let mut stats = NativeStats {
             segments: segs.list.len() as u64,
-            instructions: segs.list.iter().map(|s| s.len() as u64).sum(),
+            instructions: segs.instructions(),
             ..NativeStats::default()
         };
         let code = if !sse41() {
@@ -89,8 +97,13 @@ impl NativeCode {
         } else if segs.list.is_empty() {
             None
         } else {
-            match compile::compile(&segs) {
-                Ok(c) => Some(call::Code::new(c.module, c.entry)),
+            match compile::compile(&segs, workers()) {
+                Ok(c) => {
+                    home = c.home;
+                    stats.functions = c.pieces.len() as u64;
+                    let code = c.pieces.into_iter();
+                    Some(code.map(|(m, e)| call::Code::new(m, e)).collect())
+                }
                 Err(e) => {
                     stats.error = Some(e);
                     None
@@ -108,9 +121,16 @@ impl NativeCode {
             constants: segs.constants,
             instrs: instrs.len(),
             code,
+            home,
             stats,
         }
     }
+}
+
+/// Threads the translation may use (`compile::split`): the run's worker
+/// threads (one: one function, translated where it is asked for).
+fn workers() -> usize {
+    rayon::current_num_threads()
 }
 
 /// The host's features the translation may use.
@@ -266,7 +286,8 @@ impl std::fmt::Debug for NativeCache {
 /// One warp's use of the native code while it runs.
 pub(crate) struct NativeRun<'p> {
     code: &'p NativeCode,
-    entry: call::Entry,
+    /// Each piece's function.
+    entries: Vec<call::Entry>,
     /// The constant-bank words of `NativeCode::constants`.
     consts: Vec<u32>,
     /// Runs of each segment.
@@ -282,7 +303,7 @@ impl<'p> NativeRun<'p> {
     /// no code or a constant it reads is out of its bank (the interpreter
     /// then reports that where the instruction runs).
     pub(crate) fn new(code: &'p NativeCode, banks: &ConstantBanks) -> Option<NativeRun<'p>> {
-        let entry = code.code.as_ref()?.entry;
+        let entries = code.code.as_ref()?.iter().map(|c| c.entry).collect();
         let consts = code
             .constants
             .iter()
@@ -293,7 +314,7 @@ impl<'p> NativeRun<'p> {
             .collect::<Option<Vec<u32>>>()?;
         Some(NativeRun {
             code,
-            entry,
+            entries,
             consts,
             counters: vec![0; code.segments.len()],
             segment_lanes: vec![0; code.segments.len()],
@@ -323,19 +344,42 @@ impl<'p> NativeRun<'p> {
             self.code.instrs,
             self.code.segments.len(),
         );
-        let state = call::Borrowed {
-            gpr,
-            preds,
-            consts: &self.consts,
-            issued,
-            lanes,
-            segments: &mut self.counters,
-            segment_lanes: &mut self.segment_lanes,
-            barriers,
-        };
-        let out = call::call(self.entry, expect, state, scalars)?;
-        self.executed += out.steps - scalars.steps;
-        Some(out)
+        let mut now = scalars;
+        let mut pending = call::NO_PENDING;
+        loop {
+            let copy = usize::from(now.active != u32::MAX);
+            let piece = *self.code.home[copy].get(now.segment as usize)?;
+            let state = call::Borrowed {
+                gpr: &mut *gpr,
+                preds: &mut *preds,
+                consts: &self.consts,
+                issued: &mut *issued,
+                lanes: &mut *lanes,
+                segments: &mut self.counters,
+                segment_lanes: &mut self.segment_lanes,
+                barriers: &mut *barriers,
+            };
+            let entry = *self.entries.get(piece as usize)?;
+            let out = call::call(entry, expect, state, now, pending)?;
+            // The segment at `out.pc` is another piece's: that function
+            // goes on with the group, its pending groups and the steps.
+            let next = self.entry((out.pc / INSTR_BYTES) as usize);
+            match next {
+                Some(segment) if out.elsewhere => {
+                    now = call::Scalars {
+                        steps: out.steps,
+                        active: out.active,
+                        segment,
+                        ..now
+                    };
+                    pending = (out.pending, out.pending_pc);
+                }
+                _ => {
+                    self.executed += out.steps - scalars.steps;
+                    return Some(out);
+                }
+            }
+        }
     }
 
     /// Adds the segments' runs to the per-instruction issue and lane

@@ -7,7 +7,14 @@
 //! native function enters at any segment, runs segments while the group
 //! stays converged, and leaves to the interpreter at the first
 //! instruction it does not have.
+//!
+//! A segment that ends in an unconditional BRA back to a short segment of
+//! ALU ops takes a copy of that segment in (`merge_jumps`): a loop's back
+//! edge and its head (ISETP, then the guarded BRA out) become one
+//! segment, so that an iteration is one pass over the chunks, with the
+//! rows the head reads still in values.
 
+use super::emit::always;
 use super::select::{Host, Native, NativeAlu, select};
 use spvsass_isa::isa::{Instr, Op, PredSrc, Target};
 use spvsass_isa::program::INSTR_BYTES;
@@ -18,6 +25,9 @@ pub(crate) enum Step {
     Alu(NativeAlu),
     /// BSSY on this barrier.
     Bssy(u8),
+    /// An unconditional BRA to the instructions that follow it in the
+    /// segment (`merge_jumps`): issued and counted, nothing to compute.
+    Jump,
 }
 
 /// The instruction that ends a segment, if it is translated.
@@ -34,11 +44,15 @@ pub(crate) enum End {
 pub(crate) struct Segment {
     /// Index of its first instruction.
     pub start: usize,
-    /// Its ALU ops and BSSYs: instruction index, the step, its guard.
+    /// Its ALU ops, BSSYs and merged jumps: instruction index, the step,
+    /// its guard.
     pub alu: Vec<(usize, Step, PredSrc)>,
     /// The branch or BSYNC that ends it: instruction index, what it is,
     /// guard.
     pub bra: Option<(usize, End, PredSrc)>,
+    /// Index of the instruction it goes on at when it does not end in a
+    /// branch or BSYNC.
+    pub next: usize,
 }
 
 impl Segment {
@@ -48,7 +62,7 @@ impl Segment {
             .iter()
             .map(|(_, step, _)| match step {
                 Step::Bssy(bar) => 1 << bar,
-                Step::Alu(_) => 0,
+                Step::Alu(_) | Step::Jump => 0,
             })
             .fold(0, |m, b| m | b)
     }
@@ -63,10 +77,12 @@ impl Segment {
         self.start as u32 * INSTR_BYTES
     }
 
-    /// Index of the instruction after it, when it does not end in a
-    /// taken branch.
-    pub fn next(&self) -> usize {
-        self.start + self.len()
+    /// Byte address of its highest instruction (the last one, unless it
+    /// took a segment in at a lower address).
+    pub fn last_pc(&self) -> u32 {
+        let indices = self.alu.iter().map(|&(i, _, _)| i);
+        let last = indices.chain(self.bra.map(|(i, _, _)| i)).max();
+        last.unwrap_or(self.start) as u32 * INSTR_BYTES
     }
 }
 
@@ -77,6 +93,23 @@ pub(crate) struct Segments {
     pub at: Vec<Option<u32>>,
     /// The constant-bank words the ops read, by slot.
     pub constants: Vec<(u8, u16)>,
+}
+
+impl Segments {
+    /// Instructions in some segment (each counted once, however many
+    /// segments hold a copy).
+    pub fn instructions(&self) -> u64 {
+        let mut held = vec![false; self.at.len()];
+        for seg in &self.list {
+            let indices = seg.alu.iter().map(|&(i, _, _)| i);
+            for i in indices.chain(seg.bra.map(|(i, _, _)| i)) {
+                if let Some(h) = held.get_mut(i) {
+                    *h = true;
+                }
+            }
+        }
+        held.iter().filter(|&&h| h).count() as u64
+    }
 }
 
 /// Cuts `instrs` into segments of the instructions `select` translates.
@@ -108,6 +141,7 @@ pub(crate) fn segments(instrs: &[Instr], host: Host) -> Segments {
             start,
             alu: Vec::new(),
             bra: None,
+            next: start,
         };
         let mut i = start;
         while let Some(Some(n)) = native.get(i) {
@@ -129,12 +163,52 @@ pub(crate) fn segments(instrs: &[Instr], host: Host) -> Segments {
             }
             i += 1;
         }
+        seg.next = i;
         at[start] = Some(list.len() as u32);
         list.push(seg);
     }
+    merge_jumps(&mut list, &at);
     Segments {
         list,
         at,
         constants,
+    }
+}
+
+/// Instructions a segment takes in at most from the one its jump goes to.
+const MERGE_MAX: usize = 8;
+
+/// Tail duplication: a segment that ends in an unconditional BRA back to
+/// another segment (a loop's head) of at most `MERGE_MAX` instructions,
+/// none of them a BSSY, goes on with a copy of it (the BRA becomes a
+/// `Step::Jump`, the copy's end its end). The interpreter would run the
+/// same instructions in the same order; the segment's checks cover them
+/// all (`len`, `last_pc`: the BRA's pc, the highest, so the pc check is
+/// the one the two segments would pass), and the copy's instructions
+/// are counted under their own indices. Only backward jumps: a forward
+/// one's target may lie past the pc the group may run to while the
+/// segment itself does not (a branch of an if/else meeting the other at
+/// its end), and the whole would then be left to the interpreter. A
+/// segment jumping to its own start is left as it is, and the copy is of
+/// the segment as cut, so nothing is taken in twice.
+fn merge_jumps(list: &mut [Segment], at: &[Option<u32>]) {
+    let cut: Vec<Segment> = list.to_vec();
+    for seg in list.iter_mut() {
+        let Some((index, End::Bra(target), guard)) = seg.bra else {
+            continue;
+        };
+        let to = (target / INSTR_BYTES) as usize;
+        let Some(Some(j)) = at.get(to) else {
+            continue;
+        };
+        let tail = &cut[*j as usize];
+        let plain = tail.alu.iter().all(|(_, s, _)| matches!(s, Step::Alu(_)));
+        if !always(guard) || to >= seg.start || tail.len() > MERGE_MAX || !plain {
+            continue;
+        }
+        seg.alu.push((index, Step::Jump, guard));
+        seg.alu.extend(tail.alu.iter().copied());
+        seg.bra = tail.bra;
+        seg.next = tail.next;
     }
 }

@@ -522,17 +522,41 @@ fn decoded(instrs: &[Instr]) -> Option<Program> {
     Program::decode(&code, Arch::DEFAULT).ok()
 }
 
-/// Both tiers from `start`; returns the native share.
+/// Both tiers from `start`; returns the native share. The native tier
+/// runs twice: translated as one function (one worker thread) and in
+/// pieces (`compile::split`, as with eight), with the same results and
+/// the same share.
 fn same_on_both(program: &Program, start: &Start, lanes: u32, max_steps: u64) -> u64 {
     let (interp, none) = run(program, start, lanes, max_steps, Tier::Interp);
-    let (native, share) = run(program, start, lanes, max_steps, Tier::Native);
+    let one = program.clone();
+    let (native, share) = workers(1).install(|| run(&one, start, lanes, max_steps, Tier::Native));
+    let pieces = program.clone();
+    let (split, split_share) =
+        workers(8).install(|| run(&pieces, start, lanes, max_steps, Tier::Native));
     assert_eq!(none, 0);
     // Every op the generator draws translates (or is left to the
     // interpreter by `select`): Cranelift refuses none.
-    let error = program.native_stats().and_then(|s| s.error);
-    assert_eq!(error, None, "{:#?}", program.instrs());
+    for p in [&one, &pieces] {
+        let error = p.native_stats().and_then(|s| s.error);
+        assert_eq!(error, None, "{:#?}", program.instrs());
+    }
     assert_eq!(native, interp, "{:#?}", program.instrs());
+    assert_eq!(split, interp, "in pieces: {:#?}", program.instrs());
+    assert_eq!(split_share, share, "in pieces: {:#?}", program.instrs());
     share
+}
+
+/// A pool of `n` worker threads (made once per size): the translation
+/// splits by the current pool's size.
+fn workers(n: usize) -> &'static rayon::ThreadPool {
+    static POOLS: [std::sync::OnceLock<rayon::ThreadPool>; 2] =
+        [std::sync::OnceLock::new(), std::sync::OnceLock::new()];
+    POOLS[usize::from(n > 1)].get_or_init(|| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .build()
+            .expect("a thread pool")
+    })
 }
 
 const CASES: u32 = 200;
@@ -750,4 +774,219 @@ fn a_late_hand_over_gives_the_same_results() {
         "{shares:?}"
     );
     assert_eq!(shares[4], 0);
+}
+
+/// The instructions of a loop as the compiler lays it out: the head
+/// tests the count and branches out, the body (with its branch) ends in
+/// an unconditional BRA back to the head (`segments::merge_jumps` takes
+/// the head into the body's segment).
+///
+/// ```text
+///         MOV R10 = loops
+/// head:   ISETP.NE P5 = R10 != 0
+///         @!P5 BRA exit
+///         body ; IADD3 R10 -= 1
+///         BRA head
+/// exit:   EXIT
+/// ```
+fn headed_loop(body: &[Instr], branch: Option<(usize, usize, PredSrc)>, loops: u32) -> Vec<Instr> {
+    let straight = program(body, branch, 0);
+    let body = &straight[..straight.len() - 1];
+    let head = 1;
+    let exit = head + 2 + body.len() + 2;
+    let bra = |target: usize, guard: PredSrc| Instr {
+        guard,
+        ..Instr::new(Op::Bra(OpBra {
+            target: Target::Addr(target as u32 * INSTR_BYTES),
+        }))
+    };
+    let mut out = vec![
+        Instr::new(Op::Mov(OpMov {
+            dst: d(LOOP_REG),
+            src: Src::imm(loops),
+        })),
+        Instr::new(Op::ISetP(OpISetP {
+            dst: d(LOOP_PRED),
+            cmp: IntCmp::Ne,
+            signed: false,
+            combine: PredCombine::And,
+            srcs: [r(LOOP_REG), Src::ZERO],
+            accum: PredSrc::TRUE,
+        })),
+        bra(
+            exit,
+            PredSrc {
+                reg: Some(Reg::Phys(LOOP_PRED)),
+                neg: true,
+            },
+        ),
+    ];
+    // The body's branch targets move with it (it starts at 3, not 0).
+    for ins in body {
+        let mut ins = *ins;
+        if let Op::Bra(OpBra {
+            target: Target::Addr(t),
+        }) = &mut ins.op
+        {
+            *t += 3 * INSTR_BYTES;
+        }
+        out.push(ins);
+    }
+    out.push(Instr::new(Op::IAdd3(OpIAdd3 {
+        dst: d(LOOP_REG),
+        srcs: [r(LOOP_REG), Src::imm(u32::MAX), Src::ZERO],
+    })));
+    out.push(bra(head, PredSrc::TRUE));
+    out.push(Instr::new(Op::Exit));
+    out
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: CASES / 2,
+        max_global_rejects: 20 * CASES,
+        ..ProptestConfig::default()
+    })]
+
+    #[test]
+    fn headed_loops_match_the_interpreter(
+        (body, branch) in body(),
+        start in start(),
+        loops in 0u32..12,
+        per_lane in proptest::option::of(0..DATA_REGS),
+        lanes in prop_oneof![4 => Just(32u32), 1 => 1u32..32],
+        max_steps in prop_oneof![4 => Just(100_000u64), 1 => 1u64..300],
+    ) {
+        let mut instrs = headed_loop(&body, branch, loops);
+        // Trip counts from a register's low bits: lanes leave apart.
+        if let Some(reg) = per_lane {
+            instrs[0] = per_lane_count(reg);
+        }
+        let Some(program) = decoded(&instrs) else { return Err(TestCaseError::reject("not encodable")) };
+        same_on_both(&program, &start, lanes, max_steps);
+    }
+}
+
+/// `R10 = R[reg] & 7`: a loop count that differs from lane to lane.
+fn per_lane_count(reg: u8) -> Instr {
+    Instr::new(Op::Lop3(OpLop3 {
+        dst: d(LOOP_REG),
+        srcs: [r(reg), Src::imm(7), Src::ZERO],
+        lut: 0xc0,
+    }))
+}
+
+/// A loop in the compiler's layout (one merged segment per iteration)
+/// whose lanes leave it after different counts: the warp splits at the
+/// head's branch inside the merged segment, on a full warp whose lanes
+/// leave in one chunk, in several, or all at once, and with a step limit
+/// inside the loop: the interpreter's results.
+#[test]
+fn a_loop_whose_lanes_leave_apart() {
+    let body = [
+        Instr::new(Op::IMad(OpIMad {
+            dst: d(0),
+            srcs: [r(0), r(1), r(2)],
+            signed: false,
+        })),
+        Instr::new(Op::Shf(OpShf {
+            dst: d(1),
+            srcs: [r(0), Src::imm(3), Src::ZERO],
+            right: true,
+            wrap: false,
+            high: false,
+        })),
+    ];
+    let mut instrs = headed_loop(&body, None, 0);
+    instrs[0] = per_lane_count(3);
+    let program = decoded(&instrs).expect("encodable");
+    let counts: [fn(usize) -> u32; 4] = [
+        |l| if l == 13 { 2 } else { 6 },
+        |l| (l % 8) as u32,
+        |l| 7 - (l / 4) as u32,
+        |_| 5,
+    ];
+    for count in counts {
+        let start = Start {
+            gpr: (0..DATA_REGS)
+                .map(|n| {
+                    std::array::from_fn(|l| match n {
+                        3 => count(l),
+                        _ => (l as u32 + 2) * (u32::from(n) + 9),
+                    })
+                })
+                .collect(),
+            preds: [0; 7],
+            consts: [0; 4],
+        };
+        same_on_both(&program, &start, 32, 100_000);
+        same_on_both(&program, &start, 32, 40);
+    }
+}
+
+/// A loop in the compiler's layout is one segment per iteration: the
+/// body's segment takes the head in (its jump back, then the head's test
+/// and branch out), runs natively but for the EXIT, and gives the
+/// interpreter's results, on a full warp and on 16 lanes, and where the
+/// step limit cuts it at every point of an iteration.
+#[test]
+fn a_headed_loop_is_one_segment() {
+    let body = [
+        Instr::new(Op::IMad(OpIMad {
+            dst: d(0),
+            srcs: [r(0), r(1), r(2)],
+            signed: false,
+        })),
+        Instr::new(Op::FArith(OpFArith {
+            kind: FloatArith::Fma,
+            dst: d(3),
+            srcs: [r(3), Src::imm(0x3f7f_be77), r(4)],
+            ftz: false,
+            rnd: Round::Rn,
+        })),
+    ];
+    let instrs = headed_loop(&body, None, 30);
+    let segs = super::segments::segments(&instrs, super::host());
+    // The MOV, the head (ISETP, BRA out) and the body (two ops, IADD3,
+    // BRA, and the head again).
+    let shapes: Vec<(usize, usize)> = segs.list.iter().map(|s| (s.start, s.len())).collect();
+    assert_eq!(shapes, [(0, 1), (1, 2), (3, 6)]);
+    let merged = &segs.list[2];
+    assert!(matches!(merged.alu[3], (6, super::segments::Step::Jump, _)));
+    assert!(matches!(
+        merged.alu[4],
+        (1, super::segments::Step::Alu(_), _)
+    ));
+    assert!(matches!(
+        merged.bra,
+        Some((2, super::segments::End::Bra(_), _))
+    ));
+    assert_eq!(merged.last_pc(), 6 * INSTR_BYTES);
+    assert_eq!(segs.instructions(), 7);
+
+    let program = decoded(&instrs).expect("encodable");
+    let start = Start {
+        gpr: (0..DATA_REGS)
+            .map(|n| std::array::from_fn(|l| (l as u32 + 2) * (u32::from(n) + 9)))
+            .collect(),
+        preds: [0; 7],
+        consts: [0; 4],
+    };
+    let (end, _) = run(&program, &start, 32, 100_000, Tier::Interp);
+    let total = end.counters.warp_instructions;
+    assert_eq!(same_on_both(&program, &start, 32, 100_000), total - 1);
+    assert_eq!(same_on_both(&program, &start, 16, 100_000), total - 1);
+    // In pieces the MOV and the head are cut from the loop (its back
+    // edge stays inside): two functions per copy.
+    let pieces = program.clone();
+    let (_, native) = workers(8).install(|| run(&pieces, &start, 32, 1000, Tier::Native));
+    assert_eq!(native, total - 1);
+    let stats = pieces.native_stats().expect("translated");
+    assert_eq!((stats.segments, stats.functions), (3, 4));
+    let one = program.clone();
+    workers(1).install(|| run(&one, &start, 32, 1000, Tier::Native));
+    assert_eq!(one.native_stats().map(|s| s.functions), Some(1));
+    for max_steps in 1..20 {
+        same_on_both(&program, &start, 32, max_steps);
+    }
 }
