@@ -644,13 +644,7 @@ fn a_converged_loop_runs_natively() {
         })),
     ];
     let program = decoded(&program(&body, None, 50)).expect("encodable");
-    let start = Start {
-        gpr: (0..DATA_REGS)
-            .map(|n| std::array::from_fn(|l| (l as u32 + 1) * (u32::from(n) + 7)))
-            .collect(),
-        preds: [0; 7],
-        consts: [0; 4],
-    };
+    let start = lane_start(1, 7);
     let native = same_on_both(&program, &start, 32, 100_000);
     let (end, _) = run(&program, &start, 32, 100_000, Tier::Interp);
     let total = end.counters.warp_instructions;
@@ -721,14 +715,9 @@ fn a_divergent_loop_runs_natively() {
     }
 }
 
-/// The native code taken at a later safe point than the warp's start (a
-/// back edge of the loop, after some safe points asked for it) gives
-/// the interpreter's results: the warp runs part of the loop in the
-/// interpreter and the rest natively. So does the code translated on a
-/// thread of its own.
-#[test]
-fn a_late_hand_over_gives_the_same_results() {
-    let body = [
+/// A loop body of an IMAD and an FFMA on registers 0..4.
+fn imad_fma() -> [Instr; 2] {
+    [
         Instr::new(Op::IMad(OpIMad {
             dst: d(0),
             srcs: [r(0), r(1), r(2)],
@@ -741,15 +730,31 @@ fn a_late_hand_over_gives_the_same_results() {
             ftz: false,
             rnd: Round::Rn,
         })),
-    ];
-    let instrs = program(&body, None, 40);
-    let start = Start {
+    ]
+}
+
+/// Registers whose lane `l` of register `n` holds `(l + a)·(n + b)`, no
+/// predicates or constants set.
+fn lane_start(a: u32, b: u32) -> Start {
+    Start {
         gpr: (0..DATA_REGS)
-            .map(|n| std::array::from_fn(|l| (l as u32 + 3) * (u32::from(n) + 5)))
+            .map(|n| std::array::from_fn(|l| (l as u32 + a) * (u32::from(n) + b)))
             .collect(),
         preds: [0; 7],
         consts: [0; 4],
-    };
+    }
+}
+
+/// The native code taken at a later safe point than the warp's start (a
+/// back edge of the loop, after some safe points asked for it) gives
+/// the interpreter's results: the warp runs part of the loop in the
+/// interpreter and the rest natively. So does the code translated on a
+/// thread of its own.
+#[test]
+fn a_late_hand_over_gives_the_same_results() {
+    let body = imad_fma();
+    let instrs = program(&body, None, 40);
+    let start = lane_start(3, 5);
     let fresh = || decoded(&instrs).expect("encodable");
     let (interp, _) = run(&fresh(), &start, 32, 100_000, Tier::Interp);
     let total = interp.counters.warp_instructions;
@@ -931,20 +936,7 @@ fn a_loop_whose_lanes_leave_apart() {
 /// step limit cuts it at every point of an iteration.
 #[test]
 fn a_headed_loop_is_one_segment() {
-    let body = [
-        Instr::new(Op::IMad(OpIMad {
-            dst: d(0),
-            srcs: [r(0), r(1), r(2)],
-            signed: false,
-        })),
-        Instr::new(Op::FArith(OpFArith {
-            kind: FloatArith::Fma,
-            dst: d(3),
-            srcs: [r(3), Src::imm(0x3f7f_be77), r(4)],
-            ftz: false,
-            rnd: Round::Rn,
-        })),
-    ];
+    let body = imad_fma();
     let instrs = headed_loop(&body, None, 30);
     let segs = super::segments::segments(&instrs, super::host());
     // The MOV, the head (ISETP, BRA out) and the body (two ops, IADD3,
@@ -965,13 +957,7 @@ fn a_headed_loop_is_one_segment() {
     assert_eq!(segs.instructions(), 7);
 
     let program = decoded(&instrs).expect("encodable");
-    let start = Start {
-        gpr: (0..DATA_REGS)
-            .map(|n| std::array::from_fn(|l| (l as u32 + 2) * (u32::from(n) + 9)))
-            .collect(),
-        preds: [0; 7],
-        consts: [0; 4],
-    };
+    let start = lane_start(2, 9);
     let (end, _) = run(&program, &start, 32, 100_000, Tier::Interp);
     let total = end.counters.warp_instructions;
     assert_eq!(same_on_both(&program, &start, 32, 100_000), total - 1);
