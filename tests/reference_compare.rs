@@ -215,14 +215,16 @@ fn math_geometric_is_within_its_error_bounds() {
 /// so a word is 64·λ to the 1/256 step; docs/TEXTURES.md, "Filtering
 /// arithmetic" rule 5 and "3D and cube gradients"): the 2D pairs at every
 /// angle (slots 0–2) are equal (the texture unit's pair rule, ρ rounded up
-/// to 2^-11 texel); the cube slots (NVIDIA's compiled cube λ, not ours) (3–7: derivatives that
-/// shrink the major axis, cross the centre or leave the face) differ in
-/// 37 words, by at most two steps but for six: the first crossing of the
-/// centre (slot 3, invocations 201..249: the H200 below the largest λ by
-/// up to 11 steps) and a major axis shrunk to a quarter with a long
-/// tangent part (slot 4, invocations 236 and 252: up to 19 steps).
+/// to 2^-11 texel); the cube slots (NVIDIA's compiled cube λ, not ours; 3–7:
+/// derivatives that shrink the major axis, cross the centre or leave the
+/// face) differ in 32 words, by at most two steps but for two: a major
+/// axis shrunk to a quarter, the moved direction exactly on the edge
+/// (|x| = |y|), with a long tangent part (slot 4, invocations 236 and
+/// 252: 10 and 19 steps; the H200 there counts the pair as if the moved
+/// derivative's components were swapped, as they are in the frame of the
+/// neighbouring face).
 #[test]
-fn tex_grad_pair_differs_by_at_most_two_level_steps_but_six_words() {
+fn tex_grad_pair_differs_by_at_most_two_level_steps_but_two_words() {
     let (sim, h200) = buffer_pair("tex_grad_pair", 2);
     assert_eq!(sim.len(), 256 * 8);
     let mut differ = 0;
@@ -234,7 +236,6 @@ fn tex_grad_pair_differs_by_at_most_two_level_steps_but_six_words() {
         let steps = ((f32::from_bits(a) - f32::from_bits(b)) * 4.0).abs();
         let bound = match (w / 8, w % 8) {
             (_, 0..=2) => 0.0,
-            (201 | 217 | 233 | 249, 3) => 11.0,
             (236 | 252, 4) => 19.0,
             _ => 2.0,
         };
@@ -245,7 +246,7 @@ fn tex_grad_pair_differs_by_at_most_two_level_steps_but_six_words() {
             w % 8
         );
     }
-    assert_eq!(differ, 37);
+    assert_eq!(differ, 32);
 }
 
 #[test]

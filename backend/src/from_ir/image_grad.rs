@@ -17,7 +17,8 @@
 //!   rounded up to 2^−23) of the moved direction and of the direction,
 //!   times the face size in texels: `a/|m|` becomes `(a + da)/|m + dm|`,
 //!   or, where the moved direction lies past an edge, its coordinate
-//!   unfolded onto the neighbouring face; ρ of each such face derivative
+//!   unfolded onto the neighbouring face (past the centre too, with the
+//!   moved major component negative: beyond 2); ρ of each such face derivative
 //!   is its longer component cut to 9 mantissa bits plus 11/32 of the
 //!   shorter, and the pair counts as the largest of ρ(x), ρ(y),
 //!   11/16·ρ(x + y) and 11/16·ρ(x − y); λ of that by the same table (all
@@ -231,14 +232,16 @@ impl Isel<'_> {
         let [dm, da, db] = self.by_major(axes, d);
         let signs = self.face_signs(axes, m);
         let moved = self.fadd(m, dm);
-        // Past the centre (the major component's sign flips): the
-        // derivative is infinite, λ the largest.
-        let product = self.fmul(m, moved);
-        let crossed = self.compare(CmpOp::FOrdLt, product, Comp::Const(0));
-        let (m, moved) = (
-            self.unary(UnaryOp::FAbs, m, inst)?,
-            self.unary(UnaryOp::FAbs, moved, inst)?,
+        // The moved major component with the sign it has on the
+        // direction's side of the centre (negative past the centre).
+        let negative = self.compare(CmpOp::FOrdLt, m, Comp::Const(0));
+        let (minus, plus) = (
+            self.src_of(Comp::Const((-1.0f32).to_bits())),
+            self.src_of(Comp::Const(1.0f32.to_bits())),
         );
+        let side = self.select(negative, minus, plus);
+        let moved = self.fmul(moved, side);
+        let m = self.unary(UnaryOp::FAbs, m, inst)?;
         // The tangents of the direction and of the moved one, with the
         // face table's signs.
         let mut at = [Comp::Const(0); 2];
@@ -261,29 +264,41 @@ impl Isel<'_> {
         let big = self.binary(BinaryOp::FMax, big, moved, inst)?;
         let step = self.fmul(size, Comp::Const(FACE_STEP.to_bits()));
         let mut e = [Comp::Const(0); 2];
+        let mut past = [Comp::Const(0); 2];
         for i in 0..2 {
             let here = self.binary(BinaryOp::FDiv, at[i], m, inst)?;
             let here = self.face_coord(here, inst)?;
-            let there = self.unfolded(to[i], abs[i], abs[1 - i], moved, big, inst)?;
+            let there;
+            (there, past[i]) = self.unfolded(to[i], abs[i], abs[1 - i], moved, big, inst)?;
             let there = self.face_coord(there, inst)?;
             let diff = self.fsub(there, here);
-            let e_i = self.fmul(diff, step);
-            let (inf, e_i) = (
+            e[i] = self.fmul(diff, step);
+        }
+        // Behind the centre with no edge crossed (on a diagonal or the
+        // axis): the derivative is infinite, λ the largest.
+        let behind = self.compare(CmpOp::FOrdLt, moved, Comp::Const(0));
+        let crossed = self.binary(BinaryOp::LogicalOr, past[0], past[1], inst)?;
+        let kept = self.unary(UnaryOp::LogicalNot, crossed, inst)?;
+        let infinite = self.binary(BinaryOp::LogicalAnd, behind, kept, inst)?;
+        for e_i in &mut e {
+            let (inf, v) = (
                 self.src_of(Comp::Const(f32::INFINITY.to_bits())),
-                self.src_of(e_i),
+                self.src_of(*e_i),
             );
-            e[i] = self.select(crossed, inf, e_i);
+            *e_i = self.select(infinite, inf, v);
         }
         Ok(e)
     }
 
     /// The face coordinate (−1..1 on the face) of the moved direction's
     /// tangent `x` (absolute value `ax`, the other tangent's `ay`, the
-    /// major axis's `m`, the largest of the three `big`) on the
-    /// direction's face, unfolded across an edge: `x/big` unless `x` is
-    /// the largest (the point lies past that edge, on the neighbouring
-    /// face), then ±(2 − m/|x|): 1 plus the distance from the edge on the
-    /// neighbour's face (docs/TEXTURES.md, "3D and cube gradients").
+    /// major axis's `m` with the sign it has on the direction's side of
+    /// the centre, the largest of the three `big`) on the direction's
+    /// face, unfolded across an edge: `x/big` unless `x` is the largest
+    /// (the point lies past that edge, on the neighbouring face, or past
+    /// the centre beyond it), then ±(2 − m/|x|): 1 plus the distance from
+    /// the edge on the neighbour's face (docs/TEXTURES.md, "3D and cube
+    /// gradients"); and whether it was unfolded.
     fn unfolded(
         &mut self,
         x: Comp,
@@ -292,7 +307,7 @@ impl Isel<'_> {
         m: Comp,
         big: Comp,
         inst: &InstData,
-    ) -> Result<Comp, BackendError> {
+    ) -> Result<(Comp, Comp), BackendError> {
         let plain = self.binary(BinaryOp::FDiv, x, big, inst)?;
         let r = self.binary(BinaryOp::FDiv, m, ax, inst)?;
         let two = Comp::Const(2.0f32.to_bits());
@@ -305,7 +320,7 @@ impl Isel<'_> {
         let past_y = self.compare(CmpOp::FOrdGt, ax, ay);
         let largest = self.binary(BinaryOp::LogicalAnd, past_m, past_y, inst)?;
         let (a, p) = (self.src_of(across), self.src_of(plain));
-        Ok(self.select(largest, a, p))
+        Ok((self.select(largest, a, p), largest))
     }
 
     /// The signs (±1.0) Vulkan's face table gives the tangents `a`, `b` of

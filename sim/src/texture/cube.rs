@@ -77,26 +77,33 @@ const FACE_UNITS: f32 = (1u32 << 23) as f32;
 /// `d` moving by `dd`, as the H100 takes it: a forward difference of the
 /// face coordinates `s`, `t` of `d + dd` and `d` on `d`'s face, each
 /// rounded up to a multiple of 2^−23; where `d + dd` lies past an edge
-/// (a tangent component larger than the major one), its coordinate
-/// across that edge is unfolded onto the neighbouring face, ±(2 −
-/// |ma|/|x|), and the other divided by |x|; past the centre (the major
-/// component's sign flips) both are infinite (fitted to the H200's
+/// (a tangent component `x` larger than its major component `m'`, taken
+/// with the sign it has on `d`'s side of the centre, and than the other
+/// tangent), its coordinate across that edge is unfolded onto the
+/// neighbouring face, ±(2 − m'/|x|), and the other divided by |x|. Past
+/// the centre (`m'` negative) that unfolding reaches on across the
+/// neighbour, beyond 2; only where no tangent is the largest there (on a
+/// diagonal or the axis itself) are both infinite (fitted to the H200's
 /// tex_grad3d_rho and tex_grad_pair and the H100's tex_grad3d;
-/// docs/TEXTURES.md, "3D and cube gradients"). The f32 operations are those
-/// backend/src/from_ir/image_grad.rs emits.
+/// docs/TEXTURES.md, "3D and cube gradients"). The f32 operations are
+/// those backend/src/from_ir/image_grad.rs emits.
 pub fn face_derivatives(d: [f32; 3], dd: [f32; 3], size: f32) -> [f32; 2] {
     let (face, sc, tc, ma) = select(d);
     let (sc2, tc2, ma2) = on_face(face, [d[0] + dd[0], d[1] + dd[1], d[2] + dd[2]]);
-    if ma * ma2 < 0.0 {
-        // Past the centre: infinite, λ the largest.
+    let sign = if ma < 0.0 { -1.0 } else { 1.0 };
+    let (m, m2) = (ma.abs(), ma2 * sign);
+    let big = sc2.abs().max(tc2.abs()).max(m2);
+    // Whether tangent `x` of the moved point is its largest component:
+    // the point lies past that edge of the face.
+    let past = |x: f32, other: f32| x.abs() > m2 && x.abs() > other.abs();
+    if m2 < 0.0 && !past(sc2, tc2) && !past(tc2, sc2) {
+        // Behind the centre with no edge to cross: λ the largest.
         return [f32::INFINITY; 2];
     }
-    let (m, m2) = (ma.abs(), ma2.abs());
-    let big = sc2.abs().max(tc2.abs()).max(m2);
     // The moved point's coordinate on the direction's face, unfolded
     // across an edge where its tangent `x` is the largest component.
     let unfolded = |x: f32, other: f32| {
-        if x.abs() > m2 && x.abs() > other.abs() {
+        if past(x, other) {
             let r = m2 / x.abs();
             if x < 0.0 { r - 2.0 } else { 2.0 - r }
         } else {
@@ -258,6 +265,28 @@ mod tests {
         assert_eq!(
             projected_derivatives([0.5, 0.0, 1.0], [0.0, 0.0, 1.0]),
             [-0.25, 0.0]
+        );
+    }
+
+    #[test]
+    fn past_the_centre_the_unfolding_goes_on() {
+        // +Z at (0, 0, 1) moved to (0, 0.5, -0.25): behind the centre,
+        // y the largest, so t unfolds across +Z's top edge and beyond:
+        // −(2 − (−0.25)/0.5) = −2.5 (from t = 0: −2.5/2 of 8 texels),
+        // s = 0/0.5 stays.
+        assert_eq!(
+            face_derivatives([0.0, 0.0, 1.0], [0.0, 0.5, -1.25], 8.0),
+            [0.0, -10.0]
+        );
+        // Straight through the centre, or behind it on a diagonal: no
+        // edge is the one crossed, λ the largest.
+        assert_eq!(
+            face_derivatives([0.0, 0.0, 1.0], [0.0, 0.0, -2.0], 8.0),
+            [f32::INFINITY; 2]
+        );
+        assert_eq!(
+            face_derivatives([0.0, 0.0, 1.0], [0.5, 0.5, -1.25], 8.0),
+            [f32::INFINITY; 2]
         );
     }
 
