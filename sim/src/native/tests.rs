@@ -622,27 +622,7 @@ proptest! {
 /// result, on a full warp and on a warp of 16 lanes.
 #[test]
 fn a_converged_loop_runs_natively() {
-    let body = [
-        Instr::new(Op::IMad(OpIMad {
-            dst: d(0),
-            srcs: [r(0), r(1), r(2)],
-            signed: false,
-        })),
-        Instr::new(Op::Shf(OpShf {
-            dst: d(1),
-            srcs: [r(0), Src::imm(3), Src::ZERO],
-            right: true,
-            wrap: false,
-            high: false,
-        })),
-        Instr::new(Op::FArith(OpFArith {
-            kind: FloatArith::Fma,
-            dst: d(3),
-            srcs: [r(3), Src::imm(0x3f7f_be77), r(4)],
-            ftz: false,
-            rnd: Round::Rn,
-        })),
-    ];
+    let body = [imad(), shf(), ffma()];
     let program = decoded(&program(&body, None, 50)).expect("encodable");
     let start = lane_start(1, 7);
     let native = same_on_both(&program, &start, 32, 100_000);
@@ -715,22 +695,40 @@ fn a_divergent_loop_runs_natively() {
     }
 }
 
+/// `R0 = R0·R1 + R2`.
+fn imad() -> Instr {
+    Instr::new(Op::IMad(OpIMad {
+        dst: d(0),
+        srcs: [r(0), r(1), r(2)],
+        signed: false,
+    }))
+}
+
+/// `R1 = R0 >> 3`.
+fn shf() -> Instr {
+    Instr::new(Op::Shf(OpShf {
+        dst: d(1),
+        srcs: [r(0), Src::imm(3), Src::ZERO],
+        right: true,
+        wrap: false,
+        high: false,
+    }))
+}
+
+/// `R3 = R3·0.998 + R4`.
+fn ffma() -> Instr {
+    Instr::new(Op::FArith(OpFArith {
+        kind: FloatArith::Fma,
+        dst: d(3),
+        srcs: [r(3), Src::imm(0x3f7f_be77), r(4)],
+        ftz: false,
+        rnd: Round::Rn,
+    }))
+}
+
 /// A loop body of an IMAD and an FFMA on registers 0..4.
 fn imad_fma() -> [Instr; 2] {
-    [
-        Instr::new(Op::IMad(OpIMad {
-            dst: d(0),
-            srcs: [r(0), r(1), r(2)],
-            signed: false,
-        })),
-        Instr::new(Op::FArith(OpFArith {
-            kind: FloatArith::Fma,
-            dst: d(3),
-            srcs: [r(3), Src::imm(0x3f7f_be77), r(4)],
-            ftz: false,
-            rnd: Round::Rn,
-        })),
-    ]
+    [imad(), ffma()]
 }
 
 /// Registers whose lane `l` of register `n` holds `(l + a)·(n + b)`, no
@@ -888,20 +886,7 @@ fn per_lane_count(reg: u8) -> Instr {
 /// inside the loop: the interpreter's results.
 #[test]
 fn a_loop_whose_lanes_leave_apart() {
-    let body = [
-        Instr::new(Op::IMad(OpIMad {
-            dst: d(0),
-            srcs: [r(0), r(1), r(2)],
-            signed: false,
-        })),
-        Instr::new(Op::Shf(OpShf {
-            dst: d(1),
-            srcs: [r(0), Src::imm(3), Src::ZERO],
-            right: true,
-            wrap: false,
-            high: false,
-        })),
-    ];
+    let body = [imad(), shf()];
     let mut instrs = headed_loop(&body, None, 0);
     instrs[0] = per_lane_count(3);
     let program = decoded(&instrs).expect("encodable");
