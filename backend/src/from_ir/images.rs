@@ -27,14 +27,15 @@
 //! Refused by name: a non-constant Offset, MinLod, and float min/max or
 //! atomic load/store on texels.
 
+use super::math::NOT_PT;
 use super::places::{comp_count, resolve};
 use super::{Comp, Isel};
 use crate::binary::{Resource, ResourceAccess, ResourceKind};
 use crate::error::BackendError;
 use crate::isa::{
     AtomOp, AtomType, Dst, Instr, LodMode, MemSize, MufuOp, Op, OpFMnMx, OpLop3, OpMov, OpSuAtom,
-    OpSuLd, OpSuSt, OpTex, OpTxq, PredSrc, Src, SuAccess, SuDim, SuOrder, TexDim, TexKind,
-    TxqQuery, group_width,
+    OpSuLd, OpSuSt, OpTex, OpTxq, Src, SuAccess, SuDim, SuOrder, TexDim, TexKind, TxqQuery,
+    group_width,
 };
 use crate::target::Arch;
 use spvsass_frontend::ir::{
@@ -320,22 +321,18 @@ impl Isel<'_> {
     /// magnitude 1: `d * rcp(max(|x|, |y|, |z|))`.
     fn unit_major_axis(&mut self, d: &mut [Comp]) {
         let [ax, ay, az] = [d[0], d[1], d[2]].map(|c| self.fabs_src(c));
-        let not_pt = PredSrc {
-            neg: true,
-            ..PredSrc::TRUE
-        };
         let m = self.alu(Op::FMnMx(OpFMnMx {
             dst: Dst::None,
             srcs: [ax, ay],
             ftz: false,
-            min: not_pt,
+            min: NOT_PT,
         }));
         let m = self.src_of(m);
         let m = self.alu(Op::FMnMx(OpFMnMx {
             dst: Dst::None,
             srcs: [az, m],
             ftz: false,
-            min: not_pt,
+            min: NOT_PT,
         }));
         let r = self.mufu(MufuOp::Rcp, m);
         for c in d.iter_mut() {

@@ -53,7 +53,7 @@ fn reg_first(a: Src, b: Src) -> (Src, Src) {
     }
 }
 
-const NOT_PT: PredSrc = PredSrc {
+pub(super) const NOT_PT: PredSrc = PredSrc {
     reg: None,
     neg: true,
 };

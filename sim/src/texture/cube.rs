@@ -118,28 +118,16 @@ pub fn face_derivatives(d: [f32; 3], dd: [f32; 3], size: f32) -> [f32; 2] {
     ]
 }
 
-/// ρ of a pair of face derivatives (texels), as the H100 takes it: each
-/// derivative's longer component cut to 9 mantissa bits plus 11/32 of
-/// the shorter, and the pair the largest of the two and 11/16 of those
-/// of their sum and difference (fitted to the H200's tex_grad3d_rho;
-/// docs/TEXTURES.md, "3D and cube gradients").
-pub fn gradient_rho(ex: [f32; 2], ey: [f32; 2]) -> f32 {
-    let rho = |e: [f32; 2]| {
-        let (a, b) = (e[0].abs(), e[1].abs());
-        let longer = f32::from_bits(a.max(b).to_bits() & 0xffff_c000);
-        a.min(b).mul_add(11.0 / 32.0, longer)
-    };
-    let sum = rho([ex[0] + ey[0], ex[1] + ey[1]]);
-    let diff = rho([ex[0] - ey[0], ex[1] - ey[1]]);
-    rho(ex).max(rho(ey)).max(sum.max(diff) * (11.0 / 16.0))
-}
-
 /// λ of a cube lookup at direction `d` with direction derivatives `dx`,
 /// `dy` (faces of `size` texels): the texture unit's log2 table
-/// (`filter::table_lod`) of [`gradient_rho`] of the face derivatives.
+/// (`filter::table_lod`) of the pair rule (`filter::pair_rho`) on the face
+/// derivatives.
 pub fn gradient_lod(d: [f32; 3], dx: [f32; 3], dy: [f32; 3], size: f32) -> f32 {
-    let (ex, ey) = (face_derivatives(d, dx, size), face_derivatives(d, dy, size));
-    super::filter::table_lod(gradient_rho(ex, ey))
+    let face = |dd: [f32; 3]| {
+        let [s, t] = face_derivatives(d, dd, size);
+        [s, t, 0.0]
+    };
+    super::filter::table_lod(super::filter::pair_rho(face(dx), face(dy)))
 }
 
 /// The direction through face coordinates `sc`, `tc` (−1..1 on the face)

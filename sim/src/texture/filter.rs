@@ -110,6 +110,19 @@ const LOD_OFFSET: f64 = 17.0 / 16384.0;
 /// 2D pairs at every angle, tex_grad and tex_sample; docs/TEXTURES.md, "Filtering arithmetic", rule 5;
 /// anisotropy is not modelled).
 pub fn gradient_lod(dx: [f32; 3], dy: [f32; 3]) -> f32 {
+    let rho = pair_rho(dx, dy);
+    // Rounded up to a multiple of 2^-11 texel: the last 8 of tex_grad_pair's
+    // 768 2D words (where ρ lies just below a table step) need it.
+    table_lod(((f64::from(rho) * 2048.0).ceil() / 2048.0) as f32)
+}
+
+/// ρ of a pair of derivatives (texels; a face derivative has a zero third
+/// component): each one's longest component cut to 9 mantissa bits plus
+/// 11/32 of the middle one and 1/4 of the shortest, and the pair the
+/// largest of the two and 11/16 of those of their sum and difference
+/// (docs/TEXTURES.md, "Filtering arithmetic" rule 5, "3D and cube
+/// gradients").
+pub fn pair_rho(dx: [f32; 3], dy: [f32; 3]) -> f32 {
     let rho = |d: [f32; 3]| {
         let mut a = d.map(f32::abs);
         a.sort_by(|x, y| y.total_cmp(x));
@@ -118,13 +131,10 @@ pub fn gradient_lod(dx: [f32; 3], dy: [f32; 3]) -> f32 {
     };
     let sum = rho([dx[0] + dy[0], dx[1] + dy[1], dx[2] + dy[2]]);
     let diff = rho([dx[0] - dy[0], dx[1] - dy[1], dx[2] - dy[2]]);
-    let rho = rho(dx).max(rho(dy)).max(sum.max(diff) * (11.0 / 16.0));
-    // Rounded up to a multiple of 2^-11 texel: the last 8 of tex_grad_pair's
-    // 768 2D words (where ρ lies just below a table step) need it.
-    table_lod(((f64::from(rho) * 2048.0).ceil() / 2048.0) as f32)
+    rho(dx).max(rho(dy)).max(sum.max(diff) * (11.0 / 16.0))
 }
 
-/// λ of a cube lookup's ρ (`cube::gradient_rho`) as the texture unit
+/// λ of a cube lookup's ρ (`cube::gradient_lod`) as the texture unit
 /// takes it: the exponent E of `rho` plus T[k]/256 for its mantissa's top
 /// 8 bits k, T[k] = ⌊256·log2(1 + (k + ½)/256) + 0.47⌋ (T[0] = 0, at most
 /// 255; fitted to the H200's tex_grad3d_rho), plus 17/16384 as
