@@ -373,3 +373,26 @@ fn the_compare_report_names_per_view_counts() {
         "{text}"
     );
 }
+
+/// NVIDIA's own code for tex_grad_pair.comp, read from the driver's shader
+/// cache on the H100 (`scripts/driver-sass.py`; docs/TEXTURES.md, "What
+/// NVIDIA's driver emits for a cube textureGrad"): its three 2D
+/// textureGrads are TXDs, and each of its five cube textureGrads is four
+/// implicit-derivative cube TEXs, one per quad lane, over directions the
+/// two FSWZADD patterns build (lane 1 adds dPdx, lane 2 dPdy, lane 3 both).
+#[test]
+fn the_driver_builds_a_quad_for_a_cube_gradient() {
+    let path = root().join("tests/reference/tex_grad_pair/driver.sass");
+    let sass = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let count = |what: &str| sass.lines().filter(|l| l.contains(what)).count();
+    assert_eq!(count("TXD "), 3);
+    assert_eq!(count(" 2D, "), 3);
+    assert_eq!(count("TEX.SCR.NDV"), 20);
+    assert_eq!(count(", CUBE, "), 20);
+    assert_eq!(count("BMOV.32.PQUAD MACTIVE"), 20);
+    // Per cube lookup, quad lane and component: dPdx into lanes 1 and 3,
+    // then dPdy into lanes 2 and 3.
+    assert_eq!(count("ZPPPZPPP"), 60);
+    assert_eq!(count("ZPZPPPPP"), 60);
+    assert_eq!(count("MUFU.RCP"), 20);
+}
