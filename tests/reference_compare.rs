@@ -110,7 +110,13 @@ captures! {
 
 /// Captures where the H100 and the simulator differ in a known way; each
 /// has its own test below saying how.
-const KNOWN_DIFFERENCES: &[&str] = &["math_bits", "math_geometric", "tex_grad_pair"];
+const KNOWN_DIFFERENCES: &[&str] = &[
+    "math_bits",
+    "math_geometric",
+    "tex_grad_pair",
+    "tex_grad_quad",
+    "tex_grad_sweep",
+];
 
 /// The simulator's and the H100's words of one buffer of a capture.
 fn buffer_pair(name: &str, binding: u32) -> (Vec<u32>, Vec<u32>) {
@@ -215,7 +221,8 @@ fn math_geometric_is_within_its_error_bounds() {
 /// so a word is 64·λ to the 1/256 step; docs/TEXTURES.md, "Filtering
 /// arithmetic" rule 5 and "3D and cube gradients"): the 2D pairs at every
 /// angle (slots 0–2) are equal (the texture unit's pair rule, ρ rounded up
-/// to 2^-11 texel); the cube slots (NVIDIA's compiled cube λ, not ours; 3–7:
+/// to 2^-11 texel); the cube slots (3–7, the texture unit's λ of the quad
+/// NVIDIA's driver builds, computed in our code:
 /// derivatives that shrink the major axis, cross the centre or leave the
 /// face) differ in 32 words, by at most two steps but for two: a major
 /// axis shrunk to a quarter, the moved direction exactly on the edge
@@ -395,4 +402,89 @@ fn the_driver_builds_a_quad_for_a_cube_gradient() {
     assert_eq!(count("ZPPPZPPP"), 60);
     assert_eq!(count("ZPZPPPPP"), 60);
     assert_eq!(count("MUFU.RCP"), 20);
+}
+
+/// Level steps (1/256) of a word of the gradient captures, whose level L
+/// holds 64·L: the word is 64·λ.
+fn lod_steps(word: u32) -> i64 {
+    (f64::from(f32::from_bits(word)) * 4.0).round() as i64
+}
+
+/// tex_grad_quad.comp (H100): for 695 of tex_grad_pair's cube lookups, a
+/// cube textureGrad along the face that gives the driver's quad the same
+/// face coordinates, and a 2D textureGrad with the same face derivatives.
+/// On the H100 all three are the same word (docs/TEXTURES.md, "What
+/// NVIDIA's driver emits for a cube textureGrad"): the unit's cube λ is its
+/// 2D gradient λ of the face derivatives. The simulator's 2D path differs
+/// from that in 31 words and its cube path in 18, each by one or two steps
+/// and always above.
+#[test]
+fn tex_grad_quad_cube_words_are_their_2d_words() {
+    let (sim, h100) = buffer_pair("tex_grad_quad", 2);
+    let (_, pair) = buffer_pair("tex_grad_pair", 2);
+    let desc = RunDescription::load(&root().join("tests/runs/tex_grad_quad.json"))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let Data::F32(rows) = &desc.buffers[1].contents[0] else {
+        panic!("tex_grad_quad's rows are not f32 words");
+    };
+    assert_eq!(rows.len(), 695 * 16);
+    assert_eq!(h100.len(), 695 * 2);
+    let mut differ = [0, 0];
+    for (i, row) in rows.chunks(16).enumerate() {
+        let key = row[3] as usize;
+        assert_eq!(h100[2 * i], h100[2 * i + 1], "row {i}: cube and 2D words");
+        assert_eq!(h100[2 * i], pair[key], "row {i}: tex_grad_pair word {key}");
+        for kind in 0..2 {
+            let (a, b) = (sim[2 * i + kind], h100[2 * i + kind]);
+            if a != b {
+                differ[kind] += 1;
+                let steps = lod_steps(a) - lod_steps(b);
+                assert!(
+                    (1..=2).contains(&steps),
+                    "row {i}, word {}: {steps} steps",
+                    2 * i + kind
+                );
+            }
+        }
+    }
+    assert_eq!(differ, [18, 31]);
+}
+
+/// tex_grad_sweep.comp (H100; docs/TEXTURES.md, "Gradient sweeps"): the
+/// log2 table (4,096 longer components alone) and the longer component
+/// beside a shorter one of 1/2 (16,384) are equal word for word; the
+/// shorter component beside a longer one of 1 (16,384) differs in 2,089
+/// words, the simulator one or two steps above, and the pairs (8,192) in
+/// 966, within two steps. On the H100 λ of the shorter sweep changes only
+/// where the shorter component's top 9 mantissa bits do: the unit
+/// truncates it to 9 bits as it does the longer one.
+#[test]
+fn tex_grad_sweep_differs_only_in_the_shorter_component_and_pairs() {
+    let (sim, h100) = buffer_pair("tex_grad_sweep", 2);
+    assert_eq!(h100.len(), 45056);
+    let differ = |range: std::ops::Range<usize>, low: i64, high: i64| {
+        let mut n = 0;
+        for w in range {
+            if sim[w] != h100[w] {
+                n += 1;
+                let steps = lod_steps(sim[w]) - lod_steps(h100[w]);
+                assert!((low..=high).contains(&steps), "word {w}: {steps} steps");
+            }
+        }
+        n
+    };
+    assert_eq!(differ(0..4096, 0, 0), 0);
+    assert_eq!(differ(4096..20480, 1, 2), 2089);
+    assert_eq!(differ(20480..36864, 0, 0), 0);
+    assert_eq!(differ(36864..45056, -2, 2), 966);
+    // Shorter component j/16384 (j >= 1): its top 9 mantissa bits are
+    // j >> (bits of j - 10); the H100's λ is the same for every j sharing
+    // them.
+    let top9 = |j: u32| j >> (32 - j.leading_zeros()).saturating_sub(10);
+    for j in 2..16384u32 {
+        if top9(j) == top9(j - 1) {
+            let w = 4096 + j as usize;
+            assert_eq!(h100[w], h100[w - 1], "shorter component {j}/16384");
+        }
+    }
 }
