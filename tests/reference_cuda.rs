@@ -114,6 +114,8 @@ cuda_captures!(
     tex_cube_corner,
     tex_grad3d_rho,
     tex_grad_pair,
+    tex_grad_quad,
+    tex_grad_sweep,
     tex_snorm8,
     tex_srgb,
     tex_texel_offset,

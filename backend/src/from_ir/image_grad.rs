@@ -18,12 +18,12 @@
 //!   times the face size in texels: `a/|m|` becomes `(a + da)/|m + dm|`,
 //!   or, where the moved direction lies past an edge, its coordinate
 //!   unfolded onto the neighbouring face (past the centre too, with the
-//!   moved major component negative: beyond 2); ρ of each such face derivative
-//!   is its longer component cut to 9 mantissa bits plus 11/32 of the
-//!   shorter, and the pair counts as the largest of ρ(x), ρ(y),
-//!   11/16·ρ(x + y) and 11/16·ρ(x − y); λ of that by the same table (all
-//!   fitted to the tex_grad3d_rho and tex_grad3d captures; the simulator's
-//!   `cube::gradient_lod` does the same f32 operations);
+//!   moved major component negative: beyond 2); λ of the two face
+//!   derivatives by the texture unit's 2D gradient rule (`face_rho`,
+//!   `diagonal_rho`: fitted to the tex_grad_sweep capture; the texture
+//!   unit takes a cube quad's face derivatives so, tex_grad_quad) and the
+//!   same table (the simulator's `cube::gradient_lod` does the same f32
+//!   operations);
 //! - plus 17/16384 (below the table's 1/256 steps, so λ's truncation to
 //!   them never moves).
 
@@ -40,14 +40,16 @@ const LOD_OFFSET: f32 = 17.0 / 16384.0;
 /// docs/TEXTURES.md, "3D and cube gradients").
 const RHO_MID: f32 = 11.0 / 32.0;
 const RHO_SHORT: f32 = 1.0 / 4.0;
-/// The part of a cube face derivative's shorter component added to its
-/// longer one, and of the sum and difference of the pair counted beside
-/// the two (tex_grad3d_rho: docs/TEXTURES.md, "3D and cube gradients").
+/// The part of a face derivative's shorter component added to its longer
+/// one, and the scale of the components of the pair's sum and difference
+/// (docs/TEXTURES.md, "Filtering arithmetic" rule 5).
 const FACE_SHORT: f32 = 11.0 / 32.0;
 const FACE_PAIR: f32 = 11.0 / 16.0;
 /// Keeps the top 9 of an f32's 23 mantissa bits: the precision of a cube
 /// face derivative's longer component in ρ.
 const FACE_LONG_MASK: u32 = 0xffff_c000;
+/// An f32's exponent field.
+const EXPONENT_BITS: u32 = 0x7f80_0000;
 /// The precision of a face coordinate (0..1) in a cube derivative:
 /// rounded up to a multiple of 2^−FACE_BITS (tex_grad3d_rho's words on
 /// 1/11 grids fit any FACE_BITS from 16 to 23, not rounding to nearest;
@@ -82,10 +84,9 @@ impl Isel<'_> {
             let ry = self.face_rho(ey, inst)?;
             let sum = [self.fadd(ex[0], ey[0]), self.fadd(ex[1], ey[1])];
             let diff = [self.fsub(ex[0], ey[0]), self.fsub(ex[1], ey[1])];
-            let rs = self.face_rho(sum, inst)?;
-            let rd = self.face_rho(diff, inst)?;
+            let rs = self.diagonal_rho(sum, inst)?;
+            let rd = self.diagonal_rho(diff, inst)?;
             let pair = self.binary(BinaryOp::FMax, rs, rd, inst)?;
-            let pair = self.fmul(pair, Comp::Const(FACE_PAIR.to_bits()));
             let one = self.binary(BinaryOp::FMax, rx, ry, inst)?;
             let rho = self.binary(BinaryOp::FMax, one, pair, inst)?;
             self.table_log2(rho, inst)?
@@ -363,13 +364,44 @@ impl Isel<'_> {
         self.unary(UnaryOp::FCeil, scaled, inst)
     }
 
-    /// ρ of a face derivative `e`: its longer component cut to 9 mantissa
-    /// bits plus `FACE_SHORT` of the shorter.
+    /// `|x|` (`ax`) cut to its top 9 mantissa bits, `m·q`, and `q/2^shift`
+    /// (0 below the normal range), as integer operations on its bits.
+    fn top9(&mut self, ax: Comp, shift: u32, inst: &InstData) -> Result<[Comp; 2], BackendError> {
+        let cut = self.binary(BinaryOp::And, ax, Comp::Const(FACE_LONG_MASK), inst)?;
+        let exp = self.binary(BinaryOp::And, ax, Comp::Const(EXPONENT_BITS), inst)?;
+        let low = self.binary(BinaryOp::ISub, exp, Comp::Const((9 + shift) << 23), inst)?;
+        let low = self.binary(BinaryOp::SMax, low, Comp::Const(0), inst)?;
+        Ok([cut, low])
+    }
+
+    /// ρ of a face derivative `e` as the texture unit takes a 2D gradient:
+    /// its longer component cut to 9 mantissa bits plus `(11·m + 4)/32·q`
+    /// for the shorter one's top 9 bits `m·q` (the simulator's
+    /// `filter::rho2`, the same f32 operations).
     fn face_rho(&mut self, e: [Comp; 2], inst: &InstData) -> Result<Comp, BackendError> {
         let a0 = self.unary(UnaryOp::FAbs, e[0], inst)?;
         let a1 = self.unary(UnaryOp::FAbs, e[1], inst)?;
         let hi = self.binary(BinaryOp::FMax, a0, a1, inst)?;
         let lo = self.binary(BinaryOp::FMin, a0, a1, inst)?;
+        let hi = self.binary(BinaryOp::And, hi, Comp::Const(FACE_LONG_MASK), inst)?;
+        let [short, eighth] = self.top9(lo, 3, inst)?;
+        let part = self.ffma(short, Comp::Const(FACE_SHORT.to_bits()), eighth);
+        Ok(self.fadd(hi, part))
+    }
+
+    /// ρ of the sum or difference `v` of a pair of face derivatives: each
+    /// component scaled to `(11·m + 4)/16·q` of its top 9 mantissa bits
+    /// `m·q`, then the longer cut to 9 bits plus 11/32 of the shorter
+    /// (`filter::pair_rho2`).
+    fn diagonal_rho(&mut self, v: [Comp; 2], inst: &InstData) -> Result<Comp, BackendError> {
+        let mut scaled = [Comp::Const(0); 2];
+        for (out, &c) in scaled.iter_mut().zip(&v) {
+            let a = self.unary(UnaryOp::FAbs, c, inst)?;
+            let [cut, quarter] = self.top9(a, 2, inst)?;
+            *out = self.ffma(cut, Comp::Const(FACE_PAIR.to_bits()), quarter);
+        }
+        let hi = self.binary(BinaryOp::FMax, scaled[0], scaled[1], inst)?;
+        let lo = self.binary(BinaryOp::FMin, scaled[0], scaled[1], inst)?;
         let hi = self.binary(BinaryOp::And, hi, Comp::Const(FACE_LONG_MASK), inst)?;
         Ok(self.ffma(lo, Comp::Const(FACE_SHORT.to_bits()), hi))
     }

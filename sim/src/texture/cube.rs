@@ -119,15 +119,12 @@ pub fn face_derivatives(d: [f32; 3], dd: [f32; 3], size: f32) -> [f32; 2] {
 }
 
 /// λ of a cube lookup at direction `d` with direction derivatives `dx`,
-/// `dy` (faces of `size` texels): the texture unit's log2 table
-/// (`filter::table_lod`) of the pair rule (`filter::pair_rho`) on the face
-/// derivatives.
+/// `dy` (faces of `size` texels): the texture unit's 2D gradient rule
+/// (`filter::gradient_lod_2d`) on the face derivatives, as it takes the
+/// quad NVIDIA's driver builds (docs/TEXTURES.md, "What NVIDIA's driver
+/// emits for a cube textureGrad").
 pub fn gradient_lod(d: [f32; 3], dx: [f32; 3], dy: [f32; 3], size: f32) -> f32 {
-    let face = |dd: [f32; 3]| {
-        let [s, t] = face_derivatives(d, dd, size);
-        [s, t, 0.0]
-    };
-    super::filter::table_lod(super::filter::pair_rho(face(dx), face(dy)))
+    super::filter::gradient_lod_2d(face_derivatives(d, dx, size), face_derivatives(d, dy, size))
 }
 
 /// The direction through face coordinates `sc`, `tc` (−1..1 on the face)

@@ -101,27 +101,81 @@ pub fn choose_levels(h: &TextureHeader, s: &SamplerHeader, lambda: f32) -> Level
 /// was the first fit to tex_grad; docs/TEXTURES.md).
 const LOD_OFFSET: f64 = 17.0 / 16384.0;
 
-/// λ for derivatives `dx`, `dy` of the coordinates in texels of the base
-/// level, as the H100's texture unit takes it: ρ of each derivative is its
-/// longest component cut to 9 mantissa bits plus 11/32 of the middle one
-/// and 1/4 of the shortest, the pair counts as the largest of ρ(dx),
+/// λ of a 3D TXD (which the compiler does not emit; 1D and 2D lookups
+/// and cube faces take `gradient_lod_2d`) for derivatives `dx`, `dy` of
+/// the coordinates in texels of the base level: ρ of each derivative is
+/// its longest component cut to 9 mantissa bits plus 11/32 of the middle
+/// one and 1/4 of the shortest, the pair counts as the largest of ρ(dx),
 /// ρ(dy) and 11/16 of ρ(dx + dy) and ρ(dx − dy), and λ is `table_lod` of
-/// that, ρ rounded up to a multiple of 2^-11 (fitted to tex_grad_pair's
-/// 2D pairs at every angle, tex_grad and tex_sample; docs/TEXTURES.md, "Filtering arithmetic", rule 5;
-/// anisotropy is not modelled).
+/// that, ρ rounded up to a multiple of 2^-11 (the 2D rule before
+/// 2026-11-27 extended to three axes, not measured in 3D;
+/// docs/TEXTURES.md, "Filtering arithmetic", rule 5).
 pub fn gradient_lod(dx: [f32; 3], dy: [f32; 3]) -> f32 {
     let rho = pair_rho(dx, dy);
-    // Rounded up to a multiple of 2^-11 texel: the last 8 of tex_grad_pair's
-    // 768 2D words (where ρ lies just below a table step) need it.
+    // Rounded up to a multiple of 2^-11 texel (what matched tex_grad_pair's
+    // 2D words with this rule).
     table_lod(((f64::from(rho) * 2048.0).ceil() / 2048.0) as f32)
 }
 
-/// ρ of a pair of derivatives (texels; a face derivative has a zero third
-/// component): each one's longest component cut to 9 mantissa bits plus
-/// 11/32 of the middle one and 1/4 of the shortest, and the pair the
-/// largest of the two and 11/16 of those of their sum and difference
-/// (docs/TEXTURES.md, "Filtering arithmetic" rule 5, "3D and cube
-/// gradients").
+/// λ of a 2D lookup (or a cube lookup's face derivatives) with gradients
+/// `dx`, `dy` in texels of the base level: `table_lod` of `pair_rho2`.
+pub fn gradient_lod_2d(dx: [f32; 2], dy: [f32; 2]) -> f32 {
+    table_lod(pair_rho2(dx, dy))
+}
+
+/// Keeps the top 9 of an f32's 23 mantissa bits (truncated).
+const TOP9: u32 = 0xffff_c000;
+const EXPONENT: u32 = 0x7f80_0000;
+
+/// `|x|` cut to its top 9 mantissa bits, `m·q` (m of 10 bits, q the value
+/// of its last bit), and `q/2^shift` (0 below the normal range).
+fn top9(x: f32, shift: u32) -> (f32, f32) {
+    let bits = x.to_bits() & 0x7fff_ffff;
+    let low = f32::from_bits((bits & EXPONENT).saturating_sub((9 + shift) << 23));
+    (f32::from_bits(bits & TOP9), low)
+}
+
+/// ρ of a 2D gradient `d` (texels) as the texture unit takes it: the
+/// longer component cut to 9 mantissa bits `M·Q`, plus `(11·m + 4)/32·q`
+/// for the shorter one's top 9 bits `m·q`. The f32 operations are exact
+/// except where the shorter part lies below the longer one's kept bits,
+/// where rounding cannot move the table's 8 bits (fitted to every word of
+/// tex_grad_sweep, tex_grad_quad and tex_grad_pair's 2D pairs;
+/// docs/TEXTURES.md, "Gradient sweeps"); backend/src/from_ir/image_grad.rs
+/// emits the same operations.
+pub fn rho2(d: [f32; 2]) -> f32 {
+    let (a, b) = (d[0].abs(), d[1].abs());
+    let (long, _) = top9(a.max(b), 0);
+    let (short, eighth) = top9(a.min(b), 3);
+    long + short.mul_add(11.0 / 32.0, eighth)
+}
+
+/// 11/16 of a component of a gradient's sum or difference as the unit
+/// scales it: `(11·m + 4)/16·q` for its top 9 mantissa bits `m·q`.
+fn diagonal(x: f32) -> f32 {
+    let (t, quarter) = top9(x, 2);
+    t.mul_add(11.0 / 16.0, quarter)
+}
+
+/// ρ of a 2D gradient pair (texels): the largest of `rho2` of each and,
+/// for their sum and difference, each component scaled by `diagonal`
+/// and ρ of that: the longer cut to 9 mantissa bits plus 11/32 of the
+/// shorter (not cut). The sums are f32 additions, as the backend's.
+pub fn pair_rho2(dx: [f32; 2], dy: [f32; 2]) -> f32 {
+    let diag = |v: [f32; 2]| {
+        let (a, b) = (diagonal(v[0]), diagonal(v[1]));
+        let (long, _) = top9(a.max(b), 0);
+        a.min(b).mul_add(11.0 / 32.0, long)
+    };
+    let sum = diag([dx[0] + dy[0], dx[1] + dy[1]]);
+    let diff = diag([dx[0] - dy[0], dx[1] - dy[1]]);
+    rho2(dx).max(rho2(dy)).max(sum).max(diff)
+}
+
+/// ρ of a pair of 3D derivatives (texels) by the earlier rule
+/// (`gradient_lod`): each one's longest component cut to 9 mantissa bits
+/// plus 11/32 of the middle one and 1/4 of the shortest, and the pair the
+/// largest of the two and 11/16 of those of their sum and difference.
 pub fn pair_rho(dx: [f32; 3], dy: [f32; 3]) -> f32 {
     let rho = |d: [f32; 3]| {
         let mut a = d.map(f32::abs);
@@ -222,6 +276,72 @@ mod tests {
         assert_eq!(steps([2.4, 0.2, 0.0], [0.0, 0.84, 0.0]), 333.0);
         // Magnification: below 0.
         assert!(gradient_lod([0.8, 0.2, 0.0], [0.0, 0.84, 0.0]) < 0.0);
+    }
+
+    /// `pair_rho2`'s f32 operations give the table the same exponent and
+    /// top 8 mantissa bits as the rule computed exactly (f64, where every
+    /// step is exact), over gradients of every size and angle.
+    #[test]
+    fn the_2d_rule_in_f32_reads_the_table_as_exactly() {
+        let top9 = |x: f64| -> (f64, f64) {
+            if x == 0.0 {
+                return (0.0, 0.0);
+            }
+            let q = 2f64.powi(x.log2().floor() as i32 - 9);
+            ((x / q).floor(), q)
+        };
+        let rho = |d: [f64; 2]| {
+            let (a, b) = (d[0].abs().max(d[1].abs()), d[0].abs().min(d[1].abs()));
+            let (m, q) = top9(a);
+            let (n, r) = top9(b);
+            m * q + (11.0 * n + 4.0) * r / 32.0
+        };
+        let diag = |d: [f64; 2]| {
+            let s = d.map(|c| {
+                let (m, q) = top9(c.abs());
+                (11.0 * m + 4.0) * q / 16.0
+            });
+            let (a, b) = (s[0].max(s[1]), s[0].min(s[1]));
+            let (m, q) = top9(a);
+            m * q + 11.0 / 32.0 * b
+        };
+        let code = |r: f64| {
+            let e = r.log2().floor();
+            (e, ((r / 2f64.powf(e) - 1.0) * 256.0).floor())
+        };
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            // A float of 1..20 random bits at a random scale.
+            let bits = (seed >> 40) as u32 & ((1 << (1 + (seed % 20))) - 1);
+            let v = bits as f32 * 2f32.powi((seed >> 8) as i32 % 24 - 16);
+            if seed & 1 == 0 { v } else { -v }
+        };
+        for _ in 0..200_000 {
+            let (x, y) = ([next(), next()], [next(), next()]);
+            let exact = {
+                let (x, y) = (x.map(f64::from), y.map(f64::from));
+                let s = [x[0] + y[0], x[1] + y[1]];
+                let d = [x[0] - y[0], x[1] - y[1]];
+                rho(x).max(rho(y)).max(diag(s)).max(diag(d))
+            };
+            if exact == 0.0 {
+                continue;
+            }
+            // The sums are f32 additions in the rule: compare where they
+            // are exact.
+            if f64::from(x[0] + y[0]) != f64::from(x[0]) + f64::from(y[0])
+                || f64::from(x[1] + y[1]) != f64::from(x[1]) + f64::from(y[1])
+                || f64::from(x[0] - y[0]) != f64::from(x[0]) - f64::from(y[0])
+                || f64::from(x[1] - y[1]) != f64::from(x[1]) - f64::from(y[1])
+            {
+                continue;
+            }
+            let got = f64::from(pair_rho2(x, y));
+            assert_eq!(code(got), code(exact), "{x:?} {y:?}: {got} against {exact}");
+        }
     }
 
     #[test]

@@ -242,7 +242,12 @@ impl<'a> TextureUnit<'a> {
                                 }
                                 out
                             };
-                            filter::gradient_lod(scale(dx), scale(dy))
+                            if p.dims <= 2 {
+                                let (x, y) = (scale(dx), scale(dy));
+                                filter::gradient_lod_2d([x[0], x[1]], [y[0], y[1]])
+                            } else {
+                                filter::gradient_lod(scale(dx), scale(dy))
+                            }
                         }
                     }
                 }
