@@ -75,7 +75,7 @@ pub enum FrontendError {
     },
 
     /// The produced IR breaks one of the IR's rules (a frontend bug, or a
-    /// pass that corrupted a shader handed to [`crate::validate`]).
+    /// pass that corrupted a shader handed to `crate::validate`).
     #[error("invalid IR in {block}{}: {what}", .inst.as_ref().map(|i| format!(", {i}")).unwrap_or_default())]
     InvalidIr {
         block: String,

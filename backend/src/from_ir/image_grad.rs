@@ -127,8 +127,8 @@ impl Isel<'_> {
 
     /// log2 of a positive `rho` in 1/256 steps, as the texture unit takes
     /// it (fitted to tex_grad3d_rho, docs/TEXTURES.md): the exponent E plus
-    /// T[k]/256 for the mantissa's top 8 bits k, with
-    /// T[k] = ⌊256·log2(1 + (k + ½)/256) + 0.47⌋, T[0] = 0, at most 255.
+    /// `T[k]/256` for the mantissa's top 8 bits k, with
+    /// `T[k] = ⌊256·log2(1 + (k + ½)/256) + 0.47⌋`, `T[0] = 0`, at most 255.
     /// MUFU.LG2 is within 2^-15 of 256·log2 there, and no entry's sum lies
     /// closer than 0.00029 to an integer, so the floor is the table's.
     fn table_log2(&mut self, rho: Comp, inst: &InstData) -> Result<Comp, BackendError> {

@@ -1,4 +1,4 @@
-//! SPIR-V types → interned [`ir::Type`]s, with the layout decorations
+//! SPIR-V types → interned [`crate::ir::Type`]s, with the layout decorations
 //! (Offset, ArrayStride, MatrixStride, RowMajor, Block) and the member
 //! decorations (BuiltIn, Location, PerPrimitiveEXT) kept.
 

@@ -1,4 +1,4 @@
-//! A structural check of an [`ir::Shader`]: what the backend relies on
+//! A structural check of an [`crate::ir::Shader`]: what the backend relies on
 //! without checking it again. It runs at the end of every translation and
 //! can be run after any pass. The checks on one concern each live in
 //! their own file: dominance ([`dominance`]), operand types ([`types`]),

@@ -75,9 +75,9 @@ fn culled(primitive: Option<&Attributes>) -> bool {
 struct Converted {
     vertex: ClipVertex,
     point_size: f32,
-    /// Bit k: the vertex has gl_ClipDistance[k].
+    /// Bit k: the vertex has `gl_ClipDistance[k]`.
     clip_planes: u8,
-    /// Bit k: gl_CullDistance[k] is negative or NaN (outside, as NaN clip
+    /// Bit k: `gl_CullDistance[k]` is negative or NaN (outside, as NaN clip
     /// distances are).
     cull_outside: u8,
 }

@@ -62,7 +62,7 @@ impl ClipVertex {
 }
 
 /// The user clip distances a primitive is clipped by: bit k for
-/// gl_ClipDistance[k].
+/// `gl_ClipDistance[k]`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct UserPlanes(pub u8);
 
@@ -70,7 +70,7 @@ pub struct UserPlanes(pub u8);
 #[derive(Clone, Copy)]
 enum Boundary<'a> {
     Volume(&'a Plane),
-    /// gl_ClipDistance[k] >= 0.
+    /// `gl_ClipDistance[k] >= 0`.
     User(usize),
 }
 

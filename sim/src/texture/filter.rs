@@ -189,8 +189,8 @@ pub fn pair_rho(dx: [f32; 3], dy: [f32; 3]) -> f32 {
 }
 
 /// λ of a cube lookup's ρ (`cube::gradient_lod`) as the texture unit
-/// takes it: the exponent E of `rho` plus T[k]/256 for its mantissa's top
-/// 8 bits k, T[k] = ⌊256·log2(1 + (k + ½)/256) + 0.47⌋ (T[0] = 0, at most
+/// takes it: the exponent E of `rho` plus `T[k]/256` for its mantissa's top
+/// 8 bits k, `T[k] = ⌊256·log2(1 + (k + ½)/256) + 0.47⌋` (`T[0] = 0`, at most
 /// 255; fitted to the H200's tex_grad3d_rho), plus 17/16384 as
 /// backend/src/from_ir/image_grad.rs adds it (docs/TEXTURES.md, "3D and
 /// cube gradients").
