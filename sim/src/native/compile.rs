@@ -1,8 +1,12 @@
-//! One native function per program: entered at any segment (a jump
-//! table on `Frame::entry`), it runs segments for the group `Frame::active`
-//! (two copies of the segments: one for a full warp, whose unguarded
-//! writes store whole rows, one for a group of fewer lanes, whose writes
-//! keep the other lanes' values) and keeps the converged path's
+//! The native functions of a program: each, entered at any of its
+//! segments (a jump table on `Frame::entry`), runs segments for the group
+//! `Frame::active` in one of two copies of the segments (`Group`): one for
+//! a full warp, whose unguarded writes store whole rows, one for a group
+//! of fewer lanes, whose writes keep the other lanes' values. Each copy
+//! is compiled on its own (`compile`: the full-warp one first, the other
+//! when a group of fewer lanes first needs it), cut into pieces
+//! (`split`); a move to a segment another function holds leaves with
+//! `leaving::ELSEWHERE`. The code keeps the converged path's
 //! bookkeeping:
 //! - before a segment of n instructions it checks that all n fit under
 //!   the step limit and that none of them reaches another ready lane's pc;
@@ -76,30 +80,39 @@ pub(crate) struct Piece {
     held: [Vec<bool>; 2],
 }
 
-/// The compiled functions, one per piece, each with the module that owns
-/// its memory.
-pub(crate) struct Compiled {
-    pub pieces: Vec<(JITModule, Entry)>,
-    /// Per copy (full warp, fewer lanes) and segment: the piece holding it.
-    pub home: [Vec<u32>; 2],
-}
-
-/// Compiles the segments of a program in pieces (`split`) for `workers`
-/// threads, each piece on a thread of its own: the translation a first
-/// warp waits for is the largest piece's, not the whole program's.
-pub(crate) fn compile(segs: &Segments, workers: usize) -> Result<Compiled, NativeError> {
-    let pieces = split(segs, workers);
-    let mut home = [vec![0; segs.list.len()], vec![0; segs.list.len()]];
-    for (p, piece) in pieces.iter().enumerate() {
-        for (g, held) in piece.held.iter().enumerate() {
+/// Per copy (full warp, fewer lanes) and segment: the index of the piece
+/// holding it among that copy's pieces (`split`), the same whether or not
+/// the copy is compiled yet.
+pub(crate) fn home(segs: &Segments, workers: usize) -> [Vec<u32>; 2] {
+    [Group::Full, Group::Partial].map(|group| {
+        let mut home = vec![0; segs.list.len()];
+        for (p, piece) in split(segs, workers, group).iter().enumerate() {
+            let held = &piece.held[group as usize];
             for (j, _) in held.iter().enumerate().filter(|(_, h)| **h) {
-                home[g][j] = p as u32;
+                home[j] = p as u32;
             }
         }
-    }
+        home
+    })
+}
+
+/// Compiles one copy of the segments of a program (`group`) in pieces
+/// (`split`) for `workers` threads, each piece on a thread of its own:
+/// the translation a first warp waits for is the largest piece's, not the
+/// whole copy's. The functions come in `home`'s order, each with the
+/// module that owns its memory.
+pub(crate) fn compile(
+    segs: &Segments,
+    workers: usize,
+    group: Group,
+) -> Result<Vec<(JITModule, Entry)>, NativeError> {
+    let pieces = split(segs, workers, group);
+    let Some((first, rest)) = pieces.split_first() else {
+        return Ok(Vec::new());
+    };
     let failed = || NativeError::Codegen("a translating thread panicked".into());
     let compiled: Vec<Result<(JITModule, Entry), NativeError>> = std::thread::scope(|scope| {
-        let spawned: Vec<_> = pieces[1..]
+        let spawned: Vec<_> = rest
             .iter()
             .map(|piece| {
                 std::thread::Builder::new()
@@ -108,7 +121,7 @@ pub(crate) fn compile(segs: &Segments, workers: usize) -> Result<Compiled, Nativ
                     .map_err(|_| piece)
             })
             .collect();
-        let mut all = vec![compile_piece(segs, &pieces[0])];
+        let mut all = vec![compile_piece(segs, first)];
         for s in spawned {
             all.push(match s {
                 Ok(handle) => handle.join().unwrap_or_else(|_| Err(failed())),
@@ -118,28 +131,31 @@ pub(crate) fn compile(segs: &Segments, workers: usize) -> Result<Compiled, Nativ
         }
         all
     });
-    Ok(Compiled {
-        pieces: compiled.into_iter().collect::<Result<_, _>>()?,
-        home,
-    })
+    compiled.into_iter().collect()
 }
 
 /// Most pieces a copy is cut into.
 const PARTS: usize = 4;
 
-/// The pieces: for one worker, one holding both copies (one function, no
-/// calls between pieces); else each copy apart, cut into up to
-/// `min(PARTS, workers / 2)` runs of segments of about equal instruction
-/// counts, only where no segment after the cut goes on at one before it
-/// (a branch, a fall through or a split's other half), so that a loop
-/// stays in one function and only forward moves cross pieces.
-fn split(segs: &Segments, workers: usize) -> Vec<Piece> {
+/// The pieces of one copy (`group`): for one worker, one holding the
+/// whole copy; else up to `min(PARTS, workers / 2)` runs of segments of
+/// about equal instruction counts, cut only where no segment after the
+/// cut goes on at one before it (a branch, a fall through or a split's
+/// other half), so that a loop stays in one function and only forward
+/// moves cross pieces. The two copies are always apart (the fewer-lanes
+/// copy is compiled only when a group of fewer lanes first needs it,
+/// `NativeCode::partial`): a move from one copy to the other crosses
+/// pieces.
+fn split(segs: &Segments, workers: usize, group: Group) -> Vec<Piece> {
     let n = segs.list.len();
     let parts = workers.div_ceil(2).min(PARTS);
+    let piece = |range: std::ops::Range<usize>| {
+        let mut held = [vec![false; n], vec![false; n]];
+        held[group as usize][range].fill(true);
+        Piece { held }
+    };
     if workers <= 1 {
-        return vec![Piece {
-            held: [vec![true; n], vec![true; n]],
-        }];
+        return vec![piece(0..n)];
     }
     let seg_at = |i: usize| segs.at.get(i).copied().flatten().map(|j| j as usize);
     // The lowest segment each goes on at.
@@ -180,15 +196,7 @@ fn split(segs: &Segments, workers: usize) -> Vec<Piece> {
         }
     }
     cuts.push(n);
-    let mut pieces = Vec::new();
-    for group in [Group::Full, Group::Partial] {
-        for range in cuts.windows(2) {
-            let mut held = [vec![false; n], vec![false; n]];
-            held[group as usize][range[0]..range[1]].fill(true);
-            pieces.push(Piece { held });
-        }
-    }
-    pieces
+    cuts.windows(2).map(|r| piece(r[0]..r[1])).collect()
 }
 
 /// Compiles one piece's function.
@@ -254,8 +262,8 @@ pub(crate) const PENDING: usize = 4;
 
 /// Which copy of the segments: for a full warp, or for a group of fewer
 /// lanes (`Frame::active`), whose writes keep the other lanes' values.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Group {
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Group {
     Full = 0,
     Partial = 1,
 }

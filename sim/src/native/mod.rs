@@ -10,9 +10,11 @@
 //! pending group, merged again where they meet); everything else is left
 //! to the interpreter, which stays the reference.
 //! `call.rs` is the one module with `unsafe` code (the call into the
-//! generated function). The translation is made once per `Program`, on
-//! a thread of its own started by the first warp that asks for the native
-//! tier, while the warps run in the interpreter (`Handover`).
+//! generated function). The translation is made once per `Program`, by
+//! the first warp that asks for the native tier or on a thread of its own
+//! (`Handover`): the full-warp copy of the segments at once, the
+//! fewer-lanes copy only when a group of fewer lanes first runs natively
+//! (`NativeCode::partial`), so a converged program never translates it.
 
 mod call;
 mod compile;
@@ -27,7 +29,8 @@ pub use compile::NativeError;
 
 use crate::memory::ConstantBanks;
 use crate::warp::{RZ, Row};
-use segments::{Segment, segments};
+use compile::Group;
+use segments::{Segments, segments};
 use select::Host;
 use spvsass_isa::isa::{Instr, OpBssy};
 use spvsass_isa::program::INSTR_BYTES;
@@ -50,41 +53,63 @@ pub enum Tier {
 /// What translating a program gave and cost (`run --stats`).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct NativeStats {
-    /// Wall time of the translation (selection, Cranelift, linking).
+    /// Wall time of the translation (selection, Cranelift, linking): of
+    /// the full-warp copy, plus that of the fewer-lanes copy if it was
+    /// translated (`copies`).
     pub translate_time: Duration,
     /// Segments translated (straight runs of ALU ops and branches).
     pub segments: u64,
     /// Instructions they hold.
     pub instructions: u64,
     /// Functions they were compiled into, on as many threads
-    /// (`compile::split`).
+    /// (`compile::split`), counting those of the copies translated.
     pub functions: u64,
-    /// Why there is no native code, if there is none.
+    /// Copies of the segments translated: 1, the full-warp copy, made
+    /// first; 2 once a group of fewer lanes ran natively and the
+    /// fewer-lanes copy was made for it (a converged program never needs
+    /// it); 0 without code.
+    pub copies: u64,
+    /// Why there is no native code, if there is none, or no fewer-lanes
+    /// copy (the interpreter then runs the groups of fewer lanes).
     pub error: Option<NativeError>,
 }
 
 /// A program's native code.
 pub(crate) struct NativeCode {
-    segments: Vec<Segment>,
-    /// Per instruction: the segment that starts there.
-    at: Vec<Option<u32>>,
-    /// The constant-bank words the code reads, by slot.
-    constants: Vec<(u8, u16)>,
+    /// The segments, where each starts and the constants they read.
+    segs: Segments,
     instrs: usize,
-    /// One function per piece (`compile::split`).
+    /// The threads the copies are cut into pieces for (`compile::split`).
+    workers: usize,
+    /// The full-warp copy: one function per piece (`compile::split`).
     code: Option<Vec<call::Code>>,
-    /// Per copy (full warp, fewer lanes) and segment: the piece holding it.
+    /// The fewer-lanes copy, translated when a group first needs it.
+    partial: OnceLock<Partial>,
+    /// Per copy (full warp, fewer lanes) and segment: the piece holding
+    /// it, among that copy's functions.
     home: [Vec<u32>; 2],
+    /// The full-warp copy's statistics (`NativeCode::stats` adds the
+    /// fewer-lanes copy's).
     stats: NativeStats,
 }
 
+/// The fewer-lanes copy of a program's segments, once translated.
+struct Partial {
+    /// One function per piece, or why there are none.
+    code: Result<Vec<call::Code>, NativeError>,
+    /// Wall time of its translation.
+    time: Duration,
+}
+
 impl NativeCode {
-    /// Translates `instrs`; a program with nothing to translate, or whose
+    /// Translates the full-warp copy of `instrs` (the fewer-lanes copy
+    /// waits for `partial`); a program with nothing to translate, or whose
     /// translation failed (`stats.error`), has no code.
     pub(crate) fn translate(instrs: &[Instr]) -> NativeCode {
         let start = Instant::now();
         let host = host();
         let segs = segments(instrs, host);
+        let workers = workers();
         let mut home = Default::default();
         let mut stats = NativeStats {
             segments: segs.list.len() as u64,
@@ -97,12 +122,12 @@ impl NativeCode {
         } else if segs.list.is_empty() {
             None
         } else {
-            match compile::compile(&segs, workers()) {
-                Ok(c) => {
-                    home = c.home;
-                    stats.functions = c.pieces.len() as u64;
-                    let code = c.pieces.into_iter();
-                    Some(code.map(|(m, e)| call::Code::new(m, e)).collect())
+            match compile::compile(&segs, workers, Group::Full) {
+                Ok(pieces) => {
+                    home = compile::home(&segs, workers);
+                    stats.functions = pieces.len() as u64;
+                    stats.copies = 1;
+                    Some(code_of(pieces))
                 }
                 Err(e) => {
                     stats.error = Some(e);
@@ -116,15 +141,55 @@ impl NativeCode {
         }
         stats.translate_time = start.elapsed();
         NativeCode {
-            segments: segs.list,
-            at: segs.at,
-            constants: segs.constants,
+            segs,
             instrs: instrs.len(),
+            workers,
             code,
+            partial: OnceLock::new(),
             home,
             stats,
         }
     }
+
+    /// The fewer-lanes copy's functions, translated here by the first
+    /// caller (others wait for it: one translation per program); `None`
+    /// when its translation failed (`stats` reports why).
+    fn partial(&self) -> Option<&[call::Code]> {
+        let made = self.partial.get_or_init(|| {
+            let start = Instant::now();
+            let code = compile::compile(&self.segs, self.workers, Group::Partial).map(code_of);
+            Partial {
+                code,
+                time: start.elapsed(),
+            }
+        });
+        made.code.as_deref().ok()
+    }
+
+    /// What translating cost so far: the full-warp copy's statistics and,
+    /// once made, the fewer-lanes copy's time, functions and error.
+    fn stats(&self) -> NativeStats {
+        let mut stats = self.stats.clone();
+        if let Some(partial) = self.partial.get() {
+            stats.translate_time += partial.time;
+            match &partial.code {
+                Ok(code) => {
+                    stats.functions += code.len() as u64;
+                    stats.copies += 1;
+                }
+                Err(e) => stats.error = Some(e.clone()),
+            }
+        }
+        stats
+    }
+}
+
+/// The compiled pieces as code that frees its memory when dropped.
+fn code_of(pieces: Vec<(cranelift_jit::JITModule, call::Entry)>) -> Vec<call::Code> {
+    pieces
+        .into_iter()
+        .map(|(m, e)| call::Code::new(m, e))
+        .collect()
 }
 
 /// Threads the translation may use (`compile::split`): the run's worker
@@ -250,7 +315,7 @@ impl NativeCache {
                 });
             }
         }
-        self.code.get().map(|c| c.stats.clone())
+        self.code.get().map(NativeCode::stats)
     }
 }
 
@@ -286,9 +351,10 @@ impl std::fmt::Debug for NativeCache {
 /// One warp's use of the native code while it runs.
 pub(crate) struct NativeRun<'p> {
     code: &'p NativeCode,
-    /// Each piece's function.
-    entries: Vec<call::Entry>,
-    /// The constant-bank words of `NativeCode::constants`.
+    /// Each piece's function, per copy (full warp, fewer lanes: empty
+    /// until this warp first needs that copy, `NativeCode::partial`).
+    entries: [Vec<call::Entry>; 2],
+    /// The constant-bank words of `Segments::constants`.
     consts: Vec<u32>,
     /// Runs of each segment.
     counters: Vec<u64>,
@@ -303,8 +369,9 @@ impl<'p> NativeRun<'p> {
     /// no code or a constant it reads is out of its bank (the interpreter
     /// then reports that where the instruction runs).
     pub(crate) fn new(code: &'p NativeCode, banks: &ConstantBanks) -> Option<NativeRun<'p>> {
-        let entries = code.code.as_ref()?.iter().map(|c| c.entry).collect();
+        let full = code.code.as_ref()?.iter().map(|c| c.entry).collect();
         let consts = code
+            .segs
             .constants
             .iter()
             .map(|&(bank, offset)| {
@@ -314,22 +381,24 @@ impl<'p> NativeRun<'p> {
             .collect::<Option<Vec<u32>>>()?;
         Some(NativeRun {
             code,
-            entries,
+            entries: [full, Vec::new()],
             consts,
-            counters: vec![0; code.segments.len()],
-            segment_lanes: vec![0; code.segments.len()],
+            counters: vec![0; code.segs.list.len()],
+            segment_lanes: vec![0; code.segs.list.len()],
             executed: 0,
         })
     }
 
     /// The segment that starts at instruction `index`.
     pub(crate) fn entry(&self, index: usize) -> Option<u32> {
-        self.code.at.get(index).copied().flatten()
+        self.code.segs.at.get(index).copied().flatten()
     }
 
     /// Runs the group `scalars.active` from segment `scalars.segment` on
     /// the warp's registers, predicates and barriers; `None` when it could
-    /// not be called.
+    /// not be called. A group that goes on in a copy with no code (the
+    /// fewer-lanes copy failed to translate) stops where it is, at a
+    /// segment's start, where the interpreter goes on.
     pub(crate) fn run(
         &mut self,
         gpr: &mut [Row; RZ + 1],
@@ -340,15 +409,18 @@ impl<'p> NativeRun<'p> {
         scalars: call::Scalars,
     ) -> Option<call::Stopped> {
         let expect = (
-            self.code.constants.len(),
+            self.code.segs.constants.len(),
             self.code.instrs,
-            self.code.segments.len(),
+            self.code.segs.list.len(),
         );
         let mut now = scalars;
         let mut pending = call::NO_PENDING;
+        // Where the last call stopped, to go on in another piece.
+        let mut last = None;
         loop {
-            let copy = usize::from(now.active != u32::MAX);
-            let piece = *self.code.home[copy].get(now.segment as usize)?;
+            let Some(entry) = self.entry_for(now) else {
+                return last.map(|out| self.stopped(out, scalars.steps));
+            };
             let state = call::Borrowed {
                 gpr: &mut *gpr,
                 preds: &mut *preds,
@@ -359,8 +431,9 @@ impl<'p> NativeRun<'p> {
                 segment_lanes: &mut self.segment_lanes,
                 barriers: &mut *barriers,
             };
-            let entry = *self.entries.get(piece as usize)?;
-            let out = call::call(entry, expect, state, now, pending)?;
+            let Some(out) = call::call(entry, expect, state, now, pending) else {
+                return last.map(|out| self.stopped(out, scalars.steps));
+            };
             // The segment at `out.pc` is another piece's: that function
             // goes on with the group, its pending groups and the steps.
             let next = self.entry((out.pc / INSTR_BYTES) as usize);
@@ -373,12 +446,38 @@ impl<'p> NativeRun<'p> {
                         ..now
                     };
                     pending = (out.pending, out.pending_pc);
+                    last = Some(out);
                 }
-                _ => {
-                    self.executed += out.steps - scalars.steps;
-                    return Some(out);
-                }
+                _ => return Some(self.stopped(out, scalars.steps)),
             }
+        }
+    }
+
+    /// The function that runs the group of `now` from its segment: the
+    /// full-warp copy's or the fewer-lanes copy's, translated on this
+    /// warp's first need of it; `None` where there is none.
+    fn entry_for(&mut self, now: call::Scalars) -> Option<call::Entry> {
+        let group = if now.active == u32::MAX {
+            Group::Full
+        } else {
+            Group::Partial
+        };
+        let copy = group as usize;
+        let piece = *self.code.home[copy].get(now.segment as usize)?;
+        if group == Group::Partial && self.entries[copy].is_empty() {
+            let code = self.code.partial()?;
+            self.entries[copy] = code.iter().map(|c| c.entry).collect();
+        }
+        self.entries[copy].get(piece as usize).copied()
+    }
+
+    /// The call's end as the caller takes it (the interpreter goes on at
+    /// its pc), its steps from `start` counted as run natively.
+    fn stopped(&mut self, out: call::Stopped, start: u64) -> call::Stopped {
+        self.executed += out.steps - start;
+        call::Stopped {
+            elsewhere: false,
+            ..out
         }
     }
 
@@ -386,7 +485,7 @@ impl<'p> NativeRun<'p> {
     /// counts (`Warp::run`'s), as the interpreter would have counted them.
     pub(crate) fn finish(&mut self, issued: &mut [u64], lanes: &mut [u64]) {
         let runs = self.counters.iter_mut().zip(&mut self.segment_lanes);
-        for (seg, (n, group)) in self.code.segments.iter().zip(runs) {
+        for (seg, (n, group)) in self.code.segs.list.iter().zip(runs) {
             for (index, _, guard) in &seg.alu {
                 if let Some(i) = issued.get_mut(*index) {
                     *i += *n;
