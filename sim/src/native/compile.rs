@@ -3,9 +3,10 @@
 //! `Frame::active` in one of two copies of the segments (`Group`): one for
 //! a full warp, whose unguarded writes store whole rows, one for a group
 //! of fewer lanes, whose writes keep the other lanes' values. Each copy
-//! is compiled on its own (`compile`: the full-warp one first, the other
-//! when a group of fewer lanes first needs it), cut into pieces
-//! (`split`); a move to a segment another function holds leaves with
+//! is compiled when needed (`compile`: the full-warp one first, the other
+//! when a group of fewer lanes first needs it, with a second full-warp
+//! copy beside it on one worker thread), cut into pieces (`split`); a
+//! move to a segment another function holds leaves with
 //! `leaving::ELSEWHERE`. The code keeps the converged path's
 //! bookkeeping:
 //! - before a segment of n instructions it checks that all n fit under
@@ -80,33 +81,41 @@ pub(crate) struct Piece {
     held: [Vec<bool>; 2],
 }
 
-/// Per copy (full warp, fewer lanes) and segment: the index of the piece
-/// holding it among that copy's pieces (`split`), the same whether or not
-/// the copy is compiled yet.
-pub(crate) fn home(segs: &Segments, workers: usize) -> [Vec<u32>; 2] {
-    [Group::Full, Group::Partial].map(|group| {
-        let mut home = vec![0; segs.list.len()];
-        for (p, piece) in split(segs, workers, group).iter().enumerate() {
-            let held = &piece.held[group as usize];
-            for (j, _) in held.iter().enumerate().filter(|(_, h)| **h) {
-                home[j] = p as u32;
+/// Which copies of the segments a set of functions holds, by `Group`.
+pub(crate) type Copies = [bool; 2];
+
+/// The full-warp copy alone.
+pub(crate) const FULL: Copies = [true, false];
+
+/// Per copy (full warp, fewer lanes) the set `copies` holds, and segment:
+/// the index of the function holding it among the set's (`split`).
+pub(crate) fn home(segs: &Segments, workers: usize, copies: Copies) -> [Option<Vec<u32>>; 2] {
+    let pieces = split(segs, workers, copies);
+    std::array::from_fn(|group| {
+        copies[group].then(|| {
+            let mut home = vec![0; segs.list.len()];
+            for (p, piece) in pieces.iter().enumerate() {
+                let held = &piece.held[group];
+                for (j, _) in held.iter().enumerate().filter(|(_, h)| **h) {
+                    home[j] = p as u32;
+                }
             }
-        }
-        home
+            home
+        })
     })
 }
 
-/// Compiles one copy of the segments of a program (`group`) in pieces
-/// (`split`) for `workers` threads, each piece on a thread of its own:
-/// the translation a first warp waits for is the largest piece's, not the
-/// whole copy's. The functions come in `home`'s order, each with the
+/// Compiles the `copies` of the segments of a program in pieces (`split`)
+/// for `workers` threads, each piece on a thread of its own: the
+/// translation a first warp waits for is the largest piece's, not the
+/// whole set's. The functions come in `home`'s order, each with the
 /// module that owns its memory.
 pub(crate) fn compile(
     segs: &Segments,
     workers: usize,
-    group: Group,
+    copies: Copies,
 ) -> Result<Vec<(JITModule, Entry)>, NativeError> {
-    let pieces = split(segs, workers, group);
+    let pieces = split(segs, workers, copies);
     let Some((first, rest)) = pieces.split_first() else {
         return Ok(Vec::new());
     };
@@ -137,26 +146,26 @@ pub(crate) fn compile(
 /// Most pieces a copy is cut into.
 const PARTS: usize = 4;
 
-/// The pieces of one copy (`group`): for one worker, one holding the
-/// whole copy; else up to `min(PARTS, workers / 2)` runs of segments of
-/// about equal instruction counts, cut only where no segment after the
-/// cut goes on at one before it (a branch, a fall through or a split's
-/// other half), so that a loop stays in one function and only forward
-/// moves cross pieces. The two copies are always apart (the fewer-lanes
-/// copy is compiled only when a group of fewer lanes first needs it,
-/// `NativeCode::partial`): a move from one copy to the other crosses
-/// pieces.
-fn split(segs: &Segments, workers: usize, group: Group) -> Vec<Piece> {
+/// The pieces of the `copies`: for one worker, one holding them all (a
+/// group going from one copy to the other stays in the function); else
+/// each copy apart, cut into up to `min(PARTS, workers / 2)` runs of
+/// segments of about equal instruction counts, only where no segment
+/// after the cut goes on at one before it (a branch, a fall through or a
+/// split's other half), so that a loop stays in one function and only
+/// forward moves cross pieces.
+fn split(segs: &Segments, workers: usize, copies: Copies) -> Vec<Piece> {
     let n = segs.list.len();
     let parts = workers.div_ceil(2).min(PARTS);
-    let piece = |range: std::ops::Range<usize>| {
+    if workers <= 1 {
+        return vec![Piece {
+            held: copies.map(|c| vec![c; n]),
+        }];
+    }
+    let piece = |group: usize, range: &[usize]| {
         let mut held = [vec![false; n], vec![false; n]];
-        held[group as usize][range].fill(true);
+        held[group][range[0]..range[1]].fill(true);
         Piece { held }
     };
-    if workers <= 1 {
-        return vec![piece(0..n)];
-    }
     let seg_at = |i: usize| segs.at.get(i).copied().flatten().map(|j| j as usize);
     // The lowest segment each goes on at.
     let lowest: Vec<usize> = segs
@@ -196,7 +205,10 @@ fn split(segs: &Segments, workers: usize, group: Group) -> Vec<Piece> {
         }
     }
     cuts.push(n);
-    cuts.windows(2).map(|r| piece(r[0]..r[1])).collect()
+    let groups = (0..copies.len()).filter(|&g| copies[g]);
+    groups
+        .flat_map(|g| cuts.windows(2).map(move |r| piece(g, r)))
+        .collect()
 }
 
 /// Compiles one piece's function.
@@ -262,8 +274,8 @@ pub(crate) const PENDING: usize = 4;
 
 /// Which copy of the segments: for a full warp, or for a group of fewer
 /// lanes (`Frame::active`), whose writes keep the other lanes' values.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Group {
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Group {
     Full = 0,
     Partial = 1,
 }

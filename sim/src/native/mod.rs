@@ -29,7 +29,7 @@ pub use compile::NativeError;
 
 use crate::memory::ConstantBanks;
 use crate::warp::{RZ, Row};
-use compile::Group;
+use compile::{Copies, FULL};
 use segments::{Segments, segments};
 use select::Host;
 use spvsass_isa::isa::{Instr, OpBssy};
@@ -83,11 +83,10 @@ pub(crate) struct NativeCode {
     workers: usize,
     /// The full-warp copy: one function per piece (`compile::split`).
     code: Option<Vec<call::Code>>,
+    /// Per segment: the function of `code` holding it.
+    home: Vec<u32>,
     /// The fewer-lanes copy, translated when a group first needs it.
     partial: OnceLock<Partial>,
-    /// Per copy (full warp, fewer lanes) and segment: the piece holding
-    /// it, among that copy's functions.
-    home: [Vec<u32>; 2],
     /// The full-warp copy's statistics (`NativeCode::stats` adds the
     /// fewer-lanes copy's).
     stats: NativeStats,
@@ -95,10 +94,32 @@ pub(crate) struct NativeCode {
 
 /// The fewer-lanes copy of a program's segments, once translated.
 struct Partial {
-    /// One function per piece, or why there are none.
-    code: Result<Vec<call::Code>, NativeError>,
+    /// Its functions, or why there are none.
+    made: Result<Made, NativeError>,
     /// Wall time of its translation.
     time: Duration,
+}
+
+/// The functions made on demand: the fewer-lanes copy, with one worker
+/// thread in one function with a second full-warp copy (a group moving
+/// between the copies stays in it, as a program's one function did when
+/// both copies were made at once), else in pieces of its own.
+struct Made {
+    /// One function per piece (`compile::split`).
+    code: Vec<call::Code>,
+    /// Per copy (full warp, fewer lanes) these functions hold, and
+    /// segment: the function holding it.
+    home: [Option<Vec<u32>>; 2],
+}
+
+impl Made {
+    /// The function running segment `segment` of copy `copy`, if it is
+    /// among these.
+    fn entry(&self, copy: usize, segment: usize) -> Option<call::Entry> {
+        let home = self.home.get(copy)?.as_ref()?;
+        let piece = *home.get(segment)?;
+        self.code.get(piece as usize).map(|c| c.entry)
+    }
 }
 
 impl NativeCode {
@@ -122,9 +143,10 @@ impl NativeCode {
         } else if segs.list.is_empty() {
             None
         } else {
-            match compile::compile(&segs, workers, Group::Full) {
+            match compile::compile(&segs, workers, FULL) {
                 Ok(pieces) => {
-                    home = compile::home(&segs, workers);
+                    let [full, _] = compile::home(&segs, workers, FULL);
+                    home = full.unwrap_or_default();
                     stats.functions = pieces.len() as u64;
                     stats.copies = 1;
                     Some(code_of(pieces))
@@ -145,8 +167,8 @@ impl NativeCode {
             instrs: instrs.len(),
             workers,
             code,
-            partial: OnceLock::new(),
             home,
+            partial: OnceLock::new(),
             stats,
         }
     }
@@ -154,16 +176,28 @@ impl NativeCode {
     /// The fewer-lanes copy's functions, translated here by the first
     /// caller (others wait for it: one translation per program); `None`
     /// when its translation failed (`stats` reports why).
-    fn partial(&self) -> Option<&[call::Code]> {
-        let made = self.partial.get_or_init(|| {
+    fn partial(&self) -> Option<&Made> {
+        let partial = self.partial.get_or_init(|| {
             let start = Instant::now();
-            let code = compile::compile(&self.segs, self.workers, Group::Partial).map(code_of);
+            // One worker: one function for both copies (`Made`).
+            let copies: Copies = [self.workers <= 1, true];
+            let made = compile::compile(&self.segs, self.workers, copies).map(|pieces| Made {
+                code: code_of(pieces),
+                home: compile::home(&self.segs, self.workers, copies),
+            });
             Partial {
-                code,
+                made,
                 time: start.elapsed(),
             }
         });
-        made.code.as_deref().ok()
+        partial.made.as_ref().ok()
+    }
+
+    /// The full-warp copy's function running segment `segment`.
+    fn full_entry(&self, segment: usize) -> Option<call::Entry> {
+        let piece = *self.home.get(segment)?;
+        let code = self.code.as_ref()?.get(piece as usize)?;
+        Some(code.entry)
     }
 
     /// What translating cost so far: the full-warp copy's statistics and,
@@ -172,9 +206,9 @@ impl NativeCode {
         let mut stats = self.stats.clone();
         if let Some(partial) = self.partial.get() {
             stats.translate_time += partial.time;
-            match &partial.code {
-                Ok(code) => {
-                    stats.functions += code.len() as u64;
+            match &partial.made {
+                Ok(made) => {
+                    stats.functions += made.code.len() as u64;
                     stats.copies += 1;
                 }
                 Err(e) => stats.error = Some(e.clone()),
@@ -351,9 +385,8 @@ impl std::fmt::Debug for NativeCache {
 /// One warp's use of the native code while it runs.
 pub(crate) struct NativeRun<'p> {
     code: &'p NativeCode,
-    /// Each piece's function, per copy (full warp, fewer lanes: empty
-    /// until this warp first needs that copy, `NativeCode::partial`).
-    entries: [Vec<call::Entry>; 2],
+    /// The functions made on demand, once made (`NativeCode::partial`).
+    made: Option<&'p Made>,
     /// The constant-bank words of `Segments::constants`.
     consts: Vec<u32>,
     /// Runs of each segment.
@@ -369,7 +402,7 @@ impl<'p> NativeRun<'p> {
     /// no code or a constant it reads is out of its bank (the interpreter
     /// then reports that where the instruction runs).
     pub(crate) fn new(code: &'p NativeCode, banks: &ConstantBanks) -> Option<NativeRun<'p>> {
-        let full = code.code.as_ref()?.iter().map(|c| c.entry).collect();
+        code.code.as_ref()?;
         let consts = code
             .segs
             .constants
@@ -381,7 +414,8 @@ impl<'p> NativeRun<'p> {
             .collect::<Option<Vec<u32>>>()?;
         Some(NativeRun {
             code,
-            entries: [full, Vec::new()],
+            // Made for an earlier warp: taken from the start.
+            made: code.partial.get().and_then(|p| p.made.as_ref().ok()),
             consts,
             counters: vec![0; code.segs.list.len()],
             segment_lanes: vec![0; code.segs.list.len()],
@@ -457,18 +491,23 @@ impl<'p> NativeRun<'p> {
     /// full-warp copy's or the fewer-lanes copy's, translated on this
     /// warp's first need of it; `None` where there is none.
     fn entry_for(&mut self, now: call::Scalars) -> Option<call::Entry> {
-        let group = if now.active == u32::MAX {
-            Group::Full
-        } else {
-            Group::Partial
-        };
-        let copy = group as usize;
-        let piece = *self.code.home[copy].get(now.segment as usize)?;
-        if group == Group::Partial && self.entries[copy].is_empty() {
-            let code = self.code.partial()?;
-            self.entries[copy] = code.iter().map(|c| c.entry).collect();
+        let copy = usize::from(now.active != u32::MAX);
+        let segment = now.segment as usize;
+        if copy == 1 && self.made.is_none() {
+            self.made = Some(self.code.partial()?);
         }
-        self.entries[copy].get(piece as usize).copied()
+        // The functions made on demand run what they hold (with one
+        // worker thread, the full-warp copy too).
+        if let Some(entry) = self.made.and_then(|m| m.entry(copy, segment)) {
+            return Some(entry);
+        }
+        // Else only the full-warp copy exists: there is nothing to run a
+        // group of fewer lanes if its copy failed to translate.
+        if copy == 0 {
+            self.code.full_entry(segment)
+        } else {
+            None
+        }
     }
 
     /// The call's end as the caller takes it (the interpreter goes on at

@@ -986,7 +986,8 @@ fn the_fewer_lanes_copy_is_made_on_demand() {
             assert!(share > 0, "{what}");
             let stats = fresh.native_stats().expect("translated");
             assert_eq!((stats.copies, stats.error), (copies, None), "{what}");
-            // One function per copy on one worker thread.
+            // On one worker thread: the full-warp copy's function, and
+            // one holding both copies once fewer lanes need theirs.
             if n == 1 {
                 assert_eq!(stats.functions, copies, "{what}");
             }
