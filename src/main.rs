@@ -1063,11 +1063,17 @@ fn print_native_stats(
     };
     if let Some(native) = native {
         eprintln!(
-            "native tier: translated {} segments ({} instructions) in {:.3} ms, {} function(s)",
+            "native tier: translated {} segments ({} instructions) in {:.3} ms, {} function(s), {}",
             native.segments,
             native.instructions,
             native.translate_time.as_secs_f64() * 1e3,
             native.functions,
+            // The fewer-lanes copy is made only when a group first needs it.
+            match native.copies {
+                0 => "no copy",
+                1 => "the full-warp copy",
+                _ => "both copies (full warp, fewer lanes)",
+            },
         );
         if let Some(e) = &native.error {
             eprintln!("native tier: {e}; the interpreter ran the program");

@@ -1,8 +1,13 @@
-//! One native function per program: entered at any segment (a jump
-//! table on `Frame::entry`), it runs segments for the group `Frame::active`
-//! (two copies of the segments: one for a full warp, whose unguarded
-//! writes store whole rows, one for a group of fewer lanes, whose writes
-//! keep the other lanes' values) and keeps the converged path's
+//! The native functions of a program: each, entered at any of its
+//! segments (a jump table on `Frame::entry`), runs segments for the group
+//! `Frame::active` in one of two copies of the segments (`Group`): one for
+//! a full warp, whose unguarded writes store whole rows, one for a group
+//! of fewer lanes, whose writes keep the other lanes' values. Each copy
+//! is compiled when needed (`compile`: the full-warp one first, the other
+//! when a group of fewer lanes first needs it, with a second full-warp
+//! copy beside it on one worker thread), cut into pieces (`split`); a
+//! move to a segment another function holds leaves with
+//! `leaving::ELSEWHERE`. The code keeps the converged path's
 //! bookkeeping:
 //! - before a segment of n instructions it checks that all n fit under
 //!   the step limit and that none of them reaches another ready lane's pc;
@@ -76,30 +81,47 @@ pub(crate) struct Piece {
     held: [Vec<bool>; 2],
 }
 
-/// The compiled functions, one per piece, each with the module that owns
-/// its memory.
-pub(crate) struct Compiled {
-    pub pieces: Vec<(JITModule, Entry)>,
-    /// Per copy (full warp, fewer lanes) and segment: the piece holding it.
-    pub home: [Vec<u32>; 2],
+/// Which copies of the segments a set of functions holds, by `Group`.
+pub(crate) type Copies = [bool; 2];
+
+/// The full-warp copy alone.
+pub(crate) const FULL: Copies = [true, false];
+
+/// Per copy (full warp, fewer lanes) the set `copies` holds, and segment:
+/// the index of the function holding it among the set's (`split`).
+pub(crate) fn home(segs: &Segments, workers: usize, copies: Copies) -> [Option<Vec<u32>>; 2] {
+    let pieces = split(segs, workers, copies);
+    std::array::from_fn(|group| {
+        copies[group].then(|| {
+            let mut home = vec![0; segs.list.len()];
+            for (p, piece) in pieces.iter().enumerate() {
+                let held = &piece.held[group];
+                for (j, _) in held.iter().enumerate().filter(|(_, h)| **h) {
+                    home[j] = p as u32;
+                }
+            }
+            home
+        })
+    })
 }
 
-/// Compiles the segments of a program in pieces (`split`) for `workers`
-/// threads, each piece on a thread of its own: the translation a first
-/// warp waits for is the largest piece's, not the whole program's.
-pub(crate) fn compile(segs: &Segments, workers: usize) -> Result<Compiled, NativeError> {
-    let pieces = split(segs, workers);
-    let mut home = [vec![0; segs.list.len()], vec![0; segs.list.len()]];
-    for (p, piece) in pieces.iter().enumerate() {
-        for (g, held) in piece.held.iter().enumerate() {
-            for (j, _) in held.iter().enumerate().filter(|(_, h)| **h) {
-                home[g][j] = p as u32;
-            }
-        }
-    }
+/// Compiles the `copies` of the segments of a program in pieces (`split`)
+/// for `workers` threads, each piece on a thread of its own: the
+/// translation a first warp waits for is the largest piece's, not the
+/// whole set's. The functions come in `home`'s order, each with the
+/// module that owns its memory.
+pub(crate) fn compile(
+    segs: &Segments,
+    workers: usize,
+    copies: Copies,
+) -> Result<Vec<(JITModule, Entry)>, NativeError> {
+    let pieces = split(segs, workers, copies);
+    let Some((first, rest)) = pieces.split_first() else {
+        return Ok(Vec::new());
+    };
     let failed = || NativeError::Codegen("a translating thread panicked".into());
     let compiled: Vec<Result<(JITModule, Entry), NativeError>> = std::thread::scope(|scope| {
-        let spawned: Vec<_> = pieces[1..]
+        let spawned: Vec<_> = rest
             .iter()
             .map(|piece| {
                 std::thread::Builder::new()
@@ -108,7 +130,7 @@ pub(crate) fn compile(segs: &Segments, workers: usize) -> Result<Compiled, Nativ
                     .map_err(|_| piece)
             })
             .collect();
-        let mut all = vec![compile_piece(segs, &pieces[0])];
+        let mut all = vec![compile_piece(segs, first)];
         for s in spawned {
             all.push(match s {
                 Ok(handle) => handle.join().unwrap_or_else(|_| Err(failed())),
@@ -118,29 +140,32 @@ pub(crate) fn compile(segs: &Segments, workers: usize) -> Result<Compiled, Nativ
         }
         all
     });
-    Ok(Compiled {
-        pieces: compiled.into_iter().collect::<Result<_, _>>()?,
-        home,
-    })
+    compiled.into_iter().collect()
 }
 
 /// Most pieces a copy is cut into.
 const PARTS: usize = 4;
 
-/// The pieces: for one worker, one holding both copies (one function, no
-/// calls between pieces); else each copy apart, cut into up to
-/// `min(PARTS, workers / 2)` runs of segments of about equal instruction
-/// counts, only where no segment after the cut goes on at one before it
-/// (a branch, a fall through or a split's other half), so that a loop
-/// stays in one function and only forward moves cross pieces.
-fn split(segs: &Segments, workers: usize) -> Vec<Piece> {
+/// The pieces of the `copies`: for one worker, one holding them all (a
+/// group going from one copy to the other stays in the function); else
+/// each copy apart, cut into up to `min(PARTS, workers / 2)` runs of
+/// segments of about equal instruction counts, only where no segment
+/// after the cut goes on at one before it (a branch, a fall through or a
+/// split's other half), so that a loop stays in one function and only
+/// forward moves cross pieces.
+fn split(segs: &Segments, workers: usize, copies: Copies) -> Vec<Piece> {
     let n = segs.list.len();
     let parts = workers.div_ceil(2).min(PARTS);
     if workers <= 1 {
         return vec![Piece {
-            held: [vec![true; n], vec![true; n]],
+            held: copies.map(|c| vec![c; n]),
         }];
     }
+    let piece = |group: usize, range: &[usize]| {
+        let mut held = [vec![false; n], vec![false; n]];
+        held[group][range[0]..range[1]].fill(true);
+        Piece { held }
+    };
     let seg_at = |i: usize| segs.at.get(i).copied().flatten().map(|j| j as usize);
     // The lowest segment each goes on at.
     let lowest: Vec<usize> = segs
@@ -180,15 +205,10 @@ fn split(segs: &Segments, workers: usize) -> Vec<Piece> {
         }
     }
     cuts.push(n);
-    let mut pieces = Vec::new();
-    for group in [Group::Full, Group::Partial] {
-        for range in cuts.windows(2) {
-            let mut held = [vec![false; n], vec![false; n]];
-            held[group as usize][range[0]..range[1]].fill(true);
-            pieces.push(Piece { held });
-        }
-    }
-    pieces
+    let groups = (0..copies.len()).filter(|&g| copies[g]);
+    groups
+        .flat_map(|g| cuts.windows(2).map(move |r| piece(g, r)))
+        .collect()
 }
 
 /// Compiles one piece's function.

@@ -10,9 +10,11 @@
 //! pending group, merged again where they meet); everything else is left
 //! to the interpreter, which stays the reference.
 //! `call.rs` is the one module with `unsafe` code (the call into the
-//! generated function). The translation is made once per `Program`, on
-//! a thread of its own started by the first warp that asks for the native
-//! tier, while the warps run in the interpreter (`Handover`).
+//! generated function). The translation is made once per `Program`, by
+//! the first warp that asks for the native tier or on a thread of its own
+//! (`Handover`): the full-warp copy of the segments at once, the
+//! fewer-lanes copy only when a group of fewer lanes first runs natively
+//! (`NativeCode::partial`), so a converged program never translates it.
 
 mod call;
 mod compile;
@@ -27,7 +29,8 @@ pub use compile::NativeError;
 
 use crate::memory::ConstantBanks;
 use crate::warp::{RZ, Row};
-use segments::{Segment, segments};
+use compile::{Copies, FULL};
+use segments::{Segments, segments};
 use select::Host;
 use spvsass_isa::isa::{Instr, OpBssy};
 use spvsass_isa::program::INSTR_BYTES;
@@ -50,41 +53,84 @@ pub enum Tier {
 /// What translating a program gave and cost (`run --stats`).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct NativeStats {
-    /// Wall time of the translation (selection, Cranelift, linking).
+    /// Wall time of the translation (selection, Cranelift, linking): of
+    /// the full-warp copy, plus that of the fewer-lanes copy if it was
+    /// translated (`copies`).
     pub translate_time: Duration,
     /// Segments translated (straight runs of ALU ops and branches).
     pub segments: u64,
     /// Instructions they hold.
     pub instructions: u64,
     /// Functions they were compiled into, on as many threads
-    /// (`compile::split`).
+    /// (`compile::split`), counting those of the copies translated.
     pub functions: u64,
-    /// Why there is no native code, if there is none.
+    /// Copies of the segments translated: 1, the full-warp copy, made
+    /// first; 2 once a group of fewer lanes ran natively and the
+    /// fewer-lanes copy was made for it (a converged program never needs
+    /// it); 0 without code.
+    pub copies: u64,
+    /// Why there is no native code, if there is none, or no fewer-lanes
+    /// copy (the interpreter then runs the groups of fewer lanes).
     pub error: Option<NativeError>,
 }
 
 /// A program's native code.
 pub(crate) struct NativeCode {
-    segments: Vec<Segment>,
-    /// Per instruction: the segment that starts there.
-    at: Vec<Option<u32>>,
-    /// The constant-bank words the code reads, by slot.
-    constants: Vec<(u8, u16)>,
+    /// The segments, where each starts and the constants they read.
+    segs: Segments,
     instrs: usize,
-    /// One function per piece (`compile::split`).
+    /// The threads the copies are cut into pieces for (`compile::split`).
+    workers: usize,
+    /// The full-warp copy: one function per piece (`compile::split`).
     code: Option<Vec<call::Code>>,
-    /// Per copy (full warp, fewer lanes) and segment: the piece holding it.
-    home: [Vec<u32>; 2],
+    /// Per segment: the function of `code` holding it.
+    home: Vec<u32>,
+    /// The fewer-lanes copy, translated when a group first needs it.
+    partial: OnceLock<Partial>,
+    /// The full-warp copy's statistics (`NativeCode::stats` adds the
+    /// fewer-lanes copy's).
     stats: NativeStats,
 }
 
+/// The fewer-lanes copy of a program's segments, once translated.
+struct Partial {
+    /// Its functions, or why there are none.
+    made: Result<Made, NativeError>,
+    /// Wall time of its translation.
+    time: Duration,
+}
+
+/// The functions made on demand: the fewer-lanes copy, with one worker
+/// thread in one function with a second full-warp copy (a group moving
+/// between the copies stays in it, as a program's one function did when
+/// both copies were made at once), else in pieces of its own.
+struct Made {
+    /// One function per piece (`compile::split`).
+    code: Vec<call::Code>,
+    /// Per copy (full warp, fewer lanes) these functions hold, and
+    /// segment: the function holding it.
+    home: [Option<Vec<u32>>; 2],
+}
+
+impl Made {
+    /// The function running segment `segment` of copy `copy`, if it is
+    /// among these.
+    fn entry(&self, copy: usize, segment: usize) -> Option<call::Entry> {
+        let home = self.home.get(copy)?.as_ref()?;
+        let piece = *home.get(segment)?;
+        self.code.get(piece as usize).map(|c| c.entry)
+    }
+}
+
 impl NativeCode {
-    /// Translates `instrs`; a program with nothing to translate, or whose
+    /// Translates the full-warp copy of `instrs` (the fewer-lanes copy
+    /// waits for `partial`); a program with nothing to translate, or whose
     /// translation failed (`stats.error`), has no code.
     pub(crate) fn translate(instrs: &[Instr]) -> NativeCode {
         let start = Instant::now();
         let host = host();
         let segs = segments(instrs, host);
+        let workers = workers();
         let mut home = Default::default();
         let mut stats = NativeStats {
             segments: segs.list.len() as u64,
@@ -97,12 +143,13 @@ impl NativeCode {
         } else if segs.list.is_empty() {
             None
         } else {
-            match compile::compile(&segs, workers()) {
-                Ok(c) => {
-                    home = c.home;
-                    stats.functions = c.pieces.len() as u64;
-                    let code = c.pieces.into_iter();
-                    Some(code.map(|(m, e)| call::Code::new(m, e)).collect())
+            match compile::compile(&segs, workers, FULL) {
+                Ok(pieces) => {
+                    let [full, _] = compile::home(&segs, workers, FULL);
+                    home = full.unwrap_or_default();
+                    stats.functions = pieces.len() as u64;
+                    stats.copies = 1;
+                    Some(code_of(pieces))
                 }
                 Err(e) => {
                     stats.error = Some(e);
@@ -116,15 +163,67 @@ impl NativeCode {
         }
         stats.translate_time = start.elapsed();
         NativeCode {
-            segments: segs.list,
-            at: segs.at,
-            constants: segs.constants,
+            segs,
             instrs: instrs.len(),
+            workers,
             code,
             home,
+            partial: OnceLock::new(),
             stats,
         }
     }
+
+    /// The fewer-lanes copy's functions, translated here by the first
+    /// caller (others wait for it: one translation per program); `None`
+    /// when its translation failed (`stats` reports why).
+    fn partial(&self) -> Option<&Made> {
+        let partial = self.partial.get_or_init(|| {
+            let start = Instant::now();
+            // One worker: one function for both copies (`Made`).
+            let copies: Copies = [self.workers <= 1, true];
+            let made = compile::compile(&self.segs, self.workers, copies).map(|pieces| Made {
+                code: code_of(pieces),
+                home: compile::home(&self.segs, self.workers, copies),
+            });
+            Partial {
+                made,
+                time: start.elapsed(),
+            }
+        });
+        partial.made.as_ref().ok()
+    }
+
+    /// The full-warp copy's function running segment `segment`.
+    fn full_entry(&self, segment: usize) -> Option<call::Entry> {
+        let piece = *self.home.get(segment)?;
+        let code = self.code.as_ref()?.get(piece as usize)?;
+        Some(code.entry)
+    }
+
+    /// What translating cost so far: the full-warp copy's statistics and,
+    /// once made, the fewer-lanes copy's time, functions and error.
+    fn stats(&self) -> NativeStats {
+        let mut stats = self.stats.clone();
+        if let Some(partial) = self.partial.get() {
+            stats.translate_time += partial.time;
+            match &partial.made {
+                Ok(made) => {
+                    stats.functions += made.code.len() as u64;
+                    stats.copies += 1;
+                }
+                Err(e) => stats.error = Some(e.clone()),
+            }
+        }
+        stats
+    }
+}
+
+/// The compiled pieces as code that frees its memory when dropped.
+fn code_of(pieces: Vec<(cranelift_jit::JITModule, call::Entry)>) -> Vec<call::Code> {
+    pieces
+        .into_iter()
+        .map(|(m, e)| call::Code::new(m, e))
+        .collect()
 }
 
 /// Threads the translation may use (`compile::split`): the run's worker
@@ -250,7 +349,7 @@ impl NativeCache {
                 });
             }
         }
-        self.code.get().map(|c| c.stats.clone())
+        self.code.get().map(NativeCode::stats)
     }
 }
 
@@ -286,9 +385,9 @@ impl std::fmt::Debug for NativeCache {
 /// One warp's use of the native code while it runs.
 pub(crate) struct NativeRun<'p> {
     code: &'p NativeCode,
-    /// Each piece's function.
-    entries: Vec<call::Entry>,
-    /// The constant-bank words of `NativeCode::constants`.
+    /// The functions made on demand, once made (`NativeCode::partial`).
+    made: Option<&'p Made>,
+    /// The constant-bank words of `Segments::constants`.
     consts: Vec<u32>,
     /// Runs of each segment.
     counters: Vec<u64>,
@@ -303,8 +402,9 @@ impl<'p> NativeRun<'p> {
     /// no code or a constant it reads is out of its bank (the interpreter
     /// then reports that where the instruction runs).
     pub(crate) fn new(code: &'p NativeCode, banks: &ConstantBanks) -> Option<NativeRun<'p>> {
-        let entries = code.code.as_ref()?.iter().map(|c| c.entry).collect();
+        code.code.as_ref()?;
         let consts = code
+            .segs
             .constants
             .iter()
             .map(|&(bank, offset)| {
@@ -314,22 +414,25 @@ impl<'p> NativeRun<'p> {
             .collect::<Option<Vec<u32>>>()?;
         Some(NativeRun {
             code,
-            entries,
+            // Made for an earlier warp: taken from the start.
+            made: code.partial.get().and_then(|p| p.made.as_ref().ok()),
             consts,
-            counters: vec![0; code.segments.len()],
-            segment_lanes: vec![0; code.segments.len()],
+            counters: vec![0; code.segs.list.len()],
+            segment_lanes: vec![0; code.segs.list.len()],
             executed: 0,
         })
     }
 
     /// The segment that starts at instruction `index`.
     pub(crate) fn entry(&self, index: usize) -> Option<u32> {
-        self.code.at.get(index).copied().flatten()
+        self.code.segs.at.get(index).copied().flatten()
     }
 
     /// Runs the group `scalars.active` from segment `scalars.segment` on
     /// the warp's registers, predicates and barriers; `None` when it could
-    /// not be called.
+    /// not be called. A group that goes on in a copy with no code (the
+    /// fewer-lanes copy failed to translate) stops where it is, at a
+    /// segment's start, where the interpreter goes on.
     pub(crate) fn run(
         &mut self,
         gpr: &mut [Row; RZ + 1],
@@ -340,15 +443,18 @@ impl<'p> NativeRun<'p> {
         scalars: call::Scalars,
     ) -> Option<call::Stopped> {
         let expect = (
-            self.code.constants.len(),
+            self.code.segs.constants.len(),
             self.code.instrs,
-            self.code.segments.len(),
+            self.code.segs.list.len(),
         );
         let mut now = scalars;
         let mut pending = call::NO_PENDING;
+        // Where the last call stopped, to go on in another piece.
+        let mut last = None;
         loop {
-            let copy = usize::from(now.active != u32::MAX);
-            let piece = *self.code.home[copy].get(now.segment as usize)?;
+            let Some(entry) = self.entry_for(now) else {
+                return last.map(|out| self.stopped(out, scalars.steps));
+            };
             let state = call::Borrowed {
                 gpr: &mut *gpr,
                 preds: &mut *preds,
@@ -359,8 +465,9 @@ impl<'p> NativeRun<'p> {
                 segment_lanes: &mut self.segment_lanes,
                 barriers: &mut *barriers,
             };
-            let entry = *self.entries.get(piece as usize)?;
-            let out = call::call(entry, expect, state, now, pending)?;
+            let Some(out) = call::call(entry, expect, state, now, pending) else {
+                return last.map(|out| self.stopped(out, scalars.steps));
+            };
             // The segment at `out.pc` is another piece's: that function
             // goes on with the group, its pending groups and the steps.
             let next = self.entry((out.pc / INSTR_BYTES) as usize);
@@ -373,12 +480,43 @@ impl<'p> NativeRun<'p> {
                         ..now
                     };
                     pending = (out.pending, out.pending_pc);
+                    last = Some(out);
                 }
-                _ => {
-                    self.executed += out.steps - scalars.steps;
-                    return Some(out);
-                }
+                _ => return Some(self.stopped(out, scalars.steps)),
             }
+        }
+    }
+
+    /// The function that runs the group of `now` from its segment: the
+    /// full-warp copy's or the fewer-lanes copy's, translated on this
+    /// warp's first need of it; `None` where there is none.
+    fn entry_for(&mut self, now: call::Scalars) -> Option<call::Entry> {
+        let copy = usize::from(now.active != u32::MAX);
+        let segment = now.segment as usize;
+        if copy == 1 && self.made.is_none() {
+            self.made = Some(self.code.partial()?);
+        }
+        // The functions made on demand run what they hold (with one
+        // worker thread, the full-warp copy too).
+        if let Some(entry) = self.made.and_then(|m| m.entry(copy, segment)) {
+            return Some(entry);
+        }
+        // Else only the full-warp copy exists: there is nothing to run a
+        // group of fewer lanes if its copy failed to translate.
+        if copy == 0 {
+            self.code.full_entry(segment)
+        } else {
+            None
+        }
+    }
+
+    /// The call's end as the caller takes it (the interpreter goes on at
+    /// its pc), its steps from `start` counted as run natively.
+    fn stopped(&mut self, out: call::Stopped, start: u64) -> call::Stopped {
+        self.executed += out.steps - start;
+        call::Stopped {
+            elsewhere: false,
+            ..out
         }
     }
 
@@ -386,7 +524,7 @@ impl<'p> NativeRun<'p> {
     /// counts (`Warp::run`'s), as the interpreter would have counted them.
     pub(crate) fn finish(&mut self, issued: &mut [u64], lanes: &mut [u64]) {
         let runs = self.counters.iter_mut().zip(&mut self.segment_lanes);
-        for (seg, (n, group)) in self.code.segments.iter().zip(runs) {
+        for (seg, (n, group)) in self.code.segs.list.iter().zip(runs) {
             for (index, _, guard) in &seg.alu {
                 if let Some(i) = issued.get_mut(*index) {
                     *i += *n;

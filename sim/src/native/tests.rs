@@ -952,12 +952,45 @@ fn a_headed_loop_is_one_segment() {
     let pieces = program.clone();
     let (_, native) = workers(8).install(|| run(&pieces, &start, 32, 1000, Tier::Native));
     assert_eq!(native, total - 1);
+    // A full warp that stays converged: the full-warp copy's alone.
     let stats = pieces.native_stats().expect("translated");
-    assert_eq!((stats.segments, stats.functions), (3, 4));
+    assert_eq!((stats.segments, stats.functions, stats.copies), (3, 2, 1));
     let one = program.clone();
     workers(1).install(|| run(&one, &start, 32, 1000, Tier::Native));
     assert_eq!(one.native_stats().map(|s| s.functions), Some(1));
     for max_steps in 1..20 {
         same_on_both(&program, &start, 32, max_steps);
+    }
+}
+
+/// The fewer-lanes copy is translated only when a group of fewer lanes
+/// first runs natively: a converged full warp never makes it (one copy,
+/// on one worker thread or in pieces), while a loop whose lanes leave
+/// apart and a group of 16 lanes do, with the interpreter's results.
+#[test]
+fn the_fewer_lanes_copy_is_made_on_demand() {
+    let body = imad_fma();
+    let converged = headed_loop(&body, None, 30);
+    let mut apart = converged.clone();
+    apart[0] = per_lane_count(1);
+    let start = lane_start(2, 9);
+    for (instrs, lanes, copies) in [(&converged, 32, 1), (&apart, 32, 2), (&converged, 16, 2)] {
+        let program = decoded(instrs).expect("encodable");
+        let (interp, _) = run(&program, &start, lanes, 100_000, Tier::Interp);
+        for n in [1, 8] {
+            let fresh = program.clone();
+            let (native, share) =
+                workers(n).install(|| run(&fresh, &start, lanes, 100_000, Tier::Native));
+            let what = format!("{lanes} lanes, {n} workers: {instrs:#?}");
+            assert_eq!(native, interp, "{what}");
+            assert!(share > 0, "{what}");
+            let stats = fresh.native_stats().expect("translated");
+            assert_eq!((stats.copies, stats.error), (copies, None), "{what}");
+            // On one worker thread: the full-warp copy's function, and
+            // one holding both copies once fewer lanes need theirs.
+            if n == 1 {
+                assert_eq!(stats.functions, copies, "{what}");
+            }
+        }
     }
 }
