@@ -78,8 +78,8 @@ impl Isel<'_> {
         let lod = if cube {
             let axes = self.cube_axes(coord, inst)?;
             let p = self.by_major(axes, coord);
-            let ex = self.face_derivative(axes, p, &dx, size[0], inst)?;
-            let ey = self.face_derivative(axes, p, &dy, size[0], inst)?;
+            let ex = self.own_face_derivative(axes, coord, p, &dx, size[0], inst)?;
+            let ey = self.own_face_derivative(axes, coord, p, &dy, size[0], inst)?;
             let rx = self.face_rho(ex, inst)?;
             let ry = self.face_rho(ey, inst)?;
             let sum = [self.fadd(ex[0], ey[0]), self.fadd(ex[1], ey[1])];
@@ -214,6 +214,79 @@ impl Isel<'_> {
             self.select(z, vz, not_z)
         };
         [pick(2, 1, 0), pick(0, 0, 1), pick(1, 2, 2)]
+    }
+
+    /// The face derivative, (s, t) in texels, of direction derivative `d`
+    /// at `coord` (its face's `axes`, `p` by major axis) in the frame of
+    /// the face the moved direction `coord + d` selects: where that is
+    /// `coord`'s own face, `face_derivative`; where it is another (past an
+    /// edge, or on an edge the tie rule gives to the other face), the
+    /// negated derivative of `-d` at the moved direction, `coord` unfolded
+    /// onto its face (the simulator's `cube::own_face_derivatives`;
+    /// docs/TEXTURES.md, "3D and cube gradients", rule 1).
+    fn own_face_derivative(
+        &mut self,
+        axes: (Comp, Comp),
+        coord: &[Comp],
+        p: [Comp; 3],
+        d: &[Comp],
+        size: Comp,
+        inst: &InstData,
+    ) -> Result<[Comp; 2], BackendError> {
+        let here = self.face_derivative(axes, p, d, size, inst)?;
+        let here = self.in_st_order(axes, here, inst)?;
+        let mut moved = [Comp::Const(0); 3];
+        let mut back = [Comp::Const(0); 3];
+        for i in 0..3 {
+            moved[i] = self.fadd(coord[i], d[i]);
+            back[i] = self.unary(UnaryOp::FNeg, d[i], inst)?;
+        }
+        let axes2 = self.cube_axes(&moved, inst)?;
+        let p2 = self.by_major(axes2, &moved);
+        let there = self.face_derivative(axes2, p2, &back, size, inst)?;
+        let there = self.in_st_order(axes2, there, inst)?;
+        // The same face: the same major axis (z, else y, else x) with the
+        // same sign.
+        let same = |s: &mut Self, a: Comp, b: Comp| -> Result<Comp, BackendError> {
+            let both = s.binary(BinaryOp::LogicalAnd, a, b, inst)?;
+            let na = s.unary(UnaryOp::LogicalNot, a, inst)?;
+            let nb = s.unary(UnaryOp::LogicalNot, b, inst)?;
+            let neither = s.binary(BinaryOp::LogicalAnd, na, nb, inst)?;
+            s.binary(BinaryOp::LogicalOr, both, neither, inst)
+        };
+        let same_z = same(self, axes.0, axes2.0)?;
+        let same_y = same(self, axes.1, axes2.1)?;
+        let y_counts = self.binary(BinaryOp::LogicalOr, axes.0, same_y, inst)?;
+        let same_axis = self.binary(BinaryOp::LogicalAnd, same_z, y_counts, inst)?;
+        let neg1 = self.compare(CmpOp::FOrdLt, p[0], Comp::Const(0));
+        let neg2 = self.compare(CmpOp::FOrdLt, p2[0], Comp::Const(0));
+        let same_sign = same(self, neg1, neg2)?;
+        let same_face = self.binary(BinaryOp::LogicalAnd, same_axis, same_sign, inst)?;
+        let mut e = [Comp::Const(0); 2];
+        for i in 0..2 {
+            let flipped = self.unary(UnaryOp::FNeg, there[i], inst)?;
+            let (h, f) = (self.src_of(here[i]), self.src_of(flipped));
+            e[i] = self.select(same_face, h, f);
+        }
+        Ok(e)
+    }
+
+    /// A `face_derivative` (tangents in `by_major` order: (y, z) on the x
+    /// faces, which are t and s there) in (s, t) order.
+    fn in_st_order(
+        &mut self,
+        (z, y): (Comp, Comp),
+        e: [Comp; 2],
+        inst: &InstData,
+    ) -> Result<[Comp; 2], BackendError> {
+        let not_y = self.unary(UnaryOp::LogicalNot, y, inst)?;
+        let not_z = self.unary(UnaryOp::LogicalNot, z, inst)?;
+        let x_major = self.binary(BinaryOp::LogicalAnd, not_z, not_y, inst)?;
+        let (a, b) = (self.src_of(e[1]), self.src_of(e[0]));
+        let s = self.select(x_major, a, b);
+        let (a, b) = (self.src_of(e[0]), self.src_of(e[1]));
+        let t = self.select(x_major, a, b);
+        Ok([s, t])
     }
 
     /// The face-coordinate derivative in texels from direction derivative

@@ -124,7 +124,29 @@ pub fn face_derivatives(d: [f32; 3], dd: [f32; 3], size: f32) -> [f32; 2] {
 /// quad NVIDIA's driver builds (docs/TEXTURES.md, "What NVIDIA's driver
 /// emits for a cube textureGrad").
 pub fn gradient_lod(d: [f32; 3], dx: [f32; 3], dy: [f32; 3], size: f32) -> f32 {
-    super::filter::gradient_lod_2d(face_derivatives(d, dx, size), face_derivatives(d, dy, size))
+    super::filter::gradient_lod_2d(
+        own_face_derivatives(d, dx, size),
+        own_face_derivatives(d, dy, size),
+    )
+}
+
+/// The face derivative (s, t) of direction `d` moving by `dd` in the
+/// frame of the face `d + dd` selects: `face_derivatives` where that is
+/// `d`'s face; where it is another (past an edge, or on an edge the tie
+/// rule gives to the other face), the negated derivative of `-dd` at
+/// `d + dd`, `d` unfolded onto that face. The two derivatives of a pair
+/// are then combined (s with s, t with t) whatever faces they were taken
+/// on (fitted to tex_grad_pair's slot 4, the moved direction exactly on
+/// the +x/+y edge; docs/TEXTURES.md, "3D and cube gradients", rule 1).
+/// The f32 operations are those backend/src/from_ir/image_grad.rs emits.
+pub fn own_face_derivatives(d: [f32; 3], dd: [f32; 3], size: f32) -> [f32; 2] {
+    let moved = [d[0] + dd[0], d[1] + dd[1], d[2] + dd[2]];
+    if select(moved).0 == select(d).0 {
+        face_derivatives(d, dd, size)
+    } else {
+        let [s, t] = face_derivatives(moved, [-dd[0], -dd[1], -dd[2]], size);
+        [-s, -t]
+    }
 }
 
 /// The direction through face coordinates `sc`, `tc` (−1..1 on the face)
