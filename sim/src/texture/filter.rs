@@ -143,7 +143,7 @@ fn top9(x: f32, shift: u32) -> (f32, f32) {
 /// tex_grad_sweep, tex_grad_quad and tex_grad_pair's 2D pairs;
 /// docs/TEXTURES.md, "Gradient sweeps"); backend/src/from_ir/image_grad.rs
 /// emits the same operations.
-pub fn rho2(d: [f32; 2]) -> f32 {
+fn rho2(d: [f32; 2]) -> f32 {
     let (a, b) = (d[0].abs(), d[1].abs());
     let (long, _) = top9(a.max(b), 0);
     let (short, eighth) = top9(a.min(b), 3);
@@ -161,7 +161,7 @@ fn diagonal(x: f32) -> f32 {
 /// for their sum and difference, each component scaled by `diagonal`
 /// and ρ of that: the longer cut to 9 mantissa bits plus 11/32 of the
 /// shorter (not cut). The sums are f32 additions, as the backend's.
-pub fn pair_rho2(dx: [f32; 2], dy: [f32; 2]) -> f32 {
+fn pair_rho2(dx: [f32; 2], dy: [f32; 2]) -> f32 {
     let diag = |v: [f32; 2]| {
         let (a, b) = (diagonal(v[0]), diagonal(v[1]));
         let (long, _) = top9(a.max(b), 0);
@@ -176,7 +176,7 @@ pub fn pair_rho2(dx: [f32; 2], dy: [f32; 2]) -> f32 {
 /// (`gradient_lod`): each one's longest component cut to 9 mantissa bits
 /// plus 11/32 of the middle one and 1/4 of the shortest, and the pair the
 /// largest of the two and 11/16 of those of their sum and difference.
-pub fn pair_rho(dx: [f32; 3], dy: [f32; 3]) -> f32 {
+fn pair_rho(dx: [f32; 3], dy: [f32; 3]) -> f32 {
     let rho = |d: [f32; 3]| {
         let mut a = d.map(f32::abs);
         a.sort_by(|x, y| y.total_cmp(x));
@@ -267,7 +267,9 @@ mod tests {
     fn gradient_lods_of_the_h200_capture() {
         // tex_sample's textureGrad: (dx, dy) in texels and the level
         // fraction (in 1/256) the H200 used.
-        let steps = |dx: [f32; 3], dy: [f32; 3]| (gradient_lod(dx, dy) * 256.0).floor();
+        let steps = |dx: [f32; 3], dy: [f32; 3]| {
+            (gradient_lod_2d([dx[0], dx[1]], [dy[0], dy[1]]) * 256.0).floor()
+        };
         assert_eq!(steps([0.0, 0.2, 0.0], [0.0, 1.12, 0.0]), 42.0);
         assert_eq!(steps([0.8, 0.2, 0.0], [0.0, 1.12, 0.0]), 42.0);
         assert_eq!(steps([1.2, 0.2, 0.0], [0.0, 0.0, 0.0]), 88.0);
@@ -275,7 +277,7 @@ mod tests {
         assert_eq!(steps([2.0, 0.2, 0.0], [0.0, 0.56, 0.0]), 268.0);
         assert_eq!(steps([2.4, 0.2, 0.0], [0.0, 0.84, 0.0]), 333.0);
         // Magnification: below 0.
-        assert!(gradient_lod([0.8, 0.2, 0.0], [0.0, 0.84, 0.0]) < 0.0);
+        assert!(gradient_lod_2d([0.8, 0.2], [0.0, 0.84]) < 0.0);
     }
 
     /// `pair_rho2`'s f32 operations give the table the same exponent and
@@ -352,7 +354,7 @@ mod tests {
         // is 149.75 steps, yet the H100 takes 150 (the table: T[128] =
         // 150); the diagonal 1.06 · (1, 1), ρ = 1.0605 + 11/32 · 1.0605 =
         // 1.4251 (mantissa code 108), takes T[108] = 130.
-        let steps = |d: [f32; 3]| (gradient_lod(d, [0.0; 3]) * 256.0).floor();
+        let steps = |d: [f32; 3]| (gradient_lod_2d([d[0], d[1]], [0.0; 2]) * 256.0).floor();
         assert_eq!(steps([1.5, 0.0, 0.0]), 150.0);
         // 1.060546875 = 1 + 31/512.
         let d = 1.0 + 31.0 / 512.0;
