@@ -256,7 +256,14 @@ fn compile_piece(segs: &Segments, piece: &Piece) -> Result<(JITModule, Entry), N
     let id = module
         .declare_function("converged", Linkage::Local, &ctx.func.signature)
         .map_err(codegen)?;
+    // SPVSASS_NATIVE_DISASM=1: each function's host code, as Cranelift
+    // lists it, to standard error (ARCHITECTURE.md, "Native tier").
+    let disasm = std::env::var_os("SPVSASS_NATIVE_DISASM").is_some();
+    ctx.set_disasm(disasm);
     module.define_function(id, &mut ctx).map_err(codegen)?;
+    if let Some(listing) = ctx.compiled_code().and_then(|c| c.vcode.as_deref()) {
+        eprintln!("// native tier: host code of one function\n{listing}");
+    }
     module.clear_context(&mut ctx);
     module.finalize_definitions().map_err(codegen)?;
     let entry = Entry(module.get_finalized_function(id) as usize);
@@ -443,6 +450,7 @@ fn build(mut b: FunctionBuilder<'_>, config: TargetFrontendConfig, segs: &Segmen
                 shift: zero,
                 consts,
                 preds,
+                preds_ptr,
                 rows: Default::default(),
             };
             segment(&mut e, &shared, segs, group, j, seg);

@@ -10,7 +10,7 @@
 
 use super::select::{Dest, NativeAlu, Operand, Translated};
 use crate::warp::WARP_LANES;
-use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
+use cranelift_codegen::ir::condcodes::{CondCode, FloatCC, IntCC};
 use cranelift_codegen::ir::{ConstantData, Endianness, InstBuilder, MemFlagsData, Value, types};
 use cranelift_frontend::{FunctionBuilder, Variable};
 use spvsass_isa::isa::{
@@ -36,6 +36,9 @@ pub(crate) struct Emitter<'f, 'b> {
     pub consts: Value,
     /// P0..P6 as lane masks.
     pub preds: [Variable; 7],
+    /// Where P0..P6 are kept (`Frame::preds`): the function's exit stores
+    /// the masks there; `write` stores each chunk's too (see there).
+    pub preds_ptr: Value,
     // The chunk the segment's ops are emitted for is `base` and `shift`:
     // a segment runs all its ops on chunk 0, then all on chunk 1, and so
     // on (every op is lane-wise; `compile.rs` emits them per chunk), so
@@ -159,9 +162,13 @@ fn source(e: &mut Emitter<'_, '_>, s: Operand) -> Value {
         Operand::Zero => splat(e, 0),
         Operand::Imm(v) => splat(e, v),
         Operand::Const(slot) => {
+            // The run's constant words never change while the code runs:
+            // a read-only, movable load, which Cranelift merges and lifts
+            // out of loops (one load per segment, not one per chunk).
+            let fixed = mem().with_readonly().with_can_move();
             let word =
                 e.b.ins()
-                    .load(types::I32, mem(), e.consts, i32::from(slot) * 4);
+                    .load(types::I32, fixed, e.consts, i32::from(slot) * 4);
             e.b.ins().splat(types::I32X4, word)
         }
     }
@@ -387,11 +394,21 @@ fn lop3_tree(e: &mut Emitter<'_, '_>, lut: u8, [a, b, c]: [Value; 3]) -> Value {
 }
 
 /// SHF of the pair `hi:lo` by the fixed amount `s` (0..=32), as its
-/// `eval` computes it on 64 bits.
-fn shf(e: &mut Emitter<'_, '_>, right: bool, high: bool, s: u32, lo: Value, hi: Value) -> Value {
+/// `eval` computes it on 64 bits; a half known to be zero (`zero`: RZ or
+/// an immediate 0) adds nothing to the other's shifted bits.
+fn shf(
+    e: &mut Emitter<'_, '_>,
+    right: bool,
+    high: bool,
+    s: u32,
+    [lo, hi]: [Value; 2],
+    [lo_zero, hi_zero]: [bool; 2],
+) -> Value {
     let shl = |e: &mut Emitter<'_, '_>, v: Value, n: u32| e.b.ins().ishl_imm_u(v, i64::from(n));
     let shr = |e: &mut Emitter<'_, '_>, v: Value, n: u32| e.b.ins().ushr_imm_u(v, i64::from(n));
     match (right, high, s) {
+        (true, false, s @ 1..32) if hi_zero => shr(e, lo, s),
+        (false, true, s @ 1..32) if lo_zero => shl(e, hi, s),
         (_, false, 0) => lo,
         (_, true, 0) => hi,
         (true, false, 32) => hi,
@@ -418,6 +435,28 @@ fn total_key(e: &mut Emitter<'_, '_>, bits: Value) -> Value {
     let sign = e.b.ins().sshr_imm_u(bits, 31);
     let magnitude_flip = e.b.ins().ushr_imm_u(sign, 1);
     e.b.ins().bxor(bits, magnitude_flip)
+}
+
+/// `x` times the constant `c` (`splat`: `c` in every lane), wrapping: a
+/// shift, or a shift and an add or subtract, where `c` is a power of two
+/// or one away from one (the same bits as the multiply, which takes
+/// several times as long on the host), else the multiply.
+fn times(e: &mut Emitter<'_, '_>, x: Value, c: u32, splat: Value) -> Value {
+    let shl = |e: &mut Emitter<'_, '_>, n: u32| e.b.ins().ishl_imm_u(x, i64::from(n));
+    match c {
+        0 => self::splat(e, 0),
+        1 => x,
+        _ if c.is_power_of_two() => shl(e, c.trailing_zeros()),
+        _ if (c - 1).is_power_of_two() => {
+            let s = shl(e, (c - 1).trailing_zeros());
+            e.b.ins().iadd(s, x)
+        }
+        _ if c.checked_add(1).is_some_and(u32::is_power_of_two) => {
+            let s = shl(e, (c + 1).trailing_zeros());
+            e.b.ins().isub(s, x)
+        }
+        _ => e.b.ins().imul(x, splat),
+    }
 }
 
 /// What one translated op produces for the current chunk.
@@ -454,7 +493,12 @@ pub(crate) fn alu(e: &mut Emitter<'_, '_>, n: &NativeAlu) -> Result {
             }
         }
         Translated::IMad => {
-            let p = e.b.ins().imul(x[0], x[1]);
+            // An immediate is the second source (the encoding's one
+            // immediate slot).
+            let p = match n.srcs[1] {
+                Operand::Imm(c) => times(e, x[0], c, x[1]),
+                _ => e.b.ins().imul(x[0], x[1]),
+            };
             if matches!(n.srcs[2], Operand::Zero | Operand::Imm(0)) {
                 p
             } else {
@@ -462,7 +506,17 @@ pub(crate) fn alu(e: &mut Emitter<'_, '_>, n: &NativeAlu) -> Result {
             }
         }
         Translated::Lop3(o) => lop3(e, o.lut, n.srcs, x),
-        Translated::Shf { op: o, amount } => shf(e, o.right, o.high, *amount, x[0], x[2]),
+        Translated::Shf { op: o, amount } => {
+            let zero = |i: usize| matches!(n.srcs[i], Operand::Zero | Operand::Imm(0));
+            shf(
+                e,
+                o.right,
+                o.high,
+                *amount,
+                [x[0], x[2]],
+                [zero(0), zero(2)],
+            )
+        }
         Translated::Sel => {
             let held = pred_bits(e, n.pred);
             let m = mask_chunk(e, held);
@@ -557,8 +611,21 @@ pub(crate) fn alu(e: &mut Emitter<'_, '_>, n: &NativeAlu) -> Result {
         }
         Translated::ISetP(o) => {
             let cc = int_cc(o.cmp, o.signed);
-            let c = e.b.ins().icmp(cc, x[0], x[1]);
-            let c = pack(e, c);
+            // The x64 backend makes !=, unsigned < and unsigned > of an
+            // inverted ==, >= or <= (three vector instructions and a
+            // constant): the inverse here, and its four bits inverted.
+            let c = match cc {
+                IntCC::NotEqual | IntCC::UnsignedLessThan | IntCC::UnsignedGreaterThan => {
+                    let c = e.b.ins().icmp(cc.complement(), x[0], x[1]);
+                    let four = e.b.ins().vhigh_bits(types::I32, c);
+                    let four = e.b.ins().bxor_imm_u(four, 0xf);
+                    e.b.ins().ishl(four, e.shift)
+                }
+                _ => {
+                    let c = e.b.ins().icmp(cc, x[0], x[1]);
+                    pack(e, c)
+                }
+            };
             let accum = pred_bits(e, n.pred);
             return Result::Mask(combine(e, o.combine, c, accum));
         }
@@ -604,6 +671,14 @@ pub(crate) fn write(e: &mut Emitter<'_, '_>, dst: Dest, r: Result, exec: Option<
             let put = e.b.ins().band(m, exec);
             let new = e.b.ins().bor(keep, put);
             e.b.def_var(var, new);
+            // Stored now, though the exit stores the final mask: the
+            // comparison is pure, and Cranelift would otherwise compute
+            // every chunk's where the mask is first needed (the segment's
+            // branch), keeping all eight chunks of its operands alive
+            // there (spilled to the stack); the store makes each chunk's
+            // comparison run with the chunk's other ops.
+            e.b.ins()
+                .store(MemFlagsData::trusted(), new, e.preds_ptr, 4 * i32::from(n));
         }
         // RZ / PT, or a shape the op table rules out (a row op with a
         // predicate destination): dropped, as `Warp` drops them.

@@ -60,6 +60,14 @@ fn any_src() -> impl Strategy<Value = Src> {
     ]
 }
 
+/// An immediate the translation multiplies by with a shift (and an add or
+/// subtract: `emit::times`), or one beside those: 0, 1, 2^k and 2^k ± 1,
+/// up to 2^31 and 2^32 - 1.
+fn multiplier() -> impl Strategy<Value = Src> {
+    (0u32..32, -2i64..=2)
+        .prop_map(|(k, d)| Src::imm(((1i64 << k) + d).clamp(0, i64::from(u32::MAX)) as u32))
+}
+
 /// A register or RZ: the first and third slots.
 fn reg_src() -> impl Strategy<Value = Src> {
     prop_oneof![6 => (0..DATA_REGS).prop_map(r), 1 => Just(Src::ZERO)]
@@ -104,13 +112,18 @@ fn alu_op() -> impl Strategy<Value = Op> {
                 Op::IAdd3(OpIAdd3 { dst, srcs })
             }
         ),
-        (gdst(), reg_src(), any_src(), reg_src(), any::<bool>()).prop_map(
-            |(dst, a, b, c, signed)| Op::IMad(OpIMad {
+        (
+            gdst(),
+            reg_src(),
+            prop_oneof![2 => any_src(), 1 => multiplier()],
+            reg_src(),
+            any::<bool>()
+        )
+            .prop_map(|(dst, a, b, c, signed)| Op::IMad(OpIMad {
                 dst,
                 srcs: [a, b, c],
                 signed
-            })
-        ),
+            })),
         (gdst(), reg_src(), any_src(), reg_src(), any::<u8>()).prop_map(|(dst, a, b, c, lut)| {
             Op::Lop3(OpLop3 {
                 dst,

@@ -1,0 +1,137 @@
+#!/usr/bin/env bash
+# How the native tier scales with cores on one kernel (issue 21, item 3;
+# BENCHMARKS.md, "Native tier"), measured so that a machine whose speed
+# drifts between runs (a shared or virtual host) cannot fake or hide a
+# speed-up: the thread counts are interleaved within every round (round r
+# runs 1 thread, then 16, then 1 again in the next round ...), each round
+# gives one speed-up per thread count against the same round's first
+# count, and the script prints the median and the best of those per-round
+# speed-ups next to the median times. Optionally every run is confined to
+# a list of CPUs (taskset), e.g. sixteen cores of one socket of a larger
+# machine.
+#
+#   scripts/bench-native-scaling.sh SPVSASS_BINARY OUTDIR
+#
+# Environment:
+#   THREADS  thread counts, the first the base (default "1 16")
+#   ROUNDS   rounds (default 7)
+#   CPUS     a taskset CPU list for every run (default: none)
+#   TIER     native or interp (default native)
+#   ALU_GROUPS, ALU_ROUNDS  the ALU kernel's size (default issue 21's:
+#            256 workgroups of 64 invocations, 16384 rounds)
+#
+# Every run's output buffer must be the same bytes (the script exits 1
+# otherwise). Columns: wall = elapsed time of the whole process; CPU =
+# user + system; simulation and translation = what `--stats` prints
+# (the translation is inside the simulation: the first warp waits for it).
+# Writes OUTDIR/results.md. Needs the binary, bash, coreutils, awk, python3
+# and taskset if CPUS is set.
+set -euo pipefail
+
+if [ $# -ne 2 ]; then
+    echo "usage: $0 SPVSASS_BINARY OUTDIR" >&2
+    exit 2
+fi
+bin=$(realpath "$1")
+out=$2
+threads=${THREADS:-1 16}
+rounds=${ROUNDS:-7}
+cpus=${CPUS:-}
+tier=${TIER:-native}
+groups=${ALU_GROUPS:-256}
+alu_rounds=${ALU_ROUNDS:-16384}
+repo=$(cd "$(dirname "$0")"/.. && pwd)
+mkdir -p "$out"
+out=$(realpath "$out")
+work=$out/work
+rm -rf "$work"
+mkdir -p "$work"
+
+python3 -c "import struct, sys; open(sys.argv[1], 'wb').write(struct.pack('<I', int(sys.argv[2])))" \
+    "$work/push" "$alu_rounds"
+pin=()
+[ -z "$cpus" ] || pin=(taskset -c "$cpus")
+
+# run T R: one run at T threads; appends "T R WALL CPU SIM TRANSLATE" to
+# the samples.
+run() {
+    local t=$1 r=$2 prefix=$work/t$1.r$2
+    RAYON_NUM_THREADS=$t python3 - "$prefix.time" "${pin[@]}" "$bin" run \
+        "$repo/benches/data/alu_heavy.comp.spv" --groups "$groups" --buffer 0=$((groups * 256)) \
+        --out "0=$prefix.bin" --push "$work/push" --stats --tier "$tier" --check-ctrl=off \
+        >/dev/null 2>"$prefix.stderr" <<'PY'
+import os, subprocess, sys, time
+path, cmd = sys.argv[1], sys.argv[2:]
+start = time.perf_counter()
+p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL)
+_, status, usage = os.wait4(p.pid, 0)
+wall = time.perf_counter() - start
+open(path, "w").write(f"{wall:.6f} {usage.ru_utime + usage.ru_stime:.6f}\n")
+sys.exit(os.waitstatus_to_exitcode(status))
+PY
+    local sim tr
+    sim=$(sed -n 's/^simulated .* in \([0-9.]*\) ms.*/\1/p' "$prefix.stderr")
+    tr=$(sed -n 's/^native tier: translated .* in \([0-9.]*\) ms.*/\1/p' "$prefix.stderr")
+    if [ -z "$sim" ]; then
+        echo "no --stats line at $t threads, round $r:" >&2
+        cat "$prefix.stderr" >&2
+        exit 1
+    fi
+    echo "$t $r $(cat "$prefix.time") $sim ${tr:-0}" >>"$work/samples"
+    if [ ! -e "$work/first.bin" ]; then
+        mv "$prefix.bin" "$work/first.bin"
+    elif cmp -s "$prefix.bin" "$work/first.bin"; then
+        rm "$prefix.bin"
+    else
+        echo "output at $t threads, round $r differs from the first run" >&2
+        exit 1
+    fi
+}
+
+for r in $(seq 1 "$rounds"); do
+    # Alternate the order, so that neither count always runs first.
+    order=$threads
+    [ $((r % 2)) = 1 ] || order=$(echo "$threads" | tr ' ' '\n' | tac | tr '\n' ' ')
+    for t in $order; do
+        run "$t" "$r"
+    done
+done
+
+{
+    echo "# Native-tier scaling, $(date -u +'%Y-%m-%d %H:%M UTC')"
+    echo
+    echo "- binary: $bin ($("$bin" --version))"
+    echo "- machine: $(uname -srm), $(nproc) CPUs online, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')"
+    echo "- CPUs used: ${cpus:-any}; load average before the report: $(cut -d' ' -f1-3 /proc/loadavg)"
+    echo "- ALU kernel, $groups workgroups of 64, $alu_rounds rounds, --tier $tier, $rounds interleaved rounds"
+    echo
+    echo "| threads | wall (median) | CPU | simulation | translation | speed-up, wall (median / best round) | speed-up, simulation (median / best round) |"
+    echo "|---|---|---|---|---|---|---|"
+    awk -v base="${threads%% *}" '
+        function median(list, n,    a, i, j, t) {
+            n = split(list, a, " ")
+            for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
+            return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+        }
+        function best(list,    a, n, i, m) {
+            n = split(list, a, " "); m = a[1]
+            for (i = 2; i <= n; i++) if (a[i] > m) m = a[i]
+            return m
+        }
+        { t = $1; r = $2; wall[t, r] = $3; cpu[t] = cpu[t] " " $4; sim[t, r] = $5; tr[t] = tr[t] " " $6
+          walls[t] = walls[t] " " $3; sims[t] = sims[t] " " $5; seen[t] = 1; rounds[r] = 1
+          if (!(t in order)) { order[t] = ++n; name[n] = t } }
+        END {
+            for (k = 1; k <= n; k++) {
+                t = name[k]; ws = ""; ss = ""
+                for (r in rounds) { ws = ws " " wall[base, r] / wall[t, r]; ss = ss " " sim[base, r] / sim[t, r] }
+                printf "| %s | %.4f s | %.3f s | %.1f ms | %.1f ms | %.2f / %.2f | %.2f / %.2f |\n",
+                    t, median(walls[t]), median(cpu[t]), median(sims[t]), median(tr[t]),
+                    median(ws), best(ws), median(ss), best(ss)
+            }
+        }' "$work/samples"
+    echo
+    echo "Per run (threads, round, wall s, CPU s, simulation ms, translation ms):"
+    echo
+    sed 's/^/    /' "$work/samples"
+} | tee "$out/results.md"
