@@ -2,11 +2,14 @@
 # How the native tier scales with cores on one kernel (issue 21, item 3;
 # BENCHMARKS.md, "Native tier"), measured so that a machine whose speed
 # drifts between runs (a shared or virtual host) cannot fake or hide a
-# speed-up: the thread counts are interleaved within every round (round r
-# runs 1 thread, then 16, then 1 again in the next round ...), each round
+# speed-up: the thread counts are interleaved within every round (odd
+# rounds run 1 thread then 16, even rounds 16 then 1), each round
 # gives one speed-up per thread count against the same round's first
 # count, and the script prints the median and the best of those per-round
-# speed-ups next to the median times. Optionally every run is confined to
+# speed-ups next to the median times, and (the cautious figure, for a
+# host whose single core sometimes runs far faster than when all are
+# busy) the median time over the fastest run of the base count.
+# Optionally every run is confined to
 # a list of CPUs (taskset), e.g. sixteen cores of one socket of a larger
 # machine.
 #
@@ -105,8 +108,8 @@ done
     echo "- CPUs used: ${cpus:-any}; load average before the report: $(cut -d' ' -f1-3 /proc/loadavg)"
     echo "- ALU kernel, $groups workgroups of 64, $alu_rounds rounds, --tier $tier, $rounds interleaved rounds"
     echo
-    echo "| threads | wall (median) | CPU | simulation | translation | speed-up, wall (median / best round) | speed-up, simulation (median / best round) |"
-    echo "|---|---|---|---|---|---|---|"
+    echo "| threads | wall (median) | CPU | simulation | translation | speed-up, wall (median / best round) | speed-up, simulation (median / best round) | speed-up, wall, over the fastest base run |"
+    echo "|---|---|---|---|---|---|---|---|"
     awk -v base="${threads%% *}" '
         function median(list, n,    a, i, j, t) {
             n = split(list, a, " ")
@@ -118,6 +121,11 @@ done
             for (i = 2; i <= n; i++) if (a[i] > m) m = a[i]
             return m
         }
+        function least(list,    a, n, i, m) {
+            n = split(list, a, " "); m = a[1]
+            for (i = 2; i <= n; i++) if (a[i] < m) m = a[i]
+            return m
+        }
         { t = $1; r = $2; wall[t, r] = $3; cpu[t] = cpu[t] " " $4; sim[t, r] = $5; tr[t] = tr[t] " " $6
           walls[t] = walls[t] " " $3; sims[t] = sims[t] " " $5; seen[t] = 1; rounds[r] = 1
           if (!(t in order)) { order[t] = ++n; name[n] = t } }
@@ -125,9 +133,9 @@ done
             for (k = 1; k <= n; k++) {
                 t = name[k]; ws = ""; ss = ""
                 for (r in rounds) { ws = ws " " wall[base, r] / wall[t, r]; ss = ss " " sim[base, r] / sim[t, r] }
-                printf "| %s | %.4f s | %.3f s | %.1f ms | %.1f ms | %.2f / %.2f | %.2f / %.2f |\n",
+                printf "| %s | %.4f s | %.3f s | %.1f ms | %.1f ms | %.2f / %.2f | %.2f / %.2f | %.2f |\n",
                     t, median(walls[t]), median(cpu[t]), median(sims[t]), median(tr[t]),
-                    median(ws), best(ws), median(ss), best(ss)
+                    median(ws), best(ws), median(ss), best(ss), least(walls[base]) / median(walls[t])
             }
         }' "$work/samples"
     echo
