@@ -27,6 +27,7 @@ use crate::opt_copy_prop::copy_prop;
 use crate::opt_cse::cse;
 use crate::opt_ffma::form_ffma;
 use crate::opt_imad::form_imad;
+use crate::opt_licm::hoist_invariants;
 use crate::opt_lop3::fuse_lop3;
 use crate::opt_predicate::predicate;
 use crate::program;
@@ -208,7 +209,11 @@ pub(crate) fn optimisations(opts: &BackendOptions) -> Vec<(&'static str, Pass)> 
     if opts.fp_contract {
         passes.push(("ffma", form_ffma));
     }
-    passes.extend([("lop3", fuse_lop3 as Pass), ("dce", eliminate_dead_code)]);
+    passes.extend([
+        ("lop3", fuse_lop3 as Pass),
+        ("dce", eliminate_dead_code),
+        ("licm", hoist_invariants),
+    ]);
     passes
 }
 

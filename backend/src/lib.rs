@@ -38,6 +38,7 @@ pub(crate) mod opt_copy_prop;
 pub(crate) mod opt_cse;
 pub(crate) mod opt_ffma;
 pub(crate) mod opt_imad;
+pub(crate) mod opt_licm;
 pub(crate) mod opt_lop3;
 pub(crate) mod opt_predicate;
 pub(crate) mod reg_pressure;

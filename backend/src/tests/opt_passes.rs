@@ -13,6 +13,7 @@ use crate::opt_copy_prop::copy_prop;
 use crate::opt_cse::cse;
 use crate::opt_ffma::form_ffma;
 use crate::opt_imad::form_imad;
+use crate::opt_licm::hoist_invariants;
 use crate::opt_lop3::fuse_lop3;
 
 /// Predicate Pn becomes %p(PRED_BASE + n), so GPRs and predicates do not
@@ -234,6 +235,68 @@ opt_cases! {
         IADD3 %r5, %r1, %r2, %r3 ;
         IADD3 %r6, %r5, %r4, RZ ;
         STL [0x0], %r6 ;
+        EXIT ;"];
+    // A loop (1 the header, 2 the body with the back edge): the MOV of an
+    // immediate beside the two-immediate FFMA moves to the preheader 0,
+    // before its branch; the guarded MOV, the one reading a register and
+    // the predicate stay.
+    licm_hoists_constants: [hoist_invariants], ["
+        S2R R1, SR_TID.X ;
+        BRA 0x10 ;", "
+        ISETP.LT.U32.AND P0, PT, R1, c[0x0][0x20], PT ;
+        @!P0 BRA 0x100 ;", "
+        MOV R5, 0x3e800000 ;
+        FFMA R2, R1, 0x3f000000, R5 ;
+        @P0 MOV R6, 0x1 ;
+        MOV R7, R1 ;
+        ISETP.EQ.AND P1, PT, RZ, c[0x0][0x24], PT ;
+        STL [0x0], R2 ;
+        BRA 0x10 ;", "
+        EXIT ;"], [(0, 1), (1, 2), (1, 3), (2, 1)] => ["
+        S2R %r1, SR_TID.X ;
+        MOV %r5, 0x3e800000 ;
+        BRA 0x10 ;", "
+        ISETP.LT.U32.AND %p100, PT, %r1, c[0x0][0x20], PT ;
+        @!%p100 BRA 0x100 ;", "
+        FFMA %r2, %r1, 0x3f000000, %r5 ;
+        @%p100 MOV %r6, 0x1 ;
+        MOV %r7, %r1 ;
+        ISETP.EQ.AND %p101, PT, RZ, c[0x0][0x24], PT ;
+        STL [0x0], %r2 ;
+        BRA 0x10 ;", "
+        EXIT ;"];
+    // Nested loops: the constant of the inner loop (2, a loop on itself)
+    // moves to the outer loop's (1, 2, 3) preheader 0, whose body holds
+    // the inner loop's blocks.
+    licm_nested: [hoist_invariants], ["
+        S2R R1, SR_TID.X ;", "
+        IADD3 R9, R1, 0x1, RZ ;", "
+        MOV R3, 0x7 ;
+        IMAD.U32 R4, R1, R3, RZ ;
+        STL [0x0], R4 ;", "
+        STL [0x4], R9 ;", "
+        EXIT ;"], [(0, 1), (1, 2), (2, 2), (2, 3), (3, 1), (3, 4)] => ["
+        S2R %r1, SR_TID.X ;
+        MOV %r3, 0x7 ;", "
+        IADD3 %r9, %r1, 0x1, RZ ;", "
+        IMAD.U32 %r4, %r1, %r3, RZ ;
+        STL [0x0], %r4 ;", "
+        STL [0x4], %r9 ;", "
+        EXIT ;"];
+    // A loop (3, on itself) entered from two blocks (1 and 2) has no
+    // preheader: its constant stays.
+    licm_two_entries: [hoist_invariants], ["
+        S2R R1, SR_TID.X ;", "
+        STL [0x0], R1 ;", "
+        STL [0x4], R1 ;", "
+        MOV R8, 0x9 ;
+        STL [0xc], R8 ;", "
+        EXIT ;"], [(0, 1), (0, 2), (1, 3), (2, 3), (3, 3), (3, 4)] => ["
+        S2R %r1, SR_TID.X ;", "
+        STL [0x0], %r1 ;", "
+        STL [0x4], %r1 ;", "
+        MOV %r8, 0x9 ;
+        STL [0xc], %r8 ;", "
         EXIT ;"];
     // Block 0 dominates 1 and 2: their copies of its product go; 1 does
     // not dominate 2, so the product both compute stays in each.
