@@ -106,7 +106,7 @@ fn invariant(f: &MFunc, info: &Info, ins: &Instr) -> bool {
         return false;
     }
     let mut reads = false;
-    let mut ins = ins.clone();
+    let mut ins = *ins;
     ins.visit_regs(&mut |r, _, kind, _| {
         if kind == OperandKind::Use && VReg::from_reg(*r).is_some() {
             reads = true;
