@@ -230,6 +230,22 @@ pub fn place_src(ins: &mut Instr, slot: usize, new: Src) -> bool {
             return true;
         }
     }
+    // A select commutes with its condition negated (`p ? a : b` is
+    // `!p ? b : a`): an immediate in the first slot, which has no
+    // immediate form, goes to the second.
+    if let Op::Sel(o) = &mut cand.op {
+        o.srcs.swap(0, 1);
+        o.cond.neg = !o.cond.neg;
+        if encodable(&cand) {
+            *ins = cand;
+            return true;
+        }
+    }
+    // The immediate 0 (no modifiers) is RZ, which every register slot
+    // takes.
+    if new == Src::imm(0) {
+        return place_src(ins, slot, Src::ZERO);
+    }
     false
 }
 

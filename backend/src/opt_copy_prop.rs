@@ -122,9 +122,11 @@ pub fn copy_prop(f: &mut MFunc) {
                     *r = w;
                 }
             });
-            // Constants where the operand form allows them.
+            // Constants where the operand form allows them; twice, since
+            // placing one may swap another register into a slot already
+            // passed (`place_src` commutes sources).
             let n = alu_srcs(&mut ins.op).map_or(0, |s| s.len());
-            for slot in 0..n {
+            for slot in (0..n).chain(0..n) {
                 let Some(s) = alu_srcs(&mut ins.op).map(|s| s[slot]) else {
                     continue;
                 };

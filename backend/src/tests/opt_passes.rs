@@ -127,6 +127,23 @@ opt_cases! {
         IADD3 %r3, %r2, 0xfffffffb, RZ ;
         STL [0x0], %r3 ;
         EXIT ;"];
+    // An immediate in SEL's first slot (which has no immediate form) goes
+    // to the second with the condition negated, and the register then
+    // moved into the first slot is folded on the second pass over the
+    // slots: its immediate 0 as RZ.
+    copy_prop_sel_commutes: [copy_prop, dce], ["
+        S2R R2, SR_TID.X ;
+        ISETP.LT.U32.AND P0, PT, R2, 0x4, PT ;
+        MOV R1, 0x3f800000 ;
+        MOV R3, 0x0 ;
+        SEL R4, R1, R3, P0 ;
+        STL [0x0], R4 ;
+        EXIT ;"], [] => ["
+        S2R %r2, SR_TID.X ;
+        ISETP.LT.U32.AND %p100, PT, %r2, 0x4, PT ;
+        SEL %r4, RZ, 0x3f800000, !%p100 ;
+        STL [0x0], %r4 ;
+        EXIT ;"];
     // Copies of copies reach the original register.
     copy_prop_chain: [copy_prop, dce], ["
         S2R R1, SR_TID.X ;
