@@ -21,22 +21,12 @@
 # Writes OUTDIR/results.md. Needs the binary, bash, awk and python3.
 set -euo pipefail
 
-if [ $# -ne 2 ]; then
-    echo "usage: $0 SPVSASS_BINARY OUTDIR" >&2
-    exit 2
-fi
-bin=$(realpath "$1")
-out=$2
+. "$(dirname "$0")/bench-lib.sh"
+bench_init "$0" "$@"
 threads=${THREADS:-1 2}
 rounds=${ROUNDS:-9}
 groups=${ALU_GROUPS:-256}
 alu_rounds=${ALU_ROUNDS:-16384}
-repo=$(cd "$(dirname "$0")"/.. && pwd)
-mkdir -p "$out"
-out=$(realpath "$out")
-work=$out/work
-rm -rf "$work"
-mkdir -p "$work"
 if [ -z "${VK_ICD_FILENAMES:-}" ]; then
     icd=$(ls /usr/share/vulkan/icd.d/lvp_icd.*.json /usr/local/share/vulkan/icd.d/lvp_icd.*.json \
         /etc/vulkan/icd.d/lvp_icd.*.json 2>/dev/null | head -n1) || true
@@ -44,12 +34,7 @@ if [ -z "${VK_ICD_FILENAMES:-}" ]; then
     export VK_ICD_FILENAMES=$icd
 fi
 
-cat >"$work/alu.json" <<EOF
-{ "comment": "bench-native-ratio.sh alu", "stages": { "compute": { "spirv": "$repo/benches/data/alu_heavy.comp.spv" } },
-  "groups": [$groups, 1, 1],
-  "buffers": [ { "binding": 0, "kind": "storage", "contents": [ { "zero": $((groups * 256)) } ], "read_back": true } ],
-  "push_constants": [ { "u32": [$alu_rounds] } ] }
-EOF
+bench_alu_json "$work/alu.json" "$groups" "$alu_rounds" "bench-native-ratio.sh alu"
 python3 -c "import struct, sys; open(sys.argv[1], 'wb').write(struct.pack('<I', int(sys.argv[2])))" \
     "$work/push" "$alu_rounds"
 

@@ -31,24 +31,14 @@
 # and taskset if CPUS is set.
 set -euo pipefail
 
-if [ $# -ne 2 ]; then
-    echo "usage: $0 SPVSASS_BINARY OUTDIR" >&2
-    exit 2
-fi
-bin=$(realpath "$1")
-out=$2
+. "$(dirname "$0")/bench-lib.sh"
+bench_init "$0" "$@"
 threads=${THREADS:-1 16}
 rounds=${ROUNDS:-7}
 cpus=${CPUS:-}
 tier=${TIER:-native}
 groups=${ALU_GROUPS:-256}
 alu_rounds=${ALU_ROUNDS:-16384}
-repo=$(cd "$(dirname "$0")"/.. && pwd)
-mkdir -p "$out"
-out=$(realpath "$out")
-work=$out/work
-rm -rf "$work"
-mkdir -p "$work"
 
 python3 -c "import struct, sys; open(sys.argv[1], 'wb').write(struct.pack('<I', int(sys.argv[2])))" \
     "$work/push" "$alu_rounds"
@@ -81,11 +71,7 @@ PY
         exit 1
     fi
     echo "$t $r $(cat "$prefix.time") $sim ${tr:-0}" >>"$work/samples"
-    if [ ! -e "$work/first.bin" ]; then
-        mv "$prefix.bin" "$work/first.bin"
-    elif cmp -s "$prefix.bin" "$work/first.bin"; then
-        rm "$prefix.bin"
-    else
+    if ! bench_keep_first "$prefix.bin" "$work/first.bin"; then
         echo "output at $t threads, round $r differs from the first run" >&2
         exit 1
     fi

@@ -54,23 +54,13 @@
 # Writes OUTDIR/results.md.
 set -euo pipefail
 
-if [ $# -ne 2 ]; then
-    echo "usage: $0 SPVSASS_BINARY OUTDIR" >&2
-    exit 2
-fi
-bin=$(realpath "$1")
-out=$2
+. "$(dirname "$0")/bench-lib.sh"
+bench_init "$0" "$@"
 threads=${THREADS:-1 $(nproc)}
 reps=${REPS:-3}
 kernels=${KERNELS:-alu reduce divergent copy meshlet}
 lavapipe=${LAVAPIPE:-1}
-repo=$(cd "$(dirname "$0")"/.. && pwd)
 data=$repo/benches/data
-mkdir -p "$out"
-out=$(realpath "$out")
-work=$out/work
-rm -rf "$work"
-mkdir -p "$work"
 
 # measure TIMEFILE CMD...: runs CMD (stdout and stderr as given) and writes
 # "WALL CPU" in seconds to TIMEFILE; returns CMD's status.
@@ -105,12 +95,7 @@ alu_groups=${ALU_GROUPS:-256} alu_rounds=${ALU_ROUNDS:-16384}
 u32le $alu_rounds >"$work/alu.push"
 args_alu=(run "$data/alu_heavy.comp.spv" --groups $alu_groups --buffer 0=$((alu_groups * 256))
     --out 0=@OUT@.bin --push "$work/alu.push" --stats)
-cat >"$work/alu.json" <<EOF
-{ "comment": "bench-native.sh alu", "stages": { "compute": { "spirv": "$data/alu_heavy.comp.spv" } },
-  "groups": [$alu_groups, 1, 1],
-  "buffers": [ { "binding": 0, "kind": "storage", "contents": [ { "zero": $((alu_groups * 256)) } ], "read_back": true } ],
-  "push_constants": [ { "u32": [$alu_rounds] } ] }
-EOF
+bench_alu_json "$work/alu.json" "$alu_groups" "$alu_rounds" "bench-native.sh alu"
 
 reduce_groups=1024 reduce_per=8
 reduce_bytes=$((reduce_groups * 256 * reduce_per * 4))
@@ -247,12 +232,7 @@ for name in $kernels; do
                 for f in "$prefix".*; do
                     suffix=${f#"$prefix".}
                     [ "$suffix" = stderr ] && continue
-                    ref=$work/$name.first.$suffix
-                    if [ ! -e "$ref" ]; then
-                        mv "$f" "$ref"
-                    elif cmp -s "$f" "$ref"; then
-                        rm "$f"
-                    else
+                    if ! bench_keep_first "$f" "$work/$name.first.$suffix"; then
                         echo "$name: $suffix of --tier $tier at $t threads (run $r) differs from the first run" >&2
                         status=1
                     fi

@@ -26,20 +26,11 @@
 #            float arithmetic each.
 set -euo pipefail
 
-if [ $# -ne 2 ]; then
-    echo "usage: $0 SPVSASS_BINARY OUTDIR" >&2
-    exit 2
-fi
-bin=$(realpath "$1")
-out=$2
+. "$(dirname "$0")/bench-lib.sh"
+bench_init "$0" "$@"
 threads=${THREADS:-1 2 4 8 16}
 reps=${REPS:-3}
 alu_iterations=${ALU_ITERATIONS:-256}
-repo=$(cd "$(dirname "$0")"/.. && pwd)
-mkdir -p "$out"
-out=$(realpath "$out")
-work=$out/work
-mkdir -p "$work"
 
 # Inputs. The reduction's 4 MiB are a repeated text, so the same bytes on
 # every machine.

@@ -1,0 +1,48 @@
+# Sourced by the scripts/bench-*.sh benchmarks: what every one of them
+# sets up from its two arguments.
+#
+# bench_init "$0" "$@": checks that the arguments are SPVSASS_BINARY
+# OUTDIR (else prints the usage and exits 2) and sets bin (the binary,
+# absolute), out (OUTDIR, created, absolute), work (OUTDIR/work, created
+# empty) and repo (the repository's root).
+bench_init() {
+    local script=$1
+    shift
+    if [ $# -ne 2 ]; then
+        echo "usage: $script SPVSASS_BINARY OUTDIR" >&2
+        exit 2
+    fi
+    bin=$(realpath "$1")
+    repo=$(cd "$(dirname "$script")"/.. && pwd)
+    mkdir -p "$2"
+    out=$(realpath "$2")
+    work=$out/work
+    rm -rf "$work"
+    mkdir -p "$work"
+}
+
+# bench_alu_json FILE GROUPS ROUNDS COMMENT: the run description of the ALU
+# kernel (benches/data/alu_heavy.comp) for `spvsass reference`: GROUPS
+# workgroups of 64 invocations, ROUNDS iterations (the push constant), the
+# output buffer read back.
+bench_alu_json() {
+    cat >"$1" <<JSON
+{ "comment": "$4", "stages": { "compute": { "spirv": "$repo/benches/data/alu_heavy.comp.spv" } },
+  "groups": [$2, 1, 1],
+  "buffers": [ { "binding": 0, "kind": "storage", "contents": [ { "zero": $(($2 * 256)) } ], "read_back": true } ],
+  "push_constants": [ { "u32": [$3] } ] }
+JSON
+}
+
+# bench_keep_first FILE REF: the first output of a kind becomes REF; a
+# later one equal to it is deleted; returns 1 (keeping FILE) if it
+# differs.
+bench_keep_first() {
+    if [ ! -e "$2" ]; then
+        mv "$1" "$2"
+    elif cmp -s "$1" "$2"; then
+        rm "$1"
+    else
+        return 1
+    fi
+}
