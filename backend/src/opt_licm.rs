@@ -14,34 +14,24 @@
 //! from outside; then nothing moves). Each moved value stays live through
 //! the whole loop, one more register: at most `MOST_PER_LOOP` move out of
 //! each loop. Registers in 64/128-bit groups, predicates and the clock
-//! stay where they are. An outer loop's body holds its inner loops'
-//! blocks, so its constants move to the outermost preheader that has
-//! room; the pass repeats until nothing moves (a value an outer loop left
-//! for want of room, or whose loop had no preheader, may still leave an
-//! inner one).
+//! stay where they are. Loops are taken in layout order, which puts an
+//! outer loop's header (its dominator) before its inner loops': an outer
+//! loop's body holds its inner loops' blocks, so their constants move to
+//! the outermost preheader first, and an inner loop then moves up to
+//! `MOST_PER_LOOP` of those left (for want of room, or an outer loop
+//! without a preheader) to its own preheader.
 
 use crate::isa::{Instr, Op, OperandKind, RegFile};
 use crate::mir::{BlockId, MFunc, VReg};
 use crate::mir_info::{Info, idoms, is_cse_candidate, single_def};
 use cranelift_entity::SecondaryMap;
 
-/// Most values moved out of one loop per round (each keeps a register
-/// live through the loop).
+/// Most values moved out of one loop (each keeps a register live through
+/// the loop).
 pub const MOST_PER_LOOP: usize = 4;
 
-/// Runs the pass.
+/// Runs the pass: one sweep over the loops.
 pub fn hoist_invariants(f: &mut MFunc) {
-    // Each round moves values one loop level out; nesting is bounded by
-    // the block count.
-    for _ in 0..f.blocks.len() {
-        if !hoist_once(f) {
-            break;
-        }
-    }
-}
-
-/// One round over every loop; whether anything moved.
-fn hoist_once(f: &mut MFunc) -> bool {
     let idom = idoms(f);
     let info = Info::new(f);
     let headers: Vec<BlockId> = f
@@ -49,7 +39,6 @@ fn hoist_once(f: &mut MFunc) -> bool {
         .keys()
         .filter(|&h| f.blocks[h].preds.iter().any(|&p| dominates(&idom, h, p)))
         .collect();
-    let mut moved = false;
     for h in headers {
         let Some(body) = loop_body(f, &idom, h) else {
             continue;
@@ -87,9 +76,7 @@ fn hoist_once(f: &mut MFunc) -> bool {
         let branch = instrs.last().is_some_and(|i| matches!(i.op, Op::Bra(_)));
         let at = instrs.len() - usize::from(branch);
         instrs.splice(at..at, taken);
-        moved = true;
     }
-    moved
 }
 
 /// Whether `ins` computes the same value wherever it runs: unguarded,

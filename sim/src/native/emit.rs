@@ -142,10 +142,13 @@ pub(crate) fn mask_chunk(e: &mut Emitter<'_, '_>, bits: Value) -> Value {
     e.b.ins().icmp(IntCC::NotEqual, picked, zero)
 }
 
-/// Packs the current chunk's mask (all-ones / zero lanes) into its bits
-/// of a lane mask (the others zero).
-fn pack(e: &mut Emitter<'_, '_>, chunk: Value) -> Value {
-    let four = e.b.ins().vhigh_bits(types::I32, chunk);
+/// Packs the current chunk's mask (all-ones / zero lanes), inverted if
+/// `invert`, into its bits of a lane mask (the others zero).
+fn pack(e: &mut Emitter<'_, '_>, chunk: Value, invert: bool) -> Value {
+    let mut four = e.b.ins().vhigh_bits(types::I32, chunk);
+    if invert {
+        four = e.b.ins().bxor_imm_u(four, 0xf);
+    }
     e.b.ins().ishl(four, e.shift)
 }
 
@@ -444,7 +447,7 @@ fn total_key(e: &mut Emitter<'_, '_>, bits: Value) -> Value {
 fn times(e: &mut Emitter<'_, '_>, x: Value, c: u32, splat: Value) -> Value {
     let shl = |e: &mut Emitter<'_, '_>, n: u32| e.b.ins().ishl_imm_u(x, i64::from(n));
     match c {
-        0 => self::splat(e, 0),
+        0 => splat,
         1 => x,
         _ if c.is_power_of_two() => shl(e, c.trailing_zeros()),
         _ if (c - 1).is_power_of_two() => {
@@ -614,18 +617,13 @@ pub(crate) fn alu(e: &mut Emitter<'_, '_>, n: &NativeAlu) -> Result {
             // The x64 backend makes !=, unsigned < and unsigned > of an
             // inverted ==, >= or <= (three vector instructions and a
             // constant): the inverse here, and its four bits inverted.
-            let c = match cc {
-                IntCC::NotEqual | IntCC::UnsignedLessThan | IntCC::UnsignedGreaterThan => {
-                    let c = e.b.ins().icmp(cc.complement(), x[0], x[1]);
-                    let four = e.b.ins().vhigh_bits(types::I32, c);
-                    let four = e.b.ins().bxor_imm_u(four, 0xf);
-                    e.b.ins().ishl(four, e.shift)
-                }
-                _ => {
-                    let c = e.b.ins().icmp(cc, x[0], x[1]);
-                    pack(e, c)
-                }
-            };
+            let invert = matches!(
+                cc,
+                IntCC::NotEqual | IntCC::UnsignedLessThan | IntCC::UnsignedGreaterThan
+            );
+            let cc = if invert { cc.complement() } else { cc };
+            let c = e.b.ins().icmp(cc, x[0], x[1]);
+            let c = pack(e, c, invert);
             let accum = pred_bits(e, n.pred);
             return Result::Mask(combine(e, o.combine, c, accum));
         }
@@ -634,7 +632,7 @@ pub(crate) fn alu(e: &mut Emitter<'_, '_>, n: &NativeAlu) -> Result {
             let a = float_in(e, &o.srcs[0], o.ftz, x[0]);
             let b = float_in(e, &o.srcs[1], o.ftz, x[1]);
             let c = vector_fcmp(e, cc, a, b);
-            let c = pack(e, c);
+            let c = pack(e, c, false);
             let accum = pred_bits(e, n.pred);
             return Result::Mask(combine(e, o.combine, c, accum));
         }
