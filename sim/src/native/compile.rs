@@ -319,9 +319,15 @@ struct Shared {
     exit: Block,
     /// Each segment's block, per `Group`, where this piece holds it.
     blocks: [Vec<Option<Block>>; 2],
-    /// Runs the group at the pc it is given, in the Partial copy (one jump
-    /// table over the instructions, shared by every place that needs it).
-    run_pending: Block,
+    /// Runs the group at the pc it is given, per `Group` copy (one jump
+    /// table over the instructions each, shared by every place that
+    /// needs it).
+    run_at: [Block; 2],
+    /// The scheduler's pick at the pc it is given, where a group reached
+    /// `limit` (`resolve`): one block shared by every segment end, so the
+    /// rarely taken merging and swapping of groups is made once per
+    /// function, not once per branch.
+    resolve: Block,
 }
 
 /// Builds the function body.
@@ -387,15 +393,16 @@ fn build(mut b: FunctionBuilder<'_>, config: TargetFrontendConfig, segs: &Segmen
             .map(|&h| h.then(|| b.create_block()))
             .collect()
     });
-    let args = [BlockArg::Value(zero), BlockArg::Value(zero)];
+    // Entries without arguments (see `run_at_pc`): one way out.
+    let nothing = b.create_block();
     let tables = [Group::Full, Group::Partial].map(|group| {
         let dispatch = b.create_block();
-        let default = b.func.dfg.block_call(exit, &args);
+        let default = b.func.dfg.block_call(nothing, &[]);
         let table: Vec<_> = blocks[group as usize]
             .iter()
             .map(|blk| match blk {
                 Some(blk) => b.func.dfg.block_call(*blk, &[]),
-                None => b.func.dfg.block_call(exit, &args),
+                None => b.func.dfg.block_call(nothing, &[]),
             })
             .collect();
         let jt = b.create_jump_table(JumpTableData::new(default, &table));
@@ -407,17 +414,17 @@ fn build(mut b: FunctionBuilder<'_>, config: TargetFrontendConfig, segs: &Segmen
         b.switch_to_block(dispatch);
         b.ins().br_table(entry, jt);
     }
+    b.switch_to_block(nothing);
+    b.ins()
+        .jump(exit, &[BlockArg::Value(zero), BlockArg::Value(zero)]);
 
-    // Per instruction: the Partial segment starting there, held here
-    // (`Some(Some)`) or elsewhere (`Some(None)`).
-    let mut by_index = vec![None; segs.at.len()];
-    for (seg, &blk) in segs.list.iter().zip(&blocks[Group::Partial as usize]) {
-        if let Some(slot) = by_index.get_mut(seg.start) {
-            *slot = Some(blk);
-        }
-    }
-    let run_pending = b.create_block();
-    b.append_block_param(run_pending, types::I32);
+    let run_at = [(); 2].map(|()| {
+        let blk = b.create_block();
+        b.append_block_param(blk, types::I32);
+        blk
+    });
+    let resolve_block = b.create_block();
+    b.append_block_param(resolve_block, types::I32);
     let shared = Shared {
         gpr,
         pointer,
@@ -437,7 +444,8 @@ fn build(mut b: FunctionBuilder<'_>, config: TargetFrontendConfig, segs: &Segmen
         max_steps,
         exit,
         blocks,
-        run_pending,
+        run_at,
+        resolve: resolve_block,
     };
     for group in [Group::Full, Group::Partial] {
         for (j, seg) in segs.list.iter().enumerate() {
@@ -457,26 +465,13 @@ fn build(mut b: FunctionBuilder<'_>, config: TargetFrontendConfig, segs: &Segmen
         }
     }
 
-    // The Partial segment at a pc, or the exit where none starts.
-    b.switch_to_block(run_pending);
-    let pc = b.block_params(run_pending)[0];
-    let index = b
-        .ins()
-        .ushr_imm_u(pc, i64::from(INSTR_BYTES.trailing_zeros()));
-    let stay = [BlockArg::Value(pc), BlockArg::Value(zero)];
-    let elsewhere = b.ins().iconst(types::I32, i64::from(leaving::ELSEWHERE));
-    let go_on = [BlockArg::Value(pc), BlockArg::Value(elsewhere)];
-    let default = b.func.dfg.block_call(exit, &stay);
-    let table: Vec<_> = by_index
-        .iter()
-        .map(|blk| match blk {
-            Some(Some(blk)) => b.func.dfg.block_call(*blk, &[]),
-            Some(None) => b.func.dfg.block_call(exit, &go_on),
-            None => b.func.dfg.block_call(exit, &stay),
-        })
-        .collect();
-    let jt = b.create_jump_table(JumpTableData::new(default, &table));
-    b.ins().br_table(index, jt);
+    // Per copy, the segment at a pc, or the exit where none starts.
+    for group in [Group::Full, Group::Partial] {
+        run_at_pc(&mut b, &shared, segs, group);
+    }
+    b.switch_to_block(resolve_block);
+    let pc = b.block_params(resolve_block)[0];
+    resolve(&mut b, &shared, pc);
 
     // The exit: steps, predicates, the group, where it stopped and the
     // pending group.
@@ -506,6 +501,49 @@ fn build(mut b: FunctionBuilder<'_>, config: TargetFrontendConfig, segs: &Segmen
     b.ins().return_(&[]);
     b.seal_all_blocks();
     b.finalize(config);
+}
+
+/// The body of `run_at[group]`: a jump table over the instructions to the
+/// `group` copy's segment starting at the pc, held here, or the exit
+/// (`leaving::ELSEWHERE` where another function holds it, `STOP` where
+/// none starts).
+fn run_at_pc(b: &mut FunctionBuilder<'_>, s: &Shared, segs: &Segments, group: Group) {
+    let block = s.run_at[group as usize];
+    b.switch_to_block(block);
+    let pc = b.block_params(block)[0];
+    // Per instruction: the segment starting there, held here (`Some(Some)`)
+    // or elsewhere (`Some(None)`).
+    let mut by_index = vec![None; segs.at.len()];
+    for (seg, &blk) in segs.list.iter().zip(&s.blocks[group as usize]) {
+        if let Some(slot) = by_index.get_mut(seg.start) {
+            *slot = Some(blk);
+        }
+    }
+    let index = b
+        .ins()
+        .ushr_imm_u(pc, i64::from(INSTR_BYTES.trailing_zeros()));
+    // The table's entries take no arguments (an entry with arguments
+    // costs an edge block of its own): the two ways out are blocks.
+    let [stay, go_on] = [leaving::STOP, leaving::ELSEWHERE].map(|how| {
+        let blk = b.create_block();
+        (blk, how)
+    });
+    let default = b.func.dfg.block_call(stay.0, &[]);
+    let table: Vec<_> = by_index
+        .iter()
+        .map(|blk| match blk {
+            Some(Some(blk)) => b.func.dfg.block_call(*blk, &[]),
+            Some(None) => b.func.dfg.block_call(go_on.0, &[]),
+            None => b.func.dfg.block_call(stay.0, &[]),
+        })
+        .collect();
+    let jt = b.create_jump_table(JumpTableData::new(default, &table));
+    b.ins().br_table(index, jt);
+    for (blk, how) in [stay, go_on] {
+        b.switch_to_block(blk);
+        let how = b.ins().iconst(types::I32, i64::from(how));
+        leave(b, s, pc, how);
+    }
 }
 
 /// Jumps to the exit with `pc` and whether it reached the other lanes.
@@ -564,7 +602,7 @@ fn goto(b: &mut FunctionBuilder<'_>, s: &Shared, segs: &Segments, group: Group, 
     b.switch_to_block(go);
     jump_to(b, s, segs, group, next, pc);
     b.switch_to_block(stop);
-    resolve(b, s, segs, next, pc);
+    b.ins().jump(s.resolve, &[BlockArg::Value(pc)]);
 }
 
 /// Runs the segment at instruction `next` (pc `pc`) in the `group` copy,
@@ -594,12 +632,12 @@ fn jump_to(
     }
 }
 
-/// The group reached `limit` at instruction `next` (pc `pc`): the
-/// scheduler's next pick. When the first pending group is below every
+/// The body of the `resolve` block: the group reached `limit` at pc `pc`,
+/// the scheduler's next pick. When the first pending group is below every
 /// other ready lane, the group merges with it if both are at one pc, or
 /// else (the pending group's pc is below) waits as a pending group while
 /// that one runs; otherwise the function returns (`Frame::scheduler`).
-fn resolve(b: &mut FunctionBuilder<'_>, s: &Shared, segs: &Segments, next: usize, pc: Value) {
+fn resolve(b: &mut FunctionBuilder<'_>, s: &Shared, pc: Value) {
     let first = b.use_var(s.pend[0]);
     let first_pc = b.use_var(s.pend_pc[0]);
     // An empty slot's pc, u32::MAX, is never below `others`.
@@ -628,9 +666,11 @@ fn resolve(b: &mut FunctionBuilder<'_>, s: &Shared, segs: &Segments, next: usize
     let to_partial = b.create_block();
     b.ins().brif(full, to_full, &[], to_partial, &[]);
     b.switch_to_block(to_full);
-    jump_to(b, s, segs, Group::Full, next, pc);
+    b.ins()
+        .jump(s.run_at[Group::Full as usize], &[BlockArg::Value(pc)]);
     b.switch_to_block(to_partial);
-    jump_to(b, s, segs, Group::Partial, next, pc);
+    b.ins()
+        .jump(s.run_at[Group::Partial as usize], &[BlockArg::Value(pc)]);
 
     // The first pending group is below: it runs, this one waits at `pc`
     // (a slot is free: the runner's).
@@ -641,7 +681,10 @@ fn resolve(b: &mut FunctionBuilder<'_>, s: &Shared, segs: &Segments, next: usize
     let zero = b.ins().iconst(types::I32, 0);
     let unreachable = b.create_block();
     push_pending(b, s, act, pc, unreachable);
-    b.ins().jump(s.run_pending, &[BlockArg::Value(first_pc)]);
+    b.ins().jump(
+        s.run_at[Group::Partial as usize],
+        &[BlockArg::Value(first_pc)],
+    );
     // Every slot taken cannot happen here: the pop freed the last one.
     b.switch_to_block(unreachable);
     leave(b, s, first_pc, zero);
