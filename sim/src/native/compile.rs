@@ -306,10 +306,13 @@ struct Shared {
     blocked: Value,
     /// The group's lanes (`Frame::active` on entry).
     act: Variable,
-    /// The pending groups: lanes split off the group, waiting at a higher
-    /// pc, by pc (empty ones last, with no lanes and pc `u32::MAX`).
-    pend: [Variable; PENDING],
-    pend_pc: [Variable; PENDING],
+    /// The frame, whose `pending` and `pending_pc` hold the pending
+    /// groups while the function runs (lanes split off the group, waiting
+    /// at a higher pc, by pc; empty ones last, with no lanes and pc
+    /// `u32::MAX`). Only splits and merges touch them, so they stay in
+    /// memory rather than in values live across the whole function
+    /// (which cost spills and translation time).
+    frame: Value,
     /// The pc the group runs up to: the smaller of `others` and the first
     /// pending group's pc.
     limit: Variable,
@@ -365,16 +368,8 @@ fn build(mut b: FunctionBuilder<'_>, config: TargetFrontendConfig, segs: &Segmen
     let zero = b.ins().iconst(types::I32, 0);
     let act = var(&mut b, active);
     // The pending groups the caller passes (from another piece; none on
-    // a first call).
-    let pend = std::array::from_fn(|i| {
-        let m = field(&mut b, types::I32, offset_of!(Frame, pending) + 4 * i);
-        var(&mut b, m)
-    });
-    let pend_pc: [Variable; PENDING] = std::array::from_fn(|i| {
-        let pc = field(&mut b, types::I32, offset_of!(Frame, pending_pc) + 4 * i);
-        var(&mut b, pc)
-    });
-    let first_pc = b.use_var(pend_pc[0]);
+    // a first call) stay in the frame.
+    let first_pc = field(&mut b, types::I32, offset_of!(Frame, pending_pc));
     let first = b.ins().umin(first_pc, others);
     let limit = var(&mut b, first);
     let preds: [Variable; 7] = std::array::from_fn(|n| {
@@ -437,8 +432,7 @@ fn build(mut b: FunctionBuilder<'_>, config: TargetFrontendConfig, segs: &Segmen
         live,
         blocked,
         act,
-        pend,
-        pend_pc,
+        frame,
         limit,
         steps,
         max_steps,
@@ -488,12 +482,6 @@ fn build(mut b: FunctionBuilder<'_>, config: TargetFrontendConfig, segs: &Segmen
     store(&mut b, scheduler, offset_of!(Frame, scheduler));
     let act = b.use_var(shared.act);
     store(&mut b, act, offset_of!(Frame, active));
-    for i in 0..PENDING {
-        let pend = b.use_var(shared.pend[i]);
-        store(&mut b, pend, offset_of!(Frame, pending) + 4 * i);
-        let pend_pc = b.use_var(shared.pend_pc[i]);
-        store(&mut b, pend_pc, offset_of!(Frame, pending_pc) + 4 * i);
-    }
     for (n, &v) in preds.iter().enumerate() {
         let bits = b.use_var(v);
         b.ins().store(flags, bits, preds_ptr, 4 * n as i32);
@@ -638,8 +626,8 @@ fn jump_to(
 /// else (the pending group's pc is below) waits as a pending group while
 /// that one runs; otherwise the function returns (`Frame::scheduler`).
 fn resolve(b: &mut FunctionBuilder<'_>, s: &Shared, pc: Value) {
-    let first = b.use_var(s.pend[0]);
-    let first_pc = b.use_var(s.pend_pc[0]);
+    let first = pend(b, s, 0);
+    let first_pc = pend_pc(b, s, 0);
     // An empty slot's pc, u32::MAX, is never below `others`.
     let ours = b.ins().icmp(IntCC::UnsignedLessThan, first_pc, s.others);
     let pending = b.create_block();
@@ -690,24 +678,44 @@ fn resolve(b: &mut FunctionBuilder<'_>, s: &Shared, pc: Value) {
     leave(b, s, first_pc, zero);
 }
 
+/// Pending group `i`'s lanes (`Frame::pending`).
+fn pend(b: &mut FunctionBuilder<'_>, s: &Shared, i: usize) -> Value {
+    let offset = offset_of!(Frame, pending) + 4 * i;
+    b.ins()
+        .load(types::I32, frame_flags(), s.frame, offset as i32)
+}
+
+/// Pending group `i`'s pc (`Frame::pending_pc`).
+fn pend_pc(b: &mut FunctionBuilder<'_>, s: &Shared, i: usize) -> Value {
+    let offset = offset_of!(Frame, pending_pc) + 4 * i;
+    b.ins()
+        .load(types::I32, frame_flags(), s.frame, offset as i32)
+}
+
+/// Sets pending group `i` to lanes `mask` at pc `pc`.
+fn set_pend(b: &mut FunctionBuilder<'_>, s: &Shared, i: usize, mask: Value, pc: Value) {
+    let [m, p] =
+        [offset_of!(Frame, pending), offset_of!(Frame, pending_pc)].map(|o| (o + 4 * i) as i32);
+    b.ins().store(frame_flags(), mask, s.frame, m);
+    b.ins().store(frame_flags(), pc, s.frame, p);
+}
+
 /// Drops the first pending group (the others move up) and sets `limit`.
 fn pop_pending(b: &mut FunctionBuilder<'_>, s: &Shared) {
     for i in 0..PENDING - 1 {
-        let m = b.use_var(s.pend[i + 1]);
-        let pc = b.use_var(s.pend_pc[i + 1]);
-        b.def_var(s.pend[i], m);
-        b.def_var(s.pend_pc[i], pc);
+        let m = pend(b, s, i + 1);
+        let pc = pend_pc(b, s, i + 1);
+        set_pend(b, s, i, m, pc);
     }
     let zero = b.ins().iconst(types::I32, 0);
     let nowhere = b.ins().iconst(types::I32, -1);
-    b.def_var(s.pend[PENDING - 1], zero);
-    b.def_var(s.pend_pc[PENDING - 1], nowhere);
+    set_pend(b, s, PENDING - 1, zero, nowhere);
     set_limit(b, s);
 }
 
 /// `limit`: the first pending group's pc or `others`, the smaller.
 fn set_limit(b: &mut FunctionBuilder<'_>, s: &Shared) {
-    let first_pc = b.use_var(s.pend_pc[0]);
+    let first_pc = pend_pc(b, s, 0);
     let limit = b.ins().umin(first_pc, s.others);
     b.def_var(s.limit, limit);
 }
@@ -717,8 +725,8 @@ fn set_limit(b: &mut FunctionBuilder<'_>, s: &Shared) {
 /// when every slot is taken, else goes on in a new current block. Sets
 /// `limit`.
 fn push_pending(b: &mut FunctionBuilder<'_>, s: &Shared, mask: Value, at: Value, full: Block) {
-    let m: Vec<Value> = s.pend.iter().map(|&v| b.use_var(v)).collect();
-    let pc: Vec<Value> = s.pend_pc.iter().map(|&v| b.use_var(v)).collect();
+    let m: Vec<Value> = (0..PENDING).map(|i| pend(b, s, i)).collect();
+    let pc: Vec<Value> = (0..PENDING).map(|i| pend_pc(b, s, i)).collect();
     let eq: Vec<Value> = pc
         .iter()
         .map(|&p| b.ins().icmp(IntCC::Equal, p, at))
@@ -734,7 +742,7 @@ fn push_pending(b: &mut FunctionBuilder<'_>, s: &Shared, mask: Value, at: Value,
     for i in 0..PENDING {
         let with = b.ins().bor(m[i], mask);
         let v = b.ins().select(eq[i], with, m[i]);
-        b.def_var(s.pend[i], v);
+        set_pend(b, s, i, v, pc[i]);
     }
     b.ins().jump(done, &[]);
 
@@ -761,8 +769,7 @@ fn push_pending(b: &mut FunctionBuilder<'_>, s: &Shared, mask: Value, at: Value,
         };
         let new_m = b.ins().select(below[i], m[i], shifted_m);
         let new_pc = b.ins().select(below[i], pc[i], shifted_pc);
-        b.def_var(s.pend[i], new_m);
-        b.def_var(s.pend_pc[i], new_pc);
+        set_pend(b, s, i, new_m, new_pc);
     }
     b.ins().jump(done, &[]);
 
