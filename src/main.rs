@@ -496,6 +496,18 @@ fn parse_binding_path(s: &str) -> Result<(Slot, PathBuf), String> {
     Ok((binding, PathBuf::from(rest)))
 }
 
+/// The worker threads of a run: `RAYON_NUM_THREADS` as rayon reads it (a
+/// positive count), else the machine's CPUs. Given to the simulator so
+/// that a compute dispatch does not start rayon's pool just to learn its
+/// size (`SimOptions::threads`); a draw's workgroups run on that pool,
+/// which reads the same variable.
+fn worker_threads() -> Option<std::num::NonZeroUsize> {
+    std::env::var("RAYON_NUM_THREADS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .or_else(|| std::thread::available_parallelism().ok())
+}
+
 /// Exits with clap's usage error (status 2).
 fn usage_error(msg: String) -> ! {
     use clap::CommandFactory;
@@ -823,6 +835,7 @@ fn run(cli: Cli, outputs: &mut Outputs) -> Result<(), String> {
                     None => tier == TierArg::Interp,
                 },
                 statistics_query: query == Switch::On,
+                threads: worker_threads(),
                 ..Default::default()
             };
             // A task+mesh pair: the mesh shader is compiled for a task
@@ -903,6 +916,7 @@ fn run(cli: Cli, outputs: &mut Outputs) -> Result<(), String> {
                     arch: Some(arch),
                     sim: spvsass::sim::SimOptions {
                         max_steps,
+                        threads: worker_threads(),
                         ..Default::default()
                     },
                 };
@@ -985,6 +999,7 @@ fn run(cli: Cli, outputs: &mut Outputs) -> Result<(), String> {
                 sim: spvsass::sim::SimOptions {
                     max_steps,
                     tier: tier.into(),
+                    threads: worker_threads(),
                     ..Default::default()
                 },
             };

@@ -5,6 +5,13 @@
 //! A command that fails, or a write that fails half-way, leaves every
 //! existing file as it was and no half-written one behind: the temporary
 //! files are deleted when the [`Outputs`] is dropped.
+//!
+//! The files are not flushed to disk (`fsync`) before the rename: the
+//! rename is what keeps a failed or killed command from leaving half a
+//! file, and only a crash of the whole machine could still lose a file
+//! just written, as with compilers and linkers, which do not flush either.
+//! The flush cost about a millisecond per file, a twentieth of a short
+//! `spvsass run` on many cores (BENCHMARKS.md, "Less serial time").
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -50,7 +57,6 @@ impl Outputs {
             .tempfile_in(dir)
             .map_err(error)?;
         file.write_all(bytes).map_err(error)?;
-        file.as_file().sync_all().map_err(error)?;
         keep_permissions(&file, path).map_err(error)?;
         self.staged.push((file, path.to_owned()));
         Ok(())

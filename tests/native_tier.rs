@@ -214,6 +214,16 @@ fn run_alu(
         check_ctrl: tier == Tier::Interp,
         ..SimOptions::default()
     };
+    run_alu_with(binary, options, rounds)
+}
+
+/// The ALU kernel on 8 workgroups of 64 invocations, `rounds` rounds,
+/// with these options.
+fn run_alu_with(
+    binary: &spvsass::backend::binary::Binary,
+    options: SimOptions,
+    rounds: u32,
+) -> ComputeRun {
     let inputs = ComputeInputs {
         buffers: [(0, vec![0; 8 * 64 * 4])].into_iter().collect(),
         push_constants: rounds.to_le_bytes().to_vec(),
@@ -284,6 +294,40 @@ fn the_hand_over_changes_no_result() {
             }
         }
     }
+}
+
+/// A thread count given in the options (as the CLI gives it) sets the
+/// dispatch's workers and the translation's pieces, whatever rayon pool
+/// the caller runs in, and changes no result.
+#[test]
+fn the_thread_option_sets_workers_and_pieces() {
+    let binary = alu_kernel();
+    let interp = run_alu(&binary, Tier::Interp, Handover::Wait, 100);
+    // The caller in a one-thread pool: the option alone decides.
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .expect("thread pool");
+    let mut functions = Vec::new();
+    for threads in [1, 3, 8] {
+        let options = SimOptions {
+            tier: Tier::Native,
+            check_ctrl: false,
+            threads: std::num::NonZeroUsize::new(threads),
+            ..SimOptions::default()
+        };
+        let mut native = pool.install(|| run_alu_with(&binary, options, 100));
+        native.counters.native_warp_instructions = 0;
+        assert_eq!(native.buffers, interp.buffers, "{threads} threads");
+        assert_eq!(native.counters, interp.counters, "{threads} threads");
+        let stats = native.native.expect("translated");
+        assert_eq!(stats.error, None, "{threads} threads");
+        functions.push(stats.functions);
+    }
+    // One function for one worker; the loop's piece and the others apart
+    // for eight (`compile::split`: up to min(4, workers / 2) per copy).
+    assert_eq!(functions[0], 1, "{functions:?}");
+    assert!(functions[2] > 1, "{functions:?}");
 }
 
 /// `run --tier native` prints what `--tier interp` prints, and `--stats`

@@ -42,8 +42,9 @@
 //! read the snapshot's).
 //!
 //! The attempt is made only with more than one workgroup and more than one
-//! rayon thread (`rayon::current_num_threads`, which the CLI's thread
-//! option sets); the argument above makes the result the same either way.
+//! worker thread (`SimOptions::worker_threads`: the CLI takes the count
+//! from `RAYON_NUM_THREADS` or the machine's CPUs); the argument above
+//! makes the result the same either way.
 
 use crate::memory::GlobalMemory;
 use crate::overlay::{Overlay, Written};
@@ -81,6 +82,7 @@ fn lock<It>(m: &Mutex<Queue<It>>) -> MutexGuard<'_, Queue<It>> {
 /// `global` and the first error of a run in that order; `keep` receives
 /// each result in that order, and an error it returns stops the run there.
 pub(crate) fn run_in_launch_order<I, T, E>(
+    threads: usize,
     ids: impl Iterator<Item = I> + Send,
     global: &mut GlobalMemory,
     run: impl Fn(I, &mut GlobalMemory) -> Result<T, E> + Sync,
@@ -92,7 +94,6 @@ where
     E: Send,
 {
     let mut ids = ids.peekable();
-    let threads = rayon::current_num_threads();
     let first = ids.next();
     let Some(first) = first else { return Ok(()) };
     if threads < 2 || ids.peek().is_none() {
@@ -268,6 +269,7 @@ mod tests {
         let pool = rayon::ThreadPoolBuilder::new().num_threads(4).build();
         let result = pool.expect("thread pool").install(|| {
             run_in_launch_order(
+                rayon::current_num_threads(),
                 0..n,
                 &mut global,
                 |i, g| {
@@ -330,6 +332,7 @@ mod tests {
         let pool = rayon::ThreadPoolBuilder::new().num_threads(3).build();
         let result = pool.expect("thread pool").install(|| {
             run_in_launch_order(
+                rayon::current_num_threads(),
                 0..1000u32,
                 &mut global,
                 |i, _| Ok::<u32, u32>(i),

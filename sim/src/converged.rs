@@ -41,6 +41,9 @@ pub(crate) struct Pickup<'p> {
     pub program: &'p Program,
     pub consts: &'p ConstantBanks,
     pub handover: Handover,
+    /// Worker threads of the run (`SimOptions::worker_threads`): the
+    /// translation's pieces.
+    pub threads: usize,
 }
 
 impl Issues<'_, '_> {
@@ -48,7 +51,7 @@ impl Issues<'_, '_> {
     /// none, or whose constants are out of their banks, stops asking.
     pub(crate) fn pick_up_native(&mut self) {
         if let Some(p) = &self.pickup
-            && let Some(code) = p.program.native_ready(p.handover)
+            && let Some(code) = p.program.native_ready(p.handover, p.threads)
         {
             self.native = NativeRun::new(code, p.consts);
             self.pickup = None;

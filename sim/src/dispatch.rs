@@ -142,7 +142,7 @@ pub fn run_compute(
             error: Box::new(e),
         })
     };
-    run_in_launch_order(ids, &mut global, run, |run| {
+    run_in_launch_order(options.worker_threads(), ids, &mut global, run, |run| {
         tally.add(&run);
         workgroups += 1;
         if tally.steps > options.max_total_steps {

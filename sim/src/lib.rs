@@ -109,6 +109,22 @@ pub struct SimOptions {
     /// "Pipeline statistics"); the draw then reports zero task and mesh
     /// invocations and primitives.
     pub statistics_query: bool,
+    /// Worker threads for a compute dispatch's workgroups and for the
+    /// native tier's translation in pieces. `None`: as many as the rayon
+    /// pool the caller runs in has (`rayon::current_num_threads`, which
+    /// starts rayon's global pool if none runs yet). The CLI gives the
+    /// count itself, so that a dispatch does not start a pool it never
+    /// uses (a draw's workgroups run on rayon's pool). Results are the
+    /// same bytes whatever the count.
+    pub threads: Option<std::num::NonZeroUsize>,
+}
+
+impl SimOptions {
+    /// The worker threads a run uses (`threads`).
+    pub fn worker_threads(&self) -> usize {
+        self.threads
+            .map_or_else(rayon::current_num_threads, std::num::NonZeroUsize::get)
+    }
 }
 
 impl Default for SimOptions {
@@ -122,6 +138,7 @@ impl Default for SimOptions {
             handover: Handover::Wait,
             check_ctrl: true,
             statistics_query: true,
+            threads: None,
         }
     }
 }

@@ -129,9 +129,10 @@ impl Program {
     }
 
     /// The program's native code if warps may take it now (`Handover`;
-    /// the first call starts the translation).
-    pub(crate) fn native_ready(&self, handover: Handover) -> Option<&NativeCode> {
-        self.native.ready(&self.instrs, handover)
+    /// the first call starts the translation, in pieces for `threads`
+    /// worker threads).
+    pub(crate) fn native_ready(&self, handover: Handover, threads: usize) -> Option<&NativeCode> {
+        self.native.ready(&self.instrs, handover, threads)
     }
 
     /// What translating the program gave, if it was translated.

@@ -274,6 +274,7 @@ impl<'r> Warp<'r> {
                 program,
                 consts: self.consts,
                 handover: options.handover,
+                threads: options.worker_threads(),
             }),
             Tier::Native | Tier::Interp => None,
         };

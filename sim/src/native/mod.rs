@@ -126,11 +126,10 @@ impl NativeCode {
     /// Translates the full-warp copy of `instrs` (the fewer-lanes copy
     /// waits for `partial`); a program with nothing to translate, or whose
     /// translation failed (`stats.error`), has no code.
-    pub(crate) fn translate(instrs: &[Instr]) -> NativeCode {
+    pub(crate) fn translate(instrs: &[Instr], workers: usize) -> NativeCode {
         let start = Instant::now();
         let host = host();
         let segs = segments(instrs, host);
-        let workers = workers();
         let mut home = Default::default();
         let mut stats = NativeStats {
             segments: segs.list.len() as u64,
@@ -226,12 +225,6 @@ fn code_of(pieces: Vec<(cranelift_jit::JITModule, call::Entry)>) -> Vec<call::Co
         .collect()
 }
 
-/// Threads the translation may use (`compile::split`): the run's worker
-/// threads (one: one function, translated where it is asked for).
-fn workers() -> usize {
-    rayon::current_num_threads()
-}
-
 /// The host's features the translation may use.
 fn host() -> Host {
     #[cfg(target_arch = "x86_64")]
@@ -290,11 +283,19 @@ pub(crate) struct NativeCache {
 impl NativeCache {
     /// The code if warps may take it now (`handover`); the first call
     /// starts the translation.
-    pub(crate) fn ready(&self, instrs: &[Instr], handover: Handover) -> Option<&NativeCode> {
+    /// The translation is cut into pieces for `workers` threads (the
+    /// run's worker threads; one: one function, translated where it is
+    /// asked for).
+    pub(crate) fn ready(
+        &self,
+        instrs: &[Instr],
+        handover: Handover,
+        workers: usize,
+    ) -> Option<&NativeCode> {
         match handover {
-            Handover::Wait => Some(self.translated(instrs)),
+            Handover::Wait => Some(self.translated(instrs, workers)),
             Handover::AfterChecks(n) => {
-                let code = self.translated(instrs);
+                let code = self.translated(instrs, workers);
                 (self.checks.fetch_add(1, Ordering::Relaxed) >= n).then_some(code)
             }
             Handover::Background => {
@@ -302,7 +303,7 @@ impl NativeCache {
                     return Some(code);
                 }
                 if !self.started.swap(true, Ordering::AcqRel) {
-                    self.start(instrs);
+                    self.start(instrs, workers);
                 }
                 self.code.get()
             }
@@ -310,14 +311,15 @@ impl NativeCache {
     }
 
     /// The code, translated here if no one did yet.
-    fn translated(&self, instrs: &[Instr]) -> &NativeCode {
+    fn translated(&self, instrs: &[Instr], workers: usize) -> &NativeCode {
         self.started.store(true, Ordering::Release);
-        self.code.get_or_init(|| NativeCode::translate(instrs))
+        self.code
+            .get_or_init(|| NativeCode::translate(instrs, workers))
     }
 
     /// Starts translating on a thread of its own (here, if none can be
     /// started).
-    fn start(&self, instrs: &[Instr]) {
+    fn start(&self, instrs: &[Instr], workers: usize) {
         let code = Arc::clone(&self.code);
         let owned = instrs.to_vec();
         let spawned = std::thread::Builder::new()
@@ -325,12 +327,13 @@ impl NativeCache {
             .spawn(move || {
                 // A program that another caller translated meanwhile
                 // keeps that translation.
-                let _ = code.set(NativeCode::translate(&owned));
+                let _ = code.set(NativeCode::translate(&owned, workers));
             });
         match spawned {
             Ok(handle) => *lock(&self.worker) = Some(handle),
             Err(_) => {
-                self.code.get_or_init(|| NativeCode::translate(instrs));
+                self.code
+                    .get_or_init(|| NativeCode::translate(instrs, workers));
             }
         }
     }
