@@ -24,7 +24,7 @@ use crate::descriptors::{BoundBuffer, Slot, bind, read_back};
 use crate::error::SimError;
 use crate::isbe::Isbe;
 use crate::memory::{GlobalMemory, Resources, WorkgroupMemory};
-use crate::native::NativeStats;
+use crate::native::{Handover, NativeStats, Tier};
 use crate::program::Program;
 use crate::texture::host::{BoundImage, BoundSampler};
 use crate::warp::{Env, Gprs, Launch, RZ, Stop, Tally, WARP_LANES, Warp};
@@ -102,6 +102,12 @@ pub fn run_compute(
         });
     }
     let program = Program::decode(&binary.code, binary.arch)?;
+    // The translation the first warp would wait for starts now, beside
+    // the binding and the workers' start (under the checker the native
+    // tier does not run, and a late hand-over is the test's own).
+    if options.tier == Tier::Native && !options.check_ctrl && options.handover == Handover::Wait {
+        program.start_native(options.worker_threads());
+    }
 
     let mut root = RootTable::default();
     root.set_num_workgroups(groups);

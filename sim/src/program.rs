@@ -135,6 +135,12 @@ impl Program {
         self.native.ready(&self.instrs, handover, threads)
     }
 
+    /// Starts translating the program on a thread of its own (the native
+    /// tier's first run then waits for less).
+    pub(crate) fn start_native(&self, threads: usize) {
+        self.native.start_early(&self.instrs, threads);
+    }
+
     /// What translating the program gave, if it was translated.
     pub fn native_stats(&self) -> Option<NativeStats> {
         self.native.stats()

@@ -310,6 +310,16 @@ impl NativeCache {
         }
     }
 
+    /// Starts the translation on a thread of its own now, if none was
+    /// started, so that it runs while the caller still prepares the run
+    /// (binds resources, starts the workers); a warp that asks for the
+    /// code under `Handover::Wait` waits for that translation.
+    pub(crate) fn start_early(&self, instrs: &[Instr], workers: usize) {
+        if !self.started.swap(true, Ordering::AcqRel) {
+            self.start(instrs, workers);
+        }
+    }
+
     /// The code, translated here if no one did yet.
     fn translated(&self, instrs: &[Instr], workers: usize) -> &NativeCode {
         self.started.store(true, Ordering::Release);
@@ -325,9 +335,10 @@ impl NativeCache {
         let spawned = std::thread::Builder::new()
             .name("spvsass-translate".into())
             .spawn(move || {
-                // A program that another caller translated meanwhile
-                // keeps that translation.
-                let _ = code.set(NativeCode::translate(&owned, workers));
+                // Initialising the cell while translating: a caller that
+                // waits for the code (`Handover::Wait`) waits for this
+                // translation rather than making its own.
+                code.get_or_init(|| NativeCode::translate(&owned, workers));
             });
         match spawned {
             Ok(handle) => *lock(&self.worker) = Some(handle),
