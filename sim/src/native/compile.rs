@@ -491,47 +491,53 @@ fn build(mut b: FunctionBuilder<'_>, config: TargetFrontendConfig, segs: &Segmen
     b.finalize(config);
 }
 
-/// The body of `run_at[group]`: a jump table over the instructions to the
-/// `group` copy's segment starting at the pc, held here, or the exit
-/// (`leaving::ELSEWHERE` where another function holds it, `STOP` where
-/// none starts).
+/// The body of `run_at[group]`: a search over the pcs of the `group`
+/// copy's segments this function holds, to the one starting at the pc,
+/// or else the exit with `leaving::ELSEWHERE` (the caller goes on in the
+/// function holding a segment there, or in the interpreter where none
+/// starts). Compares, not a jump table over every instruction: a table
+/// entry costs an edge block of its own in Cranelift, most of them going
+/// nowhere, and the translation's time grows with them.
 fn run_at_pc(b: &mut FunctionBuilder<'_>, s: &Shared, segs: &Segments, group: Group) {
     let block = s.run_at[group as usize];
     b.switch_to_block(block);
     let pc = b.block_params(block)[0];
-    // Per instruction: the segment starting there, held here (`Some(Some)`)
-    // or elsewhere (`Some(None)`).
-    let mut by_index = vec![None; segs.at.len()];
-    for (seg, &blk) in segs.list.iter().zip(&s.blocks[group as usize]) {
-        if let Some(slot) = by_index.get_mut(seg.start) {
-            *slot = Some(blk);
-        }
-    }
-    let index = b
-        .ins()
-        .ushr_imm_u(pc, i64::from(INSTR_BYTES.trailing_zeros()));
-    // The table's entries take no arguments (an entry with arguments
-    // costs an edge block of its own): the two ways out are blocks.
-    let [stay, go_on] = [leaving::STOP, leaving::ELSEWHERE].map(|how| {
-        let blk = b.create_block();
-        (blk, how)
-    });
-    let default = b.func.dfg.block_call(stay.0, &[]);
-    let table: Vec<_> = by_index
+    let held: Vec<(u32, Block)> = segs
+        .list
         .iter()
-        .map(|blk| match blk {
-            Some(Some(blk)) => b.func.dfg.block_call(*blk, &[]),
-            Some(None) => b.func.dfg.block_call(go_on.0, &[]),
-            None => b.func.dfg.block_call(stay.0, &[]),
-        })
+        .zip(&s.blocks[group as usize])
+        .filter_map(|(seg, blk)| blk.map(|blk| (seg.pc(), blk)))
         .collect();
-    let jt = b.create_jump_table(JumpTableData::new(default, &table));
-    b.ins().br_table(index, jt);
-    for (blk, how) in [stay, go_on] {
-        b.switch_to_block(blk);
-        let how = b.ins().iconst(types::I32, i64::from(how));
-        leave(b, s, pc, how);
+    let miss = b.create_block();
+    search(b, pc, &held, miss);
+    b.switch_to_block(miss);
+    let how = b.ins().iconst(types::I32, i64::from(leaving::ELSEWHERE));
+    leave(b, s, pc, how);
+}
+
+/// Jumps to the block of `pc` among `items` (sorted by pc), else to
+/// `miss`: halving by compares down to a few, then one compare each.
+fn search(b: &mut FunctionBuilder<'_>, pc: Value, items: &[(u32, Block)], miss: Block) {
+    if items.len() > 3 {
+        let (low, high) = items.split_at(items.len() / 2);
+        let bound = b.ins().iconst(types::I32, i64::from(high[0].0 as i32));
+        let below = b.ins().icmp(IntCC::UnsignedLessThan, pc, bound);
+        let [left, right] = [(); 2].map(|()| b.create_block());
+        b.ins().brif(below, left, &[], right, &[]);
+        for (blk, half) in [(left, low), (right, high)] {
+            b.switch_to_block(blk);
+            search(b, pc, half, miss);
+        }
+        return;
     }
+    for &(at, target) in items {
+        let at = b.ins().iconst(types::I32, i64::from(at as i32));
+        let here = b.ins().icmp(IntCC::Equal, pc, at);
+        let next = b.create_block();
+        b.ins().brif(here, target, &[], next, &[]);
+        b.switch_to_block(next);
+    }
+    b.ins().jump(miss, &[]);
 }
 
 /// Jumps to the exit with `pc` and whether it reached the other lanes.
