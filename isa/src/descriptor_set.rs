@@ -85,6 +85,54 @@ impl Descriptor {
     }
 }
 
+/// The descriptor sets a driver writes: per set, per binding, the
+/// descriptors by array element. The simulator's `bind` and the CUDA
+/// reference runner both fill one, so the two lay sets out alike.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct DescriptorSets {
+    sets: BTreeMap<u32, BTreeMap<u32, Vec<Descriptor>>>,
+}
+
+impl DescriptorSets {
+    /// Puts `descriptor` at `set`, `binding` and array `element`, the
+    /// elements before it null where nothing was placed (the caller has
+    /// checked the numbers against [`MAX_SET_BINDINGS`] and
+    /// [`MAX_ARRAY_ELEMENTS`]).
+    pub fn place(&mut self, set: u32, binding: u32, element: u32, descriptor: Descriptor) {
+        let list = self
+            .sets
+            .entry(set)
+            .or_default()
+            .entry(binding)
+            .or_default();
+        if list.len() <= element as usize {
+            list.resize(element as usize + 1, Descriptor::Null);
+        }
+        list[element as usize] = descriptor;
+    }
+
+    /// Every set's memory ([`set_memory`]) by set number: the sets
+    /// something was placed in and those `used` names (set, binding),
+    /// each with a binding table covering the bindings `used` names in it.
+    pub fn memories(mut self, used: &[(u32, u32)]) -> Vec<(u32, Vec<u8>)> {
+        for &(set, _) in used {
+            self.sets.entry(set).or_default();
+        }
+        self.sets
+            .iter()
+            .map(|(&set, bindings)| {
+                let table = used
+                    .iter()
+                    .filter(|(s, _)| *s == set)
+                    .map(|(_, b)| b + 1)
+                    .max()
+                    .unwrap_or(0);
+                (set, set_memory(bindings, table))
+            })
+            .collect()
+    }
+}
+
 /// The bytes of a set's memory holding `bindings` (each binding's
 /// descriptors by array element), with a binding table covering at least
 /// bindings `0..min_table` (bindings a shader may name but nothing binds
@@ -154,5 +202,24 @@ mod tests {
         assert_eq!(word(&m, table_entry(0)), 32);
         assert_eq!(word(&m, 32), 0x0030_0002);
         assert_eq!(&m[36..48], &[0; 12]);
+    }
+
+    #[test]
+    fn placed_sets_and_used_ones_get_their_memory() {
+        let mut sets = DescriptorSets::default();
+        sets.place(2, 1, 2, Descriptor::Handle(7));
+        // Set 0 only named by the shader (binding 3): a table of four
+        // null entries; set 2: binding 1's elements 0 and 1 null.
+        let memories = sets.memories(&[(0, 3), (2, 0)]);
+        let numbers: Vec<u32> = memories.iter().map(|(set, _)| *set).collect();
+        assert_eq!(numbers, [0, 2]);
+        let zero = &memories[0].1;
+        assert_eq!(zero.len(), 32);
+        assert!((0..4).all(|b| word(zero, table_entry(b)) == 16));
+        let two = &memories[1].1;
+        let first = word(two, table_entry(1));
+        assert_eq!(&two[first as usize..first as usize + 32], &[0; 32]);
+        assert_eq!(word(two, first + 2 * DESCRIPTOR), 7);
+        assert_eq!(two.len() as u32, first + 3 * DESCRIPTOR);
     }
 }

@@ -13,7 +13,9 @@ use crate::memory::Resources;
 use crate::texture::host::{self, ImageKind, Placed};
 use spvsass_isa::abi::{self, AbiError, RootTable};
 use spvsass_isa::binary::Resource;
-use spvsass_isa::descriptor_set::{Descriptor, MAX_ARRAY_ELEMENTS, MAX_SET_BINDINGS, set_memory};
+use spvsass_isa::descriptor_set::{
+    Descriptor, DescriptorSets, MAX_ARRAY_ELEMENTS, MAX_SET_BINDINGS,
+};
 use std::collections::BTreeMap;
 
 /// Where a buffer is bound: descriptor set, binding and array element.
@@ -139,7 +141,7 @@ pub(crate) fn bind(
         }
     }
     let mut bases = Bases::default();
-    let mut sets: BTreeMap<u32, BTreeMap<u32, Vec<Descriptor>>> = BTreeMap::new();
+    let mut sets = DescriptorSets::default();
     for (i, b) in all.into_iter().enumerate() {
         let len = b.bytes.len() as u64;
         let end = match b.range {
@@ -160,15 +162,7 @@ pub(crate) fn bind(
                 offset: b.offset,
             });
         }
-        if b.slot.set >= abi::MAX_SETS {
-            return Err(AbiError::Set(b.slot.set).into());
-        }
-        if b.slot.binding >= MAX_SET_BINDINGS {
-            return Err(AbiError::SetBinding(b.slot.binding).into());
-        }
-        if b.slot.element >= MAX_ARRAY_ELEMENTS {
-            return Err(AbiError::ArrayElement(b.slot.element).into());
-        }
+        check_slot(b.slot)?;
         let size = end - b.offset;
         let bank = (b.kind == BufferKind::Uniform).then(|| {
             let bank_end = (b.offset + size.min(BANK_BYTES)) as usize;
@@ -188,11 +182,7 @@ pub(crate) fn bind(
             }
         }
         let size = u32::try_from(size).map_err(|_| AbiError::BufferTooLarge { binding, size })?;
-        let descriptors = sets.entry(set).or_default().entry(binding).or_default();
-        if descriptors.len() <= element as usize {
-            descriptors.resize(element as usize + 1, Descriptor::Null);
-        }
-        descriptors[element as usize] = Descriptor::Buffer { address, size };
+        sets.place(set, binding, element, Descriptor::Buffer { address, size });
         if b.kind == BufferKind::Storage {
             if i < from_map {
                 bases.buffers.insert(binding, base);
@@ -204,28 +194,13 @@ pub(crate) fn bind(
     let placed = host::place(&inputs.images, &inputs.samplers, &mut resources.global)?;
     resources.textures = placed.pools;
     for &(slot, handle) in &placed.handles {
-        if slot.set >= abi::MAX_SETS {
-            return Err(AbiError::Set(slot.set).into());
-        }
-        if slot.binding >= MAX_SET_BINDINGS {
-            return Err(AbiError::SetBinding(slot.binding).into());
-        }
-        if slot.element >= MAX_ARRAY_ELEMENTS {
-            return Err(AbiError::ArrayElement(slot.element).into());
-        }
-        let descriptors = sets
-            .entry(slot.set)
-            .or_default()
-            .entry(slot.binding)
-            .or_default();
-        if descriptors.len() <= slot.element as usize {
-            descriptors.resize(slot.element as usize + 1, Descriptor::Null);
-        }
+        check_slot(slot)?;
         let sample_map = placed.sample_maps.iter().find(|(s, _)| *s == slot);
-        descriptors[slot.element as usize] = match sample_map {
+        let descriptor = match sample_map {
             Some(&(_, sample_map)) => Descriptor::StorageMultisample { handle, sample_map },
             None => Descriptor::Handle(handle),
         };
+        sets.place(slot.set, slot.binding, slot.element, descriptor);
     }
     bases.storage_images = inputs
         .images
@@ -234,20 +209,27 @@ pub(crate) fn bind(
         .map(|i| i.slot)
         .collect();
     bases.images = placed;
-    for r in used {
-        sets.entry(r.set).or_default();
-    }
-    for (set, bindings) in sets {
-        let table = used
-            .iter()
-            .filter(|r| r.set == set)
-            .map(|r| r.binding + 1)
-            .max()
-            .unwrap_or(0);
-        let address = resources.global.map(set_memory(&bindings, table));
+    let used: Vec<(u32, u32)> = used.iter().map(|r| (r.set, r.binding)).collect();
+    for (set, memory) in sets.memories(&used) {
+        let address = resources.global.map(memory);
         root.set_set_address(set, address)?;
     }
     Ok(bases)
+}
+
+/// Refuses a slot past the set, binding or array element a set's memory
+/// can hold (`AbiError`).
+fn check_slot(slot: Slot) -> Result<(), SimError> {
+    if slot.set >= abi::MAX_SETS {
+        return Err(AbiError::Set(slot.set).into());
+    }
+    if slot.binding >= MAX_SET_BINDINGS {
+        return Err(AbiError::SetBinding(slot.binding).into());
+    }
+    if slot.element >= MAX_ARRAY_ELEMENTS {
+        return Err(AbiError::ArrayElement(slot.element).into());
+    }
+    Ok(())
 }
 
 /// The buffers and images a run gives back, by binding or slot.

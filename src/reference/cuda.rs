@@ -15,10 +15,9 @@ use super::description::{Pipeline, RunDescription, resolve_data};
 use super::error::ReferenceError;
 use super::result::{BufferResult, Capture, DeviceInfo, FORMAT, RunResult, Statistics};
 use crate::backend::abi::{self, RootTable};
-use crate::backend::descriptor_set::{Descriptor, set_memory};
+use crate::backend::descriptor_set::{Descriptor, DescriptorSets};
 use crate::backend::target::Arch;
 use cudarc::driver::{result as cu, sys};
-use std::collections::BTreeMap;
 use std::ffi::{CString, c_void};
 use std::path::Path;
 
@@ -247,7 +246,7 @@ fn launch(
     root.set_push_constants(push)
         .map_err(|e| ReferenceError::CudaBind(e.to_string()))?;
     let mut buffers = Vec::new();
-    let mut sets: BTreeMap<u32, BTreeMap<u32, Vec<Descriptor>>> = BTreeMap::new();
+    let mut sets = DescriptorSets::default();
     for (d, bytes) in desc.buffers.iter().zip(contents) {
         let buffer = DeviceBuffer::with(bytes)?;
         let address = buffer.ptr + d.offset;
@@ -262,9 +261,10 @@ fn launch(
         let size32 = u32::try_from(size).map_err(|_| {
             ReferenceError::CudaBind(format!("set {} binding {}: {size} bytes", d.set, d.binding))
         })?;
-        place(
-            &mut sets,
-            [d.set, d.binding, d.element],
+        sets.place(
+            d.set,
+            d.binding,
+            d.element,
             Descriptor::Buffer {
                 address,
                 size: size32,
@@ -274,26 +274,22 @@ fn launch(
     }
     let images = images.bind()?;
     for (slot, handle) in &images.handles {
-        place(
-            &mut sets,
-            [slot.set, slot.binding, slot.element],
+        sets.place(
+            slot.set,
+            slot.binding,
+            slot.element,
             Descriptor::Handle(*handle),
         );
     }
-    for r in &binary.resources {
-        sets.entry(r.set).or_default();
-    }
+    let used: Vec<(u32, u32)> = binary
+        .resources
+        .iter()
+        .map(|r| (r.set, r.binding))
+        .collect();
     let mut set_buffers = Vec::new();
-    for (set, bindings) in &sets {
-        let table = binary
-            .resources
-            .iter()
-            .filter(|r| r.set == *set)
-            .map(|r| r.binding + 1)
-            .max()
-            .unwrap_or(0);
-        let memory = DeviceBuffer::with(&set_memory(bindings, table))?;
-        root.set_set_address(*set, memory.ptr)
+    for (set, bytes) in sets.memories(&used) {
+        let memory = DeviceBuffer::with(&bytes)?;
+        root.set_set_address(set, memory.ptr)
             .map_err(|e| ReferenceError::CudaBind(e.to_string()))?;
         set_buffers.push(memory);
     }
@@ -353,20 +349,6 @@ fn launch(
     // SAFETY: loaded above, no launch in flight after the synchronize.
     let _ = unsafe { cu::module::unload(module) };
     result
-}
-
-/// Puts `descriptor` at its set, binding and array element, the elements
-/// before it null where nothing was placed.
-fn place(
-    sets: &mut BTreeMap<u32, BTreeMap<u32, Vec<Descriptor>>>,
-    [set, binding, element]: [u32; 3],
-    descriptor: Descriptor,
-) {
-    let list = sets.entry(set).or_default().entry(binding).or_default();
-    if list.len() <= element as usize {
-        list.resize(element as usize + 1, Descriptor::Null);
-    }
-    list[element as usize] = descriptor;
 }
 
 /// Prints what the driver made of the cubin's attributes (registers, local,
