@@ -322,9 +322,9 @@ struct Shared {
     exit: Block,
     /// Each segment's block, per `Group`, where this piece holds it.
     blocks: [Vec<Option<Block>>; 2],
-    /// Runs the group at the pc it is given, per `Group` copy (one jump
-    /// table over the instructions each, shared by every place that
-    /// needs it).
+    /// Runs the group at the pc it is given, per `Group` copy (one search
+    /// over the held segments' pcs each, `run_at_pc`, shared by every
+    /// place that needs it).
     run_at: [Block; 2],
     /// The scheduler's pick at the pc it is given, where a group reached
     /// `limit` (`resolve`): one block shared by every segment end, so the
