@@ -26,7 +26,9 @@
 # Every run's output buffer must be the same bytes (the script exits 1
 # otherwise). Columns: wall = elapsed time of the whole process; CPU =
 # user + system; simulation and translation = what `--stats` prints
-# (the translation is inside the simulation: the first warp waits for it).
+# (the translation is inside the simulation: the first warp waits for it);
+# "simulation proper" = the median of simulation less translation, whose
+# speed-up is what the worker threads themselves give.
 # Writes OUTDIR/results.md. Needs the binary, bash, coreutils, awk, python3
 # and taskset if CPUS is set.
 set -euo pipefail
@@ -94,8 +96,8 @@ done
     echo "- CPUs used: ${cpus:-any}; load average before the report: $(cut -d' ' -f1-3 /proc/loadavg)"
     echo "- ALU kernel, $groups workgroups of 64, $alu_rounds rounds, --tier $tier, $rounds interleaved rounds"
     echo
-    echo "| threads | wall (median) | CPU | simulation | translation | speed-up, wall (median / best round) | speed-up, simulation (median / best round) | speed-up, wall, over the fastest base run |"
-    echo "|---|---|---|---|---|---|---|---|"
+    echo "| threads | wall (median) | CPU | simulation | translation | speed-up, wall (median / best round) | speed-up, simulation (median / best round) | speed-up, wall, over the fastest base run | speed-up, simulation proper (medians) |"
+    echo "|---|---|---|---|---|---|---|---|---|"
     awk -v base="${threads%% *}" '
         function median(list, n,    a, i, j, t) {
             n = split(list, a, " ")
@@ -113,15 +115,17 @@ done
             return m
         }
         { t = $1; r = $2; wall[t, r] = $3; cpu[t] = cpu[t] " " $4; sim[t, r] = $5; tr[t] = tr[t] " " $6
+          proper[t] = proper[t] " " ($5 - $6)
           walls[t] = walls[t] " " $3; sims[t] = sims[t] " " $5; seen[t] = 1; rounds[r] = 1
           if (!(t in order)) { order[t] = ++n; name[n] = t } }
         END {
             for (k = 1; k <= n; k++) {
                 t = name[k]; ws = ""; ss = ""
                 for (r in rounds) { ws = ws " " wall[base, r] / wall[t, r]; ss = ss " " sim[base, r] / sim[t, r] }
-                printf "| %s | %.4f s | %.3f s | %.1f ms | %.1f ms | %.2f / %.2f | %.2f / %.2f | %.2f |\n",
+                printf "| %s | %.4f s | %.3f s | %.1f ms | %.1f ms | %.2f / %.2f | %.2f / %.2f | %.2f | %.2f |\n",
                     t, median(walls[t]), median(cpu[t]), median(sims[t]), median(tr[t]),
-                    median(ws), best(ws), median(ss), best(ss), least(walls[base]) / median(walls[t])
+                    median(ws), best(ws), median(ss), best(ss), least(walls[base]) / median(walls[t]),
+                    median(proper[base]) / median(proper[t])
             }
         }' "$work/samples"
     echo
