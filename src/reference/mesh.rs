@@ -4,6 +4,7 @@
 //! the buffers and the queries are read back.
 
 use super::bindings::Bindings;
+use super::colour_pass::{ColourPass, WholeTarget, framebuffer};
 use super::commands;
 use super::compute::entry_name;
 use super::description::{CullMode, FrontFace, ImageSize, RunDescription};
@@ -39,20 +40,20 @@ pub fn run(
         height: size.height,
     };
     let (image, view) = colour_image(gpu, extent, layers)?;
-    let render_pass = render_pass(gpu, desc.view_mask)?;
-    let attachments = [view];
-    let fb_info = vk::FramebufferCreateInfo::default()
-        .render_pass(render_pass)
-        .attachments(&attachments)
-        .width(extent.width)
-        .height(extent.height)
-        // Under multiview the views select the layers; the framebuffer has one.
-        .layers(1);
-    // SAFETY: the view matches the render pass's single attachment.
-    let framebuffer = gpu.own(
-        unsafe { gpu.device.create_framebuffer(&fb_info, None) }
-            .map_err(vk_err("vkCreateFramebuffer"))?,
-    );
+    // The colour writes land before the copy to the staging buffer.
+    let render_pass = ColourPass {
+        format: FORMAT,
+        samples: vk::SampleCountFlags::TYPE_1,
+        load: vk::AttachmentLoadOp::CLEAR,
+        final_layout: vk::ImageLayout::TRANSFER_SRC_OPTIMAL,
+        then: (
+            vk::PipelineStageFlags::TRANSFER,
+            vk::AccessFlags::TRANSFER_READ,
+        ),
+        view_mask: desc.view_mask,
+    }
+    .create(gpu)?;
+    let framebuffer = framebuffer(gpu, render_pass, view, extent)?;
     let pipeline = pipeline(gpu, desc, bindings, shaders, render_pass, extent)?;
     let queries = Queries::new(gpu, true, shaders.task.is_some())?;
     let staging = readback::staging(gpu, extent.width, extent.height, layers)?;
@@ -240,47 +241,6 @@ fn colour_image(
 
 /// One subpass, one colour attachment: cleared, stored, left ready for the
 /// copy to the host.
-fn render_pass(gpu: &mut Gpu, view_mask: u32) -> Result<vk::RenderPass, ReferenceError> {
-    let attachments = [vk::AttachmentDescription::default()
-        .format(FORMAT)
-        .samples(vk::SampleCountFlags::TYPE_1)
-        .load_op(vk::AttachmentLoadOp::CLEAR)
-        .store_op(vk::AttachmentStoreOp::STORE)
-        .stencil_load_op(vk::AttachmentLoadOp::DONT_CARE)
-        .stencil_store_op(vk::AttachmentStoreOp::DONT_CARE)
-        .initial_layout(vk::ImageLayout::UNDEFINED)
-        .final_layout(vk::ImageLayout::TRANSFER_SRC_OPTIMAL)];
-    let colour_refs = [vk::AttachmentReference::default()
-        .attachment(0)
-        .layout(vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL)];
-    let subpasses = [vk::SubpassDescription::default()
-        .pipeline_bind_point(vk::PipelineBindPoint::GRAPHICS)
-        .color_attachments(&colour_refs)];
-    // The colour writes must land before the copy to the staging buffer.
-    let dependencies = [vk::SubpassDependency::default()
-        .src_subpass(0)
-        .dst_subpass(vk::SUBPASS_EXTERNAL)
-        .src_stage_mask(vk::PipelineStageFlags::COLOR_ATTACHMENT_OUTPUT)
-        .src_access_mask(vk::AccessFlags::COLOR_ATTACHMENT_WRITE)
-        .dst_stage_mask(vk::PipelineStageFlags::TRANSFER)
-        .dst_access_mask(vk::AccessFlags::TRANSFER_READ)];
-    let view_masks = [view_mask];
-    let mut multiview = vk::RenderPassMultiviewCreateInfo::default().view_masks(&view_masks);
-    let mut info = vk::RenderPassCreateInfo::default()
-        .attachments(&attachments)
-        .subpasses(&subpasses)
-        .dependencies(&dependencies);
-    if view_mask != 0 {
-        info = info.push_next(&mut multiview);
-    }
-    // SAFETY: valid device and create info; multiview was enabled when a
-    // view mask is set.
-    Ok(gpu.own(
-        unsafe { gpu.device.create_render_pass(&info, None) }
-            .map_err(vk_err("vkCreateRenderPass"))?,
-    ))
-}
-
 fn pipeline(
     gpu: &mut Gpu,
     desc: &RunDescription,
@@ -315,21 +275,8 @@ fn pipeline(
                 .name(name)
         })
         .collect();
-    let viewports = [vk::Viewport {
-        x: 0.0,
-        y: 0.0,
-        width: extent.width as f32,
-        height: extent.height as f32,
-        min_depth: 0.0,
-        max_depth: 1.0,
-    }];
-    let scissors = [vk::Rect2D {
-        offset: vk::Offset2D::default(),
-        extent,
-    }];
-    let viewport = vk::PipelineViewportStateCreateInfo::default()
-        .viewports(&viewports)
-        .scissors(&scissors);
+    let target = WholeTarget::new(extent);
+    let viewport = target.viewport();
     let raster = vk::PipelineRasterizationStateCreateInfo::default()
         .polygon_mode(vk::PolygonMode::FILL)
         .cull_mode(match desc.cull_mode {
@@ -345,10 +292,7 @@ fn pipeline(
         .line_width(1.0);
     let multisample = vk::PipelineMultisampleStateCreateInfo::default()
         .rasterization_samples(vk::SampleCountFlags::TYPE_1);
-    let blend_attachments = [vk::PipelineColorBlendAttachmentState::default()
-        .blend_enable(false)
-        .color_write_mask(vk::ColorComponentFlags::RGBA)];
-    let blend = vk::PipelineColorBlendStateCreateInfo::default().attachments(&blend_attachments);
+    let blend = target.blend();
     // Mesh pipelines have no vertex input or input assembly state.
     let info = vk::GraphicsPipelineCreateInfo::default()
         .stages(&stage_infos)

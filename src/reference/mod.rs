@@ -9,6 +9,7 @@
 
 mod bindings;
 mod buffers;
+mod colour_pass;
 mod commands;
 mod compute;
 pub mod cuda;

@@ -25,6 +25,16 @@ pub fn fragment(gpu: &mut Gpu, colour: ColourOutput) -> Result<vk::ShaderModule,
         ColourOutput::PerVertex => (SMOOTH, "passthrough_smooth.frag.spv"),
         ColourOutput::PerPrimitive => (PER_PRIMITIVE, "passthrough_per_primitive.frag.spv"),
     };
+    built_in(gpu, bytes, name)
+}
+
+/// A module of the runner's own, committed as `name` (a .spv file's
+/// bytes, copied into words for their alignment).
+pub fn built_in(
+    gpu: &mut Gpu,
+    bytes: &[u8],
+    name: &str,
+) -> Result<vk::ShaderModule, ReferenceError> {
     let words: Vec<u32> = bytes
         .chunks_exact(4)
         .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))

@@ -9,9 +9,11 @@
 //! sampleRateShading and the format's colour-attachment sample count.
 
 use super::buffers::HostBuffer;
+use super::colour_pass::{ColourPass, WholeTarget, framebuffer};
 use super::commands;
 use super::device::Gpu;
 use super::error::{ReferenceError, vk_err};
+use super::modules;
 use ash::vk;
 use spvsass_sim::texture::host::ImageShape;
 use spvsass_sim::texture::samples::SampleLayout;
@@ -33,22 +35,6 @@ pub fn raw_format(bytes: u32) -> Option<vk::Format> {
 
 pub fn sample_count(samples: u32) -> vk::SampleCountFlags {
     vk::SampleCountFlags::from_raw(samples)
-}
-
-fn module(gpu: &mut Gpu, bytes: &[u8]) -> Result<vk::ShaderModule, ReferenceError> {
-    let words: Vec<u32> = bytes
-        .chunks_exact(4)
-        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect();
-    let info = vk::ShaderModuleCreateInfo::default().code(&words);
-    // SAFETY: a committed module built and validated by build.sh.
-    let m = unsafe { gpu.device.create_shader_module(&info, None) }.map_err(|result| {
-        ReferenceError::ShaderModule {
-            path: "(built in) fill_samples".into(),
-            result,
-        }
-    })?;
-    Ok(gpu.own(m))
 }
 
 /// Writes `bytes` (every layer and sample, the simulator's layout) into
@@ -139,38 +125,19 @@ pub fn fill(
     // SAFETY: the set and buffer are live.
     unsafe { gpu.device.update_descriptor_sets(&[write], &[]) };
 
-    let attachments = [vk::AttachmentDescription::default()
-        .format(format)
-        .samples(samples)
-        .load_op(vk::AttachmentLoadOp::DONT_CARE)
-        .store_op(vk::AttachmentStoreOp::STORE)
-        .stencil_load_op(vk::AttachmentLoadOp::DONT_CARE)
-        .stencil_store_op(vk::AttachmentStoreOp::DONT_CARE)
-        .initial_layout(vk::ImageLayout::UNDEFINED)
-        .final_layout(vk::ImageLayout::GENERAL)];
-    let colour_refs = [vk::AttachmentReference::default()
-        .attachment(0)
-        .layout(vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL)];
-    let subpasses = [vk::SubpassDescription::default()
-        .pipeline_bind_point(vk::PipelineBindPoint::GRAPHICS)
-        .color_attachments(&colour_refs)];
     // The writes land before any shader of the run reads the image.
-    let dependencies = [vk::SubpassDependency::default()
-        .src_subpass(0)
-        .dst_subpass(vk::SUBPASS_EXTERNAL)
-        .src_stage_mask(vk::PipelineStageFlags::COLOR_ATTACHMENT_OUTPUT)
-        .src_access_mask(vk::AccessFlags::COLOR_ATTACHMENT_WRITE)
-        .dst_stage_mask(vk::PipelineStageFlags::ALL_COMMANDS)
-        .dst_access_mask(vk::AccessFlags::SHADER_READ | vk::AccessFlags::SHADER_WRITE)];
-    let rp_info = vk::RenderPassCreateInfo::default()
-        .attachments(&attachments)
-        .subpasses(&subpasses)
-        .dependencies(&dependencies);
-    // SAFETY: valid device and create info.
-    let render_pass = gpu.own(
-        unsafe { gpu.device.create_render_pass(&rp_info, None) }
-            .map_err(vk_err("vkCreateRenderPass"))?,
-    );
+    let render_pass = ColourPass {
+        format,
+        samples,
+        load: vk::AttachmentLoadOp::DONT_CARE,
+        final_layout: vk::ImageLayout::GENERAL,
+        then: (
+            vk::PipelineStageFlags::ALL_COMMANDS,
+            vk::AccessFlags::SHADER_READ | vk::AccessFlags::SHADER_WRITE,
+        ),
+        view_mask: 0,
+    }
+    .create(gpu)?;
     let extent = vk::Extent2D {
         width: shape.width,
         height: shape.height,
@@ -196,18 +163,7 @@ pub fn fill(
             unsafe { gpu.device.create_image_view(&view_info, None) }
                 .map_err(vk_err("vkCreateImageView"))?,
         );
-        let views = [view];
-        let fb_info = vk::FramebufferCreateInfo::default()
-            .render_pass(render_pass)
-            .attachments(&views)
-            .width(extent.width)
-            .height(extent.height)
-            .layers(1);
-        // SAFETY: the view matches the render pass's attachment.
-        let framebuffer = gpu.own(
-            unsafe { gpu.device.create_framebuffer(&fb_info, None) }
-                .map_err(vk_err("vkCreateFramebuffer"))?,
-        );
+        let framebuffer = framebuffer(gpu, render_pass, view, extent)?;
         let push: [u32; 8] = [
             shape.width * sw,
             shape.height * sh,
@@ -261,8 +217,8 @@ fn pipeline(
     extent: vk::Extent2D,
     samples: vk::SampleCountFlags,
 ) -> Result<vk::Pipeline, ReferenceError> {
-    let vertex = module(gpu, VERTEX)?;
-    let fragment = module(gpu, FRAGMENT)?;
+    let vertex = modules::built_in(gpu, VERTEX, "fill_samples.vert.spv")?;
+    let fragment = modules::built_in(gpu, FRAGMENT, "fill_samples.frag.spv")?;
     let stages = [
         vk::PipelineShaderStageCreateInfo::default()
             .stage(vk::ShaderStageFlags::VERTEX)
@@ -276,21 +232,8 @@ fn pipeline(
     let vertex_input = vk::PipelineVertexInputStateCreateInfo::default();
     let assembly = vk::PipelineInputAssemblyStateCreateInfo::default()
         .topology(vk::PrimitiveTopology::TRIANGLE_LIST);
-    let viewports = [vk::Viewport {
-        x: 0.0,
-        y: 0.0,
-        width: extent.width as f32,
-        height: extent.height as f32,
-        min_depth: 0.0,
-        max_depth: 1.0,
-    }];
-    let scissors = [vk::Rect2D {
-        offset: vk::Offset2D::default(),
-        extent,
-    }];
-    let viewport = vk::PipelineViewportStateCreateInfo::default()
-        .viewports(&viewports)
-        .scissors(&scissors);
+    let target = WholeTarget::new(extent);
+    let viewport = target.viewport();
     let raster = vk::PipelineRasterizationStateCreateInfo::default()
         .polygon_mode(vk::PolygonMode::FILL)
         .cull_mode(vk::CullModeFlags::NONE)
@@ -300,10 +243,7 @@ fn pipeline(
         .rasterization_samples(samples)
         .sample_shading_enable(true)
         .min_sample_shading(1.0);
-    let blend_attachments = [vk::PipelineColorBlendAttachmentState::default()
-        .blend_enable(false)
-        .color_write_mask(vk::ColorComponentFlags::RGBA)];
-    let blend = vk::PipelineColorBlendStateCreateInfo::default().attachments(&blend_attachments);
+    let blend = target.blend();
     let info = vk::GraphicsPipelineCreateInfo::default()
         .stages(&stages)
         .vertex_input_state(&vertex_input)
