@@ -102,12 +102,6 @@ pub fn run_compute(
         });
     }
     let program = Program::decode(&binary.code, binary.arch)?;
-    // The translation the first warp would wait for starts now, beside
-    // the binding and the workers' start (under the checker the native
-    // tier does not run, and a late hand-over is the test's own).
-    if options.tier == Tier::Native && !options.check_ctrl && options.handover == Handover::Wait {
-        program.start_native(options.worker_threads());
-    }
 
     let mut root = RootTable::default();
     root.set_num_workgroups(groups);
@@ -120,6 +114,13 @@ pub fn run_compute(
     resources
         .constants
         .set(abi::ROOT_BANK, root.bytes().to_vec());
+    // The translation the first warp would wait for starts now, beside
+    // the workers' start (once the resources are bound: a dispatch that
+    // fails there translates nothing; under the checker the native tier
+    // does not run, and a late hand-over is the test's own).
+    if options.tier == Tier::Native && !options.check_ctrl && options.handover == Handover::Wait {
+        program.start_native(options.worker_threads());
+    }
 
     let warps = invocations.div_ceil(u64::from(WARP_LANES)) as u32;
     let mut tally = Tally::new(&program);
