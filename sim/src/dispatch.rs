@@ -102,6 +102,13 @@ pub fn run_compute(
         });
     }
     let program = Program::decode(&binary.code, binary.arch)?;
+    // The thread count, resolved once here: the workers are threads of
+    // their own, not the caller's rayon pool's, so asking there could give
+    // the global pool's size instead.
+    let options = &SimOptions {
+        threads: std::num::NonZeroUsize::new(options.worker_threads()),
+        ..*options
+    };
 
     let mut root = RootTable::default();
     root.set_num_workgroups(groups);

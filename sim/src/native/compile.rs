@@ -632,8 +632,7 @@ fn jump_to(
 /// else (the pending group's pc is below) waits as a pending group while
 /// that one runs; otherwise the function returns (`Frame::scheduler`).
 fn resolve(b: &mut FunctionBuilder<'_>, s: &Shared, pc: Value) {
-    let first = pend(b, s, 0);
-    let first_pc = pend_pc(b, s, 0);
+    let (first, first_pc) = pend(b, s, 0);
     // An empty slot's pc, u32::MAX, is never below `others`.
     let ours = b.ins().icmp(IntCC::UnsignedLessThan, first_pc, s.others);
     let pending = b.create_block();
@@ -684,24 +683,21 @@ fn resolve(b: &mut FunctionBuilder<'_>, s: &Shared, pc: Value) {
     leave(b, s, first_pc, zero);
 }
 
-/// Pending group `i`'s lanes (`Frame::pending`).
-fn pend(b: &mut FunctionBuilder<'_>, s: &Shared, i: usize) -> Value {
-    let offset = offset_of!(Frame, pending) + 4 * i;
-    b.ins()
-        .load(types::I32, frame_flags(), s.frame, offset as i32)
+/// Where pending group `i`'s lanes and pc are in the frame
+/// (`Frame::pending`, `Frame::pending_pc`).
+fn pend_at(i: usize) -> [i32; 2] {
+    [offset_of!(Frame, pending), offset_of!(Frame, pending_pc)].map(|o| (o + 4 * i) as i32)
 }
 
-/// Pending group `i`'s pc (`Frame::pending_pc`).
-fn pend_pc(b: &mut FunctionBuilder<'_>, s: &Shared, i: usize) -> Value {
-    let offset = offset_of!(Frame, pending_pc) + 4 * i;
-    b.ins()
-        .load(types::I32, frame_flags(), s.frame, offset as i32)
+/// Pending group `i`: its lanes and its pc.
+fn pend(b: &mut FunctionBuilder<'_>, s: &Shared, i: usize) -> (Value, Value) {
+    let [m, p] = pend_at(i).map(|at| b.ins().load(types::I32, frame_flags(), s.frame, at));
+    (m, p)
 }
 
 /// Sets pending group `i` to lanes `mask` at pc `pc`.
 fn set_pend(b: &mut FunctionBuilder<'_>, s: &Shared, i: usize, mask: Value, pc: Value) {
-    let [m, p] =
-        [offset_of!(Frame, pending), offset_of!(Frame, pending_pc)].map(|o| (o + 4 * i) as i32);
+    let [m, p] = pend_at(i);
     b.ins().store(frame_flags(), mask, s.frame, m);
     b.ins().store(frame_flags(), pc, s.frame, p);
 }
@@ -709,8 +705,7 @@ fn set_pend(b: &mut FunctionBuilder<'_>, s: &Shared, i: usize, mask: Value, pc: 
 /// Drops the first pending group (the others move up) and sets `limit`.
 fn pop_pending(b: &mut FunctionBuilder<'_>, s: &Shared) {
     for i in 0..PENDING - 1 {
-        let m = pend(b, s, i + 1);
-        let pc = pend_pc(b, s, i + 1);
+        let (m, pc) = pend(b, s, i + 1);
         set_pend(b, s, i, m, pc);
     }
     let zero = b.ins().iconst(types::I32, 0);
@@ -721,7 +716,7 @@ fn pop_pending(b: &mut FunctionBuilder<'_>, s: &Shared) {
 
 /// `limit`: the first pending group's pc or `others`, the smaller.
 fn set_limit(b: &mut FunctionBuilder<'_>, s: &Shared) {
-    let first_pc = pend_pc(b, s, 0);
+    let (_, first_pc) = pend(b, s, 0);
     let limit = b.ins().umin(first_pc, s.others);
     b.def_var(s.limit, limit);
 }
@@ -731,8 +726,7 @@ fn set_limit(b: &mut FunctionBuilder<'_>, s: &Shared) {
 /// when every slot is taken, else goes on in a new current block. Sets
 /// `limit`.
 fn push_pending(b: &mut FunctionBuilder<'_>, s: &Shared, mask: Value, at: Value, full: Block) {
-    let m: Vec<Value> = (0..PENDING).map(|i| pend(b, s, i)).collect();
-    let pc: Vec<Value> = (0..PENDING).map(|i| pend_pc(b, s, i)).collect();
+    let (m, pc): (Vec<Value>, Vec<Value>) = (0..PENDING).map(|i| pend(b, s, i)).unzip();
     let eq: Vec<Value> = pc
         .iter()
         .map(|&p| b.ins().icmp(IntCC::Equal, p, at))

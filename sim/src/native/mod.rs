@@ -302,18 +302,16 @@ impl NativeCache {
                 if let Some(code) = self.code.get() {
                     return Some(code);
                 }
-                if !self.started.swap(true, Ordering::AcqRel) {
-                    self.start(instrs, workers);
-                }
+                self.start_early(instrs, workers);
                 self.code.get()
             }
         }
     }
 
     /// Starts the translation on a thread of its own now, if none was
-    /// started, so that it runs while the caller still prepares the run
-    /// (binds resources, starts the workers); a warp that asks for the
-    /// code under `Handover::Wait` waits for that translation.
+    /// started: in the background (`Handover::Background`), or while the
+    /// caller still starts the workers, a warp that asks for the code
+    /// under `Handover::Wait` then waiting for that translation.
     pub(crate) fn start_early(&self, instrs: &[Instr], workers: usize) {
         if !self.started.swap(true, Ordering::AcqRel) {
             self.start(instrs, workers);
