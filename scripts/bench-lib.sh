@@ -46,3 +46,25 @@ bench_keep_first() {
         return 1
     fi
 }
+
+# bench_translation_cache: sets SPVSASS_TRANSLATION_CACHE for the runs
+# from CACHE (default warm): "warm", a fresh directory in the work folder
+# (the first run fills it, so the timed runs take their code from it, as
+# lavapipe's runs take theirs from Mesa's shader cache, on by default), or
+# "off" (every run translates). Sets cache_note for the report.
+bench_translation_cache() {
+    case ${CACHE:-warm} in
+    warm)
+        export SPVSASS_TRANSLATION_CACHE=$work/translation-cache
+        cache_note="translation cache: warm (filled by an untimed first run)"
+        ;;
+    off)
+        export SPVSASS_TRANSLATION_CACHE=off
+        cache_note="translation cache: off (every run translates)"
+        ;;
+    *)
+        echo "CACHE must be warm or off, not ${CACHE}" >&2
+        exit 2
+        ;;
+    esac
+}

@@ -12,7 +12,7 @@
 #
 # Environment: THREADS (default "1 2"), ROUNDS (default 9), ALU_GROUPS and
 # ALU_ROUNDS (default 256 and 16384: 16384 invocations x 16384
-# iterations). The driver is VK_ICD_FILENAMES if set, else Mesa's
+# iterations), CACHE (the translation cache, warm or off: bench-lib.sh). The driver is VK_ICD_FILENAMES if set, else Mesa's
 # lvp_icd.*.json. CPU = user + system time of the whole process (pipeline
 # creation and the translation included). Whether the outputs agree
 # (`spvsass compare` on the last round) is printed as information: GLSL's
@@ -37,6 +37,7 @@ fi
 bench_alu_json "$work/alu.json" "$groups" "$alu_rounds" "bench-native-ratio.sh alu"
 python3 -c "import struct, sys; open(sys.argv[1], 'wb').write(struct.pack('<I', int(sys.argv[2])))" \
     "$work/push" "$alu_rounds"
+bench_translation_cache
 
 # cpu CMD...: runs CMD (output discarded) and prints its user + system time.
 cpu() {
@@ -59,6 +60,9 @@ native() {
         --tier native --check-ctrl=off
 }
 
+# Untimed first runs of both (they fill the caches when warm).
+lavapipe 1 >/dev/null
+native 1 >/dev/null
 for r in $(seq 1 "$rounds"); do
     for t in $threads; do
         if [ $((r % 2)) = 1 ]; then
@@ -78,7 +82,7 @@ same="identical"
     echo
     echo "- binary: $bin ($("$bin" --version)); driver: VK_ICD_FILENAMES=$VK_ICD_FILENAMES"
     echo "- machine: $(uname -srm), $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//'); load average now: $(cut -d' ' -f1-3 /proc/loadavg)"
-    echo "- ALU kernel, $groups workgroups of 64, $alu_rounds iterations; $rounds rounds; outputs: $same (spvsass compare)"
+    echo "- ALU kernel, $groups workgroups of 64, $alu_rounds iterations; $rounds rounds; outputs: $same (spvsass compare); $cache_note; Mesa's shader cache: $([ -n "${MESA_SHADER_CACHE_DISABLE:-}" ] && echo "MESA_SHADER_CACHE_DISABLE=$MESA_SHADER_CACHE_DISABLE" || echo "on (its default)")"
     echo
     echo "| threads | lavapipe CPU (median) | native CPU (median) | ratio of medians | median of per-round ratios | per-round ratios |"
     echo "|---|---|---|---|---|---|"

@@ -22,6 +22,8 @@
 #   TIER     native or interp (default native)
 #   ALU_GROUPS, ALU_ROUNDS  the ALU kernel's size (default issue 21's:
 #            256 workgroups of 64 invocations, 16384 rounds)
+#   CACHE    the native tier's translation cache: warm (default; filled
+#            by an untimed run first) or off (bench-lib.sh)
 #
 # Every run's output buffer must be the same bytes (the script exits 1
 # otherwise). Columns: wall = elapsed time of the whole process; CPU =
@@ -46,6 +48,7 @@ python3 -c "import struct, sys; open(sys.argv[1], 'wb').write(struct.pack('<I', 
     "$work/push" "$alu_rounds"
 pin=()
 [ -z "$cpus" ] || pin=(taskset -c "$cpus")
+bench_translation_cache
 
 # run T R: one run at T threads; appends "T R WALL CPU SIM TRANSLATE" to
 # the samples.
@@ -79,6 +82,9 @@ PY
     fi
 }
 
+# The untimed first run (it fills a warm translation cache).
+RAYON_NUM_THREADS=1 "$bin" run "$repo/benches/data/alu_heavy.comp.spv" --groups "$groups" \
+    --buffer 0=$((groups * 256)) --push "$work/push" --tier "$tier" --check-ctrl=off >/dev/null
 for r in $(seq 1 "$rounds"); do
     # Alternate the order, so that neither count always runs first.
     order=$threads
@@ -94,7 +100,7 @@ done
     echo "- binary: $bin ($("$bin" --version))"
     echo "- machine: $(uname -srm), $(nproc) CPUs online, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')"
     echo "- CPUs used: ${cpus:-any}; load average before the report: $(cut -d' ' -f1-3 /proc/loadavg)"
-    echo "- ALU kernel, $groups workgroups of 64, $alu_rounds rounds, --tier $tier, $rounds interleaved rounds"
+    echo "- ALU kernel, $groups workgroups of 64, $alu_rounds rounds, --tier $tier, $rounds interleaved rounds; $cache_note"
     echo
     echo "| threads | wall (median) | CPU | simulation | translation | speed-up, wall (median / best round) | speed-up, simulation (median / best round) | speed-up, wall, over the fastest base run | speed-up, simulation proper (medians) |"
     echo "|---|---|---|---|---|---|---|---|---|"

@@ -508,6 +508,26 @@ fn worker_threads() -> Option<std::num::NonZeroUsize> {
         .or_else(|| std::thread::available_parallelism().ok())
 }
 
+/// The native tier's translation cache (`SimOptions::translation_cache`):
+/// the directory `SPVSASS_TRANSLATION_CACHE` names, none if it is `off`
+/// or empty; unset, `$XDG_CACHE_HOME/spvsass/native`, else
+/// `$HOME/.cache/spvsass/native` (none without either).
+fn translation_cache() -> Option<&'static std::path::Path> {
+    static DIR: std::sync::OnceLock<Option<PathBuf>> = std::sync::OnceLock::new();
+    DIR.get_or_init(|| {
+        let set = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty());
+        match std::env::var_os("SPVSASS_TRANSLATION_CACHE") {
+            Some(v) if v.is_empty() || v == "off" => None,
+            Some(v) => Some(PathBuf::from(v)),
+            None => set("XDG_CACHE_HOME")
+                .map(PathBuf::from)
+                .or_else(|| set("HOME").map(|h| PathBuf::from(h).join(".cache")))
+                .map(|base| base.join("spvsass").join("native")),
+        }
+    })
+    .as_deref()
+}
+
 /// Exits with clap's usage error (status 2).
 fn usage_error(msg: String) -> ! {
     use clap::CommandFactory;
@@ -836,6 +856,7 @@ fn run(cli: Cli, outputs: &mut Outputs) -> Result<(), String> {
                 },
                 statistics_query: query == Switch::On,
                 threads: worker_threads(),
+                translation_cache: translation_cache(),
                 ..Default::default()
             };
             // A task+mesh pair: the mesh shader is compiled for a task
@@ -917,6 +938,7 @@ fn run(cli: Cli, outputs: &mut Outputs) -> Result<(), String> {
                     sim: spvsass::sim::SimOptions {
                         max_steps,
                         threads: worker_threads(),
+                        translation_cache: translation_cache(),
                         ..Default::default()
                     },
                 };
@@ -1000,6 +1022,7 @@ fn run(cli: Cli, outputs: &mut Outputs) -> Result<(), String> {
                     max_steps,
                     tier: tier.into(),
                     threads: worker_threads(),
+                    translation_cache: translation_cache(),
                     ..Default::default()
                 },
             };
@@ -1078,11 +1101,15 @@ fn print_native_stats(
     };
     if let Some(native) = native {
         eprintln!(
-            "native tier: translated {} segments ({} instructions) in {:.3} ms, {} function(s), {}",
+            "native tier: translated {} segments ({} instructions) in {:.3} ms, {} function(s){}, {}",
             native.segments,
             native.instructions,
             native.translate_time.as_secs_f64() * 1e3,
             native.functions,
+            match native.cached {
+                0 => String::new(),
+                n => format!(" ({n} from the translation cache)"),
+            },
             // The fewer-lanes copy is made only when a group first needs it.
             match native.copies {
                 0 => "no copy",

@@ -370,6 +370,51 @@ fn the_cli_runs_either_tier() {
     assert!(native_err.contains("ran natively"), "{native_err}");
 }
 
+/// The CLI keeps translated code in the directory
+/// `SPVSASS_TRANSLATION_CACHE` names: a second run takes it from there
+/// (`--stats` says so) with the same output, and `off` keeps none.
+#[test]
+fn the_cli_keeps_a_translation_cache() {
+    let kernel =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/data/alu_heavy.comp.spv");
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let push = dir.path().join("push.bin");
+    std::fs::write(&push, 20u32.to_le_bytes()).expect("push constants written");
+    let cache = dir.path().join("cache");
+    let run = |setting: &std::ffi::OsStr| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_spvsass"))
+            .arg("run")
+            .arg(&kernel)
+            .args(["--groups", "4", "--buffer", "0=1024", "--json", "--stats"])
+            .arg("--push")
+            .arg(&push)
+            .args(["--tier", "native"])
+            .env("SPVSASS_TRANSLATION_CACHE", setting)
+            .env("RAYON_NUM_THREADS", "1")
+            .output()
+            .expect("spvsass runs");
+        let err = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert!(out.status.success(), "{err}");
+        (out.stdout, err)
+    };
+    let entries = || std::fs::read_dir(&cache).map_or(0, |d| d.count());
+    let (off, off_err) = run("off".as_ref());
+    assert_eq!(entries(), 0);
+    let (first, first_err) = run(cache.as_os_str());
+    assert_eq!(entries(), 1);
+    let (second, second_err) = run(cache.as_os_str());
+    assert_eq!(entries(), 1);
+    assert_eq!(first, off);
+    assert_eq!(second, off);
+    for err in [&off_err, &first_err] {
+        assert!(err.contains("1 function(s), the full-warp copy"), "{err}");
+    }
+    assert!(
+        second_err.contains("1 function(s) (1 from the translation cache)"),
+        "{second_err}"
+    );
+}
+
 /// `compare --tier native` simulates the run description on the native
 /// tier and matches the stored capture, as the interpreter does.
 #[test]

@@ -14,7 +14,7 @@
 use crate::exec_ctrl::CtrlCheck;
 use crate::exec_row::{RowIsa, RowValue, eval_row_any};
 use crate::memory::ConstantBanks;
-use crate::native::{Handover, NativeRun, Scalars};
+use crate::native::{Handover, NativeRun, Scalars, Translation};
 use crate::program::Program;
 use crate::warp::{Row, Warp, lanes};
 use spvsass_isa::isa::{Dst, Op, Target};
@@ -41,9 +41,9 @@ pub(crate) struct Pickup<'p> {
     pub program: &'p Program,
     pub consts: &'p ConstantBanks,
     pub handover: Handover,
-    /// Worker threads of the run (`SimOptions::worker_threads`): the
-    /// translation's pieces.
-    pub threads: usize,
+    /// Worker threads of the run (`SimOptions::worker_threads`: the
+    /// translation's pieces) and the translation cache.
+    pub how: Translation,
 }
 
 impl Issues<'_, '_> {
@@ -51,7 +51,7 @@ impl Issues<'_, '_> {
     /// none, or whose constants are out of their banks, stops asking.
     pub(crate) fn pick_up_native(&mut self) {
         if let Some(p) = &self.pickup
-            && let Some(code) = p.program.native_ready(p.handover, p.threads)
+            && let Some(code) = p.program.native_ready(p.handover, p.how)
         {
             self.native = NativeRun::new(code, p.consts);
             self.pickup = None;

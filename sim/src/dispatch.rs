@@ -126,7 +126,7 @@ pub fn run_compute(
     // fails there translates nothing; under the checker the native tier
     // does not run, and a late hand-over is the test's own).
     if options.tier == Tier::Native && !options.check_ctrl && options.handover == Handover::Wait {
-        program.start_native(options.worker_threads());
+        program.start_native(options.translation());
     }
 
     let warps = invocations.div_ceil(u64::from(WARP_LANES)) as u32;

@@ -117,6 +117,13 @@ pub struct SimOptions {
     /// uses (a draw's workgroups run on rayon's pool). Results are the
     /// same bytes whatever the count.
     pub threads: Option<std::num::NonZeroUsize>,
+    /// A directory where the native tier keeps translated code across
+    /// runs (and processes), as a driver keeps a shader cache: a program
+    /// translated before takes its code from there instead of compiling
+    /// it again (ARCHITECTURE.md, "Native tier"). `None` (the default):
+    /// no cache. The CLI keeps one unless told not to
+    /// (`SPVSASS_TRANSLATION_CACHE`). Results are the same either way.
+    pub translation_cache: Option<&'static std::path::Path>,
 }
 
 impl SimOptions {
@@ -124,6 +131,14 @@ impl SimOptions {
     pub fn worker_threads(&self) -> usize {
         self.threads
             .map_or_else(rayon::current_num_threads, std::num::NonZeroUsize::get)
+    }
+
+    /// How the native tier translates a program for this run.
+    pub(crate) fn translation(&self) -> native::Translation {
+        native::Translation {
+            workers: self.worker_threads(),
+            cache: self.translation_cache,
+        }
     }
 }
 
@@ -139,6 +154,7 @@ impl Default for SimOptions {
             check_ctrl: true,
             statistics_query: true,
             threads: None,
+            translation_cache: None,
         }
     }
 }

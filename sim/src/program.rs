@@ -3,7 +3,7 @@
 
 use crate::error::SimError;
 use crate::exec_row::RowIsa;
-use crate::native::{Handover, NativeCache, NativeCode, NativeStats};
+use crate::native::{Handover, NativeCache, NativeCode, NativeStats, Translation};
 use crate::row_form::{RowForm, RowSrc, row_form};
 use crate::warp::{RZ, Row};
 use spvsass_isa::isa::{Instr, MemSpace, Op, Target};
@@ -129,16 +129,16 @@ impl Program {
     }
 
     /// The program's native code if warps may take it now (`Handover`;
-    /// the first call starts the translation, in pieces for `threads`
+    /// the first call starts the translation, in pieces for `how`'s
     /// worker threads).
-    pub(crate) fn native_ready(&self, handover: Handover, threads: usize) -> Option<&NativeCode> {
-        self.native.ready(&self.instrs, handover, threads)
+    pub(crate) fn native_ready(&self, handover: Handover, how: Translation) -> Option<&NativeCode> {
+        self.native.ready(&self.instrs, handover, how)
     }
 
     /// Starts translating the program on a thread of its own (the native
     /// tier's first run then waits for less).
-    pub(crate) fn start_native(&self, threads: usize) {
-        self.native.start_early(&self.instrs, threads);
+    pub(crate) fn start_native(&self, how: Translation) {
+        self.native.start_early(&self.instrs, how);
     }
 
     /// What translating the program gave, if it was translated.

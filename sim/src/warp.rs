@@ -274,7 +274,7 @@ impl<'r> Warp<'r> {
                 program,
                 consts: self.consts,
                 handover: options.handover,
-                threads: options.worker_threads(),
+                how: options.translation(),
             }),
             Tier::Native | Tier::Interp => None,
         };

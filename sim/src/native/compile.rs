@@ -33,7 +33,9 @@
 //! are live than rows used; predicates are kept in variables and stored
 //! when the function returns.
 
+use super::Translation;
 use super::call::{Entry, Frame};
+use super::disk_cache;
 use super::emit::{self, CHUNKS, Emitter};
 use super::segments::{End, Segment, Segments, Step};
 use super::select::Dest;
@@ -50,6 +52,7 @@ use cranelift_module::{Linkage, Module};
 use spvsass_isa::isa::PredSrc;
 use spvsass_isa::program::INSTR_BYTES;
 use std::mem::offset_of;
+use std::path::Path;
 
 /// Why a program has no native code (the interpreter then runs it all).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -106,41 +109,58 @@ pub(crate) fn home(segs: &Segments, workers: usize, copies: Copies) -> [Option<V
 }
 
 /// Compiles the `copies` of the segments of a program in pieces (`split`)
-/// for `workers` threads, each piece on a thread of its own: the
+/// for `how.workers` threads, each piece on a thread of its own: the
 /// translation a first warp waits for is the largest piece's, not the
 /// whole set's. The functions come in `home`'s order, each with the
-/// module that owns its memory.
+/// module that owns its memory, and with them how many came from the
+/// translation cache (`how.cache`).
 pub(crate) fn compile(
     segs: &Segments,
-    workers: usize,
+    how: Translation,
     copies: Copies,
-) -> Result<Vec<(JITModule, Entry)>, NativeError> {
-    let pieces = split(segs, workers, copies);
+) -> Result<(Vec<(JITModule, Entry)>, u64), NativeError> {
+    let pieces = split(segs, how.workers, copies);
     let Some((first, rest)) = pieces.split_first() else {
-        return Ok(Vec::new());
+        return Ok((Vec::new(), 0));
     };
+    let cache = how.cache;
     let failed = || NativeError::Codegen("a translating thread panicked".into());
-    let compiled: Vec<Result<(JITModule, Entry), NativeError>> = std::thread::scope(|scope| {
+    let compiled: Vec<Result<Compiled, NativeError>> = std::thread::scope(|scope| {
         let spawned: Vec<_> = rest
             .iter()
             .map(|piece| {
                 std::thread::Builder::new()
                     .name("spvsass-translate".into())
-                    .spawn_scoped(scope, move || compile_piece(segs, piece))
+                    .spawn_scoped(scope, move || compile_piece(segs, piece, cache))
                     .map_err(|_| piece)
             })
             .collect();
-        let mut all = vec![compile_piece(segs, first)];
+        let mut all = vec![compile_piece(segs, first, cache)];
         for s in spawned {
             all.push(match s {
                 Ok(handle) => handle.join().unwrap_or_else(|_| Err(failed())),
                 // No thread to be had: here.
-                Err(piece) => compile_piece(segs, piece),
+                Err(piece) => compile_piece(segs, piece, cache),
             });
         }
         all
     });
-    compiled.into_iter().collect()
+    let mut functions = Vec::with_capacity(compiled.len());
+    let mut cached = 0;
+    for c in compiled {
+        let c = c?;
+        cached += u64::from(c.cached);
+        functions.push((c.module, c.entry));
+    }
+    Ok((functions, cached))
+}
+
+/// One piece's function, and whether its code came from the translation
+/// cache.
+struct Compiled {
+    module: JITModule,
+    entry: Entry,
+    cached: bool,
 }
 
 /// Most pieces a copy is cut into.
@@ -211,8 +231,13 @@ fn split(segs: &Segments, workers: usize, copies: Copies) -> Vec<Piece> {
         .collect()
 }
 
-/// Compiles one piece's function.
-fn compile_piece(segs: &Segments, piece: &Piece) -> Result<(JITModule, Entry), NativeError> {
+/// Compiles one piece's function, or takes its code from the translation
+/// cache in `cache` (where it is also kept once compiled: `disk_cache`).
+fn compile_piece(
+    segs: &Segments,
+    piece: &Piece,
+    cache: Option<&Path>,
+) -> Result<Compiled, NativeError> {
     let mut flags = settings::builder();
     // The IR verifier checks the translator in debug builds (the tests);
     // release builds skip it to translate faster.
@@ -258,16 +283,39 @@ fn compile_piece(segs: &Segments, piece: &Piece) -> Result<(JITModule, Entry), N
         .map_err(codegen)?;
     // SPVSASS_NATIVE_DISASM=1: each function's host code, as Cranelift
     // lists it, to standard error (ARCHITECTURE.md, "Native tier").
+    // (A listing asks for the compile: the cache is not read then.)
     let disasm = std::env::var_os("SPVSASS_NATIVE_DISASM").is_some();
     ctx.set_disasm(disasm);
-    module.define_function(id, &mut ctx).map_err(codegen)?;
-    if let Some(listing) = ctx.compiled_code().and_then(|c| c.vcode.as_deref()) {
-        eprintln!("// native tier: host code of one function\n{listing}");
+    let key = cache
+        .filter(|_| !disasm)
+        .map(|dir| (dir, disk_cache::key(module.isa(), &ctx.func)));
+    let hit = key.and_then(|(dir, key)| disk_cache::load(dir, &key));
+    let cached = hit.is_some();
+    match hit {
+        Some(hit) => module
+            .define_function_bytes(id, hit.alignment, &hit.code, &[])
+            .map_err(codegen)?,
+        None => {
+            module.define_function(id, &mut ctx).map_err(codegen)?;
+            if let Some(listing) = ctx.compiled_code().and_then(|c| c.vcode.as_deref()) {
+                eprintln!("// native tier: host code of one function\n{listing}");
+            }
+            // Code with relocations would need them applied again: not kept.
+            if let (Some((dir, key)), Some(code)) = (key, ctx.compiled_code())
+                && code.buffer.relocs().is_empty()
+            {
+                disk_cache::store(dir, &key, code.buffer.alignment, code.code_buffer());
+            }
+        }
     }
     module.clear_context(&mut ctx);
     module.finalize_definitions().map_err(codegen)?;
     let entry = Entry(module.get_finalized_function(id) as usize);
-    Ok((module, entry))
+    Ok(Compiled {
+        module,
+        entry,
+        cached,
+    })
 }
 
 /// Frame fields, read through the frame pointer.

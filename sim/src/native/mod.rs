@@ -18,11 +18,14 @@
 
 mod call;
 mod compile;
+mod disk_cache;
 mod emit;
 mod segments;
 mod select;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_cache;
 
 pub(crate) use call::Scalars;
 pub use compile::NativeError;
@@ -34,6 +37,7 @@ use segments::{Segments, segments};
 use select::Host;
 use spvsass_isa::isa::{Instr, OpBssy};
 use spvsass_isa::program::INSTR_BYTES;
+use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use std::thread::JoinHandle;
@@ -64,6 +68,9 @@ pub struct NativeStats {
     /// Functions they were compiled into, on as many threads
     /// (`compile::split`), counting those of the copies translated.
     pub functions: u64,
+    /// Of those, the functions whose code came from the translation cache
+    /// on disk (`SimOptions::translation_cache`) instead of Cranelift.
+    pub cached: u64,
     /// Copies of the segments translated: 1, the full-warp copy, made
     /// first; 2 once a group of fewer lanes ran natively and the
     /// fewer-lanes copy was made for it (a converged program never needs
@@ -74,13 +81,23 @@ pub struct NativeStats {
     pub error: Option<NativeError>,
 }
 
+/// How a program is translated: in pieces for `workers` threads
+/// (`compile::split`), with the translation cache in `cache`, if any
+/// (`disk_cache`; `SimOptions::translation_cache`).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Translation {
+    pub workers: usize,
+    pub cache: Option<&'static Path>,
+}
+
 /// A program's native code.
 pub(crate) struct NativeCode {
     /// The segments, where each starts and the constants they read.
     segs: Segments,
     instrs: usize,
-    /// The threads the copies are cut into pieces for (`compile::split`).
-    workers: usize,
+    /// The threads the copies are cut into pieces for (`compile::split`),
+    /// and the translation cache.
+    how: Translation,
     /// The full-warp copy: one function per piece (`compile::split`).
     code: Option<Vec<call::Code>>,
     /// Per segment: the function of `code` holding it.
@@ -110,6 +127,8 @@ struct Made {
     /// Per copy (full warp, fewer lanes) these functions hold, and
     /// segment: the function holding it.
     home: [Option<Vec<u32>>; 2],
+    /// How many of the functions came from the translation cache.
+    cached: u64,
 }
 
 impl Made {
@@ -126,7 +145,7 @@ impl NativeCode {
     /// Translates the full-warp copy of `instrs` (the fewer-lanes copy
     /// waits for `partial`); a program with nothing to translate, or whose
     /// translation failed (`stats.error`), has no code.
-    pub(crate) fn translate(instrs: &[Instr], workers: usize) -> NativeCode {
+    pub(crate) fn translate(instrs: &[Instr], how: Translation) -> NativeCode {
         let start = Instant::now();
         let host = host();
         let segs = segments(instrs, host);
@@ -142,11 +161,12 @@ impl NativeCode {
         } else if segs.list.is_empty() {
             None
         } else {
-            match compile::compile(&segs, workers, FULL) {
-                Ok(pieces) => {
-                    let [full, _] = compile::home(&segs, workers, FULL);
+            match compile::compile(&segs, how, FULL) {
+                Ok((pieces, cached)) => {
+                    let [full, _] = compile::home(&segs, how.workers, FULL);
                     home = full.unwrap_or_default();
                     stats.functions = pieces.len() as u64;
+                    stats.cached = cached;
                     stats.copies = 1;
                     Some(code_of(pieces))
                 }
@@ -164,7 +184,7 @@ impl NativeCode {
         NativeCode {
             segs,
             instrs: instrs.len(),
-            workers,
+            how,
             code,
             home,
             partial: OnceLock::new(),
@@ -179,11 +199,13 @@ impl NativeCode {
         let partial = self.partial.get_or_init(|| {
             let start = Instant::now();
             // One worker: one function for both copies (`Made`).
-            let copies: Copies = [self.workers <= 1, true];
-            let made = compile::compile(&self.segs, self.workers, copies).map(|pieces| Made {
-                code: code_of(pieces),
-                home: compile::home(&self.segs, self.workers, copies),
-            });
+            let copies: Copies = [self.how.workers <= 1, true];
+            let made =
+                compile::compile(&self.segs, self.how, copies).map(|(pieces, cached)| Made {
+                    code: code_of(pieces),
+                    home: compile::home(&self.segs, self.how.workers, copies),
+                    cached,
+                });
             Partial {
                 made,
                 time: start.elapsed(),
@@ -208,6 +230,7 @@ impl NativeCode {
             match &partial.made {
                 Ok(made) => {
                     stats.functions += made.code.len() as u64;
+                    stats.cached += made.cached;
                     stats.copies += 1;
                 }
                 Err(e) => stats.error = Some(e.clone()),
@@ -283,26 +306,26 @@ pub(crate) struct NativeCache {
 impl NativeCache {
     /// The code if warps may take it now (`handover`); the first call
     /// starts the translation.
-    /// The translation is cut into pieces for `workers` threads (the
+    /// The translation is cut into pieces for `how.workers` threads (the
     /// run's worker threads; one: one function, translated where it is
     /// asked for).
     pub(crate) fn ready(
         &self,
         instrs: &[Instr],
         handover: Handover,
-        workers: usize,
+        how: Translation,
     ) -> Option<&NativeCode> {
         match handover {
-            Handover::Wait => Some(self.translated(instrs, workers)),
+            Handover::Wait => Some(self.translated(instrs, how)),
             Handover::AfterChecks(n) => {
-                let code = self.translated(instrs, workers);
+                let code = self.translated(instrs, how);
                 (self.checks.fetch_add(1, Ordering::Relaxed) >= n).then_some(code)
             }
             Handover::Background => {
                 if let Some(code) = self.code.get() {
                     return Some(code);
                 }
-                self.start_early(instrs, workers);
+                self.start_early(instrs, how);
                 self.code.get()
             }
         }
@@ -312,22 +335,21 @@ impl NativeCache {
     /// started: in the background (`Handover::Background`), or while the
     /// caller still starts the workers, a warp that asks for the code
     /// under `Handover::Wait` then waiting for that translation.
-    pub(crate) fn start_early(&self, instrs: &[Instr], workers: usize) {
+    pub(crate) fn start_early(&self, instrs: &[Instr], how: Translation) {
         if !self.started.swap(true, Ordering::AcqRel) {
-            self.start(instrs, workers);
+            self.start(instrs, how);
         }
     }
 
     /// The code, translated here if no one did yet.
-    fn translated(&self, instrs: &[Instr], workers: usize) -> &NativeCode {
+    fn translated(&self, instrs: &[Instr], how: Translation) -> &NativeCode {
         self.started.store(true, Ordering::Release);
-        self.code
-            .get_or_init(|| NativeCode::translate(instrs, workers))
+        self.code.get_or_init(|| NativeCode::translate(instrs, how))
     }
 
     /// Starts translating on a thread of its own (here, if none can be
     /// started).
-    fn start(&self, instrs: &[Instr], workers: usize) {
+    fn start(&self, instrs: &[Instr], how: Translation) {
         let code = Arc::clone(&self.code);
         let owned = instrs.to_vec();
         let spawned = std::thread::Builder::new()
@@ -336,13 +358,12 @@ impl NativeCache {
                 // Initialising the cell while translating: a caller that
                 // waits for the code (`Handover::Wait`) waits for this
                 // translation rather than making its own.
-                code.get_or_init(|| NativeCode::translate(&owned, workers));
+                code.get_or_init(|| NativeCode::translate(&owned, how));
             });
         match spawned {
             Ok(handle) => *lock(&self.worker) = Some(handle),
             Err(_) => {
-                self.code
-                    .get_or_init(|| NativeCode::translate(instrs, workers));
+                self.code.get_or_init(|| NativeCode::translate(instrs, how));
             }
         }
     }

@@ -442,7 +442,7 @@ fn divergent(
 
 /// The state both tiers start from.
 #[derive(Clone, Debug)]
-struct Start {
+pub(super) struct Start {
     gpr: Vec<Row>,
     preds: [u32; 7],
     consts: [u32; 4],
@@ -459,7 +459,7 @@ fn start() -> impl Strategy<Value = Start> {
 
 /// What a run ends with.
 #[derive(Debug, PartialEq)]
-struct End {
+pub(super) struct End {
     outcome: Result<Stop, SimError>,
     gpr: Vec<Row>,
     preds: [u32; 7],
@@ -480,6 +480,25 @@ fn run_with(
     max_steps: u64,
     tier: Tier,
     handover: Handover,
+) -> (End, u64) {
+    // Random programs with unscheduled control bits: the checker would
+    // stop them (and keep the native tier from running).
+    let options = SimOptions {
+        max_steps,
+        tier,
+        handover,
+        check_ctrl: false,
+        ..SimOptions::default()
+    };
+    run_options(program, start, lanes, &options)
+}
+
+/// `run` with all of `options`.
+pub(super) fn run_options(
+    program: &Program,
+    start: &Start,
+    lanes: u32,
+    options: &SimOptions,
 ) -> (End, u64) {
     let mut resources = Resources::default();
     let bank: Vec<u8> = start.consts.iter().flat_map(|w| w.to_le_bytes()).collect();
@@ -508,17 +527,8 @@ fn run_with(
         *row = *init;
     }
     warp.preds = start.preds;
-    // Random programs with unscheduled control bits: the checker would
-    // stop them (and keep the native tier from running).
-    let options = SimOptions {
-        max_steps,
-        tier,
-        handover,
-        check_ctrl: false,
-        ..SimOptions::default()
-    };
     let mut counters = Counters::default();
-    let outcome = warp.run(program, &mut env, &options, &mut counters);
+    let outcome = warp.run(program, &mut env, options, &mut counters);
     let native = std::mem::take(&mut counters.native_warp_instructions);
     let end = End {
         outcome,
@@ -530,7 +540,7 @@ fn run_with(
 }
 
 /// Decodes `instrs` (through the encoder, as a compiled program arrives).
-fn decoded(instrs: &[Instr]) -> Option<Program> {
+pub(super) fn decoded(instrs: &[Instr]) -> Option<Program> {
     let code = encode(instrs, Arch::DEFAULT).ok()?;
     Program::decode(&code, Arch::DEFAULT).ok()
 }
@@ -740,13 +750,13 @@ fn ffma() -> Instr {
 }
 
 /// A loop body of an IMAD and an FFMA on registers 0..4.
-fn imad_fma() -> [Instr; 2] {
+pub(super) fn imad_fma() -> [Instr; 2] {
     [imad(), ffma()]
 }
 
 /// Registers whose lane `l` of register `n` holds `(l + a)·(n + b)`, no
 /// predicates or constants set.
-fn lane_start(a: u32, b: u32) -> Start {
+pub(super) fn lane_start(a: u32, b: u32) -> Start {
     Start {
         gpr: (0..DATA_REGS)
             .map(|n| std::array::from_fn(|l| (l as u32 + a) * (u32::from(n) + b)))
@@ -805,7 +815,11 @@ fn a_late_hand_over_gives_the_same_results() {
 ///         BRA head
 /// exit:   EXIT
 /// ```
-fn headed_loop(body: &[Instr], branch: Option<(usize, usize, PredSrc)>, loops: u32) -> Vec<Instr> {
+pub(super) fn headed_loop(
+    body: &[Instr],
+    branch: Option<(usize, usize, PredSrc)>,
+    loops: u32,
+) -> Vec<Instr> {
     let straight = program(body, branch, 0);
     let body = &straight[..straight.len() - 1];
     let head = 1;
@@ -884,7 +898,7 @@ proptest! {
 }
 
 /// `R10 = R[reg] & 7`: a loop count that differs from lane to lane.
-fn per_lane_count(reg: u8) -> Instr {
+pub(super) fn per_lane_count(reg: u8) -> Instr {
     Instr::new(Op::Lop3(OpLop3 {
         dst: d(LOOP_REG),
         srcs: [r(reg), Src::imm(7), Src::ZERO],
