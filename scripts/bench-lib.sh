@@ -49,7 +49,7 @@ bench_keep_first() {
 
 # bench_translation_cache: sets SPVSASS_TRANSLATION_CACHE for the runs
 # from CACHE (default warm): "warm", a fresh directory in the work folder
-# (the first run fills it, so the timed runs take their code from it, as
+# (untimed first runs fill it, so the timed runs take their code from it, as
 # lavapipe's runs take theirs from Mesa's shader cache, on by default), or
 # "off" (every run translates). Sets cache_note for the report.
 bench_translation_cache() {

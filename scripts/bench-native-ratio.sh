@@ -60,9 +60,12 @@ native() {
         --tier native --check-ctrl=off
 }
 
-# Untimed first runs of both (they fill the caches when warm).
-lavapipe 1 >/dev/null
-native 1 >/dev/null
+# Untimed first runs of both at each count (they fill the caches when
+# warm; the translation's pieces depend on the thread count).
+for t in $threads; do
+    lavapipe "$t" >/dev/null
+    native "$t" >/dev/null
+done
 for r in $(seq 1 "$rounds"); do
     for t in $threads; do
         if [ $((r % 2)) = 1 ]; then

@@ -82,9 +82,13 @@ PY
     fi
 }
 
-# The untimed first run (it fills a warm translation cache).
-RAYON_NUM_THREADS=1 "$bin" run "$repo/benches/data/alu_heavy.comp.spv" --groups "$groups" \
-    --buffer 0=$((groups * 256)) --push "$work/push" --tier "$tier" --check-ctrl=off >/dev/null
+# An untimed first run at each count (it fills a warm translation cache:
+# the translation is cut into pieces by the thread count, so each count
+# has functions of its own).
+for t in $threads; do
+    RAYON_NUM_THREADS=$t "$bin" run "$repo/benches/data/alu_heavy.comp.spv" --groups "$groups" \
+        --buffer 0=$((groups * 256)) --push "$work/push" --tier "$tier" --check-ctrl=off >/dev/null
+done
 for r in $(seq 1 "$rounds"); do
     # Alternate the order, so that neither count always runs first.
     order=$threads

@@ -210,7 +210,10 @@ enum Command {
         shader_cull: Option<CullSwitch>,
         /// Which tier runs converged code: the interpreter, or native code
         /// translated with Cranelift where it applies (ARCHITECTURE.md,
-        /// "Native tier"); the results are the same.
+        /// "Native tier"); the results are the same. Translated code is
+        /// kept in $XDG_CACHE_HOME/spvsass/native (else
+        /// ~/.cache/spvsass/native) for the next run of the same shader;
+        /// SPVSASS_TRANSLATION_CACHE=DIR puts it elsewhere, =off keeps none.
         #[arg(long, value_enum, default_value = "interp")]
         tier: TierArg,
         /// Check the control bits as the program runs: a register read
