@@ -330,37 +330,41 @@ fn the_thread_option_sets_workers_and_pieces() {
     assert!(functions[2] > 1, "{functions:?}");
 }
 
+/// `spvsass run` of the ALU kernel (4 workgroups, 20 rounds, `--json
+/// --stats`) in `tier` with the environment `env`, its push constants in
+/// `dir`; returns the standard output and error of a run that must
+/// succeed.
+fn run_alu_cli(
+    dir: &std::path::Path,
+    tier: &str,
+    env: &[(&str, &std::ffi::OsStr)],
+) -> (Vec<u8>, String) {
+    let kernel =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/data/alu_heavy.comp.spv");
+    let push = dir.join("push.bin");
+    std::fs::write(&push, 20u32.to_le_bytes()).expect("push constants written");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_spvsass"))
+        .arg("run")
+        .arg(&kernel)
+        .args(["--groups", "4", "--buffer", "0=1024", "--json", "--stats"])
+        .arg("--push")
+        .arg(&push)
+        .args(["--tier", tier])
+        .envs(env.iter().copied())
+        .output()
+        .expect("spvsass runs");
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(out.status.success(), "{err}");
+    (out.stdout, err)
+}
+
 /// `run --tier native` prints what `--tier interp` prints, and `--stats`
 /// reports the translation and the share run natively.
 #[test]
 fn the_cli_runs_either_tier() {
-    let kernel =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/data/alu_heavy.comp.spv");
     let dir = tempfile::tempdir().expect("temporary directory");
-    let push = dir.path().join("push.bin");
-    std::fs::write(&push, 20u32.to_le_bytes()).expect("push constants written");
-    let run = |tier: &str| {
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_spvsass"))
-            .arg("run")
-            .arg(&kernel)
-            .args(["--groups", "4", "--buffer", "0=1024", "--json", "--stats"])
-            .arg("--push")
-            .arg(&push)
-            .args(["--tier", tier])
-            .output()
-            .expect("spvsass runs");
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        (
-            out.stdout,
-            String::from_utf8_lossy(&out.stderr).into_owned(),
-        )
-    };
-    let (interp, interp_err) = run("interp");
-    let (native, native_err) = run("native");
+    let (interp, interp_err) = run_alu_cli(dir.path(), "interp", &[]);
+    let (native, native_err) = run_alu_cli(dir.path(), "native", &[]);
     assert_eq!(native, interp);
     assert!(!interp_err.contains("native tier"), "{interp_err}");
     assert!(
@@ -375,27 +379,14 @@ fn the_cli_runs_either_tier() {
 /// (`--stats` says so) with the same output, and `off` keeps none.
 #[test]
 fn the_cli_keeps_a_translation_cache() {
-    let kernel =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/data/alu_heavy.comp.spv");
     let dir = tempfile::tempdir().expect("temporary directory");
-    let push = dir.path().join("push.bin");
-    std::fs::write(&push, 20u32.to_le_bytes()).expect("push constants written");
     let cache = dir.path().join("cache");
     let run = |setting: &std::ffi::OsStr| {
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_spvsass"))
-            .arg("run")
-            .arg(&kernel)
-            .args(["--groups", "4", "--buffer", "0=1024", "--json", "--stats"])
-            .arg("--push")
-            .arg(&push)
-            .args(["--tier", "native"])
-            .env("SPVSASS_TRANSLATION_CACHE", setting)
-            .env("RAYON_NUM_THREADS", "1")
-            .output()
-            .expect("spvsass runs");
-        let err = String::from_utf8_lossy(&out.stderr).into_owned();
-        assert!(out.status.success(), "{err}");
-        (out.stdout, err)
+        let env = [
+            ("SPVSASS_TRANSLATION_CACHE", setting),
+            ("RAYON_NUM_THREADS", "1".as_ref()),
+        ];
+        run_alu_cli(dir.path(), "native", &env)
     };
     let entries = || std::fs::read_dir(&cache).map_or(0, |d| d.count());
     let (off, off_err) = run("off".as_ref());
