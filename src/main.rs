@@ -514,11 +514,14 @@ fn worker_threads() -> Option<std::num::NonZeroUsize> {
 /// The native tier's translation cache (`SimOptions::translation_cache`):
 /// the directory `SPVSASS_TRANSLATION_CACHE` names, none if it is `off`
 /// or empty; unset, `$XDG_CACHE_HOME/spvsass/native`, else
-/// `$HOME/.cache/spvsass/native` (none without either).
+/// `$HOME/.cache/spvsass/native` (none without either; as the XDG base
+/// directory rules say, a relative path in either is ignored).
 fn translation_cache() -> Option<&'static std::path::Path> {
     static DIR: std::sync::OnceLock<Option<PathBuf>> = std::sync::OnceLock::new();
     DIR.get_or_init(|| {
-        let set = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty());
+        let set = |name: &str| {
+            std::env::var_os(name).filter(|v| !v.is_empty() && Path::new(v).is_absolute())
+        };
         match std::env::var_os("SPVSASS_TRANSLATION_CACHE") {
             Some(v) if v.is_empty() || v == "off" => None,
             Some(v) => Some(PathBuf::from(v)),

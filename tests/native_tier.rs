@@ -333,7 +333,8 @@ fn the_thread_option_sets_workers_and_pieces() {
 /// `spvsass run` of the ALU kernel (4 workgroups, 20 rounds, `--json
 /// --stats`) in `tier` with the environment `env`, its push constants in
 /// `dir`; returns the standard output and error of a run that must
-/// succeed.
+/// succeed. Without the translation cache unless `env` names one (so the
+/// tests translate, and leave nothing in the user's cache).
 fn run_alu_cli(
     dir: &std::path::Path,
     tier: &str,
@@ -350,6 +351,7 @@ fn run_alu_cli(
         .arg("--push")
         .arg(&push)
         .args(["--tier", tier])
+        .env("SPVSASS_TRANSLATION_CACHE", "off")
         .envs(env.iter().copied())
         .output()
         .expect("spvsass runs");
@@ -422,6 +424,8 @@ fn the_compare_command_takes_the_tier() {
                 tier,
             ])
             .current_dir(root)
+            // Translated here, not taken from the user's cache.
+            .env("SPVSASS_TRANSLATION_CACHE", "off")
             .output()
             .expect("spvsass runs");
         (

@@ -16,14 +16,23 @@
 //!
 //! The file holds the code's alignment and bytes and, last, the SHA-256
 //! of the key and both, so a truncated or damaged file (or one written for
-//! another key) is a miss. Code with relocations (none is made today: the
+//! another key) is a miss; only a regular file of at most an entry's
+//! largest size is read. Code with relocations (none is made today: the
 //! functions call nothing) is not kept. Every failure to read or write is
 //! a miss or a skipped store: the cache never fails a run.
 //!
+//! The check sum catches damage, not tampering: whoever can write the
+//! directory can run code in the process. So the directory is made
+//! readable and writable by its owner alone, and one that others may
+//! write (group or world write permission) is not used at all.
+//!
 //! Entries are written to a temporary file and renamed into place, so
-//! concurrent runs see whole entries or none. The directory is kept under
-//! `MAX_ENTRIES` entries: a store whose key starts with a zero byte (one
-//! in 256) removes the oldest entries beyond three quarters of it.
+//! concurrent runs see whole entries or none. A hit touches its entry's
+//! modification time, and a store whose key starts with a zero byte (one
+//! in 256) trims the directory: beyond `MAX_ENTRIES` entries it removes
+//! the least recently used down to three quarters of that, and it removes
+//! temporary files a killed run left more than an hour ago. So the
+//! directory stays near `MAX_ENTRIES` entries.
 
 use cranelift_codegen::ir::Function;
 use cranelift_codegen::isa::TargetIsa;
@@ -36,11 +45,18 @@ use std::path::{Path, PathBuf};
 /// The entry format (the first bytes of every file).
 const MAGIC: &[u8; 8] = b"SPVNAT01";
 
+/// How the names of temporary files begin (an entry being written).
+const TEMPORARY: &str = ".entry";
+
 /// Entries kept at most (about 10 KiB each for a typical kernel).
 pub(crate) const MAX_ENTRIES: usize = 4096;
 
 /// Bytes of code an entry may hold: a larger file is not read.
 const MAX_CODE: usize = 16 << 20;
+
+/// Bytes of an entry besides its code: the magic, alignment, length and
+/// check sum.
+const FRAME: usize = MAGIC.len() + 4 + 4 + 32;
 
 /// An entry's name: the SHA-256 of what its code depends on.
 pub(crate) type Key = [u8; 32];
@@ -101,9 +117,57 @@ fn check(key: &Key, alignment: u32, code: &[u8]) -> [u8; 32] {
     h.finalize().into()
 }
 
-/// The entry of `key`, if `dir` holds a whole one.
+/// Whether `dir` may hold entries: no one but its owner may write it.
+#[cfg(unix)]
+fn private(dir: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(dir).is_ok_and(|m| m.is_dir() && m.permissions().mode() & 0o022 == 0)
+}
+
+#[cfg(not(unix))]
+fn private(dir: &Path) -> bool {
+    dir.is_dir()
+}
+
+/// Makes `dir` (and its parents) if missing, the last readable and
+/// writable by its owner alone.
+fn make(dir: &Path) -> std::io::Result<()> {
+    let mut builder = std::fs::DirBuilder::new();
+    builder.recursive(true);
+    #[cfg(unix)]
+    std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+    builder.create(dir)
+}
+
+/// The entry of `key`, if `dir` holds a whole one (its modification time
+/// then set to now: `trim` removes the least recently used).
 pub(crate) fn load(dir: &Path, key: &Key) -> Option<Cached> {
-    let bytes = std::fs::read(path(dir, key)).ok()?;
+    use std::io::Read;
+    if !private(dir) {
+        return None;
+    }
+    // Looked at before it is opened: opening a FIFO would wait for a
+    // writer.
+    let at = path(dir, key);
+    let meta = std::fs::metadata(&at).ok()?;
+    if !meta.is_file() || meta.len() > (MAX_CODE + FRAME) as u64 {
+        return None;
+    }
+    let file = std::fs::File::open(&at).ok()?;
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    file.take((MAX_CODE + FRAME) as u64)
+        .read_to_end(&mut bytes)
+        .ok()?;
+    let cached = parse(key, &bytes)?;
+    // Best effort: a hit that cannot touch its entry is still a hit.
+    if let Ok(f) = std::fs::File::options().write(true).open(&at) {
+        let _ = f.set_modified(std::time::SystemTime::now());
+    }
+    Some(cached)
+}
+
+/// An entry's code, if `bytes` is a whole entry of `key`.
+fn parse(key: &Key, bytes: &[u8]) -> Option<Cached> {
     let rest = bytes.strip_prefix(MAGIC.as_slice())?;
     let (alignment, rest) = rest.split_first_chunk::<4>()?;
     let (len, rest) = rest.split_first_chunk::<4>()?;
@@ -125,7 +189,7 @@ pub(crate) fn load(dir: &Path, key: &Key) -> Option<Cached> {
 /// Keeps `code` as the entry of `key` in `dir` (made if missing); a
 /// failure leaves the cache as it was.
 pub(crate) fn store(dir: &Path, key: &Key, alignment: u32, code: &[u8]) {
-    if code.len() > MAX_CODE || std::fs::create_dir_all(dir).is_err() {
+    if code.len() > MAX_CODE || make(dir).is_err() || !private(dir) {
         return;
     }
     let mut bytes = Vec::with_capacity(code.len() + 48);
@@ -135,7 +199,7 @@ pub(crate) fn store(dir: &Path, key: &Key, alignment: u32, code: &[u8]) {
     bytes.extend_from_slice(code);
     bytes.extend_from_slice(&check(key, alignment, code));
     let written = tempfile::Builder::new()
-        .prefix(".entry")
+        .prefix(TEMPORARY)
         .tempfile_in(dir)
         .and_then(|mut file| {
             file.write_all(&bytes)?;
@@ -146,17 +210,31 @@ pub(crate) fn store(dir: &Path, key: &Key, alignment: u32, code: &[u8]) {
     }
 }
 
-/// Removes the oldest entries of `dir` (by modification time, then name)
-/// once it holds more than `max`, down to three quarters of `max`.
+/// Removes the least recently used entries of `dir` (by modification
+/// time, then name) once it holds more than `max`, down to three quarters
+/// of `max`, and temporary files older than an hour (left by a run that
+/// was killed while storing).
 pub(crate) fn trim(dir: &Path, max: usize) {
     let Ok(list) = std::fs::read_dir(dir) else {
         return;
     };
-    let mut entries: Vec<(std::time::SystemTime, PathBuf)> = list
-        .filter_map(Result::ok)
-        .filter(|e| e.file_name().to_string_lossy().ends_with(".bin"))
-        .filter_map(|e| Some((e.metadata().ok()?.modified().ok()?, e.path())))
-        .collect();
+    let now = std::time::SystemTime::now();
+    let mut entries: Vec<(std::time::SystemTime, PathBuf)> = Vec::new();
+    for e in list.filter_map(Result::ok) {
+        let name = e.file_name().to_string_lossy().into_owned();
+        let Some(modified) = e.metadata().ok().and_then(|m| m.modified().ok()) else {
+            continue;
+        };
+        if name.ends_with(".bin") {
+            entries.push((modified, e.path()));
+        } else if name.starts_with(TEMPORARY)
+            && now
+                .duration_since(modified)
+                .is_ok_and(|age| age.as_secs() > 3600)
+        {
+            let _ = std::fs::remove_file(e.path());
+        }
+    }
     if entries.len() <= max {
         return;
     }
@@ -164,5 +242,147 @@ pub(crate) fn trim(dir: &Path, max: usize) {
     let remove = entries.len() - max * 3 / 4;
     for (_, path) in entries.into_iter().take(remove) {
         let _ = std::fs::remove_file(path);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use cranelift_codegen::ir::{AbiParam, InstBuilder, Signature, UserFuncName, types};
+    use cranelift_codegen::isa::{CallConv, OwnedTargetIsa};
+    use cranelift_codegen::settings::{self, Configurable};
+    use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
+
+    /// A function of one pointer argument that returns, adding `n` to it
+    /// first if `n` is not zero.
+    fn function(n: i64) -> Function {
+        let host = isa(&[], &[]);
+        let mut sig = Signature::new(CallConv::SystemV);
+        sig.params.push(AbiParam::new(types::I64));
+        let mut func = Function::with_name_signature(UserFuncName::default(), sig);
+        let mut ctx = FunctionBuilderContext::new();
+        let mut b = FunctionBuilder::new(&mut func, &mut ctx);
+        let block = b.create_block();
+        b.append_block_params_for_function_params(block);
+        b.switch_to_block(block);
+        if n != 0 {
+            let p = b.block_params(block)[0];
+            b.ins().iadd_imm_s(p, n);
+        }
+        b.ins().return_(&[]);
+        b.seal_all_blocks();
+        b.finalize(host.frontend_config());
+        func
+    }
+
+    /// The host's ISA with the shared `settings` and the ISA `flags`.
+    fn isa(settings: &[(&str, &str)], flags: &[(&str, &str)]) -> OwnedTargetIsa {
+        let mut shared = settings::builder();
+        for (name, value) in settings {
+            shared.set(name, value).expect("a shared setting");
+        }
+        let mut host = cranelift_native::builder().expect("a host ISA");
+        for (name, value) in flags {
+            host.set(name, value).expect("an ISA setting");
+        }
+        host.finish(settings::Flags::new(shared)).expect("an ISA")
+    }
+
+    #[test]
+    fn the_key_covers_the_function_the_settings_and_the_host() {
+        let base = isa(&[("opt_level", "speed")], &[]);
+        let key0 = key(&*base, &function(0));
+        assert_eq!(
+            key(&*base, &function(0)),
+            key0,
+            "the same input, the same key"
+        );
+        let others = [
+            ("another function", key(&*base, &function(1))),
+            (
+                "opt_level",
+                key(&*isa(&[("opt_level", "none")], &[]), &function(0)),
+            ),
+            (
+                "the verifier",
+                key(
+                    &*isa(&[("opt_level", "speed"), ("enable_verifier", "false")], &[]),
+                    &function(0),
+                ),
+            ),
+        ];
+        for (what, other) in others {
+            assert_ne!(other, key0, "{what}");
+        }
+        #[cfg(target_arch = "x86_64")]
+        {
+            // Code for a host without AVX is other code.
+            let no_avx = isa(&[("opt_level", "speed")], &[("has_avx", "false")]);
+            assert_ne!(key(&*no_avx, &function(0)), key0, "an ISA flag");
+        }
+    }
+
+    #[test]
+    fn a_stored_entry_loads_whole_and_a_damaged_one_not() {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let dir = dir.path();
+        let k: Key = [7; 32];
+        let code: Vec<u8> = (0..200u8).collect();
+        store(dir, &k, 16, &code);
+        let hit = load(dir, &k).expect("a hit");
+        assert_eq!((hit.alignment, hit.code.as_slice()), (16, code.as_slice()));
+        assert!(load(dir, &[8; 32]).is_none(), "another key");
+        let entry = path(dir, &k);
+        let whole = std::fs::read(&entry).expect("the entry");
+        for at in [0, 9, 13, 20, whole.len() - 1] {
+            let mut damaged = whole.clone();
+            damaged[at] ^= 1;
+            std::fs::write(&entry, &damaged).expect("written");
+            assert!(load(dir, &k).is_none(), "byte {at} changed");
+        }
+        std::fs::write(&entry, &whole).expect("written");
+        assert!(load(dir, &k).is_some());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn only_a_private_regular_file_of_an_entry_size_is_read() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let dir = dir.path();
+        let k: Key = [3; 32];
+        // A FIFO would block a read until someone writes it.
+        let made = std::process::Command::new("mkfifo")
+            .arg(path(dir, &k))
+            .status()
+            .expect("mkfifo runs");
+        assert!(made.success());
+        assert!(load(dir, &k).is_none(), "a FIFO");
+        std::fs::remove_file(path(dir, &k)).expect("removed");
+        std::fs::create_dir(path(dir, &k)).expect("a directory");
+        assert!(load(dir, &k).is_none(), "a directory");
+        std::fs::remove_dir(path(dir, &k)).expect("removed");
+        let huge = std::fs::File::create(path(dir, &k)).expect("created");
+        huge.set_len((MAX_CODE + FRAME + 1) as u64).expect("sized");
+        assert!(load(dir, &k).is_none(), "a file larger than any entry");
+        std::fs::remove_file(path(dir, &k)).expect("removed");
+        store(dir, &k, 16, &[1, 2, 3]);
+        assert!(load(dir, &k).is_some());
+        let mode = |m: u32| std::fs::Permissions::from_mode(m);
+        std::fs::set_permissions(dir, mode(0o777)).expect("chmod");
+        assert!(load(dir, &k).is_none(), "a directory others may write");
+        store(dir, &[4; 32], 16, &[1]);
+        assert!(!path(dir, &[4; 32]).exists(), "nothing stored there");
+        std::fs::set_permissions(dir, mode(0o700)).expect("chmod");
+        assert!(load(dir, &k).is_some());
+    }
+
+    #[test]
+    fn a_made_directory_is_private() {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let cache = dir.path().join("a").join("cache");
+        store(&cache, &[1; 32], 16, &[0x90]);
+        assert!(private(&cache));
+        assert!(load(&cache, &[1; 32]).is_some());
     }
 }

@@ -13,11 +13,21 @@ use crate::native::{NativeStats, Tier};
 use crate::program::Program;
 use std::path::{Path, PathBuf};
 
-/// A fresh cache directory, kept for the test process (the options take
-/// a `'static` path).
-fn cache_dir() -> &'static Path {
-    let dir = tempfile::tempdir().expect("a temporary directory");
-    Box::leak(dir.keep().into_boxed_path())
+/// A fresh cache directory, removed when the test ends (the options take
+/// a `'static` path, so the path itself is leaked: a few bytes).
+struct CacheDir(&'static Path);
+
+impl CacheDir {
+    fn new() -> CacheDir {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        CacheDir(Box::leak(dir.keep().into_boxed_path()))
+    }
+}
+
+impl Drop for CacheDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(self.0);
+    }
 }
 
 /// The entries in `dir`, sorted.
@@ -68,7 +78,8 @@ fn programs() -> [(Program, u64); 2] {
 #[test]
 fn a_program_translated_again_takes_its_code_from_the_cache() {
     for (program, functions) in programs() {
-        let dir = cache_dir();
+        let scratch = CacheDir::new();
+        let dir = scratch.0;
         let (interp, _) = run_cached(&program, 32, None);
         let (first, made) = run_cached(&program, 32, Some(dir));
         assert_eq!(
@@ -90,7 +101,8 @@ fn a_program_translated_again_takes_its_code_from_the_cache() {
 #[test]
 fn a_damaged_entry_is_compiled_again_and_rewritten() {
     let (program, _) = &programs()[0];
-    let dir = cache_dir();
+    let scratch = CacheDir::new();
+    let dir = scratch.0;
     let (interp, _) = run_cached(program, 32, None);
     run_cached(program, 32, Some(dir));
     let [entry] = entries(dir).try_into().expect("one entry");
@@ -120,7 +132,8 @@ fn a_damaged_entry_is_compiled_again_and_rewritten() {
 fn an_entry_filed_under_another_name_is_refused() {
     let a = decoded(&headed_loop(&imad_fma(), None, 30)).expect("encodable");
     let b = decoded(&headed_loop(&imad_fma(), None, 31)).expect("encodable");
-    let dir = cache_dir();
+    let scratch = CacheDir::new();
+    let dir = scratch.0;
     let (interp_b, _) = run_cached(&b, 32, None);
     run_cached(&a, 32, Some(dir));
     let [entry_a] = entries(dir).try_into().expect("one entry");
@@ -137,7 +150,8 @@ fn an_entry_filed_under_another_name_is_refused() {
 
 #[test]
 fn trimming_removes_the_oldest_entries() {
-    let dir = cache_dir();
+    let scratch = CacheDir::new();
+    let dir = scratch.0;
     let epoch = std::time::SystemTime::UNIX_EPOCH;
     for n in 0..12u64 {
         let path = dir.join(format!("{n:02}.bin"));
@@ -151,7 +165,21 @@ fn trimming_removes_the_oldest_entries() {
         file.set_modified(at).expect("time set");
     }
     std::fs::write(dir.join("notes.txt"), "kept").expect("written");
+    // Temporary files of stores: one a killed run left two hours ago,
+    // one being written now.
+    let stale = dir.join(".entry-stale");
+    std::fs::write(&stale, [0u8]).expect("written");
+    let two_hours = std::time::Duration::from_secs(7200);
+    let file = std::fs::File::options()
+        .write(true)
+        .open(&stale)
+        .expect("opened");
+    file.set_modified(std::time::SystemTime::now() - two_hours)
+        .expect("time set");
+    let fresh = dir.join(".entry-fresh");
+    std::fs::write(&fresh, [0u8]).expect("written");
     disk_cache::trim(dir, 16);
+    assert!(!stale.exists() && fresh.exists());
     assert_eq!(entries(dir).len(), 12, "under the limit: nothing removed");
     disk_cache::trim(dir, 8);
     let left: Vec<String> = entries(dir)
