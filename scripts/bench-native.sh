@@ -25,6 +25,9 @@
 #            usual ICD folders (so that a machine with a GPU driver still
 #            times the CPU driver); without either, or when a first run of
 #            `spvsass reference` fails, they are skipped with a note
+#   CACHE    the native tier's translation cache: warm (default; an
+#            untimed run at each thread count fills it first) or off
+#            (bench-lib.sh)
 #   ALU_GROUPS, ALU_ROUNDS  the alu kernel's size (default 256 workgroups of
 #            64 invocations, 16384 rounds: issue 21's 16384 invocations x
 #            16384 iterations, the size its CPU-time ratio to lavapipe and
@@ -58,6 +61,7 @@ set -euo pipefail
 bench_init "$0" "$@"
 threads=${THREADS:-1 $(nproc)}
 reps=${REPS:-3}
+bench_translation_cache
 kernels=${KERNELS:-alu reduce divergent copy meshlet}
 lavapipe=${LAVAPIPE:-1}
 data=$repo/benches/data
@@ -176,6 +180,7 @@ results=$out/results.md
     echo "  speed-up: wall time at the first thread count over this one, per runner;"
     echo "  sim. speed-up: the same for the simulation time;"
     echo "  / lvp: over lavapipe's at the same thread count"
+    echo "- $cache_note"
     [ -z "$lavapipe_note" ] || echo "- $lavapipe_note"
 } | tee "$results"
 
@@ -207,6 +212,13 @@ for name in $kernels; do
     fi
     for tier in interp native; do
         for t in $threads; do
+            if [ "$tier" = native ] && [ "${CACHE:-warm}" = warm ]; then
+                prefix=$work/$name.prime
+                run_args=("${args[@]//@OUT@/$prefix}")
+                RAYON_NUM_THREADS=$t "$bin" "${run_args[@]}" --tier native --check-ctrl=off \
+                    >/dev/null 2>&1 || true
+                rm -f "$prefix".*
+            fi
             cpus=() walls=() sims=() translates=()
             for r in $(seq 1 "$reps"); do
                 prefix=$work/$name.$tier.t$t.r$r

@@ -80,6 +80,7 @@ pub(crate) mod leaving {
 /// The segments of each copy (`held[group][segment]`) one native function
 /// holds. A jump to a segment another function holds leaves it
 /// (`leaving::ELSEWHERE`) and the caller calls that one.
+#[derive(Debug)]
 pub(crate) struct Piece {
     held: [Vec<bool>; 2],
 }
@@ -269,14 +270,6 @@ fn compile_piece(
     let mut ctx = module.make_context();
     let pointer = module.target_config().pointer_type();
     ctx.func.signature.params.push(AbiParam::new(pointer));
-    let mut fbc = FunctionBuilderContext::new();
-    let config = module.target_config();
-    build(
-        FunctionBuilder::new(&mut ctx.func, &mut fbc),
-        config,
-        segs,
-        piece,
-    );
     let codegen = |e: cranelift_module::ModuleError| NativeError::Codegen(format!("{e:?}"));
     let id = module
         .declare_function("converged", Linkage::Local, &ctx.func.signature)
@@ -285,15 +278,34 @@ fn compile_piece(
     // lists it, to standard error (ARCHITECTURE.md, "Native tier").
     // (A listing asks for the compile: the cache is not read then.)
     let disasm = std::env::var_os("SPVSASS_NATIVE_DISASM").is_some();
-    ctx.set_disasm(disasm);
-    let key = cache
-        .filter(|_| !disasm)
-        .map(|dir| (dir, disk_cache::key(module.isa(), &ctx.func)));
-    let hit = key.and_then(|(dir, key)| disk_cache::load(dir, &key));
+    let cache = cache.filter(|_| !disasm);
+    // First the key of the segments and the piece (`disk_cache::piece_key`):
+    // a hit needs no IR at all.
+    let piece_key = cache.map(|dir| (dir, disk_cache::piece_key(module.isa(), &(segs, piece))));
+    let mut hit = piece_key.and_then(|(dir, key)| disk_cache::load(dir, &key));
+    // Else the IR, and the key of the IR itself.
+    let mut ir_key = None;
+    if hit.is_none() {
+        let mut fbc = FunctionBuilderContext::new();
+        let config = module.target_config();
+        build(
+            FunctionBuilder::new(&mut ctx.func, &mut fbc),
+            config,
+            segs,
+            piece,
+        );
+        ctx.set_disasm(disasm);
+        ir_key = cache.map(|dir| (dir, disk_cache::key(module.isa(), &ctx.func)));
+        hit = ir_key.and_then(|(dir, key)| disk_cache::load(dir, &key));
+        // Found under the IR's key only: kept under the piece's too.
+        if let (Some(found), Some((dir, key))) = (&hit, piece_key) {
+            disk_cache::store(dir, &key, found.alignment, &found.code);
+        }
+    }
     let cached = hit.is_some();
     match hit {
         Some(hit) => module
-            .define_function_bytes(id, hit.alignment, &hit.code, &[])
+            .define_function_bytes(id, u64::from(hit.alignment), &hit.code, &[])
             .map_err(codegen)?,
         None => {
             module.define_function(id, &mut ctx).map_err(codegen)?;
@@ -301,10 +313,12 @@ fn compile_piece(
                 eprintln!("// native tier: host code of one function\n{listing}");
             }
             // Code with relocations would need them applied again: not kept.
-            if let (Some((dir, key)), Some(code)) = (key, ctx.compiled_code())
+            if let Some(code) = ctx.compiled_code()
                 && code.buffer.relocs().is_empty()
             {
-                disk_cache::store(dir, &key, code.buffer.alignment, code.code_buffer());
+                for (dir, key) in [ir_key, piece_key].into_iter().flatten() {
+                    disk_cache::store(dir, &key, code.buffer.alignment, code.code_buffer());
+                }
             }
         }
     }

@@ -3,16 +3,21 @@
 //! that a program run again skips Cranelift, as a driver's shader cache
 //! skips its compiler (Mesa's lavapipe keeps one by default).
 //!
-//! An entry is named by a SHA-256 key over everything the code depends on:
+//! A function's code is kept under two names, each a SHA-256 key over
+//! everything the code depends on:
 //! - this format's version and the crate's version;
 //! - Cranelift's version (another compiler may make other code);
 //! - the target: its triple, Cranelift's shared settings and the host ISA
 //!   settings (which host instructions the code may use: a directory
 //!   shared by two machines never hands one the other's code);
-//! - the function's Cranelift IR (its `Hash`, over every instruction,
-//!   constant and block), which states the whole computation, the
-//!   emitter's choices included: a change to the translator that changes
-//!   the code changes the key.
+//! - and either (`piece_key`) the text of the segments and the piece of
+//!   them the function holds, with the translator's identity (a hash of
+//!   this crate's and the ISA crate's sources and the lock file, made by
+//!   `build.rs`), known before any IR is built; or (`key`) the function's
+//!   Cranelift IR (its `Hash`, over every instruction, constant and
+//!   block), which states the whole computation, the emitter's choices
+//!   included. `compile.rs` looks up the first, then builds the IR and
+//!   looks up the second.
 //!
 //! The file holds the code's alignment and bytes and, last, the SHA-256
 //! of the key and both, so a truncated or damaged file (or one written for
@@ -78,6 +83,45 @@ pub(crate) fn key(isa: &dyn TargetIsa, func: &Function) -> Key {
     Sha256::digest(&h.0).into()
 }
 
+/// The key of the function `compile.rs` makes of `what` (the segments and
+/// the piece of them it holds) for `isa`, without building its IR: the
+/// translator's sources (`SPVSASS_TRANSLATOR_SOURCES`, a hash of this
+/// crate's and the ISA crate's source files and the lock file, made by
+/// `build.rs`), the versions and the target settings as in `key`, and the
+/// text of `what`. A hit under this key skips the IR as well as the
+/// compile; an entry is stored under both keys, so a change to the sources
+/// that leaves the IR as it was still finds the code under `key`.
+pub(crate) fn piece_key(isa: &dyn TargetIsa, what: &dyn std::fmt::Debug) -> Key {
+    let mut target = Gather(Vec::with_capacity(256));
+    isa.name().hash(&mut target);
+    isa.triple().hash(&mut target);
+    isa.flags().hash(&mut target);
+    isa.isa_flags_hash_key().hash(&mut target);
+    let mut h = Hashing(Sha256::new());
+    // Writing into the hash cannot fail.
+    let _ = write!(
+        h,
+        "spvsass native piece {}\ncrate {}\ntranslator {}\ncranelift {}\n",
+        std::str::from_utf8(MAGIC).unwrap_or_default(),
+        env!("CARGO_PKG_VERSION"),
+        env!("SPVSASS_TRANSLATOR_SOURCES"),
+        cranelift_codegen::VERSION,
+    );
+    h.0.update(&target.0);
+    let _ = write!(h, "{what:?}");
+    h.0.finalize().into()
+}
+
+/// `fmt::Write` into a hash: a text is hashed as it is printed.
+struct Hashing(Sha256);
+
+impl std::fmt::Write for Hashing {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        self.0.update(s.as_bytes());
+        Ok(())
+    }
+}
+
 /// A `Hasher` that keeps what it is given, for one SHA-256 at the end.
 struct Gather(Vec<u8>);
 
@@ -94,7 +138,7 @@ impl Hasher for Gather {
 
 /// A cached function's code.
 pub(crate) struct Cached {
-    pub alignment: u64,
+    pub alignment: u32,
     pub code: Vec<u8>,
 }
 
@@ -181,7 +225,7 @@ fn parse(key: &Key, bytes: &[u8]) -> Option<Cached> {
         return None;
     }
     Some(Cached {
-        alignment: u64::from(alignment),
+        alignment,
         code: code.to_vec(),
     })
 }
@@ -320,6 +364,18 @@ mod tests {
             let no_avx = isa(&[("opt_level", "speed")], &[("has_avx", "false")]);
             assert_ne!(key(&*no_avx, &function(0)), key0, "an ISA flag");
         }
+    }
+
+    #[test]
+    fn the_piece_key_covers_the_piece_and_the_host() {
+        let base = isa(&[("opt_level", "speed")], &[]);
+        let key0 = piece_key(&*base, &("segments", [true, false]));
+        assert_eq!(piece_key(&*base, &("segments", [true, false])), key0);
+        assert_ne!(piece_key(&*base, &("segments", [true, true])), key0);
+        assert_ne!(piece_key(&*base, &("Segments", [true, false])), key0);
+        let none = isa(&[("opt_level", "none")], &[]);
+        assert_ne!(piece_key(&*none, &("segments", [true, false])), key0);
+        assert_ne!(key(&*base, &function(0)), key0, "the two kinds of key");
     }
 
     #[test]

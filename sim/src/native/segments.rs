@@ -87,6 +87,7 @@ impl Segment {
 }
 
 /// A program cut into segments.
+#[derive(Debug)]
 pub(crate) struct Segments {
     pub list: Vec<Segment>,
     /// Per instruction: the segment that starts there.

@@ -1,8 +1,9 @@
 //! The translation cache on disk (`disk_cache.rs`): a program translated
 //! again takes every function from it and runs as the compiled code and
-//! the interpreter do; a damaged entry, or one filed under another
-//! function's name, is compiled again (and the entry written whole);
-//! trimming removes the oldest entries.
+//! the interpreter do; either of a function's two entries (under its
+//! piece's key and its IR's) finds the code alone; damaged entries, or
+//! entries filed under another function's names, are compiled again (and
+//! written whole); trimming removes the least recently used entries.
 
 use super::disk_cache;
 use super::tests::{
@@ -86,7 +87,8 @@ fn a_program_translated_again_takes_its_code_from_the_cache() {
             (made.functions, made.cached, made.error),
             (functions, 0, None)
         );
-        assert_eq!(entries(dir).len() as u64, functions);
+        // Each function under two keys: its piece's and its IR's.
+        assert_eq!(entries(dir).len() as u64, 2 * functions);
         let (again, taken) = run_cached(&program, 32, Some(dir));
         assert_eq!(
             (taken.functions, taken.cached, taken.error),
@@ -94,55 +96,99 @@ fn a_program_translated_again_takes_its_code_from_the_cache() {
         );
         assert_eq!(first, interp);
         assert_eq!(again, interp);
-        assert_eq!(entries(dir).len() as u64, functions);
+        assert_eq!(entries(dir).len() as u64, 2 * functions);
     }
 }
 
 #[test]
-fn a_damaged_entry_is_compiled_again_and_rewritten() {
+fn damaged_entries_are_compiled_again_and_rewritten() {
     let (program, _) = &programs()[0];
     let scratch = CacheDir::new();
     let dir = scratch.0;
     let (interp, _) = run_cached(program, 32, None);
     run_cached(program, 32, Some(dir));
-    let [entry] = entries(dir).try_into().expect("one entry");
-    let whole = std::fs::read(&entry).expect("the entry");
-    let mut flipped = whole.clone();
-    let middle = flipped.len() / 2;
-    flipped[middle] ^= 0x40;
-    let damaged: [(&str, Vec<u8>); 4] = [
-        ("truncated", whole[..whole.len() / 2].to_vec()),
-        ("one code byte changed", flipped),
-        ("empty", Vec::new()),
-        ("one byte longer", [whole.as_slice(), &[0]].concat()),
+    let list = entries(dir);
+    assert_eq!(list.len(), 2, "the piece's and the IR's");
+    let wholes: Vec<Vec<u8>> = list
+        .iter()
+        .map(|e| std::fs::read(e).expect("the entry"))
+        .collect();
+    type Damage = fn(&[u8]) -> Vec<u8>;
+    let damages: [(&str, Damage); 4] = [
+        ("truncated", |w| w[..w.len() / 2].to_vec()),
+        ("one code byte changed", |w| {
+            let mut v = w.to_vec();
+            v[w.len() / 2] ^= 0x40;
+            v
+        }),
+        ("empty", |_| Vec::new()),
+        ("one byte longer", |w| [w, &[0]].concat()),
     ];
-    for (what, bytes) in damaged {
-        std::fs::write(&entry, bytes).expect("entry written");
+    for (what, damage) in damages {
+        for (entry, whole) in list.iter().zip(&wholes) {
+            std::fs::write(entry, damage(whole)).expect("entry written");
+        }
         let (end, stats) = run_cached(program, 32, Some(dir));
         assert_eq!((stats.cached, stats.error), (0, None), "{what}");
         assert_eq!(end, interp, "{what}");
-        assert_eq!(std::fs::read(&entry).expect("rewritten"), whole, "{what}");
+        for (entry, whole) in list.iter().zip(&wholes) {
+            assert_eq!(&std::fs::read(entry).expect("rewritten"), whole, "{what}");
+        }
         let (end, stats) = run_cached(program, 32, Some(dir));
         assert_eq!(stats.cached, 1, "{what}");
         assert_eq!(end, interp, "{what}");
     }
 }
 
+/// With either of a function's two entries gone, the other one still
+/// gives its code; a hit under the IR's key alone files the code under
+/// the piece's key again (a hit under the piece's key builds no IR, so
+/// the other stays missing).
 #[test]
-fn an_entry_filed_under_another_name_is_refused() {
+fn either_key_alone_finds_the_code() {
+    let (program, _) = &programs()[0];
+    let scratch = CacheDir::new();
+    let dir = scratch.0;
+    let (interp, _) = run_cached(program, 32, None);
+    run_cached(program, 32, Some(dir));
+    let list = entries(dir);
+    assert_eq!(list.len(), 2, "the piece's and the IR's");
+    let mut restored = 0;
+    for entry in &list {
+        let whole = std::fs::read(entry).expect("the entry");
+        std::fs::remove_file(entry).expect("removed");
+        let (end, stats) = run_cached(program, 32, Some(dir));
+        assert_eq!((stats.cached, stats.error), (1, None));
+        assert_eq!(end, interp);
+        match std::fs::read(entry) {
+            Ok(again) => {
+                assert_eq!(again, whole);
+                restored += 1;
+            }
+            Err(_) => std::fs::write(entry, &whole).expect("put back"),
+        }
+    }
+    assert_eq!(restored, 1, "the piece's entry, made from the IR's");
+}
+
+#[test]
+fn entries_filed_under_another_name_are_refused() {
     let a = decoded(&headed_loop(&imad_fma(), None, 30)).expect("encodable");
     let b = decoded(&headed_loop(&imad_fma(), None, 31)).expect("encodable");
     let scratch = CacheDir::new();
     let dir = scratch.0;
     let (interp_b, _) = run_cached(&b, 32, None);
     run_cached(&a, 32, Some(dir));
-    let [entry_a] = entries(dir).try_into().expect("one entry");
+    let of_a = entries(dir);
     run_cached(&b, 32, Some(dir));
-    let entry_b = entries(dir)
+    let of_b: Vec<PathBuf> = entries(dir)
         .into_iter()
-        .find(|p| *p != entry_a)
-        .expect("b's own entry");
-    std::fs::copy(&entry_a, &entry_b).expect("a's entry under b's name");
+        .filter(|p| !of_a.contains(p))
+        .collect();
+    assert_eq!((of_a.len(), of_b.len()), (2, 2));
+    for (from, to) in of_a.iter().zip(&of_b) {
+        std::fs::copy(from, to).expect("a's entry under b's name");
+    }
     let (end, stats) = run_cached(&b, 32, Some(dir));
     assert_eq!(stats.cached, 0);
     assert_eq!(end, interp_b);
