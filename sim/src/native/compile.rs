@@ -121,31 +121,64 @@ pub(crate) fn compile(
     copies: Copies,
 ) -> Result<(Vec<(JITModule, Entry)>, u64), NativeError> {
     let pieces = split(segs, how.workers, copies);
-    let Some((first, rest)) = pieces.split_first() else {
-        return Ok((Vec::new(), 0));
-    };
     let cache = how.cache;
+    // The translation cache first, here, under the pieces' keys: a run
+    // whose functions are all there starts no thread and builds no IR.
+    let mut found = Vec::with_capacity(pieces.len());
+    for piece in &pieces {
+        found.push(match cache {
+            Some(_) => compile_piece(segs, piece, cache, Mode::Lookup)?,
+            None => None,
+        });
+    }
+    let missing: Vec<&Piece> = pieces
+        .iter()
+        .zip(&found)
+        .filter(|(_, f)| f.is_none())
+        .map(|(p, _)| p)
+        .collect();
+    let mode = Mode::Compile {
+        looked_up: cache.is_some(),
+    };
+    // (`Mode::Compile` always makes one.)
+    let made = |piece| {
+        compile_piece(segs, piece, cache, mode)?
+            .ok_or_else(|| NativeError::Codegen("no function was made".into()))
+    };
     let failed = || NativeError::Codegen("a translating thread panicked".into());
-    let compiled: Vec<Result<Compiled, NativeError>> = std::thread::scope(|scope| {
-        let spawned: Vec<_> = rest
-            .iter()
-            .map(|piece| {
-                std::thread::Builder::new()
-                    .name("spvsass-translate".into())
-                    .spawn_scoped(scope, move || compile_piece(segs, piece, cache))
-                    .map_err(|_| piece)
-            })
-            .collect();
-        let mut all = vec![compile_piece(segs, first, cache)];
-        for s in spawned {
-            all.push(match s {
-                Ok(handle) => handle.join().unwrap_or_else(|_| Err(failed())),
-                // No thread to be had: here.
-                Err(piece) => compile_piece(segs, piece, cache),
-            });
-        }
-        all
-    });
+    let mut compiled: std::vec::IntoIter<Result<Compiled, NativeError>> =
+        std::thread::scope(|scope| {
+            let Some((first, rest)) = missing.split_first() else {
+                return Vec::new();
+            };
+            let spawned: Vec<_> = rest
+                .iter()
+                .map(|&piece| {
+                    std::thread::Builder::new()
+                        .name("spvsass-translate".into())
+                        .spawn_scoped(scope, move || made(piece))
+                        .map_err(|_| piece)
+                })
+                .collect();
+            let mut all = vec![made(first)];
+            for s in spawned {
+                all.push(match s {
+                    Ok(handle) => handle.join().unwrap_or_else(|_| Err(failed())),
+                    // No thread to be had: here.
+                    Err(piece) => made(piece),
+                });
+            }
+            all
+        })
+        .into_iter();
+    // In the pieces' order: what the cache held, else what was compiled.
+    let compiled: Vec<Result<Compiled, NativeError>> = found
+        .into_iter()
+        .map(|f| match f {
+            Some(c) => Ok(c),
+            None => compiled.next().unwrap_or_else(|| Err(failed())),
+        })
+        .collect();
     let mut functions = Vec::with_capacity(compiled.len());
     let mut cached = 0;
     for c in compiled {
@@ -154,6 +187,18 @@ pub(crate) fn compile(
         functions.push((c.module, c.entry));
     }
     Ok((functions, cached))
+}
+
+/// How `compile_piece` goes about a piece.
+#[derive(Clone, Copy)]
+enum Mode {
+    /// Only looks the function up under the piece's key (no IR is built):
+    /// `None` if the cache does not hold it.
+    Lookup,
+    /// Makes the function: from the cache where it holds it (under the
+    /// piece's key unless `looked_up` already did, else under the IR's),
+    /// else compiled (and kept under both keys).
+    Compile { looked_up: bool },
 }
 
 /// One piece's function, and whether its code came from the translation
@@ -233,12 +278,14 @@ fn split(segs: &Segments, workers: usize, copies: Copies) -> Vec<Piece> {
 }
 
 /// Compiles one piece's function, or takes its code from the translation
-/// cache in `cache` (where it is also kept once compiled: `disk_cache`).
+/// cache in `cache` (where it is also kept once compiled: `disk_cache`),
+/// as `mode` says; `None` only for a `Mode::Lookup` that missed.
 fn compile_piece(
     segs: &Segments,
     piece: &Piece,
     cache: Option<&Path>,
-) -> Result<Compiled, NativeError> {
+    mode: Mode,
+) -> Result<Option<Compiled>, NativeError> {
     let mut flags = settings::builder();
     // The IR verifier checks the translator in debug builds (the tests);
     // release builds skip it to translate faster.
@@ -282,7 +329,15 @@ fn compile_piece(
     // First the key of the segments and the piece (`disk_cache::piece_key`):
     // a hit needs no IR at all.
     let piece_key = cache.map(|dir| (dir, disk_cache::piece_key(module.isa(), &(segs, piece))));
-    let mut hit = piece_key.and_then(|(dir, key)| disk_cache::load(dir, &key));
+    let mut hit = match mode {
+        Mode::Compile { looked_up: true } => None,
+        Mode::Lookup | Mode::Compile { looked_up: false } => {
+            piece_key.and_then(|(dir, key)| disk_cache::load(dir, &key))
+        }
+    };
+    if hit.is_none() && matches!(mode, Mode::Lookup) {
+        return Ok(None);
+    }
     // Else the IR, and the key of the IR itself.
     let mut ir_key = None;
     if hit.is_none() {
@@ -325,11 +380,11 @@ fn compile_piece(
     module.clear_context(&mut ctx);
     module.finalize_definitions().map_err(codegen)?;
     let entry = Entry(module.get_finalized_function(id) as usize);
-    Ok(Compiled {
+    Ok(Some(Compiled {
         module,
         entry,
         cached,
-    })
+    }))
 }
 
 /// Frame fields, read through the frame pointer.
