@@ -100,15 +100,23 @@ fn a_program_translated_again_takes_its_code_from_the_cache() {
     }
 }
 
+/// The converged loop, a cache directory its run filled, the
+/// interpreter's end of the run and the loop's function's two entries
+/// (under its piece's key and its IR's).
+fn filled() -> (Program, CacheDir, End, Vec<PathBuf>) {
+    let [(program, _), _] = programs();
+    let scratch = CacheDir::new();
+    let (interp, _) = run_cached(&program, 32, None);
+    run_cached(&program, 32, Some(scratch.0));
+    let list = entries(scratch.0);
+    assert_eq!(list.len(), 2, "the piece's and the IR's");
+    (program, scratch, interp, list)
+}
+
 #[test]
 fn damaged_entries_are_compiled_again_and_rewritten() {
-    let (program, _) = &programs()[0];
-    let scratch = CacheDir::new();
-    let dir = scratch.0;
-    let (interp, _) = run_cached(program, 32, None);
-    run_cached(program, 32, Some(dir));
-    let list = entries(dir);
-    assert_eq!(list.len(), 2, "the piece's and the IR's");
+    let (program, scratch, interp, list) = filled();
+    let (program, dir) = (&program, scratch.0);
     let wholes: Vec<Vec<u8>> = list
         .iter()
         .map(|e| std::fs::read(e).expect("the entry"))
@@ -146,13 +154,8 @@ fn damaged_entries_are_compiled_again_and_rewritten() {
 /// the other stays missing).
 #[test]
 fn either_key_alone_finds_the_code() {
-    let (program, _) = &programs()[0];
-    let scratch = CacheDir::new();
-    let dir = scratch.0;
-    let (interp, _) = run_cached(program, 32, None);
-    run_cached(program, 32, Some(dir));
-    let list = entries(dir);
-    assert_eq!(list.len(), 2, "the piece's and the IR's");
+    let (program, scratch, interp, list) = filled();
+    let (program, dir) = (&program, scratch.0);
     let mut restored = 0;
     for entry in &list {
         let whole = std::fs::read(entry).expect("the entry");
