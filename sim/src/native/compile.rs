@@ -137,12 +137,9 @@ pub(crate) fn compile(
         .filter(|(_, f)| f.is_none())
         .map(|(p, _)| p)
         .collect();
-    let mode = Mode::Compile {
-        looked_up: cache.is_some(),
-    };
     // (`Mode::Compile` always makes one.)
     let made = |piece| {
-        compile_piece(segs, piece, cache, mode)?
+        compile_piece(segs, piece, cache, Mode::Compile)?
             .ok_or_else(|| NativeError::Codegen("no function was made".into()))
     };
     let failed = || NativeError::Codegen("a translating thread panicked".into());
@@ -195,10 +192,10 @@ enum Mode {
     /// Only looks the function up under the piece's key (no IR is built):
     /// `None` if the cache does not hold it.
     Lookup,
-    /// Makes the function: from the cache where it holds it (under the
-    /// piece's key unless `looked_up` already did, else under the IR's),
-    /// else compiled (and kept under both keys).
-    Compile { looked_up: bool },
+    /// Makes the function of a piece `Lookup` missed: from the cache
+    /// where it holds it under the IR's key (then kept under the piece's
+    /// too), else compiled (and kept under both keys).
+    Compile,
 }
 
 /// One piece's function, and whether its code came from the translation
@@ -330,14 +327,12 @@ fn compile_piece(
     // a hit needs no IR at all.
     let piece_key = cache.map(|dir| (dir, disk_cache::piece_key(module.isa(), &(segs, piece))));
     let mut hit = match mode {
-        Mode::Compile { looked_up: true } => None,
-        Mode::Lookup | Mode::Compile { looked_up: false } => {
-            piece_key.and_then(|(dir, key)| disk_cache::load(dir, &key))
-        }
+        Mode::Lookup => match piece_key.and_then(|(dir, key)| disk_cache::load(dir, &key)) {
+            None => return Ok(None),
+            found => found,
+        },
+        Mode::Compile => None,
     };
-    if hit.is_none() && matches!(mode, Mode::Lookup) {
-        return Ok(None);
-    }
     // Else the IR, and the key of the IR itself.
     let mut ir_key = None;
     if hit.is_none() {

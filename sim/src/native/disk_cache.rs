@@ -66,63 +66,49 @@ const FRAME: usize = MAGIC.len() + 4 + 4 + 32;
 /// An entry's name: the SHA-256 of what its code depends on.
 pub(crate) type Key = [u8; 32];
 
-/// The key of `func` compiled for `isa`: SHA-256 over the versions and
-/// the target's settings and the function's `Hash` (Cranelift's own
-/// incremental cache keys a function the same way), gathered into one
-/// buffer first (hashing its many small writes one by one costs more).
+/// The key of `func` compiled for `isa`: SHA-256 over what every key
+/// covers (`common`) and the function's `Hash` (Cranelift's own
+/// incremental cache keys a function the same way).
 pub(crate) fn key(isa: &dyn TargetIsa, func: &Function) -> Key {
-    let mut h = Gather(Vec::with_capacity(64 << 10));
+    let mut h = common("ir", isa, 64 << 10);
+    func.stencil.hash(&mut h);
+    Sha256::digest(&h.0).into()
+}
+
+/// The key of the function `compile.rs` makes of `what` (the segments and
+/// the piece of them it holds) for `isa`, without building its IR:
+/// SHA-256 over what every key covers (`common`), the translator's
+/// sources (`SPVSASS_TRANSLATOR_SOURCES`, a hash of this crate's and the
+/// ISA crate's source files and the lock file, made by `build.rs`) and
+/// the text of `what`. A hit under this key skips the IR as well as the
+/// compile; an entry is stored under both keys, so a change to the sources
+/// that leaves the IR as it was still finds the code under `key`.
+pub(crate) fn piece_key(isa: &dyn TargetIsa, what: &dyn std::fmt::Debug) -> Key {
+    let mut h = common("piece", isa, 16 << 10);
+    env!("SPVSASS_TRANSLATOR_SOURCES").hash(&mut h);
+    // Writing into the buffer cannot fail.
+    let _ = write!(h, "{what:?}");
+    Sha256::digest(&h.0).into()
+}
+
+/// What every key covers, gathered into a buffer of `capacity` bytes for
+/// one SHA-256 at the end (hashing the many small writes one by one costs
+/// more): this format's version, which key it is, the crate's and
+/// Cranelift's versions and the target's settings.
+fn common(kind: &str, isa: &dyn TargetIsa, capacity: usize) -> Gather {
+    let mut h = Gather(Vec::with_capacity(capacity));
     MAGIC.hash(&mut h);
+    kind.hash(&mut h);
     env!("CARGO_PKG_VERSION").hash(&mut h);
     cranelift_codegen::VERSION.hash(&mut h);
     isa.name().hash(&mut h);
     isa.triple().hash(&mut h);
     isa.flags().hash(&mut h);
     isa.isa_flags_hash_key().hash(&mut h);
-    func.stencil.hash(&mut h);
-    Sha256::digest(&h.0).into()
+    h
 }
 
-/// The key of the function `compile.rs` makes of `what` (the segments and
-/// the piece of them it holds) for `isa`, without building its IR: the
-/// translator's sources (`SPVSASS_TRANSLATOR_SOURCES`, a hash of this
-/// crate's and the ISA crate's source files and the lock file, made by
-/// `build.rs`), the versions and the target settings as in `key`, and the
-/// text of `what`. A hit under this key skips the IR as well as the
-/// compile; an entry is stored under both keys, so a change to the sources
-/// that leaves the IR as it was still finds the code under `key`.
-pub(crate) fn piece_key(isa: &dyn TargetIsa, what: &dyn std::fmt::Debug) -> Key {
-    let mut target = Gather(Vec::with_capacity(256));
-    isa.name().hash(&mut target);
-    isa.triple().hash(&mut target);
-    isa.flags().hash(&mut target);
-    isa.isa_flags_hash_key().hash(&mut target);
-    let mut h = Hashing(Sha256::new());
-    // Writing into the hash cannot fail.
-    let _ = write!(
-        h,
-        "spvsass native piece {}\ncrate {}\ntranslator {}\ncranelift {}\n",
-        std::str::from_utf8(MAGIC).unwrap_or_default(),
-        env!("CARGO_PKG_VERSION"),
-        env!("SPVSASS_TRANSLATOR_SOURCES"),
-        cranelift_codegen::VERSION,
-    );
-    h.0.update(&target.0);
-    let _ = write!(h, "{what:?}");
-    h.0.finalize().into()
-}
-
-/// `fmt::Write` into a hash: a text is hashed as it is printed.
-struct Hashing(Sha256);
-
-impl std::fmt::Write for Hashing {
-    fn write_str(&mut self, s: &str) -> std::fmt::Result {
-        self.0.update(s.as_bytes());
-        Ok(())
-    }
-}
-
-/// A `Hasher` that keeps what it is given, for one SHA-256 at the end.
+/// A `Hasher`, and a `fmt::Write`, that keeps what it is given.
 struct Gather(Vec<u8>);
 
 impl Hasher for Gather {
@@ -133,6 +119,13 @@ impl Hasher for Gather {
     /// Never asked: the key is the SHA-256 of the bytes.
     fn finish(&self) -> u64 {
         0
+    }
+}
+
+impl std::fmt::Write for Gather {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        self.0.extend_from_slice(s.as_bytes());
+        Ok(())
     }
 }
 
