@@ -21,7 +21,7 @@ count=$1
 seed=${2:-1}
 cd "$(dirname "$0")/.."
 
-cargo test --no-run --test input_mutations --bin spvsass >/dev/null
+cargo test --no-run --test integration --bin spvsass >/dev/null
 export SPVSASS_MUTATION_CASES=$count SPVSASS_MUTATION_SEED=$seed
 status=0
 run() {
@@ -29,6 +29,6 @@ run() {
       timeout "${TIMEOUT:-3h}" cargo test -q "$@" -- --nocapture --test-threads 1 ) \
         2>&1 | grep -E "mutations |panicked|FAILED|error" || status=1
 }
-run --test input_mutations mutated_
+run --test integration input_mutations::mutated_
 run --bin spvsass mutated_command_lines
 exit $status

@@ -1,7 +1,7 @@
 //! Performance advice (docs/HARDWARE.md, "Performance advice", adapted to one-warp workgroups and SKEW
 //! output blocks): returned in `Compiled::warnings`, printed by the CLI.
 
-mod common;
+use crate::common;
 
 use spvsass::backend::advice::Warning;
 use spvsass::backend::target::Arch;

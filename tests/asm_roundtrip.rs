@@ -5,7 +5,7 @@
 //! multiview, compute with shared and local memory, descriptors and
 //! images), each on sm75, sm86 and sm90.
 
-mod common;
+use crate::common;
 
 use spvsass::backend::binary::Binary;
 use spvsass::backend::target::Arch;

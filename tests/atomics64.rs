@@ -5,7 +5,7 @@
 //! runs a warp's atomics in lane order, so each lane's old value and the
 //! final words are those of serial execution in lane order.
 
-mod common;
+use crate::common;
 
 use spvsass::backend::target::Arch;
 use spvsass::sim::ComputeInputs;

@@ -1,7 +1,7 @@
 //! The `spvsass` command as a user runs it: listings, binaries, and clear
 //! errors with a non-zero exit for bad input.
 
-mod common;
+use crate::common;
 
 use std::process::{Command, Output};
 

@@ -2,7 +2,7 @@
 //! dispatched in the simulator with buffers bound per docs/ABI.md, and
 //! every output value checked against the same computation on the CPU.
 
-mod common;
+use crate::common;
 
 use spvsass::backend::error::BackendError;
 use spvsass::backend::target::Arch;

@@ -2,7 +2,7 @@
 //! constants, --out files, and exit statuses (1 for a failed run, 2 for bad
 //! arguments).
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 use std::process::{Command, Output};

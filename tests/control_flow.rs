@@ -3,7 +3,7 @@
 //! out of uniform branches and keeps them on divergent ones. Every output
 //! value is checked against the same computation on the CPU.
 
-mod common;
+use crate::common;
 
 use spvsass::backend::target::Arch;
 use spvsass::sim::ComputeInputs;

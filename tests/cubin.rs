@@ -4,7 +4,7 @@
 //! (tests/data/real_sass/cubin_sm*.cubin), and the root table moved into
 //! CUDA's parameter space instruction by instruction.
 
-mod common;
+use crate::common;
 
 use object::read::elf::{ElfFile64, FileHeader};
 use object::{Endianness, Object, ObjectSection, ObjectSymbol};

@@ -4,7 +4,7 @@
 //! `from_ir/draw_ids.rs`). gl_GlobalInvocationID, gl_LocalInvocationID of
 //! a 3-D workgroup and gl_DrawID (0 for a direct draw) come with it.
 
-mod common;
+use crate::common;
 
 use spvsass::backend::target::Arch;
 use spvsass::sim::SimOptions;

@@ -3,7 +3,7 @@
 //! and shared memory, with every lane of a workgroup on the same word,
 //! divergent lanes, and the returned old values checked.
 
-mod common;
+use crate::common;
 
 use spvsass::backend::target::Arch;
 use spvsass::sim::{ComputeInputs, ComputeRun};

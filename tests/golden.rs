@@ -1,7 +1,7 @@
 //! Golden listings: one test per shader and target. Regenerate with
-//! `UPDATE_GOLDENFILES=1 cargo test --test golden`, then read the diff.
+//! `UPDATE_GOLDENFILES=1 cargo test --test integration golden::`, then read the diff.
 
-mod common;
+use crate::common;
 
 use spvsass::backend::target::Arch;
 use std::io::Write;

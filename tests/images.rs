@@ -4,10 +4,11 @@
 //! or inputs bound by the checks in images_inputs/), rasterized at 64×64
 //! (or the run's size) and compared with its golden PNG
 //! (tests/golden/NAME.png; regenerate with `UPDATE_GOLDENFILES=1 cargo
-//! test --test images`, then look at the images), with pixels checked in
+//! test --test integration images::`, then look at the images), with pixels checked in
 //! code; the corpus shaders without an image are listed with the reason.
 
-mod common;
+use crate::common;
+#[path = "images_inputs/mod.rs"]
 mod images_inputs;
 
 use spvsass::backend::target::Arch;

@@ -1,7 +1,7 @@
 //! The `run` command's image options: PNG and raw output, size and
 //! culling flags, and their errors (tests/images.rs holds the goldens).
 
-mod common;
+use crate::common;
 
 use spvsass::backend::target::Arch;
 use spvsass::sim::raster::RenderState;

@@ -3,7 +3,7 @@
 //! unit's host side, and every output checked against the computation on
 //! the CPU (not against the simulator's own texture code).
 
-mod common;
+use crate::common;
 
 use spvsass::backend::target::Arch;
 use spvsass::sim::texture::Format;

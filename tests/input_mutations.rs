@@ -5,6 +5,7 @@
 //! scripts/fuzz-inputs.sh runs the same targets for millions of cases.
 //! The command line's values have their own target in src/cli_mutations.rs.
 
+#[path = "mutation/mod.rs"]
 mod mutation;
 
 use spvsass::backend::binary::{Binary, Stage};

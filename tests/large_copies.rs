@@ -8,7 +8,7 @@
 //! of thousands. Each module is dispatched on sm75 and sm86 and checked
 //! against the computation done here.
 
-mod common;
+use crate::common;
 
 use spvsass::backend::target::Arch;
 use spvsass::sim::ComputeInputs;

@@ -2,7 +2,7 @@
 //! reports"): a shader over an H100 limit is
 //! refused with the execution mode or declaration and its value.
 
-mod common;
+use crate::common;
 
 use spvsass::backend::error::BackendError;
 

@@ -5,7 +5,7 @@
 //! for sm75 and sm86, dispatched in the simulator, and its output checked
 //! against the same computation done here.
 
-mod common;
+use crate::common;
 
 use spvsass::backend::target::Arch;
 use spvsass::frontend::SpecValue;

@@ -4,7 +4,7 @@
 //! reference within the bound docs/ISA.md gives ("Float functions"). One
 //! test per input pair.
 
-mod common;
+use crate::common;
 
 use spvsass::backend::target::Arch;
 use spvsass::sim::ComputeInputs;

@@ -3,7 +3,7 @@
 //! checked against the same computation on the CPU (f64 for floats, within
 //! the bounds of docs/ISA.md "Float functions").
 
-mod common;
+use crate::common;
 
 use spvsass::backend::target::Arch;
 use spvsass::frontend::SpecValue;

@@ -5,7 +5,7 @@
 //! OpVectorInsertDynamic. Every output value is checked against the same
 //! computation on the CPU.
 
-mod common;
+use crate::common;
 
 use spvsass::backend::target::Arch;
 use spvsass::sim::ComputeInputs;

@@ -3,7 +3,7 @@
 //! reading its vertex positions from a storage buffer, task and mesh
 //! shaders writing storage buffers, and a run description reading one back.
 
-mod common;
+use crate::common;
 
 use spvsass::reference::{BufferDescription, BufferKind, Data, RunDescription};
 use spvsass::simulate_run::{SimulateOptions, simulate_run};

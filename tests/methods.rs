@@ -3,7 +3,7 @@
 //! the pushbuffer words, takes the group count and stage state from them,
 //! and refuses malformed streams or streams that disagree with the shaders.
 
-mod common;
+use crate::common;
 
 use spvsass::backend::methods::{self, HeaderType, MethodError, header, mthd};
 use spvsass::backend::target::Arch;

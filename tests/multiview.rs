@@ -4,7 +4,7 @@
 //! renders view v into image layer v; every pixel of every layer is
 //! checked against the triangle that view must draw.
 
-mod common;
+use crate::common;
 
 use spvsass::backend::target::Arch;
 use spvsass::sim::MeshDraw;

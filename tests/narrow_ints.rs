@@ -6,7 +6,7 @@
 //! 32-bit words with junk above the width; each result is checked against
 //! Rust's i16/u16/i8/u8 ops.
 
-mod common;
+use crate::common;
 
 use spvsass::backend::target::Arch;
 use spvsass::sim::ComputeInputs;

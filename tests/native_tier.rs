@@ -7,7 +7,7 @@
 //! aside) and errors must be identical. Shaders with images are left out
 //! (the generic inputs bind none).
 
-mod common;
+use crate::common;
 
 use spvsass::backend::binary::ResourceKind;
 use spvsass::backend::target::Arch;

@@ -3,7 +3,7 @@
 //! (from_ir/output_slots.rs), read back value by value from the simulated
 //! output ISBE.
 
-mod common;
+use crate::common;
 
 use spvsass::backend::target::Arch;
 

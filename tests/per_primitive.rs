@@ -3,7 +3,7 @@
 //! perprimitiveEXT outputs) placed after the per-vertex blocks, read back
 //! by meaning; the passthrough GEOMETRY header after the code.
 
-mod common;
+use crate::common;
 
 use spvsass::backend::isbe_layout::addr;
 use spvsass::backend::sph::{Sph, bits};

@@ -4,7 +4,7 @@
 //! the side it took. The inputs put lanes of every warp on both sides of
 //! every condition.
 
-mod common;
+use crate::common;
 
 use spvsass::backend::target::Arch;
 use spvsass::sim::ComputeInputs;

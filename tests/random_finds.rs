@@ -3,7 +3,7 @@
 //! refused, panicked on, deadlocked or miscompiled. Every test simulates it
 //! and checks each output word against the same computation on the CPU.
 
-mod common;
+use crate::common;
 
 use spvsass::backend::target::Arch;
 use spvsass::sim::ComputeInputs;

@@ -6,7 +6,7 @@
 //! Without a Vulkan loader or driver the tests print that they skipped,
 //! unless SPVSASS_REQUIRE_VULKAN=1 (CI sets it): then they fail.
 
-mod common;
+use crate::common;
 
 use spvsass::reference::{self, Capture, ReferenceError, RunDescription, Statistics, resolve_data};
 use std::path::{Path, PathBuf};

@@ -3,7 +3,7 @@
 //! one that needs more registers than the file has, compiled and run in
 //! the simulator, every output checked against the same computation here.
 
-mod common;
+use crate::common;
 
 use spvsass::backend::target::Arch;
 use spvsass::sim::ComputeInputs;

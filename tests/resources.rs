@@ -6,7 +6,7 @@
 //! word checked against the computation done here on the CPU.
 //! tests/reference_lavapipe.rs runs the same run descriptions on lavapipe.
 
-mod common;
+use crate::common;
 
 use spvsass::backend::target::Arch;
 use spvsass::reference::{RunDescription, resolve_data};

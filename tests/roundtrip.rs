@@ -1,7 +1,7 @@
 //! The encoded program decodes back to exactly what the compiler emitted,
 //! and the binary container survives writing and reading.
 
-mod common;
+use crate::common;
 
 use spvsass::backend::binary::Binary;
 use spvsass::backend::program;

@@ -5,7 +5,7 @@
 //! rasterizer; with the culling word 0 the draw's outputs are exactly
 //! those of the shader compiled without culling.
 
-mod common;
+use crate::common;
 
 use spvsass::backend::abi::CullControl;
 use spvsass::backend::binary::Binary;

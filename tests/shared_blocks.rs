@@ -6,7 +6,7 @@
 //! the simulator and its buffer is checked value by value; what is still
 //! unsupported is refused by name.
 
-mod common;
+use crate::common;
 
 use spvsass::backend::target::Arch;
 use spvsass::sim::ComputeInputs;

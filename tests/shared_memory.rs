@@ -4,7 +4,7 @@
 //! leaves the order of atomics open, results are checked against every
 //! order: the old values must come from some serial order of the lanes.
 
-mod common;
+use crate::common;
 
 use spvsass::backend::target::Arch;
 use spvsass::sim::MeshDraw;

@@ -1,7 +1,7 @@
 //! The compiled shaders run in the simulator and produce what their GLSL
 //! says, on both targets.
 
-mod common;
+use crate::common;
 
 use spvsass::backend::target::Arch;
 use spvsass::sim::SimOptions;

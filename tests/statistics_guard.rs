@@ -5,7 +5,7 @@
 //! `--statistics off`, counts nothing and draws the same outputs; drawn
 //! under a query it counts its invocations and primitives.
 
-mod common;
+use crate::common;
 
 use spvsass::backend::binary::Binary;
 use spvsass::backend::target::Arch;

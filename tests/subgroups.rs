@@ -4,7 +4,7 @@
 //! ladders), divergent lanes and a partial last warp (the loop over the
 //! executing lanes), on sm86 (with REDUX) and sm75 (without).
 
-mod common;
+use crate::common;
 
 use spvsass::backend::target::Arch;
 use spvsass::sim::ComputeInputs;

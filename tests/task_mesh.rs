@@ -3,7 +3,7 @@
 //! order, and the pipeline statistics count invocations (docs/HARDWARE.md,
 //! "ISBE" and "Workgroups").
 
-mod common;
+use crate::common;
 
 use spvsass::backend::target::Arch;
 use spvsass::sim::{DrawError, MeshDraw, SimOptions};

@@ -7,7 +7,7 @@
 //! lavapipe as well; progfuzz's shaders_oracle runs vp_select through the
 //! interpreter.
 
-mod common;
+use crate::common;
 
 use spvsass::backend::target::Arch;
 use spvsass::sim::ComputeInputs;

@@ -4,7 +4,7 @@
 //! pseudo-random pairs of every magnitude), each result checked against
 //! Rust's u64/i64.
 
-mod common;
+use crate::common;
 
 use spvsass::backend::target::Arch;
 use spvsass::sim::ComputeInputs;

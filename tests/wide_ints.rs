@@ -5,7 +5,7 @@
 //! comparison on operand pairs chosen to carry and borrow across the
 //! 32-bit boundary; each result is checked against Rust's u64/i64.
 
-mod common;
+use crate::common;
 
 use spvsass::backend::target::Arch;
 use spvsass::sim::ComputeInputs;

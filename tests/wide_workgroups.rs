@@ -3,7 +3,7 @@
 //! outputs
 //! checked value by value, statistics counted in API invocations.
 
-mod common;
+use crate::common;
 
 use spvsass::backend::target::Arch;
 use spvsass::sim::{MeshDraw, SimOptions};

@@ -4,7 +4,7 @@
 //! compiler emits a float estimate with corrections; these tests run that
 //! code over indices up to the 2^22 limit.
 
-mod common;
+use crate::common;
 
 use spvsass::backend::abi;
 use spvsass::backend::isbe_layout::task as task_attr;

@@ -3,7 +3,7 @@
 //! panic later on: constituent counts, indices past a scalar, indices out
 //! of range, shuffle components past both vectors.
 
-mod common;
+use crate::common;
 
 use common::*;
 use spvsass_frontend::{FrontendError, FrontendOptions, translate};

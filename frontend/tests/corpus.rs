@@ -3,7 +3,7 @@
 //! about (its key operation or interface). A last test checks that the
 //! list below and the directory agree.
 
-mod common;
+use crate::common;
 
 use common::*;
 use spvsass_frontend::ir::{

@@ -1,6 +1,6 @@
 //! Bad input gives a precise error, never a panic.
 
-mod common;
+use crate::common;
 
 use common::*;
 use rspirv::spirv::{Capability, ExecutionMode, ExecutionModel};

@@ -2,7 +2,7 @@
 //! tests/shaders/img_*.comp.glsl translate into the IR's image ops with
 //! their operands, and what stays out is refused naming the instruction.
 
-mod common;
+use crate::common;
 
 use common::*;
 use spvsass_frontend::ir::{ImageDim, ImageInst, ImageOp, Op, Shader, StorageClass, Type};

@@ -2,7 +2,7 @@
 //! variables (and are promoted), every call gets its own copy, results
 //! flow through block parameters, recursion is rejected.
 
-mod common;
+use crate::common;
 
 use common::*;
 use rspirv::binary::Assemble;

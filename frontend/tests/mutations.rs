@@ -5,7 +5,7 @@
 //! result. A mutated module may still be valid (a flipped constant), so
 //! only truncation must always fail; every mutation must not panic.
 
-mod common;
+use crate::common;
 
 use common::*;
 use spvsass_frontend::{FrontendError, FrontendOptions, translate, words_from_bytes};

@@ -2,7 +2,7 @@
 //! interpreter runs one invocation of a compute shader over 32-bit integer
 //! IR and collects what it stores to its buffer.
 
-mod common;
+use crate::common;
 
 use common::*;
 use spvsass_frontend::ir::{BinaryOp, BlockCall, BuiltIn, CmpOp, Op, Shader, Value};

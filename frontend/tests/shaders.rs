@@ -1,6 +1,6 @@
 //! The test shaders translate into the IR they should.
 
-mod common;
+use crate::common;
 
 use common::*;
 use spvsass_frontend::ir::{

@@ -1,7 +1,7 @@
 //! Specialization constants: defaults, user overrides by SpecId, and
 //! overrides that do not fit.
 
-mod common;
+use crate::common;
 
 use common::*;
 use spvsass_frontend::ir::{Op, Shader, Type};

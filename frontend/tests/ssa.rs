@@ -1,6 +1,6 @@
 //! SSA construction: promoted variables, OpPhi, block parameters.
 
-mod common;
+use crate::common;
 
 use common::*;
 use rspirv::dr::Builder;

@@ -4,7 +4,7 @@
 //! stores every lane's R0 to a global buffer whose address is in
 //! c[0x0][0x0] and compares it with the expected value per lane.
 
-mod common;
+use crate::common;
 
 use spvsass_isa::asm::assemble;
 use spvsass_sim::{Isbe, Launch, Program, Resources, SimError, SimOptions, run_workgroup};

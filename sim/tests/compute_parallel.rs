@@ -4,8 +4,8 @@
 //! buffer bytes, or the same error, every time, and the values the
 //! sequential order defines.
 
+use crate::common;
 use spvsass_isa::abi;
-mod common;
 
 use spvsass_isa::asm::assemble;
 use spvsass_isa::binary::{Binary, ComputeState};

@@ -1,7 +1,7 @@
 //! Divergence, reconvergence, loops and the lane-identity special
 //! registers, checked per lane through SKEW writes to the output ATTR region.
 
-mod common;
+use crate::common;
 
 use common::*;
 use spvsass_isa::isa::{FloatArith, IntCmp, OpLop3, SpecialReg};

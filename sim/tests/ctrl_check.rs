@@ -2,7 +2,7 @@
 //! programs with exact stall counts and scoreboards, one hazard each, and
 //! the same programs with the bits that make them safe.
 
-mod common;
+use crate::common;
 
 use common::*;
 use spvsass_isa::isa::{Ctrl, Instr, IntCmp, SpecialReg};

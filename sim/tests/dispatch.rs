@@ -2,7 +2,7 @@
 //! meeting at BAR.SYNC through shared memory, partial last warps, and
 //! errors that name the workgroup, the warp, the pc and the lanes.
 
-mod common;
+use crate::common;
 
 use common::*;
 use spvsass_isa::abi;

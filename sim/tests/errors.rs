@@ -1,7 +1,7 @@
 //! Every way a run can fail ends in a `SimError` that says what and where,
 //! never in a panic.
 
-mod common;
+use crate::common;
 
 use common::*;
 use spvsass_isa::binary::MeshTopology;

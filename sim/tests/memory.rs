@@ -1,7 +1,7 @@
 //! Memory ops in the simulator: global buffers (sizes, bounds, alignment),
 //! shared and local memory, atomics, constant banks, CS2R and BAR.SYNC.
 
-mod common;
+use crate::common;
 
 use common::*;
 use spvsass_isa::isa::*;

@@ -2,7 +2,7 @@
 //! writes, per-vertex and per-primitive attributes by meaning, the
 //! workgroup index from the input ISBE, shared memory in the ATTR region.
 
-mod common;
+use crate::common;
 
 use common::*;
 use spvsass_isa::binary::{MeshState, MeshTopology};

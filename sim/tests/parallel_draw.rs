@@ -3,7 +3,7 @@
 //! bytes, and an error is the one of the first failing workgroup in
 //! launch order.
 
-mod common;
+use crate::common;
 
 use common::*;
 use spvsass_isa::binary::{Binary, MeshTopology};

@@ -2,7 +2,7 @@
 //! interpolation, per-primitive colours, primitives the shader culled,
 //! layers, and the errors for outputs it cannot draw.
 
-mod raster_common;
+use crate::raster_common;
 
 use raster_common::*;
 use spvsass_sim::raster::{Interpolation, RasterError, RenderState, render};

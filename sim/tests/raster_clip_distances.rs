@@ -2,7 +2,7 @@
 //! coverage on the 16×16 test image (positions in framebuffer pixels; the
 //! distances are set per vertex as the shader would write them).
 
-mod raster_common;
+use crate::raster_common;
 
 use raster_common::*;
 use spvsass_sim::Attributes;

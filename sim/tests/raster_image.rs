@@ -1,7 +1,7 @@
 //! The image files: raw RGBA32F in file order and 8-bit PNG with clamping
 //! and rounding, read back with the png decoder.
 
-mod raster_common;
+use crate::raster_common;
 
 use raster_common::*;
 use spvsass_sim::image::{png, raw_rgba32f};

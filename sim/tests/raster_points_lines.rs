@@ -2,7 +2,7 @@
 //! rectangles one pixel wide centred on the segment) against
 //! hand-computed pixel sets.
 
-mod raster_common;
+use crate::raster_common;
 
 use raster_common::*;
 

@@ -1,7 +1,7 @@
 //! Triangle coverage against hand-computed pixel sets: the top-left rule,
 //! facing and culling, clipping against the depth planes.
 
-mod raster_common;
+use crate::raster_common;
 
 use raster_common::*;
 use spvsass_sim::raster::{CullMode, FrontFace, RenderState};

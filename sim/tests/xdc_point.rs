@@ -1,7 +1,7 @@
 //! The point mesh shader of the XDC 2024 slides, written by hand: one point
 //! at (0, 0, 0, 1) of size 200.
 
-mod common;
+use crate::common;
 
 use common::*;
 use spvsass_isa::binary::MeshTopology;

@@ -1,0 +1,15 @@
+//! One test binary for the ISA crate's integration tests: each file beside this one is a
+//! module of it. One binary links the crate and its dependencies once, where
+//! a binary per file linked them once per file (ARCHITECTURE.md, "Tests").
+//! `autotests = false` in Cargo.toml: a file must be named here to be built,
+//! and `every_test_file_is_a_module` in the root package's tests checks that
+//! each one is.
+
+mod asm_errors;
+mod emit_table;
+mod isa_doc;
+mod mem_ops;
+mod methods_multiview;
+mod op_semantics_f64;
+mod real_tex;
+mod roundtrip_prop;
