@@ -122,12 +122,22 @@ pub(crate) fn compile(
 ) -> Result<(Vec<(JITModule, Entry)>, u64), NativeError> {
     let pieces = split(segs, how.workers, copies);
     let cache = how.cache;
+    // One host ISA for every piece, and the text of the segments, which
+    // every piece's key covers, made once.
+    let isa = host_isa()?;
+    let segs_text = cache.map(|_| format!("{segs:?}"));
+    let piece_of = |piece| Of {
+        segs,
+        segs_text: segs_text.as_deref(),
+        piece,
+        isa: &isa,
+    };
     // The translation cache first, here, under the pieces' keys: a run
     // whose functions are all there starts no thread and builds no IR.
     let mut found = Vec::with_capacity(pieces.len());
     for piece in &pieces {
         found.push(match cache {
-            Some(_) => compile_piece(segs, piece, cache, Mode::Lookup)?,
+            Some(_) => compile_piece(piece_of(piece), cache, Mode::Lookup)?,
             None => None,
         });
     }
@@ -139,7 +149,7 @@ pub(crate) fn compile(
         .collect();
     // (`Mode::Compile` always makes one.)
     let made = |piece| {
-        compile_piece(segs, piece, cache, Mode::Compile)?
+        compile_piece(piece_of(piece), cache, Mode::Compile)?
             .ok_or_else(|| NativeError::Codegen("no function was made".into()))
     };
     let failed = || NativeError::Codegen("a translating thread panicked".into());
@@ -274,15 +284,29 @@ fn split(segs: &Segments, workers: usize, copies: Copies) -> Vec<Piece> {
         .collect()
 }
 
-/// Compiles one piece's function, or takes its code from the translation
-/// cache in `cache` (where it is also kept once compiled: `disk_cache`),
-/// as `mode` says; `None` only for a `Mode::Lookup` that missed.
-fn compile_piece(
-    segs: &Segments,
-    piece: &Piece,
-    cache: Option<&Path>,
-    mode: Mode,
-) -> Result<Option<Compiled>, NativeError> {
+/// What `compile_piece` makes a function of: the piece of the segments
+/// (with their text for the piece's key, where a cache is used), and the
+/// host ISA shared by all pieces.
+#[derive(Clone, Copy)]
+struct Of<'a> {
+    segs: &'a Segments,
+    segs_text: Option<&'a str>,
+    piece: &'a Piece,
+    isa: &'a cranelift_codegen::isa::OwnedTargetIsa,
+}
+
+/// Text written as it is by `{:?}`: the segments' text, formatted once,
+/// in each piece's key.
+pub(super) struct Text<'a>(pub(super) &'a str);
+
+impl std::fmt::Debug for Text<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.0)
+    }
+}
+
+/// The host's ISA with the translation's settings.
+pub(super) fn host_isa() -> Result<cranelift_codegen::isa::OwnedTargetIsa, NativeError> {
     let mut flags = settings::builder();
     // The IR verifier checks the translator in debug builds (the tests);
     // release builds skip it to translate faster.
@@ -303,12 +327,28 @@ fn compile_piece(
             .set(name, value)
             .map_err(|e| NativeError::Setting(format!("{name}={value}: {e}")))?;
     }
-    let isa = cranelift_native::builder()
+    cranelift_native::builder()
         .map_err(|e| NativeError::Host(e.to_string()))?
         .finish(settings::Flags::new(flags))
-        .map_err(|e| NativeError::Host(e.to_string()))?;
-    let mut module = JITModule::new(JITBuilder::with_isa(
+        .map_err(|e| NativeError::Host(e.to_string()))
+}
+
+/// Compiles one piece's function, or takes its code from the translation
+/// cache in `cache` (where it is also kept once compiled: `disk_cache`),
+/// as `mode` says; `None` only for a `Mode::Lookup` that missed.
+fn compile_piece(
+    of: Of<'_>,
+    cache: Option<&Path>,
+    mode: Mode,
+) -> Result<Option<Compiled>, NativeError> {
+    let Of {
+        segs,
+        segs_text,
+        piece,
         isa,
+    } = of;
+    let mut module = JITModule::new(JITBuilder::with_isa(
+        isa.clone(),
         cranelift_module::default_libcall_names(),
     ));
     let mut ctx = module.make_context();
@@ -325,7 +365,13 @@ fn compile_piece(
     let cache = cache.filter(|_| !disasm);
     // First the key of the segments and the piece (`disk_cache::piece_key`):
     // a hit needs no IR at all.
-    let piece_key = cache.map(|dir| (dir, disk_cache::piece_key(module.isa(), &(segs, piece))));
+    // (`Text` writes what `{segs:?}` would: the key of `(segs, piece)`.)
+    let piece_key = cache.zip(segs_text).map(|(dir, text)| {
+        (
+            dir,
+            disk_cache::piece_key(module.isa(), &(Text(text), piece)),
+        )
+    });
     let mut hit = match mode {
         Mode::Lookup => match piece_key.and_then(|(dir, key)| disk_cache::load(dir, &key)) {
             None => return Ok(None),
