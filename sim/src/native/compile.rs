@@ -119,7 +119,37 @@ pub(crate) fn compile(
     segs: &Segments,
     how: Translation,
     copies: Copies,
-) -> Result<(Vec<(JITModule, Entry)>, u64), NativeError> {
+) -> Result<Functions, NativeError> {
+    compile_with(segs, how, copies, false)?
+        .ok_or_else(|| NativeError::Codegen("no function was made".into()))
+}
+
+/// The functions of a program's pieces (each with the module that owns
+/// its memory) and how many came from the translation cache.
+pub(crate) type Functions = (Vec<(JITModule, Entry)>, u64);
+
+/// `compile`'s functions if the translation cache holds every one of them
+/// under its piece's key (then no thread is started and no IR built, so
+/// the caller may as well wait for them); `None` if it misses any, or
+/// there is no cache.
+pub(crate) fn compile_cached(
+    segs: &Segments,
+    how: Translation,
+    copies: Copies,
+) -> Result<Option<Functions>, NativeError> {
+    match how.cache {
+        Some(_) => compile_with(segs, how, copies, true),
+        None => Ok(None),
+    }
+}
+
+/// `compile`, or with `cached_only` `compile_cached`.
+fn compile_with(
+    segs: &Segments,
+    how: Translation,
+    copies: Copies,
+    cached_only: bool,
+) -> Result<Option<Functions>, NativeError> {
     let pieces = split(segs, how.workers, copies);
     let cache = how.cache;
     // One host ISA for every piece, and the text of the segments, which
@@ -140,6 +170,9 @@ pub(crate) fn compile(
             Some(_) => compile_piece(piece_of(piece), cache, Mode::Lookup)?,
             None => None,
         });
+    }
+    if cached_only && found.iter().any(Option::is_none) {
+        return Ok(None);
     }
     let missing: Vec<&Piece> = pieces
         .iter()
@@ -193,7 +226,7 @@ pub(crate) fn compile(
         cached += u64::from(c.cached);
         functions.push((c.module, c.entry));
     }
-    Ok((functions, cached))
+    Ok(Some((functions, cached)))
 }
 
 /// How `compile_piece` goes about a piece.

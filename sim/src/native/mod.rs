@@ -146,6 +146,19 @@ impl NativeCode {
     /// waits for `partial`); a program with nothing to translate, or whose
     /// translation failed (`stats.error`), has no code.
     pub(crate) fn translate(instrs: &[Instr], how: Translation) -> NativeCode {
+        Self::make(instrs, how, false)
+            .unwrap_or_else(|| unreachable!("made whatever the cache holds"))
+    }
+
+    /// `translate`, if the translation cache holds all of the functions
+    /// (`compile::compile_cached`): `None` otherwise.
+    fn translate_cached(instrs: &[Instr], how: Translation) -> Option<NativeCode> {
+        how.cache?;
+        Self::make(instrs, how, true)
+    }
+
+    /// `translate`; with `cached_only`, `None` where that would compile.
+    fn make(instrs: &[Instr], how: Translation, cached_only: bool) -> Option<NativeCode> {
         let start = Instant::now();
         let host = host();
         let segs = segments(instrs, host);
@@ -155,13 +168,20 @@ impl NativeCode {
             instructions: segs.instructions(),
             ..NativeStats::default()
         };
+        let compiled = |segs: &Segments| match cached_only {
+            true => compile::compile_cached(segs, how, FULL)
+                .ok()
+                .flatten()
+                .map(Ok),
+            false => Some(compile::compile(segs, how, FULL)),
+        };
         let code = if !sse41() {
             stats.error = Some(NativeError::Host("SSE4.1 is missing".into()));
             None
         } else if segs.list.is_empty() {
             None
         } else {
-            match compile::compile(&segs, how, FULL) {
+            match compiled(&segs)? {
                 Ok((pieces, cached)) => {
                     let [full, _] = compile::home(&segs, how.workers, FULL);
                     home = full.unwrap_or_default();
@@ -181,7 +201,7 @@ impl NativeCode {
             stats.instructions = 0;
         }
         stats.translate_time = start.elapsed();
-        NativeCode {
+        Some(NativeCode {
             segs,
             instrs: instrs.len(),
             how,
@@ -189,7 +209,7 @@ impl NativeCode {
             home,
             partial: OnceLock::new(),
             stats,
-        }
+        })
     }
 
     /// The fewer-lanes copy's functions, translated here by the first
@@ -350,6 +370,14 @@ impl NativeCache {
     /// Starts translating on a thread of its own (here, if none can be
     /// started).
     fn start(&self, instrs: &[Instr], how: Translation) {
+        // A translation the cache holds whole is made here: a few reads,
+        // sooner done than a thread is started (BENCHMARKS.md, "Serial
+        // time of a 16-thread run").
+        if let Some(code) = NativeCode::translate_cached(instrs, how) {
+            // (Only `start_early`, once, comes here: the cell is empty.)
+            let _ = self.code.set(code);
+            return;
+        }
         let code = Arc::clone(&self.code);
         let owned = instrs.to_vec();
         let spawned = std::thread::Builder::new()

@@ -257,3 +257,26 @@ fn the_segments_formatted_once_give_the_same_piece_key() {
         );
     }
 }
+
+/// A translation the cache holds whole is made on the calling thread
+/// when it is started (no thread is started for it, and the code is there
+/// at once); one the cache misses is started on a thread of its own.
+#[test]
+fn a_translation_the_cache_holds_is_made_where_it_is_started() {
+    let (program, scratch, _, _) = filled();
+    let how = |cache| super::Translation { workers: 1, cache };
+    let warm = super::NativeCache::default();
+    warm.start_early(program.instrs(), how(Some(scratch.0)));
+    assert!(super::lock(&warm.worker).is_none(), "no thread was started");
+    let code = warm.code.get().expect("the code, at once");
+    assert_eq!((code.stats.functions, code.stats.cached), (1, 1));
+    let empty = CacheDir::new();
+    let cold = super::NativeCache::default();
+    cold.start_early(program.instrs(), how(Some(empty.0)));
+    let thread = super::lock(&cold.worker)
+        .take()
+        .expect("a translating thread");
+    thread.join().expect("translated");
+    let code = cold.code.get().expect("the code");
+    assert_eq!((code.stats.functions, code.stats.cached), (1, 0));
+}
