@@ -6,6 +6,7 @@ use spvsass::backend::target::Arch;
 use spvsass::frontend::SpecValue;
 use spvsass::output_files::Outputs;
 use spvsass::sim::Slot;
+use spvsass::sim::phases::{stamp, start as stamp_start};
 use spvsass::sim::raster::{CullMode, FrontFace, RenderState};
 use spvsass::{Input, Options};
 use std::collections::BTreeMap;
@@ -586,12 +587,14 @@ fn run_dispatch(
     stats: bool,
 ) -> Result<ReadBack, String> {
     let inputs = args.inputs()?;
+    stamp("inputs");
     let start = std::time::Instant::now();
     let run = spvsass::Dispatch::new(binary, groups)
         .inputs(inputs)
         .options(*options)
         .run()
         .map_err(|e| format!("{}: {e}", shader.display()))?;
+    stamp("dispatched");
     if stats {
         print_stats(&run.counters, start.elapsed());
         if let Some(native) = &run.native {
@@ -958,6 +961,7 @@ fn run(cli: Cli, outputs: &mut Outputs) -> Result<(), String> {
                 );
             }
             if is_compute {
+                stamp("compiled");
                 let read_back =
                     run_dispatch(&shader, &binary, groups, &compute, &options, json, stats)?;
                 return compute.write_outs(&read_back, outputs);
@@ -1134,9 +1138,16 @@ fn print_native_stats(
 }
 
 fn main() -> ExitCode {
+    // SPVSASS_PHASES=1: where the run's time goes (sim/src/phases.rs).
+    stamp_start();
     let mut outputs = Outputs::default();
-    let result =
-        run(Cli::parse(), &mut outputs).and_then(|()| outputs.commit().map_err(|e| e.to_string()));
+    let cli = Cli::parse();
+    stamp("parsed");
+    let result = run(cli, &mut outputs).and_then(|()| {
+        stamp("ran");
+        outputs.commit().map_err(|e| e.to_string())
+    });
+    stamp("committed");
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(msg) => {

@@ -442,3 +442,47 @@ fn the_compare_command_takes_the_tier() {
     let (bad_code, _) = compare("jit");
     assert_eq!(bad_code, Some(2), "an unknown tier is a usage error");
 }
+
+/// `SPVSASS_PHASES` stamps a run's phases on standard error, each once,
+/// the calling thread's in the order they happen, with their times in the
+/// same order; without it there are none, and the output is the same.
+#[test]
+fn the_cli_stamps_a_runs_phases() {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let on = std::ffi::OsStr::new("1");
+    let (stamped, err) = run_alu_cli(dir.path(), "native", &[("SPVSASS_PHASES", on)]);
+    let (plain, plain_err) = run_alu_cli(dir.path(), "native", &[]);
+    assert_eq!(stamped, plain);
+    assert!(!plain_err.contains("phase "), "{plain_err}");
+    let stamps: Vec<(&str, f64)> = err
+        .lines()
+        .filter_map(|l| {
+            let mut words = l.strip_prefix("phase ")?.split(' ');
+            let name = words.next()?;
+            Some((name, words.next()?.parse().ok()?))
+        })
+        .collect();
+    let at = |name: &str| {
+        let found: Vec<f64> = stamps.iter().filter(|s| s.0 == name).map(|s| s.1).collect();
+        assert_eq!(found.len(), 1, "{name} in {err}");
+        found[0]
+    };
+    // The calling thread's stamps (those of the workers' start and results
+    // are left out when the dispatch runs on one thread).
+    let order = [
+        "parsed",
+        "compiled",
+        "inputs",
+        "dispatch_start",
+        "decoded",
+        "bound",
+        "dispatch_ran",
+        "dispatched",
+        "ran",
+        "committed",
+    ];
+    let times: Vec<f64> = order.iter().map(|name| at(name)).collect();
+    assert!(times.windows(2).all(|w| w[0] <= w[1]), "{err}");
+    assert!(at("translation_start") <= at("translation_done"), "{err}");
+    assert!(at("translation_done") <= at("dispatch_ran"), "{err}");
+}

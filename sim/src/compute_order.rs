@@ -145,6 +145,7 @@ where
             started += usize::from(spawned.is_ok());
         }
         drop(send);
+        crate::phases::stamp("workers_started");
         if started == 0 {
             // No thread could start: everything runs sequentially.
             return Ended::Early(BTreeMap::new());
@@ -159,6 +160,7 @@ where
             moved.notify_all();
         })
     });
+    crate::phases::stamp("workers_joined");
     let (taken, keep_error) = match ended {
         Ended::Done => return Ok(()),
         Ended::Early(taken) => (taken, None),
@@ -202,7 +204,11 @@ fn commit<I, T, E>(
     let mut written = Written::default();
     let mut next = 0;
     let mut ended = Ended::Done;
+    let mut first = true;
     while let Ok((k, id, result, overlay)) = receive.recv() {
+        if std::mem::take(&mut first) {
+            crate::phases::stamp("first_result");
+        }
         match &mut ended {
             Ended::Done => {}
             Ended::Early(taken) => {
@@ -241,6 +247,7 @@ fn commit<I, T, E>(
             Ended::Early(_) | Ended::KeepFailed(_) => progress(None),
         }
     }
+    crate::phases::stamp("last_result");
     ended
 }
 

@@ -101,7 +101,9 @@ pub fn run_compute(
             property: "maxComputeWorkGroupCount",
         });
     }
+    crate::phases::stamp("dispatch_start");
     let program = Program::decode(&binary.code, binary.arch)?;
+    crate::phases::stamp("decoded");
     // The thread count, resolved once here: the workers are threads of
     // their own, not the caller's rayon pool's, so asking there could give
     // the global pool's size instead.
@@ -129,6 +131,7 @@ pub fn run_compute(
         program.start_native(options.translation());
     }
 
+    crate::phases::stamp("bound");
     let warps = invocations.div_ceil(u64::from(WARP_LANES)) as u32;
     let mut tally = Tally::new(&program);
     let mut workgroups = 0;
@@ -172,6 +175,7 @@ pub fn run_compute(
         }
         Ok(())
     })?;
+    crate::phases::stamp("dispatch_ran");
     resources.global = global;
     let (buffers, bound, images) = read_back(&bases, &resources);
     Ok(ComputeRun {

@@ -37,6 +37,7 @@ mod memory;
 mod mesh;
 mod native;
 mod overlay;
+pub mod phases;
 mod program;
 pub mod raster;
 mod row_form;

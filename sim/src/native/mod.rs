@@ -373,7 +373,9 @@ impl NativeCache {
         // A translation the cache holds whole is made here: a few reads,
         // sooner done than a thread is started (BENCHMARKS.md, "Serial
         // time of a 16-thread run").
+        crate::phases::stamp("translation_start");
         if let Some(code) = NativeCode::translate_cached(instrs, how) {
+            crate::phases::stamp("translation_done");
             // (Only `start_early`, once, comes here: the cell is empty.)
             let _ = self.code.set(code);
             return;
@@ -386,7 +388,9 @@ impl NativeCache {
                 // Initialising the cell while translating: a caller that
                 // waits for the code (`Handover::Wait`) waits for this
                 // translation rather than making its own.
+                crate::phases::stamp("translation_thread");
                 code.get_or_init(|| NativeCode::translate(&owned, how));
+                crate::phases::stamp("translation_done");
             });
         match spawned {
             Ok(handle) => *lock(&self.worker) = Some(handle),
