@@ -354,7 +354,8 @@ impl NativeCache {
     /// Starts the translation on a thread of its own now, if none was
     /// started: in the background (`Handover::Background`), or while the
     /// caller still starts the workers, a warp that asks for the code
-    /// under `Handover::Wait` then waiting for that translation.
+    /// under `Handover::Wait` then waiting for that translation. What the
+    /// translation cache holds whole is translated here instead (`start`).
     pub(crate) fn start_early(&self, instrs: &[Instr], how: Translation) {
         if !self.started.swap(true, Ordering::AcqRel) {
             self.start(instrs, how);
@@ -368,7 +369,8 @@ impl NativeCache {
     }
 
     /// Starts translating on a thread of its own (here, if none can be
-    /// started).
+    /// started), or translates here what the translation cache holds
+    /// whole.
     fn start(&self, instrs: &[Instr], how: Translation) {
         // A translation the cache holds whole is made here: a few reads,
         // sooner done than a thread is started (BENCHMARKS.md, "Serial
