@@ -137,10 +137,7 @@ pub(crate) fn compile_cached(
     how: Translation,
     copies: Copies,
 ) -> Result<Option<Functions>, NativeError> {
-    match how.cache {
-        Some(_) => compile_with(segs, how, copies, true),
-        None => Ok(None),
-    }
+    compile_with(segs, how, copies, true)
 }
 
 /// `compile`, or with `cached_only` `compile_cached`.
@@ -380,6 +377,24 @@ fn compile_piece(
         piece,
         isa,
     } = of;
+    // SPVSASS_NATIVE_DISASM=1: each function's host code, as Cranelift
+    // lists it, to standard error (ARCHITECTURE.md, "Native tier").
+    // (A listing asks for the compile: the cache is not read then.)
+    let disasm = std::env::var_os("SPVSASS_NATIVE_DISASM").is_some();
+    let cache = cache.filter(|_| !disasm);
+    // First the key of the segments and the piece (`disk_cache::piece_key`):
+    // a hit needs no IR at all, and a lookup that misses makes no module.
+    // (`Text` writes what `{segs:?}` would: the key of `(segs, piece)`.)
+    let piece_key = cache
+        .zip(segs_text)
+        .map(|(dir, text)| (dir, disk_cache::piece_key(&**isa, &(Text(text), piece))));
+    let mut hit = match mode {
+        Mode::Lookup => match piece_key.and_then(|(dir, key)| disk_cache::load(dir, &key)) {
+            None => return Ok(None),
+            found => found,
+        },
+        Mode::Compile => None,
+    };
     let mut module = JITModule::new(JITBuilder::with_isa(
         isa.clone(),
         cranelift_module::default_libcall_names(),
@@ -391,27 +406,6 @@ fn compile_piece(
     let id = module
         .declare_function("converged", Linkage::Local, &ctx.func.signature)
         .map_err(codegen)?;
-    // SPVSASS_NATIVE_DISASM=1: each function's host code, as Cranelift
-    // lists it, to standard error (ARCHITECTURE.md, "Native tier").
-    // (A listing asks for the compile: the cache is not read then.)
-    let disasm = std::env::var_os("SPVSASS_NATIVE_DISASM").is_some();
-    let cache = cache.filter(|_| !disasm);
-    // First the key of the segments and the piece (`disk_cache::piece_key`):
-    // a hit needs no IR at all.
-    // (`Text` writes what `{segs:?}` would: the key of `(segs, piece)`.)
-    let piece_key = cache.zip(segs_text).map(|(dir, text)| {
-        (
-            dir,
-            disk_cache::piece_key(module.isa(), &(Text(text), piece)),
-        )
-    });
-    let mut hit = match mode {
-        Mode::Lookup => match piece_key.and_then(|(dir, key)| disk_cache::load(dir, &key)) {
-            None => return Ok(None),
-            found => found,
-        },
-        Mode::Compile => None,
-    };
     // Else the IR, and the key of the IR itself.
     let mut ir_key = None;
     if hit.is_none() {
