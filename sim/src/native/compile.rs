@@ -639,6 +639,10 @@ fn build(mut b: FunctionBuilder<'_>, config: TargetFrontendConfig, segs: &Segmen
                 preds,
                 preds_ptr,
                 rows: Default::default(),
+                pred_chunks: Default::default(),
+                pred_words: Default::default(),
+                pred_fixed: Default::default(),
+                loaded: Vec::new(),
             };
             segment(&mut e, &shared, segs, group, j, seg);
         }
@@ -1037,6 +1041,29 @@ fn segment(
             })
         })
         .collect();
+    // The full-warp copy computes the ops marked `once` (uniform sources:
+    // every lane's result is the same) first, on chunk 0's lanes of the
+    // rows as the segment finds them; every chunk takes their results.
+    // The rows it loaded hold the values the segment starts with, the
+    // same in every lane: each chunk starts from them too.
+    let mut once: Vec<Option<(emit::Result, Option<Value>)>> = vec![None; seg.alu.len()];
+    let mut entry_rows = Vec::new();
+    if group == Group::Full && seg.once.contains(&true) {
+        e.shift = e.b.ins().iconst(types::I32, 0);
+        e.base = s.gpr;
+        e.loaded.clear();
+        for (((_, step, _), &marked), result) in seg.alu.iter().zip(&seg.once).zip(&mut once) {
+            if let (Step::Alu(op), true) = (step, marked) {
+                let r = emit::alu(e, op);
+                emit::write(e, op.dst, r, None);
+                *result = Some((r, emit::uniform_word(e, r)));
+            }
+        }
+        // Nothing is stored: the chunks store the results.
+        entry_rows = std::mem::take(&mut e.loaded);
+        e.rows.clear();
+        e.pred_chunks.clear();
+    }
     for k in 0..CHUNKS {
         // The chunk as values (`Emitter::base`, `Emitter::shift`);
         // constants here, which Cranelift folds into addresses and shifts.
@@ -1045,11 +1072,15 @@ fn segment(
         let bytes = e.b.ins().ishl_imm_u(k, 4);
         let bytes = e.b.ins().uextend(s.pointer, bytes);
         e.base = e.b.ins().iadd(s.gpr, bytes);
-        for ((_, step, guard), count) in seg.alu.iter().zip(&guarded) {
-            let exec = exec_mask(e, s, group, *guard);
+        emit::seed_rows(e, &entry_rows);
+        for (((_, step, guard), count), once) in seg.alu.iter().zip(&guarded).zip(&once) {
+            if let (Step::Alu(op), Some((r, word))) = (step, once) {
+                emit::write_once(e, op.dst, *r, *word);
+                continue;
+            }
+            let exec = exec_chunk(e, s, group, *guard);
             if let (Some(count), Some(exec)) = (count, exec) {
-                let window = e.window();
-                let here = e.b.ins().band(exec, window);
+                let here = e.b.ins().vhigh_bits(types::I32, exec);
                 let n = e.b.ins().popcnt(here);
                 let sum = e.b.use_var(*count);
                 let sum = e.b.ins().iadd(sum, n);
@@ -1060,10 +1091,23 @@ fn segment(
                 Step::Alu(_) | Step::Bssy(_) | Step::Jump => continue,
             };
             let r = emit::alu(e, op);
+            // A predicate written by an unguarded op of a group of fewer
+            // lanes takes every lane of the chunk: the lanes outside the
+            // group are never read before `end_preds` puts their old bits
+            // back (rows are stored per chunk, so they are blended here).
+            let exec = match (op.dst, group) {
+                (Dest::Pred(_), Group::Partial) if emit::always(*guard) => None,
+                _ => exec,
+            };
             emit::write(e, op.dst, r, exec);
         }
         emit::store_rows(e);
     }
+    let act = match group {
+        Group::Full => None,
+        Group::Partial => Some(e.b.use_var(s.act)),
+    };
+    emit::end_preds(e, act);
     for ((index, _, _), count) in seg.alu.iter().zip(guarded) {
         if let Some(count) = count {
             let count = e.b.use_var(count);
@@ -1221,6 +1265,26 @@ fn exec_mask(e: &mut Emitter<'_, '_>, s: &Shared, group: Group, guard: PredSrc) 
         (Group::Partial, false) => {
             let held = emit::pred_bits(e, guard);
             let act = e.b.use_var(s.act);
+            Some(e.b.ins().band(held, act))
+        }
+    }
+}
+
+/// The current chunk's lanes an instruction under `guard` executes, as an
+/// i32x4 lane mask (`exec_mask` for one chunk, seeing the chunk's own
+/// predicate writes); `None` for every lane of a full warp.
+fn exec_chunk(e: &mut Emitter<'_, '_>, s: &Shared, group: Group, guard: PredSrc) -> Option<Value> {
+    let act = |e: &mut Emitter<'_, '_>| {
+        let act = e.b.use_var(s.act);
+        emit::mask_chunk(e, act)
+    };
+    match (group, emit::always(guard)) {
+        (Group::Full, true) => None,
+        (Group::Full, false) => Some(emit::pred_vec(e, guard)),
+        (Group::Partial, true) => Some(act(e)),
+        (Group::Partial, false) => {
+            let held = emit::pred_vec(e, guard);
+            let act = act(e);
             Some(e.b.ins().band(held, act))
         }
     }

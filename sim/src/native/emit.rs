@@ -34,10 +34,13 @@ pub(crate) struct Emitter<'f, 'b> {
     pub shift: Value,
     /// Base of the constant-bank words read for the run.
     pub consts: Value,
-    /// P0..P6 as lane masks.
+    /// P0..P6 as lane masks, as they were when the segment began: a
+    /// predicate the segment writes is set once its last chunk has run
+    /// (`end_preds`); the chunks read their own writes from `pred_chunks`.
     pub preds: [Variable; 7],
     /// Where P0..P6 are kept (`Frame::preds`): the function's exit stores
-    /// the masks there; `write` stores each chunk's too (see there).
+    /// the masks there; `store_rows` stores the bits gathered so far of a
+    /// predicate the segment writes too (see there).
     pub preds_ptr: Value,
     // The chunk the segment's ops are emitted for is `base` and `shift`:
     // a segment runs all its ops on chunk 0, then all on chunk 1, and so
@@ -49,6 +52,31 @@ pub(crate) struct Emitter<'f, 'b> {
     /// and stored once, at the end of the chunk's ops (`store_rows`), if
     /// it was written.
     pub rows: BTreeMap<u8, Cached>,
+    /// The current chunk of the predicates the chunk's ops have read or
+    /// written so far, as i32x4 lane masks (all-ones / zero lanes).
+    pub pred_chunks: BTreeMap<u8, CachedPred>,
+    /// Each predicate the segment writes: its lane bits gathered over the
+    /// chunks run so far, and whether they are inverted (`CachedPred`).
+    pub pred_words: BTreeMap<u8, (Value, bool)>,
+    /// Each predicate whose last write in the segment so far is an op of
+    /// uniform sources computed once (`write_once`): its whole lane mask,
+    /// all ones or zero, set without gathering chunks.
+    pub pred_fixed: BTreeMap<u8, Value>,
+    /// The rows `row` loaded (register, value) since this was last taken.
+    pub loaded: Vec<(u8, Value)>,
+}
+
+/// A predicate's chunk held in a value during a segment.
+pub(crate) struct CachedPred {
+    value: Value,
+    /// Each lane of `value` is the predicate's complement: an ISETP whose
+    /// comparison the host makes as its inverse (`alu`) leaves it so, and
+    /// the inversion is paid once per segment, on the gathered bits,
+    /// rather than once per chunk. Every chunk runs the same ops, so every
+    /// chunk of a predicate ends in the same state.
+    inverted: bool,
+    /// Written in this chunk: `store_rows` gathers its bits.
+    dirty: bool,
 }
 
 /// A register row's chunk held in a value during a segment.
@@ -72,6 +100,7 @@ impl Emitter<'_, '_> {
         }
         let offset = self.offset(n);
         let value = self.b.ins().load(types::I32X4, mem(), self.base, offset);
+        self.loaded.push((n, value));
         self.rows.insert(
             n,
             Cached {
@@ -82,21 +111,146 @@ impl Emitter<'_, '_> {
         value
     }
 
-    /// The current chunk's lanes of a 32-lane mask (bits 4k..4k+3).
-    pub(crate) fn window(&mut self) -> Value {
-        let four = self.b.ins().iconst(types::I32, 0xf);
-        self.b.ins().ishl(four, self.shift)
+    /// The current chunk of predicate P`n` (n < 7) as a lane mask: the
+    /// chunk's value, or its bits of the mask the segment began with.
+    fn pred_chunk(&mut self, n: u8) -> Value {
+        if let Some(c) = self.pred_chunks.get(&n) {
+            if !c.inverted {
+                return c.value;
+            }
+            let value = self.b.ins().bnot(c.value);
+            let dirty = c.dirty;
+            self.pred_chunks.insert(
+                n,
+                CachedPred {
+                    value,
+                    inverted: false,
+                    dirty,
+                },
+            );
+            return value;
+        }
+        let bits = self.b.use_var(self.preds[usize::from(n)]);
+        let value = mask_chunk(self, bits);
+        self.pred_chunks.insert(
+            n,
+            CachedPred {
+                value,
+                inverted: false,
+                dirty: false,
+            },
+        );
+        value
     }
 }
 
-/// Stores the current chunk of the rows the segment wrote, and forgets
-/// all; called where the chunk's ops end, before any exit.
+/// Starts the current chunk with `rows` held (not to be stored): rows of
+/// uniform registers as the segment found them, loaded once for all
+/// chunks (`compile.rs`).
+pub(crate) fn seed_rows(e: &mut Emitter<'_, '_>, rows: &[(u8, Value)]) {
+    for &(n, value) in rows {
+        e.rows.insert(
+            n,
+            Cached {
+                value,
+                dirty: false,
+            },
+        );
+    }
+}
+
+/// Stores the current chunk of the rows the segment wrote, and gathers
+/// the chunk's bits of the predicates it wrote; forgets both. Called where
+/// the chunk's ops end, before any exit.
 pub(crate) fn store_rows(e: &mut Emitter<'_, '_>) {
+    e.loaded.clear();
     for (n, row) in std::mem::take(&mut e.rows) {
         if row.dirty {
             let offset = e.offset(n);
             e.b.ins().store(mem(), row.value, e.base, offset);
         }
+    }
+    for (n, pred) in std::mem::take(&mut e.pred_chunks) {
+        if !pred.dirty {
+            continue;
+        }
+        let four = e.b.ins().vhigh_bits(types::I32, pred.value);
+        let bits = e.b.ins().ishl(four, e.shift);
+        let word = match e.pred_words.get(&n) {
+            Some(&(gathered, inverted)) => {
+                debug_assert_eq!(inverted, pred.inverted, "every chunk runs the same ops");
+                e.b.ins().bor(gathered, bits)
+            }
+            None => bits,
+        };
+        e.pred_words.insert(n, (word, pred.inverted));
+        // Stored now, though only `end_preds` sets the predicate: the
+        // comparison is pure, and Cranelift would otherwise compute every
+        // chunk's where the mask is first needed (the segment's branch),
+        // keeping all eight chunks of its operands alive there (spilled to
+        // the stack); the store makes each chunk's comparison run with the
+        // chunk's other ops. The exit stores the final masks over it.
+        e.b.ins()
+            .store(MemFlagsData::trusted(), word, e.preds_ptr, 4 * i32::from(n));
+    }
+}
+
+/// Writes, in the current chunk, the result of an op computed once for
+/// all chunks from uniform sources (`compile.rs`): every lane of `r` is
+/// the same. A predicate's whole mask is then `word` (`uniform_word`),
+/// with no bits to gather.
+pub(crate) fn write_once(e: &mut Emitter<'_, '_>, dst: Dest, r: Result, word: Option<Value>) {
+    match (dst, r, word) {
+        (Dest::Pred(n), Result::Mask(value, inverted), Some(word)) => {
+            e.pred_chunks.insert(
+                n,
+                CachedPred {
+                    value,
+                    inverted,
+                    dirty: false,
+                },
+            );
+            e.pred_fixed.insert(n, word);
+        }
+        _ => write(e, dst, r, None),
+    }
+}
+
+/// The whole lane mask of a predicate result whose lanes are all the same
+/// (all ones or zero), inversion undone; `None` for a row.
+pub(crate) fn uniform_word(e: &mut Emitter<'_, '_>, r: Result) -> Option<Value> {
+    let Result::Mask(value, inverted) = r else {
+        return None;
+    };
+    let four = e.b.ins().vhigh_bits(types::I32, value);
+    let one = e.b.ins().band_imm_u(four, 1);
+    let word = e.b.ins().ineg(one);
+    Some(if inverted { e.b.ins().bnot(word) } else { word })
+}
+
+/// Sets each predicate the segment wrote to the bits gathered over its
+/// chunks (inverted back where they were gathered inverted), in the lanes
+/// of the group `act` where the segment ran for fewer lanes (the others
+/// keep their bits: `write` did not blend them); called after the last
+/// chunk, before the segment's branch reads them.
+pub(crate) fn end_preds(e: &mut Emitter<'_, '_>, act: Option<Value>) {
+    for (n, word) in std::mem::take(&mut e.pred_fixed) {
+        debug_assert!(act.is_none(), "only the full-warp copy computes ops once");
+        e.b.def_var(e.preds[usize::from(n)], word);
+    }
+    for (n, (word, inverted)) in std::mem::take(&mut e.pred_words) {
+        let var = e.preds[usize::from(n)];
+        let word = if inverted { e.b.ins().bnot(word) } else { word };
+        let word = match act {
+            Some(act) => {
+                let old = e.b.use_var(var);
+                let keep = e.b.ins().band_not(old, act);
+                let put = e.b.ins().band(word, act);
+                e.b.ins().bor(keep, put)
+            }
+            None => word,
+        };
+        e.b.def_var(var, word);
     }
 }
 
@@ -121,6 +275,17 @@ pub(crate) fn pred_bits(e: &mut Emitter<'_, '_>, p: PredSrc) -> Value {
     if p.neg { e.b.ins().bnot(held) } else { held }
 }
 
+/// The current chunk's lanes where the predicate source holds, as an
+/// i32x4 lane mask (`pred_bits` for one chunk, seeing the chunk's own
+/// writes).
+pub(crate) fn pred_vec(e: &mut Emitter<'_, '_>, p: PredSrc) -> Value {
+    let held = match p.reg.and_then(Reg::phys) {
+        Some(n) if n < 7 => e.pred_chunk(n),
+        _ => splat(e, u32::MAX),
+    };
+    if p.neg { e.b.ins().bnot(held) } else { held }
+}
+
 /// Whether a predicate source holds in every lane whatever the state (PT).
 pub(crate) fn always(p: PredSrc) -> bool {
     !p.neg && !matches!(p.reg.and_then(Reg::phys), Some(n) if n < 7)
@@ -140,16 +305,6 @@ pub(crate) fn mask_chunk(e: &mut Emitter<'_, '_>, bits: Value) -> Value {
     let picked = e.b.ins().band(lanes, weights);
     let zero = splat(e, 0);
     e.b.ins().icmp(IntCC::NotEqual, picked, zero)
-}
-
-/// Packs the current chunk's mask (all-ones / zero lanes), inverted if
-/// `invert`, into its bits of a lane mask (the others zero).
-fn pack(e: &mut Emitter<'_, '_>, chunk: Value, invert: bool) -> Value {
-    let mut four = e.b.ins().vhigh_bits(types::I32, chunk);
-    if invert {
-        four = e.b.ins().bxor_imm_u(four, 0xf);
-    }
-    e.b.ins().ishl(four, e.shift)
 }
 
 /// An integer vector of four copies of `v`.
@@ -463,12 +618,13 @@ fn times(e: &mut Emitter<'_, '_>, x: Value, c: u32, splat: Value) -> Value {
 }
 
 /// What one translated op produces for the current chunk.
+#[derive(Clone, Copy)]
 pub(crate) enum Result {
     /// The chunk of a register row.
     Row(Value),
-    /// A predicate lane mask (before the guard), valid in the current
-    /// chunk's bits.
-    Mask(Value),
+    /// The current chunk of a predicate (before the guard), as an i32x4
+    /// lane mask; its complement where the flag says so (`CachedPred`).
+    Mask(Value, bool),
 }
 
 /// The op over the current chunk's four lanes.
@@ -521,13 +677,11 @@ pub(crate) fn alu(e: &mut Emitter<'_, '_>, n: &NativeAlu) -> Result {
             )
         }
         Translated::Sel => {
-            let held = pred_bits(e, n.pred);
-            let m = mask_chunk(e, held);
+            let m = pred_vec(e, n.pred);
             e.b.ins().bitselect(m, x[0], x[1])
         }
         Translated::IMnMx(o) => {
-            let held = pred_bits(e, n.pred);
-            let m = mask_chunk(e, held);
+            let m = pred_vec(e, n.pred);
             let (a, b) = (x[0], x[1]);
             let (lo, hi) = if o.signed {
                 (e.b.ins().smin(a, b), e.b.ins().smax(a, b))
@@ -587,8 +741,7 @@ pub(crate) fn alu(e: &mut Emitter<'_, '_>, n: &NativeAlu) -> Result {
         // Wrapping: |i32::MIN| is i32::MIN, as in its `eval`.
         Translated::IAbs => e.b.ins().iabs(x[0]),
         Translated::FMnMx(o) => {
-            let held = pred_bits(e, n.pred);
-            let m = mask_chunk(e, held);
+            let m = pred_vec(e, n.pred);
             let a = float_in(e, &o.srcs[0], o.ftz, x[0]);
             let b = float_in(e, &o.srcs[1], o.ftz, x[1]);
             let ai = e.b.ins().bitcast(types::I32X4, lanes_le(), a);
@@ -606,8 +759,7 @@ pub(crate) fn alu(e: &mut Emitter<'_, '_>, n: &NativeAlu) -> Result {
             float_out(e, o.ftz, r)
         }
         Translated::FSel(o) => {
-            let held = pred_bits(e, n.pred);
-            let m = mask_chunk(e, held);
+            let m = pred_vec(e, n.pred);
             let a = float_mods(e, &o.srcs[0], x[0]);
             let b = float_mods(e, &o.srcs[1], x[1]);
             e.b.ins().bitselect(m, a, b)
@@ -623,33 +775,37 @@ pub(crate) fn alu(e: &mut Emitter<'_, '_>, n: &NativeAlu) -> Result {
             );
             let cc = if invert { cc.complement() } else { cc };
             let c = e.b.ins().icmp(cc, x[0], x[1]);
-            let c = pack(e, c, invert);
-            let accum = pred_bits(e, n.pred);
-            return Result::Mask(combine(e, o.combine, c, accum));
+            // Combined with PT by AND, the comparison is the result: it
+            // stays inverted, and the segment inverts the gathered bits.
+            if invert && o.combine == PredCombine::And && always(n.pred) {
+                return Result::Mask(c, true);
+            }
+            let c = if invert { e.b.ins().bnot(c) } else { c };
+            let accum = pred_vec(e, n.pred);
+            return Result::Mask(combine(e, o.combine, c, accum), false);
         }
         Translated::FSetP(o) => {
             let cc = float_cc(o.cmp);
             let a = float_in(e, &o.srcs[0], o.ftz, x[0]);
             let b = float_in(e, &o.srcs[1], o.ftz, x[1]);
             let c = vector_fcmp(e, cc, a, b);
-            let c = pack(e, c, false);
-            let accum = pred_bits(e, n.pred);
-            return Result::Mask(combine(e, o.combine, c, accum));
+            let accum = pred_vec(e, n.pred);
+            return Result::Mask(combine(e, o.combine, c, accum), false);
         }
     };
     Result::Row(row)
 }
 
-/// Writes the current chunk of a result under the guard `exec` (`None`:
-/// every lane): a row to the segment's value of its register chunk
-/// (stored by `store_rows`), a mask into the chunk's bits of its predicate
-/// (`Warp::write_pred`).
+/// Writes the current chunk of a result under the guard `exec` (the
+/// chunk's executing lanes as an i32x4 lane mask; `None`: every lane): a
+/// row to the segment's value of its register chunk (stored by
+/// `store_rows`), a mask to the chunk's value of its predicate (gathered
+/// by `store_rows`; `Warp::write_pred`).
 pub(crate) fn write(e: &mut Emitter<'_, '_>, dst: Dest, r: Result, exec: Option<Value>) {
     match (dst, r) {
         (Dest::Gpr(n), Result::Row(value)) => {
             let value = match exec {
-                Some(bits) => {
-                    let mask = mask_chunk(e, bits);
+                Some(mask) => {
                     let old = e.row(n);
                     e.b.ins().bitselect(mask, value, old)
                 }
@@ -657,29 +813,27 @@ pub(crate) fn write(e: &mut Emitter<'_, '_>, dst: Dest, r: Result, exec: Option<
             };
             e.rows.insert(n, Cached { value, dirty: true });
         }
-        (Dest::Pred(n), Result::Mask(m)) => {
-            let var = e.preds[usize::from(n)];
-            let window = e.window();
-            let exec = match exec {
-                Some(exec) => e.b.ins().band(exec, window),
-                None => window,
+        (Dest::Pred(n), Result::Mask(m, inverted)) => {
+            e.pred_fixed.remove(&n);
+            let (value, inverted) = match exec {
+                None => (m, inverted),
+                Some(mask) => {
+                    let m = if inverted { e.b.ins().bnot(m) } else { m };
+                    let old = e.pred_chunk(n);
+                    (e.b.ins().bitselect(mask, m, old), false)
+                }
             };
-            let old = e.b.use_var(var);
-            let keep = e.b.ins().band_not(old, exec);
-            let put = e.b.ins().band(m, exec);
-            let new = e.b.ins().bor(keep, put);
-            e.b.def_var(var, new);
-            // Stored now, though the exit stores the final mask: the
-            // comparison is pure, and Cranelift would otherwise compute
-            // every chunk's where the mask is first needed (the segment's
-            // branch), keeping all eight chunks of its operands alive
-            // there (spilled to the stack); the store makes each chunk's
-            // comparison run with the chunk's other ops.
-            e.b.ins()
-                .store(MemFlagsData::trusted(), new, e.preds_ptr, 4 * i32::from(n));
+            e.pred_chunks.insert(
+                n,
+                CachedPred {
+                    value,
+                    inverted,
+                    dirty: true,
+                },
+            );
         }
         // RZ / PT, or a shape the op table rules out (a row op with a
         // predicate destination): dropped, as `Warp` drops them.
-        (Dest::Drop, _) | (Dest::Gpr(_), Result::Mask(_)) | (Dest::Pred(_), Result::Row(_)) => {}
+        (Dest::Drop, _) | (Dest::Gpr(_), Result::Mask(..)) | (Dest::Pred(_), Result::Row(_)) => {}
     }
 }

@@ -26,6 +26,7 @@ mod select;
 mod tests;
 #[cfg(test)]
 mod tests_cache;
+mod uniform;
 
 pub(crate) use call::Scalars;
 pub use compile::NativeError;

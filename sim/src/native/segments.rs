@@ -15,7 +15,8 @@
 //! rows the head reads still in values.
 
 use super::emit::always;
-use super::select::{Host, Native, NativeAlu, select};
+use super::select::{Dest, Host, Native, NativeAlu, Operand, select};
+use super::uniform::{self, Uniform};
 use spvsass_isa::isa::{Instr, Op, PredSrc, Target};
 use spvsass_isa::program::INSTR_BYTES;
 
@@ -53,6 +54,10 @@ pub(crate) struct Segment {
     /// Index of the instruction it goes on at when it does not end in a
     /// branch or BSYNC.
     pub next: usize,
+    /// Per step of `alu`: an unguarded op whose sources are all uniform
+    /// (`uniform.rs`) and were not last written by a step not marked, so
+    /// the full-warp copy computes it once for all chunks (`mark_once`).
+    pub once: Vec<bool>,
 }
 
 impl Segment {
@@ -143,6 +148,7 @@ pub(crate) fn segments(instrs: &[Instr], host: Host) -> Segments {
             alu: Vec::new(),
             bra: None,
             next: start,
+            once: Vec::new(),
         };
         let mut i = start;
         while let Some(Some(n)) = native.get(i) {
@@ -169,6 +175,10 @@ pub(crate) fn segments(instrs: &[Instr], host: Host) -> Segments {
         list.push(seg);
     }
     merge_jumps(&mut list, &at);
+    let facts = uniform::facts(instrs);
+    for seg in &mut list {
+        seg.once = mark_once(seg, facts.as_deref());
+    }
     Segments {
         list,
         at,
@@ -212,4 +222,38 @@ fn merge_jumps(list: &mut [Segment], at: &[Option<u32>]) {
         seg.bra = tail.bra;
         seg.next = tail.next;
     }
+}
+
+/// `Segment::once` of `seg`, given the uniform facts of the program
+/// (`None`: nothing is uniform). A step's sources must be uniform before
+/// its instruction and, if the segment wrote them before it, written by a
+/// marked step: the full-warp copy computes the marked steps first, in
+/// order, from the rows as the segment found them, so a value an unmarked
+/// step wrote is not there yet.
+fn mark_once(seg: &Segment, facts: Option<&[Uniform]>) -> Vec<bool> {
+    let mut late_gpr = [false; 256];
+    let mut late_pred = [false; 8];
+    seg.alu
+        .iter()
+        .map(|&(i, step, guard)| {
+            let Step::Alu(op) = step else { return false };
+            let once = facts.and_then(|f| f.get(i)).is_some_and(|u| {
+                let gprs = op.srcs.iter().all(|s| match *s {
+                    Operand::Gpr(n) => u.gpr(n) && !late_gpr[usize::from(n)],
+                    Operand::Zero | Operand::Imm(_) | Operand::Const(_) => true,
+                });
+                let pred = match op.pred.reg.and_then(|r| r.phys()) {
+                    Some(n) if n < 7 => u.pred(n) && !late_pred[usize::from(n)],
+                    _ => true,
+                };
+                always(guard) && gprs && pred
+            });
+            match op.dst {
+                Dest::Gpr(n) => late_gpr[usize::from(n)] = !once,
+                Dest::Pred(n) => late_pred[usize::from(n)] = !once,
+                Dest::Drop => {}
+            }
+            once
+        })
+        .collect()
 }

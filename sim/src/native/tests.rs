@@ -1021,3 +1021,180 @@ fn the_fewer_lanes_copy_is_made_on_demand() {
         }
     }
 }
+
+/// Predicates a segment writes and reads again within it, as each chunk
+/// keeps them (`emit::CachedPred`): comparisons the host makes as their
+/// inverse (!=, unsigned < and >) read back by a guard, a SEL, a guarded
+/// ISETP that keeps the old lanes and an accumulator, and one left
+/// inverted to the segment's end; on a full warp and on 16 lanes, with
+/// every chunk's lanes split both ways.
+#[test]
+fn predicates_written_in_a_segment_are_read_back_in_it() {
+    let p = |n: u8| PredSrc::reg(Reg::Phys(n));
+    let setp = |dst: u8, cmp: IntCmp, a: u8, b: u8, combine: PredCombine, accum: PredSrc| {
+        Instr::new(Op::ISetP(OpISetP {
+            dst: d(dst),
+            cmp,
+            signed: false,
+            combine,
+            srcs: [r(a), r(b)],
+            accum,
+        }))
+    };
+    let and = PredCombine::And;
+    let instrs = [
+        setp(1, IntCmp::Ne, 0, 1, and, PredSrc::TRUE),
+        setp(2, IntCmp::Lt, 0, 2, and, PredSrc::TRUE),
+        setp(3, IntCmp::Gt, 2, 1, and, PredSrc::TRUE),
+        Instr {
+            guard: p(3),
+            ..setp(2, IntCmp::Ne, 3, 4, and, PredSrc::TRUE)
+        },
+        Instr {
+            guard: p(1),
+            ..Instr::new(Op::IAdd3(OpIAdd3 {
+                dst: d(5),
+                srcs: [r(0), r(1), r(2)],
+            }))
+        },
+        Instr::new(Op::Sel(OpSel {
+            dst: d(6),
+            srcs: [r(0), r(1)],
+            cond: PredSrc { neg: true, ..p(2) },
+        })),
+        setp(4, IntCmp::Eq, 0, 2, PredCombine::Xor, p(1)),
+        setp(0, IntCmp::Ne, 1, 3, and, PredSrc::TRUE),
+        Instr::new(Op::Exit),
+    ];
+    let program = decoded(&instrs).expect("encodable");
+    // Lane l: R0 = l, R1 = l with every third lane bumped, R2 = 16,
+    // R3 = 7·(l mod 5), R4 = 14: every comparison holds in some lanes of
+    // every chunk and fails in others.
+    let start = Start {
+        gpr: (0..DATA_REGS)
+            .map(|n| {
+                std::array::from_fn(|l| {
+                    let l = l as u32;
+                    match n {
+                        0 => l,
+                        1 => l + u32::from(l.is_multiple_of(3)),
+                        2 => 16,
+                        3 => 7 * (l % 5),
+                        4 => 14,
+                        _ => 0,
+                    }
+                })
+            })
+            .collect(),
+        preds: [
+            0x5555_5555,
+            0x0f0f_0f0f,
+            0x3333_3333,
+            0xffff_0000,
+            0x00ff_00ff,
+            0,
+            0,
+        ],
+        consts: [0; 4],
+    };
+    for lanes in [32, 16] {
+        let (end, _) = run(&program, &start, lanes, 1000, Tier::Interp);
+        let total = end.counters.warp_instructions;
+        // Every instruction but the EXIT runs natively.
+        assert_eq!(same_on_both(&program, &start, lanes, 1000), total - 1);
+        // The predicates did change, in some lanes and not in others.
+        for n in 0..5 {
+            assert_ne!(end.preds[n], start.preds[n], "P{n}");
+            assert!(end.preds[n] != 0 && end.preds[n] != u32::MAX, "P{n}");
+        }
+    }
+}
+
+/// Ops of uniform sources are computed once per segment in the full-warp
+/// copy (`uniform.rs`, `Segment::once`); values that differ between lanes
+/// must not be taken for uniform: a lane's id (S2R), and a register the
+/// lanes set on different paths before they met again. Both tiers agree,
+/// and the ops after the meeting point run natively.
+#[test]
+fn values_that_differ_between_lanes_are_not_computed_once() {
+    let add = |dst: u8, a: Src, b: Src| {
+        Instr::new(Op::IAdd3(OpIAdd3 {
+            dst: d(dst),
+            srcs: [a, b, Src::ZERO],
+        }))
+    };
+    let mov = |dst: u8, src: Src| Instr::new(Op::Mov(OpMov { dst: d(dst), src }));
+    let lane_id = Instr::new(Op::S2R(OpS2R {
+        dst: d(5),
+        sr: SpecialReg::LaneId,
+    }));
+    let instrs = [
+        /* 0 */ lane_id,
+        /* 1 */ add(6, r(5), Src::imm(1)),
+        /* 2 */ mov(3, Src::imm(5)),
+        /* 3 */
+        Instr::new(Op::ISetP(OpISetP {
+            dst: d(0),
+            cmp: IntCmp::Lt,
+            signed: false,
+            combine: PredCombine::And,
+            srcs: [r(5), Src::imm(13)],
+            accum: PredSrc::TRUE,
+        })),
+        /* 4 */
+        Instr {
+            guard: PredSrc::reg(Reg::Phys(0)),
+            ..Instr::new(Op::Bra(OpBra {
+                target: Target::Addr(6 * INSTR_BYTES),
+            }))
+        },
+        /* 5 */ mov(3, Src::imm(9)),
+        /* 6 */ add(4, r(3), Src::imm(1)),
+        /* 7 */ add(7, r(4), r(6)),
+        /* 8 */ Instr::new(Op::Exit),
+    ];
+    let program = decoded(&instrs).expect("encodable");
+    let start = lane_start(1, 3);
+    let (end, _) = run(&program, &start, 32, 1000, Tier::Interp);
+    // R4 is 10 in lanes 0..13 and 6 in the others; R6 is the lane's id + 1.
+    let want: Row = std::array::from_fn(|l| if l < 13 { 6 } else { 10 });
+    assert_eq!(end.gpr[4], want);
+    assert!(same_on_both(&program, &start, 32, 1000) > 0);
+}
+
+/// A uniform value written by an op the full-warp copy runs per chunk (a
+/// guarded MOV, under a uniform guard) and then read by an op of uniform
+/// sources: that op must run per chunk too, after the write
+/// (`segments::mark_once`).
+#[test]
+fn a_uniform_value_written_per_chunk_is_read_after_its_write() {
+    let mov = |dst: u8, src: Src| Instr::new(Op::Mov(OpMov { dst: d(dst), src }));
+    let instrs = [
+        mov(1, Src::imm(3)),
+        mov(2, Src::imm(1)),
+        Instr::new(Op::ISetP(OpISetP {
+            dst: d(1),
+            cmp: IntCmp::Ne,
+            signed: false,
+            combine: PredCombine::And,
+            srcs: [r(1), Src::ZERO],
+            accum: PredSrc::TRUE,
+        })),
+        Instr {
+            guard: PredSrc::reg(Reg::Phys(1)),
+            ..mov(2, Src::imm(7))
+        },
+        Instr::new(Op::IAdd3(OpIAdd3 {
+            dst: d(3),
+            srcs: [r(2), Src::imm(1), Src::ZERO],
+        })),
+        Instr::new(Op::Exit),
+    ];
+    let program = decoded(&instrs).expect("encodable");
+    let segs = super::segments::segments(&instrs, super::host());
+    assert_eq!(segs.list[0].once, [true, true, true, false, false]);
+    let start = lane_start(2, 5);
+    let (end, _) = run(&program, &start, 32, 1000, Tier::Interp);
+    assert_eq!(end.gpr[3], [8; 32]);
+    assert_eq!(same_on_both(&program, &start, 32, 1000), 5);
+}
