@@ -10,7 +10,10 @@
 #
 #   scripts/bench-native-ratio.sh SPVSASS_BINARY OUTDIR
 #
-# Environment: THREADS (default "1 2"), ROUNDS (default 9), ALU_GROUPS and
+# Environment: BASELINE (another spvsass binary, e.g. main's before a
+# change: timed in the same rounds, after the native tier, and compared with
+# it; its own translation cache entries, as its sources differ), THREADS
+# (default "1 2"), ROUNDS (default 9), ALU_GROUPS and
 # ALU_ROUNDS (default 256 and 16384: 16384 invocations x 16384
 # iterations), CACHE (the translation cache, warm or off: bench-lib.sh). The driver is VK_ICD_FILENAMES if set, else Mesa's
 # lvp_icd.*.json. CPU = user + system time of the whole process (pipeline
@@ -54,8 +57,9 @@ lavapipe() {
     rm -rf "$work/lvp"
     LP_NUM_THREADS=$1 cpu "$bin" reference "$work/alu.json" --out "$work/lvp"
 }
+baseline=${BASELINE:-}
 native() {
-    RAYON_NUM_THREADS=$1 cpu "$bin" run "$repo/benches/data/alu_heavy.comp.spv" --groups "$groups" \
+    RAYON_NUM_THREADS=$1 cpu "${2:-$bin}" run "$repo/benches/data/alu_heavy.comp.spv" --groups "$groups" \
         --buffer 0=$((groups * 256)) --out "0=$work/native.bin" --push "$work/push" \
         --tier native --check-ctrl=off
 }
@@ -65,6 +69,7 @@ native() {
 for t in $threads; do
     lavapipe "$t" >/dev/null
     native "$t" >/dev/null
+    [ -z "$baseline" ] || native "$t" "$baseline" >/dev/null
 done
 for r in $(seq 1 "$rounds"); do
     for t in $threads; do
@@ -73,9 +78,17 @@ for r in $(seq 1 "$rounds"); do
         else
             n=$(native "$t") l=$(lavapipe "$t")
         fi
-        echo "$t $r $l $n" >>"$work/samples"
+        b=$n
+        [ -z "$baseline" ] || b=$(native "$t" "$baseline")
+        echo "$t $r $l $n $b" >>"$work/samples"
     done
 done
+# The median of a space-separated list, for the tables' awk programs.
+awk_median='function median(list,    a, n, i, j, t) {
+    n = split(list, a, " ")
+    for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
+    return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+}'
 same="identical"
 "$bin" compare "$work/alu.json" --against "$work/lvp" --tier native >"$work/compare.txt" 2>&1 ||
     same="not identical ($work/compare.txt)"
@@ -89,12 +102,7 @@ same="identical"
     echo
     echo "| threads | lavapipe CPU (median) | native CPU (median) | ratio of medians | median of per-round ratios | per-round ratios |"
     echo "|---|---|---|---|---|---|"
-    awk '
-        function median(list,    a, n, i, j, t) {
-            n = split(list, a, " ")
-            for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
-            return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-        }
+    awk "$awk_median"'
         { t = $1; l[t] = l[t] " " $3; n[t] = n[t] " " $4; q[t] = q[t] " " sprintf("%.2f", $4 / $3)
           if (!(t in seen)) { seen[t] = 1; order[++k] = t } }
         END {
@@ -104,4 +112,20 @@ same="identical"
                     median(n[t]) / median(l[t]), median(q[t]), q[t]
             }
         }' "$work/samples"
+    if [ -n "$baseline" ]; then
+        echo
+        echo "Baseline: $baseline ($("$baseline" --version)), in the same rounds."
+        echo
+        echo "| threads | baseline CPU (median) | native CPU (median) | native / baseline, median of per-round ratios | per-round ratios |"
+        echo "|---|---|---|---|---|"
+        awk "$awk_median"'
+            { t = $1; b[t] = b[t] " " $5; n[t] = n[t] " " $4; q[t] = q[t] " " sprintf("%.2f", $4 / $5)
+              if (!(t in seen)) { seen[t] = 1; order[++k] = t } }
+            END {
+                for (i = 1; i <= k; i++) {
+                    t = order[i]
+                    printf "| %s | %.3f s | %.3f s | %.2f |%s |\n", t, median(b[t]), median(n[t]), median(q[t]), q[t]
+                }
+            }' "$work/samples"
+    fi
 } | tee "$out/results.md"
