@@ -840,6 +840,13 @@ fn run(cli: Cli, outputs: &mut Outputs) -> Result<(), String> {
             reference,
             float_ulps,
         } => {
+            // A compute dispatch's worker threads start beside the compile
+            // (sim/src/workers.rs). Whether the shader is a compute shader
+            // is known only once it is compiled: a mesh draw given none of
+            // the draw-only options starts them too, idle (no wall time).
+            if task.is_none() && image.is_none() && raw.is_none() && view_mask == 0 {
+                spvsass::sim::prestart_workers(worker_threads().map_or(1, |n| n.get()));
+            }
             check_compute_args(&compute);
             let render_state = RenderState {
                 width: size[0],

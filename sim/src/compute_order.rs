@@ -113,53 +113,52 @@ where
     });
     let moved = Condvar::new();
     let (send, receive) = mpsc::channel::<Finished<I, T, E>>();
-    let ended = std::thread::scope(|scope| {
-        let mut started = 0;
-        for n in 0..threads {
-            let send = send.clone();
-            let (queue, moved, snapshot, run) = (&queue, &moved, &snapshot, &run);
-            let worker = move || {
-                loop {
-                    let (k, id) = {
-                        let mut q = lock(queue);
-                        while !q.stop && q.next >= q.committed + window {
-                            q = moved.wait(q).unwrap_or_else(|p| p.into_inner());
-                        }
-                        if q.stop {
+    // The workers are the jobs of a pool kept for the process
+    // (`workers.rs`): started by an earlier dispatch or beside the
+    // compile, not here.
+    let pool = crate::workers::pool(threads);
+    let ended = match &pool {
+        // No thread could start: everything runs sequentially.
+        None => Ended::Early(BTreeMap::new()),
+        Some(pool) => pool.in_place_scope(|scope| {
+            for _ in 0..threads {
+                let send = send.clone();
+                let (queue, moved, snapshot, run) = (&queue, &moved, &snapshot, &run);
+                scope.spawn(move |_| {
+                    loop {
+                        let (k, id) = {
+                            let mut q = lock(queue);
+                            while !q.stop && q.next >= q.committed + window {
+                                q = moved.wait(q).unwrap_or_else(|p| p.into_inner());
+                            }
+                            if q.stop {
+                                return;
+                            }
+                            let Some(id) = q.ids.next() else { return };
+                            q.next += 1;
+                            (q.next - 1, id)
+                        };
+                        let mut own = snapshot.overlaid();
+                        let result = run(id, &mut own);
+                        if send.send((k, id, result, own.into_overlay())).is_err() {
                             return;
                         }
-                        let Some(id) = q.ids.next() else { return };
-                        q.next += 1;
-                        (q.next - 1, id)
-                    };
-                    let mut own = snapshot.overlaid();
-                    let result = run(id, &mut own);
-                    if send.send((k, id, result, own.into_overlay())).is_err() {
-                        return;
                     }
-                }
-            };
-            let spawned = std::thread::Builder::new()
-                .name(format!("workgroups-{n}"))
-                .spawn_scoped(scope, worker);
-            started += usize::from(spawned.is_ok());
-        }
-        drop(send);
-        crate::phases::stamp("workers_started");
-        if started == 0 {
-            // No thread could start: everything runs sequentially.
-            return Ended::Early(BTreeMap::new());
-        }
-        commit(&receive, global, &mut keep, |committed| {
-            let mut q = lock(&queue);
-            match committed {
-                Some(n) => q.committed = n,
-                None => q.stop = true,
+                });
             }
-            drop(q);
-            moved.notify_all();
-        })
-    });
+            drop(send);
+            crate::phases::stamp("workers_started");
+            commit(&receive, global, &mut keep, |committed| {
+                let mut q = lock(&queue);
+                match committed {
+                    Some(n) => q.committed = n,
+                    None => q.stop = true,
+                }
+                drop(q);
+                moved.notify_all();
+            })
+        }),
+    };
     crate::phases::stamp("workers_joined");
     let (taken, keep_error) = match ended {
         Ended::Done => return Ok(()),

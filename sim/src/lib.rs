@@ -44,6 +44,7 @@ mod row_form;
 mod row_setp;
 pub mod texture;
 mod warp;
+mod workers;
 
 pub use counters::{Counters, PipelineStatistics, mnemonic};
 pub use descriptors::{BoundBuffer, BufferKind, Slot};
@@ -62,6 +63,7 @@ pub use mesh::{Attributes, MeshDraw, MeshWorkgroup, TaskWorkgroup, read_mesh_out
 pub use native::{Handover, NativeError, NativeStats, Tier};
 pub use program::Program;
 pub use warp::{Launch, WARP_LANES, lane_count, run_workgroup};
+pub use workers::prestart_workers;
 
 /// Limits of a run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
