@@ -89,6 +89,22 @@ awk_median='function median(list,    a, n, i, j, t) {
     for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
     return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
 }'
+# ratio_table COLUMN: per thread count, the median CPU time of the
+# reference in COLUMN of the samples (3: lavapipe, 5: the baseline) and of
+# the native tier (4), the ratio of the medians, the median of the
+# per-round ratios and the per-round ratios (native over reference).
+ratio_table() {
+    awk -v ref="$1" "$awk_median"'
+        { t = $1; r[t] = r[t] " " $ref; n[t] = n[t] " " $4; q[t] = q[t] " " sprintf("%.2f", $4 / $ref)
+          if (!(t in seen)) { seen[t] = 1; order[++k] = t } }
+        END {
+            for (i = 1; i <= k; i++) {
+                t = order[i]
+                printf "| %s | %.3f s | %.3f s | %.2f | %.2f |%s |\n", t, median(r[t]), median(n[t]),
+                    median(n[t]) / median(r[t]), median(q[t]), q[t]
+            }
+        }' "$work/samples"
+}
 same="identical"
 "$bin" compare "$work/alu.json" --against "$work/lvp" --tier native >"$work/compare.txt" 2>&1 ||
     same="not identical ($work/compare.txt)"
@@ -102,30 +118,13 @@ same="identical"
     echo
     echo "| threads | lavapipe CPU (median) | native CPU (median) | ratio of medians | median of per-round ratios | per-round ratios |"
     echo "|---|---|---|---|---|---|"
-    awk "$awk_median"'
-        { t = $1; l[t] = l[t] " " $3; n[t] = n[t] " " $4; q[t] = q[t] " " sprintf("%.2f", $4 / $3)
-          if (!(t in seen)) { seen[t] = 1; order[++k] = t } }
-        END {
-            for (i = 1; i <= k; i++) {
-                t = order[i]
-                printf "| %s | %.3f s | %.3f s | %.2f | %.2f |%s |\n", t, median(l[t]), median(n[t]),
-                    median(n[t]) / median(l[t]), median(q[t]), q[t]
-            }
-        }' "$work/samples"
+    ratio_table 3
     if [ -n "$baseline" ]; then
         echo
         echo "Baseline: $baseline ($("$baseline" --version)), in the same rounds."
         echo
-        echo "| threads | baseline CPU (median) | native CPU (median) | native / baseline, median of per-round ratios | per-round ratios |"
-        echo "|---|---|---|---|---|"
-        awk "$awk_median"'
-            { t = $1; b[t] = b[t] " " $5; n[t] = n[t] " " $4; q[t] = q[t] " " sprintf("%.2f", $4 / $5)
-              if (!(t in seen)) { seen[t] = 1; order[++k] = t } }
-            END {
-                for (i = 1; i <= k; i++) {
-                    t = order[i]
-                    printf "| %s | %.3f s | %.3f s | %.2f |%s |\n", t, median(b[t]), median(n[t]), median(q[t]), q[t]
-                }
-            }' "$work/samples"
+        echo "| threads | baseline CPU (median) | native CPU (median) | ratio of medians | median of per-round ratios | per-round ratios |"
+        echo "|---|---|---|---|---|---|"
+        ratio_table 5
     fi
 } | tee "$out/results.md"
