@@ -1198,3 +1198,80 @@ fn a_uniform_value_written_per_chunk_is_read_after_its_write() {
     assert_eq!(end.gpr[3], [8; 32]);
     assert_eq!(same_on_both(&program, &start, 32, 1000), 5);
 }
+
+/// Lanes that went apart and may come together again without having met
+/// where `uniform::region` expects: some jump past the meeting point, or
+/// wait at a BSYNC inside the region while the others run ahead of them.
+/// A register the two kinds of lanes set to different values is then not
+/// uniform where they are together again (the analysis gives no facts),
+/// and both tiers agree.
+#[test]
+fn lanes_that_meet_out_of_order_are_not_taken_for_uniform() {
+    let mov = |dst: u8, src: Src| Instr::new(Op::Mov(OpMov { dst: d(dst), src }));
+    let bra = |guard: PredSrc, to: u32| Instr {
+        guard,
+        ..Instr::new(Op::Bra(OpBra {
+            target: Target::Addr(to * INSTR_BYTES),
+        }))
+    };
+    let below = |n: u32| {
+        Instr::new(Op::ISetP(OpISetP {
+            dst: d(0),
+            cmp: IntCmp::Lt,
+            signed: false,
+            combine: PredCombine::And,
+            srcs: [r(5), Src::imm(n)],
+            accum: PredSrc::TRUE,
+        }))
+    };
+    let plus_one = Instr::new(Op::IAdd3(OpIAdd3 {
+        dst: d(4),
+        srcs: [r(1), Src::imm(1), Src::ZERO],
+    }));
+    let lane_id = Instr::new(Op::S2R(OpS2R {
+        dst: d(5),
+        sr: SpecialReg::LaneId,
+    }));
+    let p0 = PredSrc::reg(Reg::Phys(0));
+    // Lanes 13.. jump from the region (4) past the meeting point (5) to 7;
+    // lanes 0..13 set R1 to 9 on the way there.
+    let past = [
+        /* 0 */ lane_id,
+        /* 1 */ mov(1, Src::ZERO),
+        /* 2 */ below(13),
+        /* 3 */ bra(p0, 5),
+        /* 4 */ bra(PredSrc::TRUE, 7),
+        /* 5 */ mov(1, Src::imm(9)),
+        /* 6 */ Instr::new(Op::Nop),
+        /* 7 */ plus_one,
+        /* 8 */ Instr::new(Op::Exit),
+    ];
+    // Lanes 13.. wait at the BSYNC (5) inside the region while lanes
+    // 0..13 run on from the meeting point (8), set R1 to 9 and come back
+    // to the BSYNC; all then run 6 together.
+    let waits = [
+        /* 0 */ lane_id,
+        /* 1 */ mov(1, Src::ZERO),
+        /* 2 */
+        Instr::new(Op::Bssy(OpBssy {
+            bar: 0,
+            target: Target::Addr(5 * INSTR_BYTES),
+        })),
+        /* 3 */ below(13),
+        /* 4 */ bra(p0, 8),
+        /* 5 */ Instr::new(Op::Bsync(OpBsync { bar: 0 })),
+        /* 6 */ plus_one,
+        /* 7 */ Instr::new(Op::Exit),
+        /* 8 */ mov(1, Src::imm(9)),
+        /* 9 */ bra(PredSrc::TRUE, 5),
+    ];
+    let start = lane_start(1, 3);
+    for (name, instrs, steps) in [("past", &past[..], 1000), ("waits", &waits[..], 1000)] {
+        assert_eq!(super::uniform::facts(instrs), None, "{name}");
+        let program = decoded(instrs).expect("encodable");
+        let (end, _) = run(&program, &start, 32, steps, Tier::Interp);
+        let want: Row = std::array::from_fn(|l| if l < 13 { 10 } else { 1 });
+        assert_eq!(end.gpr[4], want, "{name}");
+        same_on_both(&program, &start, 32, steps);
+    }
+}
