@@ -366,7 +366,11 @@ impl NativeCache {
     /// The code, translated here if no one did yet.
     fn translated(&self, instrs: &[Instr], how: Translation) -> &NativeCode {
         self.started.store(true, Ordering::Release);
-        self.code.get_or_init(|| NativeCode::translate(instrs, how))
+        self.code.get_or_init(|| {
+            let code = NativeCode::translate(instrs, how);
+            crate::phases::stamp("translation_done");
+            code
+        })
     }
 
     /// Starts translating on a thread of its own (here, if none can be
@@ -391,14 +395,24 @@ impl NativeCache {
                 // Initialising the cell while translating: a caller that
                 // waits for the code (`Handover::Wait`) waits for this
                 // translation rather than making its own.
+                // Stamped before the code is published, so that a warp
+                // woken by it cannot finish the dispatch first (whoever
+                // translates stamps, once).
                 crate::phases::stamp("translation_thread");
-                code.get_or_init(|| NativeCode::translate(&owned, how));
-                crate::phases::stamp("translation_done");
+                code.get_or_init(|| {
+                    let made = NativeCode::translate(&owned, how);
+                    crate::phases::stamp("translation_done");
+                    made
+                });
             });
         match spawned {
             Ok(handle) => *lock(&self.worker) = Some(handle),
             Err(_) => {
-                self.code.get_or_init(|| NativeCode::translate(instrs, how));
+                self.code.get_or_init(|| {
+                    let made = NativeCode::translate(instrs, how);
+                    crate::phases::stamp("translation_done");
+                    made
+                });
             }
         }
     }
