@@ -202,6 +202,9 @@ impl NativeCode {
             stats.instructions = 0;
         }
         stats.translate_time = start.elapsed();
+        // Before the code is published (a warp woken by it could otherwise
+        // end the dispatch before the stamp).
+        crate::phases::stamp("translation_done");
         Some(NativeCode {
             segs,
             instrs: instrs.len(),
@@ -366,11 +369,7 @@ impl NativeCache {
     /// The code, translated here if no one did yet.
     fn translated(&self, instrs: &[Instr], how: Translation) -> &NativeCode {
         self.started.store(true, Ordering::Release);
-        self.code.get_or_init(|| {
-            let code = NativeCode::translate(instrs, how);
-            crate::phases::stamp("translation_done");
-            code
-        })
+        self.code.get_or_init(|| NativeCode::translate(instrs, how))
     }
 
     /// Starts translating on a thread of its own (here, if none can be
@@ -382,7 +381,6 @@ impl NativeCache {
         // time of a 16-thread run").
         crate::phases::stamp("translation_start");
         if let Some(code) = NativeCode::translate_cached(instrs, how) {
-            crate::phases::stamp("translation_done");
             // (Only `start_early`, once, comes here: the cell is empty.)
             let _ = self.code.set(code);
             return;
@@ -395,24 +393,13 @@ impl NativeCache {
                 // Initialising the cell while translating: a caller that
                 // waits for the code (`Handover::Wait`) waits for this
                 // translation rather than making its own.
-                // Stamped before the code is published, so that a warp
-                // woken by it cannot finish the dispatch first (whoever
-                // translates stamps, once).
                 crate::phases::stamp("translation_thread");
-                code.get_or_init(|| {
-                    let made = NativeCode::translate(&owned, how);
-                    crate::phases::stamp("translation_done");
-                    made
-                });
+                code.get_or_init(|| NativeCode::translate(&owned, how));
             });
         match spawned {
             Ok(handle) => *lock(&self.worker) = Some(handle),
             Err(_) => {
-                self.code.get_or_init(|| {
-                    let made = NativeCode::translate(instrs, how);
-                    crate::phases::stamp("translation_done");
-                    made
-                });
+                self.code.get_or_init(|| NativeCode::translate(instrs, how));
             }
         }
     }
