@@ -152,10 +152,10 @@ fn compile_with(
     // One host ISA for every piece, and the text of the segments, which
     // every piece's key covers, made once.
     let isa = host_isa()?;
-    let segs_text = cache.map(|_| format!("{segs:?}"));
+    let segs_digest = cache.map(|_| disk_cache::text_digest(segs));
     let piece_of = |piece| Of {
         segs,
-        segs_text: segs_text.as_deref(),
+        segs_digest: segs_digest.as_ref(),
         piece,
         isa: &isa,
     };
@@ -315,28 +315,33 @@ fn split(segs: &Segments, workers: usize, copies: Copies) -> Vec<Piece> {
 }
 
 /// What `compile_piece` makes a function of: the piece of the segments
-/// (with their text for the piece's key, where a cache is used), and the
-/// host ISA shared by all pieces.
+/// (with the digest of their text for the piece's key, where a cache is
+/// used), and the host ISA shared by all pieces.
 #[derive(Clone, Copy)]
 struct Of<'a> {
     segs: &'a Segments,
-    segs_text: Option<&'a str>,
+    segs_digest: Option<&'a disk_cache::Key>,
     piece: &'a Piece,
     isa: &'a cranelift_codegen::isa::OwnedTargetIsa,
 }
 
-/// Text written as it is by `{:?}`: the segments' text, formatted once,
-/// in each piece's key.
-pub(super) struct Text<'a>(pub(super) &'a str);
-
-impl std::fmt::Debug for Text<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.0)
+/// The host's ISA with the translation's settings: made by the first
+/// translation of the process (finding the host's features and building
+/// the ISA took about a tenth of a translation from the cache), shared by
+/// the later ones.
+pub(super) fn host_isa() -> Result<cranelift_codegen::isa::OwnedTargetIsa, NativeError> {
+    static HOST: std::sync::OnceLock<cranelift_codegen::isa::OwnedTargetIsa> =
+        std::sync::OnceLock::new();
+    if let Some(isa) = HOST.get() {
+        return Ok(isa.clone());
     }
+    // A failure is not kept: the next translation tries again.
+    let isa = make_host_isa()?;
+    Ok(HOST.get_or_init(|| isa).clone())
 }
 
-/// The host's ISA with the translation's settings.
-pub(super) fn host_isa() -> Result<cranelift_codegen::isa::OwnedTargetIsa, NativeError> {
+/// `host_isa`, made.
+fn make_host_isa() -> Result<cranelift_codegen::isa::OwnedTargetIsa, NativeError> {
     let mut flags = settings::builder();
     // The IR verifier checks the translator in debug builds (the tests);
     // release builds skip it to translate faster.
@@ -373,7 +378,7 @@ fn compile_piece(
 ) -> Result<Option<Compiled>, NativeError> {
     let Of {
         segs,
-        segs_text,
+        segs_digest,
         piece,
         isa,
     } = of;
@@ -384,10 +389,9 @@ fn compile_piece(
     let cache = cache.filter(|_| !disasm);
     // First the key of the segments and the piece (`disk_cache::piece_key`):
     // a hit needs no IR at all, and a lookup that misses makes no module.
-    // (`Text` writes what `{segs:?}` would: the key of `(segs, piece)`.)
     let piece_key = cache
-        .zip(segs_text)
-        .map(|(dir, text)| (dir, disk_cache::piece_key(&**isa, &(Text(text), piece))));
+        .zip(segs_digest)
+        .map(|(dir, digest)| (dir, disk_cache::piece_key(&**isa, digest, piece)));
     let mut hit = match mode {
         Mode::Lookup => match piece_key.and_then(|(dir, key)| disk_cache::load(dir, &key)) {
             None => return Ok(None),

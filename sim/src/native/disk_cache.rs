@@ -33,7 +33,7 @@
 //!
 //! Entries are written to a temporary file and renamed into place, so
 //! concurrent runs see whole entries or none. A hit touches its entry's
-//! modification time, and a store whose key starts with a zero byte (one
+//! modification time when that is over an hour old, and a store whose key starts with a zero byte (one
 //! in 256) trims the directory: beyond `MAX_ENTRIES` entries it removes
 //! the least recently used down to three quarters of that, and it removes
 //! temporary files a killed run left more than an hour ago. So the
@@ -79,13 +79,25 @@ pub(crate) fn key(isa: &dyn TargetIsa, func: &Function) -> Key {
 /// the piece of them it holds) for `isa`, without building its IR:
 /// SHA-256 over what every key covers (`common`), the translator's
 /// sources (`SPVSASS_TRANSLATOR_SOURCES`, a hash of this crate's and the
-/// ISA crate's source files and the lock file, made by `build.rs`) and
-/// the text of `what`. A hit under this key skips the IR as well as the
-/// compile; an entry is stored under both keys, so a change to the sources
-/// that leaves the IR as it was still finds the code under `key`.
-pub(crate) fn piece_key(isa: &dyn TargetIsa, what: &dyn std::fmt::Debug) -> Key {
-    let mut h = common("piece", isa, 16 << 10);
+/// ISA crate's source files and the lock file, made by `build.rs`), the
+/// segments' `text_digest` and the text of `piece`. A hit under this key
+/// skips the IR as well as the compile; an entry is stored under both
+/// keys, so a change to the sources that leaves the IR as it was still
+/// finds the code under `key`.
+pub(crate) fn piece_key(isa: &dyn TargetIsa, segments: &Key, piece: &dyn std::fmt::Debug) -> Key {
+    let mut h = common("piece", isa, 1 << 10);
     env!("SPVSASS_TRANSLATOR_SOURCES").hash(&mut h);
+    segments.hash(&mut h);
+    // Writing into the buffer cannot fail.
+    let _ = write!(h, "{piece:?}");
+    Sha256::digest(&h.0).into()
+}
+
+/// The SHA-256 of `what`'s text (`{:?}`): the segments, which every
+/// piece's key covers, formatted and hashed once per translation however
+/// many pieces it has.
+pub(crate) fn text_digest(what: &dyn std::fmt::Debug) -> Key {
+    let mut h = Gather(Vec::with_capacity(16 << 10));
     // Writing into the buffer cannot fail.
     let _ = write!(h, "{what:?}");
     Sha256::digest(&h.0).into()
@@ -197,11 +209,30 @@ pub(crate) fn load(dir: &Path, key: &Key) -> Option<Cached> {
         .ok()?;
     let cached = parse(key, &bytes)?;
     // Best effort: a hit that cannot touch its entry is still a hit.
-    if let Ok(f) = std::fs::File::options().write(true).open(&at) {
+    if stale(&meta, std::time::SystemTime::now())
+        && let Ok(f) = std::fs::File::options().write(true).open(&at)
+    {
         let _ = f.set_modified(std::time::SystemTime::now());
     }
     Some(cached)
 }
+
+/// Whether a hit on an entry last modified as `meta` says should touch
+/// it: when that was over `TOUCH_AFTER` before `now` (or cannot be read,
+/// or lies ahead). The least recently used order `trim` goes by is then
+/// right to within that time, and a program run again and again does
+/// not write its entries' times on every run (three system calls per
+/// entry, a tenth of a hit).
+fn stale(meta: &std::fs::Metadata, now: std::time::SystemTime) -> bool {
+    meta.modified()
+        .ok()
+        .and_then(|m| now.duration_since(m).ok())
+        .is_none_or(|age| age > TOUCH_AFTER)
+}
+
+/// How old an entry's modification time may get before a hit sets it
+/// again.
+const TOUCH_AFTER: std::time::Duration = std::time::Duration::from_secs(3600);
 
 /// An entry's code, if `bytes` is a whole entry of `key`.
 fn parse(key: &Key, bytes: &[u8]) -> Option<Cached> {
@@ -362,13 +393,43 @@ mod tests {
     #[test]
     fn the_piece_key_covers_the_piece_and_the_host() {
         let base = isa(&[("opt_level", "speed")], &[]);
-        let key0 = piece_key(&*base, &("segments", [true, false]));
-        assert_eq!(piece_key(&*base, &("segments", [true, false])), key0);
-        assert_ne!(piece_key(&*base, &("segments", [true, true])), key0);
-        assert_ne!(piece_key(&*base, &("Segments", [true, false])), key0);
+        let segments = text_digest(&"segments");
+        let key0 = piece_key(&*base, &segments, &[true, false]);
+        assert_eq!(piece_key(&*base, &segments, &[true, false]), key0);
+        assert_ne!(piece_key(&*base, &segments, &[true, true]), key0);
+        let other = text_digest(&"Segments");
+        assert_ne!(piece_key(&*base, &other, &[true, false]), key0);
         let none = isa(&[("opt_level", "none")], &[]);
-        assert_ne!(piece_key(&*none, &("segments", [true, false])), key0);
+        assert_ne!(piece_key(&*none, &segments, &[true, false]), key0);
         assert_ne!(key(&*base, &function(0)), key0, "the two kinds of key");
+    }
+
+    /// A hit sets its entry's modification time when it is over an hour
+    /// old (so `trim` keeps what was used lately), and leaves a recent one
+    /// as it is.
+    #[test]
+    fn a_hit_touches_only_an_entry_not_touched_for_an_hour() {
+        use std::time::{Duration, SystemTime};
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let dir = dir.path();
+        let k: Key = [9; 32];
+        store(dir, &k, 16, &[0xc3]);
+        let at = path(dir, &k);
+        let set = |age: u64| {
+            let f = std::fs::File::options().write(true).open(&at).expect("entry");
+            f.set_modified(SystemTime::now() - Duration::from_secs(age))
+                .expect("set time");
+        };
+        let age = || {
+            let m = std::fs::metadata(&at).expect("entry").modified().expect("time");
+            SystemTime::now().duration_since(m).unwrap_or_default()
+        };
+        set(2 * 3600);
+        assert!(load(dir, &k).is_some());
+        assert!(age() < Duration::from_secs(600), "touched: {:?} old", age());
+        set(1800);
+        assert!(load(dir, &k).is_some());
+        assert!(age() >= Duration::from_secs(1800), "left: {:?} old", age());
     }
 
     #[test]

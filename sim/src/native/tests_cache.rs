@@ -242,22 +242,6 @@ fn trimming_removes_the_oldest_entries() {
     assert!(dir.join("notes.txt").exists());
 }
 
-/// The segments' text, formatted once for all pieces (`compile::Text`),
-/// gives each piece the key that formatting the segments with the piece
-/// gives, so a piece's entry does not depend on how many pieces there are.
-#[test]
-fn the_segments_formatted_once_give_the_same_piece_key() {
-    let segments = ("segments", vec![1u32, 2, 3], [Some(4u8), None]);
-    let text = format!("{segments:?}");
-    let isa = super::compile::host_isa().expect("a host ISA");
-    for piece in [[true, false], [false, true]] {
-        assert_eq!(
-            disk_cache::piece_key(&*isa, &(super::compile::Text(&text), piece)),
-            disk_cache::piece_key(&*isa, &(&segments, piece)),
-        );
-    }
-}
-
 /// A translation the cache holds whole is made on the calling thread
 /// when it is started (no thread is started for it, and the code is there
 /// at once); one the cache misses is started on a thread of its own.
