@@ -11,7 +11,12 @@
 # busy) the median time over the fastest run of the base count.
 # Optionally every run is confined to
 # a list of CPUs (taskset), e.g. sixteen cores of one socket of a larger
-# machine.
+# machine. With BASE_LOAD=1 a run at fewer threads than the largest count
+# keeps the CPUs it does not use busy (a shell loop on each), so that it
+# runs at the clock the cores have when all are busy, as the largest
+# count's run does: a host whose single busy core boosts far above its
+# all-core clock then measures how well the threads fill the cores, not
+# the boost.
 #
 #   scripts/bench-native-scaling.sh SPVSASS_BINARY OUTDIR
 #
@@ -19,6 +24,9 @@
 #   THREADS  thread counts, the first the base (default "1 16")
 #   ROUNDS   rounds (default 7)
 #   CPUS     a taskset CPU list for every run (default: none)
+#   BASE_LOAD  1: a run at T threads, fewer than the largest count, is
+#            pinned to the first T CPUs of CPUS (which it then needs) and
+#            the others are kept busy while it runs (default 0)
 #   TIER     native or interp (default native)
 #   ALU_GROUPS, ALU_ROUNDS  the ALU kernel's size (default issue 21's:
 #            256 workgroups of 64 invocations, 16384 rounds)
@@ -48,6 +56,47 @@ python3 -c "import struct, sys; open(sys.argv[1], 'wb').write(struct.pack('<I', 
     "$work/push" "$alu_rounds"
 pin=()
 [ -z "$cpus" ] || pin=(taskset -c "$cpus")
+base_load=${BASE_LOAD:-0}
+if [ "$base_load" = 1 ] && [ -z "$cpus" ]; then
+    echo "BASE_LOAD=1 needs CPUS" >&2
+    exit 2
+fi
+# The CPUs of CPUS, one per line (e.g. 0-3,8 gives 0 1 2 3 8).
+cpu_list=()
+if [ -n "$cpus" ]; then
+    mapfile -t cpu_list < <(python3 -c '
+import sys
+for part in sys.argv[1].split(","):
+    a, _, b = part.partition("-")
+    for c in range(int(a), int(b or a) + 1):
+        print(c)' "$cpus")
+fi
+most=$(echo "$threads" | tr ' ' '\n' | sort -n | tail -1)
+loaders=()
+# unload: stops the busy loops of load.
+unload() {
+    [ ${#loaders[@]} = 0 ] || kill "${loaders[@]}" 2>/dev/null || true
+    [ ${#loaders[@]} = 0 ] || wait "${loaders[@]}" 2>/dev/null || true
+    loaders=()
+}
+trap unload EXIT
+# load T: with BASE_LOAD=1 and T below the largest count, pins the runs to
+# the first T CPUs and starts a busy loop on each of the others; else the
+# runs use CPUS.
+load() {
+    local t=$1 c
+    pin=()
+    [ -z "$cpus" ] || pin=(taskset -c "$cpus")
+    if [ "$base_load" = 1 ] && [ "$t" -lt "$most" ]; then
+        pin=(taskset -c "$(IFS=,; echo "${cpu_list[*]:0:$t}")")
+        for c in "${cpu_list[@]:$t}"; do
+            taskset -c "$c" sh -c 'while :; do :; done' &
+            loaders+=($!)
+        done
+        # Time for the clocks to settle under the load.
+        [ ${#loaders[@]} = 0 ] || sleep 0.2
+    fi
+}
 bench_translation_cache
 
 # run T R: one run at T threads; appends "T R WALL CPU SIM TRANSLATE" to
@@ -94,7 +143,9 @@ for r in $(seq 1 "$rounds"); do
     order=$threads
     [ $((r % 2)) = 1 ] || order=$(echo "$threads" | tr ' ' '\n' | tac | tr '\n' ' ')
     for t in $order; do
+        load "$t"
         run "$t" "$r"
+        unload
     done
 done
 
@@ -104,6 +155,7 @@ done
     echo "- binary: $bin ($("$bin" --version))"
     echo "- machine: $(uname -srm), $(nproc) CPUs online, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')"
     echo "- CPUs used: ${cpus:-any}; load average before the report: $(cut -d' ' -f1-3 /proc/loadavg)"
+    [ "$base_load" != 1 ] || echo "- BASE_LOAD=1: runs at fewer than $most threads were pinned to their first CPUs of $cpus, the others kept busy by a shell loop each"
     echo "- ALU kernel, $groups workgroups of 64, $alu_rounds rounds, --tier $tier, $rounds interleaved rounds; $cache_note"
     echo
     echo "| threads | wall (median) | CPU | simulation | translation | speed-up, wall (median / best round) | speed-up, simulation (median / best round) | speed-up, wall, over the fastest base run | speed-up, simulation proper (medians) |"
