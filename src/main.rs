@@ -14,6 +14,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 mod cli_checks;
+mod compile_cache;
 mod cli_images;
 #[cfg(test)]
 mod cli_mutations;
@@ -213,8 +214,9 @@ enum Command {
         /// translated with Cranelift where it applies (ARCHITECTURE.md,
         /// "Native tier"); the results are the same. Translated code is
         /// kept in $XDG_CACHE_HOME/spvsass/native (else
-        /// ~/.cache/spvsass/native) for the next run of the same shader;
-        /// SPVSASS_TRANSLATION_CACHE=DIR puts it elsewhere, =off keeps none.
+        /// ~/.cache/spvsass/native) for the next run of the same shader,
+        /// as is the binary compiled from SPIR-V (either tier);
+        /// SPVSASS_TRANSLATION_CACHE=DIR puts them elsewhere, =off keeps none.
         #[arg(long, value_enum, default_value = "interp")]
         tier: TierArg,
         /// Check the control bits as the program runs: a register read
@@ -684,7 +686,8 @@ fn compile_input(path: &Path, options: &Options) -> Result<spvsass::Compiled, St
     Ok(compiled)
 }
 
-/// A binary as given, or compiled from SPIR-V.
+/// A binary as given, or compiled from SPIR-V (through the compile cache
+/// kept with the translation cache).
 fn load_binary(
     path: &Path,
     arch: Arch,
@@ -693,22 +696,47 @@ fn load_binary(
     task_present: bool,
     shader_cull: bool,
 ) -> Result<spvsass::backend::binary::Binary, String> {
+    let options = Options {
+        arch: Some(arch),
+        entry,
+        spec_constants: spec.to_vec(),
+        task_present,
+        shader_cull,
+        ..Options::default()
+    };
+    load_binary_cached(path, &options, translation_cache())
+}
+
+/// `load_binary` with its compile options and compile cache directory.
+fn load_binary_cached(
+    path: &Path,
+    options: &Options,
+    cache: Option<&Path>,
+) -> Result<spvsass::backend::binary::Binary, String> {
     let bytes = read(path)?;
-    match Input::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))? {
-        Input::Binary(b) => Ok(*b),
-        Input::Spirv(_) => Ok(compile_input(
-            path,
-            &Options {
-                arch: Some(arch),
-                entry,
-                spec_constants: spec.to_vec(),
-                task_present,
-                shader_cull,
-                ..Options::default()
-            },
-        )?
-        .binary),
+    let words = match Input::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))? {
+        Input::Binary(b) => return Ok(*b),
+        Input::Spirv(words) => words,
+    };
+    // The compile cache (`compile_cache.rs`): a hit says the warnings the
+    // compile gave.
+    let cache = cache.map(|dir| (dir, compile_cache::key(&bytes, options)));
+    if let Some((binary, warnings)) = cache.and_then(|(dir, key)| compile_cache::load(dir, &key)) {
+        for w in &warnings {
+            eprintln!("warning: {}: {w}", path.display());
+        }
+        return Ok(binary);
     }
+    let compiled =
+        spvsass::compile(&words, options).map_err(|e| format!("{}: {e}", path.display()))?;
+    let warnings: Vec<String> = compiled.warnings.iter().map(|w| w.to_string()).collect();
+    for w in &warnings {
+        eprintln!("warning: {}: {w}", path.display());
+    }
+    if let Some((dir, key)) = cache {
+        compile_cache::store(dir, &key, &compiled.binary, &warnings);
+    }
+    Ok(compiled.binary)
 }
 
 /// Runs the command; its output files are staged in `outputs`, which the

@@ -1,7 +1,10 @@
 //! The translation cache on disk (ARCHITECTURE.md, "Native tier"): the
 //! host code of a translated function, kept in a directory across runs so
 //! that a program run again skips Cranelift, as a driver's shader cache
-//! skips its compiler (Mesa's lavapipe keeps one by default).
+//! skips its compiler (Mesa's lavapipe keeps one by default). The CLI's
+//! compile cache keeps its entries, compiled binaries, in the same files
+//! (`load` and `store`, public as `spvsass_sim::cache_files`; the root
+//! package's `src/compile_cache.rs`).
 //!
 //! A function's code is kept under two names, each a SHA-256 key over
 //! everything the code depends on:
@@ -64,7 +67,7 @@ const MAX_CODE: usize = 16 << 20;
 const FRAME: usize = MAGIC.len() + 4 + 4 + 32;
 
 /// An entry's name: the SHA-256 of what its code depends on.
-pub(crate) type Key = [u8; 32];
+pub type Key = [u8; 32];
 
 /// The key of `func` compiled for `isa`: SHA-256 over what every key
 /// covers (`common`) and the function's `Hash` (Cranelift's own
@@ -142,7 +145,7 @@ impl std::fmt::Write for Gather {
 }
 
 /// A cached function's code.
-pub(crate) struct Cached {
+pub struct Cached {
     pub alignment: u32,
     pub code: Vec<u8>,
 }
@@ -190,7 +193,7 @@ fn make(dir: &Path) -> std::io::Result<()> {
 
 /// The entry of `key`, if `dir` holds a whole one (its modification time
 /// then set to now: `trim` removes the least recently used).
-pub(crate) fn load(dir: &Path, key: &Key) -> Option<Cached> {
+pub fn load(dir: &Path, key: &Key) -> Option<Cached> {
     use std::io::Read;
     if !private(dir) {
         return None;
@@ -256,7 +259,7 @@ fn parse(key: &Key, bytes: &[u8]) -> Option<Cached> {
 
 /// Keeps `code` as the entry of `key` in `dir` (made if missing); a
 /// failure leaves the cache as it was.
-pub(crate) fn store(dir: &Path, key: &Key, alignment: u32, code: &[u8]) {
+pub fn store(dir: &Path, key: &Key, alignment: u32, code: &[u8]) {
     if code.len() > MAX_CODE || make(dir).is_err() || !private(dir) {
         return;
     }

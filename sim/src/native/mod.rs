@@ -18,7 +18,7 @@
 
 mod call;
 mod compile;
-mod disk_cache;
+pub mod disk_cache;
 mod emit;
 mod segments;
 mod select;
