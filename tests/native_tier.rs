@@ -376,9 +376,10 @@ fn the_cli_runs_either_tier() {
     assert!(native_err.contains("ran natively"), "{native_err}");
 }
 
-/// The CLI keeps translated code in the directory
-/// `SPVSASS_TRANSLATION_CACHE` names: a second run takes it from there
-/// (`--stats` says so) with the same output, and `off` keeps none.
+/// The CLI keeps translated code, and the compiled binary, in the
+/// directory `SPVSASS_TRANSLATION_CACHE` names: a second run takes them
+/// from there (`--stats` says so for the translation) with the same
+/// output, and `off` keeps none.
 #[test]
 fn the_cli_keeps_a_translation_cache() {
     let dir = tempfile::tempdir().expect("temporary directory");
@@ -393,11 +394,12 @@ fn the_cli_keeps_a_translation_cache() {
     let entries = || std::fs::read_dir(&cache).map_or(0, |d| d.count());
     let (off, off_err) = run("off".as_ref());
     assert_eq!(entries(), 0);
-    // The one function under two keys: its piece's and its IR's.
+    // The one function under two keys, its piece's and its IR's, and the
+    // binary (`src/compile_cache.rs`).
     let (first, first_err) = run(cache.as_os_str());
-    assert_eq!(entries(), 2);
+    assert_eq!(entries(), 3);
     let (second, second_err) = run(cache.as_os_str());
-    assert_eq!(entries(), 2);
+    assert_eq!(entries(), 3);
     assert_eq!(first, off);
     assert_eq!(second, off);
     for err in [&off_err, &first_err] {
