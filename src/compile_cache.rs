@@ -200,19 +200,28 @@ mod tests {
         let first = crate::load_binary_cached(path, &options, Some(dir.path())).expect("loads");
         assert_eq!(first, binary, "compiled as without a cache");
         let k = key(&spirv, &options);
-        assert_eq!(load(dir.path(), &k).map(|(b, _)| b), Some(binary.clone()), "filed");
+        assert_eq!(
+            load(dir.path(), &k).map(|(b, _)| b),
+            Some(binary.clone()),
+            "filed"
+        );
         // Another shader's binary filed under this shader's key.
         let other_path = concat!(env!("CARGO_MANIFEST_DIR"), "/benches/data/copy.comp.spv");
         let other_words = spvsass::frontend::words_from_bytes(
             &std::fs::read(other_path).expect("the bundled kernel"),
         )
         .expect("SPIR-V");
-        let other = spvsass::compile(&other_words, &options).expect("compiles").binary;
+        let other = spvsass::compile(&other_words, &options)
+            .expect("compiles")
+            .binary;
         assert_ne!(other, binary);
         store(dir.path(), &k, &other, &[]);
         let again = crate::load_binary_cached(path, &options, Some(dir.path())).expect("loads");
         assert_eq!(again, other, "the second load is the cache's");
         // Without a cache, the compile.
-        assert_eq!(crate::load_binary_cached(path, &options, None).expect("loads"), binary);
+        assert_eq!(
+            crate::load_binary_cached(path, &options, None).expect("loads"),
+            binary
+        );
     }
 }

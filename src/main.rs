@@ -14,10 +14,10 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 mod cli_checks;
-mod compile_cache;
 mod cli_images;
 #[cfg(test)]
 mod cli_mutations;
+mod compile_cache;
 mod run_reference;
 
 /// mimalloc instead of glibc's malloc: a draw's mesh workgroups allocate

@@ -60,10 +60,10 @@ pub use memory::{
     MemFault, Resources, Space,
 };
 pub use mesh::{Attributes, MeshDraw, MeshWorkgroup, TaskWorkgroup, read_mesh_outputs, run_mesh};
-pub use native::{Handover, NativeError, NativeStats, Tier};
 /// The translation cache's entry files, which the CLI's compile cache
 /// shares (`native/disk_cache.rs`).
 pub use native::disk_cache as cache_files;
+pub use native::{Handover, NativeError, NativeStats, Tier};
 pub use program::Program;
 pub use warp::{Launch, WARP_LANES, lane_count, run_workgroup};
 pub use workers::prestart_workers;

@@ -419,12 +419,18 @@ mod tests {
         store(dir, &k, 16, &[0xc3]);
         let at = path(dir, &k);
         let set = |age: u64| {
-            let f = std::fs::File::options().write(true).open(&at).expect("entry");
+            let f = std::fs::File::options()
+                .write(true)
+                .open(&at)
+                .expect("entry");
             f.set_modified(SystemTime::now() - Duration::from_secs(age))
                 .expect("set time");
         };
         let age = || {
-            let m = std::fs::metadata(&at).expect("entry").modified().expect("time");
+            let m = std::fs::metadata(&at)
+                .expect("entry")
+                .modified()
+                .expect("time");
             SystemTime::now().duration_since(m).unwrap_or_default()
         };
         set(2 * 3600);
