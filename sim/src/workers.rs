@@ -10,7 +10,10 @@
 //! CLI now starts them while it parses and compiles, and a library caller
 //! running many dispatches pays for them once. The pools are rayon's
 //! (scoped jobs that borrow the dispatch's state), separate from rayon's
-//! global pool, which a draw's workgroups use.
+//! global pool, which a draw's workgroups use. A pool's threads start as
+//! a tree, each new thread starting two more before it takes jobs, and
+//! the pool is handed out as soon as the first is started: a dispatch's
+//! jobs wait in the pool's queue for the threads as they come up.
 
 use std::sync::{Arc, Mutex};
 
