@@ -48,7 +48,7 @@ pub(crate) fn pool(threads: usize) -> Option<Arc<rayon::ThreadPool>> {
     // (BENCHMARKS.md, "Compile cache and workers started as a tree").
     let first = lock(&pending).pop();
     // Without a first thread no job would ever run: no pool then.
-    if !first.is_some_and(|t| start(t, &pending).is_ok()) {
+    if first.is_none_or(|t| start(t, &pending).is_err()) {
         return None;
     }
     pools.push((threads, pool.clone()));
