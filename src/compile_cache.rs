@@ -16,7 +16,9 @@
 //! written whole or not at all); the payload is the warnings' text and
 //! the binary's bytes (`Binary::to_bytes`). A payload that does not parse
 //! back is a miss; a binary is stored only if its bytes read back as the
-//! same binary. A failed compile stores nothing.
+//! same binary. A failed compile stores nothing. While `SPVSASS_PRINT`
+//! asks for the IR after each pass, the cache is not used (a hit would
+//! print none).
 
 use sha2::{Digest, Sha256};
 use spvsass::Options;

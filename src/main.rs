@@ -719,8 +719,11 @@ fn load_binary_cached(
         Input::Spirv(words) => words,
     };
     // The compile cache (`compile_cache.rs`): a hit says the warnings the
-    // compile gave.
-    let cache = cache.map(|dir| (dir, compile_cache::key(&bytes, options)));
+    // compile gave. Not while the passes' IR is asked for on standard
+    // error (`SPVSASS_PRINT`): only a compile prints it.
+    let cache = cache
+        .filter(|_| !spvsass::backend::compile::print_env())
+        .map(|dir| (dir, compile_cache::key(&bytes, options)));
     if let Some((binary, warnings)) = cache.and_then(|(dir, key)| compile_cache::load(dir, &key)) {
         for w in &warnings {
             eprintln!("warning: {}: {w}", path.display());

@@ -411,6 +411,24 @@ fn the_cli_keeps_a_translation_cache() {
     );
 }
 
+/// `SPVSASS_PRINT=after-each-pass` prints the passes' IR on every run,
+/// the compile cache notwithstanding (a hit would compile nothing).
+#[test]
+fn the_passes_are_printed_on_every_run() {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let cache = dir.path().join("cache");
+    let env = [
+        ("SPVSASS_TRANSLATION_CACHE", cache.as_os_str()),
+        ("SPVSASS_PRINT", "after-each-pass".as_ref()),
+    ];
+    let (first, first_err) = run_alu_cli(dir.path(), "interp", &env);
+    let (second, second_err) = run_alu_cli(dir.path(), "interp", &env);
+    assert_eq!(first, second);
+    for err in [&first_err, &second_err] {
+        assert!(err.contains("// ---- after "), "{err}");
+    }
+}
+
 /// `compare --tier native` simulates the run description on the native
 /// tier and matches the stored capture, as the interpreter does.
 #[test]

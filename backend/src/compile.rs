@@ -219,8 +219,9 @@ pub(crate) fn optimisations(opts: &BackendOptions) -> Vec<(&'static str, Pass)> 
 
 /// `SPVSASS_PRINT=after-each-pass` prints the IR after each pass to
 /// standard error, for any caller (the CLI's `--print-passes` captures it
-/// into `Compiled::pass_dumps` instead).
-fn print_env() -> bool {
+/// into `Compiled::pass_dumps` instead); a caller that would take a
+/// compiled binary from a cache compiles instead while it is set.
+pub fn print_env() -> bool {
     std::env::var("SPVSASS_PRINT").is_ok_and(|v| v == "after-each-pass")
 }
 
