@@ -78,15 +78,29 @@ fn lock<It>(m: &Mutex<Queue<It>>) -> MutexGuard<'_, Queue<It>> {
     m.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
+/// What `keep` makes of a result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Keep {
+    /// Kept: its effects go into memory.
+    Kept,
+    /// Not the sequential run's (the caller can tell, not the memory): the
+    /// attempt stops there and the rest runs sequentially, as after a
+    /// conflict. Only for a result `run` made with `sequential` false.
+    Again,
+}
+
 /// Runs `run` for each of `ids` (in launch order) with the effects on
 /// `global` and the first error of a run in that order; `keep` receives
-/// each result in that order, and an error it returns stops the run there.
+/// each result in that order (before its effects are written), and an
+/// error it returns stops the run there. `run` is told whether everything
+/// before its id has been kept (`sequential`: the run is part of the
+/// sequential run), which a parallel attempt's runs are not.
 pub(crate) fn run_in_launch_order<I, T, E>(
     threads: usize,
     ids: impl Iterator<Item = I> + Send,
     global: &mut GlobalMemory,
-    run: impl Fn(I, &mut GlobalMemory) -> Result<T, E> + Sync,
-    mut keep: impl FnMut(T) -> Result<(), E>,
+    run: impl Fn(I, &mut GlobalMemory, bool) -> Result<T, E> + Sync,
+    mut keep: impl FnMut(T) -> Result<Keep, E>,
 ) -> Result<(), E>
 where
     I: Copy + Send + Sync,
@@ -97,9 +111,9 @@ where
     let first = ids.next();
     let Some(first) = first else { return Ok(()) };
     if threads < 2 || ids.peek().is_none() {
-        keep(run(first, global)?)?;
+        in_turn(first, global, &run, &mut keep)?;
         for id in ids {
-            keep(run(id, global)?)?;
+            in_turn(id, global, &run, &mut keep)?;
         }
         return Ok(());
     }
@@ -139,7 +153,7 @@ where
                             (q.next - 1, id)
                         };
                         let mut own = snapshot.overlaid();
-                        let result = run(id, &mut own);
+                        let result = run(id, &mut own, false);
                         if send.send((k, id, result, own.into_overlay())).is_err() {
                             return;
                         }
@@ -172,8 +186,20 @@ where
     // took (each was sent back before they stopped), then the others.
     let rest = queue.into_inner().unwrap_or_else(|p| p.into_inner()).ids;
     for id in taken.into_values().chain(rest) {
-        keep(run(id, global)?)?;
+        in_turn(id, global, &run, &mut keep)?;
     }
+    Ok(())
+}
+
+/// Runs `id` as part of the sequential run and hands its result to `keep`
+/// (kept whatever it says: `Keep::Again` is for an attempt's results).
+fn in_turn<I, T, E>(
+    id: I,
+    global: &mut GlobalMemory,
+    run: &impl Fn(I, &mut GlobalMemory, bool) -> Result<T, E>,
+    keep: &mut impl FnMut(T) -> Result<Keep, E>,
+) -> Result<(), E> {
+    keep(run(id, global, true)?)?;
     Ok(())
 }
 
@@ -196,7 +222,7 @@ enum Ended<I, E> {
 fn commit<I, T, E>(
     receive: &mpsc::Receiver<Finished<I, T, E>>,
     global: &mut GlobalMemory,
-    keep: &mut impl FnMut(T) -> Result<(), E>,
+    keep: &mut impl FnMut(T) -> Result<Keep, E>,
     progress: impl Fn(Option<usize>),
 ) -> Ended<I, E> {
     let mut pending: BTreeMap<usize, (I, Result<T, E>, Overlay)> = BTreeMap::new();
@@ -219,9 +245,13 @@ fn commit<I, T, E>(
         pending.insert(k, (id, result, overlay));
         let before = next;
         while let Some((id, result, overlay)) = pending.remove(&next) {
-            let value = match result {
-                Ok(v) if !written.read_by(&overlay) => v,
-                _ => {
+            let kept = match result {
+                Ok(v) if !written.read_by(&overlay) => keep(v),
+                _ => Ok(Keep::Again),
+            };
+            match kept {
+                Ok(Keep::Kept) => {}
+                Ok(Keep::Again) => {
                     let mut taken = BTreeMap::from([(next, id)]);
                     taken.extend(
                         std::mem::take(&mut pending)
@@ -231,14 +261,14 @@ fn commit<I, T, E>(
                     ended = Ended::Early(taken);
                     break;
                 }
-            };
+                Err(e) => {
+                    ended = Ended::KeepFailed(e);
+                    break;
+                }
+            }
             written.add(&overlay);
             global.apply(&overlay);
             next += 1;
-            if let Err(e) = keep(value) {
-                ended = Ended::KeepFailed(e);
-                break;
-            }
         }
         match ended {
             Ended::Done if next > before => progress(Some(next)),
@@ -278,13 +308,13 @@ mod tests {
                 rayon::current_num_threads(),
                 0..n,
                 &mut global,
-                |i, g| {
+                |i, g, _| {
                     runs.fetch_add(1, Ordering::Relaxed);
                     body(i, g, base)
                 },
                 |r| {
                     results.push(r);
-                    Ok(())
+                    Ok(Keep::Kept)
                 },
             )
         });
@@ -341,15 +371,47 @@ mod tests {
                 rayon::current_num_threads(),
                 0..1000u32,
                 &mut global,
-                |i, _| Ok::<u32, u32>(i),
+                |i, _, _| Ok::<u32, u32>(i),
                 |i| {
                     kept.push(i);
-                    if i == 500 { Err(i) } else { Ok(()) }
+                    if i == 500 { Err(i) } else { Ok(Keep::Kept) }
                 },
             )
         });
         assert_eq!(result, Err(500));
         assert_eq!(kept, (0..=500).collect::<Vec<_>>());
+    }
+
+    /// A result `keep` will not take from the attempt is made again in
+    /// the sequential run, from there on, and kept then.
+    #[test]
+    fn a_result_kept_only_in_turn_is_made_again() {
+        let mut global = GlobalMemory::default();
+        let mut kept = Vec::new();
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(3).build();
+        let result = pool.expect("thread pool").install(|| {
+            run_in_launch_order(
+                rayon::current_num_threads(),
+                0..200u32,
+                &mut global,
+                |i, _, sequential| Ok::<(u32, bool), u32>((i, sequential)),
+                |(i, sequential)| {
+                    if i == 70 && !sequential {
+                        return Ok(Keep::Again);
+                    }
+                    kept.push((i, sequential));
+                    Ok(Keep::Kept)
+                },
+            )
+        });
+        assert_eq!(result, Ok(()));
+        assert_eq!(
+            kept.iter().map(|k| k.0).collect::<Vec<_>>(),
+            (0..200).collect::<Vec<_>>()
+        );
+        // From 70 on, each was made in turn.
+        assert!(kept[70..].iter().all(|k| k.1), "{:?}", &kept[70..]);
+        assert!(kept[..70].iter().any(|k| !k.1), "the attempt ran");
     }
 
     #[test]

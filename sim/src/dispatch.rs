@@ -9,7 +9,8 @@
 //!
 //! Order: the result is that of running the workgroups one after another,
 //! x fastest, then y, then z (they run in parallel where that gives the
-//! same bytes: `compute_order`);
+//! same bytes: `compute_order`, and so do a workgroup's warps where the
+//! program lets them: `warp_units`);
 //! inside a workgroup, warp 0 runs until it exits or reaches a BAR.SYNC,
 //! then warp 1, and so on; when every warp still running waits at the
 //! barrier, all are released. Exited warps do not count at a barrier, as
@@ -18,7 +19,7 @@
 //! is fixed, so a run is deterministic, atomics included.
 
 use crate::SimOptions;
-use crate::compute_order::run_in_launch_order;
+use crate::compute_order::{Keep, run_in_launch_order};
 use crate::counters::Counters;
 use crate::descriptors::{BoundBuffer, Slot, bind, read_back};
 use crate::error::SimError;
@@ -28,6 +29,7 @@ use crate::native::{Handover, NativeStats, Tier};
 use crate::program::Program;
 use crate::texture::host::{BoundImage, BoundSampler};
 use crate::warp::{Env, Gprs, Launch, RZ, Stop, Tally, WARP_LANES, Warp};
+use crate::warp_units::Gathered;
 use spvsass_isa::abi::{self, RootTable};
 use spvsass_isa::binary::{Binary, Stage};
 use spvsass_isa::limits::MAX_COMPUTE_INVOCATIONS;
@@ -141,26 +143,18 @@ pub fn run_compute(
     // read-only while they run.
     let mut global = std::mem::take(&mut resources.global);
     let shared = &resources;
-    let run = |id: [u32; 3], global: &mut GlobalMemory| {
-        let launch = Launch {
-            workgroup_size: size,
-            workgroup_id: id,
-        };
-        run_workgroup(
-            &program,
-            &launch,
-            invocations as u32,
-            global,
-            shared,
-            options,
-        )
-        .map_err(|e| SimError::InWorkgroup {
-            workgroup: id,
-            error: Box::new(e),
-        })
+    let launch = |id: [u32; 3]| Launch {
+        workgroup_size: size,
+        workgroup_id: id,
     };
-    run_in_launch_order(options.worker_threads(), ids, &mut global, run, |run| {
-        tally.add(&run);
+    let in_workgroup = |id, e| SimError::InWorkgroup {
+        workgroup: id,
+        error: Box::new(e),
+    };
+    // Counts a kept workgroup's tally into the dispatch's, against the
+    // dispatch's step budget.
+    let mut count = |run: &Tally| {
+        tally.add(run);
         workgroups += 1;
         if tally.steps > options.max_total_steps {
             // The workgroup just kept: launch order is x fastest.
@@ -174,7 +168,56 @@ pub fn run_compute(
             });
         }
         Ok(())
-    })?;
+    };
+    let threads = options.worker_threads();
+    if threads > 1 && warps > 1 && crate::warp_units::separable(&program, shared, options) {
+        // One unit per warp (`warp_units.rs`).
+        let units = ids.flat_map(|id| (0..warps).map(move |w| (id, w)));
+        // The steps of the kept warps of the workgroup being kept, for a
+        // warp run in turn (then all before it are kept).
+        let before = std::sync::atomic::AtomicU64::new(0);
+        let run = |(id, warp): ([u32; 3], u32), global: &mut GlobalMemory, sequential: bool| {
+            let from = sequential.then(|| before.load(std::sync::atomic::Ordering::Relaxed));
+            let invocations = invocations as u32;
+            crate::warp_units::run_warp(
+                &program,
+                &launch(id),
+                invocations,
+                warp,
+                global,
+                shared,
+                options,
+                from,
+            )
+            .map(|run| ((id, warp), run))
+            .map_err(|e| in_workgroup(id, e))
+        };
+        let mut gather = crate::warp_units::Gather::new(&program, warps, options.max_steps);
+        run_in_launch_order(threads, units, &mut global, run, |(_, run)| {
+            let kept = match gather.add(&run) {
+                Gathered::Again => return Ok(Keep::Again),
+                Gathered::Kept => Ok(Keep::Kept),
+                Gathered::Workgroup(workgroup) => count(&workgroup).map(|()| Keep::Kept),
+            };
+            before.store(gather.steps(), std::sync::atomic::Ordering::Relaxed);
+            kept
+        })?;
+    } else {
+        let run = |id: [u32; 3], global: &mut GlobalMemory, _| {
+            run_workgroup(
+                &program,
+                &launch(id),
+                invocations as u32,
+                global,
+                shared,
+                options,
+            )
+            .map_err(|e| in_workgroup(id, e))
+        };
+        run_in_launch_order(threads, ids, &mut global, run, |run| {
+            count(&run).map(|()| Keep::Kept)
+        })?;
+    }
     crate::phases::stamp("dispatch_ran");
     resources.global = global;
     let (buffers, bound, images) = read_back(&bases, &resources);
@@ -240,7 +283,7 @@ thread_local! {
 const SPARE_GPRS_MAX: usize = 32;
 
 /// A zeroed register file: a spare one, or a new one.
-fn spare_gprs() -> Gprs {
+pub(crate) fn spare_gprs() -> Gprs {
     match SPARE_GPRS.with(|s| s.borrow_mut().pop()) {
         Some(mut gpr) => {
             gpr.iter_mut().for_each(|row| row.fill(0));
@@ -251,7 +294,7 @@ fn spare_gprs() -> Gprs {
 }
 
 /// Keeps a finished warp's register file for `spare_gprs`.
-fn keep_gprs(gpr: Gprs) {
+pub(crate) fn keep_gprs(gpr: Gprs) {
     SPARE_GPRS.with(|s| {
         let mut spare = s.borrow_mut();
         if spare.len() < SPARE_GPRS_MAX {

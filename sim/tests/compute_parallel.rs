@@ -194,3 +194,178 @@ fn the_error_is_the_first_in_launch_order_after_conflicts() {
     assert_eq!(*addr, BUFFER_STRIDE + u64::from(groups) * 4, "{err}");
     assert!(matches!(fault, MemFault::OutOfBounds { .. }), "{err}");
 }
+
+/// `on_1_to_4_threads` without the control-bit checker (under which a
+/// workgroup's warps never run apart: `warp_units.rs`).
+fn unchecked_on_1_to_4_threads(
+    binary: &Binary,
+    groups: u32,
+    buffers: &[Vec<u8>],
+    options: SimOptions,
+) -> Result<ComputeRun, SimError> {
+    let inputs = ComputeInputs {
+        buffers: (0..).zip(buffers.iter().cloned()).collect(),
+        ..Default::default()
+    };
+    let options = SimOptions {
+        check_ctrl: false,
+        ..options
+    };
+    let results: Vec<_> = [1, 2, 3, 4]
+        .into_iter()
+        .map(|threads| {
+            let options = SimOptions {
+                threads: std::num::NonZeroUsize::new(threads),
+                ..options
+            };
+            run_compute(binary, [groups, 1, 1], inputs.clone(), &options)
+        })
+        .collect();
+    for (threads, other) in [2, 3, 4].into_iter().zip(&results[1..]) {
+        assert_eq!(other, &results[0], "{threads} threads against 1");
+    }
+    results.into_iter().next().expect("four runs")
+}
+
+/// Workgroups of three warps whose warps each read what the warp before
+/// them (the same workgroup's, or the last of the workgroup before) wrote:
+/// invocation i (over the dispatch) stores buffer0[i] + 1 at i + 32. Run
+/// apart, the warps conflict and are run again in turn; the result is the
+/// sequential one, buffer0[i] = i / 32.
+#[test]
+fn warps_reading_an_earlier_warps_writes_see_them() {
+    let program = binary(
+        "
+        IMAD R8, R0, 0x60, R1 ;
+        IMAD.WIDE.U32 R10, R8, 0x4, R2 ;
+        LDG.E R12, [R10.64] ;
+        IADD3 R12, R12, 0x1, RZ ;
+        STG.E [R10.64+0x80], R12 ;
+        ",
+        96,
+    );
+    let groups = 40;
+    let n = groups * 96 + 32;
+    let run = unchecked_on_1_to_4_threads(
+        &program,
+        groups,
+        &[vec![0; n as usize * 4]],
+        SimOptions::default(),
+    )
+    .expect("runs");
+    assert_eq!(
+        words(&run.buffers[&0]),
+        (0..n).map(|i| i / 32).collect::<Vec<u32>>()
+    );
+    assert_eq!(run.warps, 3);
+}
+
+/// Warps that write apart run apart, with the sequential counts.
+#[test]
+fn warps_writing_apart_give_the_sequential_counts() {
+    let program = binary(
+        "
+        IMAD R8, R0, 0x50, R1 ;
+        IMAD.WIDE.U32 R10, R8, 0x4, R2 ;
+        IMAD R12, R8, 0x3, R1 ;
+        STG.E [R10.64], R12 ;
+        ",
+        80,
+    );
+    let groups = 50;
+    let run = unchecked_on_1_to_4_threads(
+        &program,
+        groups,
+        &[vec![0; groups as usize * 80 * 4]],
+        SimOptions::default(),
+    )
+    .expect("runs");
+    let want: Vec<u32> = (0..groups * 80).map(|i| i * 3 + i % 80).collect();
+    assert_eq!(words(&run.buffers[&0]), want);
+    // Two full warps and one of 16 lanes per workgroup.
+    assert_eq!(run.counters.thread_instructions % 80, 0);
+}
+
+/// A loop of `R31` rounds per lane, then a store of the lane's sum.
+const ROUNDS: &str = "
+    MOV R20, RZ ;
+    MOV R21, RZ ;
+    BSSY B0, done ;
+top:
+    ISETP.GE.U32.AND P0, PT, R21, 0x40, PT ;
+@P0 BRA done ;
+    IADD3 R20, R20, R21, RZ ;
+    IADD3 R21, R21, 0x1, RZ ;
+    BRA top ;
+done:
+    BSYNC B0 ;
+    IMAD R8, R0, 0x60, R1 ;
+    IMAD.WIDE.U32 R10, R8, 0x4, R2 ;
+    STG.E [R10.64], R20 ;
+";
+
+/// The step budget is the workgroup's: with one that each warp's steps
+/// fit but not the three warps' together, the run stops in warp 2 with the
+/// sequential run's error (its pc and count), however many threads.
+#[test]
+fn the_step_budget_counts_a_workgroups_warps_together() {
+    let program = binary(ROUNDS, 96);
+    let groups = 6;
+    let buffers = [vec![0; groups as usize * 96 * 4]];
+    let whole = unchecked_on_1_to_4_threads(&program, groups, &buffers, SimOptions::default())
+        .expect("runs");
+    let per_warp = whole.counters.warp_instructions / u64::from(groups) / 3;
+    let budget = per_warp * 5 / 2;
+    let err = unchecked_on_1_to_4_threads(
+        &program,
+        groups,
+        &buffers,
+        SimOptions {
+            max_steps: budget,
+            ..SimOptions::default()
+        },
+    )
+    .expect_err("the third warp passes the budget");
+    let SimError::InWorkgroup { workgroup, error } = &err else {
+        panic!("{err}")
+    };
+    assert_eq!(*workgroup, [0, 0, 0], "{err}");
+    let SimError::InWarp { warp: 2, error } = error.as_ref() else {
+        panic!("{err}")
+    };
+    assert!(
+        matches!(error.as_ref(), SimError::StepLimit { steps, .. } if *steps == budget),
+        "{err}"
+    );
+}
+
+/// A program that reads the clock (the workgroup's step count) keeps its
+/// warps in turns: warp k reads the count warps 0..k-1 left.
+#[test]
+fn warps_reading_the_clock_read_the_workgroups_count() {
+    let program = binary(
+        "
+        S2R R12, SR_CLOCKLO ;
+        IMAD R8, R0, 0x40, R1 ;
+        IMAD.WIDE.U32 R10, R8, 0x4, R2 ;
+        STG.E [R10.64], R12 ;
+        ",
+        64,
+    );
+    let groups = 30;
+    let run = unchecked_on_1_to_4_threads(
+        &program,
+        groups,
+        &[vec![0; groups as usize * 64 * 4]],
+        SimOptions::default(),
+    )
+    .expect("runs");
+    let clocks = words(&run.buffers[&0]);
+    // Warp 1 of each workgroup read a later count than warp 0.
+    for w in 0..groups as usize {
+        assert!(
+            clocks[w * 64 + 32] > clocks[w * 64],
+            "workgroup {w}: {clocks:?}"
+        );
+    }
+}
