@@ -170,7 +170,12 @@ pub fn run_compute(
         Ok(())
     };
     let threads = options.worker_threads();
-    if threads > 1 && warps > 1 && crate::warp_units::separable(&program, shared, options) {
+    let count_of_groups = groups.iter().map(|&g| u64::from(g)).product::<u64>();
+    if threads > 1
+        && warps > 1
+        && count_of_groups < (threads * crate::warp_units::GROUPS_PER_THREAD) as u64
+        && crate::warp_units::separable(&program, shared, options)
+    {
         // One unit per warp (`warp_units.rs`).
         let units = ids.flat_map(|id| (0..warps).map(move |w| (id, w)));
         // The steps of the kept warps of the workgroup being kept, for a

@@ -196,7 +196,9 @@ fn the_error_is_the_first_in_launch_order_after_conflicts() {
 }
 
 /// `on_1_to_4_threads` without the control-bit checker (under which a
-/// workgroup's warps never run apart: `warp_units.rs`).
+/// workgroup's warps never run apart: `warp_units.rs`). The dispatches
+/// that use it have fewer workgroups than two per thread at 2 threads, so
+/// that warps are the units from 2 threads on.
 fn unchecked_on_1_to_4_threads(
     binary: &Binary,
     groups: u32,
@@ -244,7 +246,7 @@ fn warps_reading_an_earlier_warps_writes_see_them() {
         ",
         96,
     );
-    let groups = 40;
+    let groups = 3;
     let n = groups * 96 + 32;
     let run = unchecked_on_1_to_4_threads(
         &program,
@@ -272,7 +274,7 @@ fn warps_writing_apart_give_the_sequential_counts() {
         ",
         80,
     );
-    let groups = 50;
+    let groups = 3;
     let run = unchecked_on_1_to_4_threads(
         &program,
         groups,
@@ -310,7 +312,7 @@ done:
 #[test]
 fn the_step_budget_counts_a_workgroups_warps_together() {
     let program = binary(ROUNDS, 96);
-    let groups = 6;
+    let groups = 2;
     let buffers = [vec![0; groups as usize * 96 * 4]];
     let whole = unchecked_on_1_to_4_threads(&program, groups, &buffers, SimOptions::default())
         .expect("runs");
@@ -352,7 +354,7 @@ fn warps_reading_the_clock_read_the_workgroups_count() {
         ",
         64,
     );
-    let groups = 30;
+    let groups = 3;
     let run = unchecked_on_1_to_4_threads(
         &program,
         groups,
