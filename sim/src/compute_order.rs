@@ -361,22 +361,28 @@ mod tests {
         );
     }
 
+    /// Runs `0..n` on 3 threads, each result `(id, sequential)`, with
+    /// `keep`.
+    fn ids_on_3_threads(
+        n: u32,
+        keep: impl FnMut((u32, bool)) -> Result<Keep, u32>,
+    ) -> Result<(), u32> {
+        let mut global = GlobalMemory::default();
+        run_in_launch_order(
+            3,
+            0..n,
+            &mut global,
+            |i, _, sequential| Ok::<(u32, bool), u32>((i, sequential)),
+            keep,
+        )
+    }
+
     #[test]
     fn a_keep_error_stops_the_run() {
-        let mut global = GlobalMemory::default();
         let mut kept = Vec::new();
-        let pool = rayon::ThreadPoolBuilder::new().num_threads(3).build();
-        let result = pool.expect("thread pool").install(|| {
-            run_in_launch_order(
-                rayon::current_num_threads(),
-                0..1000u32,
-                &mut global,
-                |i, _, _| Ok::<u32, u32>(i),
-                |i| {
-                    kept.push(i);
-                    if i == 500 { Err(i) } else { Ok(Keep::Kept) }
-                },
-            )
+        let result = ids_on_3_threads(1000, |(i, _)| {
+            kept.push(i);
+            if i == 500 { Err(i) } else { Ok(Keep::Kept) }
         });
         assert_eq!(result, Err(500));
         assert_eq!(kept, (0..=500).collect::<Vec<_>>());
@@ -386,23 +392,13 @@ mod tests {
     /// the sequential run, from there on, and kept then.
     #[test]
     fn a_result_kept_only_in_turn_is_made_again() {
-        let mut global = GlobalMemory::default();
         let mut kept = Vec::new();
-        let pool = rayon::ThreadPoolBuilder::new().num_threads(3).build();
-        let result = pool.expect("thread pool").install(|| {
-            run_in_launch_order(
-                rayon::current_num_threads(),
-                0..200u32,
-                &mut global,
-                |i, _, sequential| Ok::<(u32, bool), u32>((i, sequential)),
-                |(i, sequential)| {
-                    if i == 70 && !sequential {
-                        return Ok(Keep::Again);
-                    }
-                    kept.push((i, sequential));
-                    Ok(Keep::Kept)
-                },
-            )
+        let result = ids_on_3_threads(200, |(i, sequential)| {
+            if i == 70 && !sequential {
+                return Ok(Keep::Again);
+            }
+            kept.push((i, sequential));
+            Ok(Keep::Kept)
         });
         assert_eq!(result, Ok(()));
         assert_eq!(

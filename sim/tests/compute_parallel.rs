@@ -52,12 +52,22 @@ fn bytes(words: &[u32]) -> Vec<u8> {
     words.iter().flat_map(|w| w.to_le_bytes()).collect()
 }
 
-/// Runs the dispatch on pools of 1, 2, 3 and 4 threads; every run must
-/// give the same result, which is returned.
+/// Runs the dispatch on 1, 2, 3 and 4 threads (`SimOptions::threads`);
+/// every run must give the same result, which is returned.
 fn on_1_to_4_threads(
     binary: &Binary,
     groups: u32,
     buffers: &[Vec<u8>],
+) -> Result<ComputeRun, SimError> {
+    with_options_on_1_to_4_threads(binary, groups, buffers, SimOptions::default())
+}
+
+/// `on_1_to_4_threads` with `options`.
+fn with_options_on_1_to_4_threads(
+    binary: &Binary,
+    groups: u32,
+    buffers: &[Vec<u8>],
+    options: SimOptions,
 ) -> Result<ComputeRun, SimError> {
     let inputs = ComputeInputs {
         buffers: (0..).zip(buffers.iter().cloned()).collect(),
@@ -66,18 +76,11 @@ fn on_1_to_4_threads(
     let results: Vec<_> = [1, 2, 3, 4]
         .into_iter()
         .map(|threads| {
-            rayon::ThreadPoolBuilder::new()
-                .num_threads(threads)
-                .build()
-                .expect("thread pool")
-                .install(|| {
-                    run_compute(
-                        binary,
-                        [groups, 1, 1],
-                        inputs.clone(),
-                        &SimOptions::default(),
-                    )
-                })
+            let options = SimOptions {
+                threads: std::num::NonZeroUsize::new(threads),
+                ..options
+            };
+            run_compute(binary, [groups, 1, 1], inputs.clone(), &options)
         })
         .collect();
     for (threads, other) in [2, 3, 4].into_iter().zip(&results[1..]) {
@@ -205,28 +208,11 @@ fn unchecked_on_1_to_4_threads(
     buffers: &[Vec<u8>],
     options: SimOptions,
 ) -> Result<ComputeRun, SimError> {
-    let inputs = ComputeInputs {
-        buffers: (0..).zip(buffers.iter().cloned()).collect(),
-        ..Default::default()
-    };
     let options = SimOptions {
         check_ctrl: false,
         ..options
     };
-    let results: Vec<_> = [1, 2, 3, 4]
-        .into_iter()
-        .map(|threads| {
-            let options = SimOptions {
-                threads: std::num::NonZeroUsize::new(threads),
-                ..options
-            };
-            run_compute(binary, [groups, 1, 1], inputs.clone(), &options)
-        })
-        .collect();
-    for (threads, other) in [2, 3, 4].into_iter().zip(&results[1..]) {
-        assert_eq!(other, &results[0], "{threads} threads against 1");
-    }
-    results.into_iter().next().expect("four runs")
+    with_options_on_1_to_4_threads(binary, groups, buffers, options)
 }
 
 /// Workgroups of three warps whose warps each read what the warp before
