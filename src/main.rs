@@ -724,22 +724,23 @@ fn load_binary_cached(
     let cache = cache
         .filter(|_| !spvsass::backend::compile::print_env())
         .map(|dir| (dir, compile_cache::key(&bytes, options)));
-    if let Some((binary, warnings)) = cache.and_then(|(dir, key)| compile_cache::load(dir, &key)) {
-        for w in &warnings {
-            eprintln!("warning: {}: {w}", path.display());
+    let hit = cache.and_then(|(dir, key)| compile_cache::load(dir, &key));
+    let (binary, warnings) = match hit {
+        Some(hit) => hit,
+        None => {
+            let compiled = spvsass::compile(&words, options)
+                .map_err(|e| format!("{}: {e}", path.display()))?;
+            let warnings: Vec<String> = compiled.warnings.iter().map(|w| w.to_string()).collect();
+            if let Some((dir, key)) = cache {
+                compile_cache::store(dir, &key, &compiled.binary, &warnings);
+            }
+            (compiled.binary, warnings)
         }
-        return Ok(binary);
-    }
-    let compiled =
-        spvsass::compile(&words, options).map_err(|e| format!("{}: {e}", path.display()))?;
-    let warnings: Vec<String> = compiled.warnings.iter().map(|w| w.to_string()).collect();
+    };
     for w in &warnings {
         eprintln!("warning: {}: {w}", path.display());
     }
-    if let Some((dir, key)) = cache {
-        compile_cache::store(dir, &key, &compiled.binary, &warnings);
-    }
-    Ok(compiled.binary)
+    Ok(binary)
 }
 
 /// Runs the command; its output files are staged in `outputs`, which the

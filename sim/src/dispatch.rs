@@ -24,7 +24,7 @@ use crate::counters::Counters;
 use crate::descriptors::{BoundBuffer, Slot, bind, read_back};
 use crate::error::SimError;
 use crate::isbe::Isbe;
-use crate::memory::{GlobalMemory, Resources, WorkgroupMemory};
+use crate::memory::{ConstantBanks, GlobalMemory, Resources, WorkgroupMemory};
 use crate::native::{Handover, NativeStats, Tier};
 use crate::program::Program;
 use crate::texture::host::{BoundImage, BoundSampler};
@@ -194,11 +194,10 @@ pub fn run_compute(
                 options,
                 from,
             )
-            .map(|run| ((id, warp), run))
             .map_err(|e| in_workgroup(id, e))
         };
         let mut gather = crate::warp_units::Gather::new(&program, warps, options.max_steps);
-        run_in_launch_order(threads, units, &mut global, run, |(_, run)| {
+        run_in_launch_order(threads, units, &mut global, run, |run| {
             let kept = match gather.add(&run) {
                 Gathered::Again => return Ok(Keep::Again),
                 Gathered::Kept => Ok(Keep::Kept),
@@ -248,17 +247,12 @@ fn run_workgroup(
     options: &SimOptions,
 ) -> Result<Tally, SimError> {
     let warp_count = invocations.div_ceil(WARP_LANES);
-    let shared = warp_count > 1;
     // One shared memory for the workgroup; each warp's lanes keep their own
     // local memory, swapped in while the warp runs.
     let mut memory = WorkgroupMemory::new(resources, WARP_LANES);
     let mut locals: Vec<Vec<Vec<u8>>> = (0..warp_count).map(|_| memory.local.clone()).collect();
-    let constants = &resources.constants;
     let mut warps: Vec<Warp<'_>> = (0..warp_count)
-        .map(|w| {
-            let lanes = (invocations - w * WARP_LANES).min(WARP_LANES);
-            Warp::with_gprs(lanes, w * WARP_LANES, shared, constants, spare_gprs())
-        })
+        .map(|w| new_warp(invocations, w, &resources.constants))
         .collect();
     let result = run_warps(
         program,
@@ -276,6 +270,15 @@ fn run_workgroup(
     result
 }
 
+/// Warp `w` of a workgroup of `invocations` invocations, on a zeroed
+/// register file (it shares the workgroup's barrier with the others, if
+/// there are others).
+pub(crate) fn new_warp(invocations: u32, w: u32, constants: &ConstantBanks) -> Warp<'_> {
+    let lanes = (invocations - w * WARP_LANES).min(WARP_LANES);
+    let shared = invocations > WARP_LANES;
+    Warp::with_gprs(lanes, w * WARP_LANES, shared, constants, spare_gprs())
+}
+
 thread_local! {
     /// Register files of this thread's finished warps, for the next ones:
     /// a workgroup's warps would otherwise take fresh memory from the
@@ -288,7 +291,7 @@ thread_local! {
 const SPARE_GPRS_MAX: usize = 32;
 
 /// A zeroed register file: a spare one, or a new one.
-pub(crate) fn spare_gprs() -> Gprs {
+fn spare_gprs() -> Gprs {
     match SPARE_GPRS.with(|s| s.borrow_mut().pop()) {
         Some(mut gpr) => {
             gpr.iter_mut().for_each(|row| row.fill(0));

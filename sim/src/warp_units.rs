@@ -25,6 +25,12 @@
 //! alone, from the count the earlier warps left, is its run in turns.
 
 use crate::SimOptions;
+use crate::error::SimError;
+use crate::isbe::Isbe;
+use crate::memory::{GlobalMemory, Resources, WorkgroupMemory};
+use crate::program::Program;
+use crate::warp::{Env, Launch, Stop, Tally, WARP_LANES};
+use spvsass_isa::isa::{Op, SpecialReg};
 
 /// Warps are the units only for a dispatch of fewer workgroups than this
 /// per thread: with more, whole workgroups already fill the threads, and
@@ -34,12 +40,6 @@ use crate::SimOptions;
 /// 0.37 s at 16 threads with every warp a unit (BENCHMARKS.md, "Warps as
 /// the units of a few large workgroups").
 pub(crate) const GROUPS_PER_THREAD: usize = 4;
-use crate::error::SimError;
-use crate::isbe::Isbe;
-use crate::memory::{GlobalMemory, Resources, WorkgroupMemory};
-use crate::program::Program;
-use crate::warp::{Env, Launch, Stop, Tally, WARP_LANES, Warp};
-use spvsass_isa::isa::{Op, SpecialReg};
 
 /// Whether `program`'s warps may run apart (see the module's comment).
 pub(crate) fn separable(program: &Program, resources: &Resources, options: &SimOptions) -> bool {
@@ -74,17 +74,8 @@ pub(crate) fn run_warp(
     options: &SimOptions,
     from: Option<u64>,
 ) -> Result<WarpRun, SimError> {
-    let warp_count = invocations.div_ceil(WARP_LANES);
     let mut memory = WorkgroupMemory::new(resources, WARP_LANES);
-    let lanes = (invocations - warp * WARP_LANES).min(WARP_LANES);
-    let gprs = crate::dispatch::spare_gprs();
-    let mut w = Warp::with_gprs(
-        lanes,
-        warp * WARP_LANES,
-        warp_count > 1,
-        &resources.constants,
-        gprs,
-    );
+    let mut w = crate::dispatch::new_warp(invocations, warp, &resources.constants);
     let mut tally = Tally::new(program);
     tally.steps = from.unwrap_or(0);
     // Compute workgroups have no ISBE; an empty one satisfies the executor.
