@@ -55,7 +55,7 @@ use std::sync::{Condvar, Mutex, MutexGuard};
 /// How far ahead of the oldest uncommitted workgroup the workers may run,
 /// per thread: enough to ride over uneven workgroups, few enough that the
 /// finished results stay small.
-const WINDOW_PER_THREAD: usize = 16;
+pub(crate) const WINDOW_PER_THREAD: usize = 16;
 
 /// What the workers share: the workgroups not yet taken, and how far the
 /// commits got.

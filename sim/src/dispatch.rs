@@ -10,7 +10,8 @@
 //! Order: the result is that of running the workgroups one after another,
 //! x fastest, then y, then z (they run in parallel where that gives the
 //! same bytes: `compute_order`, and so do a workgroup's warps where the
-//! program lets them: `warp_units`);
+//! program lets them: `warp_units`, and between barriers:
+//! `warp_phases`);
 //! inside a workgroup, warp 0 runs until it exits or reaches a BAR.SYNC,
 //! then warp 1, and so on; when every warp still running waits at the
 //! barrier, all are released. Exited warps do not count at a barrier, as
@@ -29,6 +30,7 @@ use crate::native::{Handover, NativeStats, Tier};
 use crate::program::Program;
 use crate::texture::host::{BoundImage, BoundSampler};
 use crate::warp::{Env, Gprs, Launch, RZ, Stop, Tally, WARP_LANES, Warp};
+use crate::warp_phases::Workgroup;
 use crate::warp_units::Gathered;
 use spvsass_isa::abi::{self, RootTable};
 use spvsass_isa::binary::{Binary, Stage};
@@ -207,6 +209,12 @@ pub fn run_compute(
             kept
         })?;
     } else {
+        // A few large workgroups run their warps side by side between
+        // barriers (`warp_phases.rs`).
+        let side_by_side = threads > 1
+            && warps > 1
+            && count_of_groups < (threads * crate::warp_units::GROUPS_PER_THREAD) as u64
+            && crate::warp_phases::reads_no_clock(&program, options);
         let run = |id: [u32; 3], global: &mut GlobalMemory, _| {
             run_workgroup(
                 &program,
@@ -215,6 +223,7 @@ pub fn run_compute(
                 global,
                 shared,
                 options,
+                side_by_side,
             )
             .map_err(|e| in_workgroup(id, e))
         };
@@ -237,7 +246,8 @@ pub fn run_compute(
 }
 
 /// Runs one workgroup of `invocations` invocations on as many warps as it
-/// takes.
+/// takes, with its warps side by side between barriers where
+/// `side_by_side` says so (`warp_phases.rs`).
 fn run_workgroup(
     program: &Program,
     launch: &Launch,
@@ -245,6 +255,7 @@ fn run_workgroup(
     global: &mut GlobalMemory,
     resources: &Resources,
     options: &SimOptions,
+    side_by_side: bool,
 ) -> Result<Tally, SimError> {
     let warp_count = invocations.div_ceil(WARP_LANES);
     // One shared memory for the workgroup; each warp's lanes keep their own
@@ -254,16 +265,16 @@ fn run_workgroup(
     let mut warps: Vec<Warp<'_>> = (0..warp_count)
         .map(|w| new_warp(invocations, w, &resources.constants))
         .collect();
-    let result = run_warps(
+    let mut group = Workgroup {
         program,
         launch,
-        global,
         resources,
         options,
-        &mut warps,
-        &mut locals,
-        &mut memory,
-    );
+        warps: &mut warps,
+        locals: &mut locals,
+        memory: &mut memory,
+    };
+    let result = run_warps(&mut group, global, side_by_side);
     for warp in warps {
         keep_gprs(warp.into_gprs());
     }
@@ -291,7 +302,7 @@ thread_local! {
 const SPARE_GPRS_MAX: usize = 32;
 
 /// A zeroed register file: a spare one, or a new one.
-fn spare_gprs() -> Gprs {
+pub(crate) fn spare_gprs() -> Gprs {
     match SPARE_GPRS.with(|s| s.borrow_mut().pop()) {
         Some(mut gpr) => {
             gpr.iter_mut().for_each(|row| row.fill(0));
@@ -311,27 +322,36 @@ pub(crate) fn keep_gprs(gpr: Gprs) {
     });
 }
 
-/// The warps of one workgroup, run in turns between its barriers.
-#[allow(clippy::too_many_arguments)]
+/// The warps of one workgroup, run in turns between its barriers (each
+/// round first side by side, with `side_by_side`: `warp_phases.rs`).
 fn run_warps(
-    program: &Program,
-    launch: &Launch,
+    group: &mut Workgroup<'_, '_>,
     global: &mut GlobalMemory,
-    resources: &Resources,
-    options: &SimOptions,
-    warps: &mut [Warp<'_>],
-    locals: &mut [Vec<Vec<u8>>],
-    memory: &mut WorkgroupMemory,
+    side_by_side: bool,
 ) -> Result<Tally, SimError> {
     // Compute workgroups have no ISBE; an empty one satisfies the executor.
     let mut isbe = Isbe::new(0, 0, 0);
-    let mut tally = Tally::new(program);
-    let mut done = vec![false; warps.len()];
+    let mut tally = Tally::new(group.program);
+    let mut done = vec![false; group.warps.len()];
+    let mut live = Vec::with_capacity(done.len());
     loop {
-        for (w, warp) in warps.iter_mut().enumerate() {
-            if done[w] {
-                continue;
-            }
+        live.clear();
+        live.extend((0..done.len()).filter(|&w| !done[w]));
+        let kept = if side_by_side && live.len() > 1 {
+            crate::warp_phases::side_by_side(group, global, &live, &mut tally, &mut done)
+        } else {
+            0
+        };
+        for &w in &live[kept..] {
+            let Workgroup {
+                program,
+                launch,
+                resources,
+                options,
+                ref mut warps,
+                ref mut locals,
+                ref mut memory,
+            } = *group;
             std::mem::swap(&mut memory.local, &mut locals[w]);
             let mut env = Env {
                 launch,
@@ -340,7 +360,7 @@ fn run_warps(
                 local: memory,
                 textures: resources.textures,
             };
-            let stop = warp.run_tallied(program, &mut env, options, &mut tally);
+            let stop = warps[w].run_tallied(program, &mut env, options, &mut tally);
             std::mem::swap(&mut memory.local, &mut locals[w]);
             match stop.map_err(|e| SimError::InWarp {
                 warp: w as u32,
@@ -354,7 +374,7 @@ fn run_warps(
             return Ok(tally);
         }
         // Every warp still running waits at the barrier.
-        for (w, warp) in warps.iter_mut().enumerate() {
+        for (w, warp) in group.warps.iter_mut().enumerate() {
             if !done[w] {
                 warp.release_workgroup_barrier();
             }

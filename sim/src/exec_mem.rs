@@ -42,7 +42,7 @@ impl Warp<'_> {
             let fail = |f| mem_error(f, pc, l, space(o.space), addr, n);
             let bytes = match o.space {
                 MemSpace::Global => env.global.read(addr, n).map_err(fail)?,
-                MemSpace::Shared => slice(&env.local.shared, addr, n).map_err(fail)?,
+                MemSpace::Shared => env.local.shared.read(addr, n).map_err(fail)?,
                 MemSpace::Local => slice(&env.local.local[l], addr, n).map_err(fail)?,
             };
             let regs = o.size.load(bytes);
@@ -66,7 +66,7 @@ impl Warp<'_> {
             let fail = |f| mem_error(f, pc, l, space(o.space), addr, n);
             match o.space {
                 MemSpace::Global => env.global.write(addr, data).map_err(fail),
-                MemSpace::Shared => write(&mut env.local.shared, addr, data).map_err(fail),
+                MemSpace::Shared => env.local.shared.write(addr, data).map_err(fail),
                 MemSpace::Local => write(&mut env.local.local[l], addr, data).map_err(fail),
             }
         })
@@ -87,7 +87,7 @@ impl Warp<'_> {
             let fail = |f| mem_error(f, pc, l, space(o.space), addr, n);
             let cell = match o.space {
                 MemSpace::Global => env.global.cell(addr, n),
-                MemSpace::Shared => cell(&mut env.local.shared, addr, n),
+                MemSpace::Shared => env.local.shared.cell(addr, n),
                 MemSpace::Local => cell(&mut env.local.local[l], addr, n),
             }
             .map_err(fail)?;

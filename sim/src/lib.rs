@@ -44,6 +44,7 @@ mod row_form;
 mod row_setp;
 pub mod texture;
 mod warp;
+mod warp_phases;
 mod warp_units;
 mod workers;
 

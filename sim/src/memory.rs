@@ -146,6 +146,25 @@ impl GlobalMemory {
         }
     }
 
+    /// Whether this memory, an overlaid copy, wrote a byte that `later`,
+    /// an overlay over the bytes this copy started from, read (a plain
+    /// memory holds its writes in its bytes: no).
+    pub(crate) fn wrote_read_of(&self, later: &Overlay) -> bool {
+        self.overlay
+            .as_ref()
+            .is_some_and(|o| o.wrote_read_of(later))
+    }
+
+    /// Takes on the effects of `later`, an overlay over the bytes this
+    /// memory reads (for an overlaid copy: those it started from), which
+    /// read none of this memory's writes (`wrote_read_of`).
+    pub(crate) fn take(&mut self, later: Overlay) {
+        match &mut self.overlay {
+            None => self.apply(&later),
+            Some(o) => o.absorb(later),
+        }
+    }
+
     fn index(&self, addr: u64) -> Option<usize> {
         let i = (addr / BUFFER_STRIDE).checked_sub(1)? as usize;
         (i < self.buffers.len()).then_some(i)
@@ -239,7 +258,7 @@ pub struct Resources {
 
 /// The memories one workgroup owns while it runs.
 pub(crate) struct WorkgroupMemory {
-    pub shared: Vec<u8>,
+    pub shared: SharedMemory,
     /// Per lane.
     pub local: Vec<Vec<u8>>,
 }
@@ -247,9 +266,84 @@ pub(crate) struct WorkgroupMemory {
 impl WorkgroupMemory {
     pub fn new(resources: &Resources, lanes: u32) -> WorkgroupMemory {
         WorkgroupMemory {
-            shared: vec![0; resources.shared_bytes as usize],
+            shared: SharedMemory::new(resources.shared_bytes),
             local: vec![vec![0; resources.local_bytes as usize]; lanes as usize],
         }
+    }
+}
+
+/// A workgroup's shared memory. An overlaid copy (`SharedMemory::overlaid`)
+/// never writes the bytes it shares with the workgroup's: as for global
+/// memory, its accesses go through an `Overlay` that keeps what it wrote
+/// and records what it read, so one warp's run between two barriers can
+/// go beside the other warps' and be kept only if it equals the run in
+/// turns (`warp_phases.rs`). Shared-memory addresses are byte offsets.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct SharedMemory {
+    bytes: Arc<Vec<u8>>,
+    overlay: Option<Box<Overlay>>,
+}
+
+impl SharedMemory {
+    /// `n` zeroed bytes.
+    pub(crate) fn new(n: u32) -> SharedMemory {
+        SharedMemory {
+            bytes: Arc::new(vec![0; n as usize]),
+            overlay: None,
+        }
+    }
+
+    /// A copy that reads these bytes and keeps its own effects in an empty
+    /// overlay.
+    pub(crate) fn overlaid(&self) -> SharedMemory {
+        SharedMemory {
+            bytes: Arc::clone(&self.bytes),
+            overlay: Some(Box::default()),
+        }
+    }
+
+    /// What an overlaid copy did (nothing for a plain one).
+    pub(crate) fn into_overlay(self) -> Overlay {
+        self.overlay.map(|o| *o).unwrap_or_default()
+    }
+
+    /// Writes the bytes `overlay` wrote (taken from an overlaid copy of
+    /// this memory) into it.
+    pub(crate) fn apply(&mut self, overlay: &Overlay) {
+        let bytes = Arc::make_mut(&mut self.bytes);
+        for (addr, line) in overlay.written_lines() {
+            line.copy_written(&mut bytes[addr as usize..]);
+        }
+    }
+
+    /// The `n` bytes at `addr` (mutable because an overlaid copy records
+    /// the read).
+    pub(crate) fn read(&mut self, addr: u64, n: u32) -> Result<&[u8], MemFault> {
+        let start = range(addr, n, self.bytes.len())?;
+        Ok(match &mut self.overlay {
+            None => &self.bytes[start..start + n as usize],
+            Some(o) => o.read(addr, &self.bytes, start, n),
+        })
+    }
+
+    pub(crate) fn write(&mut self, addr: u64, data: &[u8]) -> Result<(), MemFault> {
+        let n = data.len() as u32;
+        let start = range(addr, n, self.bytes.len())?;
+        let cell = match &mut self.overlay {
+            None => &mut Arc::make_mut(&mut self.bytes)[start..start + n as usize],
+            Some(o) => o.cell(addr, &self.bytes, start, n, false),
+        };
+        copy_access(cell, data);
+        Ok(())
+    }
+
+    /// The `n` bytes at `addr`, for a read-modify-write.
+    pub(crate) fn cell(&mut self, addr: u64, n: u32) -> Result<&mut [u8], MemFault> {
+        let start = range(addr, n, self.bytes.len())?;
+        Ok(match &mut self.overlay {
+            None => &mut Arc::make_mut(&mut self.bytes)[start..start + n as usize],
+            Some(o) => o.cell(addr, &self.bytes, start, n, true),
+        })
     }
 }
 

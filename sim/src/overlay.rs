@@ -1,6 +1,8 @@
 //! A workgroup's private view of global memory during a parallel attempt
 //! (`compute_order`): the dispatch's bytes, read-only, under the lines this
-//! workgroup wrote, with the bytes it read and wrote recorded.
+//! workgroup wrote, with the bytes it read and wrote recorded. A warp's
+//! run between two barriers views its workgroup's shared and global
+//! memory the same way (`warp_phases`).
 //!
 //! Granularity: 64-byte lines with a mask of the bytes read and of the
 //! bytes written, so workgroups writing neighbouring words (one result
@@ -109,6 +111,37 @@ impl Overlay {
         }
         line.written |= mask;
         &mut line.bytes[at..at + n as usize]
+    }
+
+    /// Whether `later` (an overlay over the same bytes as this one's)
+    /// read a byte this one wrote.
+    pub(crate) fn wrote_read_of(&self, later: &Overlay) -> bool {
+        later.read.iter().any(|(key, read)| {
+            self.written
+                .get(key)
+                .is_some_and(|line| line.written & read != 0)
+        })
+    }
+
+    /// Takes on the effects of `later`, an overlay over the same bytes
+    /// that ran after this one's effects and read none of its writes
+    /// (`wrote_read_of`): its reads are reads of the bytes this one
+    /// started from, and its writes land over this one's.
+    pub(crate) fn absorb(&mut self, later: Overlay) {
+        for (key, read) in later.read {
+            *self.read.entry(key).or_default() |= read;
+        }
+        for (key, line) in later.written {
+            match self.written.get_mut(&key) {
+                Some(mine) => {
+                    line.copy_written(&mut mine.bytes);
+                    mine.written |= line.written;
+                }
+                None => {
+                    self.written.insert(key, line);
+                }
+            }
+        }
     }
 
     /// The written lines, by the global address of their first byte.

@@ -228,6 +228,19 @@ impl<'r> Warp<'r> {
         }
     }
 
+    /// A copy of this warp's state on the register file `gpr` (which it
+    /// overwrites), for a run that may be dropped (`warp_phases.rs`). Not
+    /// for a warp under the control-bit checker, whose state it leaves.
+    pub(crate) fn fork(&self, mut gpr: Gprs) -> Warp<'r> {
+        debug_assert!(self.check.is_none(), "no fork under the checker");
+        gpr.copy_from_slice(&self.gpr[..]);
+        Warp {
+            gpr,
+            check: None,
+            ..*self
+        }
+    }
+
     /// The register file, for another warp (`with_gprs`) once this one
     /// is done.
     pub(crate) fn into_gprs(self) -> Gprs {

@@ -30,7 +30,7 @@ use crate::isbe::Isbe;
 use crate::memory::{GlobalMemory, Resources, WorkgroupMemory};
 use crate::program::Program;
 use crate::warp::{Env, Launch, Stop, Tally, WARP_LANES};
-use spvsass_isa::isa::{Op, SpecialReg};
+use spvsass_isa::isa::Op;
 
 /// Warps are the units only for a dispatch of fewer workgroups than this
 /// per thread: with more, whole workgroups already fill the threads, and
@@ -44,13 +44,11 @@ pub(crate) const GROUPS_PER_THREAD: usize = 4;
 /// Whether `program`'s warps may run apart (see the module's comment).
 pub(crate) fn separable(program: &Program, resources: &Resources, options: &SimOptions) -> bool {
     resources.shared_bytes == 0
-        && !options.check_ctrl
-        && program.instrs().iter().all(|ins| match &ins.op {
-            Op::Bar(_) => false,
-            Op::S2R(o) => !matches!(o.sr, SpecialReg::ClockLo | SpecialReg::ClockHi),
-            Op::Cs2r(o) => o.sr == SpecialReg::Zero,
-            _ => true,
-        })
+        && crate::warp_phases::reads_no_clock(program, options)
+        && program
+            .instrs()
+            .iter()
+            .all(|ins| !matches!(ins.op, Op::Bar(_)))
 }
 
 /// One warp's run: its counts, and the step count it started from (`None`:

@@ -16,6 +16,11 @@ use spvsass_sim::{
 /// `body` after a prologue that sets R0 = workgroup x, R1 = invocation
 /// x, R2:R3 = buffer 0, R4:R5 = buffer 1; workgroups of `lanes`.
 fn binary(body: &str, lanes: u32) -> Binary {
+    with_shared_memory(body, lanes, 0)
+}
+
+/// `binary` with `shared_bytes` of shared memory.
+pub(crate) fn with_shared_memory(body: &str, lanes: u32, shared_bytes: u32) -> Binary {
     let b0 = abi::buffer_address(0).expect("binding 0");
     let b1 = abi::buffer_address(1).expect("binding 1");
     let src = format!(
@@ -35,20 +40,20 @@ fn binary(body: &str, lanes: u32) -> Binary {
     common::with_safe_ctrl(&mut binary);
     binary.workgroup_size = [lanes, 1, 1];
     binary.compute = Some(ComputeState {
-        shared_bytes: 0,
+        shared_bytes,
         local_bytes: 0,
     });
     binary
 }
 
-fn words(bytes: &[u8]) -> Vec<u32> {
+pub(crate) fn words(bytes: &[u8]) -> Vec<u32> {
     bytes
         .chunks_exact(4)
         .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
         .collect()
 }
 
-fn bytes(words: &[u32]) -> Vec<u8> {
+pub(crate) fn bytes(words: &[u32]) -> Vec<u8> {
     words.iter().flat_map(|w| w.to_le_bytes()).collect()
 }
 
@@ -202,7 +207,7 @@ fn the_error_is_the_first_in_launch_order_after_conflicts() {
 /// workgroup's warps never run apart: `warp_units.rs`). The dispatches
 /// that use it have fewer workgroups than two per thread at 2 threads, so
 /// that warps are the units from 2 threads on.
-fn unchecked_on_1_to_4_threads(
+pub(crate) fn unchecked_on_1_to_4_threads(
     binary: &Binary,
     groups: u32,
     buffers: &[Vec<u8>],

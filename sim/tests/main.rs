@@ -10,6 +10,7 @@ mod raster_common;
 
 mod asm_programs;
 mod compute_parallel;
+mod compute_phases;
 mod control_flow;
 mod ctrl_check;
 mod dispatch;
