@@ -130,7 +130,9 @@ impl GlobalMemory {
 
     /// What an overlaid copy did (nothing for a plain one).
     pub(crate) fn into_overlay(self) -> Overlay {
-        self.overlay.map(|o| *o).unwrap_or_default()
+        let mut overlay = self.overlay.map(|o| *o).unwrap_or_default();
+        overlay.finish();
+        overlay
     }
 
     /// Writes the bytes `overlay` wrote (taken from an overlaid copy of
@@ -304,7 +306,9 @@ impl SharedMemory {
 
     /// What an overlaid copy did (nothing for a plain one).
     pub(crate) fn into_overlay(self) -> Overlay {
-        self.overlay.map(|o| *o).unwrap_or_default()
+        let mut overlay = self.overlay.map(|o| *o).unwrap_or_default();
+        overlay.finish();
+        overlay
     }
 
     /// Writes the bytes `overlay` wrote (taken from an overlaid copy of
