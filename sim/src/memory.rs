@@ -130,9 +130,7 @@ impl GlobalMemory {
 
     /// What an overlaid copy did (nothing for a plain one).
     pub(crate) fn into_overlay(self) -> Overlay {
-        let mut overlay = self.overlay.map(|o| *o).unwrap_or_default();
-        overlay.finish();
-        overlay
+        self.overlay.map(|o| *o).unwrap_or_default()
     }
 
     /// Writes the bytes `overlay` wrote (taken from an overlaid copy of
@@ -306,9 +304,7 @@ impl SharedMemory {
 
     /// What an overlaid copy did (nothing for a plain one).
     pub(crate) fn into_overlay(self) -> Overlay {
-        let mut overlay = self.overlay.map(|o| *o).unwrap_or_default();
-        overlay.finish();
-        overlay
+        self.overlay.map(|o| *o).unwrap_or_default()
     }
 
     /// Writes the bytes `overlay` wrote (taken from an overlaid copy of

@@ -40,45 +40,13 @@ impl Line {
     }
 }
 
-/// Adds `mask`, bytes read in line `key`, to the reads: to the last line
-/// read if it is that one, else into `read` after moving the last line
-/// there.
-fn note_read(read: &mut FxHashMap<u64, u64>, last: &mut (u64, u64), key: u64, mask: u64) {
-    if last.0 == key {
-        last.1 |= mask;
-    } else {
-        let (was, bytes) = std::mem::replace(last, (key, mask));
-        if was != NO_LINE {
-            *read.entry(was).or_default() |= bytes;
-        }
-    }
-}
-
 /// What one workgroup read and wrote, by global address / [`LINE`].
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Overlay {
     /// Bytes it read before writing them itself: what it took from the
     /// memory it started with.
     read: FxHashMap<u64, u64>,
-    /// The line read last and the bytes read there, not yet in `read`: a
-    /// warp's lanes read neighbouring words one after another, so most
-    /// reads add to the line before and cost no lookup in `read`
-    /// (`finish` moves it there). `NO_LINE` when none.
-    last_read: (u64, u64),
     written: FxHashMap<u64, Line>,
-}
-
-/// `Overlay::last_read`'s line when there is none (no address is that high).
-const NO_LINE: u64 = u64::MAX;
-
-impl Default for Overlay {
-    fn default() -> Overlay {
-        Overlay {
-            read: FxHashMap::default(),
-            last_read: (NO_LINE, 0),
-            written: FxHashMap::default(),
-        }
-    }
 }
 
 /// The line of an address, the byte in it and the mask of `n` bytes there.
@@ -104,33 +72,18 @@ impl Overlay {
         n: u32,
     ) -> &'a [u8] {
         let (key, at, mask) = split(addr, n);
-        let line = if self.written.is_empty() {
-            None
-        } else {
-            self.written.get(&key)
-        };
-        match line {
+        match self.written.get(&key) {
             Some(line) => {
                 let from_memory = mask & !line.written;
                 if from_memory != 0 {
-                    note_read(&mut self.read, &mut self.last_read, key, from_memory);
+                    *self.read.entry(key).or_default() |= from_memory;
                 }
                 &line.bytes[at..at + n as usize]
             }
             None => {
-                note_read(&mut self.read, &mut self.last_read, key, mask);
+                *self.read.entry(key).or_default() |= mask;
                 &buffer[start..start + n as usize]
             }
-        }
-    }
-
-    /// Moves the last line read into the record of reads: to be called
-    /// before the reads are looked at (`GlobalMemory::into_overlay` and
-    /// `SharedMemory::into_overlay` do).
-    pub(crate) fn finish(&mut self) {
-        let (key, mask) = std::mem::replace(&mut self.last_read, (NO_LINE, 0));
-        if key != NO_LINE {
-            *self.read.entry(key).or_default() |= mask;
         }
     }
 
@@ -154,7 +107,7 @@ impl Overlay {
         });
         let from_memory = mask & !line.written;
         if atomic && from_memory != 0 {
-            note_read(&mut self.read, &mut self.last_read, key, from_memory);
+            *self.read.entry(key).or_default() |= from_memory;
         }
         line.written |= mask;
         &mut line.bytes[at..at + n as usize]
@@ -163,13 +116,11 @@ impl Overlay {
     /// Whether `later` (an overlay over the same bytes as this one's)
     /// read a byte this one wrote.
     pub(crate) fn wrote_read_of(&self, later: &Overlay) -> bool {
-        debug_assert_eq!(later.last_read.0, NO_LINE, "finished");
-        !self.written.is_empty()
-            && later.read.iter().any(|(key, read)| {
-                self.written
-                    .get(key)
-                    .is_some_and(|line| line.written & read != 0)
-            })
+        later.read.iter().any(|(key, read)| {
+            self.written
+                .get(key)
+                .is_some_and(|line| line.written & read != 0)
+        })
     }
 
     /// Takes on the effects of `later`, an overlay over the same bytes
@@ -177,7 +128,6 @@ impl Overlay {
     /// (`wrote_read_of`): its reads are reads of the bytes this one
     /// started from, and its writes land over this one's.
     pub(crate) fn absorb(&mut self, later: Overlay) {
-        debug_assert_eq!(later.last_read.0, NO_LINE, "finished");
         for (key, read) in later.read {
             *self.read.entry(key).or_default() |= read;
         }
@@ -209,12 +159,10 @@ pub(crate) struct Written {
 impl Written {
     /// Whether `overlay` read a byte written here.
     pub(crate) fn read_by(&self, overlay: &Overlay) -> bool {
-        debug_assert_eq!(overlay.last_read.0, NO_LINE, "finished");
-        !self.lines.is_empty()
-            && overlay
-                .read
-                .iter()
-                .any(|(key, read)| self.lines.get(key).is_some_and(|w| w & read != 0))
+        overlay
+            .read
+            .iter()
+            .any(|(key, read)| self.lines.get(key).is_some_and(|w| w & read != 0))
     }
 
     /// Adds the bytes `overlay` wrote.

@@ -10,7 +10,9 @@
 //! In turns (`dispatch::run_warps`), a workgroup's warp 0 runs until it
 //! exits or waits at a BAR.SYNC, then warp 1, and so on. The warps can see
 //! each other through
-//! - shared memory and BAR.SYNC: a program with either is not split;
+//! - shared memory and BAR.SYNC: a program with either is not split
+//!   into units (its warps run side by side between barriers inside the
+//!   workgroup's job instead: `warp_phases.rs`);
 //! - the step count, which is the workgroup's: warp k starts counting at
 //!   the steps of warps 0..k-1, for the step budget
 //!   (`SimOptions::max_steps`) and for the clock the special registers

@@ -8,7 +8,8 @@
 //! and 1 (`compute_parallel::with_shared_memory`).
 
 use crate::compute_parallel::{bytes, unchecked_on_1_to_4_threads, with_shared_memory, words};
-use spvsass_sim::{SimError, SimOptions, Space};
+use spvsass_isa::binary::Binary;
+use spvsass_sim::{ComputeInputs, SimError, SimOptions, Space, Tier, run_compute};
 
 const GROUPS: u32 = 3;
 const LANES: u32 = 128;
@@ -26,6 +27,19 @@ const LANE_0: &str = "
 /// side by side.
 #[test]
 fn a_tree_in_shared_memory_sums_each_workgroup() {
+    let (program, buffers) = tree();
+    let run = unchecked_on_1_to_4_threads(&program, GROUPS, &buffers, SimOptions::default())
+        .expect("runs");
+    let want: Vec<u32> = words(&buffers[0])
+        .chunks(LANES as usize)
+        .map(|c| c.iter().fold(0u32, |a, &v| a.wrapping_add(v)))
+        .collect();
+    assert_eq!(words(&run.buffers[&1]), want);
+}
+
+/// The tree of `a_tree_in_shared_memory_sums_each_workgroup`, and its
+/// buffers.
+fn tree() -> (Binary, [Vec<u8>; 2]) {
     let mut body = String::from(
         "
         IMAD R8, R0, 0x80, R1 ;
@@ -58,18 +72,10 @@ fn a_tree_in_shared_memory_sums_each_workgroup() {
     let input: Vec<u32> = (0..GROUPS * LANES)
         .map(|i| i.wrapping_mul(2_654_435_761))
         .collect();
-    let run = unchecked_on_1_to_4_threads(
-        &with_shared_memory(&body, LANES, LANES * 4),
-        GROUPS,
-        &[bytes(&input), vec![0; GROUPS as usize * 4]],
-        SimOptions::default(),
+    (
+        with_shared_memory(&body, LANES, LANES * 4),
+        [bytes(&input), vec![0; GROUPS as usize * 4]],
     )
-    .expect("runs");
-    let want: Vec<u32> = input
-        .chunks(LANES as usize)
-        .map(|c| c.iter().fold(0u32, |a, &v| a.wrapping_add(v)))
-        .collect();
-    assert_eq!(words(&run.buffers[&1]), want);
 }
 
 /// In one round, lane 0 of warp k reads shared[k] and writes it plus one
@@ -320,4 +326,49 @@ fn the_step_budget_counts_rounds_in_turn_order() {
         matches!(error.as_ref(), SimError::StepLimit { steps, .. } if *steps == budget),
         "{err}"
     );
+}
+
+/// The native tier's runs through a round side by side give the
+/// interpreter's result in turns: the tree, and the two loops (which run
+/// natively) also with a step budget that a warp's second round passes,
+/// on 1 to 4 threads.
+#[test]
+fn native_runs_side_by_side_are_the_interpreters_in_turns() {
+    let loops = with_shared_memory(TWO_LOOPS, LANES, 4);
+    let loop_buffers = [vec![0; (GROUPS * LANES) as usize * 4]];
+    let (tree, tree_buffers) = tree();
+    let budget = SimOptions {
+        max_steps: 2_000,
+        ..SimOptions::default()
+    };
+    for (binary, buffers, options) in [
+        (&tree, &tree_buffers[..], SimOptions::default()),
+        (&loops, &loop_buffers[..], SimOptions::default()),
+        (&loops, &loop_buffers[..], budget),
+    ] {
+        let run = |tier, threads| {
+            let inputs = ComputeInputs {
+                buffers: (0..).zip(buffers.iter().cloned()).collect(),
+                ..Default::default()
+            };
+            let options = SimOptions {
+                tier,
+                check_ctrl: false,
+                threads: std::num::NonZeroUsize::new(threads),
+                ..options
+            };
+            run_compute(binary, [GROUPS, 1, 1], inputs, &options).map(|mut run| {
+                let native = std::mem::take(&mut run.counters.native_warp_instructions);
+                ((run.buffers, run.counters), native)
+            })
+        };
+        let interp = run(Tier::Interp, 1).map(|(run, _)| run);
+        for threads in 1..=4 {
+            let native = run(Tier::Native, threads);
+            if let Ok((_, ran)) = &native {
+                assert!(*ran > 0, "natively on {threads} threads");
+            }
+            assert_eq!(native.map(|(run, _)| run), interp, "{threads} threads");
+        }
+    }
 }
