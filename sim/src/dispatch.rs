@@ -263,7 +263,7 @@ fn run_workgroup(
     let mut memory = WorkgroupMemory::new(resources, WARP_LANES);
     let mut locals: Vec<Vec<Vec<u8>>> = (0..warp_count).map(|_| memory.local.clone()).collect();
     let mut warps: Vec<Warp<'_>> = (0..warp_count)
-        .map(|w| new_warp(invocations, w, &resources.constants))
+        .map(|w| new_warp(invocations, w, &resources.constants, program.gpr_rows()))
         .collect();
     let mut group = Workgroup {
         program,
@@ -284,10 +284,15 @@ fn run_workgroup(
 /// Warp `w` of a workgroup of `invocations` invocations, on a zeroed
 /// register file (it shares the workgroup's barrier with the others, if
 /// there are others).
-pub(crate) fn new_warp(invocations: u32, w: u32, constants: &ConstantBanks) -> Warp<'_> {
+pub(crate) fn new_warp(
+    invocations: u32,
+    w: u32,
+    constants: &ConstantBanks,
+    rows: usize,
+) -> Warp<'_> {
     let lanes = (invocations - w * WARP_LANES).min(WARP_LANES);
     let shared = invocations > WARP_LANES;
-    Warp::with_gprs(lanes, w * WARP_LANES, shared, constants, spare_gprs())
+    Warp::with_gprs(lanes, w * WARP_LANES, shared, constants, spare_gprs(rows))
 }
 
 thread_local! {
@@ -301,11 +306,15 @@ thread_local! {
 /// Most register files a thread keeps (a workgroup of 1024 invocations).
 const SPARE_GPRS_MAX: usize = 32;
 
-/// A zeroed register file: a spare one, or a new one.
-pub(crate) fn spare_gprs() -> Gprs {
+/// A register file for a program that names registers below `rows`
+/// (`Program::gpr_rows`): a spare one with those rows and RZ zeroed (the
+/// others, which the program never reads, may hold an earlier warp's
+/// values), or a new one, all zero.
+pub(crate) fn spare_gprs(rows: usize) -> Gprs {
     match SPARE_GPRS.with(|s| s.borrow_mut().pop()) {
         Some(mut gpr) => {
-            gpr.iter_mut().for_each(|row| row.fill(0));
+            gpr[..rows.min(RZ)].iter_mut().for_each(|row| row.fill(0));
+            gpr[RZ].fill(0);
             gpr
         }
         None => Box::new([[0; WARP_LANES as usize]; RZ + 1]),

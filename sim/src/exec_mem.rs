@@ -1,7 +1,8 @@
 //! Executing memory ops: loads, stores and atomics on global, shared and
 //! local memory, and constant-bank loads. Lanes access memory one after
 //! another in lane order, so atomics on one address serialise and a store
-//! by a higher lane wins.
+//! by a higher lane wins. Loads and stores first try the whole-warp path
+//! of `exec_mem_rows.rs`, which takes those no lane can fault.
 
 use crate::error::SimError;
 use crate::exec::mem_error;
@@ -36,6 +37,9 @@ impl Warp<'_> {
         pc: u32,
         env: &mut Env<'_>,
     ) -> Result<(), SimError> {
+        if self.load_rows(mask, o, env) {
+            return Ok(());
+        }
         let n = o.size.bytes();
         self.each(mask, |w, l| {
             let addr = w.address(l, &o.addr, o.space, o.offset, pc)?;
@@ -58,6 +62,9 @@ impl Warp<'_> {
         pc: u32,
         env: &mut Env<'_>,
     ) -> Result<(), SimError> {
+        if self.store_rows(mask, o, env) {
+            return Ok(());
+        }
         let n = o.size.bytes();
         self.each(mask, |w, l| {
             let addr = w.address(l, &o.addr, o.space, o.offset, pc)?;

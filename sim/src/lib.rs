@@ -27,6 +27,7 @@ mod exec;
 mod exec_ctrl;
 mod exec_f64;
 mod exec_mem;
+mod exec_mem_rows;
 mod exec_row;
 mod exec_tex;
 mod exec_warp;

@@ -11,6 +11,7 @@
 //! accesses are checked the same way against their sizes.
 
 use crate::overlay::Overlay;
+use crate::warp::lanes;
 use serde::Serialize;
 use std::fmt;
 use std::sync::Arc;
@@ -162,6 +163,83 @@ impl GlobalMemory {
         match &mut self.overlay {
             None => self.apply(&later),
             Some(o) => o.absorb(later),
+        }
+    }
+
+    /// For an `n`-byte access by each lane of `mask` at `addrs[lane]`: the
+    /// buffer that every one of them lies in, in bounds and aligned, or
+    /// `None` (no lane, or one that faults or lies in another buffer: the
+    /// caller then takes the lanes one by one, which reports the first
+    /// fault). For `read_lanes` and `write_lanes`.
+    pub(crate) fn lanes_buffer(&self, mask: u32, addrs: &[u64; 32], n: u32) -> Option<usize> {
+        let first = addrs.get(mask.trailing_zeros() as usize)?;
+        let i = self.index(*first)?;
+        let base = (i as u64 + 1) * BUFFER_STRIDE;
+        let len = self.buffers[i].len() as u64;
+        let n = u64::from(n);
+        let fits = |a: u64| {
+            let at = a.wrapping_sub(base);
+            at.is_multiple_of(n) && at < len && len - at >= n
+        };
+        lanes(mask).all(|l| fits(addrs[l])).then_some(i)
+    }
+
+    /// Reads, in lane order, the `n` bytes each lane of `mask` reads at
+    /// `addrs[lane]` into `out[lane]`, all in buffer `i` (`lanes_buffer`).
+    pub(crate) fn read_lanes(
+        &mut self,
+        i: usize,
+        mask: u32,
+        addrs: &[u64; 32],
+        n: u32,
+        out: &mut [[u8; 16]; 32],
+    ) {
+        let base = (i as u64 + 1) * BUFFER_STRIDE;
+        let buffer = &self.buffers[i];
+        let n = n as usize;
+        match &mut self.overlay {
+            None => {
+                for l in lanes(mask) {
+                    let at = (addrs[l] - base) as usize;
+                    copy_access(&mut out[l][..n], &buffer[at..at + n]);
+                }
+            }
+            Some(o) => {
+                for l in lanes(mask) {
+                    let at = (addrs[l] - base) as usize;
+                    copy_access(&mut out[l][..n], o.read(addrs[l], buffer, at, n as u32));
+                }
+            }
+        }
+    }
+
+    /// Writes, in lane order, the `n` bytes of `data[lane]` for each lane of
+    /// `mask` at `addrs[lane]`, all in buffer `i` (`lanes_buffer`).
+    pub(crate) fn write_lanes(
+        &mut self,
+        i: usize,
+        mask: u32,
+        addrs: &[u64; 32],
+        n: u32,
+        data: &[[u8; 16]; 32],
+    ) {
+        let base = (i as u64 + 1) * BUFFER_STRIDE;
+        let n = n as usize;
+        match &mut self.overlay {
+            None => {
+                let buffer = Arc::make_mut(&mut self.buffers[i]);
+                for l in lanes(mask) {
+                    let at = (addrs[l] - base) as usize;
+                    copy_access(&mut buffer[at..at + n], &data[l][..n]);
+                }
+            }
+            Some(o) => {
+                let buffer = &self.buffers[i];
+                for l in lanes(mask) {
+                    let at = (addrs[l] - base) as usize;
+                    copy_access(o.cell(addrs[l], buffer, at, n as u32, false), &data[l][..n]);
+                }
+            }
         }
     }
 
@@ -337,6 +415,76 @@ impl SharedMemory {
         Ok(())
     }
 
+    /// Whether an `n`-byte access by each lane of `mask` at `addrs[lane]`
+    /// lies in bounds and aligned (else the caller takes the lanes one by
+    /// one, which reports the first fault). For `read_lanes` and
+    /// `write_lanes`.
+    pub(crate) fn lanes_fit(&self, mask: u32, addrs: &[u64; 32], n: u32) -> bool {
+        let len = self.bytes.len() as u64;
+        let n = u64::from(n);
+        lanes(mask).all(|l| {
+            let at = addrs[l];
+            at.is_multiple_of(n) && at < len && len - at >= n
+        })
+    }
+
+    /// Reads, in lane order, the `n` bytes each lane of `mask` reads at
+    /// `addrs[lane]` into `out[lane]` (`lanes_fit`).
+    pub(crate) fn read_lanes(
+        &mut self,
+        mask: u32,
+        addrs: &[u64; 32],
+        n: u32,
+        out: &mut [[u8; 16]; 32],
+    ) {
+        let bytes = &self.bytes;
+        let n = n as usize;
+        match &mut self.overlay {
+            None => {
+                for l in lanes(mask) {
+                    let at = addrs[l] as usize;
+                    copy_access(&mut out[l][..n], &bytes[at..at + n]);
+                }
+            }
+            Some(o) => {
+                for l in lanes(mask) {
+                    let read = o.read(addrs[l], bytes, addrs[l] as usize, n as u32);
+                    copy_access(&mut out[l][..n], read);
+                }
+            }
+        }
+    }
+
+    /// Writes, in lane order, the `n` bytes of `data[lane]` for each lane of
+    /// `mask` at `addrs[lane]` (`lanes_fit`).
+    pub(crate) fn write_lanes(
+        &mut self,
+        mask: u32,
+        addrs: &[u64; 32],
+        n: u32,
+        data: &[[u8; 16]; 32],
+    ) {
+        let n = n as usize;
+        match &mut self.overlay {
+            None => {
+                let bytes = Arc::make_mut(&mut self.bytes);
+                for l in lanes(mask) {
+                    let at = addrs[l] as usize;
+                    copy_access(&mut bytes[at..at + n], &data[l][..n]);
+                }
+            }
+            Some(o) => {
+                for l in lanes(mask) {
+                    let at = addrs[l] as usize;
+                    copy_access(
+                        o.cell(addrs[l], &self.bytes, at, n as u32, false),
+                        &data[l][..n],
+                    );
+                }
+            }
+        }
+    }
+
     /// The `n` bytes at `addr`, for a read-modify-write.
     pub(crate) fn cell(&mut self, addr: u64, n: u32) -> Result<&mut [u8], MemFault> {
         let start = range(addr, n, self.bytes.len())?;
@@ -368,6 +516,7 @@ pub(crate) fn range(offset: u64, n: u32, len: usize) -> Result<usize, MemFault> 
 /// Copies an access's bytes (`src` and `dst` of one of the access sizes)
 /// with a move of fixed size where the size is a word or more, rather
 /// than a call to `memcpy`.
+#[inline(always)]
 pub(crate) fn copy_access(dst: &mut [u8], src: &[u8]) {
     match src.len() {
         4 => dst[..4].copy_from_slice(&src[..4]),

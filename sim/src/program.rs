@@ -6,7 +6,7 @@ use crate::exec_row::RowIsa;
 use crate::native::{Handover, NativeCache, NativeCode, NativeStats, Translation};
 use crate::row_form::{RowForm, RowSrc, row_form};
 use crate::warp::{RZ, Row};
-use spvsass_isa::isa::{Instr, MemSpace, Op, Target};
+use spvsass_isa::isa::{Instr, MemSpace, Op, OperandKind, Reg, RegFile, Target};
 use spvsass_isa::program::{INSTR_BYTES, decode};
 use spvsass_isa::target::Arch;
 
@@ -28,6 +28,10 @@ pub struct Program {
     pub(crate) row_isa: RowIsa,
     /// The native tier's translation, made when a run first asks for it.
     native: NativeCache,
+    /// Registers R0 up to (not including) this one hold every register an
+    /// instruction names (groups included): the rows a new warp must find
+    /// zeroed.
+    gpr_rows: usize,
 }
 
 impl Program {
@@ -76,7 +80,9 @@ impl Program {
             .iter()
             .map(|ins| row_form(&ins.op, &mut splats))
             .collect();
+        let gpr_rows = instrs.iter().map(gprs_named).max().unwrap_or(0);
         Ok(Program {
+            gpr_rows,
             instrs,
             arch,
             falls_through,
@@ -85,6 +91,11 @@ impl Program {
             row_isa: RowIsa::detect(),
             native: NativeCache::default(),
         })
+    }
+
+    /// The rows of registers the program names (R0 up to this one).
+    pub(crate) fn gpr_rows(&self) -> usize {
+        self.gpr_rows
     }
 
     /// The architecture the code was decoded for.
@@ -149,5 +160,45 @@ impl Program {
     /// The instruction at byte address `pc`, if the program has one.
     pub fn at(&self, pc: u32) -> Option<&Instr> {
         self.instrs.get((pc / INSTR_BYTES) as usize)
+    }
+}
+
+/// The register rows `ins` names: one past the highest register of its
+/// register operands and groups (RZ aside), at most RZ.
+fn gprs_named(ins: &Instr) -> usize {
+    let mut top = 0;
+    ins.clone().visit_regs(
+        &mut |r: &mut Reg, file: RegFile, _: OperandKind, width: u8| {
+            if let (RegFile::Gpr, Some(n)) = (file, r.phys())
+                && usize::from(n) != RZ
+            {
+                top = top.max(usize::from(n) + usize::from(width));
+            }
+        },
+    );
+    top.min(RZ)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Program;
+    use spvsass_isa::asm::assemble;
+
+    fn rows(src: &str) -> usize {
+        let binary = assemble(src).expect("assembles").to_binary().expect("encodes");
+        Program::decode(&binary.code, binary.arch)
+            .expect("decodes")
+            .gpr_rows()
+    }
+
+    /// The rows a new warp must find zeroed reach past the last register
+    /// of a group, sources and destinations alike, and RZ is not one.
+    #[test]
+    fn the_named_rows_cover_every_group() {
+        assert_eq!(rows("EXIT ;"), 0);
+        assert_eq!(rows("MOV R3, RZ ;\nEXIT ;"), 4);
+        assert_eq!(rows("LDG.E.128 R8, [R2.64] ;\nEXIT ;"), 12);
+        assert_eq!(rows("STG.E.64 [R2.64], R20 ;\nEXIT ;"), 22);
+        assert_eq!(rows("IADD3 R1, RZ, R30, RZ ;\nEXIT ;"), 31);
     }
 }

@@ -75,7 +75,8 @@ pub(crate) fn run_warp(
     from: Option<u64>,
 ) -> Result<WarpRun, SimError> {
     let mut memory = WorkgroupMemory::new(resources, WARP_LANES);
-    let mut w = crate::dispatch::new_warp(invocations, warp, &resources.constants);
+    let mut w =
+        crate::dispatch::new_warp(invocations, warp, &resources.constants, program.gpr_rows());
     let mut tally = Tally::new(program);
     tally.steps = from.unwrap_or(0);
     // Compute workgroups have no ISBE; an empty one satisfies the executor.
