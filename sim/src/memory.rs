@@ -137,12 +137,25 @@ impl GlobalMemory {
     /// Writes the bytes `overlay` wrote (taken from an overlaid copy of
     /// this memory) into these buffers.
     pub(crate) fn apply(&mut self, overlay: &Overlay) {
-        for (addr, line) in overlay.written_lines() {
+        // Buffer by buffer (a workgroup writes one or a few), each made
+        // this memory's own once.
+        let mut touched: Vec<usize> = Vec::new();
+        for (addr, _) in overlay.written_lines() {
             // Every line was read through this memory's buffers, so it
             // lies in one of them.
-            if let Some(i) = self.index(addr) {
-                let start = (addr - (i as u64 + 1) * BUFFER_STRIDE) as usize;
-                line.copy_written(&mut Arc::make_mut(&mut self.buffers[i])[start..]);
+            if let Some(i) = self.index(addr)
+                && !touched.contains(&i)
+            {
+                touched.push(i);
+            }
+        }
+        for i in touched {
+            let base = (i as u64 + 1) * BUFFER_STRIDE;
+            let bytes = Arc::make_mut(&mut self.buffers[i]);
+            for (addr, line) in overlay.written_lines() {
+                if addr.wrapping_sub(base) < BUFFER_STRIDE {
+                    line.copy_written(&mut bytes[(addr - base) as usize..]);
+                }
             }
         }
     }

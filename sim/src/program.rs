@@ -185,7 +185,10 @@ mod tests {
     use spvsass_isa::asm::assemble;
 
     fn rows(src: &str) -> usize {
-        let binary = assemble(src).expect("assembles").to_binary().expect("encodes");
+        let binary = assemble(src)
+            .expect("assembles")
+            .to_binary()
+            .expect("encodes");
         Program::decode(&binary.code, binary.arch)
             .expect("decodes")
             .gpr_rows()
