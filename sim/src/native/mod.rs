@@ -594,6 +594,11 @@ impl<'p> NativeRun<'p> {
     pub(crate) fn finish(&mut self, issued: &mut [u64], lanes: &mut [u64]) {
         let runs = self.counters.iter_mut().zip(&mut self.segment_lanes);
         for (seg, (n, group)) in self.code.segs.list.iter().zip(runs) {
+            // Most runs (a warp's turn between two barriers) run few of
+            // the segments.
+            if *n == 0 {
+                continue;
+            }
             for (index, _, guard) in &seg.alu {
                 if let Some(i) = issued.get_mut(*index) {
                     *i += *n;
