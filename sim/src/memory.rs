@@ -125,13 +125,15 @@ impl GlobalMemory {
     pub(crate) fn overlaid(&self) -> GlobalMemory {
         GlobalMemory {
             buffers: self.buffers.clone(),
-            overlay: Some(Box::default()),
+            overlay: Some(Box::new(Overlay::sized_like_last())),
         }
     }
 
     /// What an overlaid copy did (nothing for a plain one).
     pub(crate) fn into_overlay(self) -> Overlay {
-        self.overlay.map(|o| *o).unwrap_or_default()
+        let overlay = self.overlay.map(|o| *o).unwrap_or_default();
+        overlay.done();
+        overlay
     }
 
     /// Writes the bytes `overlay` wrote (taken from an overlaid copy of
