@@ -52,7 +52,14 @@ pub fn read_input(path: &Path, kind: InputKind) -> Result<Vec<u8>, String> {
     let limit = kind.limit();
     let mut bytes = Vec::new();
     std::fs::File::open(path)
-        .and_then(|f| f.take(limit + 1).read_to_end(&mut bytes))
+        .and_then(|f| {
+            // Room for the whole file at once (`Take` hides its size from
+            // `read_to_end`, which would grow the vector from empty: a
+            // 32 MiB input took 0.1 s to read).
+            let size = f.metadata().map_or(0, |m| m.len()).min(limit + 1);
+            bytes.reserve_exact(usize::try_from(size).unwrap_or(0));
+            f.take(limit + 1).read_to_end(&mut bytes)
+        })
         .map_err(cannot)?;
     if bytes.len() as u64 > limit {
         return Err(format!(

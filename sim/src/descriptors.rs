@@ -243,13 +243,23 @@ pub(crate) type ReadBack = (
 /// `ComputeInputs::buffers` by binding, those of `ComputeInputs::bound` by
 /// slot (whole buffers, not only the descriptors' ranges); and every
 /// storage image's and storage texel buffer's, by slot.
-pub(crate) fn read_back(bases: &Bases, resources: &Resources) -> ReadBack {
-    let bytes = |base: u64| resources.global.buffer(base).unwrap_or_default().to_vec();
+pub(crate) fn read_back(bases: &Bases, resources: &mut Resources) -> ReadBack {
     let images = bases
         .storage_images
         .iter()
         .filter_map(|&s| Some((s, host::read_back(&bases.images, s, &resources.global)?)))
         .collect();
+    // The buffers are moved out of the memory rather than copied, but for
+    // a base that two entries name (`bind` maps one per entry), copied.
+    let mut named: BTreeMap<u64, usize> = BTreeMap::new();
+    for &base in bases.buffers.values().chain(bases.bound.values()) {
+        *named.entry(base).or_default() += 1;
+    }
+    let global = &mut resources.global;
+    let mut bytes = |base: u64| match named[&base] {
+        1 => global.take_buffer(base).unwrap_or_default(),
+        _ => global.buffer(base).unwrap_or_default().to_vec(),
+    };
     (
         bases
             .buffers

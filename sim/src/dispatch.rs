@@ -233,7 +233,7 @@ pub fn run_compute(
     }
     crate::phases::stamp("dispatch_ran");
     resources.global = global;
-    let (buffers, bound, images) = read_back(&bases, &resources);
+    let (buffers, bound, images) = read_back(&bases, &mut resources);
     Ok(ComputeRun {
         buffers,
         bound,

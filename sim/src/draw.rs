@@ -289,7 +289,7 @@ fn run_views(
             with_queries(all, views.len() as u32)
         }
     };
-    let (buffers, bound, images) = read_back(&bases, &resources);
+    let (buffers, bound, images) = read_back(&bases, &mut resources);
     Ok(BoundDraw {
         draw,
         buffers,

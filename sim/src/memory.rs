@@ -97,6 +97,17 @@ impl GlobalMemory {
             .then(|| self.buffers[i].as_slice())
     }
 
+    /// Moves the contents of the buffer mapped at `base` out, leaving it
+    /// empty (copied if a copy of this memory still shares them).
+    pub(crate) fn take_buffer(&mut self, base: u64) -> Option<Vec<u8>> {
+        let i = self.index(base)?;
+        if !base.is_multiple_of(BUFFER_STRIDE) {
+            return None;
+        }
+        let taken = std::mem::take(&mut self.buffers[i]);
+        Some(Arc::try_unwrap(taken).unwrap_or_else(|shared| (*shared).clone()))
+    }
+
     /// Zero-fills the buffer mapped at `base` (a new allocation, so copies
     /// that shared its bytes keep theirs).
     pub(crate) fn zero(&mut self, base: u64) {

@@ -555,7 +555,7 @@ fn a_dispatch_binds_handles_in_set_memory_and_the_pools() {
     let mut tu = TextureUnit::new(&mut resources.global, resources.textures);
     assert_eq!(tu.load(handle, [1, 0, 0], 0).unwrap(), [42, 0, 0, 1]);
     tu.store(handle, [0, 0, 0], 0, [7, 0, 0, 0]).unwrap();
-    let (_, _, images) = crate::descriptors::read_back(&bases, &resources);
+    let (_, _, images) = crate::descriptors::read_back(&bases, &mut resources);
     assert_eq!(
         images[&Slot {
             set: 1,
