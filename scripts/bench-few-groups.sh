@@ -85,16 +85,8 @@ args+=(--groups "$groups" --push "$work/push" --check-ctrl=off --tier "$tier")
 # to the samples.
 run() {
     local b=$1 t=$2 r=$3 prefix=$work/b$1.t$2.r$3
-    RAYON_NUM_THREADS=$t python3 - "$prefix.time" "${bins[$b]}" run "${args[@]}" \
-        --out "$output=$prefix.bin" --stats >/dev/null 2>"$prefix.stderr" <<'PY'
-import os, subprocess, sys, time
-path, cmd = sys.argv[1], sys.argv[2:]
-start = time.perf_counter()
-p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL)
-_, status, usage = os.wait4(p.pid, 0)
-open(path, "w").write(f"{time.perf_counter() - start:.6f}\n")
-sys.exit(os.waitstatus_to_exitcode(status))
-PY
+    RAYON_NUM_THREADS=$t bench_measure "$prefix.time" "${bins[$b]}" run "${args[@]}" \
+        --out "$output=$prefix.bin" --stats >/dev/null 2>"$prefix.stderr"
     local sim
     sim=$(sed -n 's/^simulated .* in \([0-9.]*\) ms.*/\1/p' "$prefix.stderr")
     if [ -z "$sim" ]; then
@@ -102,7 +94,7 @@ PY
         cat "$prefix.stderr" >&2
         exit 1
     fi
-    echo "${names[$b]} $t $r $(cat "$prefix.time") $sim" >>"$work/samples"
+    echo "${names[$b]} $t $r $(cut -d' ' -f1 "$prefix.time") $sim" >>"$work/samples"
     if ! bench_keep_first "$prefix.bin" "$work/first.bin"; then
         echo "output of ${names[$b]} at $t threads, round $r differs from the first run" >&2
         exit 1

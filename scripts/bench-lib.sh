@@ -68,3 +68,20 @@ bench_translation_cache() {
         ;;
     esac
 }
+
+# bench_measure FILE CMD...: runs CMD and writes "WALL CPU" to FILE: its
+# elapsed time and the user + system time of the process (seconds);
+# returns CMD's exit status. Redirect CMD's output around the call.
+bench_measure() {
+    python3 - "$@" <<'PY'
+import os, subprocess, sys, time
+path, cmd = sys.argv[1], sys.argv[2:]
+start = time.monotonic()
+child = subprocess.Popen(cmd)
+_, status, usage = os.wait4(child.pid, 0)
+wall = time.monotonic() - start
+with open(path, "w") as f:
+    f.write(f"{wall:.6f} {usage.ru_utime + usage.ru_stime:.6f}\n")
+sys.exit(os.waitstatus_to_exitcode(status))
+PY
+}

@@ -103,19 +103,10 @@ bench_translation_cache
 # the samples.
 run() {
     local t=$1 r=$2 prefix=$work/t$1.r$2
-    RAYON_NUM_THREADS=$t python3 - "$prefix.time" "${pin[@]}" "$bin" run \
+    RAYON_NUM_THREADS=$t bench_measure "$prefix.time" "${pin[@]}" "$bin" run \
         "$repo/benches/data/alu_heavy.comp.spv" --groups "$groups" --buffer 0=$((groups * 256)) \
         --out "0=$prefix.bin" --push "$work/push" --stats --tier "$tier" --check-ctrl=off \
-        >/dev/null 2>"$prefix.stderr" <<'PY'
-import os, subprocess, sys, time
-path, cmd = sys.argv[1], sys.argv[2:]
-start = time.perf_counter()
-p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL)
-_, status, usage = os.wait4(p.pid, 0)
-wall = time.perf_counter() - start
-open(path, "w").write(f"{wall:.6f} {usage.ru_utime + usage.ru_stime:.6f}\n")
-sys.exit(os.waitstatus_to_exitcode(status))
-PY
+        >/dev/null 2>"$prefix.stderr"
     local sim tr
     sim=$(sed -n 's/^simulated .* in \([0-9.]*\) ms.*/\1/p' "$prefix.stderr")
     tr=$(sed -n 's/^native tier: translated .* in \([0-9.]*\) ms.*/\1/p' "$prefix.stderr")

@@ -66,22 +66,6 @@ kernels=${KERNELS:-alu reduce divergent copy meshlet}
 lavapipe=${LAVAPIPE:-1}
 data=$repo/benches/data
 
-# measure TIMEFILE CMD...: runs CMD (stdout and stderr as given) and writes
-# "WALL CPU" in seconds to TIMEFILE; returns CMD's status.
-measure() {
-    python3 - "$@" <<'PY'
-import os, subprocess, sys, time
-path, cmd = sys.argv[1], sys.argv[2:]
-start = time.monotonic()
-child = subprocess.Popen(cmd)
-_, status, usage = os.wait4(child.pid, 0)
-wall = time.monotonic() - start
-with open(path, "w") as f:
-    f.write(f"{wall:.6f} {usage.ru_utime + usage.ru_stime:.6f}\n")
-sys.exit(os.waitstatus_to_exitcode(status))
-PY
-}
-
 # calc EXPR: floating-point arithmetic.
 calc() { awk "BEGIN { printf \"%.9g\", $1 }"; }
 # median V1 V2 ...: the middle value (the lower middle for an even count).
@@ -201,7 +185,7 @@ for name in $kernels; do
             cpus=() walls=()
             for r in $(seq 1 "$reps"); do
                 rm -rf "$work/lvp"
-                LP_NUM_THREADS=$t measure "$work/t" "$bin" reference "$work/$name.json" \
+                LP_NUM_THREADS=$t bench_measure "$work/t" "$bin" reference "$work/$name.json" \
                     --out "$work/lvp" >"$work/lvp.stdout"
                 read -r w c <"$work/t"
                 walls+=("$w") cpus+=("$c")
@@ -223,7 +207,7 @@ for name in $kernels; do
             for r in $(seq 1 "$reps"); do
                 prefix=$work/$name.$tier.t$t.r$r
                 run_args=("${args[@]//@OUT@/$prefix}")
-                RAYON_NUM_THREADS=$t measure "$work/t" "$bin" "${run_args[@]}" --tier "$tier" --check-ctrl=off \
+                RAYON_NUM_THREADS=$t bench_measure "$work/t" "$bin" "${run_args[@]}" --tier "$tier" --check-ctrl=off \
                     >/dev/null 2>"$prefix.stderr"
                 read -r w c <"$work/t"
                 walls+=("$w") cpus+=("$c")

@@ -319,7 +319,13 @@ fn the_step_budget_counts_a_workgroups_warps_together() {
         },
     )
     .expect_err("the third warp passes the budget");
-    let SimError::InWorkgroup { workgroup, error } = &err else {
+    assert_step_limit_in_warp_2(&err, budget);
+}
+
+/// Asserts that `err` is the step limit `budget` reached in warp 2 of
+/// workgroup 0.
+pub(crate) fn assert_step_limit_in_warp_2(err: &SimError, budget: u64) {
+    let SimError::InWorkgroup { workgroup, error } = err else {
         panic!("{err}")
     };
     assert_eq!(*workgroup, [0, 0, 0], "{err}");

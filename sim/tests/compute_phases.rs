@@ -7,7 +7,9 @@
 //! warps; R0 = workgroup x, R1 = invocation x, R2:R3 and R4:R5 = buffers 0
 //! and 1 (`compute_parallel::with_shared_memory`).
 
-use crate::compute_parallel::{bytes, unchecked_on_1_to_4_threads, with_shared_memory, words};
+use crate::compute_parallel::{
+    assert_step_limit_in_warp_2, bytes, unchecked_on_1_to_4_threads, with_shared_memory, words,
+};
 use spvsass_isa::binary::Binary;
 use spvsass_sim::{ComputeInputs, SimError, SimOptions, Space, Tier, run_compute};
 
@@ -262,34 +264,43 @@ fn an_error_in_a_later_round_is_the_turn_orders() {
     assert_eq!((*lane, *space, *addr), (0, Space::Shared, 0x200), "{err}");
 }
 
-/// A loop of 64 rounds per lane, twice, with a barrier between.
-const TWO_LOOPS: &str = "
+/// A loop of 64 rounds per lane adding the round to R20, ending at
+/// `label`.
+fn rounds_to(label: &str) -> String {
+    format!(
+        "
+    MOV R21, RZ ;
+    BSSY B0, {label} ;
+{label}_top:
+    ISETP.GE.U32.AND P0, PT, R21, 0x40, PT ;
+@P0 BRA {label} ;
+    IADD3 R20, R20, R21, RZ ;
+    IADD3 R21, R21, 0x1, RZ ;
+    BRA {label}_top ;
+{label}:
+    BSYNC B0 ;
+"
+    )
+}
+
+/// Two loops of `rounds_to` with a barrier between, then each lane's sum
+/// stored at its index of buffer 0.
+fn two_loops() -> Binary {
+    let body = format!(
+        "
     MOV R20, RZ ;
-    MOV R21, RZ ;
-    BSSY B0, first ;
-top1:
-    ISETP.GE.U32.AND P0, PT, R21, 0x40, PT ;
-@P0 BRA first ;
-    IADD3 R20, R20, R21, RZ ;
-    IADD3 R21, R21, 0x1, RZ ;
-    BRA top1 ;
-first:
-    BSYNC B0 ;
+    {}
     BAR.SYNC.DEFER_BLOCKING 0x0 ;
-    MOV R21, RZ ;
-    BSSY B0, second ;
-top2:
-    ISETP.GE.U32.AND P0, PT, R21, 0x40, PT ;
-@P0 BRA second ;
-    IADD3 R20, R20, R21, RZ ;
-    IADD3 R21, R21, 0x1, RZ ;
-    BRA top2 ;
-second:
-    BSYNC B0 ;
+    {}
     IMAD R8, R0, 0x80, R1 ;
     IMAD.WIDE.U32 R10, R8, 0x4, R2 ;
     STG.E [R10.64], R20 ;
-";
+",
+        rounds_to("first"),
+        rounds_to("second")
+    );
+    with_shared_memory(&body, LANES, 4)
+}
 
 /// The step budget is the workgroup's, counted in turn order: with one
 /// that the first round of all four warps and the second of two fit, but
@@ -297,7 +308,7 @@ second:
 /// however many threads.
 #[test]
 fn the_step_budget_counts_rounds_in_turn_order() {
-    let program = with_shared_memory(TWO_LOOPS, LANES, 4);
+    let program = two_loops();
     let buffers = [vec![0; (GROUPS * LANES) as usize * 4]];
     let whole = unchecked_on_1_to_4_threads(&program, GROUPS, &buffers, SimOptions::default())
         .expect("runs");
@@ -315,17 +326,7 @@ fn the_step_budget_counts_rounds_in_turn_order() {
         },
     )
     .expect_err("warp 2's second round passes the budget");
-    let SimError::InWorkgroup { workgroup, error } = &err else {
-        panic!("{err}")
-    };
-    assert_eq!(*workgroup, [0, 0, 0], "{err}");
-    let SimError::InWarp { warp: 2, error } = error.as_ref() else {
-        panic!("{err}")
-    };
-    assert!(
-        matches!(error.as_ref(), SimError::StepLimit { steps, .. } if *steps == budget),
-        "{err}"
-    );
+    assert_step_limit_in_warp_2(&err, budget);
 }
 
 /// The native tier's runs through a round side by side give the
@@ -334,7 +335,7 @@ fn the_step_budget_counts_rounds_in_turn_order() {
 /// on 1 to 4 threads.
 #[test]
 fn native_runs_side_by_side_are_the_interpreters_in_turns() {
-    let loops = with_shared_memory(TWO_LOOPS, LANES, 4);
+    let loops = two_loops();
     let loop_buffers = [vec![0; (GROUPS * LANES) as usize * 4]];
     let (tree, tree_buffers) = tree();
     let budget = SimOptions {
