@@ -88,12 +88,7 @@ run() {
     RAYON_NUM_THREADS=$t bench_measure "$prefix.time" "${bins[$b]}" run "${args[@]}" \
         --out "$output=$prefix.bin" --stats >/dev/null 2>"$prefix.stderr"
     local sim
-    sim=$(sed -n 's/^simulated .* in \([0-9.]*\) ms.*/\1/p' "$prefix.stderr")
-    if [ -z "$sim" ]; then
-        echo "no --stats line from ${names[$b]} at $t threads, round $r:" >&2
-        cat "$prefix.stderr" >&2
-        exit 1
-    fi
+    sim=$(bench_sim_ms "$prefix.stderr" "${names[$b]} at $t threads, round $r")
     echo "${names[$b]} $t $r $(cut -d' ' -f1 "$prefix.time") $sim" >>"$work/samples"
     if ! bench_keep_first "$prefix.bin" "$work/first.bin"; then
         echo "output of ${names[$b]} at $t threads, round $r differs from the first run" >&2

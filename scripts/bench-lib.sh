@@ -85,3 +85,17 @@ with open(path, "w") as f:
 sys.exit(os.waitstatus_to_exitcode(status))
 PY
 }
+
+# bench_sim_ms STDERR WHAT: the simulation time (ms) that `--stats` wrote
+# to the file STDERR; without one, shows the file and fails (WHAT names the
+# run), which stops a script under `set -e` at the assignment.
+bench_sim_ms() {
+    local sim
+    sim=$(sed -n 's/^simulated .* in \([0-9.]*\) ms.*/\1/p' "$1")
+    if [ -z "$sim" ]; then
+        echo "no --stats line from $2:" >&2
+        cat "$1" >&2
+        return 1
+    fi
+    echo "$sim"
+}

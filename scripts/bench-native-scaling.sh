@@ -108,13 +108,8 @@ run() {
         --out "0=$prefix.bin" --push "$work/push" --stats --tier "$tier" --check-ctrl=off \
         >/dev/null 2>"$prefix.stderr"
     local sim tr
-    sim=$(sed -n 's/^simulated .* in \([0-9.]*\) ms.*/\1/p' "$prefix.stderr")
+    sim=$(bench_sim_ms "$prefix.stderr" "$t threads, round $r")
     tr=$(sed -n 's/^native tier: translated .* in \([0-9.]*\) ms.*/\1/p' "$prefix.stderr")
-    if [ -z "$sim" ]; then
-        echo "no --stats line at $t threads, round $r:" >&2
-        cat "$prefix.stderr" >&2
-        exit 1
-    fi
     echo "$t $r $(cat "$prefix.time") $sim ${tr:-0}" >>"$work/samples"
     if ! bench_keep_first "$prefix.bin" "$work/first.bin"; then
         echo "output at $t threads, round $r differs from the first run" >&2
