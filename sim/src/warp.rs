@@ -228,12 +228,16 @@ impl<'r> Warp<'r> {
         }
     }
 
-    /// A copy of this warp's state on the register file `gpr` (which it
-    /// overwrites), for a run that may be dropped (`warp_phases.rs`). Not
-    /// for a warp under the control-bit checker, whose state it leaves.
-    pub(crate) fn fork(&self, mut gpr: Gprs) -> Warp<'r> {
+    /// A copy of this warp's state on the register file `gpr`, for a run
+    /// that may be dropped (`warp_phases.rs`): the rows below `rows` (the
+    /// rows its program names, `Program::gpr_rows`) and RZ are copied, the
+    /// others, which the program never reads, left as they are. Not for a
+    /// warp under the control-bit checker, whose state it leaves.
+    pub(crate) fn fork(&self, mut gpr: Gprs, rows: usize) -> Warp<'r> {
         debug_assert!(self.check.is_none(), "no fork under the checker");
-        gpr.copy_from_slice(&self.gpr[..]);
+        let rows = rows.min(RZ);
+        gpr[..rows].copy_from_slice(&self.gpr[..rows]);
+        gpr[RZ] = self.gpr[RZ];
         Warp {
             gpr,
             check: None,

@@ -142,7 +142,8 @@ pub(crate) fn side_by_side(
 /// Warp `w`'s run through the round from its state now, on copies of the
 /// memories (`None`: it failed; run in turn, it reports its error).
 fn attempt<'r>(group: &Workgroup<'_, 'r>, global: &GlobalMemory, w: usize) -> Option<Attempt<'r>> {
-    let mut warp = group.warps[w].fork(crate::dispatch::spare_gprs(0));
+    let rows = group.program.gpr_rows();
+    let mut warp = group.warps[w].fork(crate::dispatch::spare_gprs(0), rows);
     let mut memory = WorkgroupMemory {
         shared: group.memory.shared.overlaid(),
         local: group.locals[w].clone(),
