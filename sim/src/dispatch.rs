@@ -173,11 +173,11 @@ pub fn run_compute(
     };
     let threads = options.worker_threads();
     let count_of_groups = groups.iter().map(|&g| u64::from(g)).product::<u64>();
-    if threads > 1
+    // A few large workgroups: their warps may share the threads.
+    let few_large = threads > 1
         && warps > 1
-        && count_of_groups < (threads * crate::warp_units::GROUPS_PER_THREAD) as u64
-        && crate::warp_units::separable(&program, shared, options)
-    {
+        && count_of_groups < (threads * crate::warp_units::GROUPS_PER_THREAD) as u64;
+    if few_large && crate::warp_units::separable(&program, shared, options) {
         // One unit per warp (`warp_units.rs`).
         let units = ids.flat_map(|id| (0..warps).map(move |w| (id, w)));
         // The steps of the kept warps of the workgroup being kept, for a
@@ -211,10 +211,7 @@ pub fn run_compute(
     } else {
         // A few large workgroups run their warps side by side between
         // barriers (`warp_phases.rs`).
-        let side_by_side = threads > 1
-            && warps > 1
-            && count_of_groups < (threads * crate::warp_units::GROUPS_PER_THREAD) as u64
-            && crate::warp_phases::reads_no_clock(&program, options);
+        let side_by_side = few_large && crate::warp_phases::reads_no_clock(&program, options);
         let run = |id: [u32; 3], global: &mut GlobalMemory, _| {
             run_workgroup(
                 &program,

@@ -201,13 +201,7 @@ impl GlobalMemory {
         let first = addrs.get(mask.trailing_zeros() as usize)?;
         let i = self.index(*first)?;
         let base = (i as u64 + 1) * BUFFER_STRIDE;
-        let len = self.buffers[i].len() as u64;
-        let n = u64::from(n);
-        let fits = |a: u64| {
-            let at = a.wrapping_sub(base);
-            at.is_multiple_of(n) && at < len && len - at >= n
-        };
-        lanes(mask).all(|l| fits(addrs[l])).then_some(i)
+        lanes_fit(mask, addrs, base, self.buffers[i].len(), n).then_some(i)
     }
 
     /// Reads, in lane order, the `n` bytes each lane of `mask` reads at
@@ -221,22 +215,15 @@ impl GlobalMemory {
         out: &mut [[u8; 16]; 32],
     ) {
         let base = (i as u64 + 1) * BUFFER_STRIDE;
-        let buffer = &self.buffers[i];
-        let n = n as usize;
-        match &mut self.overlay {
-            None => {
-                for l in lanes(mask) {
-                    let at = (addrs[l] - base) as usize;
-                    copy_access(&mut out[l][..n], &buffer[at..at + n]);
-                }
-            }
-            Some(o) => {
-                for l in lanes(mask) {
-                    let at = (addrs[l] - base) as usize;
-                    copy_access(&mut out[l][..n], o.read(addrs[l], buffer, at, n as u32));
-                }
-            }
-        }
+        read_lanes(
+            &mut self.overlay,
+            &self.buffers[i],
+            base,
+            mask,
+            addrs,
+            n,
+            out,
+        );
     }
 
     /// Writes, in lane order, the `n` bytes of `data[lane]` for each lane of
@@ -250,23 +237,15 @@ impl GlobalMemory {
         data: &[[u8; 16]; 32],
     ) {
         let base = (i as u64 + 1) * BUFFER_STRIDE;
-        let n = n as usize;
-        match &mut self.overlay {
-            None => {
-                let buffer = Arc::make_mut(&mut self.buffers[i]);
-                for l in lanes(mask) {
-                    let at = (addrs[l] - base) as usize;
-                    copy_access(&mut buffer[at..at + n], &data[l][..n]);
-                }
-            }
-            Some(o) => {
-                let buffer = &self.buffers[i];
-                for l in lanes(mask) {
-                    let at = (addrs[l] - base) as usize;
-                    copy_access(o.cell(addrs[l], buffer, at, n as u32, false), &data[l][..n]);
-                }
-            }
-        }
+        write_lanes(
+            &mut self.overlay,
+            &mut self.buffers[i],
+            base,
+            mask,
+            addrs,
+            n,
+            data,
+        );
     }
 
     fn index(&self, addr: u64) -> Option<usize> {
@@ -289,20 +268,20 @@ impl GlobalMemory {
     /// the read.
     pub fn read(&mut self, addr: u64, n: u32) -> Result<&[u8], MemFault> {
         let (i, start) = self.locate(addr, n)?;
-        let buffer = &self.buffers[i];
-        Ok(match &mut self.overlay {
-            None => &buffer[start..start + n as usize],
-            Some(o) => o.read(addr, buffer, start, n),
-        })
+        Ok(read_at(&mut self.overlay, &self.buffers[i], addr, start, n))
     }
 
     pub fn write(&mut self, addr: u64, bytes: &[u8]) -> Result<(), MemFault> {
         let n = bytes.len() as u32;
         let (i, start) = self.locate(addr, n)?;
-        let cell = match &mut self.overlay {
-            None => &mut Arc::make_mut(&mut self.buffers[i])[start..start + n as usize],
-            Some(o) => o.cell(addr, &self.buffers[i], start, n, false),
-        };
+        let cell = cell_at(
+            &mut self.overlay,
+            &mut self.buffers[i],
+            addr,
+            start,
+            n,
+            false,
+        );
         copy_access(cell, bytes);
         Ok(())
     }
@@ -310,10 +289,14 @@ impl GlobalMemory {
     /// The `n` bytes at `addr`, for a read-modify-write.
     pub(crate) fn cell(&mut self, addr: u64, n: u32) -> Result<&mut [u8], MemFault> {
         let (i, start) = self.locate(addr, n)?;
-        Ok(match &mut self.overlay {
-            None => &mut Arc::make_mut(&mut self.buffers[i])[start..start + n as usize],
-            Some(o) => o.cell(addr, &self.buffers[i], start, n, true),
-        })
+        Ok(cell_at(
+            &mut self.overlay,
+            &mut self.buffers[i],
+            addr,
+            start,
+            n,
+            true,
+        ))
     }
 }
 
@@ -424,20 +407,16 @@ impl SharedMemory {
     /// the read).
     pub(crate) fn read(&mut self, addr: u64, n: u32) -> Result<&[u8], MemFault> {
         let start = range(addr, n, self.bytes.len())?;
-        Ok(match &mut self.overlay {
-            None => &self.bytes[start..start + n as usize],
-            Some(o) => o.read(addr, &self.bytes, start, n),
-        })
+        Ok(read_at(&mut self.overlay, &self.bytes, addr, start, n))
     }
 
     pub(crate) fn write(&mut self, addr: u64, data: &[u8]) -> Result<(), MemFault> {
         let n = data.len() as u32;
         let start = range(addr, n, self.bytes.len())?;
-        let cell = match &mut self.overlay {
-            None => &mut Arc::make_mut(&mut self.bytes)[start..start + n as usize],
-            Some(o) => o.cell(addr, &self.bytes, start, n, false),
-        };
-        copy_access(cell, data);
+        copy_access(
+            cell_at(&mut self.overlay, &mut self.bytes, addr, start, n, false),
+            data,
+        );
         Ok(())
     }
 
@@ -446,12 +425,7 @@ impl SharedMemory {
     /// one, which reports the first fault). For `read_lanes` and
     /// `write_lanes`.
     pub(crate) fn lanes_fit(&self, mask: u32, addrs: &[u64; 32], n: u32) -> bool {
-        let len = self.bytes.len() as u64;
-        let n = u64::from(n);
-        lanes(mask).all(|l| {
-            let at = addrs[l];
-            at.is_multiple_of(n) && at < len && len - at >= n
-        })
+        lanes_fit(mask, addrs, 0, self.bytes.len(), n)
     }
 
     /// Reads, in lane order, the `n` bytes each lane of `mask` reads at
@@ -463,22 +437,7 @@ impl SharedMemory {
         n: u32,
         out: &mut [[u8; 16]; 32],
     ) {
-        let bytes = &self.bytes;
-        let n = n as usize;
-        match &mut self.overlay {
-            None => {
-                for l in lanes(mask) {
-                    let at = addrs[l] as usize;
-                    copy_access(&mut out[l][..n], &bytes[at..at + n]);
-                }
-            }
-            Some(o) => {
-                for l in lanes(mask) {
-                    let read = o.read(addrs[l], bytes, addrs[l] as usize, n as u32);
-                    copy_access(&mut out[l][..n], read);
-                }
-            }
-        }
+        read_lanes(&mut self.overlay, &self.bytes, 0, mask, addrs, n, out);
     }
 
     /// Writes, in lane order, the `n` bytes of `data[lane]` for each lane of
@@ -490,34 +449,121 @@ impl SharedMemory {
         n: u32,
         data: &[[u8; 16]; 32],
     ) {
-        let n = n as usize;
-        match &mut self.overlay {
-            None => {
-                let bytes = Arc::make_mut(&mut self.bytes);
-                for l in lanes(mask) {
-                    let at = addrs[l] as usize;
-                    copy_access(&mut bytes[at..at + n], &data[l][..n]);
-                }
-            }
-            Some(o) => {
-                for l in lanes(mask) {
-                    let at = addrs[l] as usize;
-                    copy_access(
-                        o.cell(addrs[l], &self.bytes, at, n as u32, false),
-                        &data[l][..n],
-                    );
-                }
-            }
-        }
+        write_lanes(&mut self.overlay, &mut self.bytes, 0, mask, addrs, n, data);
     }
 
     /// The `n` bytes at `addr`, for a read-modify-write.
     pub(crate) fn cell(&mut self, addr: u64, n: u32) -> Result<&mut [u8], MemFault> {
         let start = range(addr, n, self.bytes.len())?;
-        Ok(match &mut self.overlay {
-            None => &mut Arc::make_mut(&mut self.bytes)[start..start + n as usize],
-            Some(o) => o.cell(addr, &self.bytes, start, n, true),
-        })
+        Ok(cell_at(
+            &mut self.overlay,
+            &mut self.bytes,
+            addr,
+            start,
+            n,
+            true,
+        ))
+    }
+}
+
+// The accesses global and shared memory share: `bytes` is a buffer (or
+// the shared memory) whose first byte is at address `base`, read through
+// `overlay` where the memory is an overlaid copy.
+
+/// The `n` bytes at `start` of `bytes`, address `addr`.
+fn read_at<'a>(
+    overlay: &'a mut Option<Box<Overlay>>,
+    bytes: &'a [u8],
+    addr: u64,
+    start: usize,
+    n: u32,
+) -> &'a [u8] {
+    match overlay {
+        None => &bytes[start..start + n as usize],
+        Some(o) => o.read(addr, bytes, start, n),
+    }
+}
+
+/// The `n` bytes at `start` of `bytes`, address `addr`, to write (with
+/// `atomic`, read too).
+fn cell_at<'a>(
+    overlay: &'a mut Option<Box<Overlay>>,
+    bytes: &'a mut Arc<Vec<u8>>,
+    addr: u64,
+    start: usize,
+    n: u32,
+    atomic: bool,
+) -> &'a mut [u8] {
+    match overlay {
+        None => &mut Arc::make_mut(bytes)[start..start + n as usize],
+        Some(o) => o.cell(addr, bytes, start, n, atomic),
+    }
+}
+
+/// Whether an `n`-byte access by each lane of `mask` at `addrs[lane]`
+/// lies in the `len` bytes from `base`, aligned.
+fn lanes_fit(mask: u32, addrs: &[u64; 32], base: u64, len: usize, n: u32) -> bool {
+    let (len, n) = (len as u64, u64::from(n));
+    lanes(mask).all(|l| {
+        let at = addrs[l].wrapping_sub(base);
+        at.is_multiple_of(n) && at < len && len - at >= n
+    })
+}
+
+/// Reads, in lane order, the `n` bytes each lane of `mask` reads at
+/// `addrs[lane]` into `out[lane]` (all in `bytes`: `lanes_fit`).
+fn read_lanes(
+    overlay: &mut Option<Box<Overlay>>,
+    bytes: &[u8],
+    base: u64,
+    mask: u32,
+    addrs: &[u64; 32],
+    n: u32,
+    out: &mut [[u8; 16]; 32],
+) {
+    let m = n as usize;
+    match overlay {
+        None => {
+            for l in lanes(mask) {
+                let at = (addrs[l] - base) as usize;
+                copy_access(&mut out[l][..m], &bytes[at..at + m]);
+            }
+        }
+        Some(o) => {
+            for l in lanes(mask) {
+                let at = (addrs[l] - base) as usize;
+                copy_access(&mut out[l][..m], o.read(addrs[l], bytes, at, n));
+            }
+        }
+    }
+}
+
+/// Writes, in lane order, the `n` bytes of `data[lane]` for each lane of
+/// `mask` at `addrs[lane]` (all in `bytes`: `lanes_fit`).
+fn write_lanes(
+    overlay: &mut Option<Box<Overlay>>,
+    bytes: &mut Arc<Vec<u8>>,
+    base: u64,
+    mask: u32,
+    addrs: &[u64; 32],
+    n: u32,
+    data: &[[u8; 16]; 32],
+) {
+    let m = n as usize;
+    match overlay {
+        None => {
+            let bytes = Arc::make_mut(bytes);
+            for l in lanes(mask) {
+                let at = (addrs[l] - base) as usize;
+                copy_access(&mut bytes[at..at + m], &data[l][..m]);
+            }
+        }
+        Some(o) => {
+            for l in lanes(mask) {
+                let at = (addrs[l] - base) as usize;
+                copy_access(o.cell(addrs[l], bytes, at, n, false), &data[l][..m]);
+            }
+        }
     }
 }
 
