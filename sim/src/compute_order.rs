@@ -78,29 +78,15 @@ fn lock<It>(m: &Mutex<Queue<It>>) -> MutexGuard<'_, Queue<It>> {
     m.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
-/// What `keep` makes of a result.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Keep {
-    /// Kept: its effects go into memory.
-    Kept,
-    /// Not the sequential run's (the caller can tell, not the memory): the
-    /// attempt stops there and the rest runs sequentially, as after a
-    /// conflict. Only for a result `run` made with `sequential` false.
-    Again,
-}
-
 /// Runs `run` for each of `ids` (in launch order) with the effects on
 /// `global` and the first error of a run in that order; `keep` receives
-/// each result in that order (before its effects are written), and an
-/// error it returns stops the run there. `run` is told whether everything
-/// before its id has been kept (`sequential`: the run is part of the
-/// sequential run), which a parallel attempt's runs are not.
+/// each result in that order, and an error it returns stops the run there.
 pub(crate) fn run_in_launch_order<I, T, E>(
     threads: usize,
     ids: impl Iterator<Item = I> + Send,
     global: &mut GlobalMemory,
-    run: impl Fn(I, &mut GlobalMemory, bool) -> Result<T, E> + Sync,
-    mut keep: impl FnMut(T) -> Result<Keep, E>,
+    run: impl Fn(I, &mut GlobalMemory) -> Result<T, E> + Sync,
+    mut keep: impl FnMut(T) -> Result<(), E>,
 ) -> Result<(), E>
 where
     I: Copy + Send + Sync,
@@ -111,9 +97,9 @@ where
     let first = ids.next();
     let Some(first) = first else { return Ok(()) };
     if threads < 2 || ids.peek().is_none() {
-        in_turn(first, global, &run, &mut keep)?;
+        keep(run(first, global)?)?;
         for id in ids {
-            in_turn(id, global, &run, &mut keep)?;
+            keep(run(id, global)?)?;
         }
         return Ok(());
     }
@@ -153,7 +139,7 @@ where
                             (q.next - 1, id)
                         };
                         let mut own = snapshot.overlaid();
-                        let result = run(id, &mut own, false);
+                        let result = run(id, &mut own);
                         if send.send((k, id, result, own.into_overlay())).is_err() {
                             return;
                         }
@@ -186,20 +172,8 @@ where
     // took (each was sent back before they stopped), then the others.
     let rest = queue.into_inner().unwrap_or_else(|p| p.into_inner()).ids;
     for id in taken.into_values().chain(rest) {
-        in_turn(id, global, &run, &mut keep)?;
+        keep(run(id, global)?)?;
     }
-    Ok(())
-}
-
-/// Runs `id` as part of the sequential run and hands its result to `keep`
-/// (kept whatever it says: `Keep::Again` is for an attempt's results).
-fn in_turn<I, T, E>(
-    id: I,
-    global: &mut GlobalMemory,
-    run: &impl Fn(I, &mut GlobalMemory, bool) -> Result<T, E>,
-    keep: &mut impl FnMut(T) -> Result<Keep, E>,
-) -> Result<(), E> {
-    keep(run(id, global, true)?)?;
     Ok(())
 }
 
@@ -222,7 +196,7 @@ enum Ended<I, E> {
 fn commit<I, T, E>(
     receive: &mpsc::Receiver<Finished<I, T, E>>,
     global: &mut GlobalMemory,
-    keep: &mut impl FnMut(T) -> Result<Keep, E>,
+    keep: &mut impl FnMut(T) -> Result<(), E>,
     progress: impl Fn(Option<usize>),
 ) -> Ended<I, E> {
     let mut pending: BTreeMap<usize, (I, Result<T, E>, Overlay)> = BTreeMap::new();
@@ -245,13 +219,9 @@ fn commit<I, T, E>(
         pending.insert(k, (id, result, overlay));
         let before = next;
         while let Some((id, result, overlay)) = pending.remove(&next) {
-            let kept = match result {
-                Ok(v) if !written.read_by(&overlay) => keep(v),
-                _ => Ok(Keep::Again),
-            };
-            match kept {
-                Ok(Keep::Kept) => {}
-                Ok(Keep::Again) => {
+            let value = match result {
+                Ok(v) if !written.read_by(&overlay) => v,
+                _ => {
                     let mut taken = BTreeMap::from([(next, id)]);
                     taken.extend(
                         std::mem::take(&mut pending)
@@ -261,14 +231,14 @@ fn commit<I, T, E>(
                     ended = Ended::Early(taken);
                     break;
                 }
-                Err(e) => {
-                    ended = Ended::KeepFailed(e);
-                    break;
-                }
-            }
+            };
             written.add(&overlay);
             global.apply(&overlay);
             next += 1;
+            if let Err(e) = keep(value) {
+                ended = Ended::KeepFailed(e);
+                break;
+            }
         }
         match ended {
             Ended::Done if next > before => progress(Some(next)),
@@ -308,13 +278,13 @@ mod tests {
                 rayon::current_num_threads(),
                 0..n,
                 &mut global,
-                |i, g, _| {
+                |i, g| {
                     runs.fetch_add(1, Ordering::Relaxed);
                     body(i, g, base)
                 },
                 |r| {
                     results.push(r);
-                    Ok(Keep::Kept)
+                    Ok(())
                 },
             )
         });
@@ -361,53 +331,25 @@ mod tests {
         );
     }
 
-    /// Runs `0..n` on 3 threads, each result `(id, sequential)`, with
-    /// `keep`.
-    fn ids_on_3_threads(
-        n: u32,
-        keep: impl FnMut((u32, bool)) -> Result<Keep, u32>,
-    ) -> Result<(), u32> {
-        let mut global = GlobalMemory::default();
-        run_in_launch_order(
-            3,
-            0..n,
-            &mut global,
-            |i, _, sequential| Ok::<(u32, bool), u32>((i, sequential)),
-            keep,
-        )
-    }
-
     #[test]
     fn a_keep_error_stops_the_run() {
+        let mut global = GlobalMemory::default();
         let mut kept = Vec::new();
-        let result = ids_on_3_threads(1000, |(i, _)| {
-            kept.push(i);
-            if i == 500 { Err(i) } else { Ok(Keep::Kept) }
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(3).build();
+        let result = pool.expect("thread pool").install(|| {
+            run_in_launch_order(
+                rayon::current_num_threads(),
+                0..1000u32,
+                &mut global,
+                |i, _| Ok::<u32, u32>(i),
+                |i| {
+                    kept.push(i);
+                    if i == 500 { Err(i) } else { Ok(()) }
+                },
+            )
         });
         assert_eq!(result, Err(500));
         assert_eq!(kept, (0..=500).collect::<Vec<_>>());
-    }
-
-    /// A result `keep` will not take from the attempt is made again in
-    /// the sequential run, from there on, and kept then.
-    #[test]
-    fn a_result_kept_only_in_turn_is_made_again() {
-        let mut kept = Vec::new();
-        let result = ids_on_3_threads(200, |(i, sequential)| {
-            if i == 70 && !sequential {
-                return Ok(Keep::Again);
-            }
-            kept.push((i, sequential));
-            Ok(Keep::Kept)
-        });
-        assert_eq!(result, Ok(()));
-        assert_eq!(
-            kept.iter().map(|k| k.0).collect::<Vec<_>>(),
-            (0..200).collect::<Vec<_>>()
-        );
-        // From 70 on, each was made in turn.
-        assert!(kept[70..].iter().all(|k| k.1), "{:?}", &kept[70..]);
-        assert!(kept[..70].iter().any(|k| !k.1), "the attempt ran");
     }
 
     #[test]

@@ -9,9 +9,8 @@
 //!
 //! Order: the result is that of running the workgroups one after another,
 //! x fastest, then y, then z (they run in parallel where that gives the
-//! same bytes: `compute_order`, and so do a workgroup's warps where the
-//! program lets them: `warp_units`, and between barriers:
-//! `warp_phases`);
+//! same bytes: `compute_order`, and so do a workgroup's warps between
+//! barriers: `warp_phases`);
 //! inside a workgroup, warp 0 runs until it exits or reaches a BAR.SYNC,
 //! then warp 1, and so on; when every warp still running waits at the
 //! barrier, all are released. Exited warps do not count at a barrier, as
@@ -20,7 +19,7 @@
 //! is fixed, so a run is deterministic, atomics included.
 
 use crate::SimOptions;
-use crate::compute_order::{Keep, run_in_launch_order};
+use crate::compute_order::run_in_launch_order;
 use crate::counters::Counters;
 use crate::descriptors::{BoundBuffer, Slot, bind, read_back};
 use crate::error::SimError;
@@ -31,7 +30,6 @@ use crate::program::Program;
 use crate::texture::host::{BoundImage, BoundSampler};
 use crate::warp::{Env, Gprs, Launch, RZ, Stop, Tally, WARP_LANES, Warp};
 use crate::warp_phases::Workgroup;
-use crate::warp_units::Gathered;
 use spvsass_isa::abi::{self, RootTable};
 use spvsass_isa::binary::{Binary, Stage};
 use spvsass_isa::limits::MAX_COMPUTE_INVOCATIONS;
@@ -155,8 +153,8 @@ pub fn run_compute(
     };
     // Counts a kept workgroup's tally into the dispatch's, against the
     // dispatch's step budget.
-    let mut count = |run: &Tally| {
-        tally.add(run);
+    let count = |run: Tally| {
+        tally.add(&run);
         workgroups += 1;
         if tally.steps > options.max_total_steps {
             // The workgroup just kept: launch order is x fastest.
@@ -173,61 +171,25 @@ pub fn run_compute(
     };
     let threads = options.worker_threads();
     let count_of_groups = groups.iter().map(|&g| u64::from(g)).product::<u64>();
-    // A few large workgroups: their warps may share the threads.
-    let few_large = threads > 1
+    // A few large workgroups run their warps side by side between
+    // barriers (`warp_phases.rs`): their warps share the threads.
+    let side_by_side = threads > 1
         && warps > 1
-        && count_of_groups < (threads * crate::warp_units::GROUPS_PER_THREAD) as u64;
-    if few_large && crate::warp_units::separable(&program, shared, options) {
-        // One unit per warp (`warp_units.rs`).
-        let units = ids.flat_map(|id| (0..warps).map(move |w| (id, w)));
-        // The steps of the kept warps of the workgroup being kept, for a
-        // warp run in turn (then all before it are kept).
-        let before = std::sync::atomic::AtomicU64::new(0);
-        let run = |(id, warp): ([u32; 3], u32), global: &mut GlobalMemory, sequential: bool| {
-            let from = sequential.then(|| before.load(std::sync::atomic::Ordering::Relaxed));
-            let invocations = invocations as u32;
-            crate::warp_units::run_warp(
-                &program,
-                &launch(id),
-                invocations,
-                warp,
-                global,
-                shared,
-                options,
-                from,
-            )
-            .map_err(|e| in_workgroup(id, e))
-        };
-        let mut gather = crate::warp_units::Gather::new(&program, warps, options.max_steps);
-        run_in_launch_order(threads, units, &mut global, run, |run| {
-            let kept = match gather.add(&run) {
-                Gathered::Again => return Ok(Keep::Again),
-                Gathered::Kept => Ok(Keep::Kept),
-                Gathered::Workgroup(workgroup) => count(&workgroup).map(|()| Keep::Kept),
-            };
-            before.store(gather.steps(), std::sync::atomic::Ordering::Relaxed);
-            kept
-        })?;
-    } else {
-        // A few large workgroups run their warps side by side between
-        // barriers (`warp_phases.rs`).
-        let side_by_side = few_large && crate::warp_phases::reads_no_clock(&program, options);
-        let run = |id: [u32; 3], global: &mut GlobalMemory, _| {
-            run_workgroup(
-                &program,
-                &launch(id),
-                invocations as u32,
-                global,
-                shared,
-                options,
-                side_by_side,
-            )
-            .map_err(|e| in_workgroup(id, e))
-        };
-        run_in_launch_order(threads, ids, &mut global, run, |run| {
-            count(&run).map(|()| Keep::Kept)
-        })?;
-    }
+        && count_of_groups < (threads * crate::warp_phases::GROUPS_PER_THREAD) as u64
+        && crate::warp_phases::reads_no_clock(&program, options);
+    let run = |id: [u32; 3], global: &mut GlobalMemory| {
+        run_workgroup(
+            &program,
+            &launch(id),
+            invocations as u32,
+            global,
+            shared,
+            options,
+            side_by_side,
+        )
+        .map_err(|e| in_workgroup(id, e))
+    };
+    run_in_launch_order(threads, ids, &mut global, run, count)?;
     crate::phases::stamp("dispatch_ran");
     resources.global = global;
     let (buffers, bound, images) = read_back(&bases, &mut resources);

@@ -46,7 +46,6 @@ mod row_setp;
 pub mod texture;
 mod warp;
 mod warp_phases;
-mod warp_units;
 mod workers;
 
 pub use counters::{Counters, PipelineStatistics, mnemonic};

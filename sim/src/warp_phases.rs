@@ -1,8 +1,9 @@
 //! A workgroup's warps side by side between its barriers, with the result
 //! of running them in turns (ARCHITECTURE.md, "Parallel compute
-//! dispatches"), for a dispatch of a few large workgroups whose warps
-//! share memory or barriers (those that share neither are split further:
-//! `warp_units.rs`).
+//! dispatches"), for a dispatch of a few large workgroups (fewer than
+//! `GROUPS_PER_THREAD` per thread): their warps share out the threads,
+//! where whole workgroups would leave some idle. A program without
+//! barriers has one round, its warps' whole runs.
 //!
 //! In turns (`dispatch::run_warps`), each round runs warp 0 until it exits
 //! or waits at a BAR.SYNC, then warp 1, and so on; then the barrier is
@@ -47,8 +48,17 @@ use crate::warp::{Env, Launch, Stop, Tally, Warp};
 use rayon::prelude::*;
 use spvsass_isa::isa::{Op, SpecialReg};
 
+/// Warps run side by side only in a dispatch of fewer workgroups than
+/// this per thread: with more, whole workgroups already fill the threads,
+/// and each warp's run costs a copy of its state and overlays, kept in
+/// order. (Measured with warps as units of the whole dispatch, an earlier
+/// design: a 32 MiB copy in 8192 workgroups of 8 warps went from
+/// 0.26–0.28 s to 0.37 s at 16 threads; BENCHMARKS.md, "Warps as the units
+/// of a few large workgroups".)
+pub(crate) const GROUPS_PER_THREAD: usize = 4;
+
 const _: () = assert!(
-    crate::warp_units::GROUPS_PER_THREAD <= crate::compute_order::WINDOW_PER_THREAD,
+    GROUPS_PER_THREAD <= crate::compute_order::WINDOW_PER_THREAD,
     "a dispatch whose warps run side by side never fills the commit window"
 );
 

@@ -204,9 +204,9 @@ fn the_error_is_the_first_in_launch_order_after_conflicts() {
 }
 
 /// `on_1_to_4_threads` without the control-bit checker (under which a
-/// workgroup's warps never run apart: `warp_units.rs`). The dispatches
-/// that use it have fewer workgroups than two per thread at 2 threads, so
-/// that warps are the units from 2 threads on.
+/// workgroup's warps never run side by side: `warp_phases.rs`). The
+/// dispatches that use it have fewer workgroups than four per thread at 2
+/// threads, so that their warps run side by side from 2 threads on.
 pub(crate) fn unchecked_on_1_to_4_threads(
     binary: &Binary,
     groups: u32,
