@@ -279,30 +279,46 @@ fn warps_writing_apart_give_the_sequential_counts() {
     assert_eq!(run.counters.thread_instructions % 80, 0);
 }
 
-/// A loop of `R31` rounds per lane, then a store of the lane's sum.
-const ROUNDS: &str = "
-    MOV R20, RZ ;
+/// A loop of 64 rounds per lane adding the round to R20, ending at
+/// `label`.
+pub(crate) fn rounds_to(label: &str) -> String {
+    format!(
+        "
     MOV R21, RZ ;
-    BSSY B0, done ;
-top:
+    BSSY B0, {label} ;
+{label}_top:
     ISETP.GE.U32.AND P0, PT, R21, 0x40, PT ;
-@P0 BRA done ;
+@P0 BRA {label} ;
     IADD3 R20, R20, R21, RZ ;
     IADD3 R21, R21, 0x1, RZ ;
-    BRA top ;
-done:
+    BRA {label}_top ;
+{label}:
     BSYNC B0 ;
+"
+    )
+}
+
+/// A loop of `rounds_to`, then a store of each lane's sum at its index
+/// of buffer 0 (workgroups of 96).
+fn rounds() -> String {
+    format!(
+        "
+    MOV R20, RZ ;
+    {}
     IMAD R8, R0, 0x60, R1 ;
     IMAD.WIDE.U32 R10, R8, 0x4, R2 ;
     STG.E [R10.64], R20 ;
-";
+",
+        rounds_to("done")
+    )
+}
 
 /// The step budget is the workgroup's: with one that each warp's steps
 /// fit but not the three warps' together, the run stops in warp 2 with the
 /// sequential run's error (its pc and count), however many threads.
 #[test]
 fn the_step_budget_counts_a_workgroups_warps_together() {
-    let program = binary(ROUNDS, 96);
+    let program = binary(&rounds(), 96);
     let groups = 2;
     let buffers = [vec![0; groups as usize * 96 * 4]];
     let whole = unchecked_on_1_to_4_threads(&program, groups, &buffers, SimOptions::default())

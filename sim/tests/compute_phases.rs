@@ -8,7 +8,8 @@
 //! and 1 (`compute_parallel::with_shared_memory`).
 
 use crate::compute_parallel::{
-    assert_step_limit_in_warp_2, bytes, unchecked_on_1_to_4_threads, with_shared_memory, words,
+    assert_step_limit_in_warp_2, bytes, rounds_to, unchecked_on_1_to_4_threads, with_shared_memory,
+    words,
 };
 use spvsass_isa::binary::Binary;
 use spvsass_sim::{ComputeInputs, SimError, SimOptions, Space, Tier, run_compute};
@@ -262,25 +263,6 @@ fn an_error_in_a_later_round_is_the_turn_orders() {
         panic!("{err}")
     };
     assert_eq!((*lane, *space, *addr), (0, Space::Shared, 0x200), "{err}");
-}
-
-/// A loop of 64 rounds per lane adding the round to R20, ending at
-/// `label`.
-fn rounds_to(label: &str) -> String {
-    format!(
-        "
-    MOV R21, RZ ;
-    BSSY B0, {label} ;
-{label}_top:
-    ISETP.GE.U32.AND P0, PT, R21, 0x40, PT ;
-@P0 BRA {label} ;
-    IADD3 R20, R20, R21, RZ ;
-    IADD3 R21, R21, 0x1, RZ ;
-    BRA {label}_top ;
-{label}:
-    BSYNC B0 ;
-"
-    )
 }
 
 /// Two loops of `rounds_to` with a barrier between, then each lane's sum
